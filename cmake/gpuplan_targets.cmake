@@ -1,0 +1,83 @@
+# The library's targets. Every header belongs to exactly one target's FILE_SET, and
+# VERIFY_INTERFACE_HEADER_SETS compiles each header on its own against its target.
+#
+#   gpuplan::gpuplan  the core: units, specs, catalogs, models, plan. Depends on nothing.
+#   gpuplan::format   {fmt} formatters for quantities and reports (gpuplan/units/format.hpp, ...).
+#   gpuplan::boost    the Boost.Units bridge (gpuplan/units/boost.hpp).
+#   gpuplan::json     JSON in and out and Hugging Face config.json (gpuplan/io/*), nlohmann-json.
+#   gpuplan::probe    the CUDA driver / NVML probe (gpuplan/probe/*), links the dynamic loader.
+
+set(GPUPLAN_INCLUDE_DIR "${PROJECT_SOURCE_DIR}/include")
+
+file(GLOB_RECURSE _gpuplan_all_headers CONFIGURE_DEPENDS
+  RELATIVE "${GPUPLAN_INCLUDE_DIR}" "${GPUPLAN_INCLUDE_DIR}/gpuplan/*.hpp")
+
+set(_gpuplan_core_headers "")
+set(_gpuplan_format_headers "")
+set(_gpuplan_boost_headers "")
+set(_gpuplan_json_headers "")
+set(_gpuplan_probe_headers "")
+foreach(h IN LISTS _gpuplan_all_headers)
+  if(h MATCHES "^gpuplan/probe/")
+    list(APPEND _gpuplan_probe_headers "${GPUPLAN_INCLUDE_DIR}/${h}")
+  elseif(h MATCHES "^gpuplan/io/")
+    list(APPEND _gpuplan_json_headers "${GPUPLAN_INCLUDE_DIR}/${h}")
+  elseif(h MATCHES "/format\\.hpp$")
+    list(APPEND _gpuplan_format_headers "${GPUPLAN_INCLUDE_DIR}/${h}")
+  elseif(h MATCHES "/boost\\.hpp$")
+    list(APPEND _gpuplan_boost_headers "${GPUPLAN_INCLUDE_DIR}/${h}")
+  else()
+    list(APPEND _gpuplan_core_headers "${GPUPLAN_INCLUDE_DIR}/${h}")
+  endif()
+endforeach()
+
+function(_gpuplan_interface name)
+  cmake_parse_arguments(ARG "" "EXPORT_NAME" "HEADERS;LINK" ${ARGN})
+  add_library(${name} INTERFACE)
+  add_library(gpuplan::${ARG_EXPORT_NAME} ALIAS ${name})
+  set_target_properties(${name} PROPERTIES EXPORT_NAME ${ARG_EXPORT_NAME})
+  target_compile_features(${name} INTERFACE cxx_std_20)
+  target_sources(${name} INTERFACE
+    FILE_SET HEADERS BASE_DIRS "${GPUPLAN_INCLUDE_DIR}" FILES ${ARG_HEADERS})
+  if(ARG_LINK)
+    target_link_libraries(${name} INTERFACE ${ARG_LINK})
+  endif()
+  if(PROJECT_IS_TOP_LEVEL)
+    set_target_properties(${name} PROPERTIES VERIFY_INTERFACE_HEADER_SETS ON)
+  endif()
+endfunction()
+
+_gpuplan_interface(gpuplan EXPORT_NAME gpuplan HEADERS ${_gpuplan_core_headers})
+set(GPUPLAN_TARGETS gpuplan)
+
+if(GPUPLAN_WITH_FMT AND _gpuplan_format_headers)
+  find_package(fmt 9 REQUIRED)
+  _gpuplan_interface(gpuplan_format EXPORT_NAME format
+    HEADERS ${_gpuplan_format_headers} LINK gpuplan fmt::fmt)
+  list(APPEND GPUPLAN_TARGETS gpuplan_format)
+endif()
+
+if(GPUPLAN_WITH_BOOST AND _gpuplan_boost_headers)
+  find_package(Boost 1.74 REQUIRED)
+  _gpuplan_interface(gpuplan_boost EXPORT_NAME boost
+    HEADERS ${_gpuplan_boost_headers} LINK gpuplan Boost::headers)
+  list(APPEND GPUPLAN_TARGETS gpuplan_boost)
+endif()
+
+if(_gpuplan_json_headers)
+  find_package(nlohmann_json 3.10 REQUIRED)
+  _gpuplan_interface(gpuplan_json EXPORT_NAME json
+    HEADERS ${_gpuplan_json_headers} LINK gpuplan nlohmann_json::nlohmann_json)
+  list(APPEND GPUPLAN_TARGETS gpuplan_json)
+endif()
+
+if(_gpuplan_probe_headers)
+  _gpuplan_interface(gpuplan_probe EXPORT_NAME probe
+    HEADERS ${_gpuplan_probe_headers} LINK gpuplan ${CMAKE_DL_LIBS})
+  list(APPEND GPUPLAN_TARGETS gpuplan_probe)
+endif()
+
+# Warnings as errors for the project's own code (tests, examples, benchmarks), never exported.
+add_library(gpuplan_warnings INTERFACE)
+target_compile_options(gpuplan_warnings INTERFACE
+  $<$<CXX_COMPILER_ID:GNU,Clang,AppleClang>:-Wall -Wextra -Wpedantic -Wconversion -Wshadow -Werror>)

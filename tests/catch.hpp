@@ -1,0 +1,12 @@
+// Include this instead of Catch2 directly: it works with Catch2 2.13 and v3.
+#pragma once
+#if defined(GPUPLAN_CATCH2_V3)
+#include <catch2/catch_approx.hpp>
+#include <catch2/catch_template_test_macros.hpp>
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_floating_point.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+using Catch::Approx;
+#else
+#include <catch2/catch.hpp>
+#endif
