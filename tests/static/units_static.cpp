@@ -6,6 +6,7 @@
 namespace {
 using namespace gpuplan;
 using namespace gpuplan::literals;
+using namespace gpuplan::units;
 
 static_assert((80_GiB).in(B) == 85899345920.0);
 static_assert((400_Gbps).in(GBps) == 50.0);

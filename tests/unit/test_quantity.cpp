@@ -4,6 +4,7 @@
 
 using namespace gpuplan;
 using namespace gpuplan::literals;
+using namespace gpuplan::units;
 
 TEST_CASE("data units keep decimal and binary prefixes apart", "[units]") {
   CHECK((80_GiB).in(B) == 85899345920.0);

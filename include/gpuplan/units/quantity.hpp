@@ -162,7 +162,7 @@ constexpr void require_same_dimension() {
 template <class S>
 constexpr void reject_plain_number() {
   static_assert(!scalar<S>,
-                "gpuplan: cannot add, subtract or compare a plain number and a quantity: give the number a unit (3 * gpuplan::GiB, 3_GiB)");
+                "gpuplan: cannot add, subtract or compare a plain number and a quantity: give the number a unit (3 * gpuplan::units::GiB, 3_GiB)");
 }
 
 }  // namespace detail

@@ -30,9 +30,10 @@ constexpr unit<A / B> operator/(unit<A> a, unit<B> b) {
   return {a.factor / b.factor, {}};
 }
 
-/// The unit constants live in an inline namespace: `gpuplan::GiB` and `gpuplan::units::GiB` are
-/// the same object, and `using namespace gpuplan::units;` brings in only the unit names.
-inline namespace units {
+/// The unit constants live in their own namespace so that short symbols (s, h, B, W) never shadow
+/// or collide with names in user code: write `gpuplan::units::GiB`, or `using namespace
+/// gpuplan::units;` and then `GiB`.
+namespace units {
 
 // ---- data ---------------------------------------------------------------------------------------
 inline constexpr unit<dims::data> bit{0.125, "bit"};
@@ -145,10 +146,10 @@ inline constexpr unit<dims::money_per_token> usd_per_Mtoken{1e-6, "$/Mtok"};
 namespace literals {
 #define GPUPLAN_DEFINE_LITERAL(suffix, unit_name)                                     \
   constexpr auto operator""_##suffix(long double v) {                                \
-    return static_cast<double>(v) * ::gpuplan::unit_name;                            \
+    return static_cast<double>(v) * ::gpuplan::units::unit_name;                            \
   }                                                                                  \
   constexpr auto operator""_##suffix(unsigned long long v) {                         \
-    return static_cast<double>(v) * ::gpuplan::unit_name;                            \
+    return static_cast<double>(v) * ::gpuplan::units::unit_name;                            \
   }
 
 GPUPLAN_DEFINE_LITERAL(bit, bit)

@@ -1,0 +1,131 @@
+// gpuplan/specs/transformer.hpp: what a transformer model is, and the counts that follow from its
+// shape alone (parameters, KV bytes per token).
+#pragma once
+
+#include <gpuplan/specs/name.hpp>
+#include <gpuplan/specs/precision.hpp>
+#include <gpuplan/units.hpp>
+
+namespace gpuplan {
+
+enum class ffn_kind : unsigned char {
+  mlp,    ///< up and down projections (GPT-2/3, NeoX): 2 matrices of hidden x ffn
+  gated,  ///< SwiGLU / GeGLU (Llama, Mistral, Qwen): gate, up and down, 3 matrices
+};
+enum class norm_kind : unsigned char {
+  layernorm,  ///< weight and bias: 2 x hidden parameters
+  rmsnorm,    ///< weight only: hidden parameters
+};
+enum class position_kind : unsigned char {
+  rotary,   ///< RoPE: no parameters
+  learned,  ///< a learned table of max_positions x hidden (GPT-2, GPT-3)
+};
+
+/// Mixture of experts. experts == 0 means a dense model.
+struct moe_spec {
+  int experts = 0;             ///< routed experts per MoE layer
+  int experts_per_token = 0;   ///< top-k
+  int shared_experts = 0;      ///< always-active experts (DeepSeek/Qwen-MoE style)
+  int expert_ffn = 0;          ///< FFN size of one routed expert
+  int shared_expert_ffn = 0;   ///< FFN size of one shared expert (defaults to expert_ffn if 0)
+  int first_dense_layers = 0;  ///< leading layers that keep a dense FFN
+  int layer_interval = 1;      ///< every n-th layer after those is MoE (1: all of them)
+};
+
+struct transformer_spec {
+  name_string name;
+  int layers = 0;
+  int hidden = 0;
+  int heads = 0;
+  int kv_heads = 0;  ///< == heads: MHA; 1: MQA; in between: GQA
+  int head_dim = 0;  ///< usually hidden / heads
+  int ffn = 0;       ///< dense FFN inner size
+  ffn_kind ffn_type = ffn_kind::gated;
+  int vocab = 0;
+  bool tied_embeddings = false;
+  int max_positions = 0;
+  position_kind positions = position_kind::rotary;
+  norm_kind norm = norm_kind::rmsnorm;
+  bool qkv_bias = false;   ///< biases on Q, K and V (Qwen2, GPT)
+  bool out_bias = false;   ///< bias on the attention output projection (GPT)
+  bool mlp_bias = false;   ///< biases on the FFN projections (GPT)
+  moe_spec moe{};
+  precision native_dtype = precision::bf16;  ///< dtype the published weights are stored in
+
+  [[nodiscard]] constexpr bool is_moe() const { return moe.experts > 0; }
+
+  /// Whether layer i (0-based) has a routed-expert FFN.
+  [[nodiscard]] constexpr bool is_moe_layer(int i) const {
+    if (!is_moe() || i < moe.first_dense_layers) return false;
+    const int interval = moe.layer_interval > 0 ? moe.layer_interval : 1;
+    return (i - moe.first_dense_layers) % interval == 0;
+  }
+  [[nodiscard]] constexpr int moe_layers() const {
+    int n = 0;
+    for (int i = 0; i < layers; ++i) n += is_moe_layer(i) ? 1 : 0;
+    return n;
+  }
+
+  // ---- parameter counts (exact; doubles hold integers exactly up to 2^53) -------------------
+  [[nodiscard]] constexpr double norm_parameters() const {
+    return norm == norm_kind::layernorm ? 2.0 * hidden : 1.0 * hidden;
+  }
+  [[nodiscard]] constexpr double attention_parameters() const {
+    const double h = hidden, q = 1.0 * heads * head_dim, kv = 1.0 * kv_heads * head_dim;
+    double p = h * q + 2.0 * h * kv + q * h;
+    if (qkv_bias) p += q + 2.0 * kv;
+    if (out_bias) p += h;
+    return p;
+  }
+  /// One dense FFN of inner size f.
+  [[nodiscard]] constexpr double ffn_parameters(int f) const {
+    const double h = hidden;
+    double p = (ffn_type == ffn_kind::gated ? 3.0 : 2.0) * h * f;
+    if (mlp_bias) p += (ffn_type == ffn_kind::gated ? 2.0 * f : 1.0 * f) + h;
+    return p;
+  }
+  [[nodiscard]] constexpr double router_parameters() const { return 1.0 * hidden * moe.experts; }
+  [[nodiscard]] constexpr double shared_expert_parameters() const {
+    return moe.shared_experts *
+           ffn_parameters(moe.shared_expert_ffn > 0 ? moe.shared_expert_ffn : moe.expert_ffn);
+  }
+  /// Parameters of layer i: attention, its FFN (dense or all experts) and two norms.
+  [[nodiscard]] constexpr double layer_parameters(int i) const {
+    double p = attention_parameters() + 2.0 * norm_parameters();
+    if (is_moe_layer(i))
+      p += router_parameters() + moe.experts * ffn_parameters(moe.expert_ffn) +
+           shared_expert_parameters();
+    else
+      p += ffn_parameters(ffn);
+    return p;
+  }
+  [[nodiscard]] constexpr double embedding_parameters() const {
+    double p = 1.0 * vocab * hidden;
+    if (positions == position_kind::learned) p += 1.0 * max_positions * hidden;
+    return p;
+  }
+  /// The output projection (LM head); zero when tied to the input embedding.
+  [[nodiscard]] constexpr double lm_head_parameters() const {
+    return tied_embeddings ? 0.0 : 1.0 * vocab * hidden;
+  }
+  /// All parameters: embeddings, every layer, the final norm and the LM head.
+  [[nodiscard]] constexpr double parameters() const {
+    double p = embedding_parameters() + norm_parameters() + lm_head_parameters();
+    for (int i = 0; i < layers; ++i) p += layer_parameters(i);
+    return p;
+  }
+  /// Parameters a token passes through: routed experts count top-k of them, not all.
+  [[nodiscard]] constexpr double active_parameters() const {
+    double p = parameters();
+    if (is_moe())
+      p -= moe_layers() * (moe.experts - moe.experts_per_token) * ffn_parameters(moe.expert_ffn);
+    return p;
+  }
+
+  /// KV-cache bytes per token for the whole model (all layers, K and V) in dtype kv.
+  [[nodiscard]] constexpr data_per_token kv_bytes_per_token(precision kv) const {
+    return 2.0 * layers * kv_heads * head_dim * bytes_per_element(kv) / (1.0 * units::token);
+  }
+};
+
+}  // namespace gpuplan
