@@ -4,7 +4,17 @@
 // FLOP, joule, US dollar, token, request) and tagged at compile time with the dimension's
 // exponents. Everything here is constexpr and structural: a quantity, and any aggregate made of
 // quantities, can be a constant expression and a template argument.
+//
+// Mistakes fail to compile with a sentence. Every operation that needs equal dimensions (+, -,
+// ==, <=>, <, .in(unit)) has a second overload for the mismatched case; it is chosen, and its
+// body's static_assert names both sides in words ("gpuplan: cannot add data (bytes) and a quantity
+// of another dimension", "gpuplan: the other operand is power (watts)"). That overload returns
+// detail::dimension_mismatch, which is neither a quantity nor a bool, so concepts can still test
+// validity without tripping the assertion: `requires { { a + b } -> any_quantity; }` is false for
+// data + power. See docs/units.md, "Errors".
 #pragma once
+
+#include <gpuplan/fwd.hpp>
 
 #include <compare>
 #include <concepts>
@@ -12,61 +22,6 @@
 #include <type_traits>
 
 namespace gpuplan {
-
-/// Exponents of the seven base dimensions. Energy is a base dimension of its own (not mass x
-/// length^2 / time^2): planning never needs mass or length, and keeping joules primary makes
-/// watts = joules / second exact. Compute (FLOP) is a base dimension, so FLOP/s is not hertz.
-/// Tokens and requests are counted dimensions so that tokens/s can never be mixed up with
-/// requests/s (see docs/units.md for the reasoning).
-struct dimension {
-  int data = 0;
-  int time = 0;
-  int compute = 0;
-  int energy = 0;
-  int money = 0;
-  int tokens = 0;
-  int requests = 0;
-
-  friend constexpr bool operator==(const dimension&, const dimension&) = default;
-
-  friend constexpr dimension operator*(dimension a, dimension b) {
-    return {a.data + b.data,     a.time + b.time,     a.compute + b.compute,
-            a.energy + b.energy, a.money + b.money,   a.tokens + b.tokens,
-            a.requests + b.requests};
-  }
-  friend constexpr dimension operator/(dimension a, dimension b) {
-    return {a.data - b.data,     a.time - b.time,     a.compute - b.compute,
-            a.energy - b.energy, a.money - b.money,   a.tokens - b.tokens,
-            a.requests - b.requests};
-  }
-  [[nodiscard]] constexpr bool dimensionless() const { return *this == dimension{}; }
-};
-
-/// The named dimensions of the library.
-namespace dims {
-inline constexpr dimension none{};
-inline constexpr dimension data{.data = 1};
-inline constexpr dimension time{.time = 1};
-inline constexpr dimension compute{.compute = 1};
-inline constexpr dimension energy{.energy = 1};
-inline constexpr dimension money{.money = 1};
-inline constexpr dimension tokens{.tokens = 1};
-inline constexpr dimension requests{.requests = 1};
-
-inline constexpr dimension frequency = none / time;
-inline constexpr dimension bandwidth = data / time;
-inline constexpr dimension compute_rate = compute / time;
-inline constexpr dimension power = energy / time;
-inline constexpr dimension intensity = compute / data;
-inline constexpr dimension energy_per_compute = energy / compute;
-inline constexpr dimension money_rate = money / time;
-inline constexpr dimension energy_price = money / energy;
-inline constexpr dimension token_rate = tokens / time;
-inline constexpr dimension request_rate = requests / time;
-inline constexpr dimension data_per_token = data / tokens;
-inline constexpr dimension compute_per_token = compute / tokens;
-inline constexpr dimension money_per_token = money / tokens;
-}  // namespace dims
 
 /// A readable name for a named dimension ("data", "power"), or an empty view for other ones.
 constexpr std::string_view dimension_name(dimension d) {
@@ -102,9 +57,6 @@ constexpr std::string_view dimension_name(dimension d) {
   return {};
 }
 
-template <dimension D, std::floating_point Rep = double>
-struct quantity;
-
 namespace detail {
 
 template <class T>
@@ -114,6 +66,17 @@ inline constexpr bool is_quantity<quantity<D, R>> = true;
 
 template <class S>
 concept scalar = std::is_arithmetic_v<S> && !std::is_same_v<S, bool>;
+
+/// Anything with a dimension and a factor to the base unit: gpuplan::unit<D> and products of them.
+template <class U>
+concept unit_like = requires(const U& u) {
+  { U::dim } -> std::convertible_to<dimension>;
+  { u.factor } -> std::convertible_to<double>;
+};
+
+/// What a mismatched operation returns (after its static_assert has fired): not a quantity, not
+/// convertible to bool, so a concept that checks the result type sees the operation as invalid.
+struct dimension_mismatch {};
 
 // The type of a product or quotient: a plain number where the dimensions cancel, otherwise the
 // quantity of the computed dimension. One alias, whatever the translation unit includes.
@@ -128,42 +91,86 @@ constexpr make_t<D, Rep> make(Rep v) {
     return quantity<D, Rep>::from_base(v);
 }
 
-// Called by every operation that needs equal dimensions. When they differ, the first error line
-// names the left operand's dimension and the next one the right's, in words.
-template <dimension L, dimension R>
+enum class op { add, subtract, compare, convert };
+
+// The static_asserts of a mismatched operation. Only the branch for the operation and the left
+// dimension is instantiated, so exactly one sentence names the left side and one the right side.
+// The condition is a local named `same_dimension` so that clang's "due to requirement" reads
+// "due to requirement 'same_dimension'".
+#define GPUPLAN_DETAIL_LEFT(DIM, TEXT)                                                            \
+  if constexpr (L == dims::DIM) {                                                                 \
+    if constexpr (O == op::add)                                                                   \
+      static_assert(same_dimension, "gpuplan: cannot add " TEXT " and a quantity of another dimension"); \
+    else if constexpr (O == op::subtract)                                                         \
+      static_assert(same_dimension, "gpuplan: cannot subtract a quantity of another dimension from " TEXT); \
+    else if constexpr (O == op::compare)                                                          \
+      static_assert(same_dimension, "gpuplan: cannot compare " TEXT " with a quantity of another dimension"); \
+    else                                                                                          \
+      static_assert(same_dimension, "gpuplan: cannot express " TEXT " in a unit of another dimension"); \
+  }
+#define GPUPLAN_DETAIL_RIGHT(DIM, TEXT)                                                           \
+  if constexpr (R == dims::DIM) {                                                                 \
+    if constexpr (O == op::convert)                                                               \
+      static_assert(same_dimension, "gpuplan: the unit is a unit of " TEXT);                      \
+    else                                                                                          \
+      static_assert(same_dimension, "gpuplan: the other operand is " TEXT);                       \
+  }
+#define GPUPLAN_DETAIL_IS_LEFT(DIM, TEXT) || L == dims::DIM
+#define GPUPLAN_DETAIL_ALL(X)                                                                     \
+  X(data, "data (bytes)")                                                                         \
+  X(time, "time (seconds)")                                                                       \
+  X(compute, "compute (FLOP)")                                                                    \
+  X(energy, "energy (joules)")                                                                    \
+  X(money, "money (US dollars)")                                                                  \
+  X(tokens, "tokens")                                                                             \
+  X(requests, "requests")                                                                         \
+  X(frequency, "frequency (1/s)")                                                                 \
+  X(bandwidth, "bandwidth (bytes/s)")                                                             \
+  X(compute_rate, "compute rate (FLOP/s)")                                                        \
+  X(power, "power (watts)")                                                                       \
+  X(intensity, "arithmetic intensity (FLOP/byte)")                                                \
+  X(energy_per_compute, "energy per FLOP (joules/FLOP)")                                          \
+  X(money_rate, "money per time (US dollars/s)")                                                  \
+  X(energy_price, "money per energy (US dollars/joule)")                                          \
+  X(token_rate, "token rate (tokens/s)")                                                          \
+  X(request_rate, "request rate (requests/s)")                                                    \
+  X(data_per_token, "data per token (bytes/token)")                                               \
+  X(compute_per_token, "compute per token (FLOP/token)")                                          \
+  X(money_per_token, "money per token (US dollars/token)")
+
+template <op O, dimension L, dimension R>
 constexpr void require_same_dimension() {
-  if constexpr (L != R) {
-    static_assert(L != dims::data, "gpuplan: cannot add, subtract or compare data (bytes) with a quantity of another dimension");
-    static_assert(L != dims::time, "gpuplan: cannot add, subtract or compare time (seconds) with a quantity of another dimension");
-    static_assert(L != dims::compute, "gpuplan: cannot add, subtract or compare compute (FLOP) with a quantity of another dimension");
-    static_assert(L != dims::energy, "gpuplan: cannot add, subtract or compare energy (joules) with a quantity of another dimension");
-    static_assert(L != dims::money, "gpuplan: cannot add, subtract or compare money (US dollars) with a quantity of another dimension");
-    static_assert(L != dims::tokens, "gpuplan: cannot add, subtract or compare tokens with a quantity of another dimension");
-    static_assert(L != dims::requests, "gpuplan: cannot add, subtract or compare requests with a quantity of another dimension");
-    static_assert(L != dims::bandwidth, "gpuplan: cannot add, subtract or compare bandwidth (bytes/s) with a quantity of another dimension");
-    static_assert(L != dims::compute_rate, "gpuplan: cannot add, subtract or compare compute rate (FLOP/s) with a quantity of another dimension");
-    static_assert(L != dims::power, "gpuplan: cannot add, subtract or compare power (watts) with a quantity of another dimension");
-    static_assert(L != dims::frequency, "gpuplan: cannot add, subtract or compare frequency (1/s) with a quantity of another dimension");
-    static_assert(R != dims::data, "gpuplan: the other operand is data (bytes)");
-    static_assert(R != dims::time, "gpuplan: the other operand is time (seconds)");
-    static_assert(R != dims::compute, "gpuplan: the other operand is compute (FLOP)");
-    static_assert(R != dims::energy, "gpuplan: the other operand is energy (joules)");
-    static_assert(R != dims::money, "gpuplan: the other operand is money (US dollars)");
-    static_assert(R != dims::tokens, "gpuplan: the other operand is tokens");
-    static_assert(R != dims::requests, "gpuplan: the other operand is requests");
-    static_assert(R != dims::bandwidth, "gpuplan: the other operand is bandwidth (bytes/s)");
-    static_assert(R != dims::compute_rate, "gpuplan: the other operand is compute rate (FLOP/s)");
-    static_assert(R != dims::power, "gpuplan: the other operand is power (watts)");
-    static_assert(R != dims::frequency, "gpuplan: the other operand is frequency (1/s)");
-    static_assert(L == R, "gpuplan: cannot add, subtract or compare quantities of different dimensions");
+  constexpr bool same_dimension = L == R;
+  if constexpr (!same_dimension) {
+    constexpr bool left_named = false GPUPLAN_DETAIL_ALL(GPUPLAN_DETAIL_IS_LEFT);
+    GPUPLAN_DETAIL_ALL(GPUPLAN_DETAIL_LEFT)
+    if constexpr (!left_named) {
+      if constexpr (O == op::convert)
+        static_assert(same_dimension, "gpuplan: cannot express a quantity in a unit of another dimension");
+      else
+        static_assert(same_dimension, "gpuplan: cannot add, subtract or compare quantities of different dimensions");
+    }
+    GPUPLAN_DETAIL_ALL(GPUPLAN_DETAIL_RIGHT)
   }
 }
+#undef GPUPLAN_DETAIL_ALL
+#undef GPUPLAN_DETAIL_IS_LEFT
+#undef GPUPLAN_DETAIL_RIGHT
+#undef GPUPLAN_DETAIL_LEFT
 
-template <class S>
+template <op O, class S>
 constexpr void reject_plain_number() {
-  static_assert(!scalar<S>,
-                "gpuplan: cannot add, subtract or compare a plain number and a quantity: give the number a unit (3 * gpuplan::units::GiB, 3_GiB)");
+  constexpr bool number_has_a_unit = !scalar<S>;
+  if constexpr (O == op::add)
+    static_assert(number_has_a_unit, "gpuplan: cannot add a plain number and a quantity: give the number a unit (3 * gpuplan::units::GiB, 3_GiB)");
+  else if constexpr (O == op::subtract)
+    static_assert(number_has_a_unit, "gpuplan: cannot subtract a plain number and a quantity: give the number a unit (3 * gpuplan::units::GiB, 3_GiB)");
+  else
+    static_assert(number_has_a_unit, "gpuplan: cannot compare a plain number with a quantity: give the number a unit (3 * gpuplan::units::GiB, 3_GiB), or compare q.in(unit)");
 }
+
+template <class Rep>
+inline constexpr bool floating_point_rep = std::is_floating_point_v<Rep>;
 
 }  // namespace detail
 
@@ -171,8 +178,17 @@ constexpr void reject_plain_number() {
 /// request, or their products). Structural: `value` is public so that quantities and aggregates
 /// of them are valid template arguments; construct through units (`80 * GiB`), literals
 /// (`80_GiB`) or `from_base`, never from a bare number.
-template <dimension D, std::floating_point Rep>
+///
+/// Rep is float, double (the default) or long double. Integers are rejected: FLOP totals reach
+/// 1e25 and overflow a 64-bit integer (9.2e18), and with floating point alone no conversion
+/// between units or representations can truncate.
+template <dimension D, class Rep>
 struct quantity {
+  static_assert(detail::floating_point_rep<Rep>,
+                "gpuplan: a quantity's representation must be float, double or long double, not an "
+                "integer: FLOP totals reach 1e25 and overflow 64-bit integers, and integer unit "
+                "conversions would truncate (see docs/units.md)");
+
   using rep = Rep;
   static constexpr dimension dim = D;
 
@@ -181,10 +197,10 @@ struct quantity {
 
   constexpr quantity() = default;
 
-  /// Widening conversion between representations (float to double) is implicit; narrowing is
-  /// explicit.
-  template <std::floating_point R2>
-    requires(!std::is_same_v<R2, Rep>)
+  /// Widening conversion between representations (float to double) is implicit; narrowing
+  /// (double to float) is explicit.
+  template <class R2>
+    requires(detail::floating_point_rep<R2> && !std::is_same_v<R2, Rep>)
   constexpr explicit(sizeof(R2) > sizeof(Rep)) quantity(quantity<D, R2> other)
       : value(static_cast<Rep>(other.value)) {}
 
@@ -196,11 +212,17 @@ struct quantity {
   }
 
   /// The value expressed in unit u (of the same dimension), as a plain number.
-  template <class U>
-    requires requires { U::dim; }
+  template <detail::unit_like U>
+    requires(U::dim == D)
   [[nodiscard]] constexpr Rep in(const U& u) const {
-    detail::require_same_dimension<D, U::dim>();
     return value / static_cast<Rep>(u.factor);
+  }
+  /// A unit of another dimension: does not compile, and says so.
+  template <detail::unit_like U>
+    requires(U::dim != D)
+  constexpr detail::dimension_mismatch in(const U&) const {
+    detail::require_same_dimension<detail::op::convert, D, U::dim>();
+    return {};
   }
 
   constexpr quantity operator+() const { return *this; }
@@ -228,60 +250,57 @@ struct quantity {
 
 // ---- addition, subtraction, comparison: same dimension only -----------------------------------
 
-template <dimension A, class R1, dimension B, class R2>
-constexpr auto operator+(quantity<A, R1> a, quantity<B, R2> b) {
-  detail::require_same_dimension<A, B>();
+template <dimension A, class R1, class R2>
+constexpr quantity<A, std::common_type_t<R1, R2>> operator+(quantity<A, R1> a, quantity<A, R2> b) {
   using R = std::common_type_t<R1, R2>;
   return quantity<A, R>::from_base(static_cast<R>(a.value) + static_cast<R>(b.value));
 }
-template <dimension A, class R1, dimension B, class R2>
-constexpr auto operator-(quantity<A, R1> a, quantity<B, R2> b) {
-  detail::require_same_dimension<A, B>();
+template <dimension A, class R1, class R2>
+constexpr quantity<A, std::common_type_t<R1, R2>> operator-(quantity<A, R1> a, quantity<A, R2> b) {
   using R = std::common_type_t<R1, R2>;
   return quantity<A, R>::from_base(static_cast<R>(a.value) - static_cast<R>(b.value));
 }
-template <dimension A, class R1, dimension B, class R2>
-constexpr bool operator==(quantity<A, R1> a, quantity<B, R2> b) {
-  detail::require_same_dimension<A, B>();
-  return a.value == b.value;
+template <dimension A, class R1, class R2>
+constexpr bool operator==(quantity<A, R1> a, quantity<A, R2> b) {
+  using R = std::common_type_t<R1, R2>;
+  return static_cast<R>(a.value) == static_cast<R>(b.value);
 }
-template <dimension A, class R1, dimension B, class R2>
-constexpr auto operator<=>(quantity<A, R1> a, quantity<B, R2> b) {
-  detail::require_same_dimension<A, B>();
-  return a.value <=> b.value;
+template <dimension A, class R1, class R2>
+constexpr std::partial_ordering operator<=>(quantity<A, R1> a, quantity<A, R2> b) {
+  using R = std::common_type_t<R1, R2>;
+  return static_cast<R>(a.value) <=> static_cast<R>(b.value);
 }
 
-// A plain number never adds to or compares with a quantity: it has no unit.
-template <dimension A, class R, detail::scalar S>
-constexpr quantity<A, R> operator+(quantity<A, R>, S) {
-  detail::reject_plain_number<S>();
-  return {};
-}
-template <dimension A, class R, detail::scalar S>
-constexpr quantity<A, R> operator+(S, quantity<A, R>) {
-  detail::reject_plain_number<S>();
-  return {};
-}
-template <dimension A, class R, detail::scalar S>
-constexpr quantity<A, R> operator-(quantity<A, R>, S) {
-  detail::reject_plain_number<S>();
-  return {};
-}
-template <dimension A, class R, detail::scalar S>
-constexpr quantity<A, R> operator-(S, quantity<A, R>) {
-  detail::reject_plain_number<S>();
-  return {};
-}
-template <dimension A, class R, detail::scalar S>
-constexpr bool operator==(quantity<A, R>, S) {
-  detail::reject_plain_number<S>();
-  return false;
-}
-template <dimension A, class R, detail::scalar S>
-constexpr std::partial_ordering operator<=>(quantity<A, R>, S) {
-  detail::reject_plain_number<S>();
-  return std::partial_ordering::unordered;
-}
+// The mismatched overloads: chosen when the dimensions differ, so the error is a sentence. Each
+// comparison is declared explicitly (not left to C++20's rewritten candidates) so that `a < b`
+// reaches a static_assert rather than an error about the result of <=>.
+#define GPUPLAN_DETAIL_MISMATCH(OP, KIND)                                                          \
+  template <dimension A, class R1, dimension B, class R2>                                          \
+    requires(A != B)                                                                               \
+  constexpr detail::dimension_mismatch operator OP(quantity<A, R1>, quantity<B, R2>) {             \
+    detail::require_same_dimension<detail::op::KIND, A, B>();                                      \
+    return {};                                                                                     \
+  }                                                                                                \
+  template <dimension A, class R, detail::scalar S>                                               \
+  constexpr detail::dimension_mismatch operator OP(quantity<A, R>, S) {                            \
+    detail::reject_plain_number<detail::op::KIND, S>();                                            \
+    return {};                                                                                     \
+  }                                                                                                \
+  template <dimension A, class R, detail::scalar S>                                               \
+  constexpr detail::dimension_mismatch operator OP(S, quantity<A, R>) {                            \
+    detail::reject_plain_number<detail::op::KIND, S>();                                            \
+    return {};                                                                                     \
+  }
+GPUPLAN_DETAIL_MISMATCH(+, add)
+GPUPLAN_DETAIL_MISMATCH(-, subtract)
+GPUPLAN_DETAIL_MISMATCH(==, compare)
+GPUPLAN_DETAIL_MISMATCH(!=, compare)
+GPUPLAN_DETAIL_MISMATCH(<, compare)
+GPUPLAN_DETAIL_MISMATCH(<=, compare)
+GPUPLAN_DETAIL_MISMATCH(>, compare)
+GPUPLAN_DETAIL_MISMATCH(>=, compare)
+GPUPLAN_DETAIL_MISMATCH(<=>, compare)
+#undef GPUPLAN_DETAIL_MISMATCH
 
 // ---- multiplication and division: dimensions combine ------------------------------------------
 
@@ -336,27 +355,8 @@ constexpr quantity<A, R> max(quantity<A, R> a, quantity<A, R> b) {
 template <class T>
 concept any_quantity = detail::is_quantity<std::remove_cvref_t<T>>;
 
-// ---- the named quantity types (aliases of the computed types) ---------------------------------
-
-using data_size = quantity<dims::data>;               ///< bytes
-using duration = quantity<dims::time>;                ///< seconds
-using compute_amount = quantity<dims::compute>;       ///< FLOP
-using energy = quantity<dims::energy>;                ///< joules
-using money = quantity<dims::money>;                  ///< US dollars
-using token_count = quantity<dims::tokens>;           ///< tokens
-using request_count = quantity<dims::requests>;       ///< requests
-using frequency = quantity<dims::frequency>;          ///< 1/s (Hz)
-using bandwidth = quantity<dims::bandwidth>;          ///< bytes/s
-using compute_rate = quantity<dims::compute_rate>;    ///< FLOP/s
-using power = quantity<dims::power>;                  ///< watts
-using intensity = quantity<dims::intensity>;          ///< FLOP/byte
-using energy_per_compute = quantity<dims::energy_per_compute>;  ///< joules/FLOP
-using money_rate = quantity<dims::money_rate>;        ///< US dollars/s
-using energy_price = quantity<dims::energy_price>;    ///< US dollars/joule
-using token_rate = quantity<dims::token_rate>;        ///< tokens/s
-using request_rate = quantity<dims::request_rate>;    ///< requests/s
-using data_per_token = quantity<dims::data_per_token>;        ///< bytes/token
-using compute_per_token = quantity<dims::compute_per_token>;  ///< FLOP/token
-using money_per_token = quantity<dims::money_per_token>;      ///< US dollars/token
+/// True when T is a quantity of dimension D (of any representation).
+template <class T, dimension D>
+concept quantity_of = any_quantity<T> && std::remove_cvref_t<T>::dim == D;
 
 }  // namespace gpuplan

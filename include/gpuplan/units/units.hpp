@@ -21,6 +21,10 @@ template <dimension D, detail::scalar S>
 constexpr quantity<D> operator*(S n, unit<D> u) {
   return quantity<D>::from_base(static_cast<double>(n) * u.factor);
 }
+template <dimension D, detail::scalar S>
+constexpr quantity<D> operator*(unit<D> u, S n) {
+  return quantity<D>::from_base(u.factor * static_cast<double>(n));
+}
 template <dimension A, dimension B>
 constexpr unit<A * B> operator*(unit<A> a, unit<B> b) {
   return {a.factor * b.factor, {}};
@@ -168,6 +172,8 @@ GPUPLAN_DEFINE_LITERAL(MiB, MiB)
 GPUPLAN_DEFINE_LITERAL(GiB, GiB)
 GPUPLAN_DEFINE_LITERAL(TiB, TiB)
 GPUPLAN_DEFINE_LITERAL(PiB, PiB)
+GPUPLAN_DEFINE_LITERAL(EB, EB)
+GPUPLAN_DEFINE_LITERAL(EiB, EiB)
 GPUPLAN_DEFINE_LITERAL(MBps, MBps)
 GPUPLAN_DEFINE_LITERAL(GBps, GBps)
 GPUPLAN_DEFINE_LITERAL(TBps, TBps)
@@ -192,11 +198,14 @@ GPUPLAN_DEFINE_LITERAL(s, s)
 GPUPLAN_DEFINE_LITERAL(min, minute)
 GPUPLAN_DEFINE_LITERAL(h, h)
 GPUPLAN_DEFINE_LITERAL(d, d)
+GPUPLAN_DEFINE_LITERAL(yr, yr)
 GPUPLAN_DEFINE_LITERAL(W, W)
 GPUPLAN_DEFINE_LITERAL(kW, kW)
 GPUPLAN_DEFINE_LITERAL(MW, MW)
+GPUPLAN_DEFINE_LITERAL(GW, GW)
 GPUPLAN_DEFINE_LITERAL(J, J)
 GPUPLAN_DEFINE_LITERAL(kJ, kJ)
+GPUPLAN_DEFINE_LITERAL(GJ, GJ)
 GPUPLAN_DEFINE_LITERAL(MJ, MJ)
 GPUPLAN_DEFINE_LITERAL(Wh, Wh)
 GPUPLAN_DEFINE_LITERAL(kWh, kWh)
@@ -206,8 +215,12 @@ GPUPLAN_DEFINE_LITERAL(usd, usd)
 GPUPLAN_DEFINE_LITERAL(usd_per_h, usd_per_h)
 GPUPLAN_DEFINE_LITERAL(usd_per_kWh, usd_per_kWh)
 GPUPLAN_DEFINE_LITERAL(tokens, token)
+GPUPLAN_DEFINE_LITERAL(ktokens, ktoken)
 GPUPLAN_DEFINE_LITERAL(Mtokens, Mtoken)
+GPUPLAN_DEFINE_LITERAL(Btokens, Btoken)
+GPUPLAN_DEFINE_LITERAL(Ttokens, Ttoken)
 GPUPLAN_DEFINE_LITERAL(requests, request)
+GPUPLAN_DEFINE_LITERAL(Hz, Hz)
 GPUPLAN_DEFINE_LITERAL(MHz, MHz)
 GPUPLAN_DEFINE_LITERAL(GHz, GHz)
 
