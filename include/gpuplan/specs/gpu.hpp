@@ -7,8 +7,17 @@
 #include <gpuplan/units.hpp>
 
 #include <array>
+#include <stdexcept>
 
 namespace gpuplan {
+
+namespace detail {
+/// x is a finite number (not NaN, not infinite); usable in constant expressions, unlike
+/// std::isfinite before C++23.
+constexpr bool finite(double x) { return x == x && x - x == 0.0; }
+/// x is finite and at least zero.
+constexpr bool finite_nonnegative(double x) { return finite(x) && x >= 0.0; }
+}  // namespace detail
 
 enum class vendor : unsigned char { nvidia, amd, other };
 enum class form_factor : unsigned char { sxm, pcie, nvl, oam, other };
@@ -32,6 +41,18 @@ struct link_spec {
   static constexpr link_spec from_unidirectional(link_kind k, int n, bandwidth uni, int peers) {
     return {k, n, uni, peers};
   }
+
+  /// Throws std::invalid_argument naming the field when the link is not self-consistent.
+  constexpr void validate() const {
+    if (links < 0) throw std::invalid_argument("link_spec.links must not be negative");
+    if (!detail::finite_nonnegative(per_direction.value))
+      throw std::invalid_argument("link_spec.per_direction must be finite and not negative");
+    if (max_peers < 0) throw std::invalid_argument("link_spec.max_peers must not be negative");
+    if (kind == link_kind::none && (links != 0 || per_direction.value != 0.0 || max_peers != 0))
+      throw std::invalid_argument("link_spec.kind is none but links, bandwidth or peers are set");
+    if (kind != link_kind::none && !(per_direction.value > 0.0))
+      throw std::invalid_argument("link_spec.per_direction must be positive for a link");
+  }
 };
 
 /// The host interface. Per-direction bandwidth per lane after 128b/130b encoding (PCIe 3.0+):
@@ -50,6 +71,17 @@ struct pcie_spec {
       default: per_lane_gbps = 0.0;
     }
     return per_lane_gbps * lanes * units::GBps;
+  }
+  [[nodiscard]] constexpr bandwidth bidirectional() const { return 2.0 * per_direction(); }
+
+  /// Throws std::invalid_argument naming the field; generation 0 with lanes 0 means unknown.
+  constexpr void validate() const {
+    if (generation != 0 && (generation < 3 || generation > 6))
+      throw std::invalid_argument("pcie_spec.generation must be 3, 4, 5 or 6 (0: unknown)");
+    if (lanes != 0 && lanes != 1 && lanes != 2 && lanes != 4 && lanes != 8 && lanes != 16)
+      throw std::invalid_argument("pcie_spec.lanes must be 1, 2, 4, 8 or 16 (0: unknown)");
+    if ((generation == 0) != (lanes == 0))
+      throw std::invalid_argument("pcie_spec.generation and pcie_spec.lanes must both be set");
   }
 };
 
@@ -84,6 +116,35 @@ struct peak_rates {
     }
     return {};
   }
+
+  /// The sparse (2:4) tensor rate the datasheet headlines for precision p: dense x
+  /// sparsity_factor where the part has structured sparsity, else the dense rate.
+  [[nodiscard]] constexpr compute_rate sparse_tensor(precision p) const {
+    if (p == precision::fp64 || p == precision::fp32) return tensor(p);
+    return sparsity_factor * tensor(p);
+  }
+
+  /// Throws std::invalid_argument naming the field when a rate is negative, NaN or infinite.
+  constexpr void validate() const {
+    const struct {
+      const compute_rate& r;
+      const char* msg;
+    } fields[] = {
+        {fp64_vector, "gpu_spec.peak.fp64_vector must be finite and not negative"},
+        {fp64_tensor, "gpu_spec.peak.fp64_tensor must be finite and not negative"},
+        {fp32_vector, "gpu_spec.peak.fp32_vector must be finite and not negative"},
+        {tf32_tensor, "gpu_spec.peak.tf32_tensor must be finite and not negative"},
+        {bf16_tensor, "gpu_spec.peak.bf16_tensor must be finite and not negative"},
+        {fp16_tensor, "gpu_spec.peak.fp16_tensor must be finite and not negative"},
+        {fp8_tensor, "gpu_spec.peak.fp8_tensor must be finite and not negative"},
+        {int8_tensor, "gpu_spec.peak.int8_tensor must be finite and not negative"},
+        {fp4_tensor, "gpu_spec.peak.fp4_tensor must be finite and not negative"},
+    };
+    for (const auto& f : fields)
+      if (!detail::finite_nonnegative(f.r.value)) throw std::invalid_argument(f.msg);
+    if (!detail::finite(sparsity_factor) || sparsity_factor < 1.0)
+      throw std::invalid_argument("gpu_spec.peak.sparsity_factor must be at least 1 (1: none)");
+  }
 };
 
 struct gpu_spec {
@@ -106,6 +167,28 @@ struct gpu_spec {
   /// Memory the models may plan on: the driver-reported total where known, else the capacity.
   [[nodiscard]] constexpr data_size plannable_memory() const {
     return memory_usable.value > 0 ? memory_usable : memory;
+  }
+
+  /// Throws std::invalid_argument naming the first field that is missing or out of range. In a
+  /// constant expression the throw is a compile error that shows the message.
+  constexpr void validate() const {
+    if (name.empty()) throw std::invalid_argument("gpu_spec.name must not be empty");
+    if (!detail::finite(memory.value) || !(memory.value > 0.0))
+      throw std::invalid_argument("gpu_spec.memory must be positive and finite");
+    if (!detail::finite_nonnegative(memory_usable.value))
+      throw std::invalid_argument("gpu_spec.memory_usable must be finite and not negative");
+    if (memory_usable.value > memory.value)
+      throw std::invalid_argument("gpu_spec.memory_usable must not exceed gpu_spec.memory");
+    if (!detail::finite(memory_bandwidth.value) || !(memory_bandwidth.value > 0.0))
+      throw std::invalid_argument("gpu_spec.memory_bandwidth must be positive and finite");
+    peak.validate();
+    if (!detail::finite_nonnegative(tdp.value))
+      throw std::invalid_argument("gpu_spec.tdp must be finite and not negative");
+    gpu_link.validate();
+    pcie.validate();
+    if (sm_count < 0) throw std::invalid_argument("gpu_spec.sm_count must not be negative");
+    if (!detail::finite_nonnegative(boost_clock.value))
+      throw std::invalid_argument("gpu_spec.boost_clock must be finite and not negative");
   }
 };
 

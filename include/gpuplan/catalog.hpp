@@ -1,0 +1,156 @@
+// gpuplan/catalog.hpp: the constexpr catalogs (GPUs, nodes, models) and lookup by name.
+//
+//   constexpr const gpu_spec* g = gpuplan::catalog::find_gpu("h100");       // &all_gpus[i]
+//   constexpr const transformer_spec* m = gpuplan::catalog::find_model("meta-llama/Llama-3.1-70B");
+//   auto hints = gpuplan::catalog::nearest_gpu_names("h1000");  // {"H100-SXM5-80GB", ...}
+//
+// Names match ignoring ASCII case and the separators '-', '_' and ' ' ("H100 SXM5 80GB",
+// "h100_sxm5_80gb" and "H100-SXM5-80GB" are one name). A model name with an organisation prefix
+// ("meta-llama/Llama-3.1-70B") also matches the bare name after the last '/'.
+#pragma once
+
+#include <gpuplan/catalog/gpus.hpp>
+#include <gpuplan/catalog/models.hpp>
+#include <gpuplan/catalog/nodes.hpp>
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+
+namespace gpuplan::catalog {
+
+namespace detail {
+
+constexpr bool is_separator(char c) { return c == '-' || c == '_' || c == ' '; }
+constexpr char lower(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+/// A name reduced for comparison: lower case, separators dropped, at most 64 characters.
+struct folded {
+  std::array<char, 64> chars{};
+  std::size_t size = 0;
+  constexpr explicit folded(std::string_view s) {
+    for (char c : s) {
+      if (is_separator(c)) continue;
+      if (size == chars.size()) break;
+      chars[size++] = lower(c);
+    }
+  }
+  [[nodiscard]] constexpr std::string_view view() const { return {chars.data(), size}; }
+};
+
+/// Whether a and b are the same name, ignoring case and separators.
+constexpr bool same_name(std::string_view a, std::string_view b) {
+  return folded(a).view() == folded(b).view();
+}
+
+/// The part of s after its last '/', or s itself.
+constexpr std::string_view without_org(std::string_view s) {
+  const std::size_t slash = s.rfind('/');
+  return slash == std::string_view::npos ? s : s.substr(slash + 1);
+}
+
+/// Whether query names an entry with this canonical name and these aliases.
+template <std::size_t N>
+constexpr bool names(const name_string& name, const std::array<name_string, N>& aliases,
+                     std::string_view query) {
+  if (query.empty()) return false;
+  if (same_name(name.view(), query)) return true;
+  for (const name_string& a : aliases)
+    if (!a.empty() && same_name(a.view(), query)) return true;
+  return false;
+}
+
+/// Levenshtein distance between the folded forms of a and b (each cut at 64 characters).
+constexpr int edit_distance(std::string_view a_raw, std::string_view b_raw) {
+  const folded fa(a_raw), fb(b_raw);
+  const std::string_view a = fa.view(), b = fb.view();
+  std::array<int, 65> prev{}, cur{};
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = static_cast<int>(j);
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = static_cast<int>(i);
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const int substitute = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      const int erase = prev[j] + 1;
+      const int insert = cur[j - 1] + 1;
+      int best = substitute < erase ? substitute : erase;
+      cur[j] = best < insert ? best : insert;
+    }
+    prev = cur;
+  }
+  return prev[b.size()];
+}
+
+/// Distance from query to an entry: the smallest over its canonical name and aliases.
+template <std::size_t N>
+constexpr int distance_to(const name_string& name, const std::array<name_string, N>& aliases,
+                          std::string_view query) {
+  int best = edit_distance(name.view(), query);
+  for (const name_string& a : aliases) {
+    if (a.empty()) continue;
+    const int d = edit_distance(a.view(), query);
+    if (d < best) best = d;
+  }
+  return best;
+}
+
+/// Canonical names of the (up to) three entries nearest to query; unused slots are empty.
+template <class Range>
+constexpr std::array<std::string_view, 3> nearest(const Range& entries, std::string_view query) {
+  std::array<std::string_view, 3> out{};
+  std::array<int, 3> dist{1 << 30, 1 << 30, 1 << 30};
+  for (const auto& e : entries) {
+    const int d = distance_to(e.name, e.aliases, query);
+    for (std::size_t k = 0; k < out.size(); ++k) {
+      if (d < dist[k]) {  // insert at k, shift the rest down
+        for (std::size_t m = out.size() - 1; m > k; --m) {
+          out[m] = out[m - 1];
+          dist[m] = dist[m - 1];
+        }
+        out[k] = e.name.view();
+        dist[k] = d;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+template <class Range>
+constexpr auto find(const Range& entries, std::string_view query) -> decltype(&entries[0]) {
+  for (const auto& e : entries)
+    if (names(e.name, e.aliases, query)) return &e;
+  return nullptr;
+}
+
+}  // namespace detail
+
+/// The catalog GPU named `name` (canonical name or alias, any case); nullptr if none.
+constexpr const gpu_spec* find_gpu(std::string_view name) { return detail::find(all_gpus, name); }
+
+/// The catalog node named `name`; nullptr if none.
+constexpr const node_spec* find_node(std::string_view name) {
+  return detail::find(all_nodes, name);
+}
+
+/// The catalog model named `name` (canonical name, alias or Hugging Face id, with or without the
+/// organisation prefix); nullptr if none.
+constexpr const transformer_spec* find_model(std::string_view name) {
+  if (const transformer_spec* m = detail::find(all_models, name)) return m;
+  return detail::find(all_models, detail::without_org(name));
+}
+
+/// Up to three catalog GPU names nearest to `name` by edit distance, best first, for "did you
+/// mean" messages; unused slots are empty views.
+constexpr std::array<std::string_view, 3> nearest_gpu_names(std::string_view name) {
+  return detail::nearest(all_gpus, name);
+}
+constexpr std::array<std::string_view, 3> nearest_model_names(std::string_view name) {
+  return detail::nearest(all_models, name);
+}
+constexpr std::array<std::string_view, 3> nearest_node_names(std::string_view name) {
+  return detail::nearest(all_nodes, name);
+}
+
+}  // namespace gpuplan::catalog

@@ -1,0 +1,72 @@
+// gpuplan/catalog/nodes.hpp: reference servers.
+//
+// NIC figures are the compute (east-west) fabric only: storage and management NICs are left
+// out. Each NIC's line rate is stored per NIC; node_spec::nic_per_gpu() divides the node's total
+// by its GPUs.
+//
+// Sources:
+//  [DGXA100-DS] NVIDIA DGX A100 datasheet (DGX A100 640GB column) and DGX A100 User Guide,
+//               "Hardware Overview": 8x single-port ConnectX-6 HDR 200 Gb/s for compute
+//  [DGXH100-DS] NVIDIA DGX H100 datasheet and DGX H100/H200 User Guide, "Hardware Overview":
+//               4 OSFP ports serving 8x single-port ConnectX-7 VPI, up to 400 Gb/s each
+//  [HGX]        nvidia.com/en-us/data-center/hgx (HGX H200 8-GPU: NVLink 900 GB/s per GPU,
+//               networking up to 400 Gb/s per GPU with ConnectX-7 / BlueField-3)
+//  [DGXB200-DS] NVIDIA DGX B200 datasheet: 8x B200, 1,440 GB GPU memory, NVLink 14.4 TB/s total,
+//               4 OSFP ports serving 8x single-port ConnectX-7 VPI up to 400 Gb/s, 2 TB system
+//               memory, 8x 3.84 TB NVMe U.2 internal storage, ~14.3 kW
+#pragma once
+
+#include <gpuplan/catalog/gpus.hpp>
+#include <gpuplan/specs/node.hpp>
+
+#include <array>
+
+namespace gpuplan::catalog {
+
+inline constexpr node_spec dgx_a100{
+    .name = "DGX-A100",
+    .aliases = {"dgx-a100-640gb", "dgxa100"},
+    .gpu = a100_sxm_80gb,  // [DGXA100-DS] 8x A100 80GB (640 GB total)
+    .gpus = 8,
+    .fabric = intra_node_fabric::nvswitch,  // [DGXA100-DS] 6x NVSwitch
+    .scale_up_per_gpu = 300 * units::GBps,  // 600 GB/s bidirectional NVLink3 per GPU, halved
+    .nics = {.count = 8, .per_nic = 200 * units::Gbps, .model = "ConnectX-6 HDR 200G"},
+    .host_memory = 2 * units::TB,       // [DGXA100-DS] 2 TB system memory
+    .local_storage = 30 * units::TB,    // [DGXA100-DS] 30 TB (8x 3.84 TB) U.2 NVMe
+    .max_power = 6500 * units::W,       // [DGXA100-DS] 6.5 kW max
+};
+
+inline constexpr node_spec dgx_h100{
+    .name = "DGX-H100",
+    .aliases = {"dgxh100", "dgx-h100-640gb"},
+    .gpu = h100_sxm,  // [DGXH100-DS] 8x H100 SXM5 80GB
+    .gpus = 8,
+    .fabric = intra_node_fabric::nvswitch,  // [DGXH100-DS] 4x NVSwitch (third generation)
+    .scale_up_per_gpu = 450 * units::GBps,  // 900 GB/s bidirectional NVLink4 per GPU, halved
+    .nics = {.count = 8, .per_nic = 400 * units::Gbps, .model = "ConnectX-7 NDR 400G"},
+    .host_memory = 2 * units::TB,       // [DGXH100-DS] 2 TB system memory
+    .local_storage = 30 * units::TB,    // [DGXH100-DS] 30 TB (8x 3.84 TB) U.2 NVMe
+    .max_power = 10200 * units::W,      // [DGXH100-DS] ~10.2 kW max
+};
+
+inline constexpr node_spec hgx_h200{
+    .name = "HGX-H200",
+    .aliases = {"hgx-h200-8gpu", "hgxh200", "dgx-h200"},
+    .gpu = h200_sxm,  // [HGX] HGX H200 8-GPU
+    .gpus = 8,
+    .fabric = intra_node_fabric::nvswitch,
+    .scale_up_per_gpu = 450 * units::GBps,  // [HGX] 900 GB/s bidirectional NVLink per GPU, halved
+    .nics = {.count = 8, .per_nic = 400 * units::Gbps, .model = "ConnectX-7 / BlueField-3 400G"},
+    .host_memory = {},    // set by the OEM server around the baseboard: unknown here
+    .local_storage = {},  // likewise
+    .max_power = {},
+};
+
+}  // namespace gpuplan::catalog
+
+namespace gpuplan::catalog {
+
+/// Every node of the catalog.
+inline constexpr std::array all_nodes{dgx_a100, dgx_h100, hgx_h200};
+
+}  // namespace gpuplan::catalog

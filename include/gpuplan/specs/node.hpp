@@ -1,0 +1,115 @@
+// gpuplan/specs/node.hpp: what a server (node) and a cluster of them are.
+//
+// The classic confusion this header removes: network bandwidth "per GPU" vs "per node". A node
+// stores its NICs as a count and a per-NIC line rate; per_gpu() and per_node() are computed, so a
+// reader never has to guess which one a figure is. Line rates are stored as the NIC's signalling
+// rate in bits (400 Gb/s NDR = 50 GB/s), before protocol overhead.
+#pragma once
+
+#include <gpuplan/specs/gpu.hpp>
+#include <gpuplan/specs/name.hpp>
+#include <gpuplan/units.hpp>
+
+#include <array>
+#include <stdexcept>
+
+namespace gpuplan {
+
+/// How the GPUs inside one node reach each other.
+enum class intra_node_fabric : unsigned char {
+  nvswitch,  ///< NVLink through NVSwitch chips: every GPU reaches every other at full rate
+  nvlink_bridge,  ///< NVLink bridges between pairs (or quads) of PCIe cards; the rest via PCIe
+  xgmi,      ///< AMD Infinity Fabric, a full mesh of point-to-point links on the baseboard
+  pcie,      ///< PCIe only (through the CPU root complex or PCIe switches)
+};
+
+/// The fabric between nodes.
+enum class inter_node_fabric : unsigned char { infiniband, roce, ethernet, none };
+
+/// The scale-out network interfaces of a node.
+struct nic_spec {
+  int count = 0;        ///< compute-fabric NICs per node (storage/management NICs not counted)
+  bandwidth per_nic{};  ///< line rate of ONE NIC, per direction (ConnectX-7 NDR: 400 Gb/s)
+  name_string model;    ///< "ConnectX-7 NDR 400G"
+
+  /// All compute NICs of the node together, per direction.
+  [[nodiscard]] constexpr bandwidth per_node() const { return 1.0 * count * per_nic; }
+};
+
+struct node_spec {
+  name_string name;                       ///< canonical catalog name, "DGX-H100"
+  std::array<name_string, 4> aliases{};   ///< other accepted names ("dgx h100", "hgx-h100")
+  gpu_spec gpu{};                         ///< the GPU model in every slot
+  int gpus = 0;                           ///< GPUs per node
+  intra_node_fabric fabric = intra_node_fabric::nvswitch;
+  /// Scale-up bandwidth of one GPU to the rest of the node, per direction (H100 NVLink4 through
+  /// NVSwitch: 450 GB/s). For PCIe nodes, the GPU's PCIe link per direction.
+  bandwidth scale_up_per_gpu{};
+  nic_spec nics{};
+  data_size host_memory{};                ///< CPU DRAM per node
+  data_size local_storage{};              ///< local NVMe for data and checkpoints (usable, decimal)
+  power max_power{};                      ///< the system's maximum power draw; zero if unknown
+
+  /// Scale-out bandwidth available to one GPU, per direction: all compute NICs shared by the GPUs.
+  [[nodiscard]] constexpr bandwidth nic_per_gpu() const {
+    return gpus > 0 ? nics.per_node() / (1.0 * gpus) : bandwidth{};
+  }
+  /// Alias of nic_per_gpu(): "per GPU" scale-out bandwidth.
+  [[nodiscard]] constexpr bandwidth per_gpu() const { return nic_per_gpu(); }
+  /// All compute NICs of the node, per direction.
+  [[nodiscard]] constexpr bandwidth nic_per_node() const { return nics.per_node(); }
+  /// GPU memory of the whole node (capacity).
+  [[nodiscard]] constexpr data_size gpu_memory() const { return 1.0 * gpus * gpu.memory; }
+
+  /// Throws std::invalid_argument naming the first field that is missing or out of range.
+  constexpr void validate() const {
+    if (name.empty()) throw std::invalid_argument("node_spec.name must not be empty");
+    gpu.validate();
+    if (gpus <= 0) throw std::invalid_argument("node_spec.gpus must be positive");
+    if (!detail::finite_nonnegative(scale_up_per_gpu.value))
+      throw std::invalid_argument("node_spec.scale_up_per_gpu must be finite and not negative");
+    if (nics.count < 0) throw std::invalid_argument("node_spec.nics.count must not be negative");
+    if (!detail::finite_nonnegative(nics.per_nic.value))
+      throw std::invalid_argument("node_spec.nics.per_nic must be finite and not negative");
+    if (nics.count > 0 && !(nics.per_nic.value > 0.0))
+      throw std::invalid_argument("node_spec.nics.per_nic must be positive when nics.count > 0");
+    if (!detail::finite_nonnegative(host_memory.value))
+      throw std::invalid_argument("node_spec.host_memory must be finite and not negative");
+    if (!detail::finite_nonnegative(local_storage.value))
+      throw std::invalid_argument("node_spec.local_storage must be finite and not negative");
+    if (!detail::finite_nonnegative(max_power.value))
+      throw std::invalid_argument("node_spec.max_power must be finite and not negative");
+  }
+};
+
+/// A cluster of identical nodes joined by a scale-out fabric.
+struct cluster_spec {
+  node_spec node{};
+  int nodes = 1;
+  inter_node_fabric fabric = inter_node_fabric::infiniband;
+  /// Bisection bandwidth as a fraction of the full injection bandwidth (1: a non-blocking fat
+  /// tree, as in NVIDIA's DGX SuperPOD reference architecture; below 1: oversubscribed).
+  double bisection_fraction = 1.0;
+
+  [[nodiscard]] constexpr int gpus() const { return nodes * node.gpus; }
+  /// Scale-out bandwidth one GPU can inject, per direction.
+  [[nodiscard]] constexpr bandwidth injection_per_gpu() const { return node.nic_per_gpu(); }
+  /// Bandwidth across a bisection of the cluster, per direction.
+  [[nodiscard]] constexpr bandwidth bisection() const {
+    return bisection_fraction * (0.5 * nodes) * node.nic_per_node();
+  }
+
+  constexpr void validate() const {
+    node.validate();
+    if (nodes <= 0) throw std::invalid_argument("cluster_spec.nodes must be positive");
+    if (nodes > 1 && fabric == inter_node_fabric::none)
+      throw std::invalid_argument("cluster_spec.fabric must not be none with more than one node");
+    if (nodes > 1 && node.nics.count == 0)
+      throw std::invalid_argument("cluster_spec.node.nics.count must be positive with nodes > 1");
+    if (!detail::finite(bisection_fraction) || !(bisection_fraction > 0.0) ||
+        bisection_fraction > 1.0)
+      throw std::invalid_argument("cluster_spec.bisection_fraction must be in (0, 1]");
+  }
+};
+
+}  // namespace gpuplan
