@@ -1,0 +1,512 @@
+// gpuplan/io/json.hpp: JSON in and out for specs and layouts, and the error type of the I/O edge.
+//
+// An edge of the library (target gpuplan::json, needs nlohmann-json): never included by the
+// umbrella header. Quantities are written as plain numbers in the base unit named by the key's
+// suffix (`memory_bytes`, `memory_bandwidth_bytes_per_s`, `tdp_watts`), so a script never has to
+// guess whether "80" meant GB or GiB. Reading is strict: a missing required key, a value of the
+// wrong type or an unknown enum spelling throws gpuplan::io::error naming the key and the file.
+#pragma once
+
+#include <gpuplan/specs/gpu.hpp>
+#include <gpuplan/specs/layout.hpp>
+#include <gpuplan/specs/precision.hpp>
+#include <gpuplan/specs/transformer.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstddef>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace gpuplan::io {
+
+/// A problem with input read from outside the program: a missing or unreadable file, malformed
+/// JSON, a missing key, a value of the wrong type or out of range. what() is one line that names
+/// the source (file name), the place (line:column or key) and the problem.
+class error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A 1-based line and column in a text.
+struct text_position {
+  std::size_t line = 1;
+  std::size_t column = 1;
+};
+
+/// The line and column of the character at 0-based byte offset `offset` in `text` (an offset past
+/// the end names the position just after the last character). Columns count bytes.
+inline text_position position_of(std::string_view text, std::size_t offset) {
+  text_position p;
+  const std::size_t end = offset < text.size() ? offset : text.size();
+  for (std::size_t i = 0; i < end; ++i) {
+    if (text[i] == '\n') {
+      ++p.line;
+      p.column = 1;
+    } else {
+      ++p.column;
+    }
+  }
+  return p;
+}
+
+namespace detail {
+
+/// One line: control characters (newlines in a quoted excerpt) become spaces.
+inline std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  return s;
+}
+
+/// nlohmann's explanation without its "[json.exception.parse_error.101] parse error at ...: "
+/// prefix (whose position format differs between versions; we print our own).
+inline std::string parse_explanation(const char* what) {
+  std::string_view w = what;
+  const auto at = w.find("parse error");
+  if (at != std::string_view::npos) {
+    const auto colon = w.find(": ", at);
+    if (colon != std::string_view::npos) w.remove_prefix(colon + 2);
+  }
+  return one_line(std::string(w));
+}
+
+inline std::string type_name(const nlohmann::json& j) {
+  if (j.is_number_integer()) return "an integer";
+  if (j.is_number_float()) return "a number";
+  if (j.is_string()) return "a string";
+  if (j.is_boolean()) return "a boolean";
+  if (j.is_null()) return "null";
+  if (j.is_array()) return "an array";
+  return "an object";
+}
+
+}  // namespace detail
+
+/// Parses JSON text; on malformed input throws io::error "SOURCE:LINE:COLUMN: malformed JSON: ..."
+/// with the line and column computed from the byte nlohmann reports: the last character the
+/// parser read, i.e. the end of the offending token (the closing quote of an unexpected string).
+inline nlohmann::json parse_json(std::string_view text, std::string_view source) {
+  try {
+    return nlohmann::json::parse(text.begin(), text.end());
+  } catch (const nlohmann::json::parse_error& e) {
+    // e.byte is 1-based: the index of the last character read (size + 1 at the end of input).
+    const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
+    const text_position p = position_of(text, offset);
+    throw error(std::string(source) + ":" + std::to_string(p.line) + ":" +
+                std::to_string(p.column) + ": malformed JSON: " +
+                detail::parse_explanation(e.what()));
+  }
+}
+
+/// Reads and parses a JSON file; io::error when it is missing, unreadable or malformed.
+inline nlohmann::json read_json_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    throw error(path.string() + ": no such file");
+  if (std::filesystem::is_directory(path, ec))
+    throw error(path.string() + ": is a directory, not a JSON file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw error(path.string() + ": cannot open the file for reading");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw error(path.string() + ": read error");
+  return parse_json(text, path.string());
+}
+
+// ---- strict readers: each names the key and the source on failure -----------------------------
+
+/// Where a value came from, for messages: "config.json", "plan.json: model".
+struct json_source {
+  std::string file;
+  std::string key_prefix;  ///< "" or "moe." for nested objects
+
+  [[nodiscard]] std::string where(std::string_view key) const {
+    return file + ": key '" + key_prefix + std::string(key) + "'";
+  }
+};
+
+/// Whether `key` is present and not null.
+inline bool has(const nlohmann::json& j, std::string_view key) {
+  const auto it = j.find(key);
+  return it != j.end() && !it->is_null();
+}
+
+inline const nlohmann::json& require_key(const nlohmann::json& j, std::string_view key,
+                                         const json_source& src) {
+  const auto it = j.find(key);
+  if (it == j.end() || it->is_null()) throw error(src.where(key) + " is missing");
+  return *it;
+}
+
+/// An integer value (a float with an integral value is accepted: 4096.0).
+inline long long as_integer(const nlohmann::json& v, std::string_view key, const json_source& src) {
+  if (v.is_number_integer()) return v.get<long long>();
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    if (std::isfinite(d) && std::floor(d) == d && std::fabs(d) < 9.0e15)
+      return static_cast<long long>(d);
+  }
+  throw error(src.where(key) + " must be an integer, not " + detail::type_name(v));
+}
+
+/// A required integer that is > 0 (or >= 0 when zero_ok) and fits an int.
+inline int get_count(const nlohmann::json& j, std::string_view key, const json_source& src,
+                     bool zero_ok = false) {
+  const long long v = as_integer(require_key(j, key, src), key, src);
+  if (v < 0 || (v == 0 && !zero_ok))
+    throw error(src.where(key) + (zero_ok ? " must not be negative" : " must be positive") +
+                " (got " + std::to_string(v) + ")");
+  if (v > std::numeric_limits<int>::max())
+    throw error(src.where(key) + " is too large (got " + std::to_string(v) + ")");
+  return static_cast<int>(v);
+}
+inline int get_count_or(const nlohmann::json& j, std::string_view key, const json_source& src,
+                        int fallback, bool zero_ok = false) {
+  return has(j, key) ? get_count(j, key, src, zero_ok) : fallback;
+}
+
+inline bool get_bool_or(const nlohmann::json& j, std::string_view key, const json_source& src,
+                        bool fallback) {
+  if (!has(j, key)) return fallback;
+  const auto& v = j.at(std::string(key));
+  if (!v.is_boolean())
+    throw error(src.where(key) + " must be true or false, not " + detail::type_name(v));
+  return v.get<bool>();
+}
+
+inline double get_number(const nlohmann::json& j, std::string_view key, const json_source& src) {
+  const auto& v = require_key(j, key, src);
+  if (!v.is_number()) throw error(src.where(key) + " must be a number, not " + detail::type_name(v));
+  const double d = v.get<double>();
+  if (!std::isfinite(d)) throw error(src.where(key) + " must be finite");
+  return d;
+}
+inline double get_number_or(const nlohmann::json& j, std::string_view key, const json_source& src,
+                            double fallback) {
+  return has(j, key) ? get_number(j, key, src) : fallback;
+}
+
+inline std::string get_string(const nlohmann::json& j, std::string_view key,
+                              const json_source& src) {
+  const auto& v = require_key(j, key, src);
+  if (!v.is_string()) throw error(src.where(key) + " must be a string, not " + detail::type_name(v));
+  return v.get<std::string>();
+}
+inline std::string get_string_or(const nlohmann::json& j, std::string_view key,
+                                 const json_source& src, std::string fallback) {
+  return has(j, key) ? get_string(j, key, src) : fallback;
+}
+
+inline precision get_precision_or(const nlohmann::json& j, std::string_view key,
+                                  const json_source& src, precision fallback) {
+  if (!has(j, key)) return fallback;
+  const std::string s = get_string(j, key, src);
+  precision p{};
+  if (!parse_precision(s, p))
+    throw error(src.where(key) + ": unknown precision '" + s +
+                "' (expected fp64, fp32, tf32, bf16, fp16, fp8, int8, fp4 or int4)");
+  return p;
+}
+
+// ---- enum spellings ----------------------------------------------------------------------------
+
+inline std::string_view to_string(vendor v) {
+  switch (v) {
+    case vendor::nvidia: return "nvidia";
+    case vendor::amd: return "amd";
+    case vendor::other: return "other";
+  }
+  return "other";
+}
+inline std::string_view to_string(form_factor f) {
+  switch (f) {
+    case form_factor::sxm: return "sxm";
+    case form_factor::pcie: return "pcie";
+    case form_factor::nvl: return "nvl";
+    case form_factor::oam: return "oam";
+    case form_factor::other: return "other";
+  }
+  return "other";
+}
+inline std::string_view to_string(link_kind k) {
+  switch (k) {
+    case link_kind::none: return "none";
+    case link_kind::nvlink: return "nvlink";
+    case link_kind::nvlink_bridge: return "nvlink_bridge";
+    case link_kind::xgmi: return "xgmi";
+    case link_kind::pcie: return "pcie";
+  }
+  return "none";
+}
+inline std::string_view to_string(ffn_kind k) { return k == ffn_kind::gated ? "gated" : "mlp"; }
+inline std::string_view to_string(norm_kind k) {
+  return k == norm_kind::rmsnorm ? "rmsnorm" : "layernorm";
+}
+inline std::string_view to_string(position_kind k) {
+  return k == position_kind::rotary ? "rotary" : "learned";
+}
+
+namespace detail {
+template <class E, std::size_t N>
+E enum_or(const nlohmann::json& j, std::string_view key, const json_source& src, E fallback,
+          const E (&all)[N]) {
+  if (!has(j, key)) return fallback;
+  const std::string s = get_string(j, key, src);
+  std::string expected;
+  for (E e : all) {
+    if (io::to_string(e) == s) return e;
+    expected += (expected.empty() ? "" : ", ") + std::string(io::to_string(e));
+  }
+  throw error(src.where(key) + ": unknown value '" + s + "' (expected one of " + expected + ")");
+}
+}  // namespace detail
+
+// ---- specs to JSON -----------------------------------------------------------------------------
+
+inline nlohmann::json to_json(const parallel_layout& l) {
+  return {{"gpus", l.gpus()},
+          {"dp", l.dp},
+          {"tp", l.tp},
+          {"pp", l.pp},
+          {"cp", l.cp},
+          {"ep", l.ep},
+          {"zero", l.zero},
+          {"shard_group", l.shard_group},
+          {"sequence_parallel", l.sequence_parallel},
+          {"virtual_stages", l.virtual_stages}};
+}
+
+inline nlohmann::json to_json(const transformer_spec& m) {
+  nlohmann::json j = {{"name", std::string(m.name.view())},
+                      {"parameters", m.parameters()},
+                      {"active_parameters", m.active_parameters()},
+                      {"layers", m.layers},
+                      {"hidden", m.hidden},
+                      {"heads", m.heads},
+                      {"kv_heads", m.kv_heads},
+                      {"head_dim", m.head_dim},
+                      {"ffn", m.ffn},
+                      {"ffn_type", std::string(to_string(m.ffn_type))},
+                      {"vocab", m.vocab},
+                      {"tied_embeddings", m.tied_embeddings},
+                      {"max_positions", m.max_positions},
+                      {"positions", std::string(to_string(m.positions))},
+                      {"norm", std::string(to_string(m.norm))},
+                      {"qkv_bias", m.qkv_bias},
+                      {"out_bias", m.out_bias},
+                      {"mlp_bias", m.mlp_bias},
+                      {"native_dtype", std::string(gpuplan::to_string(m.native_dtype))}};
+  if (m.is_moe())
+    j["moe"] = {{"experts", m.moe.experts},
+                {"experts_per_token", m.moe.experts_per_token},
+                {"shared_experts", m.moe.shared_experts},
+                {"expert_ffn", m.moe.expert_ffn},
+                {"shared_expert_ffn", m.moe.shared_expert_ffn},
+                {"first_dense_layers", m.moe.first_dense_layers},
+                {"layer_interval", m.moe.layer_interval}};
+  return j;
+}
+
+inline nlohmann::json to_json(const gpu_spec& g) {
+  nlohmann::json aliases = nlohmann::json::array();
+  for (const auto& a : g.aliases)
+    if (!a.empty()) aliases.push_back(std::string(a.view()));
+  const peak_rates& p = g.peak;
+  return {{"name", std::string(g.name.view())},
+          {"aliases", aliases},
+          {"vendor", std::string(to_string(g.maker))},
+          {"architecture", std::string(g.architecture.view())},
+          {"form_factor", std::string(to_string(g.form))},
+          {"memory_bytes", g.memory.in(units::B)},
+          {"memory_usable_bytes", g.memory_usable.in(units::B)},
+          {"memory_type", std::string(g.memory_type.view())},
+          {"memory_bandwidth_bytes_per_s", g.memory_bandwidth.in(units::Bps)},
+          {"peak_flops_per_s",
+           {{"fp64_vector", p.fp64_vector.in(units::FLOPS)},
+            {"fp64_tensor", p.fp64_tensor.in(units::FLOPS)},
+            {"fp32_vector", p.fp32_vector.in(units::FLOPS)},
+            {"tf32_tensor", p.tf32_tensor.in(units::FLOPS)},
+            {"bf16_tensor", p.bf16_tensor.in(units::FLOPS)},
+            {"fp16_tensor", p.fp16_tensor.in(units::FLOPS)},
+            {"fp8_tensor", p.fp8_tensor.in(units::FLOPS)},
+            {"int8_tensor", p.int8_tensor.in(units::FLOPS)},
+            {"fp4_tensor", p.fp4_tensor.in(units::FLOPS)}}},
+          {"sparsity_factor", p.sparsity_factor},
+          {"tdp_watts", g.tdp.in(units::W)},
+          {"link",
+           {{"kind", std::string(to_string(g.gpu_link.kind))},
+            {"links", g.gpu_link.links},
+            {"unidirectional_bytes_per_s", g.gpu_link.unidirectional().in(units::Bps)},
+            {"bidirectional_bytes_per_s", g.gpu_link.bidirectional().in(units::Bps)},
+            {"max_peers", g.gpu_link.max_peers}}},
+          {"pcie", {{"generation", g.pcie.generation}, {"lanes", g.pcie.lanes}}},
+          {"sm_count", g.sm_count},
+          {"boost_clock_hz", g.boost_clock.in(units::Hz)}};
+}
+
+// ---- specs from JSON ---------------------------------------------------------------------------
+
+namespace detail {
+inline name_string name_from(const std::string& s, std::string_view key, const json_source& src) {
+  if (s.empty()) throw error(src.where(key) + " must not be empty");
+  if (s.size() > name_string::capacity)
+    throw error(src.where(key) + " is longer than " + std::to_string(name_string::capacity) +
+                " characters");
+  return name_string::from(s);
+}
+inline double non_negative(const nlohmann::json& j, std::string_view key, const json_source& src,
+                           double fallback = 0.0) {
+  const double v = get_number_or(j, key, src, fallback);
+  if (v < 0) throw error(src.where(key) + " must not be negative");
+  return v;
+}
+}  // namespace detail
+
+/// A parallel layout from {"dp", "tp", "pp", "cp", "ep", "zero", ...}; absent keys keep their
+/// defaults (1, or 0 for zero). "gpus", when present, must equal dp x tp x pp x cp.
+inline parallel_layout layout_from_json(const nlohmann::json& j, const json_source& src) {
+  if (!j.is_object()) throw error(src.file + ": a layout must be a JSON object");
+  parallel_layout l;
+  l.dp = get_count_or(j, "dp", src, 1);
+  l.tp = get_count_or(j, "tp", src, 1);
+  l.pp = get_count_or(j, "pp", src, 1);
+  l.cp = get_count_or(j, "cp", src, 1);
+  l.ep = get_count_or(j, "ep", src, 1);
+  l.zero = get_count_or(j, "zero", src, 0, true);
+  if (l.zero > 3) throw error(src.where("zero") + " must be 0, 1, 2 or 3");
+  l.shard_group = get_count_or(j, "shard_group", src, 0, true);
+  l.sequence_parallel = get_bool_or(j, "sequence_parallel", src, false);
+  l.virtual_stages = get_count_or(j, "virtual_stages", src, 1);
+  if (has(j, "gpus") && get_count(j, "gpus", src) != l.gpus())
+    throw error(src.where("gpus") + " is " + std::to_string(get_count(j, "gpus", src)) +
+                " but dp x tp x pp x cp = " + std::to_string(l.gpus()));
+  return l;
+}
+
+/// A transformer from gpuplan's own JSON form (what to_json writes; derived counts such as
+/// "parameters" are ignored on input). Required: name, layers, hidden, heads, ffn, vocab.
+inline transformer_spec transformer_from_json(const nlohmann::json& j, const json_source& src) {
+  if (!j.is_object()) throw error(src.file + ": a model must be a JSON object");
+  transformer_spec m;
+  m.name = detail::name_from(get_string(j, "name", src), "name", src);
+  m.layers = get_count(j, "layers", src);
+  m.hidden = get_count(j, "hidden", src);
+  m.heads = get_count(j, "heads", src);
+  m.kv_heads = get_count_or(j, "kv_heads", src, m.heads);
+  if (m.heads % m.kv_heads != 0)
+    throw error(src.where("kv_heads") + " (" + std::to_string(m.kv_heads) +
+                ") must divide heads (" + std::to_string(m.heads) + ")");
+  if (!has(j, "head_dim") && m.hidden % m.heads != 0)
+    throw error(src.where("heads") + " does not divide hidden; give head_dim");
+  m.head_dim = get_count_or(j, "head_dim", src, m.hidden / m.heads);
+  m.ffn = get_count(j, "ffn", src);
+  m.ffn_type = detail::enum_or(j, "ffn_type", src, ffn_kind::gated,
+                               {ffn_kind::gated, ffn_kind::mlp});
+  m.vocab = get_count(j, "vocab", src);
+  m.tied_embeddings = get_bool_or(j, "tied_embeddings", src, false);
+  m.positions = detail::enum_or(j, "positions", src, position_kind::rotary,
+                                {position_kind::rotary, position_kind::learned});
+  m.max_positions = get_count_or(j, "max_positions", src, 0, m.positions == position_kind::rotary);
+  m.norm = detail::enum_or(j, "norm", src, norm_kind::rmsnorm,
+                           {norm_kind::rmsnorm, norm_kind::layernorm});
+  m.qkv_bias = get_bool_or(j, "qkv_bias", src, false);
+  m.out_bias = get_bool_or(j, "out_bias", src, false);
+  m.mlp_bias = get_bool_or(j, "mlp_bias", src, false);
+  m.native_dtype = get_precision_or(j, "native_dtype", src, precision::bf16);
+  if (has(j, "moe")) {
+    const json_source ms{src.file, src.key_prefix + "moe."};
+    const auto& e = j.at("moe");
+    if (!e.is_object()) throw error(src.where("moe") + " must be an object");
+    m.moe.experts = get_count(e, "experts", ms);
+    m.moe.experts_per_token = get_count(e, "experts_per_token", ms);
+    if (m.moe.experts_per_token > m.moe.experts)
+      throw error(ms.where("experts_per_token") + " must not exceed experts");
+    m.moe.shared_experts = get_count_or(e, "shared_experts", ms, 0, true);
+    m.moe.expert_ffn = get_count_or(e, "expert_ffn", ms, m.ffn);
+    m.moe.shared_expert_ffn = get_count_or(e, "shared_expert_ffn", ms, 0, true);
+    m.moe.first_dense_layers = get_count_or(e, "first_dense_layers", ms, 0, true);
+    m.moe.layer_interval = get_count_or(e, "layer_interval", ms, 1);
+  }
+  return m;
+}
+
+/// A GPU from JSON in to_json's form, for hardware not in the catalog. Required: name and
+/// memory_bytes; everything else defaults to zero ("unknown").
+inline gpu_spec gpu_from_json(const nlohmann::json& j, const json_source& src) {
+  if (!j.is_object()) throw error(src.file + ": a GPU must be a JSON object");
+  gpu_spec g;
+  g.name = detail::name_from(get_string(j, "name", src), "name", src);
+  if (has(j, "aliases")) {
+    const auto& a = j.at("aliases");
+    if (!a.is_array() || a.size() > g.aliases.size())
+      throw error(src.where("aliases") + " must be an array of at most " +
+                  std::to_string(g.aliases.size()) + " strings");
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (!a[i].is_string()) throw error(src.where("aliases") + " must hold strings");
+      g.aliases[i] = detail::name_from(a[i].get<std::string>(), "aliases", src);
+    }
+  }
+  g.maker = detail::enum_or(j, "vendor", src, vendor::other,
+                            {vendor::nvidia, vendor::amd, vendor::other});
+  if (const std::string a = get_string_or(j, "architecture", src, ""); !a.empty())
+    g.architecture = detail::name_from(a, "architecture", src);
+  g.form = detail::enum_or(j, "form_factor", src, form_factor::other,
+                           {form_factor::sxm, form_factor::pcie, form_factor::nvl,
+                            form_factor::oam, form_factor::other});
+  const double mem = get_number(j, "memory_bytes", src);
+  if (mem <= 0) throw error(src.where("memory_bytes") + " must be positive");
+  g.memory = mem * units::B;
+  g.memory_usable = detail::non_negative(j, "memory_usable_bytes", src) * units::B;
+  if (const std::string t = get_string_or(j, "memory_type", src, ""); !t.empty())
+    g.memory_type = detail::name_from(t, "memory_type", src);
+  g.memory_bandwidth = detail::non_negative(j, "memory_bandwidth_bytes_per_s", src) * units::Bps;
+  if (has(j, "peak_flops_per_s")) {
+    const auto& p = j.at("peak_flops_per_s");
+    const json_source ps{src.file, src.key_prefix + "peak_flops_per_s."};
+    if (!p.is_object()) throw error(src.where("peak_flops_per_s") + " must be an object");
+    g.peak.fp64_vector = detail::non_negative(p, "fp64_vector", ps) * units::FLOPS;
+    g.peak.fp64_tensor = detail::non_negative(p, "fp64_tensor", ps) * units::FLOPS;
+    g.peak.fp32_vector = detail::non_negative(p, "fp32_vector", ps) * units::FLOPS;
+    g.peak.tf32_tensor = detail::non_negative(p, "tf32_tensor", ps) * units::FLOPS;
+    g.peak.bf16_tensor = detail::non_negative(p, "bf16_tensor", ps) * units::FLOPS;
+    g.peak.fp16_tensor = detail::non_negative(p, "fp16_tensor", ps) * units::FLOPS;
+    g.peak.fp8_tensor = detail::non_negative(p, "fp8_tensor", ps) * units::FLOPS;
+    g.peak.int8_tensor = detail::non_negative(p, "int8_tensor", ps) * units::FLOPS;
+    g.peak.fp4_tensor = detail::non_negative(p, "fp4_tensor", ps) * units::FLOPS;
+  }
+  g.peak.sparsity_factor = detail::non_negative(j, "sparsity_factor", src, 1.0);
+  g.tdp = detail::non_negative(j, "tdp_watts", src) * units::W;
+  if (has(j, "link")) {
+    const auto& l = j.at("link");
+    const json_source ls{src.file, src.key_prefix + "link."};
+    if (!l.is_object()) throw error(src.where("link") + " must be an object");
+    g.gpu_link.kind = detail::enum_or(l, "kind", ls, link_kind::none,
+                                      {link_kind::none, link_kind::nvlink, link_kind::nvlink_bridge,
+                                       link_kind::xgmi, link_kind::pcie});
+    g.gpu_link.links = get_count_or(l, "links", ls, 0, true);
+    g.gpu_link.max_peers = get_count_or(l, "max_peers", ls, 0, true);
+    if (has(l, "unidirectional_bytes_per_s"))
+      g.gpu_link.per_direction = detail::non_negative(l, "unidirectional_bytes_per_s", ls) * units::Bps;
+    else
+      g.gpu_link.per_direction =
+          0.5 * detail::non_negative(l, "bidirectional_bytes_per_s", ls) * units::Bps;
+  }
+  if (has(j, "pcie")) {
+    const auto& p = j.at("pcie");
+    const json_source ps{src.file, src.key_prefix + "pcie."};
+    if (!p.is_object()) throw error(src.where("pcie") + " must be an object");
+    g.pcie.generation = get_count_or(p, "generation", ps, 0, true);
+    g.pcie.lanes = get_count_or(p, "lanes", ps, 0, true);
+  }
+  g.sm_count = get_count_or(j, "sm_count", src, 0, true);
+  g.boost_clock = detail::non_negative(j, "boost_clock_hz", src) * units::Hz;
+  return g;
+}
+
+}  // namespace gpuplan::io

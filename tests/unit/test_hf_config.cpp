@@ -1,0 +1,166 @@
+// Hugging Face config.json -> transformer_spec. The config files in tests/data/hf were written from
+// the published architectures (the models' config.json on the Hugging Face Hub); each test checks
+// the parameter count against the published one, exactly (no tolerance: the count is an integer).
+#include "../catch.hpp"
+
+#include <gpuplan/io/hf_config.hpp>
+
+#include <string>
+
+using namespace gpuplan;
+
+namespace {
+std::string data(const std::string& rel) { return std::string(GPUPLAN_TEST_DATA_DIR) + "/" + rel; }
+
+/// The error message io::load_hf_config throws for a file, or "" if it does not throw.
+std::string load_error(const std::string& rel) {
+  try {
+    (void)io::load_hf_config(data(rel));
+  } catch (const io::error& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("Llama 3.1 configs give the published parameter counts", "[hf]") {
+  // Source: Hugging Face Hub safetensors metadata for meta-llama/Llama-3.1-8B (8,030,261,248) and
+  // Llama-3.1-70B (70,553,706,496); architecture in the Llama 3 paper, arXiv:2407.21783 Table 3.
+  const transformer_spec m8 = io::load_hf_config(data("hf/llama-3.1-8b/config.json"));
+  CHECK(m8.name == std::string_view("llama-3.1-8b"));
+  CHECK(m8.layers == 32);
+  CHECK(m8.hidden == 4096);
+  CHECK(m8.heads == 32);
+  CHECK(m8.kv_heads == 8);
+  CHECK(m8.head_dim == 128);
+  CHECK(m8.ffn == 14336);
+  CHECK(m8.vocab == 128256);
+  CHECK(m8.ffn_type == ffn_kind::gated);
+  CHECK(m8.norm == norm_kind::rmsnorm);
+  CHECK(m8.positions == position_kind::rotary);
+  CHECK_FALSE(m8.tied_embeddings);
+  CHECK(m8.native_dtype == precision::bf16);
+  CHECK(m8.max_positions == 131072);
+  CHECK(m8.parameters() == 8030261248.0);
+
+  // A folder holding config.json is accepted too.
+  const transformer_spec m70 = io::load_hf_config(data("hf/llama-3.1-70b"));
+  CHECK(m70.parameters() == 70553706496.0);
+  // KV cache: 2 x 80 layers x 8 KV heads x 128 x 2 bytes = 327,680 bytes per token in bf16.
+  CHECK(m70.kv_bytes_per_token(precision::bf16).in(units::B_per_token) == 327680.0);
+}
+
+TEST_CASE("Mistral and Mixtral configs", "[hf]") {
+  // Mistral-7B-v0.1: 7,241,732,096 (Hub safetensors metadata); Mixtral-8x7B-v0.1: 46,702,792,704
+  // total, 12,879,925,248 active (2 of 8 experts per token; Mistral AI quotes "12.9B active").
+  const transformer_spec mistral = io::load_hf_config(data("hf/mistral-7b-v0.1/config.json"));
+  CHECK(mistral.parameters() == 7241732096.0);
+  CHECK_FALSE(mistral.is_moe());
+  const transformer_spec mixtral = io::load_hf_config(data("hf/mixtral-8x7b-v0.1/config.json"));
+  CHECK(mixtral.is_moe());
+  CHECK(mixtral.moe.experts == 8);
+  CHECK(mixtral.moe.experts_per_token == 2);
+  CHECK(mixtral.moe.expert_ffn == 14336);
+  CHECK(mixtral.moe_layers() == 32);
+  CHECK(mixtral.parameters() == 46702792704.0);
+  CHECK(mixtral.active_parameters() == 12879925248.0);
+}
+
+TEST_CASE("Qwen2 configs: q/k/v biases and tied embeddings", "[hf]") {
+  // Qwen2.5-7B: 7,615,616,512; Qwen2.5-0.5B: 494,032,768 (Hub safetensors metadata; the Qwen2.5
+  // technical report, arXiv:2412.15115 Table 1, lists 7.61B and 0.49B, the 0.5B with tied
+  // embeddings).
+  const transformer_spec q7 = io::load_hf_config(data("hf/qwen2.5-7b/config.json"));
+  CHECK(q7.qkv_bias);
+  CHECK_FALSE(q7.out_bias);
+  CHECK_FALSE(q7.mlp_bias);
+  CHECK(q7.kv_heads == 4);
+  CHECK(q7.parameters() == 7615616512.0);
+  const transformer_spec q05 = io::load_hf_config(data("hf/qwen2.5-0.5b/config.json"));
+  CHECK(q05.tied_embeddings);
+  CHECK(q05.head_dim == 64);
+  CHECK(q05.parameters() == 494032768.0);
+}
+
+TEST_CASE("GPT-2 configs: n_embd, n_inner absent or null = 4h, learned positions, tied", "[hf]") {
+  // GPT-2 (124M): 124,439,808; GPT-2 XL: 1,557,611,200 (transformers' num_parameters() on the
+  // Hub checkpoints; Radford et al. 2019 round them to 117M and 1542M).
+  const transformer_spec small = io::load_hf_config(data("hf/gpt2/config.json"));
+  CHECK(small.hidden == 768);
+  CHECK(small.ffn == 3072);  // n_inner absent
+  CHECK(small.ffn_type == ffn_kind::mlp);
+  CHECK(small.norm == norm_kind::layernorm);
+  CHECK(small.positions == position_kind::learned);
+  CHECK(small.max_positions == 1024);
+  CHECK(small.tied_embeddings);
+  CHECK(small.qkv_bias);
+  CHECK(small.out_bias);
+  CHECK(small.mlp_bias);
+  CHECK(small.native_dtype == precision::fp32);  // no torch_dtype: transformers loads float32
+  CHECK(small.parameters() == 124439808.0);
+  const transformer_spec xl = io::load_hf_config(data("hf/gpt2-xl/config.json"));
+  CHECK(xl.ffn == 6400);  // n_inner: null
+  CHECK(xl.parameters() == 1557611200.0);
+}
+
+TEST_CASE("GPT-NeoX configs: untied, biased, rotary", "[hf]") {
+  // GPT-NeoX-20B: 20,554,567,680 (Black et al. 2022, arXiv:2204.06745); Pythia-1.4B:
+  // 1,414,647,808 (Biderman et al. 2023, arXiv:2304.01373, Table 1 total parameters).
+  const transformer_spec neox = io::load_hf_config(data("hf/gpt-neox-20b/config.json"));
+  CHECK(neox.native_dtype == precision::fp16);
+  CHECK_FALSE(neox.tied_embeddings);
+  CHECK(neox.positions == position_kind::rotary);
+  CHECK(neox.parameters() == 20554567680.0);
+  const transformer_spec pythia = io::load_hf_config(data("hf/pythia-1.4b/config.json"));
+  CHECK(pythia.parameters() == 1414647808.0);
+}
+
+TEST_CASE("model_type stands in for a missing architectures list", "[hf]") {
+  const nlohmann::json cfg = {{"model_type", "gpt2"}, {"n_embd", 768}, {"n_layer", 12},
+                              {"n_head", 12},         {"n_positions", 1024}, {"vocab_size", 50257}};
+  CHECK(io::from_hf_config(cfg, {"inline", ""}, "gpt2").parameters() == 124439808.0);
+}
+
+TEST_CASE("bad configs name the file and the key", "[hf][errors]") {
+  SECTION("missing file") {
+    CHECK_THAT(load_error("hf/no-such-model/config.json"),
+               Catch::Matchers::Contains("config.json: no such file"));
+  }
+  SECTION("malformed JSON gives line and column") {
+    // Line 4 lacks its comma; the parser stops at the end of the next key, the closing quote
+    // of "num_attention_heads" on line 5, column 23.
+    CHECK_THAT(load_error("bad/malformed.json"),
+               Catch::Matchers::Contains("malformed.json:5:23: malformed JSON"));
+  }
+  SECTION("unsupported architecture is named, with the supported list") {
+    const std::string e = load_error("bad/unsupported_arch.json");
+    CHECK_THAT(e, Catch::Matchers::Contains("unsupported architecture 'BertForMaskedLM'"));
+    CHECK_THAT(e, Catch::Matchers::Contains("LlamaForCausalLM"));
+  }
+  SECTION("a missing key is named") {
+    CHECK_THAT(load_error("bad/missing_hidden_size.json"),
+               Catch::Matchers::Contains("key 'hidden_size' is missing"));
+    CHECK_THAT(load_error("bad/missing_experts.json"),
+               Catch::Matchers::Contains("key 'num_local_experts' is missing"));
+  }
+  SECTION("a negative size is named") {
+    CHECK_THAT(load_error("bad/negative_layers.json"),
+               Catch::Matchers::Contains("key 'num_hidden_layers' must be positive (got -4)"));
+  }
+  SECTION("KV heads that do not divide the heads") {
+    const nlohmann::json cfg = {{"architectures", {"LlamaForCausalLM"}},
+                                {"hidden_size", 4096},
+                                {"num_hidden_layers", 32},
+                                {"num_attention_heads", 32},
+                                {"num_key_value_heads", 5},
+                                {"intermediate_size", 14336},
+                                {"vocab_size", 32000}};
+    CHECK_THROWS_WITH(io::from_hf_config(cfg, {"cfg.json", ""}),
+                      Catch::Matchers::Contains("'num_key_value_heads' (5) must divide"));
+  }
+  SECTION("a wrong type is named") {
+    const nlohmann::json cfg = {{"architectures", {"GPT2LMHeadModel"}}, {"n_embd", "768"}};
+    CHECK_THROWS_WITH(io::from_hf_config(cfg, {"cfg.json", ""}),
+                      Catch::Matchers::Contains("key 'n_embd' must be an integer, not a string"));
+  }
+}
