@@ -31,50 +31,68 @@ foreach(h IN LISTS _gpuplan_all_headers)
   endif()
 endforeach()
 
+# find_package for an optional part, with an error that says how to turn the part off.
+macro(_gpuplan_require option package version debian)
+  find_package(${package} ${version} QUIET)
+  if(NOT ${package}_FOUND)
+    message(FATAL_ERROR "${option} is ON but ${package} ${version}+ was not found. Install it "
+      "(Debian: apt-get install ${debian}) or configure with -D${option}=OFF.")
+  endif()
+endmacro()
+
 function(_gpuplan_interface name)
   cmake_parse_arguments(ARG "" "EXPORT_NAME" "HEADERS;LINK" ${ARGN})
   add_library(${name} INTERFACE)
   add_library(gpuplan::${ARG_EXPORT_NAME} ALIAS ${name})
-  set_target_properties(${name} PROPERTIES EXPORT_NAME ${ARG_EXPORT_NAME})
+  # EXPORT_NO_SYSTEM: installed headers stay on a plain -I path in consumers. As system headers
+  # they would silence the warnings (-Wconversion, deprecations) that the types rely on.
+  set_target_properties(${name} PROPERTIES EXPORT_NAME ${ARG_EXPORT_NAME} EXPORT_NO_SYSTEM ON)
   target_compile_features(${name} INTERFACE cxx_std_20)
   target_sources(${name} INTERFACE
     FILE_SET HEADERS BASE_DIRS "${GPUPLAN_INCLUDE_DIR}" FILES ${ARG_HEADERS})
   if(ARG_LINK)
     target_link_libraries(${name} INTERFACE ${ARG_LINK})
   endif()
-  if(PROJECT_IS_TOP_LEVEL)
+  if(GPUPLAN_VERIFY_HEADERS)
     set_target_properties(${name} PROPERTIES VERIFY_INTERFACE_HEADER_SETS ON)
   endif()
 endfunction()
 
 _gpuplan_interface(gpuplan EXPORT_NAME gpuplan HEADERS ${_gpuplan_core_headers})
+# GPUPLAN_TARGETS: every library target built; GPUPLAN_COMPONENTS: the optional parts among them
+# (the names consumers pass to find_package(gpuplan COMPONENTS ...)).
 set(GPUPLAN_TARGETS gpuplan)
+set(GPUPLAN_COMPONENTS "")
 
 if(GPUPLAN_WITH_FMT AND _gpuplan_format_headers)
-  find_package(fmt 9 REQUIRED)
+  _gpuplan_require(GPUPLAN_WITH_FMT fmt 9 libfmt-dev)
   _gpuplan_interface(gpuplan_format EXPORT_NAME format
     HEADERS ${_gpuplan_format_headers} LINK gpuplan fmt::fmt)
   list(APPEND GPUPLAN_TARGETS gpuplan_format)
+  list(APPEND GPUPLAN_COMPONENTS format)
 endif()
 
 if(GPUPLAN_WITH_BOOST AND _gpuplan_boost_headers)
-  find_package(Boost 1.74 REQUIRED)
+  _gpuplan_require(GPUPLAN_WITH_BOOST Boost 1.74 libboost-dev)
   _gpuplan_interface(gpuplan_boost EXPORT_NAME boost
     HEADERS ${_gpuplan_boost_headers} LINK gpuplan Boost::headers)
   list(APPEND GPUPLAN_TARGETS gpuplan_boost)
+  list(APPEND GPUPLAN_COMPONENTS boost)
 endif()
 
-if(_gpuplan_json_headers)
-  find_package(nlohmann_json 3.10 REQUIRED)
+if(GPUPLAN_WITH_JSON AND _gpuplan_json_headers)
+  _gpuplan_require(GPUPLAN_WITH_JSON nlohmann_json 3.10 nlohmann-json3-dev)
   _gpuplan_interface(gpuplan_json EXPORT_NAME json
     HEADERS ${_gpuplan_json_headers} LINK gpuplan nlohmann_json::nlohmann_json)
   list(APPEND GPUPLAN_TARGETS gpuplan_json)
+  list(APPEND GPUPLAN_COMPONENTS json)
 endif()
 
-if(_gpuplan_probe_headers)
+if(GPUPLAN_WITH_PROBE AND _gpuplan_probe_headers)
   _gpuplan_interface(gpuplan_probe EXPORT_NAME probe
     HEADERS ${_gpuplan_probe_headers} LINK gpuplan ${CMAKE_DL_LIBS})
   list(APPEND GPUPLAN_TARGETS gpuplan_probe)
+  list(APPEND GPUPLAN_COMPONENTS probe)
 endif()
 
 # Warnings as errors for the project's own code (tests, examples, benchmarks), never exported.

@@ -1,0 +1,12 @@
+#include <gpuplan/gpuplan.hpp>
+
+#include <cstdio>
+
+using namespace gpuplan::literals;
+
+int main() {
+  constexpr gpuplan::duration t = 80_GiB / 3.35_TBps;
+  static_assert(t > 25_ms && t < 26_ms);
+  std::printf("gpuplan test_package: 80 GiB at 3.35 TB/s in %.2f ms\n", t.in(gpuplan::units::ms));
+  return 0;
+}
