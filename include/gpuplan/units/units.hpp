@@ -25,6 +25,15 @@ template <dimension D, detail::scalar S>
 constexpr quantity<D> operator*(unit<D> u, S n) {
   return quantity<D>::from_base(u.factor * static_cast<double>(n));
 }
+/// A quantity times or over a unit: `2 * units::usd / units::Mtoken`, `5 * units::GB / units::s`.
+template <dimension A, class R, dimension B>
+constexpr auto operator*(quantity<A, R> q, unit<B> u) {
+  return detail::make<A * B, R>(q.value * static_cast<R>(u.factor));
+}
+template <dimension A, class R, dimension B>
+constexpr auto operator/(quantity<A, R> q, unit<B> u) {
+  return detail::make<A / B, R>(q.value / static_cast<R>(u.factor));
+}
 template <dimension A, dimension B>
 constexpr unit<A * B> operator*(unit<A> a, unit<B> b) {
   return {a.factor * b.factor, {}};

@@ -1,0 +1,44 @@
+// gpuplan/specs/format.hpp: {fmt} and std::format formatters for the spec vocabulary types:
+// gpuplan::precision prints its name ("bf16"), gpuplan::name_string its text ("H100 SXM"). Both
+// accept the standard string spec (fill, align, width, precision): fmt::format("{:>8}", p).
+#pragma once
+
+#include <gpuplan/specs/name.hpp>
+#include <gpuplan/specs/precision.hpp>
+#include <gpuplan/units/format.hpp>
+
+#include <string_view>
+
+#if defined(GPUPLAN_HAS_FMT)
+template <>
+struct fmt::formatter<gpuplan::precision, char> : fmt::formatter<std::string_view, char> {
+  template <class FormatContext>
+  auto format(gpuplan::precision p, FormatContext& ctx) const {
+    return fmt::formatter<std::string_view, char>::format(gpuplan::to_string(p), ctx);
+  }
+};
+template <>
+struct fmt::formatter<gpuplan::name_string, char> : fmt::formatter<std::string_view, char> {
+  template <class FormatContext>
+  auto format(const gpuplan::name_string& n, FormatContext& ctx) const {
+    return fmt::formatter<std::string_view, char>::format(n.view(), ctx);
+  }
+};
+#endif
+
+#if defined(GPUPLAN_HAS_STD_FORMAT)
+template <>
+struct std::formatter<gpuplan::precision, char> : std::formatter<std::string_view, char> {
+  template <class FormatContext>
+  auto format(gpuplan::precision p, FormatContext& ctx) const {
+    return std::formatter<std::string_view, char>::format(gpuplan::to_string(p), ctx);
+  }
+};
+template <>
+struct std::formatter<gpuplan::name_string, char> : std::formatter<std::string_view, char> {
+  template <class FormatContext>
+  auto format(const gpuplan::name_string& n, FormatContext& ctx) const {
+    return std::formatter<std::string_view, char>::format(n.view(), ctx);
+  }
+};
+#endif
