@@ -14,6 +14,11 @@
 //  [DGXB200-DS] NVIDIA DGX B200 datasheet: 8x B200, 1,440 GB GPU memory, NVLink 14.4 TB/s total,
 //               4 OSFP ports serving 8x single-port ConnectX-7 VPI up to 400 Gb/s, 2 TB system
 //               memory, 8x 3.84 TB NVMe U.2 internal storage, ~14.3 kW
+//  [ERA]        NVIDIA Enterprise Reference Architecture, "PCIe Optimized 2-8-5-200": 2 CPU
+//               sockets, 8 PCIe GPUs, 5 network adapters (4 east-west for compute at 400 Gb/s,
+//               1 north-south), 200 Gb/s of east-west bandwidth per GPU
+//  [NVCERT]     NVIDIA-Certified Systems Configuration Guide: system memory at least twice the
+//               total GPU memory
 #pragma once
 
 #include <gpuplan/catalog/gpus.hpp>
@@ -62,11 +67,35 @@ inline constexpr node_spec hgx_h200{
     .max_power = {},
 };
 
-}  // namespace gpuplan::catalog
+inline constexpr node_spec dgx_b200{
+    .name = "DGX-B200",
+    .aliases = {"dgxb200", "hgx-b200", "dgx-b200-1440gb"},
+    .gpu = b200,  // [DGXB200-DS] 8x B200, 1,440 GB total
+    .gpus = 8,
+    .fabric = intra_node_fabric::nvswitch,  // [DGXB200-DS] 2x NVSwitch (fifth-generation NVLink)
+    .scale_up_per_gpu = 900 * units::GBps,  // 14.4 TB/s / 8 = 1.8 TB/s bidirectional, halved
+    .nics = {.count = 8, .per_nic = 400 * units::Gbps, .model = "ConnectX-7 NDR 400G"},
+    .host_memory = 2 * units::TB,        // [DGXB200-DS] 2 TB, configurable to 4 TB
+    .local_storage = 30.72 * units::TB,  // [DGXB200-DS] 8x 3.84 TB NVMe U.2
+    .max_power = 14300 * units::W,       // [DGXB200-DS] ~14.3 kW max
+};
 
-namespace gpuplan::catalog {
+/// A generic 8-GPU PCIe server (NVIDIA-Certified "2-8-5-200" pattern) with L40S cards: GPUs
+/// talk over PCIe through the CPUs' root ports, no NVLink.
+inline constexpr node_spec pcie_8x_l40s{
+    .name = "PCIe-8xL40S",
+    .aliases = {"pcie-server-8x-l40s", "8x-l40s", "ovx-l40s"},
+    .gpu = l40s,
+    .gpus = 8,
+    .fabric = intra_node_fabric::pcie,
+    .scale_up_per_gpu = l40s.pcie.per_direction(),  // PCIe Gen4 x16: 31.5 GB/s each way
+    .nics = {.count = 4, .per_nic = 400 * units::Gbps, .model = "ConnectX-7 / BlueField-3 400G"},
+    .host_memory = 2 * 8 * 48 * units::GiB,  // [NVCERT] twice the GPU memory: 768 GiB
+    .local_storage = {},                     // depends on the server: unknown here
+    .max_power = {},
+};
 
 /// Every node of the catalog.
-inline constexpr std::array all_nodes{dgx_a100, dgx_h100, hgx_h200};
+inline constexpr std::array all_nodes{dgx_a100, dgx_h100, hgx_h200, dgx_b200, pcie_8x_l40s};
 
 }  // namespace gpuplan::catalog
