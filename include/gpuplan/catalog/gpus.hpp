@@ -33,10 +33,11 @@
 //  [BW-TB]     NVIDIA Blackwell Architecture Technical Brief, HGX B200 column (per GPU, 1,000 W),
 //              as tabulated at glennklockwood.com/garden/processors/B200
 //  [DRV]       memory the CUDA runtime reports as the device total:
-//              torch.cuda.get_device_properties(i).total_memory, printed in MiB ("total_memory=81089MB"), as published in public
-//              logs and docs (several independent logs per figure; it moves by a few MiB with the
-//              driver version). nvidia-smi's "Total" column can be larger: it may include memory
-//              the driver reserves. Where only nvidia-smi's figure is published it is marked so.
+//              torch.cuda.get_device_properties(i).total_memory, printed in MiB
+//              ("total_memory=81089MB"), as published in public logs and docs (it moves by a
+//              few MiB with the driver version). nvidia-smi's "Total" column can be larger:
+//              it may include memory the driver reserves. Where only nvidia-smi's figure is
+//              published it is marked so.
 #pragma once
 
 #include <gpuplan/specs/gpu.hpp>
