@@ -4,6 +4,7 @@
 #         -DEXPECT=regex -P conan_create.cmake
 # The recipe and the files it exports are copied to WORK first, so that the test_package's build
 # folder (Conan puts it beside the test_package) never lands in the source tree.
+cmake_minimum_required(VERSION 3.25)
 set(home "${WORK}/home")
 set(src "${WORK}/src")
 file(REMOVE_RECURSE "${home}" "${src}")  # a fresh cache every run: the package is really built

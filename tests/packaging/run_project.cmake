@@ -10,6 +10,7 @@
 #   EXPECT_INCLUDE          if set: the build's compile_commands.json must name this directory
 #                           with -I (not -isystem: gpuplan's headers must never be hidden as
 #                           system headers, which would silence warnings the types rely on)
+cmake_minimum_required(VERSION 3.25)
 foreach(var SOURCE BINARY)
   if(NOT ${var})
     message(FATAL_ERROR "run_project.cmake: ${var} is not set")
