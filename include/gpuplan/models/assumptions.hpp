@@ -1,0 +1,68 @@
+// gpuplan/models/assumptions.hpp: every multiplier the memory models use that is not a property
+// of the model, the GPU or the layout. Each is a named field with a default and the source of that
+// default; where no published measurement backs a default it is marked ESTIMATE. Override any of
+// them: `memory_assumptions{.cuda_context = 300 * units::MiB}`.
+#pragma once
+
+#include <gpuplan/units.hpp>
+
+namespace gpuplan {
+
+struct memory_assumptions {
+  // ---- run-time overhead outside PyTorch's tensors (reported as `overhead`) -------------------
+
+  /// CUDA context, loaded kernels and library handles (cuBLAS, cuDNN, NCCL init) per process.
+  /// ESTIMATE: about 0.5 GiB with CUDA >= 11.7 lazy module loading on an H100 (the value the
+  /// gpuplan brief records as measured on H100; vLLM's start-up logs report 0.16-1.79 GiB of
+  /// "non_torch_memory" beyond the tensors, vllm-project/vllm PR #10511 and PR #12126). Eager
+  /// module loading (CUDA_MODULE_LOADING=EAGER) loads every kernel and costs 1-2 GiB more.
+  data_size cuda_context = 512 * units::MiB;
+
+  /// Fraction of the tensor memory the PyTorch caching allocator keeps reserved but unusable
+  /// (fragmentation: max_memory_reserved / max_memory_allocated - 1). ESTIMATE: no published
+  /// cross-workload measurement; vLLM's authors expect it "small, since most weight/activation
+  /// tensors are pretty big" (vllm-project/vllm PR #2031). Set it from your own
+  /// max_memory_reserved / max_memory_allocated.
+  double allocator_fragmentation = 0.05;
+
+  /// NCCL's buffer per channel per direction: NCCL_BUFFSIZE, 4 MiB by default (NCCL
+  /// documentation, "Environment Variables", NCCL_BUFFSIZE).
+  data_size nccl_buffsize = 4 * units::MiB;
+  /// NCCL channels per communicator. ESTIMATE: NCCL chooses 2-32 by topology (NCCL_MIN_NCHANNELS
+  /// / NCCL_MAX_NCHANNELS, NCCL documentation); 16 is typical of an 8-GPU NVLink node.
+  int nccl_channels = 16;
+
+  // ---- training working sets (reported as `workspace`) -----------------------------------------
+
+  /// ZeRO-3 / FSDP full shard: layers whose parameters are gathered at once (the layer computing
+  /// and the one being prefetched). PyTorch FSDP's default forward/backward prefetch of one unit
+  /// (BackwardPrefetch.BACKWARD_PRE, Zhao et al., "PyTorch FSDP", VLDB 2023, sec. 3.3) gives 2.
+  int zero3_live_layers = 2;
+
+  /// Full recomputation: the layer being recomputed in backward holds its full (no-recompute)
+  /// activations while its gradients are computed (Chen et al. 2016, "Training Deep Nets with
+  /// Sublinear Memory Cost", sec. 3: the peak is checkpoints plus one segment). On by default.
+  bool full_recompute_working_layer = true;
+
+  // ---- quantisation formats ---------------------------------------------------------------------
+
+  /// bitsandbytes 8-bit optimizers quantise each state block-wise with one fp32 absmax per block
+  /// of 2048 values (Dettmers et al. 2022, "8-bit Optimizers via Block-wise Quantization",
+  /// sec. 2: block size 2048).
+  int adam8bit_block = 2048;
+
+  /// QLoRA NF4: one absmax per 64 weights (Dettmers et al. 2023, "QLoRA", sec. 3: blocksize 64).
+  int nf4_block = 64;
+  /// QLoRA double quantisation: the absmax constants are themselves quantised to 8 bits with one
+  /// fp32 constant per 256 of them, 0.127 bits per parameter instead of 0.5 (QLoRA, sec. 3).
+  bool nf4_double_quant = true;
+  int nf4_second_block = 256;
+
+  /// FP8 training with NVIDIA Transformer Engine keeps the bf16 (or fp32) parameter and caches
+  /// FP8 copies of each GEMM weight across micro-batches: the FP8 weight and, on Hopper, its
+  /// transpose for the backward GEMMs (Transformer Engine `Linear(..., is_first_microbatch)`,
+  /// Float8Tensor transpose cache). 2 one-byte copies per linear-layer parameter.
+  int fp8_weight_copies = 2;
+};
+
+}  // namespace gpuplan

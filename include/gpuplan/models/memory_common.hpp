@@ -1,0 +1,174 @@
+// gpuplan/models/memory_common.hpp: what the training and inference memory models share: the
+// per-GPU breakdown they return, and where each parameter of a transformer lives once tensor,
+// pipeline and expert parallelism have split the model (Megatron-LM's placement).
+#pragma once
+
+#include <gpuplan/models/assumptions.hpp>
+#include <gpuplan/specs/layout.hpp>
+#include <gpuplan/specs/transformer.hpp>
+#include <gpuplan/units.hpp>
+
+namespace gpuplan {
+
+/// Memory of one GPU (the most loaded one where the report says so), by what it holds. Every
+/// field is device memory except `host`.
+struct memory_breakdown {
+  data_size weights{};      ///< parameters as stored on the GPU (compute copies, quantised bases)
+  data_size gradients{};    ///< gradient buffers
+  data_size optimizer{};    ///< optimizer state, fp32 master weights included
+  data_size activations{};  ///< tensors kept for the backward pass (training)
+  data_size kv_cache{};     ///< KV cache (inference)
+  data_size workspace{};    ///< transient buffers: gathered ZeRO-3 layers, the layer being
+                            ///< recomputed, the inference forward pass's peak intermediates
+  data_size overhead{};     ///< CUDA context, NCCL buffers, allocator fragmentation
+  data_size host{};         ///< offloaded to CPU memory (not part of total())
+  int pipeline_stage = 0;   ///< which pipeline stage this GPU runs (0-based)
+
+  /// Device memory: everything but `host`.
+  [[nodiscard]] constexpr data_size total() const {
+    return weights + gradients + optimizer + activations + kv_cache + workspace + overhead;
+  }
+  /// Weights, gradients and optimizer state: ZeRO's "model states".
+  [[nodiscard]] constexpr data_size model_states() const { return weights + gradients + optimizer; }
+  /// What PyTorch's torch.cuda.max_memory_allocated() counts: the tensors, without the CUDA
+  /// context, NCCL's own buffers and the allocator's fragmentation.
+  [[nodiscard]] constexpr data_size tensors() const { return total() - overhead; }
+};
+
+namespace detail {
+
+/// Parameters of one GPU's share of a transformer, by kind. All counts are elements.
+struct rank_params {
+  double dense = 0.0;          ///< non-expert parameters held by this rank
+  double expert = 0.0;         ///< routed-expert parameters held by this rank
+  double linear = 0.0;         ///< of both, those in transformer-layer GEMM weights (quantisable)
+  double adafactor = 0.0;      ///< Adafactor's factored second moment: rows + cols per matrix
+  double lora = 0.0;           ///< LoRA adapter parameters on this rank
+  double lora_adafactor = 0.0; ///< Adafactor state of the adapters
+  double lora_matrices = 0.0;  ///< adapted matrices per layer (for the adapters' activations)
+  double largest_layer = 0.0;  ///< the largest transformer layer's parameters on this rank
+  int first_layer = 0;         ///< first layer index of this stage
+  int layers = 0;              ///< transformer layers on this stage
+  bool first_stage = false;
+  bool last_stage = false;
+};
+
+/// Which linear layers carry LoRA adapters.
+enum class lora_scope : unsigned char { none, attention_qv, attention, all_linear };
+
+struct rank_accumulator {
+  rank_params p{};
+  lora_scope scope = lora_scope::none;
+  int rank = 0;  // LoRA rank
+
+  constexpr void vector(double n, bool expert = false) {
+    (expert ? p.expert : p.dense) += n;
+    p.adafactor += n;
+  }
+  constexpr void matrix(double rows, double cols, bool expert, bool linear, bool adapted) {
+    (expert ? p.expert : p.dense) += rows * cols;
+    if (linear) p.linear += rows * cols;
+    p.adafactor += rows + cols;
+    if (adapted && rank > 0) {
+      p.lora += rank * (rows + cols);
+      p.lora_adafactor += (rows + rank) + (rank + cols);
+    }
+  }
+};
+
+/// Layers of pipeline stage k out of pp: an even split, the first L mod pp stages one more.
+constexpr int stage_first_layer(int layers, int pp, int k) {
+  const int base = layers / pp, rem = layers % pp;
+  return k * base + (k < rem ? k : rem);
+}
+constexpr int stage_layers(int layers, int pp, int k) {
+  return layers / pp + (k < layers % pp ? 1 : 0);
+}
+
+/// One GPU's parameters at pipeline stage k, after tensor (tp; expert_tp inside experts),
+/// pipeline and expert (ep) parallelism. Megatron-LM's placement: the word embedding (and a
+/// learned position table) on the first stage; the final norm and the LM head on the last stage;
+/// with tied embeddings and pp > 1 the last stage keeps its own copy of the word embedding for the
+/// output layer (Megatron-LM `setup_embeddings_and_output_layer`). Column- and row-parallel GEMMs
+/// are split over tp, vocabularies are split over tp (vocab-parallel embedding), norms and the
+/// MoE router are replicated; K and V projections hold kv_heads / tp heads, or one head when
+/// tp > kv_heads (replicated).
+constexpr rank_params stage_params(const transformer_spec& m, const parallel_layout& l, int k,
+                                   lora_scope scope = lora_scope::none, int lora_rank = 0) {
+  rank_accumulator acc{};
+  acc.scope = scope;
+  acc.rank = lora_rank;
+  const double t = l.tp, h = m.hidden;
+  const double q = 1.0 * m.heads * m.head_dim / t;
+  const double kv = 1.0 * (m.kv_heads >= l.tp ? m.kv_heads / l.tp : 1) * m.head_dim;
+  const bool lora_qv = scope != lora_scope::none;
+  const bool lora_attn = scope == lora_scope::attention || scope == lora_scope::all_linear;
+  const bool lora_mlp = scope == lora_scope::all_linear;
+
+  auto ffn = [&](double f, bool expert) {
+    const bool gated = m.ffn_type == ffn_kind::gated;
+    if (gated) acc.matrix(h, f, expert, true, lora_mlp);
+    acc.matrix(h, f, expert, true, lora_mlp);
+    acc.matrix(f, h, expert, true, lora_mlp);
+    if (m.mlp_bias) {
+      acc.vector(gated ? 2.0 * f : f, expert);
+      acc.vector(h, expert);
+    }
+  };
+
+  acc.p.first_layer = stage_first_layer(m.layers, l.pp, k);
+  acc.p.layers = stage_layers(m.layers, l.pp, k);
+  acc.p.first_stage = k == 0;
+  acc.p.last_stage = k == l.pp - 1;
+
+  for (int i = acc.p.first_layer; i < acc.p.first_layer + acc.p.layers; ++i) {
+    const double before = acc.p.dense + acc.p.expert;
+    acc.matrix(h, q, false, true, lora_qv);    // Q
+    acc.matrix(h, kv, false, true, lora_attn); // K
+    acc.matrix(h, kv, false, true, lora_qv);   // V
+    acc.matrix(q, h, false, true, lora_attn);  // output projection
+    if (m.qkv_bias) acc.vector(q + 2.0 * kv);
+    if (m.out_bias) acc.vector(h);
+    acc.vector(2.0 * m.norm_parameters());
+    if (m.is_moe_layer(i)) {
+      acc.matrix(h, m.moe.experts, false, false, false);  // router, replicated
+      const double fe = 1.0 * m.moe.expert_ffn / l.expert_tensor_parallel();
+      for (int e = 0; e < m.moe.experts / l.ep; ++e) ffn(fe, true);
+      const int fs = m.moe.shared_expert_ffn > 0 ? m.moe.shared_expert_ffn : m.moe.expert_ffn;
+      for (int e = 0; e < m.moe.shared_experts; ++e) ffn(fs / t, false);
+    } else {
+      ffn(m.ffn / t, false);
+    }
+    const double layer = acc.p.dense + acc.p.expert - before;
+    if (layer > acc.p.largest_layer) acc.p.largest_layer = layer;
+  }
+  if (acc.p.first_stage) {
+    acc.matrix(m.vocab / t, h, false, false, false);
+    if (m.positions == position_kind::learned) acc.matrix(m.max_positions, h, false, false, false);
+  }
+  if (acc.p.last_stage) {
+    acc.vector(m.norm_parameters());
+    if (!m.tied_embeddings || l.pp > 1) acc.matrix(m.vocab / t, h, false, false, false);
+  }
+  double adapted = 0.0;
+  if (scope == lora_scope::attention_qv) adapted = 2.0;
+  if (scope == lora_scope::attention) adapted = 4.0;
+  if (scope == lora_scope::all_linear) adapted = 4.0 + (m.ffn_type == ffn_kind::gated ? 3.0 : 2.0);
+  acc.p.lora_matrices = adapted;
+  return acc.p;
+}
+
+/// NCCL buffers: one communicator per parallel group larger than one GPU, each with
+/// nccl_channels channels of 2 x NCCL_BUFFSIZE (send and receive).
+constexpr data_size nccl_buffers(const parallel_layout& l, const memory_assumptions& a) {
+  int groups = 0;
+  groups += l.dp * l.cp > 1 ? 1 : 0;
+  groups += l.tp > 1 ? 1 : 0;
+  groups += l.pp > 1 ? 1 : 0;
+  groups += l.cp > 1 ? 1 : 0;
+  groups += l.ep > 1 ? 1 : 0;
+  return groups * 2.0 * a.nccl_channels * a.nccl_buffsize;
+}
+
+}  // namespace detail
+}  // namespace gpuplan

@@ -1,0 +1,501 @@
+// gpuplan/models/training_memory.hpp: training memory per GPU, broken down into weights,
+// gradients, optimizer state, activations, workspace and overhead. Formulas, assumptions and
+// sources: docs/models/memory.md.
+//
+//  - Model states after ZeRO (Rajbhandari et al. 2020, sec. 5): 2 + 2 + K bytes per parameter in
+//    mixed precision with Adam (K = 12: fp32 master, momentum, variance); stage 1 shards the K
+//    bytes, stage 2 also the gradients, stage 3 also the weights, over the data-parallel group.
+//  - Activations after Korthikanti et al. 2022 ("Reducing Activation Recomputation in Large
+//    Transformer Models"), Table 2, generalised term by term to GQA, gated FFNs, MoE, fp8 and
+//    FlashAttention (which never stores the s x s score matrix: Dao et al. 2022, sec. 3.1).
+#pragma once
+
+#include <gpuplan/models/assumptions.hpp>
+#include <gpuplan/models/memory_common.hpp>
+#include <gpuplan/specs/generic.hpp>
+#include <gpuplan/specs/layout.hpp>
+#include <gpuplan/specs/precision.hpp>
+#include <gpuplan/specs/transformer.hpp>
+#include <gpuplan/units.hpp>
+
+#include <string_view>
+
+namespace gpuplan {
+
+enum class optimizer_kind : unsigned char {
+  adamw,      ///< two fp32 states (momentum, variance): 8 bytes per parameter
+  adam,       ///< the same state as AdamW
+  sgd,        ///< SGD with momentum: one fp32 state, 4 bytes per parameter
+  adamw8bit,  ///< bitsandbytes 8-bit AdamW: two 1-byte states + block-wise fp32 absmax
+  adafactor,  ///< Adafactor without momentum: factored second moment, rows + cols per matrix
+};
+enum class recompute_kind : unsigned char {
+  none,       ///< keep every activation (Korthikanti Table 2, first rows)
+  selective,  ///< recompute the attention core (softmax, dropout, attention over V)
+  full,       ///< keep only each layer's input, recompute the layer in backward
+};
+enum class offload_kind : unsigned char {
+  none,
+  optimizer,  ///< ZeRO-Offload: optimizer state and fp32 master weights in CPU memory
+  params,     ///< ZeRO-Infinity: also parameters and gradients in CPU memory (needs ZeRO-3)
+};
+enum class lora_target : unsigned char {
+  attention_qv,  ///< W_q and W_v (Hu et al. 2021, the LoRA paper's choice)
+  attention,     ///< W_q, W_k, W_v, W_o
+  all_linear,    ///< every linear layer of attention and FFN (Dettmers et al. 2023, QLoRA)
+};
+
+struct training_config {
+  /// Weights and activations. bf16/fp16: mixed precision; fp32: full precision (no separate
+  /// master copy); fp8: Transformer Engine FP8 GEMMs over bf16 parameters.
+  precision dtype = precision::bf16;
+  /// Gradient buffers. Defaults to the weights' dtype (ZeRO's 2 + 2 + 12 = 16 bytes/param);
+  /// fp32 is Megatron-LM's gradient accumulation in fp32 (18 bytes/param). fp8 training keeps
+  /// bf16 gradients.
+  precision grad_dtype = dtype == precision::fp8 ? precision::bf16 : dtype;
+  optimizer_kind optimizer = optimizer_kind::adamw;
+  /// An fp32 master copy of the weights inside the optimizer (ZeRO's K includes its 4 bytes).
+  /// Ignored for fp32 training, whose weights are the master copy.
+  bool master_weights = true;
+  recompute_kind recompute = recompute_kind::none;
+  int micro_batch = 1;  ///< sequences per micro-batch per data-parallel rank
+  int seq = 2048;       ///< tokens per sequence
+  /// Micro-batches per iteration per pipeline (gradient-accumulation steps); 0 means at least as
+  /// many as pipeline stages, so the first stage fills up (Korthikanti sec. 4.2.3).
+  int micro_batches = 0;
+  /// FlashAttention / fused attention: the s x s score matrix is never stored; only the
+  /// softmax's log-sum-exp per row (fp32) is kept for the backward pass.
+  bool flash_attention = true;
+  /// Dropout layers that store a 1-byte mask (GPT-3 / Megatron-LM's GPT; Korthikanti's
+  /// accounting). Llama-family training uses no dropout.
+  bool dropout = false;
+  int lora_rank = 0;   ///< > 0: LoRA fine-tuning: frozen base in `dtype`, trainable adapters
+  int qlora_rank = 0;  ///< > 0: QLoRA: frozen base in 4-bit NF4, trainable adapters
+  lora_target lora_targets = lora_target::all_linear;
+  offload_kind offload = offload_kind::none;
+
+  /// Throws std::invalid_argument naming the field (a compile error in a constant expression).
+  constexpr void validate() const {
+    detail::check_input(micro_batch >= 1, "training_config.micro_batch must be at least 1",
+                        micro_batch);
+    detail::check_input(seq >= 1, "training_config.seq must be at least 1", seq);
+    detail::check_input(micro_batches >= 0,
+                        "training_config.micro_batches must be 0 (fill the pipeline) or positive",
+                        micro_batches);
+    detail::check_input(lora_rank >= 0, "training_config.lora_rank must not be negative",
+                        lora_rank);
+    detail::check_input(qlora_rank >= 0, "training_config.qlora_rank must not be negative",
+                        qlora_rank);
+    detail::check_input(lora_rank == 0 || qlora_rank == 0,
+                        "training_config.lora_rank and qlora_rank are exclusive: set one",
+                        lora_rank, qlora_rank);
+    detail::check_input(dtype != precision::int8 && dtype != precision::int4 &&
+                            dtype != precision::fp4 && dtype != precision::tf32,
+                        "training_config.dtype must be fp64, fp32, bf16, fp16 or fp8");
+    detail::check_input(grad_dtype == precision::fp32 || grad_dtype == precision::bf16 ||
+                            grad_dtype == precision::fp16,
+                        "training_config.grad_dtype must be fp32, bf16 or fp16");
+  }
+};
+
+constexpr std::string_view to_string(optimizer_kind o) {
+  switch (o) {
+    case optimizer_kind::adamw: return "adamw";
+    case optimizer_kind::adam: return "adam";
+    case optimizer_kind::sgd: return "sgd";
+    case optimizer_kind::adamw8bit: return "adamw8bit";
+    case optimizer_kind::adafactor: return "adafactor";
+  }
+  return "?";
+}
+constexpr std::string_view to_string(recompute_kind r) {
+  switch (r) {
+    case recompute_kind::none: return "none";
+    case recompute_kind::selective: return "selective";
+    case recompute_kind::full: return "full";
+  }
+  return "?";
+}
+constexpr std::string_view to_string(offload_kind o) {
+  switch (o) {
+    case offload_kind::none: return "none";
+    case offload_kind::optimizer: return "optimizer";
+    case offload_kind::params: return "params";
+  }
+  return "?";
+}
+constexpr std::string_view to_string(lora_target t) {
+  switch (t) {
+    case lora_target::attention_qv: return "attention_qv";
+    case lora_target::attention: return "attention";
+    case lora_target::all_linear: return "all_linear";
+  }
+  return "?";
+}
+
+/// The enumerator named s (as to_string spells it); false if s names none.
+template <class Enum>
+constexpr bool parse_enum(std::string_view s, Enum& out) {
+  for (int i = 0; i < 8; ++i) {
+    const auto e = static_cast<Enum>(i);
+    if (to_string(e) == s) {
+      out = e;
+      return true;
+    }
+  }
+  return false;
+}
+
+namespace detail {
+
+constexpr double bytes_of(precision p) { return bytes_per_element(p).in(units::B); }
+
+/// Bytes per trainable parameter of optimizer state, without the master copy.
+constexpr double optimizer_state_bytes(optimizer_kind o, const memory_assumptions& a) {
+  switch (o) {
+    case optimizer_kind::adamw:
+    case optimizer_kind::adam: return 8.0;
+    case optimizer_kind::sgd: return 4.0;
+    case optimizer_kind::adamw8bit: return 2.0 + 2.0 * 4.0 / a.adam8bit_block;
+    case optimizer_kind::adafactor: return 0.0;  // counted per matrix, see below
+  }
+  return 0.0;
+}
+
+constexpr lora_scope scope_of(const training_config& c) {
+  if (c.lora_rank == 0 && c.qlora_rank == 0) return lora_scope::none;
+  switch (c.lora_targets) {
+    case lora_target::attention_qv: return lora_scope::attention_qv;
+    case lora_target::attention: return lora_scope::attention;
+    case lora_target::all_linear: return lora_scope::all_linear;
+  }
+  return lora_scope::none;
+}
+
+/// NF4 storage per parameter: 4 bits plus the quantisation constants (QLoRA sec. 3).
+constexpr double nf4_bytes(const memory_assumptions& a) {
+  const double constants_bits =
+      a.nf4_double_quant ? 8.0 / a.nf4_block + 32.0 / (1.0 * a.nf4_block * a.nf4_second_block)
+                         : 32.0 / a.nf4_block;
+  return 0.5 + constants_bits / 8.0;
+}
+
+/// Activation bytes one transformer layer keeps for one micro-batch, Korthikanti Table 2 term by
+/// term (see docs/models/memory.md for the list). For a GPT layer (MHA, FFN 4h without gating,
+/// dropout on, bf16, no FlashAttention) it is exactly sbh(34 + 5as/h) with no parallelism,
+/// sbh(10 + 24/t + 5as/(ht)) with tensor parallelism, sbh(34/t + 5as/(ht)) with sequence
+/// parallelism, without the 5as/h terms under selective recomputation, and 2sbh under full
+/// recomputation.
+constexpr double layer_activation_bytes(const transformer_spec& m, int layer,
+                                        const parallel_layout& l, const training_config& c,
+                                        recompute_kind recompute) {
+  const double s = 1.0 * c.seq / l.cp, b = c.micro_batch, h = m.hidden, t = l.tp;
+  const bool sp = l.sequence_parallel && l.tp > 1;
+  const double np = sp ? 1.0 / t : 1.0;  // share of the non-tensor-parallel regions
+  const double e = c.dtype == precision::fp32 || c.dtype == precision::fp64 ? bytes_of(c.dtype)
+                                                                             : 2.0;
+  const double lin = c.dtype == precision::fp8 ? 1.0 : e;  // GEMM inputs saved for wgrad
+  const double mask = c.dropout ? 1.0 : 0.0;
+  if (recompute == recompute_kind::full) return e * s * b * h * np;
+
+  const double q = 1.0 * m.heads * m.head_dim / t;
+  const double kv = 1.0 * (m.kv_heads >= l.tp ? m.kv_heads / l.tp : 1) * m.head_dim;
+  const double heads = m.heads / t;
+  double bytes = 0.0;
+  // attention block
+  bytes += e * s * b * h * np;      // input of the first norm
+  bytes += lin * s * b * h * np;    // input of the QKV projection
+  bytes += e * s * b * (q + kv);    // Q and K for Q K^T
+  bytes += e * s * b * kv;          // V for attention over values
+  if (recompute == recompute_kind::none) {
+    if (c.flash_attention) {
+      bytes += 4.0 * heads * s * b;  // fp32 log-sum-exp per row (FlashAttention backward)
+    } else {
+      bytes += e * heads * s * s * b;                 // softmax output
+      bytes += mask * heads * s * s * b;              // attention dropout mask
+      bytes += (c.dropout ? e : 0.0) * heads * s * s * b;  // dropout output
+    }
+  }
+  bytes += lin * s * b * q;         // input of the output projection
+  bytes += mask * s * b * h * np;   // dropout mask after attention
+  // FFN block
+  bytes += e * s * b * h * np;      // input of the second norm
+  // One FFN over `tokens` tokens of inner size f (per rank); `input` is the share of its input
+  // this rank stores (1/t under sequence parallelism, 0 when another term already holds it).
+  auto ffn = [&](double f, double tokens, double input) {
+    double x = lin * tokens * h * input;  // input of the first FFN GEMM
+    if (m.ffn_type == ffn_kind::gated)
+      x += 2.0 * e * tokens * f;  // gate and up outputs (inputs of SiLU and of the product)
+    else
+      x += e * tokens * f;        // input of the activation function
+    x += lin * tokens * f;        // input of the second FFN GEMM
+    return x;
+  };
+  if (m.is_moe_layer(layer)) {
+    bytes += lin * s * b * h * np;              // router / shared-expert input (norm output)
+    bytes += 4.0 * s * b * m.moe.experts * np;  // router logits in fp32
+    // Each token visits experts_per_token experts; balanced routing leaves s*b*k dispatched
+    // tokens per rank. Experts split over expert_tp see every token of the TP group.
+    const int etp = l.expert_tensor_parallel();
+    const double fe = 1.0 * m.moe.expert_ffn / etp;
+    const double tokens = s * b * m.moe.experts_per_token * (etp > 1 ? 1.0 : np);
+    bytes += ffn(fe, tokens, 1.0);  // the dispatched (permuted) copy of the tokens
+    const int fs = m.moe.shared_expert_ffn > 0 ? m.moe.shared_expert_ffn : m.moe.expert_ffn;
+    for (int i = 0; i < m.moe.shared_experts; ++i) bytes += ffn(fs / t, s * b, 0.0);
+  } else {
+    bytes += ffn(m.ffn / t, s * b, np);
+  }
+  bytes += mask * s * b * h * np;   // dropout mask after the FFN
+  // LoRA: the low-rank intermediate x A of each adapted matrix, kept for B's gradient.
+  const int r = c.lora_rank > 0 ? c.lora_rank : c.qlora_rank;
+  if (r > 0) {
+    double adapted = 0.0;
+    if (c.lora_targets == lora_target::attention_qv) adapted = 2.0;
+    if (c.lora_targets == lora_target::attention) adapted = 4.0;
+    if (c.lora_targets == lora_target::all_linear)
+      adapted = 4.0 + (m.ffn_type == ffn_kind::gated ? 3.0 : 2.0);
+    bytes += adapted * e * s * b * r;
+  }
+  return bytes;
+}
+
+/// Micro-batches (in units of model chunks when interleaved) whose activations pipeline stage k
+/// holds at its peak. 1F1B: stage k has pp - k in flight (Narayanan et al. 2021, sec. 2.2.1);
+/// interleaved with v chunks per rank: Megatron-LM's warm-up of (pp - k - 1) * 2 + (v - 1) * pp
+/// chunks plus the one in flight, which for k = 0 is pp * v * (1 + (pp - 1) / (pp * v)) chunks:
+/// Korthikanti's factor 1 + (p - 1)/(p m). Both capped by the micro-batches of the iteration.
+constexpr double in_flight_layers_factor(const parallel_layout& l, const training_config& c,
+                                         int k) {
+  const int m = c.micro_batches > 0 ? c.micro_batches : l.pp;
+  if (l.virtual_stages <= 1) {
+    const int f = l.pp - k;
+    return f < m ? f : m;
+  }
+  const int v = l.virtual_stages;
+  int chunks = (l.pp - k - 1) * 2 + (v - 1) * l.pp + 1;
+  if (chunks > m * v) chunks = m * v;
+  return 1.0 * chunks / v;
+}
+
+/// Sum of one micro-batch's layer activations over the layers of stage p.
+constexpr double stage_layer_activations(const transformer_spec& m, const rank_params& p,
+                                         const parallel_layout& l, const training_config& c,
+                                         recompute_kind r) {
+  double sum = 0.0;
+  for (int i = p.first_layer; i < p.first_layer + p.layers; ++i)
+    sum += layer_activation_bytes(m, i, l, c, r);
+  return sum;
+}
+constexpr double largest_layer_activations(const transformer_spec& m, const rank_params& p,
+                                           const parallel_layout& l, const training_config& c,
+                                           recompute_kind r) {
+  double most = 0.0;
+  for (int i = p.first_layer; i < p.first_layer + p.layers; ++i) {
+    const double x = layer_activation_bytes(m, i, l, c, r);
+    if (x > most) most = x;
+  }
+  return most;
+}
+
+constexpr data_size bytes(double b) { return b * units::B; }
+
+/// Model states of a rank given its parameter counts; shared by the transformer and generic
+/// workloads. `linear` parameters get the quantised (QLoRA) or FP8-cached treatment.
+struct state_bytes {
+  double weights = 0.0, gradients = 0.0, optimizer = 0.0, host = 0.0;
+  double gathered_layer_weights = 0.0, gathered_layer_grads = 0.0;  // ZeRO-3 working set
+};
+
+constexpr state_bytes model_state_bytes(const rank_params& p, const parallel_layout& l,
+                                        const training_config& c, const memory_assumptions& a) {
+  state_bytes out{};
+  const bool lora = c.lora_rank > 0 || c.qlora_rank > 0;
+  const double w = bytes_of(c.dtype == precision::fp8 ? precision::bf16 : c.dtype);
+  const double g = bytes_of(c.grad_dtype);
+  const double master =
+      c.master_weights && c.dtype != precision::fp32 && c.dtype != precision::fp64 ? 4.0 : 0.0;
+  const double states = optimizer_state_bytes(c.optimizer, a);
+  const double nd = l.shard_degree(), ne = l.expert_shard_degree();
+  const double wdiv_d = l.zero >= 3 ? nd : 1.0, wdiv_e = l.zero >= 3 ? ne : 1.0;
+  const double gdiv_d = l.zero >= 2 ? nd : 1.0, gdiv_e = l.zero >= 2 ? ne : 1.0;
+  const double odiv_d = l.zero >= 1 ? nd : 1.0, odiv_e = l.zero >= 1 ? ne : 1.0;
+  const double expert_share = p.dense + p.expert > 0 ? p.expert / (p.dense + p.expert) : 0.0;
+
+  // Weights as stored for compute.
+  double wd = 0.0, we = 0.0;
+  if (c.qlora_rank > 0) {
+    const double nf4 = nf4_bytes(a);
+    const double lin_e = p.linear * expert_share, lin_d = p.linear - lin_e;
+    wd = (p.dense - lin_d) * w + lin_d * nf4;
+    we = (p.expert - lin_e) * w + lin_e * nf4;
+  } else {
+    wd = p.dense * w;
+    we = p.expert * w;
+    if (c.dtype == precision::fp8) {
+      const double lin_e = p.linear * expert_share, lin_d = p.linear - lin_e;
+      wd += lin_d * a.fp8_weight_copies;
+      we += lin_e * a.fp8_weight_copies;
+    }
+  }
+  out.weights = wd / wdiv_d + we / wdiv_e;
+
+  if (lora) {
+    // Adapters are dense (non-expert) trainable parameters with full optimizer state.
+    const double n = p.lora;
+    const double adapter_w = n * w;
+    out.weights += adapter_w / wdiv_d;
+    out.gradients = n * g / gdiv_d;
+    const double opt = c.optimizer == optimizer_kind::adafactor
+                           ? n * master + p.lora_adafactor * 4.0
+                           : n * (master + states);
+    out.optimizer = opt / odiv_d;
+  } else {
+    out.gradients = p.dense * g / gdiv_d + p.expert * g / gdiv_e;
+    if (c.optimizer == optimizer_kind::adafactor) {
+      const double fact_e = p.adafactor * expert_share, fact_d = p.adafactor - fact_e;
+      out.optimizer = (p.dense * master + fact_d * 4.0) / odiv_d +
+                      (p.expert * master + fact_e * 4.0) / odiv_e;
+    } else {
+      out.optimizer = p.dense * (master + states) / odiv_d + p.expert * (master + states) / odiv_e;
+    }
+  }
+
+  if (l.zero >= 3 && (nd > 1.0 || ne > 1.0)) {
+    // FSDP / ZeRO-3 gather whole layers (all shards) to compute, and hold one layer's full
+    // gradient before the reduce-scatter.
+    const double layer = p.largest_layer;
+    out.gathered_layer_weights = a.zero3_live_layers * layer * w;
+    out.gathered_layer_grads = lora ? 0.0 : layer * g;
+  }
+
+  if (c.offload != offload_kind::none) {
+    out.host += out.optimizer;
+    out.optimizer = 0.0;
+  }
+  if (c.offload == offload_kind::params) {
+    out.host += out.weights + out.gradients;
+    out.weights = 0.0;
+    out.gradients = 0.0;
+  }
+  return out;
+}
+
+}  // namespace detail
+
+/// Memory of pipeline stage k's GPUs (every GPU of a stage holds the same; 0-based k).
+constexpr memory_breakdown training_memory_stage(const transformer_spec& m,
+                                                 const parallel_layout& l,
+                                                 const training_config& c, int k,
+                                                 const memory_assumptions& a = {}) {
+  l.validate(m);
+  c.validate();
+  detail::check_input(k >= 0 && k < l.pp, "pipeline stage must be in [0, layout.pp)", k, l.pp);
+  detail::check_input(c.seq % l.cp == 0, "layout.cp must divide training_config.seq", l.cp,
+                      c.seq);
+  detail::check_input(c.offload != offload_kind::params || l.zero == 3,
+                      "training_config.offload = params needs layout.zero = 3 (ZeRO-Infinity)",
+                      l.zero);
+  detail::check_input(c.offload == offload_kind::none || l.zero >= 1 || l.dp * l.cp == 1,
+                      "training_config.offload = optimizer needs layout.zero >= 1 (ZeRO-Offload)",
+                      l.zero);
+  const int r = c.lora_rank > 0 ? c.lora_rank : c.qlora_rank;
+  const detail::rank_params p = detail::stage_params(m, l, k, detail::scope_of(c), r);
+  const detail::state_bytes st = detail::model_state_bytes(p, l, c, a);
+
+  memory_breakdown out{};
+  out.pipeline_stage = k;
+  out.weights = detail::bytes(st.weights);
+  out.gradients = detail::bytes(st.gradients);
+  out.optimizer = detail::bytes(st.optimizer);
+  out.host = detail::bytes(st.host);
+
+  // Activations: the stage's layers times the micro-batches in flight, plus the embedding's
+  // and the output layer's own terms (Korthikanti sec. 4.3 / Megatron-LM theoretical_memory).
+  const double in_flight = detail::in_flight_layers_factor(l, c, k);
+  double act = in_flight * detail::stage_layer_activations(m, p, l, c, c.recompute);
+  const double s = 1.0 * c.seq / l.cp, b = c.micro_batch, h = m.hidden, t = l.tp;
+  const double np = l.sequence_parallel && l.tp > 1 ? 1.0 / t : 1.0;
+  const double e = c.dtype == precision::fp32 ? 4.0 : 2.0;
+  if (p.first_stage) {
+    const double per_micro = 8.0 * s * b + (c.dropout ? s * b * h * np : 0.0);  // ids, mask
+    act += per_micro * in_flight;
+  }
+  if (p.last_stage) {
+    // final norm input, output-layer input, fp32 logits for the cross entropy
+    act += 2.0 * e * s * b * h * np + 4.0 * s * b * m.vocab / t;
+  }
+  out.activations = detail::bytes(act);
+
+  double work = st.gathered_layer_weights + st.gathered_layer_grads;
+  if (c.recompute == recompute_kind::full && a.full_recompute_working_layer)
+    work += detail::largest_layer_activations(m, p, l, c, recompute_kind::none);
+  out.workspace = detail::bytes(work);
+
+  out.overhead = a.cuda_context + detail::nccl_buffers(l, a) +
+                 a.allocator_fragmentation * (out.model_states() + out.activations + out.workspace);
+  return out;
+}
+
+/// Memory of the most loaded GPU: the pipeline stage with the largest total.
+constexpr memory_breakdown training_memory(const transformer_spec& m, const parallel_layout& l,
+                                           const training_config& c,
+                                           const memory_assumptions& a = {}) {
+  memory_breakdown most = training_memory_stage(m, l, c, 0, a);
+  for (int k = 1; k < l.pp; ++k) {
+    const memory_breakdown x = training_memory_stage(m, l, c, k, a);
+    if (x.total() > most.total()) most = x;
+  }
+  return most;
+}
+
+/// Activation bytes of one transformer layer for one micro-batch (exposed for the Korthikanti
+/// reference tests and for tools that print per-layer figures).
+constexpr data_size layer_activations(const transformer_spec& m, const parallel_layout& l,
+                                      const training_config& c, int layer = 0) {
+  return detail::bytes(detail::layer_activation_bytes(m, layer, l, c, c.recompute));
+}
+
+/// Training memory of a generic workload (parameters and, optionally, activation bytes per
+/// sample). Only data parallelism and ZeRO/FSDP apply: tensor, pipeline, context and expert
+/// parallelism need the model's structure. Adafactor and LoRA need matrix shapes and are refused.
+constexpr memory_breakdown training_memory(const generic_workload& g, const parallel_layout& l,
+                                           const training_config& c,
+                                           const memory_assumptions& a = {}) {
+  l.validate();
+  c.validate();
+  detail::check_input(g.parameters > 0.0, "generic_workload.parameters must be positive");
+  detail::check_input(l.tp == 1 && l.pp == 1 && l.cp == 1 && l.ep == 1,
+                      "a generic workload supports only data parallelism: layout.tp, pp, cp and "
+                      "ep must be 1");
+  detail::check_input(c.optimizer != optimizer_kind::adafactor,
+                      "training_config.optimizer = adafactor needs matrix shapes; a generic "
+                      "workload has only a parameter count");
+  detail::check_input(c.lora_rank == 0 && c.qlora_rank == 0,
+                      "LoRA/QLoRA need the model's linear layers; a generic workload has only a "
+                      "parameter count");
+  detail::check_input(c.offload != offload_kind::params || l.zero == 3,
+                      "training_config.offload = params needs layout.zero = 3 (ZeRO-Infinity)",
+                      l.zero);
+  detail::rank_params p{};
+  p.dense = g.parameters;
+  p.linear = g.parameters;  // fp8: every parameter is assumed to feed a GEMM
+  p.largest_layer = 0.0;    // layer structure unknown: no ZeRO-3 gather working set modelled
+  p.layers = 1;
+  p.first_stage = p.last_stage = true;
+  const detail::state_bytes st = detail::model_state_bytes(p, l, c, a);
+  memory_breakdown out{};
+  out.weights = detail::bytes(st.weights);
+  out.gradients = detail::bytes(st.gradients);
+  out.optimizer = detail::bytes(st.optimizer);
+  out.host = detail::bytes(st.host);
+  const data_size per_sample = c.recompute == recompute_kind::full &&
+                                       g.activation_per_sample_recomputed.value > 0.0
+                                   ? g.activation_per_sample_recomputed
+                                   : g.activation_per_sample;
+  out.activations = c.micro_batch * per_sample;
+  out.overhead = a.cuda_context + detail::nccl_buffers(l, a) +
+                 a.allocator_fragmentation * (out.model_states() + out.activations);
+  return out;
+}
+
+}  // namespace gpuplan
