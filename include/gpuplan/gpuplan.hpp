@@ -4,6 +4,8 @@
 
 #include <gpuplan/units.hpp>
 
+#include <gpuplan/catalog.hpp>
+
 #include <gpuplan/specs/generic.hpp>
 #include <gpuplan/specs/gpu.hpp>
 #include <gpuplan/specs/layout.hpp>

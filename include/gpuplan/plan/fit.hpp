@@ -6,6 +6,7 @@
 //   static_assert(r.fits());
 #pragma once
 
+#include <gpuplan/catalog/gpus.hpp>
 #include <gpuplan/models/assumptions.hpp>
 #include <gpuplan/models/inference_memory.hpp>
 #include <gpuplan/models/memory_common.hpp>
@@ -250,7 +251,7 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
 }  // namespace detail
 
 /// Training fit of a transformer on `gpu` GPUs laid out as `l`. `candidate_gpus` are the GPUs
-/// the advice may suggest instead (the catalog's, by default).
+/// the advice may suggest instead (without the argument: every GPU of catalog::all_gpus).
 constexpr fit_report training_fit(const transformer_spec& m, const gpu_spec& gpu,
                                   const parallel_layout& l, const training_config& c,
                                   const memory_assumptions& a,
@@ -283,7 +284,7 @@ constexpr fit_report training_fit(const transformer_spec& m, const gpu_spec& gpu
 constexpr fit_report training_fit(const transformer_spec& m, const gpu_spec& gpu,
                                   const parallel_layout& l, const training_config& c,
                                   const memory_assumptions& a = {}) {
-  return training_fit(m, gpu, l, c, a, std::span<const gpu_spec>{});
+  return training_fit(m, gpu, l, c, a, std::span<const gpu_spec>{catalog::all_gpus});
 }
 
 /// Training fit of a generic workload (data parallelism and ZeRO/FSDP only).
@@ -319,7 +320,7 @@ constexpr fit_report training_fit(const generic_workload& g, const gpu_spec& gpu
 constexpr fit_report training_fit(const generic_workload& g, const gpu_spec& gpu,
                                   const parallel_layout& l, const training_config& c,
                                   const memory_assumptions& a = {}) {
-  return training_fit(g, gpu, l, c, a, std::span<const gpu_spec>{});
+  return training_fit(g, gpu, l, c, a, std::span<const gpu_spec>{catalog::all_gpus});
 }
 
 namespace detail {
@@ -412,7 +413,7 @@ constexpr fit_report inference_fit(const transformer_spec& m, const gpu_spec& gp
 constexpr fit_report inference_fit(const transformer_spec& m, const gpu_spec& gpu,
                                    const parallel_layout& l, const inference_config& c,
                                    const memory_assumptions& a = {}) {
-  return inference_fit(m, gpu, l, c, a, std::span<const gpu_spec>{});
+  return inference_fit(m, gpu, l, c, a, std::span<const gpu_spec>{catalog::all_gpus});
 }
 
 /// Serving fit of a generic workload.
