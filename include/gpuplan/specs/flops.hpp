@@ -1,0 +1,155 @@
+// gpuplan/specs/flops.hpp: floating-point operations of a transformer, per token.
+//
+// The count is the one Megatron-LM's papers use (Narayanan et al. 2021, arXiv:2104.04473, Sec.
+// 5.1 and Appendix; Korthikanti et al. 2022, arXiv:2205.05198, Sec. 6): only matrix multiplies,
+// 2 FLOP per multiply-add.
+//
+//   forward, per token = 2 x (weights of every matmul the token passes through: Q, K, V, O
+//                             projections, the FFN or its top-k experts and shared experts, the
+//                             MoE router)
+//                      + 4 x heads x head_dim x keys attended, per layer (Q K^T and scores x V)
+//                      + 2 x vocab x hidden (the LM head / logits)
+//
+// Element-wise work (norms, softmax, activations, biases, the embedding lookup) is left out, as
+// in the papers; it is well under 1% of the matmul FLOPs for the models in the catalog.
+//
+// The backward pass costs twice the forward (a gradient for the activations and one for the
+// weights), so training without recomputation is 3x forward. Recomputation adds forward work:
+//   full      the transformer layers' forward again (not the LM head, whose activations are
+//             kept): Narayanan Eq. 3, 96 B s l h^2 (1 + s/6h + V/16lh) per iteration;
+//   selective only the attention core (Q K^T, softmax, scores x V) again: + 4 s h per token and
+//             layer (Korthikanti Sec. 4.2 names what is recomputed). Note: Korthikanti's Eq. 8,
+//             72 B s L h^2 (1 + s/3h + V/12hL), charges 12 B s^2 h per layer for it, three times
+//             the forward cost of what is recomputed (its HFU figures use Eq. 8); gpuplan counts
+//             the recomputed work itself, Eq. 7 + 4 B s^2 h L.
+// Without recomputation the count is Korthikanti Eq. 7, 72 B s L h^2 (1 + s/6h + V/12hL), exactly.
+#pragma once
+
+#include <gpuplan/specs/transformer.hpp>
+#include <gpuplan/units.hpp>
+
+#include <stdexcept>
+
+namespace gpuplan {
+
+/// Which keys a token's attention scores are computed against.
+enum class attention_mask : unsigned char {
+  /// Every query against all `context` keys. Megatron's formulas count attention this way (the
+  /// kernels of the time computed the whole s x s score matrix), and a decoding token attends
+  /// to its whole KV cache this way.
+  full,
+  /// Causal self-attention over a sequence of `context` tokens processed together (training,
+  /// prefill): token i attends to i keys, on average (context + 1) / 2. Fused causal kernels
+  /// (FlashAttention) skip the masked half, so this is the work they do.
+  causal,
+};
+
+/// Activation recomputation during the backward pass.
+enum class recompute_mode : unsigned char {
+  none,       ///< keep every activation: backward = 2x forward
+  selective,  ///< recompute the attention core (Korthikanti et al. 2022, Sec. 4.2)
+  full,       ///< recompute every transformer layer's forward (checkpoint at layer inputs)
+};
+
+/// Forward FLOPs per token, by part.
+struct forward_flops {
+  compute_per_token layers_matmul{};  ///< Q, K, V, O, FFN / active experts, router
+  compute_per_token attention{};      ///< Q K^T and scores x V
+  compute_per_token lm_head{};        ///< logits
+
+  [[nodiscard]] constexpr compute_per_token total() const {
+    return layers_matmul + attention + lm_head;
+  }
+};
+
+namespace detail {
+
+/// Weights of every matmul in one layer that a token passes through (biases and norms excluded).
+constexpr double layer_matmul_weights(const transformer_spec& m, int layer) {
+  const double h = m.hidden, q = 1.0 * m.heads * m.head_dim, kv = 1.0 * m.kv_heads * m.head_dim;
+  const double attention = h * q + 2.0 * h * kv + q * h;
+  const double per_ffn = m.ffn_type == ffn_kind::gated ? 3.0 * h : 2.0 * h;  // x inner size
+  if (!m.is_moe_layer(layer)) return attention + per_ffn * m.ffn;
+  const int shared_ffn = m.moe.shared_expert_ffn > 0 ? m.moe.shared_expert_ffn : m.moe.expert_ffn;
+  return attention + h * m.moe.experts                                       // router
+         + per_ffn * (1.0 * m.moe.experts_per_token * m.moe.expert_ffn)       // top-k experts
+         + per_ffn * (1.0 * m.moe.shared_experts * shared_ffn);               // shared experts
+}
+
+/// Keys one query attends to, averaged over the queries, for `context` tokens.
+constexpr double keys_attended(const transformer_spec& m, int context, attention_mask mask) {
+  const double s = context;
+  const double w = m.sliding_window > 0 ? m.sliding_window : s;
+  if (mask == attention_mask::full) return s < w ? s : w;
+  // causal: query i (1-based) sees min(i, w) keys; average over i = 1..s
+  if (s <= w) return (s + 1.0) / 2.0;
+  const double inside = w * (w + 1.0) / 2.0;  // queries 1..w
+  return (inside + (s - w) * w) / s;
+}
+
+constexpr void check_context(int context) {
+  if (context <= 0) throw std::invalid_argument("flops: context (tokens) must be positive");
+}
+
+}  // namespace detail
+
+/// Weights a token multiplies through in the transformer layers (all layers, top-k experts for
+/// MoE; no embeddings, LM head, biases or norms). 2x this is the layers' matmul FLOPs per token.
+constexpr double active_matmul_weights(const transformer_spec& m) {
+  double p = 0.0;
+  for (int i = 0; i < m.layers; ++i) p += detail::layer_matmul_weights(m, i);
+  return p;
+}
+
+/// Forward FLOPs per token, by part, for a token attending to `context` keys (full) or for a
+/// sequence of `context` tokens processed together (causal). Sliding-window attention caps the
+/// keys at the window. Throws std::invalid_argument for context <= 0.
+constexpr forward_flops forward_flops_per_token(const transformer_spec& m, int context,
+                                                attention_mask mask = attention_mask::causal) {
+  detail::check_context(context);
+  const double q = 1.0 * m.heads * m.head_dim;
+  const auto per_token = units::FLOP_per_token;
+  return {
+      .layers_matmul = 2.0 * active_matmul_weights(m) * per_token,
+      .attention = 4.0 * m.layers * q * detail::keys_attended(m, context, mask) * per_token,
+      .lm_head = 2.0 * m.vocab * m.hidden * per_token,
+  };
+}
+
+/// Training FLOPs per token (forward + backward + recomputation) for sequences of `seq` tokens.
+/// The default mask is `full`, the convention of the Megatron papers' formulas; pass
+/// attention_mask::causal for the work a fused causal kernel does.
+constexpr compute_per_token training_flops_per_token(const transformer_spec& m, int seq,
+                                                     recompute_mode r = recompute_mode::none,
+                                                     attention_mask mask = attention_mask::full) {
+  const forward_flops f = forward_flops_per_token(m, seq, mask);
+  compute_per_token t = 3.0 * f.total();  // forward + backward (2x forward)
+  switch (r) {
+    case recompute_mode::none: break;
+    case recompute_mode::selective: t = t + f.attention; break;
+    case recompute_mode::full: t = t + f.layers_matmul + f.attention; break;
+  }
+  return t;
+}
+
+/// Training FLOPs for `tokens` tokens in sequences of `seq`.
+constexpr compute_amount training_flops(const transformer_spec& m, token_count tokens, int seq,
+                                        recompute_mode r = recompute_mode::none,
+                                        attention_mask mask = attention_mask::full) {
+  return training_flops_per_token(m, seq, r, mask) * tokens;
+}
+
+/// FLOPs to prefill a prompt of `prompt` tokens (causal attention over the prompt).
+constexpr compute_amount prefill_flops(const transformer_spec& m, int prompt) {
+  return forward_flops_per_token(m, prompt, attention_mask::causal).total() *
+         (1.0 * prompt * units::token);
+}
+
+/// FLOPs to decode one token with `context` tokens already in the KV cache (it attends to them
+/// and to itself).
+constexpr compute_per_token decode_flops_per_token(const transformer_spec& m, int context) {
+  if (context < 0) throw std::invalid_argument("flops: context (tokens) must not be negative");
+  return forward_flops_per_token(m, context + 1, attention_mask::full).total();
+}
+
+}  // namespace gpuplan
