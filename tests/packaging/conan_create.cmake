@@ -1,7 +1,7 @@
 # The packaging.conan test: `conan create` of packaging/conan, offline, in a Conan home of its own,
 # with the test's profile. The recipe's test_package builds against the created package and runs.
 #   cmake -DCONAN=... -DSOURCE=<gpuplan checkout> -DWORK=<dir> -DPROFILE=... -DOPTIONS=a|b
-#         -DEXPECT=regex -P conan_create.cmake
+#         -DEXPECT=regex||regex... -P conan_create.cmake
 # The recipe and the files it exports are copied to WORK first, so that the test_package's build
 # folder (Conan puts it beside the test_package) never lands in the source tree.
 cmake_minimum_required(VERSION 3.25)
@@ -36,6 +36,9 @@ message(STATUS "conan create output:\n${out}")
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "conan create failed (${rc})")
 endif()
-if(NOT out MATCHES "${EXPECT}")
-  message(FATAL_ERROR "test_package did not print '${EXPECT}'")
-endif()
+string(REPLACE "||" ";" expected "${EXPECT}")
+foreach(re IN LISTS expected)
+  if(NOT out MATCHES "${re}")
+    message(FATAL_ERROR "test_package did not print '${re}'")
+  endif()
+endforeach()

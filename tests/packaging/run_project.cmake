@@ -6,7 +6,8 @@
 #   ARGS                    more -D arguments, separated by '|'
 #   INSTALL_PREFIX          if set: cmake --install into it after the build (emptied first)
 #   EXPECT_CONFIGURE_FAIL   if set: configuring must fail with output matching this regex
-#   RUN, EXPECT_OUTPUT      if set: run BINARY/RUN and match its output against EXPECT_OUTPUT
+#   RUN, EXPECT_OUTPUT      if set: run BINARY/RUN; its output must match every regex in
+#                           EXPECT_OUTPUT (separated by '||')
 #   EXPECT_INCLUDE          if set: the build's compile_commands.json must name this directory
 #                           with -I (not -isystem: gpuplan's headers must never be hidden as
 #                           system headers, which would silence warnings the types rely on)
@@ -82,7 +83,10 @@ endif()
 if(RUN)
   run_step("run ${RUN}" "${BINARY}/${RUN}")
   message(STATUS "${RUN} printed:\n${step_output}")
-  if(EXPECT_OUTPUT AND NOT step_output MATCHES "${EXPECT_OUTPUT}")
-    message(FATAL_ERROR "output of ${RUN} does not match '${EXPECT_OUTPUT}'")
-  endif()
+  string(REPLACE "||" ";" expected "${EXPECT_OUTPUT}")
+  foreach(re IN LISTS expected)
+    if(NOT step_output MATCHES "${re}")
+      message(FATAL_ERROR "output of ${RUN} does not match '${re}'")
+    endif()
+  endforeach()
 endif()

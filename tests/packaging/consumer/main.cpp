@@ -5,6 +5,12 @@
 
 #include <cstdio>
 
+#if defined(GPUPLAN_CONSUMER_FORMAT)
+#include <gpuplan/units/format.hpp>
+
+#include <fmt/format.h>
+#endif
+
 using namespace gpuplan::literals;
 
 // The core is constexpr: a planning figure checked by the compiler.
@@ -15,5 +21,8 @@ int main() {
   // 80 GiB = 85899345920 bytes at 3.35e12 bytes/s: 25.64 ms.
   std::printf("core: reading 80 GiB at 3.35 TB/s takes %.2f ms\n",
               read_all_memory.in(gpuplan::units::ms));
+#if defined(GPUPLAN_CONSUMER_FORMAT)
+  fmt::print("format: {} at {} in {:.2}\n", 80_GiB, 3.35_TBps, read_all_memory);
+#endif
   return 0;
 }
