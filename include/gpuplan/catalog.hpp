@@ -82,14 +82,22 @@ constexpr int edit_distance(std::string_view a_raw, std::string_view b_raw) {
   return prev[b.size()];
 }
 
+/// Distance from query to one name: the smaller of the whole names' distance and the distance
+/// between the parts after an organisation prefix ("meta-llama/...").
+constexpr int name_distance(std::string_view candidate, std::string_view query) {
+  const int whole = edit_distance(candidate, query);
+  const int bare = edit_distance(without_org(candidate), without_org(query));
+  return whole < bare ? whole : bare;
+}
+
 /// Distance from query to an entry: the smallest over its canonical name and aliases.
 template <std::size_t N>
 constexpr int distance_to(const name_string& name, const std::array<name_string, N>& aliases,
                           std::string_view query) {
-  int best = edit_distance(name.view(), query);
+  int best = name_distance(name.view(), query);
   for (const name_string& a : aliases) {
     if (a.empty()) continue;
-    const int d = edit_distance(a.view(), query);
+    const int d = name_distance(a.view(), query);
     if (d < best) best = d;
   }
   return best;

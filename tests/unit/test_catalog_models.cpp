@@ -1,0 +1,172 @@
+// Catalog models: parameter counts against the published totals, lookup by name, validation.
+#include "../catch.hpp"
+
+#include <gpuplan/catalog.hpp>
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+using namespace gpuplan;
+namespace cat = gpuplan::catalog;
+
+namespace {
+
+std::string thrown_message(const transformer_spec& m) {
+  try {
+    m.validate();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return {};
+}
+
+}  // namespace
+
+// Exact totals, tolerance zero: the count is integer arithmetic in doubles (exact below 2^53).
+// Sources: the Hugging Face model API field `safetensors.total` (the parameter count shown on each
+// model page) for the repositories named below, and transformers' model.num_parameters().
+TEST_CASE("parameter counts equal the published Hugging Face totals exactly", "[catalog][models]") {
+  // meta-llama/Llama-3.1-8B, -70B, -405B: safetensors.total 8,030,261,248; 70,553,706,496;
+  // 405,853,388,800.
+  CHECK(cat::llama31_8b.parameters() == 8030261248.0);
+  CHECK(cat::llama31_70b.parameters() == 70553706496.0);
+  CHECK(cat::llama31_405b.parameters() == 405853388800.0);
+  // mistralai/Mistral-7B-v0.1: 7,241,732,096.
+  CHECK(cat::mistral_7b.parameters() == 7241732096.0);
+  // mistralai/Mixtral-8x7B-v0.1 (and -Instruct-v0.1): 46,702,792,704.
+  CHECK(cat::mixtral_8x7b.parameters() == 46702792704.0);
+  // mistral-community/Mixtral-8x22B-v0.1: 140,620,634,112.
+  CHECK(cat::mixtral_8x22b.parameters() == 140620634112.0);
+  // Qwen/Qwen2.5-7B-Instruct and -72B-Instruct (same shapes as the base models): 7,615,616,512;
+  // 72,706,203,648.
+  CHECK(cat::qwen25_7b.parameters() == 7615616512.0);
+  CHECK(cat::qwen25_72b.parameters() == 72706203648.0);
+}
+
+TEST_CASE("Llama 2 counts match once the stored rotary buffers are set aside", "[catalog][models]") {
+  // The Llama-2-*-hf checkpoints also store each layer's `rotary_emb.inv_freq` buffer (head_dim/2
+  // = 64 numbers per layer), which safetensors.total counts but which is not a parameter:
+  //   Llama-2-7b-hf  safetensors.total 6,738,417,664 = 6,738,415,616 + 32 x 64
+  //   Llama-2-13b-hf safetensors.total 13,015,866,880 = 13,015,864,320 + 40 x 64
+  //   Llama-2-70b-hf safetensors.total 68,976,653,312 = 68,976,648,192 + 80 x 64
+  // transformers' num_parameters() for Llama-2-7b reports 6,738,415,616 ("all params:
+  // 6738415616" in PEFT's print_trainable_parameters output).
+  struct row {
+    const transformer_spec& model;
+    double safetensors_total;
+  };
+  const row rows[] = {{cat::llama2_7b, 6738417664.0},
+                      {cat::llama2_13b, 13015866880.0},
+                      {cat::llama2_70b, 68976653312.0}};
+  for (const row& r : rows) {
+    INFO(std::string(r.model.name.view()));
+    const double inv_freq = r.model.layers * (r.model.head_dim / 2.0);
+    CHECK(r.model.parameters() == r.safetensors_total - inv_freq);
+  }
+  CHECK(cat::llama2_7b.parameters() == 6738415616.0);
+}
+
+TEST_CASE("MoE active parameters match the papers' rounded figures", "[catalog][models]") {
+  // Mixtral paper (arXiv:2401.04088) Sec. 2: "47B parameters ... only uses 13B active parameters
+  // during inference". Printed to two significant digits: tolerance +-0.5B.
+  CHECK(cat::mixtral_8x7b.parameters() == Approx(47e9).margin(0.5e9));
+  CHECK(cat::mixtral_8x7b.active_parameters() == Approx(13e9).margin(0.5e9));
+  CHECK(cat::mixtral_8x7b.active_parameters() == 12879925248.0);  // 2 of 8 experts, exact
+  // Mistral AI's Mixtral 8x22B announcement: "141B parameters ... 39B active".
+  CHECK(cat::mixtral_8x22b.parameters() == Approx(141e9).margin(0.5e9));
+  CHECK(cat::mixtral_8x22b.active_parameters() == Approx(39e9).margin(0.5e9));
+  // A dense model's active parameters are all of them.
+  CHECK(cat::llama31_70b.active_parameters() == cat::llama31_70b.parameters());
+}
+
+TEST_CASE("Megatron GPT configurations follow Narayanan et al. Eq. 2", "[catalog][models]") {
+  // Narayanan et al. 2021 (arXiv:2104.04473) Eq. 2: P = 12 l h^2 (1 + 13/12h + (V + s)/12lh),
+  // V = 51,200, s = 2,048. Eq. 2 leaves out the final LayerNorm (2h parameters: weight and bias),
+  // which the model has; so the catalog count is Eq. 2 + 2h exactly (tolerance: 1 parameter of
+  // floating-point rounding in evaluating Eq. 2's fractions).
+  const transformer_spec* models[] = {&cat::megatron_22b, &cat::megatron_175b,
+                                      &cat::megatron_530b, &cat::megatron_1t};
+  for (const transformer_spec* m : models) {
+    INFO(std::string(m->name.view()));
+    const double l = m->layers, h = m->hidden, V = 51200, s = 2048;
+    const double eq2 = 12 * l * h * h * (1 + 13 / (12 * h) + (V + s) / (12 * l * h));
+    CHECK(m->parameters() - eq2 == Approx(2 * h).margin(1.0));
+    CHECK(m->vocab == 51200);
+    CHECK(m->max_positions == 2048);
+  }
+  // Narayanan Table 1 prints the counts to 0.1B: 529.6B (h 20480, 105 layers, 128 heads) and
+  // 1008.0B (h 25600, 128 layers, 160 heads). Tolerance: half the last printed digit.
+  CHECK(cat::megatron_530b.parameters() == Approx(529.6e9).margin(0.05e9));
+  CHECK(cat::megatron_1t.parameters() == Approx(1008.0e9).margin(0.05e9));
+  // Korthikanti Table 3 names the smallest "22B": 22.07B.
+  CHECK(cat::megatron_22b.parameters() == Approx(22e9).margin(0.5e9));
+}
+
+TEST_CASE("GPT-3 175B has 174.6B parameters", "[catalog][models]") {
+  // GPT-3 paper (arXiv:2005.14165) Table D.1: 174,600M. Printed to 0.1B: tolerance 0.05B.
+  CHECK(cat::gpt3_175b.parameters() == Approx(174.6e9).margin(0.05e9));
+  CHECK(cat::gpt3_175b.heads * cat::gpt3_175b.head_dim == cat::gpt3_175b.hidden);
+}
+
+TEST_CASE("every catalog model validates and has a unique name", "[catalog][models]") {
+  for (const transformer_spec& m : cat::all_models) {
+    INFO(std::string(m.name.view()));
+    CHECK_NOTHROW(m.validate());
+    // Every name and alias finds this very entry (no alias is shared between two entries).
+    CHECK(cat::find_model(m.name) == &m);
+    for (const name_string& a : m.aliases)
+      if (!a.empty()) CHECK(cat::find_model(a) == &m);
+  }
+}
+
+TEST_CASE("models are found by canonical name, alias or Hugging Face id", "[catalog][lookup]") {
+  const transformer_spec* m = cat::find_model("llama3.1-70b");
+  REQUIRE(m != nullptr);
+  CHECK(m->name == std::string_view("Llama-3.1-70B"));
+  CHECK(cat::find_model("Llama-3.1-70B") == m);
+  CHECK(cat::find_model("meta-llama/Llama-3.1-70B") == m);
+  CHECK(cat::find_model("LLAMA 3.1 70B") == m);  // case and separators are ignored
+  CHECK(cat::find_model("meta-llama/Llama-3.1-71B") == nullptr);
+  // An organisation prefix not in the aliases still finds the bare name.
+  CHECK(cat::find_model("someone/Mixtral-8x7B-v0.1") == &cat::all_models[7]);
+  CHECK(cat::find_model("mixtral") == &cat::all_models[7]);
+  CHECK(cat::find_model("") == nullptr);
+  CHECK(cat::find_model("llama-9") == nullptr);
+}
+
+TEST_CASE("nearest model names suggest what the user meant", "[catalog][lookup]") {
+  const auto near = cat::nearest_model_names("llama3.1-7b");
+  CHECK(near[0] == "Llama-3.1-8B");  // one edit away ("7" -> "8") once separators are folded
+  // A misspelt Hugging Face id is compared without its organisation prefix too.
+  const auto qwen = cat::nearest_model_names("Qwen/Qwen2.5-72B-Instuct");
+  CHECK(qwen[0] == "Qwen2.5-72B");
+  CHECK(qwen[1] == "Qwen2.5-7B");
+  for (std::string_view n : qwen) CHECK(!n.empty());
+}
+
+TEST_CASE("transformer_spec.validate names the offending field", "[catalog][validate]") {
+  transformer_spec m = cat::llama31_8b;
+  m.kv_heads = 5;
+  CHECK(thrown_message(m) == "transformer_spec.kv_heads must divide heads");
+  m = cat::llama31_8b;
+  m.heads = 0;
+  CHECK(thrown_message(m) == "transformer_spec.heads must be positive");
+  m = cat::llama31_8b;
+  m.layers = -1;
+  CHECK(thrown_message(m) == "transformer_spec.layers must be positive");
+  m = cat::llama31_8b;
+  m.kv_heads = 64;
+  CHECK(thrown_message(m) == "transformer_spec.kv_heads must not exceed heads");
+  m = cat::mixtral_8x7b;
+  m.moe.experts_per_token = 9;
+  CHECK(thrown_message(m) ==
+        "transformer_spec.moe.experts_per_token must be between 1 and moe.experts");
+  m = cat::gpt3_175b;
+  m.max_positions = 0;
+  CHECK(thrown_message(m) ==
+        "transformer_spec.max_positions must be positive with learned positions");
+  m = cat::mistral_7b;
+  m.sliding_window = -4;
+  CHECK(thrown_message(m) == "transformer_spec.sliding_window must not be negative (0: none)");
+}
