@@ -1,5 +1,6 @@
-// expect: cannot add, subtract or compare data \(bytes\)
-// expect: the other operand is power \(watts\)
+// Adding bytes to watts: the first error names the left operand, the next the right one.
+// expect: gpuplan: cannot add data \(bytes\) and a quantity of another dimension
+// expect: gpuplan: the other operand is power \(watts\)
 #include <gpuplan/units.hpp>
 
 using namespace gpuplan::literals;

@@ -18,6 +18,7 @@
 
 #include <compare>
 #include <concepts>
+#include <limits>
 #include <string_view>
 #include <type_traits>
 
@@ -341,7 +342,7 @@ constexpr quantity<A, R> abs(quantity<A, R> q) {
 template <dimension A, class R>
 constexpr bool is_finite(quantity<A, R> q) {
   const R v = q.value;
-  return v == v && v - v == R{0};
+  return v == v && (v < R{0} ? -v : v) <= std::numeric_limits<R>::max();
 }
 template <dimension A, class R>
 constexpr quantity<A, R> min(quantity<A, R> a, quantity<A, R> b) {
