@@ -266,14 +266,14 @@ constexpr double layer_activation_bytes(const transformer_spec& m, int layer,
 /// Korthikanti's factor 1 + (p - 1)/(p m). Both capped by the micro-batches of the iteration.
 constexpr double in_flight_layers_factor(const parallel_layout& l, const training_config& c,
                                          int k) {
-  const int m = c.micro_batches > 0 ? c.micro_batches : l.pp;
+  const int m = c.micro_batches;  // 0: unbounded (enough micro-batches to fill the pipeline)
   if (l.virtual_stages <= 1) {
     const int f = l.pp - k;
-    return f < m ? f : m;
+    return m > 0 && m < f ? m : f;
   }
   const int v = l.virtual_stages;
   int chunks = (l.pp - k - 1) * 2 + (v - 1) * l.pp + 1;
-  if (chunks > m * v) chunks = m * v;
+  if (m > 0 && chunks > m * v) chunks = m * v;
   return 1.0 * chunks / v;
 }
 
