@@ -130,6 +130,18 @@ constexpr data_size inference_weights(const transformer_spec& m, const parallel_
          units::B;
 }
 
+/// vLLM's block count: floor(available / page_size / layers) (vllm `v1/core/kv_cache_utils.py`).
+constexpr double paged_kv_blocks(data_size available, data_size page_size, int layers) {
+  const double per_block = page_size.value * layers;
+  if (!(per_block > 0.0) || !(available.value > 0.0)) return 0.0;
+  return static_cast<double>(static_cast<long long>(available.value / per_block));
+}
+
+/// vLLM's "Maximum concurrency for L tokens per request": blocks x block_size / L (PR #13596).
+constexpr double paged_max_concurrency(double blocks, int block_size, int max_model_len) {
+  return max_model_len > 0 ? blocks * block_size / max_model_len : 0.0;
+}
+
 /// vLLM's page: one block of one layer, K and V.
 constexpr data_size kv_page_size(const transformer_spec& m, const parallel_layout& l,
                                  const inference_config& c) {
@@ -196,13 +208,9 @@ constexpr inference_memory_result inference_memory(const transformer_spec& m,
     const data_size budget = c.gpu_memory_utilization * gpu.plannable_memory();
     const data_size used = r.per_gpu.weights + r.per_gpu.workspace + r.per_gpu.overhead;
     r.kv.available = budget > used ? budget - used : 0.0 * units::B;
-    const double per_block_all_layers = page.value * p.layers;
-    r.kv.blocks = per_block_all_layers > 0
-                      ? static_cast<double>(static_cast<long long>(r.kv.available.value /
-                                                                   per_block_all_layers))
-                      : 0.0;
+    r.kv.blocks = paged_kv_blocks(r.kv.available, page, p.layers);
     r.kv.capacity_tokens = r.kv.blocks * c.block_size * units::token;
-    r.kv.max_concurrency = r.kv.capacity_tokens.in(units::token) / c.model_len();
+    r.kv.max_concurrency = paged_max_concurrency(r.kv.blocks, c.block_size, c.model_len());
     if (k == 0 || r.per_gpu.total() > best.per_gpu.total() ||
         (r.per_gpu.total() == best.per_gpu.total() && r.kv.blocks < best.kv.blocks))
       best = r;
