@@ -28,7 +28,7 @@ std::string thrown_message(const Spec& s) {
 
 }  // namespace
 
-TEST_CASE("catalog figures agree with a second transcription of the datasheets", "[catalog][gpus]") {
+TEST_CASE("catalog figures agree with a second transcription of datasheets", "[catalog][gpus]") {
   // An independent transcription of the vendor datasheets (dense tensor TFLOPS, the sparse
   // datasheet headline halved), cross-checked there against stas00/ml-engineering's accelerator
   // table: nominal memory (vendor "GB"), bandwidth GB/s, dense BF16 (FP16 for T4/V100) TFLOPS,

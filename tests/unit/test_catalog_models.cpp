@@ -44,7 +44,7 @@ TEST_CASE("parameter counts equal the published Hugging Face totals exactly", "[
   CHECK(cat::qwen25_72b.parameters() == 72706203648.0);
 }
 
-TEST_CASE("Llama 2 counts match once the stored rotary buffers are set aside", "[catalog][models]") {
+TEST_CASE("Llama 2 counts match once stored rotary buffers are set aside", "[catalog][models]") {
   // The Llama-2-*-hf checkpoints also store each layer's `rotary_emb.inv_freq` buffer (head_dim/2
   // = 64 numbers per layer), which safetensors.total counts but which is not a parameter:
   //   Llama-2-7b-hf  safetensors.total 6,738,417,664 = 6,738,415,616 + 32 x 64
