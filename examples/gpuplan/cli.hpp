@@ -1,0 +1,108 @@
+// examples/gpuplan/cli.hpp: what the gpuplan tool's commands share.
+//
+// Each command lives in its own cmd_*.cpp and registers itself through an add_*_command function
+// that adds a CLI11 subcommand and returns what to run when the user chose it. Adding a command
+// (train-time, serve, cost, capacity, search) means one more file and one more line in main.cpp.
+//
+// Errors: bad input from the user (unknown names, malformed files, impossible layouts, conflicting
+// flags) is thrown as usage_error, io::error or std::invalid_argument; main() prints it as one
+// line on stderr and exits with status 2. Nothing else prints errors.
+#pragma once
+
+#include <gpuplan/units.hpp>
+#include <gpuplan/specs/generic.hpp>
+#include <gpuplan/specs/gpu.hpp>
+#include <gpuplan/specs/transformer.hpp>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuplan::cli {
+
+/// Bad input on the command line: exit status 2 and what() on one line.
+class usage_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A subcommand and what to run when it was chosen (its exit status).
+struct command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+};
+
+command add_demo_command(CLI::App& app);
+command add_gpus_command(CLI::App& app);
+command add_models_command(CLI::App& app);
+command add_fit_command(CLI::App& app);
+command add_probe_command(CLI::App& app);
+
+/// The built-in scenario (`gpuplan` with no arguments).
+int run_demo();
+
+// ---- names -> specs ---------------------------------------------------------------------------
+
+/// A GPU chosen by name (catalog, alias), by a JSON file in gpuplan's GPU form, or "local" (the
+/// first GPU the probe finds). `source` says which, for the report.
+struct gpu_choice {
+  gpu_spec spec;
+  std::string source;  ///< "catalog", "file", "probe"
+};
+gpu_choice resolve_gpu(std::string_view name);
+/// The first GPU of this machine, from the probe; usage_error with the probe's one-line reason
+/// when there is no driver or no GPU (defined in cmd_probe.cpp).
+gpu_choice probe_local_gpu();
+
+/// A model chosen by catalog name, by a Hugging Face config.json (or a gpuplan model JSON), or by
+/// a parameter count (`params:7.5e9`, `params:70B`).
+struct model_choice {
+  std::optional<transformer_spec> transformer;
+  std::optional<generic_workload> generic;
+  std::string source;  ///< "catalog", "hf-config", "file", "params"
+  [[nodiscard]] std::string name() const;
+  [[nodiscard]] double parameters() const;
+};
+model_choice resolve_model(std::string_view text);
+/// A model given inline in a plan file: a Hugging Face config object or a gpuplan model object.
+model_choice model_from_json(const nlohmann::json& j, const std::string& where);
+
+/// "did you mean X, Y or Z?" from up to three names (empty ones skipped).
+std::string did_you_mean(const std::array<std::string_view, 3>& names);
+
+/// Parses "7.5e9", "7.5B", "70b", "125M", "1.2T", "350k" as a positive count; usage_error naming
+/// `what` otherwise.
+double parse_count(std::string_view text, std::string_view what);
+
+// ---- output -----------------------------------------------------------------------------------
+
+/// An aligned text table: a header row, then rows; columns marked numeric are right-aligned.
+struct table {
+  std::vector<std::string> header;
+  std::vector<bool> numeric;
+  std::vector<std::vector<std::string>> rows;
+  [[nodiscard]] std::string render(std::string_view indent = "") const;
+};
+
+/// Bytes as JSON: an integer number of bytes (rounded; sizes are whole bytes up to int4 halves).
+nlohmann::json bytes_json(data_size d);
+/// Prints JSON to stdout, indented by two, with a final newline.
+void print_json(const nlohmann::json& j);
+
+/// Quantities for people, through gpuplan's {fmt} formatters: sizes in binary prefixes ("74.5
+/// GiB"), show_si in decimal ones ("80 GB"), rates auto-scaled ("3.35 TB/s").
+std::string show(data_size d);
+std::string show_si(data_size d);
+std::string show(bandwidth b);
+std::string show(compute_rate r);
+std::string show(power p);
+std::string show_count(double n);  ///< 70.6B, 8.03B, 124M
+
+}  // namespace gpuplan::cli

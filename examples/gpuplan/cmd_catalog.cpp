@@ -1,0 +1,103 @@
+// examples/gpuplan/cmd_catalog.cpp: `gpuplan gpus` and `gpuplan models`, the catalogs as tables.
+#include "cli.hpp"
+
+#include <gpuplan/catalog.hpp>
+#include <gpuplan/io/json.hpp>
+#include <gpuplan/specs/format.hpp>
+#include <gpuplan/units/format.hpp>
+
+#include <fmt/format.h>
+
+#include <memory>
+
+namespace gpuplan::cli {
+
+namespace {
+
+std::string rate_or_dash(compute_rate r) { return r.value > 0 ? show(r) : "-"; }
+
+std::string link_text(const link_spec& l) {
+  if (l.kind == link_kind::none || l.per_direction.value <= 0) return "-";
+  return fmt::format("{} {} x{}", io::to_string(l.kind), show(l.bidirectional()), l.links);
+}
+
+int print_gpus(bool json) {
+  if (json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const gpu_spec& g : catalog::all_gpus) out.push_back(io::to_json(g));
+    print_json(out);
+    return 0;
+  }
+  table t;
+  t.header = {"GPU",       "arch",       "memory", "mem BW",          "BF16 dense",
+              "FP8 dense", "TDP",        "GPU link (bidir)",         "PCIe", "aliases"};
+  t.numeric = {false, false, true, true, true, true, true, false, false, false};
+  for (const gpu_spec& g : catalog::all_gpus) {
+    std::string aliases;
+    for (const auto& a : g.aliases)
+      if (!a.empty()) aliases += (aliases.empty() ? "" : ", ") + std::string(a.view());
+    t.rows.push_back({std::string(g.name.view()), std::string(g.architecture.view()),
+                      show(g.memory), show(g.memory_bandwidth), rate_or_dash(g.peak.bf16_tensor),
+                      rate_or_dash(g.peak.fp8_tensor), g.tdp.value > 0 ? show(g.tdp) : "-",
+                      link_text(g.gpu_link),
+                      g.pcie.generation > 0
+                          ? fmt::format("gen{} x{}", g.pcie.generation, g.pcie.lanes)
+                          : "-",
+                      aliases});
+  }
+  fmt::print("{}", t.render());
+  fmt::print("\nmemory: capacity in binary units (GiB = 2^30 B); peak rates dense (no 2:4 "
+             "sparsity); link bandwidth bidirectional per GPU.\n");
+  return 0;
+}
+
+int print_models(bool json) {
+  if (json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const transformer_spec& m : catalog::all_models) {
+      nlohmann::json j = io::to_json(m);
+      j["kv_cache_bytes_per_token_bf16"] =
+          m.kv_bytes_per_token(precision::bf16).in(units::B_per_token);
+      out.push_back(j);
+    }
+    print_json(out);
+    return 0;
+  }
+  table t;
+  t.header = {"model", "params", "active", "layers", "hidden", "heads", "kv heads",
+              "FFN",   "vocab",  "context", "KV/token (bf16)"};
+  t.numeric = {false, true, true, true, true, true, true, true, true, true, true};
+  for (const transformer_spec& m : catalog::all_models) {
+    const double p = m.parameters(), a = m.active_parameters();
+    t.rows.push_back({std::string(m.name.view()), show_count(p), a < p ? show_count(a) : "",
+                      fmt::format("{}", m.layers), fmt::format("{}", m.hidden),
+                      fmt::format("{}", m.heads), fmt::format("{}", m.kv_heads),
+                      fmt::format("{}{}", m.is_moe() ? m.moe.expert_ffn : m.ffn,
+                                  m.is_moe() ? fmt::format(" x{}", m.moe.experts) : ""),
+                      fmt::format("{}", m.vocab),
+                      m.max_positions > 0 ? fmt::format("{}", m.max_positions) : "-",
+                      fmt::format("{}", m.kv_bytes_per_token(precision::bf16))});
+  }
+  fmt::print("{}", t.render());
+  fmt::print("\nparams: exact counts from the shapes (gpuplan models --json gives them in full); "
+             "active: per token, for mixtures of experts.\n");
+  return 0;
+}
+
+}  // namespace
+
+command add_gpus_command(CLI::App& app) {
+  auto json = std::make_shared<bool>(false);
+  CLI::App* sub = app.add_subcommand("gpus", "List the GPU catalog: memory, bandwidth, peak rates");
+  sub->add_flag("--json", *json, "Print the catalog as JSON (every field, base units)");
+  return {sub, [json] { return print_gpus(*json); }};
+}
+
+command add_models_command(CLI::App& app) {
+  auto json = std::make_shared<bool>(false);
+  CLI::App* sub = app.add_subcommand("models", "List the model catalog: shapes and parameter counts");
+  sub->add_flag("--json", *json, "Print the catalog as JSON (every field)");
+  return {sub, [json] { return print_models(*json); }};
+}
+
+}  // namespace gpuplan::cli

@@ -1,0 +1,184 @@
+// examples/gpuplan/common.cpp: name resolution, tables and number display shared by the commands.
+#include "cli.hpp"
+
+#include <gpuplan/catalog.hpp>
+#include <gpuplan/io/hf_config.hpp>
+#include <gpuplan/io/json.hpp>
+
+#include <gpuplan/units/format.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <system_error>
+
+namespace gpuplan::cli {
+
+std::string did_you_mean(const std::array<std::string_view, 3>& names) {
+  std::vector<std::string_view> n;
+  for (auto s : names)
+    if (!s.empty()) n.push_back(s);
+  if (n.empty()) return "";
+  std::string out = "; did you mean ";
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    if (i > 0) out += (i + 1 == n.size()) ? " or " : ", ";
+    out += n[i];
+  }
+  return out + "?";
+}
+
+double parse_count(std::string_view text, std::string_view what) {
+  std::string_view t = text;
+  double scale = 1.0;
+  if (!t.empty()) {
+    switch (std::tolower(static_cast<unsigned char>(t.back()))) {
+      case 'k': scale = 1e3; break;
+      case 'm': scale = 1e6; break;
+      case 'b': scale = 1e9; break;
+      case 't': scale = 1e12; break;
+      default: break;
+    }
+    if (scale != 1.0) t.remove_suffix(1);
+  }
+  double v = 0.0;
+  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (t.empty() || ec != std::errc{} || end != t.data() + t.size() || !std::isfinite(v))
+    throw usage_error(fmt::format("{} '{}' is not a number (examples: 7.5e9, 7.5B, 125M)", what,
+                                  text));
+  if (v <= 0) throw usage_error(fmt::format("{} must be positive (got {})", what, text));
+  return v * scale;
+}
+
+// ---- GPUs ---------------------------------------------------------------------------------------
+
+namespace {
+bool looks_like_json_file(std::string_view s) {
+  return s.size() > 5 && s.substr(s.size() - 5) == ".json";
+}
+}  // namespace
+
+gpu_choice resolve_gpu(std::string_view name) {
+  if (name.empty()) throw usage_error("--gpu: empty GPU name");
+  std::string lower(name);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (lower == "local") return probe_local_gpu();
+  if (const gpu_spec* g = catalog::find_gpu(name)) return {*g, "catalog"};
+  std::error_code ec;
+  if (looks_like_json_file(name) || std::filesystem::is_regular_file(std::string(name), ec)) {
+    const std::string file(name);
+    const nlohmann::json j = io::read_json_file(file);
+    return {io::gpu_from_json(j, {file, ""}), "file"};
+  }
+  throw usage_error(fmt::format("unknown GPU '{}'{} (gpuplan gpus lists them all)", name,
+                                did_you_mean(catalog::nearest_gpu_names(name))));
+}
+
+// ---- models -------------------------------------------------------------------------------------
+
+std::string model_choice::name() const {
+  if (transformer) return std::string(transformer->name.view());
+  if (generic) return std::string(generic->name.view());
+  return "";
+}
+double model_choice::parameters() const {
+  if (transformer) return transformer->parameters();
+  if (generic) return generic->parameters;
+  return 0.0;
+}
+
+model_choice model_from_json(const nlohmann::json& j, const std::string& where) {
+  if (!j.is_object()) throw io::error(where + " must be a JSON object");
+  if (j.contains("architectures") || j.contains("model_type"))
+    return {io::from_hf_config(j, {where, ""}), std::nullopt, "hf-config"};
+  return {io::transformer_from_json(j, {where, ""}), std::nullopt, "file"};
+}
+
+model_choice resolve_model(std::string_view text) {
+  if (text.empty()) throw usage_error("--model: empty model name");
+  if (text.substr(0, 7) == "params:") {
+    const double n = parse_count(text.substr(7), "--model params:N");
+    generic_workload w;
+    w.name = name_string::from(text.size() <= name_string::capacity ? text : text.substr(0, 63));
+    w.parameters = n;
+    return {std::nullopt, w, "params"};
+  }
+  if (const transformer_spec* m = catalog::find_model(text)) return {*m, std::nullopt, "catalog"};
+  const std::filesystem::path p{std::string(text)};
+  std::error_code ec;
+  if (std::filesystem::is_directory(p, ec))
+    return {io::load_hf_config(p), std::nullopt, "hf-config"};
+  if (std::filesystem::exists(p, ec) || looks_like_json_file(text)) {
+    const nlohmann::json j = io::read_json_file(p);
+    if (j.is_object() && (j.contains("architectures") || j.contains("model_type"))) {
+      std::string name = p.parent_path().filename().string();
+      if (name.empty() || name == ".") name = p.stem().string();
+      return {io::from_hf_config(j, {p.string(), ""}, name), std::nullopt, "hf-config"};
+    }
+    return {io::transformer_from_json(j, {p.string(), ""}), std::nullopt, "file"};
+  }
+  throw usage_error(fmt::format(
+      "unknown model '{}'{} (gpuplan models lists them; or give a config.json path or params:N)",
+      text, did_you_mean(catalog::nearest_model_names(text))));
+}
+
+// ---- output -------------------------------------------------------------------------------------
+
+std::string table::render(std::string_view indent) const {
+  const std::size_t cols = header.size();
+  std::vector<std::size_t> width(cols, 0);
+  auto measure = [&](const std::vector<std::string>& r) {
+    for (std::size_t c = 0; c < cols && c < r.size(); ++c) width[c] = std::max(width[c], r[c].size());
+  };
+  measure(header);
+  for (const auto& r : rows) measure(r);
+  std::string out;
+  auto line = [&](const std::vector<std::string>& r) {
+    std::string l(indent);
+    for (std::size_t c = 0; c < cols; ++c) {
+      const std::string& cell = c < r.size() ? r[c] : std::string();
+      const bool right = c < numeric.size() && numeric[c];
+      const std::string pad(width[c] - cell.size(), ' ');
+      if (c > 0) l += "  ";
+      l += right ? pad + cell : cell + (c + 1 < cols ? pad : std::string());
+    }
+    while (!l.empty() && l.back() == ' ') l.pop_back();
+    out += l + "\n";
+  };
+  line(header);
+  std::size_t total = 0;
+  for (std::size_t c = 0; c < cols; ++c) total += width[c] + (c > 0 ? 2 : 0);
+  out += std::string(indent) + std::string(total, '-') + "\n";
+  for (const auto& r : rows) line(r);
+  return out;
+}
+
+nlohmann::json bytes_json(data_size d) {
+  const double v = d.in(units::B);
+  if (!std::isfinite(v)) return nullptr;
+  return static_cast<long long>(std::llround(v));
+}
+
+void print_json(const nlohmann::json& j) { fmt::print("{}\n", j.dump(2)); }
+
+// Sizes print with binary prefixes (GiB = 2^30 bytes: what PyTorch, nvidia-smi and vLLM report);
+// show_si gives the decimal form (GB = 1e9 bytes: what datasheets and the ZeRO paper print).
+std::string show(data_size d) { return fmt::format("{}", d); }
+std::string show_si(data_size d) { return fmt::format("{:si}", d); }
+std::string show(bandwidth b) { return fmt::format("{}", b); }
+std::string show(compute_rate r) { return fmt::format("{}", r); }
+std::string show(power p) { return fmt::format("{}", p); }
+std::string show_count(double n) {
+  const double a = std::fabs(n);
+  if (a >= 1e12) return fmt::format("{:.3g}T", n / 1e12);
+  if (a >= 1e9) return fmt::format("{:.3g}B", n / 1e9);
+  if (a >= 1e6) return fmt::format("{:.3g}M", n / 1e6);
+  if (a >= 1e3) return fmt::format("{:.3g}k", n / 1e3);
+  return fmt::format("{:.3g}", n);
+}
+
+}  // namespace gpuplan::cli

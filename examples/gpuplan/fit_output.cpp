@@ -1,0 +1,151 @@
+// examples/gpuplan/fit_output.cpp: the fit report as text and as JSON.
+#include "fit_output.hpp"
+
+#include <gpuplan/io/fit_json.hpp>
+#include <gpuplan/specs/format.hpp>
+#include <gpuplan/units/format.hpp>
+
+#include <fmt/format.h>
+
+namespace gpuplan::cli {
+
+namespace {
+
+std::string layout_text(const parallel_layout& l, bool infer) {
+  std::string s = fmt::format("{} GPU{}: dp {} x tp {} x pp {}", l.gpus(), l.gpus() == 1 ? "" : "s",
+                              l.dp, l.tp, l.pp);
+  if (!infer || l.cp > 1) s += fmt::format(" x cp {}", l.cp);
+  if (l.ep > 1) s += fmt::format(", ep {}", l.ep);
+  if (!infer) s += fmt::format(", ZeRO-{}", l.zero);
+  if (l.sequence_parallel) s += ", sequence parallel";
+  if (l.virtual_stages > 1) s += fmt::format(", {} virtual stages", l.virtual_stages);
+  return s;
+}
+
+std::string config_text(const fit_description& d) {
+  if (d.infer) {
+    const inference_config& c = d.serve;
+    return fmt::format(
+        "{} weights, {} KV cache, batch {} x {} tokens, max-model-len {}, "
+        "gpu-memory-utilization {}, block {}",
+        c.weight_dtype, c.kv_dtype, c.batch, c.context, c.model_len(), c.gpu_memory_utilization,
+        c.block_size);
+  }
+  const training_config& c = d.train;
+  std::string s = fmt::format("{} weights, {} gradients, {}, micro-batch {} x {} tokens, recompute {}",
+                              c.dtype, c.grad_dtype, to_string(c.optimizer), c.micro_batch, c.seq,
+                              to_string(c.recompute));
+  s += c.flash_attention ? ", flash attention" : ", no flash attention";
+  if (c.lora_rank > 0) s += fmt::format(", LoRA rank {}", c.lora_rank);
+  if (c.qlora_rank > 0) s += fmt::format(", QLoRA rank {}", c.qlora_rank);
+  if (c.offload != offload_kind::none) s += fmt::format(", offload {}", to_string(c.offload));
+  return s;
+}
+
+std::string gib(data_size d) { return fmt::format("{:.1GiB}", d); }
+std::string gb(data_size d) { return fmt::format("{:.1GB}", d); }
+
+}  // namespace
+
+nlohmann::json fit_json(const fit_description& d, const fit_report& r) {
+  nlohmann::json j;
+  j["mode"] = d.infer ? "infer" : "train";
+  j["model"] = {{"name", d.model.name()},
+                {"parameters", d.model.parameters()},
+                {"source", d.model.source}};
+  if (d.model.transformer) j["model"]["active_parameters"] = d.model.transformer->active_parameters();
+  j["gpu"] = {{"name", std::string(d.gpu.spec.name.view())},
+              {"memory_bytes", io::bytes_value(d.gpu.spec.memory)},
+              {"plannable_memory_bytes", io::bytes_value(d.gpu.spec.plannable_memory())},
+              {"source", d.gpu.source}};
+  j["layout"] = io::to_json(d.layout);
+  j["config"] = d.infer ? io::to_json(d.serve) : io::to_json(d.train);
+  for (auto& [k, v] : io::to_json(r).items()) j[k] = v;
+  return j;
+}
+
+std::string fit_text(const fit_description& d, const fit_report& r) {
+  const memory_breakdown& m = r.per_gpu;
+  const std::string what = fmt::format("{} {} on {} x {}", d.model.name(),
+                                       d.infer ? "serving" : "training", d.layout.gpus(),
+                                       d.gpu.spec.name);
+  std::string out;
+  if (r.fits())
+    out += fmt::format("FITS: {} uses {} of {} per GPU ({} headroom)\n", what, gib(m.total()),
+                       gib(r.capacity), gib(r.headroom()));
+  else
+    out += fmt::format("DOES NOT FIT: {} needs {} per GPU; {} available ({} short)\n", what,
+                       gib(m.total()), gib(r.capacity), gib(-r.headroom()));
+  out += "\n";
+  out += fmt::format("  model    {}, {} parameters", d.model.name(), show_count(d.model.parameters()));
+  if (d.model.transformer && d.model.transformer->is_moe())
+    out += fmt::format(" ({} active)", show_count(d.model.transformer->active_parameters()));
+  out += fmt::format(" ({})\n", d.model.source);
+  out += fmt::format("  gpu      {}, {} ({} plannable", d.gpu.spec.name, show(d.gpu.spec.memory),
+                     show(d.gpu.spec.plannable_memory()));
+  if (d.infer)
+    out += fmt::format(", x {} utilization = {}", d.serve.gpu_memory_utilization, show(r.capacity));
+  out += fmt::format(") ({})\n", d.gpu.source);
+  out += fmt::format("  layout   {}\n", layout_text(d.layout, d.infer));
+  out += fmt::format("  {} {}\n\n", d.infer ? "serving " : "training", config_text(d));
+
+  table t;
+  t.header = {fmt::format("per GPU (most loaded{})",
+                          d.layout.pp > 1 ? fmt::format(": pipeline stage {}", m.pipeline_stage) : ""),
+              "GiB", "GB", "of capacity"};
+  t.numeric = {false, true, true, true};
+  auto row = [&](const char* label, data_size v, bool always = false) {
+    if (!always && v.value == 0) return;
+    const double pct = r.capacity.value > 0 ? 100.0 * v.value / r.capacity.value : 0.0;
+    t.rows.push_back({label, fmt::format("{:.2f}", v.in(units::GiB)),
+                      fmt::format("{:.2f}", v.in(units::GB)), fmt::format("{:.1f}%", pct)});
+  };
+  row("weights", m.weights, true);
+  if (!d.infer) {
+    row("gradients", m.gradients, true);
+    row("optimizer state", m.optimizer, true);
+    row("activations", m.activations, true);
+  } else {
+    row("KV cache", m.kv_cache, true);
+  }
+  row("workspace", m.workspace);
+  row("overhead (CUDA context, NCCL, fragmentation)", m.overhead, true);
+  row("total", m.total(), true);
+  row(d.infer ? "capacity (x gpu-memory-utilization)" : "capacity", r.capacity, true);
+  t.rows.push_back({r.fits() ? "headroom" : "short by",
+                    fmt::format("{:.2f}", std::abs(r.headroom().in(units::GiB))),
+                    fmt::format("{:.2f}", std::abs(r.headroom().in(units::GB))), ""});
+  out += t.render("  ");
+  if (m.host.value > 0)
+    out += fmt::format("  offloaded to host memory: {} ({})\n", gib(m.host), gb(m.host));
+
+  if (d.infer && d.model.transformer) {
+    const kv_cache_info& kv = r.kv;
+    out += fmt::format(
+        "\n  KV cache (paged, vLLM's formula): {} on this GPU, {} blocks of {} tokens = "
+        "{} tokens; max concurrency {:.2f} at {} tokens per sequence\n",
+        kv.bytes_per_token, fmt::format("{:.0f}", kv.blocks), kv.block_size,
+        fmt::format("{:.0f}", kv.capacity_tokens.in(units::token)), kv.max_concurrency,
+        d.serve.model_len());
+  }
+
+  if (!r.fits()) {
+    out += "\n  advice (ranked; per-GPU memory of the most loaded GPU after the change):\n";
+    if (r.option_count == 0) {
+      out += "    none found: no change the model tried brings it within a catalog GPU\n";
+    } else {
+      table a;
+      a.header = {"#", "change", "GPUs", "per GPU", "capacity", ""};
+      a.numeric = {true, false, true, true, true, false};
+      int i = 0;
+      for (const advice& x : r.advice_list())
+        a.rows.push_back({fmt::format("{}", ++i), std::string(x.change.view()),
+                          fmt::format("{}", x.gpus), gib(x.total), gib(x.capacity),
+                          x.fits ? "fits" : "does not fit"});
+      out += a.render("    ");
+    }
+  }
+  return out;
+}
+
+}  // namespace gpuplan::cli

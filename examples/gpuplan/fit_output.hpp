@@ -1,0 +1,27 @@
+// examples/gpuplan/fit_output.hpp: a fit report for people (text) and for scripts (JSON).
+#pragma once
+
+#include "cli.hpp"
+
+#include <gpuplan/plan/fit.hpp>
+
+#include <string>
+
+namespace gpuplan::cli {
+
+/// What was asked, to print beside the answer.
+struct fit_description {
+  model_choice model;
+  gpu_choice gpu;
+  parallel_layout layout;
+  bool infer = false;
+  training_config train{};
+  inference_config serve{};
+};
+
+/// The `fit --json` object (docs/json-schema.md).
+nlohmann::json fit_json(const fit_description& d, const fit_report& r);
+/// The table: the verdict on the first line, the per-GPU breakdown, the advice.
+std::string fit_text(const fit_description& d, const fit_report& r);
+
+}  // namespace gpuplan::cli

@@ -1,0 +1,79 @@
+// examples/gpuplan/main.cpp: the gpuplan command-line tool.
+//
+//   gpuplan                 the built-in scenario (same as `gpuplan demo`)
+//   gpuplan gpus|models     the catalogs
+//   gpuplan fit ...         does it fit? per-GPU memory, verdict, advice
+//   gpuplan probe           this machine's GPUs
+//
+// Exit status: 0 success; 1 `fit --require-fit` and it does not fit; 2 bad input (one line on
+// stderr naming the problem); 3 an internal error (a bug: please report it).
+#include "cli.hpp"
+
+#include <gpuplan/io/json.hpp>
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+namespace {
+
+/// One line, whatever the message holds.
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+int fail(const std::string& what, int status = 2) {
+  std::fflush(stdout);
+  fmt::print(stderr, "gpuplan: error: {}\n", one_line(what));
+  return status;
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"gpuplan: does it fit, how fast, what it costs. GPU infrastructure planning.\n"
+               "Run with no command for a worked example.",
+               "gpuplan"};
+  app.require_subcommand(0, 1);
+  app.set_version_flag("--version", "gpuplan 0.1.0");
+  std::vector<gpuplan::cli::command> commands = {
+      gpuplan::cli::add_demo_command(app),  gpuplan::cli::add_gpus_command(app),
+      gpuplan::cli::add_models_command(app), gpuplan::cli::add_fit_command(app),
+      gpuplan::cli::add_probe_command(app),
+  };
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    return fail(e.what());
+  }
+  for (const auto& c : commands)
+    if (c.app->parsed()) return c.run();
+  return gpuplan::cli::run_demo();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const gpuplan::cli::usage_error& e) {
+    return fail(e.what());
+  } catch (const gpuplan::io::error& e) {
+    return fail(e.what());
+  } catch (const std::invalid_argument& e) {
+    return fail(e.what());  // the library's validation: layouts, sizes, specs
+  } catch (const std::out_of_range& e) {
+    return fail(e.what());
+  } catch (const CLI::Error& e) {
+    return fail(e.what());
+  } catch (const std::exception& e) {
+    return fail(std::string("internal error: ") + e.what(), 3);
+  } catch (...) {
+    return fail("internal error: unknown exception", 3);
+  }
+}

@@ -1,0 +1,99 @@
+// gpuplan/io/fit_json.hpp: fit reports and the configurations behind them, as JSON.
+//
+// The keys are a contract (docs/json-schema.md): fields may be added, never renamed. Sizes are
+// integers in bytes (`_bytes`), rates in base units per second.
+#pragma once
+
+#include <gpuplan/io/json.hpp>
+#include <gpuplan/plan/fit.hpp>
+
+#include <cmath>
+#include <string>
+
+namespace gpuplan::io {
+
+/// A size as a JSON integer number of bytes (rounded: sizes are whole bytes, int4 halves aside).
+inline nlohmann::json bytes_value(data_size d) {
+  const double v = d.in(units::B);
+  if (!std::isfinite(v)) return nullptr;
+  return static_cast<long long>(std::llround(v));
+}
+
+/// The most loaded GPU's memory against `capacity`: per_gpu in the fit --json contract.
+inline nlohmann::json to_json(const memory_breakdown& m, data_size capacity) {
+  return {{"weights_bytes", bytes_value(m.weights)},
+          {"gradients_bytes", bytes_value(m.gradients)},
+          {"optimizer_bytes", bytes_value(m.optimizer)},
+          {"activations_bytes", bytes_value(m.activations)},
+          {"kv_cache_bytes", bytes_value(m.kv_cache)},
+          {"workspace_bytes", bytes_value(m.workspace)},
+          {"overhead_bytes", bytes_value(m.overhead)},
+          {"total_bytes", bytes_value(m.total())},
+          {"capacity_bytes", bytes_value(capacity)},
+          {"model_states_bytes", bytes_value(m.model_states())},
+          {"host_bytes", bytes_value(m.host)},
+          {"pipeline_stage", m.pipeline_stage}};
+}
+
+inline nlohmann::json to_json(const kv_cache_info& kv) {
+  return {{"bytes_per_token", kv.bytes_per_token.in(units::B_per_token)},
+          {"page_size_bytes", bytes_value(kv.page_size)},
+          {"block_size", kv.block_size},
+          {"blocks", kv.blocks},
+          {"available_bytes", bytes_value(kv.available)},
+          {"capacity_tokens", kv.capacity_tokens.in(units::token)},
+          {"max_concurrency", kv.max_concurrency}};
+}
+
+inline nlohmann::json to_json(const advice& a) {
+  return {{"change", std::string(a.change.view())},
+          {"total_bytes", bytes_value(a.total)},
+          {"capacity_bytes", bytes_value(a.capacity)},
+          {"gpus", a.gpus},
+          {"fits", a.fits},
+          {"kind", a.category == 0 ? "configuration" : a.category == 1 ? "more_gpus" : "other_gpu"}};
+}
+
+inline nlohmann::json to_json(const training_config& c) {
+  return {{"dtype", std::string(gpuplan::to_string(c.dtype))},
+          {"grad_dtype", std::string(gpuplan::to_string(c.grad_dtype))},
+          {"optimizer", std::string(gpuplan::to_string(c.optimizer))},
+          {"master_weights", c.master_weights},
+          {"recompute", std::string(gpuplan::to_string(c.recompute))},
+          {"micro_batch", c.micro_batch},
+          {"seq", c.seq},
+          {"micro_batches", c.micro_batches},
+          {"flash_attention", c.flash_attention},
+          {"dropout", c.dropout},
+          {"lora", c.lora_rank},
+          {"qlora", c.qlora_rank},
+          {"offload", std::string(gpuplan::to_string(c.offload))}};
+}
+
+inline nlohmann::json to_json(const inference_config& c) {
+  return {{"weight_dtype", std::string(gpuplan::to_string(c.weight_dtype))},
+          {"kv_dtype", std::string(gpuplan::to_string(c.kv_dtype))},
+          {"batch", c.batch},
+          {"context", c.context},
+          {"max_model_len", c.model_len()},
+          {"gpu_memory_utilization", c.gpu_memory_utilization},
+          {"block_size", c.block_size},
+          {"quant_group_size", c.quant_group_size},
+          {"max_num_batched_tokens", c.max_num_batched_tokens},
+          {"max_num_seqs", c.max_num_seqs}};
+}
+
+/// The report's own fields: per_gpu, fits, headroom_bytes, advice and (serving) kv_cache.
+inline nlohmann::json to_json(const fit_report& r) {
+  nlohmann::json advice_list = nlohmann::json::array();
+  for (const advice& a : r.advice_list()) advice_list.push_back(to_json(a));
+  nlohmann::json j = {{"per_gpu", to_json(r.per_gpu, r.capacity)},
+                      {"gpu_memory_bytes", bytes_value(r.gpu_memory)},
+                      {"fits", r.fits()},
+                      {"headroom_bytes", bytes_value(r.headroom())},
+                      {"advice", advice_list}};
+  if (r.inference) j["kv_cache"] = to_json(r.kv);
+  return j;
+}
+
+}  // namespace gpuplan::io
