@@ -5,7 +5,7 @@
 GPUPLAN_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JOBS="$(nproc 2>/dev/null || echo 2)"
 
-say() { printf '\n==> %s\n' "$*"; }
+say() { printf '\n==> [%d s] %s\n' "$SECONDS" "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # ensure_debian_packages PKG...: installs those of PKG that dpkg does not list as installed.
