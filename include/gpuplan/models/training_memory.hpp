@@ -471,7 +471,7 @@ constexpr memory_breakdown training_memory(const generic_workload& g, const para
                       "training_config.optimizer = adafactor needs matrix shapes; a generic "
                       "workload has only a parameter count");
   detail::check_input(c.lora_rank == 0 && c.qlora_rank == 0,
-                      "LoRA/QLoRA need the model's linear layers; a generic workload has only a "
+                      "LoRA/QLoRA need the linear layers of the model; a generic workload has only a "
                       "parameter count");
   detail::check_input(c.offload != offload_kind::params || l.zero == 3,
                       "training_config.offload = params needs layout.zero = 3 (ZeRO-Infinity)",

@@ -107,24 +107,24 @@ struct parallel_layout {
     detail::check_input(m.kv_heads >= 1, "model.kv_heads must be at least 1", m.kv_heads);
     detail::check_input(m.heads % m.kv_heads == 0, "model.kv_heads must divide model.heads",
                         m.kv_heads, m.heads);
-    detail::check_input(m.heads % tp == 0, "layout.tp must divide the model's attention heads",
+    detail::check_input(m.heads % tp == 0, "layout.tp must divide model.heads (the attention heads)",
                         tp, m.heads);
     detail::check_input(m.kv_heads % tp == 0 || tp % m.kv_heads == 0,
-                        "layout.tp and the model's kv_heads must divide one another (kv heads "
-                        "are split, or replicated when tp > kv_heads)",
+                        "layout.tp and model.kv_heads must divide one another (KV heads are "
+                        "split, or replicated when tp > kv_heads)",
                         tp, m.kv_heads);
-    detail::check_input(pp <= m.layers, "layout.pp must not exceed the model's layers", pp,
+    detail::check_input(pp <= m.layers, "layout.pp must not exceed model.layers", pp,
                         m.layers);
     detail::check_input(m.layers % (pp * virtual_stages) == 0 || virtual_stages == 1,
-                        "layout.pp x layout.virtual_stages must divide the model's layers",
+                        "layout.pp x layout.virtual_stages must divide model.layers",
                         pp * virtual_stages, m.layers);
-    detail::check_input(m.ffn % tp == 0 || m.ffn == 0, "layout.tp must divide the model's ffn",
+    detail::check_input(m.ffn % tp == 0 || m.ffn == 0, "layout.tp must divide model.ffn",
                         tp, m.ffn);
     if (m.is_moe()) {
-      detail::check_input(m.moe.experts % ep == 0, "layout.ep must divide the model's experts", ep,
+      detail::check_input(m.moe.experts % ep == 0, "layout.ep must divide model.moe.experts", ep,
                           m.moe.experts);
       detail::check_input(m.moe.expert_ffn % expert_tensor_parallel() == 0,
-                          "layout.expert_tp must divide the model's expert_ffn",
+                          "layout.expert_tp must divide model.moe.expert_ffn",
                           expert_tensor_parallel(), m.moe.expert_ffn);
     } else {
       detail::check_input(ep == 1, "layout.ep must be 1 for a dense model", ep);
