@@ -33,13 +33,14 @@ bool has(const std::vector<std::string>& lines, const std::string& needle) {
 
 double rel(double a, double b) { return (a - b) / b; }
 
+std::string str(const name_string& n) { return std::string(n.view()); }
+
 /// The name of the catalog entry s was matched to, or "" (the catalog's lookup returns an element
 /// of catalog::all_gpus, a copy of the named entry, so names are compared, not addresses).
-std::string_view entry_name(const gpu_spec_with_provenance& s) {
-  return s.catalog_entry != nullptr ? s.catalog_entry->name.view() : std::string_view{};
+std::string entry_name(const gpu_spec_with_provenance& s) {
+  return std::string(s.catalog_entry != nullptr ? s.catalog_entry->name.view() : "");
 }
 
-constexpr double MiB = 1024.0 * 1024.0;
 
 }  // namespace
 
@@ -155,9 +156,9 @@ TEST_CASE("fake H100 SXM maps to the catalog's H100-SXM5-80GB", "[probe][fake][s
   REQUIRE(r.devices.size() == 1);
   const gpu_spec_with_provenance s = to_gpu_spec(r.devices[0]);
   REQUIRE(s.matched());
-  CHECK(entry_name(s) == catalog::h100_sxm.name.view());
+  CHECK(entry_name(s) == str(catalog::h100_sxm.name));
   CHECK(s.usable());
-  CHECK(s.spec.name.view() == "H100-SXM5-80GB");
+  CHECK(str(s.spec.name) == "H100-SXM5-80GB");
   CHECK(s.source.name == provenance::catalog);
   // Peak rates from the catalog: H100 SXM datasheet 1,979 TFLOPS bf16 with sparsity = 989.5 dense.
   CHECK(s.source.peak == provenance::catalog);
@@ -188,7 +189,7 @@ TEST_CASE("fake A100-SXM4-40GB maps to the 40 GB entry, not the 80 GB one", "[pr
   // A100 40GB datasheet: 1,555 GB/s = 2 x 1215 MHz x 5120 bit / 8. Tolerance 0.1%.
   CHECK(std::abs(rel(d.memory_bandwidth.value.in(units::GBps), 1555.0)) < 1e-3);
   const auto s = to_gpu_spec(d);
-  CHECK(entry_name(s) == catalog::a100_sxm_40gb.name.view());
+  CHECK(entry_name(s) == str(catalog::a100_sxm_40gb.name));
   CHECK(s.spec.memory.in(units::GiB) == 40.0);
   CHECK(s.spec.peak.bf16_tensor.in(units::TFLOPS) == Approx(312.0));  // A100 datasheet
 }
@@ -199,7 +200,7 @@ TEST_CASE("a name without size or form: the measured memory picks H100 NVL over 
   REQUIRE(r.devices.size() == 1);
   const auto s = to_gpu_spec(r.devices[0]);
   REQUIRE(s.matched());
-  CHECK(entry_name(s) == catalog::h100_nvl.name.view());
+  CHECK(entry_name(s) == str(catalog::h100_nvl.name));
   // The alias "H100" names the SXM entry first; the memory check rejects it, and says so.
   CHECK(has(s.notes, "H100-SXM5-80GB named by \"H100\" rejected: H100-SXM5-80GB has 80.0 GiB, "
                      "93.8 GiB measured"));
@@ -217,9 +218,9 @@ TEST_CASE("an H100 under an unknown name is estimated from cc 9.0, SMs and clock
   const auto s = to_gpu_spec(r.devices[0]);
   CHECK_FALSE(s.matched());
   CHECK(s.usable());
-  CHECK(s.spec.name.view() == "gpuplan test Hopper part");
+  CHECK(str(s.spec.name) == "gpuplan test Hopper part");
   CHECK(s.source.name == provenance::measured);
-  CHECK(s.spec.architecture.view() == "Hopper");
+  CHECK(str(s.spec.architecture) == "Hopper");
   CHECK(s.source.peak == provenance::estimated);
   CHECK(has(s.notes, "peak rates estimated: 132 SMs x 1980 MHz x Hopper FMA per SM per clock x 2"));
   // H100 SXM datasheet (dense): FP64 34, FP64 tensor 67, FP32 67 TFLOPS at the 1980 MHz max clock:
@@ -263,7 +264,7 @@ TEST_CASE("an L4 under an unknown name: estimates match the L4 datasheet", "[pro
   const auto s = to_gpu_spec(d);
   CHECK_FALSE(s.matched());
   CHECK(s.usable());
-  CHECK(s.spec.architecture.view() == "Ada");
+  CHECK(str(s.spec.architecture) == "Ada");
   // L4 datasheet, sparse figures halved: BF16 121 (242*), FP8 242.5 (485*), TF32 60 (120*),
   // FP32 30.3 TFLOPS; INT8 242.5 (485*) TOPS. Tolerance 1.5% (the datasheet rounds TF32 to 120).
   const peak_rates& p = s.spec.peak;
@@ -287,7 +288,7 @@ TEST_CASE("compute capability 10.0 has no per-SM table: rates unavailable, said 
   CHECK(s.source.peak == provenance::unavailable);
   CHECK(s.spec.peak.bf16_tensor.value == 0.0);
   CHECK(has(s.notes, "no per-SM throughput table for compute capability 10.0"));
-  CHECK(s.spec.architecture.view() == "Blackwell");
+  CHECK(str(s.spec.architecture) == "Blackwell");
   // Memory and bandwidth are still measured, so the spec is valid for memory planning.
   CHECK(s.usable());
 }
@@ -301,7 +302,7 @@ TEST_CASE("to_gpu_spec with the catalog switched off estimates even a known part
   const auto s = to_gpu_spec(r.devices[0], o);
   CHECK_FALSE(s.matched());
   CHECK(s.source.peak == provenance::estimated);
-  CHECK(s.spec.name.view() == "NVIDIA H100 80GB HBM3");
+  CHECK(str(s.spec.name) == "NVIDIA H100 80GB HBM3");
 }
 
 // ---- several devices, and the pairing of CUDA and NVML devices ----------------------------------
@@ -318,8 +319,8 @@ TEST_CASE("two devices, numbered differently by CUDA and NVML, are paired by PCI
   CHECK(r.devices[1].name.value == "NVIDIA H100 80GB HBM3");
   CHECK(r.devices[1].power_limit.value.in(units::W) == Approx(700.0));
   CHECK(r.devices[1].temperature_c.value == 26);
-  CHECK(entry_name(to_gpu_spec(r.devices[0])) == catalog::a100_sxm_40gb.name.view());
-  CHECK(entry_name(to_gpu_spec(r.devices[1])) == catalog::h100_sxm.name.view());
+  CHECK(entry_name(to_gpu_spec(r.devices[0])) == str(catalog::a100_sxm_40gb.name));
+  CHECK(entry_name(to_gpu_spec(r.devices[1])) == str(catalog::h100_sxm.name));
 }
 
 TEST_CASE("an NVML without the PCI lookup pairs by UUID; missing functions leave fields "
@@ -404,7 +405,7 @@ TEST_CASE("NVML missing or failing: a warning, CUDA fields still read, spec stil
     CHECK(d.memory_total.known());
     CHECK_FALSE(d.power_limit.known());
     const auto s = to_gpu_spec(d);
-    CHECK(entry_name(s) == catalog::h100_sxm.name.view());
+    CHECK(entry_name(s) == str(catalog::h100_sxm.name));
     CHECK(s.usable());
   }
 }
@@ -430,7 +431,7 @@ TEST_CASE("failing attributes leave their fields unavailable, with the CUresult 
     CHECK_FALSE(d.memory_clock_max.known());
     CHECK_FALSE(d.memory_bandwidth.known());
     const auto s = to_gpu_spec(d);
-    CHECK(entry_name(s) == catalog::h100_sxm.name.view());
+    CHECK(entry_name(s) == str(catalog::h100_sxm.name));
     CHECK(s.source.memory_bandwidth == provenance::catalog);
     CHECK(s.spec.memory_bandwidth.in(units::TBps) == Approx(3.35));
   }
@@ -463,7 +464,7 @@ device_info named(const char* name, int sms, double mib) {
 
 TEST_CASE("driver names map to catalog entries", "[probe][spec]") {
   const auto match = [](const char* name, int sms, double mib) {
-    return std::string(entry_name(to_gpu_spec(named(name, sms, mib))));
+    return entry_name(to_gpu_spec(named(name, sms, mib)));
   };
   // Names as drivers print them, with the SM counts and totals they report (catalog [DRV] notes).
   CHECK(match("NVIDIA H100 PCIe", 114, 81008) == "H100-PCIe-80GB");
@@ -479,13 +480,13 @@ TEST_CASE("driver names map to catalog entries", "[probe][spec]") {
 TEST_CASE("a catalog entry whose SM count or memory disagrees is rejected", "[probe][spec]") {
   SECTION("an SXM name with a PCIe part's 114 SMs falls to the H100 family's PCIe entry") {
     const auto s = to_gpu_spec(named("NVIDIA H100 80GB HBM3", 114, 81008));
-    CHECK(entry_name(s) == catalog::h100_pcie.name.view());
+    CHECK(entry_name(s) == str(catalog::h100_pcie.name));
     CHECK(has(s.notes, "H100-SXM5-80GB has 132 SMs, 114 measured"));
   }
   SECTION("a MIG slice's 10 GiB never takes the 80 GB entry") {
     const auto s = to_gpu_spec(named("NVIDIA A100-SXM4-80GB", 14, 9856));
     CHECK_FALSE(s.matched());
-    CHECK(s.spec.name.view() == "NVIDIA A100-SXM4-80GB");
+    CHECK(str(s.spec.name) == "NVIDIA A100-SXM4-80GB");
   }
   SECTION("the tolerance is a named option") {
     spec_options o;
@@ -577,8 +578,8 @@ TEST_CASE("names, versions and error texts", "[probe]") {
   STATIC_REQUIRE(architecture_name(8, 9) == "Ada");
   CHECK(cuda_version_string(12040) == "12.4");
   CHECK(cuda_version_string(13000) == "13.0");
-  CHECK(to_string(provenance::derived) == "derived");
-  CHECK(to_string(probe_error::stub_library) == "stub_library");
+  CHECK(std::string(to_string(provenance::derived)) == "derived");
+  CHECK(std::string(to_string(probe_error::stub_library)) == "stub_library");
   const abi::cu_uuid u{{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, static_cast<char>(0xff)}};
   CHECK(gpuplan::probe::detail::format_uuid(u) == "GPU-00010203-0405-0607-0809-0a0b0c0d0eff");
   CHECK(gpuplan::probe::detail::format_pci_bus_id(1, 0xab, 3) == "00000001:AB:03.0");
