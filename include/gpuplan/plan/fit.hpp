@@ -232,6 +232,37 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
       if (any) out.add(last);
     }
   }
+  // The smallest combined plan: ZeRO-3 and full recomputation with tensor (up to 8, one NVLink
+  // domain), pipeline and data parallelism grown by powers of two; fewest GPUs, then least
+  // memory.
+  if (structured) {
+    advice found{};
+    bool any = false;
+    training_config nc = c;
+    nc.recompute = recompute_kind::full;
+    for (int dm = 1; dm <= 8; dm *= 2)
+      for (int tm = 1; tm <= 8; tm *= 2)
+        for (int pm = 1; pm <= 16; pm *= 2) {
+          parallel_layout nl = l;
+          nl.dp = l.dp * dm;
+          nl.tp = l.tp * tm;
+          nl.pp = l.pp * pm;
+          nl.sequence_parallel = nl.tp > 1;
+          if (nl.dp * nl.cp > 1) nl.zero = 3;
+          if (nl.tp > 8 && tm > 1) continue;
+          if (dm * tm * pm == 1 || !memory.valid(nl)) continue;
+          if (any && nl.gpus() > found.gpus) continue;
+          const data_size total = memory(nl, nc).total();
+          if (!(total <= capacity)) continue;
+          if (any && nl.gpus() == found.gpus && !(total < found.total)) continue;
+          found = {(name_builder{} << "dp " << nl.dp << " x tp " << nl.tp << " x pp " << nl.pp
+                                   << (nl.zero == 3 ? ", ZeRO-3" : "") << ", full recompute")
+                       .out,
+                   total, capacity, nl.gpus(), true, 1};
+          any = true;
+        }
+    if (any) out.add(found);
+  }
   // Another GPU: the smallest catalog GPU with more memory on which the plan fits.
   const gpu_spec* best = nullptr;
   data_size best_total{};

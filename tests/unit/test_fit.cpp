@@ -1,0 +1,129 @@
+// fit_report: capacity, headroom, and the ranked advice when a plan does not fit. Every option's
+// per-GPU total is checked against the memory model run on the changed plan.
+#include "../catch.hpp"
+
+#include <gpuplan/gpuplan.hpp>
+
+#include <string>
+#include <string_view>
+
+using namespace gpuplan;
+
+namespace {
+
+const advice* find(const fit_report& r, std::string_view prefix) {
+  for (const advice& a : r.advice_list())
+    if (a.change.view().substr(0, prefix.size()) == prefix) return &a;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("A plan that fits has headroom and no advice", "[fit]") {
+  const fit_report r = training_fit(catalog::llama31_8b, catalog::h100_sxm, {.dp = 8, .zero = 3},
+                                    {.recompute = recompute_kind::full, .seq = 4096});
+  CHECK(r.fits());
+  CHECK(r.option_count == 0);
+  CHECK(r.capacity == catalog::h100_sxm.plannable_memory());
+  CHECK(r.headroom() == r.capacity - r.per_gpu.total());
+  CHECK(r.headroom().value > 0);
+  CHECK(r.gpus == 8);
+}
+
+TEST_CASE("Llama 3.1 8B full fine-tuning on one H100: ranked options", "[fit][advice]") {
+  const transformer_spec& m = catalog::llama31_8b;
+  const training_config c{.micro_batch = 1, .seq = 4096};
+  const parallel_layout l{};
+  const fit_report r = training_fit(m, catalog::h100_sxm, l, c);
+  REQUIRE_FALSE(r.fits());
+  REQUIRE(r.option_count > 3);
+  CHECK(r.headroom().value < 0);
+  // Ranking: every fitting option before every non-fitting one; among fitting ones, changes on
+  // the same GPUs, then more GPUs, then another GPU.
+  bool seen_unfit = false;
+  int last_category = 0;
+  for (const advice& a : r.advice_list()) {
+    if (!a.fits) seen_unfit = true;
+    CHECK((a.fits || seen_unfit));
+    CHECK(!(a.fits && seen_unfit));
+    if (a.fits) {
+      CHECK(a.category >= last_category);
+      last_category = a.category;
+    }
+    CHECK(a.fits == (a.total <= a.capacity));
+  }
+  // Each option's figure is the model's figure for the changed plan.
+  const advice* offload = find(r, "CPU offload of the optimizer");
+  REQUIRE(offload != nullptr);
+  CHECK(offload->fits);
+  training_config off = c;
+  off.offload = offload_kind::optimizer;
+  CHECK(offload->total == training_memory(m, l, off).total());
+  const advice* adam8 = find(r, "8-bit AdamW");
+  REQUIRE(adam8 != nullptr);
+  training_config a8 = c;
+  a8.optimizer = optimizer_kind::adamw8bit;
+  CHECK(adam8->total == training_memory(m, l, a8).total());
+  const advice* tp = find(r, "tensor parallel 2");
+  REQUIRE(tp != nullptr);
+  CHECK(tp->gpus == 2);
+  CHECK(tp->total == training_memory(m, {.tp = 2, .sequence_parallel = true}, c).total());
+  // Another GPU: the smallest catalog GPU whose memory holds the unchanged plan.
+  const advice* gpu = nullptr;
+  for (const advice& a : r.advice_list())
+    if (a.category == 2) gpu = &a;
+  REQUIRE(gpu != nullptr);
+  CHECK(gpu->total == r.per_gpu.total());
+  for (const gpu_spec& g : catalog::all_gpus)
+    if (g.plannable_memory() >= r.per_gpu.total())
+      CHECK(g.plannable_memory() >= gpu->capacity);
+}
+
+TEST_CASE("Llama 3.1 70B on 8 H100s: a combined plan over more GPUs", "[fit][advice]") {
+  const fit_report r = training_fit(catalog::llama31_70b, catalog::h100_sxm, {.dp = 8},
+                                    {.micro_batch = 1, .seq = 4096});
+  REQUIRE_FALSE(r.fits());
+  const advice* zero3 = find(r, "ZeRO stage 3 (FSDP");
+  REQUIRE(zero3 != nullptr);
+  CHECK_FALSE(zero3->fits);  // 16 B x 70.6B / 8 = 141 GB of model states per GPU
+  REQUIRE(r.options[0].fits);
+  CHECK(r.options[0].gpus > 8);
+  CHECK(std::string(r.options[0].change.view()).find("ZeRO-3") != std::string::npos);
+}
+
+TEST_CASE("Serving advice: quantisation, tensor parallelism, another GPU", "[fit][inference]") {
+  const transformer_spec& m = catalog::llama31_70b;
+  const inference_config c{.batch = 1, .context = 4096};
+  const fit_report r = inference_fit(m, catalog::h100_sxm, {}, c);
+  REQUIRE_FALSE(r.fits());
+  const advice* int4 = find(r, "int4 weights");
+  REQUIRE(int4 != nullptr);
+  CHECK(int4->fits);  // about 37 GB of weights
+  inference_config q = c;
+  q.weight_dtype = precision::int4;
+  CHECK(int4->total == inference_fit(m, catalog::h100_sxm, {}, q).per_gpu.total());
+  // The smallest tensor-parallel degree that fits: 2 leaves 70.6 GB of weights per GPU, over the
+  // 0.9 x 79.2 GiB budget with the overhead, so 4.
+  const advice* tp = find(r, "tensor parallel");
+  REQUIRE(tp != nullptr);
+  CHECK(tp->fits);
+  CHECK(tp->gpus == 4);
+  CHECK_FALSE(inference_fit(m, catalog::h100_sxm, {.tp = 2}, c).fits());
+  CHECK(r.options[0].fits);
+  // B200 or MI300X hold 141 GB of bf16 weights plus the cache.
+  bool gpu_option = false;
+  for (const advice& a : r.advice_list()) gpu_option = gpu_option || a.category == 2;
+  CHECK(gpu_option);
+}
+
+TEST_CASE("Generic workload: ZeRO, offload and a bigger GPU", "[fit][generic]") {
+  // "My model needs 24 GB; my GPUs have 16 GB": 1.5B parameters (16 B each) on a T4.
+  const generic_workload g{.name = "my-model", .parameters = 1.5e9};
+  const fit_report r = training_fit(g, catalog::t4, {.dp = 4}, {});
+  REQUIRE_FALSE(r.fits());
+  const advice* z3 = find(r, "ZeRO stage 3");
+  REQUIRE(z3 != nullptr);
+  CHECK(z3->fits);  // 24 GB / 4 = 6 GB of model states per GPU
+  CHECK(z3->total == training_memory(g, {.dp = 4, .zero = 3}, {}).total());
+  CHECK(find(r, "tensor parallel") == nullptr);  // no structure to split
+}
