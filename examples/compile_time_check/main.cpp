@@ -1,0 +1,96 @@
+// compile_time_check: a deployment tool keeps its GPU plans in code and lets the compiler check
+// them. Each plan below is validated by static_assert: the layout against the model and the GPU
+// count, and the memory of the most loaded GPU against the GPU's capacity. Change a plan so that
+// it does not fit (say, ZeRO stage 0 for the 70B run) and the build stops with
+// "gpuplan: a plan does not fit in GPU memory"; break a layout (tp = 3 for 64 heads) and it
+// stops with "layout.tp must divide model.heads".
+#include <gpuplan/gpuplan.hpp>
+
+#include <cstdio>
+
+namespace {
+
+using namespace gpuplan;
+namespace cat = gpuplan::catalog;
+
+struct training_plan {
+  const char* purpose;
+  transformer_spec model;
+  gpu_spec gpu;
+  int gpus;
+  parallel_layout layout;
+  training_config config;
+};
+
+struct serving_plan {
+  const char* purpose;
+  transformer_spec model;
+  gpu_spec gpu;
+  int gpus;
+  parallel_layout layout;
+  inference_config config;
+};
+
+constexpr training_plan training_plans[] = {
+    {"Llama 3.1 8B full fine-tune, one node", cat::llama31_8b, cat::h100_sxm, 8,
+     {.dp = 8, .zero = 3},
+     {.recompute = recompute_kind::full, .micro_batch = 2, .seq = 8192}},
+    {"Llama 3.1 70B continued pre-training, 8 nodes", cat::llama31_70b, cat::h100_sxm, 64,
+     {.dp = 2, .tp = 8, .pp = 4, .zero = 1, .sequence_parallel = true},
+     {.grad_dtype = precision::fp32, .recompute = recompute_kind::selective, .micro_batch = 1,
+      .seq = 8192}},
+    {"Llama 2 13B QLoRA on a workstation GPU", cat::llama2_13b, cat::rtx_4090, 1, {},
+     {.recompute = recompute_kind::full, .micro_batch = 1, .seq = 2048, .qlora_rank = 16}},
+};
+
+constexpr serving_plan serving_plans[] = {
+    {"Llama 3.1 70B chat, 32 x 8k requests", cat::llama31_70b, cat::h100_sxm, 8, {.tp = 8},
+     {.batch = 32, .context = 8192}},
+    {"Mistral 7B on L4s, int4 weights", cat::mistral_7b, cat::l4, 1, {},
+     {.weight_dtype = precision::int4, .batch = 8, .context = 4096}},
+};
+
+// The checks. A failed plan makes the expression non-constant (layout errors, with the field in
+// the compiler's notes) or false (does not fit, with the message below).
+constexpr bool all_training_plans_fit() {
+  for (const training_plan& p : training_plans) {
+    p.layout.validate(p.model, p.gpus);
+    if (!training_fit(p.model, p.gpu, p.layout, p.config).fits()) return false;
+  }
+  return true;
+}
+constexpr bool all_serving_plans_fit() {
+  for (const serving_plan& p : serving_plans) {
+    p.layout.validate(p.model, p.gpus);
+    if (!inference_fit(p.model, p.gpu, p.layout, p.config).fits()) return false;
+  }
+  return true;
+}
+static_assert(all_training_plans_fit(), "gpuplan: a plan does not fit in GPU memory");
+static_assert(all_serving_plans_fit(), "gpuplan: a plan does not fit in GPU memory");
+
+void print(const char* purpose, const fit_report& r) {
+  const memory_breakdown& m = r.per_gpu;
+  std::printf("%s\n  per GPU: weights %.1f, gradients %.1f, optimizer %.1f, activations %.1f, "
+              "KV cache %.1f, workspace %.1f, overhead %.1f = %.1f GiB of %.1f GiB (headroom "
+              "%.1f GiB)\n",
+              purpose, m.weights.in(units::GiB), m.gradients.in(units::GiB),
+              m.optimizer.in(units::GiB), m.activations.in(units::GiB), m.kv_cache.in(units::GiB),
+              m.workspace.in(units::GiB), m.overhead.in(units::GiB), m.total().in(units::GiB),
+              r.capacity.in(units::GiB), r.headroom().in(units::GiB));
+  if (r.inference)
+    std::printf("  paged KV cache: %.0f blocks of %d tokens, %.0f tokens, %.1f x max_model_len\n",
+                r.kv.blocks, r.kv.block_size, r.kv.capacity_tokens.in(units::token),
+                r.kv.max_concurrency);
+}
+
+}  // namespace
+
+int main() {
+  // The same functions at run time give the same numbers the compiler checked.
+  for (const training_plan& p : training_plans)
+    print(p.purpose, training_fit(p.model, p.gpu, p.layout, p.config));
+  for (const serving_plan& p : serving_plans)
+    print(p.purpose, inference_fit(p.model, p.gpu, p.layout, p.config));
+  return 0;
+}
