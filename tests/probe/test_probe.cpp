@@ -149,6 +149,16 @@ TEST_CASE("fake H100 SXM: every field read, with its provenance", "[probe][fake]
 
   CHECK(r.load_time.value >= 0.0);
   CHECK(r.query_time.value >= 0.0);
+
+  // visit_fields lists every field once; on this fake every one of them is known.
+  int fields = 0;
+  std::string unknown;
+  visit_fields(d, [&](std::string_view name, const auto& field) {
+    ++fields;
+    if (!field.known()) unknown += std::string(name) + " ";
+  });
+  CHECK(fields == 28);
+  CHECK(unknown.empty());
 }
 
 TEST_CASE("fake H100 SXM maps to the catalog's H100-SXM5-80GB", "[probe][fake][spec]") {
@@ -176,6 +186,14 @@ TEST_CASE("fake H100 SXM maps to the catalog's H100-SXM5-80GB", "[probe][fake][s
   CHECK(s.source.sm_count == provenance::measured);
   CHECK(s.spec.sm_count == 132);
   CHECK(s.spec.boost_clock.in(units::MHz) == Approx(1980.0));
+  int fields = 0;
+  int unavailable = 0;
+  visit_fields(s.source, [&](std::string_view, provenance p) {
+    ++fields;
+    if (p == provenance::unavailable) ++unavailable;
+  });
+  CHECK(fields == 13);
+  CHECK(unavailable == 0);
 }
 
 TEST_CASE("fake A100-SXM4-40GB maps to the 40 GB entry, not the 80 GB one", "[probe][fake][spec]") {

@@ -87,6 +87,42 @@ struct device_info {
   std::vector<std::string> notes;
 };
 
+/// Calls f(name, field) for every probed field of d, in a fixed order (the order of the
+/// struct), so that printers and serialisers (the CLI's table and --json) share one list of names.
+/// `field` is a probed<T> with T one of std::string, int, bool, data_size, frequency, bandwidth,
+/// power.
+template <class F>
+void visit_fields(const device_info& d, F&& f) {
+  f("name", d.name);
+  f("uuid", d.uuid);
+  f("pci_bus_id", d.pci_bus_id);
+  f("compute_capability_major", d.compute_capability_major);
+  f("compute_capability_minor", d.compute_capability_minor);
+  f("sm_count", d.sm_count);
+  f("memory_total", d.memory_total);
+  f("memory_total_nvml", d.memory_total_nvml);
+  f("memory_free", d.memory_free);
+  f("memory_used", d.memory_used);
+  f("memory_bus_width_bits", d.memory_bus_width_bits);
+  f("memory_clock_max", d.memory_clock_max);
+  f("memory_bandwidth", d.memory_bandwidth);
+  f("sm_clock_current", d.sm_clock_current);
+  f("sm_clock_max", d.sm_clock_max);
+  f("l2_cache", d.l2_cache);
+  f("nvlink_links", d.nvlink_links);
+  f("nvlink_links_active", d.nvlink_links_active);
+  f("power_limit", d.power_limit);
+  f("power_draw", d.power_draw);
+  f("temperature_c", d.temperature_c);
+  f("utilization_gpu_pct", d.utilization_gpu_pct);
+  f("utilization_memory_pct", d.utilization_memory_pct);
+  f("mig_enabled", d.mig_enabled);
+  f("pcie_generation_max", d.pcie_generation_max);
+  f("pcie_width_max", d.pcie_width_max);
+  f("integrated", d.integrated);
+  f("ecc_enabled", d.ecc_enabled);
+}
+
 /// Why a probe failed. `none` means it found at least one device.
 enum class probe_error : unsigned char {
   none,

@@ -152,6 +152,24 @@ struct spec_provenance {
   provenance boost_clock = provenance::unavailable;
 };
 
+/// Calls f(name, provenance) for every field of spec_provenance, named as the gpu_spec fields.
+template <class F>
+void visit_fields(const spec_provenance& p, F&& f) {
+  f("name", p.name);
+  f("architecture", p.architecture);
+  f("form", p.form);
+  f("memory", p.memory);
+  f("memory_usable", p.memory_usable);
+  f("memory_type", p.memory_type);
+  f("memory_bandwidth", p.memory_bandwidth);
+  f("peak", p.peak);
+  f("tdp", p.tdp);
+  f("gpu_link", p.gpu_link);
+  f("pcie", p.pcie);
+  f("sm_count", p.sm_count);
+  f("boost_clock", p.boost_clock);
+}
+
 /// A gpu_spec built from a probed device, with the provenance of each field.
 struct gpu_spec_with_provenance {
   gpu_spec spec{};
