@@ -26,9 +26,9 @@
 #pragma once
 
 #include <gpuplan/specs/transformer.hpp>
+#include <gpuplan/specs/checks.hpp>
 #include <gpuplan/units.hpp>
 
-#include <stdexcept>
 
 namespace gpuplan {
 
@@ -88,7 +88,7 @@ constexpr double keys_attended(const transformer_spec& m, int context, attention
 }
 
 constexpr void check_context(int context) {
-  if (context <= 0) throw std::invalid_argument("flops: context (tokens) must be positive");
+  if (context <= 0) detail::fail("flops: context (tokens) must be positive");
 }
 
 }  // namespace detail
@@ -148,7 +148,7 @@ constexpr compute_amount prefill_flops(const transformer_spec& m, int prompt) {
 /// FLOPs to decode one token with `context` tokens already in the KV cache (it attends to them
 /// and to itself).
 constexpr compute_per_token decode_flops_per_token(const transformer_spec& m, int context) {
-  if (context < 0) throw std::invalid_argument("flops: context (tokens) must not be negative");
+  if (context < 0) detail::fail("flops: context (tokens) must not be negative");
   return forward_flops_per_token(m, context + 1, attention_mask::full).total();
 }
 

@@ -2,22 +2,14 @@
 // sparsity folded in), and tensor-core and vector rates are distinct fields.
 #pragma once
 
+#include <gpuplan/specs/checks.hpp>
 #include <gpuplan/specs/name.hpp>
 #include <gpuplan/specs/precision.hpp>
 #include <gpuplan/units.hpp>
 
 #include <array>
-#include <stdexcept>
 
 namespace gpuplan {
-
-namespace detail {
-/// x is a finite number (not NaN, not infinite); usable in constant expressions, unlike
-/// std::isfinite before C++23.
-constexpr bool finite(double x) { return x == x && x - x == 0.0; }
-/// x is finite and at least zero.
-constexpr bool finite_nonnegative(double x) { return finite(x) && x >= 0.0; }
-}  // namespace detail
 
 enum class vendor : unsigned char { nvidia, amd, other };
 enum class form_factor : unsigned char { sxm, pcie, nvl, oam, other };
@@ -44,14 +36,14 @@ struct link_spec {
 
   /// Throws std::invalid_argument naming the field when the link is not self-consistent.
   constexpr void validate() const {
-    if (links < 0) throw std::invalid_argument("link_spec.links must not be negative");
+    if (links < 0) detail::fail("link_spec.links must not be negative");
     if (!detail::finite_nonnegative(per_direction.value))
-      throw std::invalid_argument("link_spec.per_direction must be finite and not negative");
-    if (max_peers < 0) throw std::invalid_argument("link_spec.max_peers must not be negative");
+      detail::fail("link_spec.per_direction must be finite and not negative");
+    if (max_peers < 0) detail::fail("link_spec.max_peers must not be negative");
     if (kind == link_kind::none && (links != 0 || per_direction.value != 0.0 || max_peers != 0))
-      throw std::invalid_argument("link_spec.kind is none but links, bandwidth or peers are set");
+      detail::fail("link_spec.kind is none but links, bandwidth or peers are set");
     if (kind != link_kind::none && !(per_direction.value > 0.0))
-      throw std::invalid_argument("link_spec.per_direction must be positive for a link");
+      detail::fail("link_spec.per_direction must be positive for a link");
   }
 };
 
@@ -77,11 +69,11 @@ struct pcie_spec {
   /// Throws std::invalid_argument naming the field; generation 0 with lanes 0 means unknown.
   constexpr void validate() const {
     if (generation != 0 && (generation < 3 || generation > 6))
-      throw std::invalid_argument("pcie_spec.generation must be 3, 4, 5 or 6 (0: unknown)");
+      detail::fail("pcie_spec.generation must be 3, 4, 5 or 6 (0: unknown)");
     if (lanes != 0 && lanes != 1 && lanes != 2 && lanes != 4 && lanes != 8 && lanes != 16)
-      throw std::invalid_argument("pcie_spec.lanes must be 1, 2, 4, 8 or 16 (0: unknown)");
+      detail::fail("pcie_spec.lanes must be 1, 2, 4, 8 or 16 (0: unknown)");
     if ((generation == 0) != (lanes == 0))
-      throw std::invalid_argument("pcie_spec.generation and pcie_spec.lanes must both be set");
+      detail::fail("pcie_spec.generation and pcie_spec.lanes must both be set");
   }
 };
 
@@ -141,9 +133,9 @@ struct peak_rates {
         {fp4_tensor, "gpu_spec.peak.fp4_tensor must be finite and not negative"},
     };
     for (const auto& f : fields)
-      if (!detail::finite_nonnegative(f.r.value)) throw std::invalid_argument(f.msg);
+      if (!detail::finite_nonnegative(f.r.value)) detail::fail(f.msg);
     if (!detail::finite(sparsity_factor) || sparsity_factor < 1.0)
-      throw std::invalid_argument("gpu_spec.peak.sparsity_factor must be at least 1 (1: none)");
+      detail::fail("gpu_spec.peak.sparsity_factor must be at least 1 (1: none)");
   }
 };
 
@@ -172,23 +164,23 @@ struct gpu_spec {
   /// Throws std::invalid_argument naming the first field that is missing or out of range. In a
   /// constant expression the throw is a compile error that shows the message.
   constexpr void validate() const {
-    if (name.empty()) throw std::invalid_argument("gpu_spec.name must not be empty");
+    if (name.empty()) detail::fail("gpu_spec.name must not be empty");
     if (!detail::finite(memory.value) || !(memory.value > 0.0))
-      throw std::invalid_argument("gpu_spec.memory must be positive and finite");
+      detail::fail("gpu_spec.memory must be positive and finite");
     if (!detail::finite_nonnegative(memory_usable.value))
-      throw std::invalid_argument("gpu_spec.memory_usable must be finite and not negative");
+      detail::fail("gpu_spec.memory_usable must be finite and not negative");
     if (memory_usable.value > memory.value)
-      throw std::invalid_argument("gpu_spec.memory_usable must not exceed gpu_spec.memory");
+      detail::fail("gpu_spec.memory_usable must not exceed gpu_spec.memory");
     if (!detail::finite(memory_bandwidth.value) || !(memory_bandwidth.value > 0.0))
-      throw std::invalid_argument("gpu_spec.memory_bandwidth must be positive and finite");
+      detail::fail("gpu_spec.memory_bandwidth must be positive and finite");
     peak.validate();
     if (!detail::finite_nonnegative(tdp.value))
-      throw std::invalid_argument("gpu_spec.tdp must be finite and not negative");
+      detail::fail("gpu_spec.tdp must be finite and not negative");
     gpu_link.validate();
     pcie.validate();
-    if (sm_count < 0) throw std::invalid_argument("gpu_spec.sm_count must not be negative");
+    if (sm_count < 0) detail::fail("gpu_spec.sm_count must not be negative");
     if (!detail::finite_nonnegative(boost_clock.value))
-      throw std::invalid_argument("gpu_spec.boost_clock must be finite and not negative");
+      detail::fail("gpu_spec.boost_clock must be finite and not negative");
   }
 };
 

@@ -8,10 +8,10 @@
 
 #include <gpuplan/specs/gpu.hpp>
 #include <gpuplan/specs/name.hpp>
+#include <gpuplan/specs/checks.hpp>
 #include <gpuplan/units.hpp>
 
 #include <array>
-#include <stdexcept>
 
 namespace gpuplan {
 
@@ -63,22 +63,22 @@ struct node_spec {
 
   /// Throws std::invalid_argument naming the first field that is missing or out of range.
   constexpr void validate() const {
-    if (name.empty()) throw std::invalid_argument("node_spec.name must not be empty");
+    if (name.empty()) detail::fail("node_spec.name must not be empty");
     gpu.validate();
-    if (gpus <= 0) throw std::invalid_argument("node_spec.gpus must be positive");
+    if (gpus <= 0) detail::fail("node_spec.gpus must be positive");
     if (!detail::finite_nonnegative(scale_up_per_gpu.value))
-      throw std::invalid_argument("node_spec.scale_up_per_gpu must be finite and not negative");
-    if (nics.count < 0) throw std::invalid_argument("node_spec.nics.count must not be negative");
+      detail::fail("node_spec.scale_up_per_gpu must be finite and not negative");
+    if (nics.count < 0) detail::fail("node_spec.nics.count must not be negative");
     if (!detail::finite_nonnegative(nics.per_nic.value))
-      throw std::invalid_argument("node_spec.nics.per_nic must be finite and not negative");
+      detail::fail("node_spec.nics.per_nic must be finite and not negative");
     if (nics.count > 0 && !(nics.per_nic.value > 0.0))
-      throw std::invalid_argument("node_spec.nics.per_nic must be positive when nics.count > 0");
+      detail::fail("node_spec.nics.per_nic must be positive when nics.count > 0");
     if (!detail::finite_nonnegative(host_memory.value))
-      throw std::invalid_argument("node_spec.host_memory must be finite and not negative");
+      detail::fail("node_spec.host_memory must be finite and not negative");
     if (!detail::finite_nonnegative(local_storage.value))
-      throw std::invalid_argument("node_spec.local_storage must be finite and not negative");
+      detail::fail("node_spec.local_storage must be finite and not negative");
     if (!detail::finite_nonnegative(max_power.value))
-      throw std::invalid_argument("node_spec.max_power must be finite and not negative");
+      detail::fail("node_spec.max_power must be finite and not negative");
   }
 };
 
@@ -101,14 +101,14 @@ struct cluster_spec {
 
   constexpr void validate() const {
     node.validate();
-    if (nodes <= 0) throw std::invalid_argument("cluster_spec.nodes must be positive");
+    if (nodes <= 0) detail::fail("cluster_spec.nodes must be positive");
     if (nodes > 1 && fabric == inter_node_fabric::none)
-      throw std::invalid_argument("cluster_spec.fabric must not be none with more than one node");
+      detail::fail("cluster_spec.fabric must not be none with more than one node");
     if (nodes > 1 && node.nics.count == 0)
-      throw std::invalid_argument("cluster_spec.node.nics.count must be positive with nodes > 1");
+      detail::fail("cluster_spec.node.nics.count must be positive with nodes > 1");
     if (!detail::finite(bisection_fraction) || !(bisection_fraction > 0.0) ||
         bisection_fraction > 1.0)
-      throw std::invalid_argument("cluster_spec.bisection_fraction must be in (0, 1]");
+      detail::fail("cluster_spec.bisection_fraction must be in (0, 1]");
   }
 };
 

@@ -2,12 +2,12 @@
 // shape alone (parameters, KV bytes per token).
 #pragma once
 
+#include <gpuplan/specs/checks.hpp>
 #include <gpuplan/specs/name.hpp>
 #include <gpuplan/specs/precision.hpp>
 #include <gpuplan/units.hpp>
 
 #include <array>
-#include <stdexcept>
 
 namespace gpuplan {
 
@@ -65,49 +65,49 @@ struct transformer_spec {
   /// Throws std::invalid_argument naming the first field that is missing or inconsistent. In a
   /// constant expression the throw is a compile error that shows the message.
   constexpr void validate() const {
-    if (name.empty()) throw std::invalid_argument("transformer_spec.name must not be empty");
-    if (layers <= 0) throw std::invalid_argument("transformer_spec.layers must be positive");
-    if (hidden <= 0) throw std::invalid_argument("transformer_spec.hidden must be positive");
-    if (heads <= 0) throw std::invalid_argument("transformer_spec.heads must be positive");
-    if (kv_heads <= 0) throw std::invalid_argument("transformer_spec.kv_heads must be positive");
+    if (name.empty()) detail::fail("transformer_spec.name must not be empty");
+    if (layers <= 0) detail::fail("transformer_spec.layers must be positive");
+    if (hidden <= 0) detail::fail("transformer_spec.hidden must be positive");
+    if (heads <= 0) detail::fail("transformer_spec.heads must be positive");
+    if (kv_heads <= 0) detail::fail("transformer_spec.kv_heads must be positive");
     if (kv_heads > heads)
-      throw std::invalid_argument("transformer_spec.kv_heads must not exceed heads");
+      detail::fail("transformer_spec.kv_heads must not exceed heads");
     if (heads % kv_heads != 0)
-      throw std::invalid_argument("transformer_spec.kv_heads must divide heads");
-    if (head_dim <= 0) throw std::invalid_argument("transformer_spec.head_dim must be positive");
-    if (vocab <= 0) throw std::invalid_argument("transformer_spec.vocab must be positive");
+      detail::fail("transformer_spec.kv_heads must divide heads");
+    if (head_dim <= 0) detail::fail("transformer_spec.head_dim must be positive");
+    if (vocab <= 0) detail::fail("transformer_spec.vocab must be positive");
     if (max_positions < 0)
-      throw std::invalid_argument("transformer_spec.max_positions must not be negative");
+      detail::fail("transformer_spec.max_positions must not be negative");
     if (positions == position_kind::learned && max_positions <= 0)
-      throw std::invalid_argument(
+      detail::fail(
           "transformer_spec.max_positions must be positive with learned positions");
     if (sliding_window < 0)
-      throw std::invalid_argument("transformer_spec.sliding_window must not be negative (0: none)");
+      detail::fail("transformer_spec.sliding_window must not be negative (0: none)");
     if (moe.experts < 0)
-      throw std::invalid_argument("transformer_spec.moe.experts must not be negative");
+      detail::fail("transformer_spec.moe.experts must not be negative");
     if (moe.experts == 0) {
-      if (ffn <= 0) throw std::invalid_argument("transformer_spec.ffn must be positive");
+      if (ffn <= 0) detail::fail("transformer_spec.ffn must be positive");
       if (moe.experts_per_token != 0 || moe.shared_experts != 0 || moe.expert_ffn != 0)
-        throw std::invalid_argument(
+        detail::fail(
             "transformer_spec.moe.experts must be positive when other moe fields are set");
       return;
     }
     if (moe.experts_per_token <= 0 || moe.experts_per_token > moe.experts)
-      throw std::invalid_argument(
+      detail::fail(
           "transformer_spec.moe.experts_per_token must be between 1 and moe.experts");
     if (moe.expert_ffn <= 0)
-      throw std::invalid_argument("transformer_spec.moe.expert_ffn must be positive");
+      detail::fail("transformer_spec.moe.expert_ffn must be positive");
     if (moe.shared_experts < 0 || moe.shared_expert_ffn < 0)
-      throw std::invalid_argument(
+      detail::fail(
           "transformer_spec.moe.shared_experts and shared_expert_ffn must not be negative");
     if (moe.first_dense_layers < 0 || moe.first_dense_layers >= layers)
-      throw std::invalid_argument(
+      detail::fail(
           "transformer_spec.moe.first_dense_layers must be at least 0 and below layers");
     if (moe.layer_interval <= 0)
-      throw std::invalid_argument("transformer_spec.moe.layer_interval must be positive");
+      detail::fail("transformer_spec.moe.layer_interval must be positive");
     if (moe.first_dense_layers > 0 || moe.layer_interval > 1)
       if (ffn <= 0)
-        throw std::invalid_argument(
+        detail::fail(
             "transformer_spec.ffn must be positive when some layers keep a dense FFN");
   }
 
