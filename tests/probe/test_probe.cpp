@@ -9,6 +9,8 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
+#include <limits>
+#include <stdexcept>
 #include <string>
 
 using namespace gpuplan;
@@ -69,6 +71,41 @@ TEST_CASE("an explicit library path that does not exist gives the same error, na
   CHECK(r.error == probe_error::driver_not_found);
   CHECK(r.message.rfind("libcuda.so.1 not found (no NVIDIA driver): ", 0) == 0);
   CHECK(r.message.find("no-such-dir/libcuda.so.1") != std::string::npos);
+}
+
+TEST_CASE("empty library names are errors naming the option", "[probe][nodriver]") {
+  probe_options o;
+  o.cuda_library.clear();
+  const probe_result r = probe_gpus(o);
+  CHECK(r.error == probe_error::driver_not_found);
+  CHECK(r.message.find("probe_options.cuda_library is empty") != std::string::npos);
+
+  probe_options n = fake("h100");
+  n.nvml_library.clear();
+  const probe_result rn = probe_gpus(n);
+  REQUIRE(rn.ok());
+  REQUIRE(rn.warnings.size() == 1);
+  CHECK(rn.warnings[0].find("probe_options.nvml_library is empty") != std::string::npos);
+}
+
+TEST_CASE("probe_options::from_environment reads GPUPLAN_CUDA_LIBRARY / GPUPLAN_NVML_LIBRARY",
+          "[probe][nodriver]") {
+  ::unsetenv("GPUPLAN_CUDA_LIBRARY");
+  ::unsetenv("GPUPLAN_NVML_LIBRARY");
+  CHECK(probe_options::from_environment().cuda_library == "libcuda.so.1");
+  CHECK(probe_options::from_environment().nvml_library == "libnvidia-ml.so.1");
+  const std::string dir = GPUPLAN_FAKE_DIR;
+  ::setenv("GPUPLAN_CUDA_LIBRARY", (dir + "/libcuda.so.1").c_str(), 1);
+  ::setenv("GPUPLAN_NVML_LIBRARY", (dir + "/libnvidia-ml.so.1").c_str(), 1);
+  probe_options o = probe_options::from_environment();
+  ::unsetenv("GPUPLAN_CUDA_LIBRARY");
+  ::unsetenv("GPUPLAN_NVML_LIBRARY");
+  CHECK(o.cuda_library == dir + "/libcuda.so.1");
+  ::setenv("GPUPLAN_FAKE_GPU", "h100", 1);
+  o.keep_driver_loaded = false;
+  const probe_result r = probe_gpus(o);
+  CHECK(r.ok());
+  CHECK(r.nvml_loaded);
 }
 
 TEST_CASE("the CUDA toolkit's stub libcuda gives a clear error, not a crash", "[probe][stub]") {
@@ -511,6 +548,16 @@ TEST_CASE("a catalog entry whose SM count or memory disagrees is rejected", "[pr
     o.memory_match_tolerance = 0.001;  // tighter than the 1% the driver hides
     CHECK_FALSE(to_gpu_spec(named("NVIDIA H100 80GB HBM3", 132, 81089), o).matched());
   }
+}
+
+TEST_CASE("a bad spec option is an invalid_argument naming it", "[probe][spec]") {
+  spec_options o;
+  o.memory_match_tolerance = -0.1;
+  CHECK_THROWS_WITH(to_gpu_spec(named("NVIDIA L4", 58, 23034), o),
+                    "spec_options.memory_match_tolerance must be at least 0 and below 1 (a "
+                    "fraction)");
+  o.memory_match_tolerance = std::numeric_limits<double>::quiet_NaN();
+  CHECK_THROWS_AS(to_gpu_spec(named("NVIDIA L4", 58, 23034), o), std::invalid_argument);
 }
 
 TEST_CASE("a record with no measured memory or bandwidth is not usable, and says why",

@@ -23,6 +23,7 @@
 #include <dlfcn.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -43,6 +44,19 @@ struct probe_options {
   /// cuInit on and registers exit handlers, so unloading it after cuInit is unsafe; every CUDA
   /// runtime (cudart, PyTorch) keeps it loaded too. NVML is always shut down and unloaded.
   bool keep_driver_loaded = true;
+
+  /// The defaults, overridden by the environment variables GPUPLAN_CUDA_LIBRARY and
+  /// GPUPLAN_NVML_LIBRARY where set and non-empty (a driver outside the loader path, or the test
+  /// suite's fake libraries under a command-line tool). Nothing reads the environment unless a
+  /// program calls this.
+  static probe_options from_environment() {
+    probe_options o;
+    if (const char* c = std::getenv("GPUPLAN_CUDA_LIBRARY"); c != nullptr && *c != '\0')
+      o.cuda_library = c;
+    if (const char* n = std::getenv("GPUPLAN_NVML_LIBRARY"); n != nullptr && *n != '\0')
+      o.nvml_library = n;
+    return o;
+  }
 
   /// Both libraries from one directory (a driver installed outside the loader path, or the test
   /// suite's fakes).
@@ -517,6 +531,11 @@ inline probe_result probe_gpus(const probe_options& opt = {}) {
   probe_result res;
   res.cuda_library = opt.cuda_library;
 
+  if (opt.cuda_library.empty()) {
+    res.error = probe_error::driver_not_found;
+    res.message = "libcuda.so.1 not found (no NVIDIA driver): probe_options.cuda_library is empty";
+    return res;
+  }
   std::string why;
   detail::shared_library cuda_lib = detail::shared_library::open(opt.cuda_library, why);
   if (!cuda_lib.loaded()) {
@@ -552,7 +571,10 @@ inline probe_result probe_gpus(const probe_options& opt = {}) {
   detail::shared_library nvml_lib;
   detail::nvml_api nv;
   if (opt.use_nvml) {
-    nvml_lib = detail::shared_library::open(opt.nvml_library, why);
+    if (opt.nvml_library.empty())
+      why = "probe_options.nvml_library is empty";
+    else
+      nvml_lib = detail::shared_library::open(opt.nvml_library, why);
     if (!nvml_lib.loaded()) {
       res.warnings.push_back("NVML not available; memory and power fields unavailable (" + why +
                              ")");
