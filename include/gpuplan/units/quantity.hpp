@@ -271,6 +271,22 @@ constexpr std::partial_ordering operator<=>(quantity<A, R1> a, quantity<A, R2> b
   using R = std::common_type_t<R1, R2>;
   return static_cast<R>(a.value) <=> static_cast<R>(b.value);
 }
+// The relational operators are spelt out rather than rewritten from <=>: a comparison through
+// std::partial_ordering costs a compare and two branches where `a.value < b.value` is one
+// instruction, and gpuplan::max on quantities must compile to the same maxsd as on doubles
+// (bench/compare_codegen.sh checks it).
+#define GPUPLAN_DETAIL_RELATION(OP)                                                                \
+  template <dimension A, class R1, class R2>                                                       \
+  constexpr bool operator OP(quantity<A, R1> a, quantity<A, R2> b) {                               \
+    using R = std::common_type_t<R1, R2>;                                                          \
+    return static_cast<R>(a.value) OP static_cast<R>(b.value);                                     \
+  }
+GPUPLAN_DETAIL_RELATION(!=)
+GPUPLAN_DETAIL_RELATION(<)
+GPUPLAN_DETAIL_RELATION(<=)
+GPUPLAN_DETAIL_RELATION(>)
+GPUPLAN_DETAIL_RELATION(>=)
+#undef GPUPLAN_DETAIL_RELATION
 
 // The mismatched overloads: chosen when the dimensions differ, so the error is a sentence. Each
 // comparison is declared explicitly (not left to C++20's rewritten candidates) so that `a < b`
@@ -336,7 +352,7 @@ constexpr quantity<dims::none / A, R> operator/(S s, quantity<A, R> a) {
 
 template <dimension A, class R>
 constexpr quantity<A, R> abs(quantity<A, R> q) {
-  return q.value < R{0} ? -q : q;
+  return quantity<A, R>::from_base(q.value < R{0} ? -q.value : q.value);
 }
 /// True when the value is neither NaN nor infinite (usable in constant expressions).
 template <dimension A, class R>
@@ -346,11 +362,13 @@ constexpr bool is_finite(quantity<A, R> q) {
 }
 template <dimension A, class R>
 constexpr quantity<A, R> min(quantity<A, R> a, quantity<A, R> b) {
-  return b < a ? b : a;
+  // On the values, not the quantities: g++ 12 turns a conditional over two class lvalues into a
+  // store, a pointer select and a load, where this compiles to one minsd (as std::min on doubles).
+  return quantity<A, R>::from_base(b.value < a.value ? b.value : a.value);
 }
 template <dimension A, class R>
 constexpr quantity<A, R> max(quantity<A, R> a, quantity<A, R> b) {
-  return a < b ? b : a;
+  return quantity<A, R>::from_base(a.value < b.value ? b.value : a.value);
 }
 
 template <class T>
