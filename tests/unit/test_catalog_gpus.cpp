@@ -77,7 +77,7 @@ TEST_CASE("capacities are binary bytes, as the driver's totals show", "[catalog]
     if (type.substr(0, 3) == "HBM") CHECK(g.memory_usable.in(u::B) > g.memory.in(u::GiB) * 1e9);
     CHECK(g.plannable_memory().value == g.memory_usable.value);
   }
-  CHECK(cat::a10.plannable_memory().value == cat::a10.memory.value);  // driver total unknown
+  CHECK(cat::h100_nvl.plannable_memory().value == cat::h100_nvl.memory.value);  // total unknown
 }
 
 TEST_CASE("sparse figures are the dense ones times the sparsity factor", "[catalog][gpus]") {

@@ -118,7 +118,7 @@ inline constexpr gpu_spec a100_pcie_40gb{
     .architecture = "Ampere",
     .form = form_factor::pcie,
     .memory = 40 * units::GiB,  // [A100-DS] 40GB HBM2
-    .memory_usable = {},
+    .memory_usable = 40326 * units::MiB,  // [DRV] total_memory=40326MB
     .memory_type = "HBM2",
     .memory_bandwidth = 1555 * units::GBps,  // [A100-DS] 1,555 GB/s
     .peak =
@@ -431,7 +431,7 @@ inline constexpr gpu_spec rtx_6000_ada{
     .architecture = "Ada Lovelace",
     .form = form_factor::pcie,
     .memory = 48 * units::GiB,  // [RTX6KADA-DS] 48GB GDDR6 with ECC
-    .memory_usable = {},
+    .memory_usable = 48622 * units::MiB,  // [DRV] total_memory=48622MB
     .memory_type = "GDDR6",
     .memory_bandwidth = 960 * units::GBps,  // [RTX6KADA-DS] 960 GB/s
     .peak =
@@ -496,7 +496,7 @@ inline constexpr gpu_spec a10{
     .architecture = "Ampere",
     .form = form_factor::pcie,
     .memory = 24 * units::GiB,  // [A10-DS] 24GB GDDR6
-    .memory_usable = {},
+    .memory_usable = 23028 * units::MiB,  // [DRV] nvidia-smi Total 23028MiB (ECC on)
     .memory_type = "GDDR6",
     .memory_bandwidth = 600 * units::GBps,  // [A10-DS] 600 GB/s
     .peak =
@@ -623,11 +623,13 @@ inline constexpr gpu_spec v100_sxm2_16gb =
          16160 * units::MiB);  // [DRV] total_memory=16160MB
 inline constexpr gpu_spec v100_sxm2_32gb =
     v100(true, 32, "V100-SXM2-32GB",
-         {"v100", "v100-32gb", "v100-sxm2-32gb", "Tesla V100-SXM2-32GB"}, {});
+         {"v100", "v100-32gb", "v100-sxm2-32gb", "Tesla V100-SXM2-32GB"},
+         32510 * units::MiB);  // [DRV] nvidia-smi 32510 MiB (= the CUDA total on V100-PCIE-32GB)
 inline constexpr gpu_spec v100_pcie_16gb =
     v100(false, 16, "V100-PCIe-16GB", {"v100-pcie-16gb", "Tesla V100-PCIE-16GB"}, {});
 inline constexpr gpu_spec v100_pcie_32gb =
-    v100(false, 32, "V100-PCIe-32GB", {"v100-pcie", "v100-pcie-32gb", "Tesla V100-PCIE-32GB"}, {});
+    v100(false, 32, "V100-PCIe-32GB", {"v100-pcie", "v100-pcie-32gb", "Tesla V100-PCIE-32GB"},
+         32510 * units::MiB);  // [DRV] total_memory=32510MB
 
 // ------------------------------------------------------------------------------------- AMD --
 
