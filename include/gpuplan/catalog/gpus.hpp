@@ -262,8 +262,8 @@ inline constexpr gpu_spec h100_nvl{
     .tdp = 400 * units::W,  // [H100-DS] 350-400 W (configurable)
     .gpu_link = link_spec::from_bidirectional(link_kind::nvlink_bridge, 12, 600 * units::GBps, 1),
     .pcie = {.generation = 5, .lanes = 16},  // [H100-DS] PCIe Gen5: 128 GB/s
-    .sm_count = 132,                         // full GH100 SXM5 configuration per [MLE]
-    .boost_clock = 1785 * units::MHz,        // [MLE] / NVIDIA H100 NVL product brief
+    .sm_count = 132,    // the H100 SXM5 configuration ([GH100-WP]) on a PCIe card
+    .boost_clock = {},  // not on the datasheet
 };
 
 inline constexpr gpu_spec h200_sxm{
