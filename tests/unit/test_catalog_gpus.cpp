@@ -136,6 +136,9 @@ TEST_CASE("GPUs are found by short names and by the driver's product names", "[c
   CHECK(cat::find_gpu("NVIDIA A100-SXM4-80GB")->memory.in(u::GiB) == 80.0);
   CHECK(cat::find_gpu("a100")->name == std::string_view("A100-SXM4-80GB"));
   CHECK(cat::find_gpu("Tesla T4")->architecture == std::string_view("Turing"));
+  // Older drivers drop the "NVIDIA " prefix ("A100-SXM4-40GB", "GeForce RTX 3090").
+  CHECK(cat::find_gpu("A100-SXM4-40GB") == &cat::all_gpus[0]);
+  CHECK(cat::find_gpu("GeForce RTX 3090")->sm_count == 82);
   CHECK(cat::find_gpu("mi300x")->maker == vendor::amd);
   CHECK(cat::find_gpu("h1000") == nullptr);
   CHECK(cat::find_gpu("") == nullptr);

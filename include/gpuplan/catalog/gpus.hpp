@@ -521,7 +521,7 @@ inline constexpr gpu_spec a10{
 
 inline constexpr gpu_spec rtx_3090{
     .name = "RTX-3090-24GB",
-    .aliases = {"rtx-3090", "3090", "rtx3090", "NVIDIA GeForce RTX 3090"},
+    .aliases = {"rtx-3090", "3090", "rtx3090", "NVIDIA GeForce RTX 3090", "GeForce RTX 3090"},
     .maker = vendor::nvidia,
     .architecture = "Ampere",
     .form = form_factor::pcie,
