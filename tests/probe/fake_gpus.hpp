@@ -85,7 +85,8 @@ inline constexpr gpu ada_unknown{
     0, 0x41, 0, 8, 9, 58, 22699 * MiB, 23034 * MiB, 0 * MiB, 192, 6251000, 2040000, 210,
     48 * 1024 * 1024, 0, 0, 72000, 16000, 40, 0, 0, 2, 4, 16};
 
-// Compute capability 10.0 (Blackwell), which has no per-SM table: rates stay unavailable.
+// Compute capability 10.0 (Blackwell), which has no per-SM table: rates stay unavailable. The
+// other figures have a B200's shape but are not asserted against anything.
 inline constexpr gpu blackwell_unknown{
     "gpuplan test Blackwell part",
     {0xb2, 0x00, 0xb2, 0x00, 0xb2, 0x00, 0xb2, 0x00, 0xb2, 0x00, 0xb2, 0x00, 0xb2, 0x00, 0xb2, 0x00},
