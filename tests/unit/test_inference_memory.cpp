@@ -138,3 +138,17 @@ TEST_CASE("Generic inference and input errors", "[inference][errors]") {
   CHECK_THROWS_AS(inference_fit(catalog::llama31_8b, catalog::t4, {.tp = 3}, {}),
                   std::invalid_argument);
 }
+
+TEST_CASE("Sliding-window attention caps the KV blocks a sequence holds", "[inference][kv]") {
+  // Mistral 7B v0.1: every layer attends to the last 4096 tokens; vLLM V1 frees the blocks that
+  // fall wholly outside the window, so a 32k-token sequence holds ceil(4096/16) + 1 = 257 blocks.
+  const transformer_spec& m = catalog::mistral_7b;
+  REQUIRE(m.sliding_window == 4096);
+  const inference_memory_result r =
+      inference_memory(m, catalog::h100_sxm, {}, {.batch = 2, .context = 32768});
+  CHECK(r.kv.blocks_per_sequence(32768) == 257);
+  CHECK(r.kv.blocks_per_sequence(1000) == 63);  // shorter than the window: no cap
+  CHECK(r.per_gpu.kv_cache.in(units::B) ==
+        Approx(2 * 257 * kv_page_size(m, {}, {}).in(units::B) * m.layers));
+  CHECK(r.kv.max_batch(32768) == static_cast<int>(r.kv.blocks / 257));
+}

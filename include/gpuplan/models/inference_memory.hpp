@@ -75,12 +75,25 @@ struct kv_cache_info {
   data_size available{};             ///< memory left for the KV cache
   token_count capacity_tokens{};     ///< blocks x block_size
   double max_concurrency = 0;        ///< capacity_tokens / max_model_len
-  /// Largest batch of sequences of `context` tokens whose blocks fit (each takes
-  /// ceil(context / block_size) blocks).
-  [[nodiscard]] constexpr int max_batch(int context) const {
+  /// Sliding-window attention span (0: none): a sequence never holds more than
+  /// blocks_per_sequence(window) + 1 blocks.
+  int window = 0;
+  /// Blocks one sequence of `context` tokens holds: ceil(context / block_size); with a sliding
+  /// window, blocks wholly outside the window are freed (vLLM V1 SlidingWindowManager), leaving
+  /// at most ceil(window / block_size) + 1.
+  [[nodiscard]] constexpr int blocks_per_sequence(int context) const {
     if (context <= 0 || block_size <= 0) return 0;
-    const double per_seq = (context + block_size - 1) / block_size;
-    return static_cast<int>(blocks / per_seq);
+    const int full = (context + block_size - 1) / block_size;
+    if (window > 0 && context > window) {
+      const int capped = (window + block_size - 1) / block_size + 1;
+      return capped < full ? capped : full;
+    }
+    return full;
+  }
+  /// Largest batch of sequences of `context` tokens whose blocks fit.
+  [[nodiscard]] constexpr int max_batch(int context) const {
+    const int per_seq = blocks_per_sequence(context);
+    return per_seq > 0 ? static_cast<int>(blocks / per_seq) : 0;
   }
   /// Longest context that `batch` sequences can each have.
   [[nodiscard]] constexpr int max_context(int batch) const {
@@ -200,7 +213,8 @@ constexpr inference_memory_result inference_memory(const transformer_spec& m,
     r.kv.page_size = page;
     r.kv.block_size = c.block_size;
     r.kv.bytes_per_token = p.layers * page / (c.block_size * units::token);
-    const double blocks_per_seq = (c.context + c.block_size - 1) / c.block_size;
+    r.kv.window = m.sliding_window;
+    const double blocks_per_seq = r.kv.blocks_per_sequence(c.context);
     r.per_gpu.kv_cache = c.batch * blocks_per_seq * p.layers * page;
     r.per_gpu.overhead = a.cuda_context + detail::nccl_buffers(l, a) +
                          a.allocator_fragmentation * (r.per_gpu.weights + r.per_gpu.workspace);

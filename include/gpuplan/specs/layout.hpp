@@ -101,6 +101,7 @@ struct parallel_layout {
   /// the virtual stages divide the layers of a stage; ep divides the experts; expert_tp divides
   /// the expert FFN; cp divides nothing here (the sequence: see training_config).
   constexpr void validate(const transformer_spec& m) const {
+    m.validate();
     validate();
     detail::check_input(m.layers >= 1, "model.layers must be at least 1", m.layers);
     detail::check_input(m.heads >= 1, "model.heads must be at least 1", m.heads);
