@@ -55,7 +55,7 @@ void BM_roofline_double_inline(benchmark::State& state) {
     benchmark::DoNotOptimize(c.data());
     benchmark::ClobberMemory();
   }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * layers));
+  state.SetItemsProcessed(state.iterations() * static_cast<benchmark::IterationCount>(layers));
 }
 void BM_roofline_quantity_inline(benchmark::State& state) {
   const inputs& in = data();
@@ -72,7 +72,7 @@ void BM_roofline_quantity_inline(benchmark::State& state) {
     benchmark::DoNotOptimize(c.data());
     benchmark::ClobberMemory();
   }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * layers));
+  state.SetItemsProcessed(state.iterations() * static_cast<benchmark::IterationCount>(layers));
 }
 void BM_roofline_double_call(benchmark::State& state) {
   const inputs& in = data();
@@ -84,7 +84,7 @@ void BM_roofline_double_call(benchmark::State& state) {
     benchmark::DoNotOptimize(c.data());
     benchmark::ClobberMemory();
   }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * layers));
+  state.SetItemsProcessed(state.iterations() * static_cast<benchmark::IterationCount>(layers));
 }
 void BM_roofline_quantity_call(benchmark::State& state) {
   const inputs& in = data();
@@ -101,7 +101,7 @@ void BM_roofline_quantity_call(benchmark::State& state) {
     benchmark::DoNotOptimize(c.data());
     benchmark::ClobberMemory();
   }
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * layers));
+  state.SetItemsProcessed(state.iterations() * static_cast<benchmark::IterationCount>(layers));
 }
 
 // A chain of dependent operations on scalars: each iteration's result feeds the next.
