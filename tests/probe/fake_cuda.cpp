@@ -2,7 +2,7 @@
 // entry points the probe uses, with the driver's C signatures (gpuplan/probe/abi.hpp), and answers
 // with the devices of the scenario GPUPLAN_FAKE_GPU selects (fake_gpus.hpp). Built twice: as
 // fake/libcuda.so.1, and with GPUPLAN_FAKE_OLD_DRIVER as fake-cuda-partial/libcuda.so.1, which
-// lacks cuDeviceTotalMem_v2 and cuDeviceGetUuid_v2 the way a driver older than CUDA 3.2 / 11.4 does.
+// lacks cuDeviceTotalMem_v2 and cuDeviceGetUuid_v2, as drivers older than CUDA 3.2 / 11.4 do.
 #include <gpuplan/probe/abi.hpp>
 
 #include "fake_gpus.hpp"

@@ -98,8 +98,8 @@ abi::nvml_return nvmlDeviceGetHandleByPciBusId_v2(const char* bus_id, abi::nvml_
   const fake::scenario s = fake::current();
   for (int i = 0; i < s.count; ++i) {
     const fake::gpu* g = s.nvml_order[i];
-    if (static_cast<unsigned>(g->pci_domain) == domain && static_cast<unsigned>(g->pci_bus) == bus &&
-        static_cast<unsigned>(g->pci_device) == dev) {
+    if (static_cast<unsigned>(g->pci_domain) == domain &&
+        static_cast<unsigned>(g->pci_bus) == bus && static_cast<unsigned>(g->pci_device) == dev) {
       *device = handle(g);
       return 0;
     }

@@ -49,10 +49,11 @@ std::string entry_name(const gpu_spec_with_provenance& s) {
 // ---- no driver, stub driver ---------------------------------------------------------------------
 
 // First in the file: later tests load fake libraries named libcuda.so.1 (and unload them).
-TEST_CASE("without a driver the default probe says libcuda.so.1 was not found", "[probe][nodriver]") {
+TEST_CASE("without a driver the default probe says libcuda.so.1 was not found",
+          "[probe][nodriver]") {
   if (void* h = ::dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL)) {
     ::dlclose(h);
-    WARN("a libcuda.so.1 is on this machine's loader path; the no-driver case is not testable here");
+    WARN("a libcuda.so.1 is on this machine's loader path: the no-driver case is untestable here");
     return;
   }
   const probe_result r = probe_gpus();
@@ -306,7 +307,8 @@ TEST_CASE("an H100 under an unknown name is estimated from cc 9.0, SMs and clock
   CHECK(s.source.pcie == provenance::measured);
 }
 
-TEST_CASE("an L4 under an unknown name: estimates match the L4 datasheet", "[probe][fake][estimate]") {
+TEST_CASE("an L4 under an unknown name: estimates match the L4 datasheet",
+          "[probe][fake][estimate]") {
   const probe_result r = probe_gpus(fake("ada_unknown"));
   REQUIRE(r.devices.size() == 1);
   const device_info& d = r.devices[0];

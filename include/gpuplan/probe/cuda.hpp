@@ -237,7 +237,8 @@ inline void load(const shared_library& lib, cuda_api& a) {
   a.device_get = lib.symbol<abi::cuDeviceGet_t>("cuDeviceGet");
   a.device_get_name = lib.symbol<abi::cuDeviceGetName_t>("cuDeviceGetName");
   a.device_get_uuid = lib.symbol<abi::cuDeviceGetUuid_t>("cuDeviceGetUuid_v2");
-  if (a.device_get_uuid == nullptr) a.device_get_uuid = lib.symbol<abi::cuDeviceGetUuid_t>("cuDeviceGetUuid");
+  if (a.device_get_uuid == nullptr)
+    a.device_get_uuid = lib.symbol<abi::cuDeviceGetUuid_t>("cuDeviceGetUuid");
   a.device_total_mem = lib.symbol<abi::cuDeviceTotalMem_v2_t>("cuDeviceTotalMem_v2");
   a.device_get_attribute = lib.symbol<abi::cuDeviceGetAttribute_t>("cuDeviceGetAttribute");
   a.get_error_name = lib.symbol<abi::cuGetErrorName_t>("cuGetErrorName");
@@ -275,11 +276,13 @@ inline void load(const shared_library& lib, nvml_api& a) {
   a.device_get_clock_info = lib.symbol<abi::nvmlDeviceGetClockInfo_t>("nvmlDeviceGetClockInfo");
   a.device_get_max_clock_info =
       lib.symbol<abi::nvmlDeviceGetMaxClockInfo_t>("nvmlDeviceGetMaxClockInfo");
-  a.device_get_nvlink_state = lib.symbol<abi::nvmlDeviceGetNvLinkState_t>("nvmlDeviceGetNvLinkState");
+  a.device_get_nvlink_state =
+      lib.symbol<abi::nvmlDeviceGetNvLinkState_t>("nvmlDeviceGetNvLinkState");
   a.device_get_power_management_limit =
       lib.symbol<abi::nvmlDeviceGetPowerManagementLimit_t>("nvmlDeviceGetPowerManagementLimit");
   a.device_get_power_usage = lib.symbol<abi::nvmlDeviceGetPowerUsage_t>("nvmlDeviceGetPowerUsage");
-  a.device_get_temperature = lib.symbol<abi::nvmlDeviceGetTemperature_t>("nvmlDeviceGetTemperature");
+  a.device_get_temperature =
+      lib.symbol<abi::nvmlDeviceGetTemperature_t>("nvmlDeviceGetTemperature");
   a.device_get_utilization_rates =
       lib.symbol<abi::nvmlDeviceGetUtilizationRates_t>("nvmlDeviceGetUtilizationRates");
   a.device_get_mig_mode = lib.symbol<abi::nvmlDeviceGetMigMode_t>("nvmlDeviceGetMigMode");

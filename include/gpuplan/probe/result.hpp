@@ -69,7 +69,7 @@ struct device_info {
   /// clock is the command clock and data moves on both edges). Derived.
   probed<bandwidth> memory_bandwidth;
   probed<frequency> sm_clock_current;           ///< NVML SM clock now
-  probed<frequency> sm_clock_max;               ///< NVML max SM clock, else the CUDA clock attribute
+  probed<frequency> sm_clock_max;               ///< NVML max SM clock, else CUDA attribute 13
   probed<data_size> l2_cache;
   probed<int> nvlink_links;                     ///< NVLink links the device reports (active or not)
   probed<int> nvlink_links_active;              ///< of those, links that are up

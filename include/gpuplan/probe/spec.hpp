@@ -186,7 +186,7 @@ struct gpu_spec_with_provenance {
   /// How the spec was built: the match or why none was taken, what was estimated, what is missing.
   std::vector<std::string> notes;
   /// Empty if spec.validate() accepts the spec (the models can use it), else validate()'s message
-  /// ("gpu_spec.memory_bandwidth must be positive and finite" when the driver gave no memory clock).
+  /// ("gpu_spec.memory_bandwidth must be positive and finite" when no memory clock was read).
   std::string invalid_reason;
 
   [[nodiscard]] bool matched() const { return catalog_entry != nullptr; }
@@ -381,8 +381,9 @@ inline gpu_spec_with_provenance to_gpu_spec(const device_info& d, const spec_opt
     }
     const sm_throughput* t = find_sm_throughput(major, minor);
     if (t == nullptr) {
-      r.notes.push_back("peak rates unavailable: no per-SM throughput table for compute capability " +
-                        std::to_string(major) + "." + std::to_string(minor));
+      r.notes.push_back(
+          "peak rates unavailable: no per-SM throughput table for compute capability " +
+          std::to_string(major) + "." + std::to_string(minor));
     } else if (!d.sm_count.known() || !d.sm_clock_max.known()) {
       r.notes.push_back("peak rates unavailable: SM count or max SM clock not measured");
     } else {
