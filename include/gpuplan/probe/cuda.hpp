@@ -470,7 +470,6 @@ inline void read_cuda(const cuda_api& cu, abi::cu_device dev, device_info& d) {
   else
     d.notes.push_back("memory_total: cuDeviceTotalMem_v2 returned " + cu.error_text(r));
 
-  using abi::cu_attribute;
   read_attribute(cu, dev, abi::cu_device_attribute_compute_capability_major,
                  "compute_capability_major", d.compute_capability_major, d);
   read_attribute(cu, dev, abi::cu_device_attribute_compute_capability_minor,
