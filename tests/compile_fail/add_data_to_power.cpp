@@ -1,4 +1,5 @@
 // Adding bytes to watts: the first error names the left operand, the next the right one.
+// first-error: gpuplan: cannot add data \(bytes\) and a quantity of another dimension
 // expect: gpuplan: cannot add data \(bytes\) and a quantity of another dimension
 // expect: gpuplan: the other operand is power \(watts\)
 #include <gpuplan/units.hpp>

@@ -1,4 +1,5 @@
 // A plain number has no unit, so it never adds to a quantity.
+// first-error: gpuplan: cannot add a plain number and a quantity: give the number a unit
 // expect: gpuplan: cannot add a plain number and a quantity: give the number a unit
 #include <gpuplan/units.hpp>
 

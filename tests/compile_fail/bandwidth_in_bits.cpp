@@ -1,4 +1,5 @@
 // Gb (a data unit) is not Gb/s: reading a bandwidth in a data unit is caught.
+// first-error: gpuplan: cannot express bandwidth \(bytes/s\) in a unit of another dimension
 // expect: gpuplan: cannot express bandwidth \(bytes/s\) in a unit of another dimension
 // expect: gpuplan: the unit is a unit of data \(bytes\)
 #include <gpuplan/units.hpp>

@@ -1,4 +1,5 @@
 // Comparing a quantity with a bare number (is 0 bytes? seconds?) does not compile.
+// first-error: gpuplan: cannot compare a plain number with a quantity
 // expect: gpuplan: cannot compare a plain number with a quantity
 #include <gpuplan/units.hpp>
 

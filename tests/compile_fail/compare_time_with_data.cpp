@@ -1,4 +1,5 @@
 // Comparing seconds with bytes, through a C++20 relational operator.
+// first-error: gpuplan: cannot compare time \(seconds\) with a quantity of another dimension
 // expect: gpuplan: cannot compare time \(seconds\) with a quantity of another dimension
 // expect: gpuplan: the other operand is data \(bytes\)
 #include <gpuplan/units.hpp>

@@ -1,4 +1,5 @@
 // Reading bytes in hours.
+// first-error: gpuplan: cannot express data \(bytes\) in a unit of another dimension
 // expect: gpuplan: cannot express data \(bytes\) in a unit of another dimension
 // expect: gpuplan: the unit is a unit of time \(seconds\)
 #include <gpuplan/units.hpp>

@@ -1,4 +1,5 @@
 // Integer representations are rejected with the reason.
+// first-error: gpuplan: a quantity's representation must be float, double or long double, not an integer
 // expect: gpuplan: a quantity's representation must be float, double or long double, not an integer
 #include <gpuplan/units.hpp>
 

@@ -1,4 +1,5 @@
 // Subtracting seconds from bytes.
+// first-error: gpuplan: cannot subtract a quantity of another dimension from data \(bytes\)
 // expect: gpuplan: cannot subtract a quantity of another dimension from data \(bytes\)
 // expect: gpuplan: the other operand is time \(seconds\)
 #include <gpuplan/units.hpp>

@@ -1,4 +1,5 @@
 // Tokens per second and requests per second are different dimensions.
+// first-error: gpuplan: cannot add token rate \(tokens/s\) and a quantity of another dimension
 // expect: gpuplan: cannot add token rate \(tokens/s\) and a quantity of another dimension
 // expect: gpuplan: the other operand is request rate \(requests/s\)
 #include <gpuplan/units.hpp>

@@ -3,9 +3,10 @@
 // Negative checks go through concepts. A mismatched +, -, comparison or .in() is not removed from
 // overload resolution (then its error would be "no match for operator+" and a list of candidates);
 // it is chosen, its body's static_assert says what is wrong, and it returns
-// detail::dimension_mismatch, which is neither a quantity nor convertible to bool. So the concepts
-// below ask for the result type, `requires { { a + b } -> any_quantity; }`, which is SFINAE-visible
-// and never instantiates the body (see docs/units.md, "Errors").
+// detail::dimension_mismatch, which is neither a quantity nor bool (though it converts to anything,
+// so that the sentence is the only error). So the concepts below ask for the exact result type,
+// `requires { { a + b } -> any_quantity; }`, `{ a < b } -> std::same_as<bool>`, which is
+// SFINAE-visible and never instantiates the body (see docs/units.md, "Errors").
 #include <gpuplan/fwd.hpp>
 #include <gpuplan/units.hpp>
 
@@ -24,17 +25,17 @@ concept addable = requires(A a, B b) {
 };
 template <class A, class B>
 concept comparable = requires(A a, B b) {
-  { a == b } -> std::convertible_to<bool>;
-  { a != b } -> std::convertible_to<bool>;
-  { a < b } -> std::convertible_to<bool>;
-  { a <= b } -> std::convertible_to<bool>;
-  { a > b } -> std::convertible_to<bool>;
-  { a >= b } -> std::convertible_to<bool>;
-  { a <=> b } -> std::convertible_to<std::partial_ordering>;
+  { a == b } -> std::same_as<bool>;
+  { a != b } -> std::same_as<bool>;
+  { a < b } -> std::same_as<bool>;
+  { a <= b } -> std::same_as<bool>;
+  { a > b } -> std::same_as<bool>;
+  { a >= b } -> std::same_as<bool>;
+  { a <=> b } -> std::same_as<std::partial_ordering>;
 };
 template <class Q, class U>
 concept readable_in = requires(Q q, U u) {
-  { q.in(u) } -> std::floating_point;
+  { q.in(u) } -> std::same_as<typename Q::rep>;
 };
 template <class A, class B>
 concept add_assignable = requires(A a, B b) { a += b; };

@@ -10,8 +10,9 @@
 // body's static_assert names both sides in words ("gpuplan: cannot add data (bytes) and a quantity
 // of another dimension", "gpuplan: the other operand is power (watts)"). That overload returns
 // detail::dimension_mismatch, which is neither a quantity nor a bool, so concepts can still test
-// validity without tripping the assertion: `requires { { a + b } -> any_quantity; }` is false for
-// data + power. See docs/units.md, "Errors".
+// validity without tripping the assertion: `requires { { a + b } -> any_quantity; }` and
+// `requires { { a < b } -> std::same_as<bool>; }` are false for data and power. See docs/units.md,
+// "Errors".
 #pragma once
 
 #include <gpuplan/fwd.hpp>
@@ -75,9 +76,17 @@ concept unit_like = requires(const U& u) {
   { u.factor } -> std::convertible_to<double>;
 };
 
-/// What a mismatched operation returns (after its static_assert has fired): not a quantity, not
-/// convertible to bool, so a concept that checks the result type sees the operation as invalid.
-struct dimension_mismatch {};
+/// What a mismatched operation returns (after its static_assert has fired). It is not a quantity
+/// and not bool, so a concept that checks the result type (`-> any_quantity`, `-> std::same_as<bool>`)
+/// sees the operation as invalid. It converts to anything, so that `bool b = t < bytes;` or
+/// `double x = q.in(wrong_unit);` reports the static_assert sentence and nothing else (g++ would
+/// otherwise report "cannot convert dimension_mismatch to bool" first).
+struct dimension_mismatch {
+  template <class T>
+  constexpr operator T() const noexcept {  // NOLINT(google-explicit-constructor)
+    return T();
+  }
+};
 
 // The type of a product or quotient: a plain number where the dimensions cancel, otherwise the
 // quantity of the computed dimension. One alias, whatever the translation unit includes.
