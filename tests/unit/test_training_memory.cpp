@@ -269,3 +269,23 @@ TEST_CASE("Invalid layouts and configurations name the field", "[training][error
   broken.hidden = 0;
   CHECK(throws_naming([&] { return training_memory(broken, {}, {}); }, "hidden"));
 }
+
+TEST_CASE("Bad assumptions and workloads are refused, naming the field", "[training][errors]") {
+  const generic_workload w{.name = "w", .parameters = 1e9};
+  memory_assumptions a{};
+  a.allocator_fragmentation = -0.1;
+  CHECK(throws_naming([&] { return training_memory(w, {}, {}, a); }, "allocator_fragmentation"));
+  a = {};
+  a.cuda_context = -1.0 * units::MiB;
+  CHECK(throws_naming([&] { return training_memory(catalog::llama31_8b, {}, {}, a); },
+                      "cuda_context"));
+  const double nan = std::nan("");
+  CHECK(throws_naming([&] {
+    return training_memory(generic_workload{.name = "n", .parameters = nan}, {}, {});
+  }, "parameters"));
+  CHECK(throws_naming([&] {
+    return training_memory(
+        generic_workload{.name = "n", .parameters = 1e9, .activation_per_sample = -1.0 * units::GB},
+        {}, {});
+  }, "activation_per_sample"));
+}

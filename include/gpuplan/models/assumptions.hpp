@@ -4,6 +4,7 @@
 // them: `memory_assumptions{.cuda_context = 300 * units::MiB}`.
 #pragma once
 
+#include <gpuplan/specs/layout.hpp>
 #include <gpuplan/units.hpp>
 
 namespace gpuplan {
@@ -63,6 +64,29 @@ struct memory_assumptions {
   /// transpose for the backward GEMMs (Transformer Engine `Linear(..., is_first_microbatch)`,
   /// Float8Tensor transpose cache). 2 one-byte copies per linear-layer parameter.
   int fp8_weight_copies = 2;
+
+  /// Throws std::invalid_argument naming the field (a compile error in a constant expression).
+  constexpr void validate() const {
+    auto finite_nonnegative = [](double x) { return x == x && x - x == 0.0 && x >= 0.0; };
+    detail::check_input(finite_nonnegative(cuda_context.value),
+                        "memory_assumptions.cuda_context must be finite and not negative");
+    detail::check_input(finite_nonnegative(allocator_fragmentation) && allocator_fragmentation < 1.0,
+                        "memory_assumptions.allocator_fragmentation must be in [0, 1)");
+    detail::check_input(finite_nonnegative(nccl_buffsize.value),
+                        "memory_assumptions.nccl_buffsize must be finite and not negative");
+    detail::check_input(nccl_channels >= 0, "memory_assumptions.nccl_channels must not be negative",
+                        nccl_channels);
+    detail::check_input(zero3_live_layers >= 1,
+                        "memory_assumptions.zero3_live_layers must be at least 1",
+                        zero3_live_layers);
+    detail::check_input(adam8bit_block >= 1, "memory_assumptions.adam8bit_block must be positive",
+                        adam8bit_block);
+    detail::check_input(nf4_block >= 1 && nf4_second_block >= 1,
+                        "memory_assumptions.nf4_block and nf4_second_block must be positive");
+    detail::check_input(fp8_weight_copies >= 0,
+                        "memory_assumptions.fp8_weight_copies must not be negative",
+                        fp8_weight_copies);
+  }
 };
 
 }  // namespace gpuplan

@@ -199,6 +199,8 @@ constexpr inference_memory_result inference_memory(const transformer_spec& m,
                                                    const memory_assumptions& a = {}) {
   l.validate(m);
   c.validate();
+  a.validate();
+  gpu.validate();
   detail::check_input(l.cp == 1 && l.zero == 0,
                       "inference: layout.cp must be 1 and layout.zero 0 (not modelled)", l.cp,
                       l.zero);
@@ -240,7 +242,12 @@ constexpr inference_memory_result inference_memory(const generic_workload& g,
                                                    const memory_assumptions& a = {}) {
   l.validate();
   c.validate();
-  detail::check_input(g.parameters > 0.0, "generic_workload.parameters must be positive");
+  a.validate();
+  gpu.validate();
+  detail::check_input(g.parameters > 0.0 && g.parameters - g.parameters == 0.0,
+                      "generic_workload.parameters must be positive and finite");
+  detail::check_input(g.inference_workspace_per_sample.value >= 0.0,
+                      "generic_workload.inference_workspace_per_sample must not be negative");
   detail::check_input(l.tp == 1 && l.pp == 1 && l.cp == 1 && l.ep == 1,
                       "a generic workload supports only data parallelism: layout.tp, pp, cp and "
                       "ep must be 1");

@@ -389,6 +389,7 @@ constexpr memory_breakdown training_memory_stage(const transformer_spec& m,
                                                  const memory_assumptions& a = {}) {
   l.validate(m);
   c.validate();
+  a.validate();
   detail::check_input(k >= 0 && k < l.pp, "pipeline stage must be in [0, layout.pp)", k, l.pp);
   detail::check_input(c.seq % l.cp == 0, "layout.cp must divide training_config.seq", l.cp,
                       c.seq);
@@ -463,7 +464,17 @@ constexpr memory_breakdown training_memory(const generic_workload& g, const para
                                            const memory_assumptions& a = {}) {
   l.validate();
   c.validate();
-  detail::check_input(g.parameters > 0.0, "generic_workload.parameters must be positive");
+  a.validate();
+  detail::check_input(g.parameters > 0.0 && g.parameters - g.parameters == 0.0,
+                      "generic_workload.parameters must be positive and finite");
+  detail::check_input(g.activation_per_sample.value >= 0.0 &&
+                          g.activation_per_sample_recomputed.value >= 0.0 &&
+                          g.activation_per_sample.value - g.activation_per_sample.value == 0.0 &&
+                          g.activation_per_sample_recomputed.value -
+                                  g.activation_per_sample_recomputed.value ==
+                              0.0,
+                      "generic_workload.activation_per_sample(_recomputed) must be finite and "
+                      "not negative");
   detail::check_input(l.tp == 1 && l.pp == 1 && l.cp == 1 && l.ep == 1,
                       "a generic workload supports only data parallelism: layout.tp, pp, cp and "
                       "ep must be 1");

@@ -287,6 +287,7 @@ constexpr fit_report training_fit(const transformer_spec& m, const gpu_spec& gpu
                                   const parallel_layout& l, const training_config& c,
                                   const memory_assumptions& a,
                                   std::span<const gpu_spec> candidate_gpus) {
+  gpu.validate();
   fit_report r{};
   r.per_gpu = training_memory(m, l, c, a);
   r.gpu_memory = gpu.plannable_memory();
@@ -323,6 +324,7 @@ constexpr fit_report training_fit(const generic_workload& g, const gpu_spec& gpu
                                   const parallel_layout& l, const training_config& c,
                                   const memory_assumptions& a,
                                   std::span<const gpu_spec> candidate_gpus) {
+  gpu.validate();
   fit_report r{};
   r.per_gpu = training_memory(g, l, c, a);
   r.gpu_memory = gpu.plannable_memory();
