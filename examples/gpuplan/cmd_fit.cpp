@@ -476,10 +476,25 @@ fit_report compute(const fit_setup& s) {
   return training_fit(*s.model.generic, s.gpu.spec, s.layout, s.train);
 }
 
+/// Forgets a plan's settings that belong to the mode the command line did not choose: a training
+/// plan run with --infer keeps its model, GPU and layout, not its ZeRO stage or sequence length.
+void keep_mode(fit_request& p, bool infer) {
+  if (infer) {
+    p.dtype = p.grad_dtype = p.optimizer = p.recompute = p.offload = std::nullopt;
+    p.zero = p.cp = p.virtual_stages = p.micro_batch = p.seq = p.lora = p.qlora = std::nullopt;
+    p.sp = p.flash_attention = std::nullopt;
+  } else {
+    p.weight_dtype = p.kv_dtype = std::nullopt;
+    p.batch = p.context = p.max_model_len = p.block_size = std::nullopt;
+    p.gpu_memory_utilization = std::nullopt;
+  }
+}
+
 int run_fit(const fit_request& flags) {
   fit_request r = flags;
   if (flags.plan) {
     fit_request plan = load_plan(*flags.plan);
+    if (flags.infer) keep_mode(plan, *flags.infer);
     plan.plan = flags.plan;
     r = merge(plan, flags);
     r.plan = flags.plan;

@@ -163,7 +163,11 @@ nlohmann::json bytes_json(data_size d) {
   return static_cast<long long>(std::llround(v));
 }
 
-void print_json(const nlohmann::json& j) { fmt::print("{}\n", j.dump(2)); }
+void print_json(const nlohmann::json& j) {
+  // Invalid UTF-8 in user-supplied names (a file path, a config's _name_or_path) becomes U+FFFD
+  // rather than an exception.
+  fmt::print("{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+}
 
 // Sizes print with binary prefixes (GiB = 2^30 bytes: what PyTorch, nvidia-smi and vLLM report);
 // show_si gives the decimal form (GB = 1e9 bytes: what datasheets and the ZeRO paper print).

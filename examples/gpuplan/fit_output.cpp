@@ -60,7 +60,8 @@ nlohmann::json fit_json(const fit_description& d, const fit_report& r) {
               {"source", d.gpu.source}};
   j["layout"] = io::to_json(d.layout);
   j["config"] = d.infer ? io::to_json(d.serve) : io::to_json(d.train);
-  for (auto& [k, v] : io::to_json(r).items()) j[k] = v;
+  const nlohmann::json report = io::to_json(r);
+  for (const auto& [k, v] : report.items()) j[k] = v;
   return j;
 }
 

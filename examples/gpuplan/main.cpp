@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace {
@@ -25,6 +26,9 @@ std::string one_line(std::string s) {
   for (char& c : s)
     if (c == '\n' || c == '\r') c = ' ';
   while (!s.empty() && s.back() == ' ') s.pop_back();
+  // The library's messages start with "gpuplan: " already.
+  constexpr std::string_view prefix = "gpuplan: ";
+  if (s.rfind(prefix, 0) == 0) s.erase(0, prefix.size());
   return s;
 }
 

@@ -3,6 +3,7 @@
 // the parameter count against the published one, exactly (no tolerance: the count is an integer).
 #include "../catch.hpp"
 
+#include <gpuplan/catalog.hpp>
 #include <gpuplan/io/hf_config.hpp>
 
 #include <string>
@@ -162,5 +163,37 @@ TEST_CASE("bad configs name the file and the key", "[hf][errors]") {
     const nlohmann::json cfg = {{"architectures", {"GPT2LMHeadModel"}}, {"n_embd", "768"}};
     CHECK_THROWS_WITH(io::from_hf_config(cfg, {"cfg.json", ""}),
                       Catch::Matchers::Contains("key 'n_embd' must be an integer, not a string"));
+  }
+}
+
+TEST_CASE("config.json files and the catalog describe the same models", "[hf][catalog]") {
+  // The catalog entries were written from the same published config.json files: shapes and exact
+  // parameter counts must agree.
+  struct pair {
+    const char* file;
+    const char* catalog_name;
+  };
+  const pair pairs[] = {{"hf/llama-3.1-8b/config.json", "Llama-3.1-8B"},
+                        {"hf/llama-3.1-70b/config.json", "Llama-3.1-70B"},
+                        {"hf/mistral-7b-v0.1/config.json", "Mistral-7B-v0.1"},
+                        {"hf/mixtral-8x7b-v0.1/config.json", "Mixtral-8x7B-v0.1"},
+                        {"hf/qwen2.5-7b/config.json", "Qwen2.5-7B"}};
+  for (const pair& p : pairs) {
+    INFO(p.file);
+    const transformer_spec f = io::load_hf_config(data(p.file));
+    const transformer_spec* c = catalog::find_model(p.catalog_name);
+    REQUIRE(c != nullptr);
+    CHECK(f.parameters() == c->parameters());
+    CHECK(f.active_parameters() == c->active_parameters());
+    CHECK(f.layers == c->layers);
+    CHECK(f.hidden == c->hidden);
+    CHECK(f.heads == c->heads);
+    CHECK(f.kv_heads == c->kv_heads);
+    CHECK(f.head_dim == c->head_dim);
+    CHECK(f.ffn == c->ffn);
+    CHECK(f.vocab == c->vocab);
+    CHECK(f.tied_embeddings == c->tied_embeddings);
+    CHECK(f.qkv_bias == c->qkv_bias);
+    CHECK(f.kv_bytes_per_token(precision::bf16) == c->kv_bytes_per_token(precision::bf16));
   }
 }

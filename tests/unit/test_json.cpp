@@ -74,6 +74,7 @@ TEST_CASE("layouts round-trip and check their GPU count", "[json]") {
   l.sequence_parallel = true;
   const nlohmann::json j = io::to_json(l);
   CHECK(j["gpus"] == 64);
+  CHECK(j["expert_tp"] == 0);
   const parallel_layout back = io::layout_from_json(j, {"x", ""});
   CHECK(back.dp == 4);
   CHECK(back.tp == 8);

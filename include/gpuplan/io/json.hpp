@@ -279,7 +279,8 @@ inline nlohmann::json to_json(const parallel_layout& l) {
           {"zero", l.zero},
           {"shard_group", l.shard_group},
           {"sequence_parallel", l.sequence_parallel},
-          {"virtual_stages", l.virtual_stages}};
+          {"virtual_stages", l.virtual_stages},
+          {"expert_tp", l.expert_tp}};
 }
 
 inline nlohmann::json to_json(const transformer_spec& m) {
@@ -369,7 +370,7 @@ inline double non_negative(const nlohmann::json& j, std::string_view key, const 
 }  // namespace detail
 
 /// A parallel layout from {"dp", "tp", "pp", "cp", "ep", "zero", ...}; absent keys keep their
-/// defaults (1, or 0 for zero). "gpus", when present, must equal dp x tp x pp x cp.
+/// defaults (1, or 0 for zero, shard_group and expert_tp). "gpus", when present, must equal dp x tp x pp x cp.
 inline parallel_layout layout_from_json(const nlohmann::json& j, const json_source& src) {
   if (!j.is_object()) throw error(src.file + ": a layout must be a JSON object");
   parallel_layout l;
@@ -383,6 +384,7 @@ inline parallel_layout layout_from_json(const nlohmann::json& j, const json_sour
   l.shard_group = get_count_or(j, "shard_group", src, 0, true);
   l.sequence_parallel = get_bool_or(j, "sequence_parallel", src, false);
   l.virtual_stages = get_count_or(j, "virtual_stages", src, 1);
+  l.expert_tp = get_count_or(j, "expert_tp", src, 0, true);
   if (has(j, "gpus") && get_count(j, "gpus", src) != l.gpus())
     throw error(src.where("gpus") + " is " + std::to_string(get_count(j, "gpus", src)) +
                 " but dp x tp x pp x cp = " + std::to_string(l.gpus()));

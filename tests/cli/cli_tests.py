@@ -1,0 +1,621 @@
+#!/usr/bin/env python3
+"""Runs the gpuplan binary and checks its output and exit status.
+
+    cli_tests.py --list                  the case names, one per line (CMake registers each)
+    cli_tests.py BINARY DATA_DIR CASE    runs one case; exit 0 when it passes
+
+Every number checked here is either published (the source is cited beside it) or follows exactly
+from the inputs (a parameter count times bytes per parameter); the tolerance is written beside each.
+"""
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+GB = 1e9
+GiB = 2.0**30
+CASES = {}
+
+
+def case(name):
+    def register(fn):
+        CASES[name] = fn
+        return fn
+    return register
+
+
+class Failure(Exception):
+    pass
+
+
+def check(cond, what):
+    if not cond:
+        raise Failure(what)
+
+
+class Run:
+    def __init__(self, args, rc, out, err):
+        self.args, self.rc, self.out, self.err = args, rc, out, err
+
+    def json(self):
+        try:
+            return json.loads(self.out)
+        except ValueError as e:
+            raise Failure(f"stdout is not JSON ({e}): {self.out[:400]!r}")
+
+
+def run(*args, env=None):
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    p = subprocess.run([BIN, *args], capture_output=True, text=True, env=full_env, timeout=120)
+    return Run(args, p.returncode, p.stdout, p.stderr)
+
+
+def ok(*args, env=None):
+    r = run(*args, env=env)
+    check(r.rc == 0, f"gpuplan {' '.join(args)}: exit {r.rc}, stderr {r.err!r}")
+    return r
+
+
+def ok_json(*args, env=None):
+    return ok(*args, "--json", env=env).json()
+
+
+def bad(pattern, *args, status=2):
+    """A bad input: the given status, exactly one line on stderr matching pattern, no stdout."""
+    r = run(*args)
+    check(r.rc == status, f"gpuplan {' '.join(args)}: expected exit {status}, got {r.rc}; "
+                          f"stderr {r.err!r}")
+    lines = r.err.splitlines()
+    check(len(lines) == 1, f"expected one line on stderr, got {len(lines)}: {r.err!r}")
+    check(lines[0].startswith("gpuplan: error: "), f"stderr line lacks the prefix: {lines[0]!r}")
+    check(re.search(pattern, lines[0]), f"stderr {lines[0]!r} does not match /{pattern}/")
+    check("Traceback" not in r.err and "terminate" not in r.err, "a crash trace on stderr")
+    check(r.out == "", f"stdout should be empty on bad input: {r.out[:200]!r}")
+    return r
+
+
+def data(rel):
+    return os.path.join(DATA, rel)
+
+
+def near(x, y, tol, what):
+    check(abs(x - y) <= tol, f"{what}: {x} vs {y} (tolerance {tol})")
+
+
+def model_states(j):
+    p = j["per_gpu"]
+    return p["weights_bytes"] + p["gradients_bytes"] + p["optimizer_bytes"]
+
+
+def plan_file(obj_or_text, directory=None):
+    f = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, dir=directory)
+    f.write(obj_or_text if isinstance(obj_or_text, str) else json.dumps(obj_or_text))
+    f.close()
+    return f.name
+
+
+# ---- demo -----------------------------------------------------------------------------------------
+
+@case("demo.default")
+def _():
+    r = ok()
+    first = r.out.splitlines()[0]
+    check(first.startswith("gpuplan demo: Llama-3.1-70B"), f"first line: {first!r}")
+    check(r.out.count("== ") == 3, "three parts")
+    check("DOES NOT FIT: Llama-3.1-70B training on 8 x H100-SXM5-80GB" in r.out,
+          "the full fine-tune's verdict")
+    check(r.out.count("FITS: Llama-3.1-70B") == 2, "LoRA and serving fit")
+    check("advice (ranked" in r.out, "advice for the part that does not fit")
+    check(r.err == "", f"stderr: {r.err!r}")
+    check(ok("demo").out == r.out, "`gpuplan demo` prints what `gpuplan` prints")
+
+
+@case("demo.agrees_with_fit")
+def _():
+    """Each demo part prints the fit command that gives the same answer; run it and compare."""
+    out = ok("demo").out
+    parts = out.split("== ")[1:]
+    check(len(parts) == 3, "three parts")
+    for part in parts:
+        cmd = re.search(r"\$ gpuplan (.*)", part).group(1).split()
+        total = float(re.search(r"^\s+total\s+([\d.]+)", part, re.M).group(1))
+        j = ok_json(*cmd)
+        near(j["per_gpu"]["total_bytes"] / GiB, total, 0.005, f"demo total vs {' '.join(cmd)}")
+        check(j["fits"] == ("DOES NOT FIT" not in part), "verdicts agree")
+
+
+@case("help")
+def _():
+    r = ok("--help")
+    for c in ["demo", "gpus", "models", "fit", "probe"]:
+        check(re.search(rf"^\s+{c}\b", r.out, re.M), f"--help lists {c}")
+    f = ok("fit", "--help").out
+    # The options of the issue are a contract.
+    for opt in ["--model", "--gpu", "--gpus", "--train", "--infer", "--dtype", "--grad-dtype",
+                "--optimizer", "--zero", "--dp", "--tp", "--pp", "--cp", "--ep", "--sp",
+                "--virtual-stages", "--recompute", "--micro-batch", "--seq", "--flash-attention",
+                "--lora", "--qlora", "--offload", "--weight-dtype", "--kv-dtype", "--batch",
+                "--context", "--max-model-len", "--gpu-memory-utilization", "--block-size",
+                "--plan", "--json", "--require-fit"]:
+        check(re.search(rf"{re.escape(opt)}\b", f), f"fit --help lists {opt}")
+    check(ok("--version").out.startswith("gpuplan "), "--version")
+
+
+# ---- catalogs -------------------------------------------------------------------------------------
+
+@case("gpus.table")
+def _():
+    r = ok("gpus")
+    lines = r.out.splitlines()
+    check(lines[0].split()[:3] == ["GPU", "arch", "memory"], f"header: {lines[0]!r}")
+    check(set(lines[1]) == {"-"}, "rule under the header")
+    h100 = next(l for l in lines if l.startswith("H100-SXM5-80GB "))
+    check("80 GiB" in h100 and "3.35 TB/s" in h100, f"H100 row: {h100!r}")
+    # Columns line up: every row puts the memory column's last character at the same place.
+    end = lines[0].index("memory") + len("memory")
+    for l in lines[2:]:
+        if not l.strip():
+            break
+        check(l[end - 1] == "B", f"memory column aligned: {l!r}")
+
+
+@case("gpus.json")
+def _():
+    j = ok_json("gpus")
+    by = {g["name"]: g for g in j}
+    # Capacities in exact bytes: an "80GB" H100 or A100 has 80 GiB (datasheets; the catalog cites them).
+    check(by["H100-SXM5-80GB"]["memory_bytes"] == 80 * 2**30, "H100 80 GiB")
+    check(by["A100-SXM4-40GB"]["memory_bytes"] == 40 * 2**30, "A100 40 GiB")
+    # H100 SXM datasheet: 3.35 TB/s, 989.5 dense BF16 TFLOP/s, NVLink 900 GB/s bidirectional.
+    check(by["H100-SXM5-80GB"]["memory_bandwidth_bytes_per_s"] == 3.35e12, "H100 bandwidth")
+    near(by["H100-SXM5-80GB"]["peak_flops_per_s"]["bf16_tensor"], 989.5e12, 1e6, "H100 bf16")
+    check(by["H100-SXM5-80GB"]["link"]["bidirectional_bytes_per_s"] == 900e9, "H100 NVLink")
+    check("h100" in by["H100-SXM5-80GB"]["aliases"], "aliases listed")
+    for g in j:
+        check(g["memory_bytes"] > 0 and g["name"], f"every GPU has a name and memory: {g['name']}")
+
+
+@case("models.table")
+def _():
+    r = ok("models")
+    row = next(l for l in r.out.splitlines() if l.startswith("Llama-3.1-70B "))
+    check("70.6B" in row and "80" in row and "8192" in row, f"Llama 3.1 70B row: {row!r}")
+    row = next(l for l in r.out.splitlines() if l.startswith("Mixtral-8x7B"))
+    check("46.7B" in row and "12.9B" in row, f"Mixtral shows total and active: {row!r}")
+
+
+@case("models.json")
+def _():
+    by = {m["name"]: m for m in ok_json("models")}
+    # Published totals (Hugging Face safetensors metadata of the meta-llama and mistralai repos).
+    check(by["Llama-3.1-8B"]["parameters"] == 8030261248, "Llama 3.1 8B")
+    check(by["Llama-3.1-70B"]["parameters"] == 70553706496, "Llama 3.1 70B")
+    check(by["Mixtral-8x7B-v0.1"]["parameters"] == 46702792704, "Mixtral 8x7B")
+    check(by["Mixtral-8x7B-v0.1"]["active_parameters"] == 12879925248, "Mixtral active")
+    # KV cache: 2 x 80 layers x 8 KV heads x 128 x 2 bytes.
+    check(by["Llama-3.1-70B"]["kv_cache_bytes_per_token_bf16"] == 327680, "70B KV per token")
+
+
+# ---- fit: ZeRO Table 1 (Rajbhandari et al. 2020, arXiv:1910.02054) -------------------------------
+# Per-device model states in GB (1e9 B), mixed-precision Adam (K = 12). Tolerance: half a unit of
+# the last printed digit (the paper rounds; 4187 is 4187.5 printed without its half).
+
+ZERO_TABLE1 = [  # (params, stage, dp, GB as printed, printed unit)
+    (7.5e9, 1, 64, 31.4, 0.1), (7.5e9, 2, 16, 21.6, 0.1), (7.5e9, 3, 64, 1.88, 0.01),
+    (7.5e9, 3, 4, 30, 1), (7.5e9, 1, 1, 120, 1), (7.5e9, 2, 1024, 15.1, 0.1),
+    (128e9, 3, 64, 32, 1), (128e9, 2, 256, 263, 1), (1e12, 3, 1024, 15.6, 0.1),
+    (1e12, 1, 64, 4187, 1),
+]
+
+
+@case("fit.zero_table1")
+def _():
+    for params, stage, dp, printed, unit in ZERO_TABLE1:
+        j = ok_json("fit", "--model", f"params:{params:g}", "--gpus", str(dp), "--zero", str(stage))
+        check(j["layout"]["dp"] == dp and j["layout"]["zero"] == stage, "dp from --gpus")
+        check(j["model"]["parameters"] == params, "parameters")
+        near(model_states(j) / GB, printed, 0.5 * unit * 1.0001,
+             f"ZeRO Table 1: {params:g} params, stage {stage}, dp {dp}")
+
+
+@case("fit.zero_table1_text")
+def _():
+    r = ok("fit", "--model", "params:7.5e9", "--gpus", "64", "--zero", "1")
+    first = r.out.splitlines()[0]
+    check(first.startswith("FITS: params:7.5e9 training on 64 x H100-SXM5-80GB"), first)
+    for label in ["weights", "gradients", "optimizer state", "activations", "overhead", "total",
+                  "capacity", "headroom"]:
+        check(re.search(rf"^\s+{label}", r.out, re.M), f"breakdown row {label}")
+    # 2 bytes x 7.5e9 = 15.00 GB of bf16 weights.
+    check(re.search(r"^\s+weights\s+13\.97\s+15\.00\s", r.out, re.M), "weights 13.97 GiB 15.00 GB")
+
+
+@case("fit.megatron_18_bytes")
+def _():
+    # Megatron-LM: bf16 weights (2) + fp32 gradients (4) + fp32 master and Adam states (12) = 18 B
+    # per parameter (Korthikanti et al. 2022; Megatron-LM report_theoretical_memory). Exact.
+    j = ok_json("fit", "--model", "params:1e9", "--grad-dtype", "fp32")
+    check(model_states(j) == 18e9, f"18 bytes/param: {model_states(j)}")
+    j = ok_json("fit", "--model", "params:1e9")
+    check(model_states(j) == 16e9, "ZeRO's 16 bytes/param by default")
+
+
+@case("fit.json_contract")
+def _():
+    j = ok_json("fit", "--model", "Llama-3.1-8B", "--gpu", "h100", "--gpus", "8", "--zero", "3")
+    for k in ["model", "gpu", "layout", "per_gpu", "fits", "headroom_bytes", "advice"]:
+        check(k in j, f"key {k}")
+    check(set(j["model"]) >= {"name", "parameters"}, "model keys")
+    check(set(j["gpu"]) >= {"name", "memory_bytes"}, "gpu keys")
+    check(set(j["layout"]) >= {"gpus", "dp", "tp", "pp", "cp", "ep", "zero"}, "layout keys")
+    pg = j["per_gpu"]
+    parts = ["weights_bytes", "gradients_bytes", "optimizer_bytes", "activations_bytes",
+             "kv_cache_bytes", "overhead_bytes"]
+    check(set(pg) >= set(parts) | {"total_bytes", "capacity_bytes"}, "per_gpu keys")
+    # total = the parts (+ workspace, an added field); headroom = capacity - total (rounding: 2 B).
+    near(sum(pg[p] for p in parts) + pg["workspace_bytes"], pg["total_bytes"], 8, "total")
+    near(pg["capacity_bytes"] - pg["total_bytes"], j["headroom_bytes"], 2, "headroom")
+    check(j["fits"] is True and isinstance(j["advice"], list), "fits, advice list")
+    # ZeRO-3 over 8: bf16 weights 2 x 8,030,261,248 / 8 bytes per GPU (exact).
+    check(pg["weights_bytes"] == 2 * 8030261248 // 8, f"ZeRO-3 weight shard {pg['weights_bytes']}")
+    check(j["gpu"]["name"] == "H100-SXM5-80GB" and j["gpu"]["memory_bytes"] == 80 * 2**30, "gpu")
+
+
+@case("fit.gpu_aliases")
+def _():
+    for name in ["h100", "H100", "h100-sxm", "H100-SXM5-80GB", "h100_sxm5_80gb"]:
+        j = ok_json("fit", "--model", "params:1e9", "--gpu", name)
+        check(j["gpu"]["name"] == "H100-SXM5-80GB", f"--gpu {name}")
+
+
+@case("fit.hf_config")
+def _():
+    """A Llama config.json gives the catalog's model and the same answer."""
+    cfg = data("hf/llama-3.1-8b/config.json")
+    args = ["--gpus", "8", "--zero", "2", "--seq", "4096"]
+    a = ok_json("fit", "--model", cfg, *args)
+    b = ok_json("fit", "--model", "Llama-3.1-8B", *args)
+    check(a["model"]["parameters"] == 8030261248, "published count (HF safetensors metadata)")
+    check(a["model"]["source"] == "hf-config" and a["model"]["name"] == "llama-3.1-8b", "source")
+    check(a["per_gpu"] == b["per_gpu"], "config.json and catalog agree")
+    folder = ok_json("fit", "--model", data("hf/llama-3.1-8b"), *args)
+    check(folder["per_gpu"] == a["per_gpu"], "a model folder works too")
+    # Other families load and report their published counts.
+    for rel, n in [("hf/gpt2/config.json", 124439808), ("hf/gpt-neox-20b/config.json", 20554567680),
+                   ("hf/qwen2.5-7b/config.json", 7615616512),
+                   ("hf/mixtral-8x7b-v0.1/config.json", 46702792704)]:
+        check(ok_json("fit", "--model", data(rel))["model"]["parameters"] == n, rel)
+
+
+@case("fit.infer_kv_cache")
+def _():
+    """Serving Llama 3.1 70B with tp 8: vLLM's KV page and block formulas, checked from the JSON."""
+    j = ok_json("fit", "--model", data("hf/llama-3.1-70b/config.json"), "--gpu", "h100", "--infer",
+                "--tp", "8", "--batch", "32", "--context", "8192")
+    kv = j["kv_cache"]
+    for k in ["bytes_per_token", "block_size", "blocks", "capacity_tokens", "max_concurrency"]:
+        check(k in kv, f"kv_cache.{k}")
+    # Per GPU: 80 layers x (8 KV heads / 8) x 128 x 2 (K, V) x 2 bytes = 40,960 B/token.
+    check(kv["bytes_per_token"] == 40960, f"bytes per token {kv['bytes_per_token']}")
+    check(kv["block_size"] == 16, "vLLM default block")
+    # vLLM: page = 2 x block x kv_heads x head_dim x dtype; blocks = floor(available / page / L).
+    check(kv["page_size_bytes"] == 2 * 16 * 1 * 128 * 2, "page size")
+    check(kv["blocks"] == math.floor(kv["available_bytes"] / (kv["page_size_bytes"] * 80)), "blocks")
+    check(kv["capacity_tokens"] == kv["blocks"] * 16, "capacity = blocks x block")
+    near(kv["max_concurrency"], kv["capacity_tokens"] / 8192, 1e-9, "concurrency")
+    # The batch's cache: 32 sequences x 512 blocks x 16 tokens x 40,960 B = 10 GiB exactly.
+    check(j["per_gpu"]["kv_cache_bytes"] == 10 * 2**30, "KV cache of the batch")
+    # Capacity is gpu_memory_utilization x the GPU's plannable memory.
+    near(j["per_gpu"]["capacity_bytes"], 0.9 * j["gpu"]["plannable_memory_bytes"], 1, "capacity")
+    check(j["mode"] == "infer" and j["layout"]["tp"] == 8 and j["layout"]["gpus"] == 8, "layout")
+    half = ok_json("fit", "--model", "Llama-3.1-70B", "--infer", "--tp", "8",
+                   "--gpu-memory-utilization", "0.5", "--block-size", "32")
+    check(half["kv_cache"]["block_size"] == 32, "--block-size")
+    near(half["per_gpu"]["capacity_bytes"], 0.5 * half["gpu"]["plannable_memory_bytes"], 1,
+         "--gpu-memory-utilization")
+    fp8 = ok_json("fit", "--model", "Llama-3.1-70B", "--infer", "--tp", "8", "--kv-dtype", "fp8")
+    check(fp8["kv_cache"]["bytes_per_token"] == 20480, "fp8 KV halves the bytes")
+
+
+@case("fit.does_not_fit")
+def _():
+    args = ["fit", "--model", "Llama-3.1-70B", "--gpu", "h100", "--gpus", "8"]
+    r = run(*args)
+    check(r.rc == 0, "no --require-fit: exit 0 even when it does not fit")
+    check(r.out.splitlines()[0].startswith("DOES NOT FIT: Llama-3.1-70B training"), "verdict first")
+    check("advice (ranked" in r.out, "advice printed")
+    j = ok_json(*args)
+    check(j["fits"] is False and j["headroom_bytes"] < 0, "fits false, negative headroom")
+    check(len(j["advice"]) > 0, "advice given")
+    for a in j["advice"]:
+        check(isinstance(a["change"], str) and a["change"] and a["total_bytes"] > 0, f"advice {a}")
+    check(any(a["fits"] for a in j["advice"]), "at least one option fits")
+    r = run(*args, "--require-fit")
+    check(r.rc == 1 and r.out.startswith("DOES NOT FIT"), f"--require-fit: exit 1 ({r.rc})")
+    r = run(*args, "--require-fit", "--json")
+    check(r.rc == 1 and r.json()["fits"] is False, "--require-fit --json: JSON and exit 1")
+    r = run("fit", "--model", "Llama-3.1-8B", "--gpus", "8", "--zero", "3", "--require-fit")
+    check(r.rc == 0, "--require-fit on a plan that fits: exit 0")
+
+
+@case("fit.training_options")
+def _():
+    base = ["fit", "--model", "Llama-3.1-8B", "--gpus", "8"]
+    ref = ok_json(*base)
+    # Each option reaches the model: it changes what it should, and the config echoes it.
+    sel = ok_json(*base, "--recompute", "selective")
+    full = ok_json(*base, "--recompute", "full")
+    check(full["per_gpu"]["activations_bytes"] < sel["per_gpu"]["activations_bytes"]
+          <= ref["per_gpu"]["activations_bytes"], "recompute lowers activations")
+    mb = ok_json(*base, "--micro-batch", "2")
+    check(mb["per_gpu"]["activations_bytes"] > ref["per_gpu"]["activations_bytes"], "micro-batch")
+    seq = ok_json(*base, "--seq", "8192")
+    check(seq["config"]["seq"] == 8192, "--seq")
+    tp = ok_json(*base, "--tp", "2")
+    check(tp["layout"]["dp"] == 4 and tp["layout"]["tp"] == 2, "dp is what the GPU count leaves")
+    check(tp["per_gpu"]["weights_bytes"] < ref["per_gpu"]["weights_bytes"], "tp splits weights")
+    sp = ok_json(*base, "--tp", "2", "--sp")
+    check(sp["layout"]["sequence_parallel"] is True, "--sp")
+    pp = ok_json(*base, "--pp", "2", "--virtual-stages", "2")
+    check(pp["layout"]["pp"] == 2 and pp["layout"]["virtual_stages"] == 2, "--pp --virtual-stages")
+    cp = ok_json(*base, "--cp", "2")
+    check(cp["layout"]["cp"] == 2 and cp["layout"]["dp"] == 4, "--cp")
+    dp = ok_json("fit", "--model", "Llama-3.1-8B", "--dp", "4", "--tp", "2")
+    check(dp["layout"]["gpus"] == 8, "--dp without --gpus")
+    sgd = ok_json(*base, "--optimizer", "sgd")
+    check(sgd["per_gpu"]["optimizer_bytes"] < ref["per_gpu"]["optimizer_bytes"], "--optimizer")
+    fp32 = ok_json(*base, "--dtype", "fp32")
+    check(fp32["config"]["dtype"] == "fp32" and fp32["config"]["grad_dtype"] == "fp32", "--dtype")
+    fp8 = ok_json(*base, "--dtype", "fp8")
+    check(fp8["config"]["grad_dtype"] == "bf16", "fp8 training keeps bf16 gradients")
+    lora = ok_json(*base, "--lora", "16")
+    check(lora["config"]["lora"] == 16 and
+          lora["per_gpu"]["optimizer_bytes"] < ref["per_gpu"]["optimizer_bytes"] / 10, "--lora")
+    qlora = ok_json(*base, "--qlora", "16")
+    check(qlora["per_gpu"]["weights_bytes"] < lora["per_gpu"]["weights_bytes"] / 2, "--qlora 4-bit")
+    off = ok_json(*base, "--zero", "1", "--offload", "optimizer")
+    check(off["per_gpu"]["host_bytes"] > 0 and off["per_gpu"]["optimizer_bytes"] == 0, "--offload")
+    noflash = ok_json(*base, "--flash-attention=false")
+    check(noflash["config"]["flash_attention"] is False and
+          noflash["per_gpu"]["activations_bytes"] > ref["per_gpu"]["activations_bytes"],
+          "--flash-attention=false stores the scores")
+    check(ok_json(*base, "--flash-attention")["config"]["flash_attention"] is True, "flag on")
+    moe = ok_json("fit", "--model", "Mixtral-8x7B-v0.1", "--gpus", "8", "--ep", "8", "--zero", "1")
+    check(moe["layout"]["ep"] == 8, "--ep")
+    z = ok_json(*base, "--zero", "3", "--train")
+    check(z["mode"] == "train", "--train")
+
+
+@case("fit.plan_file")
+def _():
+    plan = {"model": "Llama-3.1-70B", "gpu": "h100", "gpus": 8, "zero": 3, "seq": 4096,
+            "recompute": "full", "micro-batch": 1}
+    f = plan_file(plan)
+    try:
+        a = ok_json("fit", "--plan", f)
+        b = ok_json("fit", "--model", "Llama-3.1-70B", "--gpu", "h100", "--gpus", "8", "--zero",
+                    "3", "--seq", "4096", "--recompute", "full")
+        check(a["per_gpu"] == b["per_gpu"] and a["layout"] == b["layout"], "plan = flags")
+        c = ok_json("fit", "--plan", f, "--gpus", "16", "--recompute", "selective")
+        check(c["layout"]["gpus"] == 16 and c["config"]["recompute"] == "selective",
+              "flags override the plan")
+        d = ok_json("fit", "--plan", f, "--infer", "--tp", "8")
+        check(d["mode"] == "infer", "--infer overrides a training plan; its training keys ignored")
+    finally:
+        os.unlink(f)
+    # Inline model (a Hugging Face config object) and GPU (gpuplan's GPU form), serving mode.
+    with open(data("hf/llama-3.1-8b/config.json")) as fh:
+        cfg = json.load(fh)
+    gpu = {"name": "MyGPU-48GB", "memory_bytes": 48 * 2**30, "memory_bandwidth_bytes_per_s": 1e12}
+    f = plan_file({"model": cfg, "gpu": gpu, "mode": "infer", "context": 8192, "batch": 4})
+    try:
+        j = ok_json("fit", "--plan", f)
+        check(j["model"]["parameters"] == 8030261248 and j["gpu"]["name"] == "MyGPU-48GB", "inline")
+        check(j["gpu"]["memory_bytes"] == 48 * 2**30 and j["mode"] == "infer", "inline GPU, mode")
+    finally:
+        os.unlink(f)
+    # A relative model path names a file beside the plan.
+    d = tempfile.mkdtemp()
+    with open(os.path.join(d, "config.json"), "w") as fh:
+        json.dump(cfg, fh)
+    f = plan_file({"model": "config.json", "gpus": 8, "zero": 3}, directory=d)
+    try:
+        check(ok_json("fit", "--plan", f)["model"]["parameters"] == 8030261248, "relative path")
+    finally:
+        os.unlink(f)
+
+
+# ---- probe ------------------------------------------------------------------------------------------
+
+@case("probe.no_driver")
+def _():
+    """On a machine without the NVIDIA driver (CI): exit 2 and one line. With one: a table."""
+    env = {"LD_LIBRARY_PATH": ""}
+    r = run("probe", env=env)
+    if r.rc == 0:
+        check(r.out.strip() != "", "a table when a driver is present")
+        return
+    bad(r"probe: (libcuda\.so\.1 not found|cuInit failed|0 CUDA devices)", "probe")
+    bad(r"--gpu local: ", "fit", "--model", "Llama-3.1-8B", "--gpu", "local")
+
+
+@case("probe.fake_driver")
+def _():
+    """With the test suite's fake libcuda.so.1 / libnvidia-ml.so.1 (an H100 SXM; see
+    tests/probe/fake_gpus.hpp for the values and their sources)."""
+    fake = os.environ.get("GPUPLAN_FAKE_DRIVER_DIR", "")
+    if not fake or not os.path.exists(os.path.join(fake, "libcuda.so.1")):
+        print("skipped: no fake driver libraries built")
+        return
+    env = {"LD_LIBRARY_PATH": fake, "GPUPLAN_FAKE_GPU": "h100"}
+    j = ok_json("probe", env=env)
+    d = j["devices"][0]
+    check(d["name"]["value"] == "NVIDIA H100 80GB HBM3" and d["name"]["source"] == "measured",
+          f"name {d['name']}")
+    check(d["sm_count"]["value"] == 132, "132 SMs")
+    check(d["memory_total_bytes"]["value"] == 81089 * 2**20, "cuDeviceTotalMem 81089 MiB")
+    check(d["catalog_match"] == "H100-SXM5-80GB", f"catalog match {d['catalog_match']}")
+    t = ok("probe", env=env).out
+    check("H100-SXM5-80GB" in t and "NVIDIA H100 80GB HBM3" in t, "probe table")
+    f = ok_json("fit", "--model", "Llama-3.1-8B", "--gpu", "local", "--gpus", "8", env=env)
+    check(f["gpu"]["source"].startswith("probe"), "--gpu local uses the probe")
+    check(f["gpu"]["name"] == "H100-SXM5-80GB", f"--gpu local name {f['gpu']['name']}")
+
+
+# ---- bad input: exit 2, one line naming the problem -------------------------------------------
+
+BAD = {
+    # unknown names, with the nearest catalog names suggested
+    "unknown_gpu": (r"unknown GPU 'h1000'; did you mean H100-SXM5-80GB",
+                    ["fit", "--model", "Llama-3.1-8B", "--gpu", "h1000"]),
+    "unknown_model": (r"unknown model 'Llama-3.1-80B'; did you mean Llama-3.1-8B",
+                      ["fit", "--model", "Llama-3.1-80B"]),
+    "unknown_command": (r"frobnicate", ["frobnicate"]),
+    "unknown_option": (r"--bogus", ["fit", "--model", "Llama-3.1-8B", "--bogus"]),
+    "no_model": (r"fit needs a model: --model", ["fit"]),
+    # files
+    "missing_config": (r"nonexistent/config\.json: no such file",
+                       ["fit", "--model", "/nonexistent/config.json"]),
+    "missing_plan": (r"/nonexistent/plan\.json: no such file",
+                     ["fit", "--plan", "/nonexistent/plan.json"]),
+    "malformed_config": (r"malformed\.json:5:23: malformed JSON: .*unexpected string",
+                         ["fit", "--model", "@bad/malformed.json"]),
+    "unsupported_architecture": (r"unsupported architecture 'BertForMaskedLM' \(supported: Llama",
+                                 ["fit", "--model", "@bad/unsupported_arch.json"]),
+    "missing_key": (r"key 'hidden_size' is missing",
+                    ["fit", "--model", "@bad/missing_hidden_size.json"]),
+    "missing_moe_key": (r"key 'num_local_experts' is missing",
+                        ["fit", "--model", "@bad/missing_experts.json"]),
+    "negative_config_size": (r"key 'num_hidden_layers' must be positive \(got -4\)",
+                             ["fit", "--model", "@bad/negative_layers.json"]),
+    # layouts that do not divide the model or the GPU count
+    "tp_not_dividing_heads": (r"layout\.tp must divide .*heads.*\(got 3, 32\)",
+                              ["fit", "--model", "Llama-3.1-8B", "--tp", "3"]),
+    "pp_exceeds_layers": (r"layout\.pp must not exceed .*layers \(got 40, 32\)",
+                          ["fit", "--model", "Llama-3.1-8B", "--pp", "40"]),
+    "gpus_not_divisible": (r"--gpus 8 is not divisible by tp 3 x pp 1 x cp 1 = 3",
+                           ["fit", "--model", "Llama-3.1-8B", "--gpus", "8", "--tp", "3"]),
+    "dp_mismatch": (r"dp 4 x tp 2 x pp 1 x cp 1 = 8, but --gpus is 16",
+                    ["fit", "--model", "Llama-3.1-8B", "--gpus", "16", "--dp", "4", "--tp", "2"]),
+    "ep_dense": (r"layout\.ep must", ["fit", "--model", "Llama-3.1-8B", "--gpus", "8", "--ep", "2"]),
+    "ep_not_dividing_experts": (r"layout\.ep must divide .*experts \(got 3, 8\)",
+                                ["fit", "--model", "Mixtral-8x7B-v0.1", "--gpus", "6", "--ep", "3"]),
+    "generic_with_tp": (r"known only by its parameter count: tp, pp, cp and ep need its shape",
+                        ["fit", "--model", "params:7e9", "--tp", "2"]),
+    # zero and negative sizes
+    "zero_gpus": (r"--gpus must be a positive integer \(got 0\)",
+                  ["fit", "--model", "Llama-3.1-8B", "--gpus", "0"]),
+    "negative_micro_batch": (r"--micro-batch must be a positive integer \(got -1\)",
+                             ["fit", "--model", "Llama-3.1-8B", "--micro-batch", "-1"]),
+    "zero_seq": (r"--seq must be a positive integer \(got 0\)",
+                 ["fit", "--model", "Llama-3.1-8B", "--seq", "0"]),
+    "negative_params": (r"--model params:N must be positive \(got -5\)",
+                        ["fit", "--model", "params:-5"]),
+    "zero_params": (r"--model params:N must be positive", ["fit", "--model", "params:0"]),
+    "bad_params": (r"--model params:N 'abc' is not a number", ["fit", "--model", "params:abc"]),
+    "zero_lora": (r"--lora must be a positive integer", ["fit", "--model", "Llama-3.1-8B",
+                                                         "--lora", "0"]),
+    "zero_block_size": (r"--block-size must be a positive integer",
+                        ["fit", "--model", "Llama-3.1-8B", "--infer", "--block-size", "0"]),
+    "utilization_above_one": (r"--gpu-memory-utilization must be in \(0, 1\] \(got 1\.5\)",
+                              ["fit", "--model", "Llama-3.1-8B", "--infer",
+                               "--gpu-memory-utilization", "1.5"]),
+    "utilization_zero": (r"--gpu-memory-utilization must be in \(0, 1\]",
+                         ["fit", "--model", "Llama-3.1-8B", "--infer",
+                          "--gpu-memory-utilization", "0"]),
+    "zero_stage_4": (r"--zero must be 0, 1, 2 or 3 \(got 4\)",
+                     ["fit", "--model", "Llama-3.1-8B", "--zero", "4"]),
+    "not_a_number": (r"--gpus", ["fit", "--model", "Llama-3.1-8B", "--gpus", "abc"]),
+    # conflicting flags
+    "train_and_infer": (r"--train excludes --infer",
+                        ["fit", "--model", "Llama-3.1-8B", "--train", "--infer"]),
+    "lora_and_qlora": (r"--lora and --qlora conflict",
+                       ["fit", "--model", "Llama-3.1-8B", "--lora", "8", "--qlora", "8"]),
+    "zero_with_infer": (r"--zero is a training option; it conflicts with --infer",
+                        ["fit", "--model", "Llama-3.1-8B", "--infer", "--zero", "2"]),
+    "kv_dtype_without_infer": (r"--kv-dtype is an inference option: add --infer",
+                               ["fit", "--model", "Llama-3.1-8B", "--kv-dtype", "fp8"]),
+    "batch_with_train": (r"--batch is an inference option; it conflicts with --train",
+                         ["fit", "--model", "Llama-3.1-8B", "--train", "--batch", "8"]),
+    # bad values
+    "bad_dtype": (r"--dtype 'bf17' is not one of bf16\|fp16\|fp32\|fp8",
+                  ["fit", "--model", "Llama-3.1-8B", "--dtype", "bf17"]),
+    "bad_optimizer": (r"--optimizer 'lion' is not one of adamw",
+                      ["fit", "--model", "Llama-3.1-8B", "--optimizer", "lion"]),
+    "bad_recompute": (r"--recompute 'some' is not one of none\|selective\|full",
+                      ["fit", "--model", "Llama-3.1-8B", "--recompute", "some"]),
+    "bad_offload": (r"--offload 'disk' is not one of optimizer\|params",
+                    ["fit", "--model", "Llama-3.1-8B", "--offload", "disk"]),
+    "bad_kv_dtype": (r"--kv-dtype 'int4' is not one of bf16\|fp16\|fp8",
+                     ["fit", "--model", "Llama-3.1-8B", "--infer", "--kv-dtype", "int4"]),
+}
+
+BAD_PLANS = {
+    "plan_malformed": (r"\.json:3:1: malformed JSON", '{\n  "model": "Llama-3.1-8B",\n}'),
+    "plan_unknown_key": (r"unknown key 'micro_batchs'; did you mean 'micro_batch'\?",
+                         {"model": "Llama-3.1-8B", "micro_batchs": 2}),
+    "plan_negative": (r"key 'gpus' must be positive \(got -2\)",
+                      {"model": "Llama-3.1-8B", "gpus": -2}),
+    "plan_wrong_type": (r"key 'tp' must be an integer, not a string",
+                        {"model": "Llama-3.1-8B", "tp": "2"}),
+    "plan_bad_mode": (r"key 'mode' must be \"train\" or \"infer\"",
+                      {"model": "Llama-3.1-8B", "mode": "serve"}),
+    "plan_lora_qlora": (r"keys 'lora' and 'qlora' conflict",
+                        {"model": "Llama-3.1-8B", "lora": 8, "qlora": 8}),
+    "plan_mode_conflict": (r"key 'zero' is a training option; it conflicts with --infer",
+                           {"model": "Llama-3.1-8B", "mode": "infer", "zero": 1}),
+    "plan_not_object": (r"a plan must be a JSON object", "[1, 2]"),
+    "plan_bad_gpu_object": (r"key 'gpu\.memory_bytes' is missing",
+                            {"model": "Llama-3.1-8B", "gpu": {"name": "X"}}),
+}
+
+
+def bad_case(name, pattern, args):
+    @case("bad." + name)
+    def _():
+        bad(pattern, *[data(a[1:]) if a.startswith("@") else a for a in args])
+
+
+for _name, (_pattern, _args) in BAD.items():
+    bad_case(_name, _pattern, _args)
+
+
+def bad_plan_case(name, pattern, plan):
+    @case("bad." + name)
+    def _():
+        f = plan_file(plan)
+        try:
+            bad(pattern, "fit", "--plan", f)
+        finally:
+            os.unlink(f)
+
+
+for _name, (_pattern, _plan) in BAD_PLANS.items():
+    bad_plan_case(_name, _pattern, _plan)
+
+
+def main():
+    global BIN, DATA
+    if sys.argv[1:] == ["--list"]:
+        print("\n".join(CASES))
+        return 0
+    if len(sys.argv) != 4 or sys.argv[3] not in CASES:
+        print(__doc__, file=sys.stderr)
+        return 2
+    BIN, DATA = sys.argv[1], sys.argv[2]
+    try:
+        CASES[sys.argv[3]]()
+    except Failure as e:
+        print(f"FAILED {sys.argv[3]}: {e}", file=sys.stderr)
+        return 1
+    print(f"passed {sys.argv[3]}")
+    return 0
+
+
+BIN = DATA = None
+if __name__ == "__main__":
+    sys.exit(main())
