@@ -2,12 +2,15 @@
 # Runs the quantity-overhead benchmark with repetitions and prints, for each pair, the median CPU
 # time per iteration of the quantity and the double version, their ratio (1.00 = no overhead) and
 # each side's coefficient of variation (stddev / mean over the repetitions: the noise).
+# Repetitions of all benchmarks are interleaved in random order, so drift in machine load
+# spreads over both sides of each pair.
 #
 #   bench/run_overhead.sh path/to/gpuplan_bench_quantity_overhead [repetitions]   default 15
 set -euo pipefail
 bin="${1:?usage: run_overhead.sh path/to/gpuplan_bench_quantity_overhead [repetitions]}"
 reps="${2:-15}"
-csv="$("${bin}" --benchmark_repetitions="${reps}" --benchmark_report_aggregates_only=true \
+csv="$("${bin}" --benchmark_repetitions="${reps}" --benchmark_enable_random_interleaving=true \
+  --benchmark_report_aggregates_only=true \
   --benchmark_format=csv 2>/dev/null)"
 echo "repetitions: ${reps}; load average: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo n/a)"
 echo "${csv}" | awk -F, '
