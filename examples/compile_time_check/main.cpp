@@ -38,7 +38,7 @@ constexpr training_plan training_plans[] = {
     {"Llama 3.1 70B continued pre-training, 8 nodes", cat::llama31_70b, cat::h100_sxm, 64,
      {.dp = 2, .tp = 8, .pp = 4, .zero = 1, .sequence_parallel = true},
      {.grad_dtype = precision::fp32, .recompute = recompute_kind::selective, .micro_batch = 1,
-      .seq = 8192}},
+      .seq = 8192, .global_batch = 128}},
     {"Llama 2 13B QLoRA on a workstation GPU", cat::llama2_13b, cat::rtx_4090, 1, {},
      {.recompute = recompute_kind::full, .micro_batch = 1, .seq = 2048, .qlora_rank = 16}},
 };

@@ -92,6 +92,15 @@ TEST_CASE("1F1B: the first stage holds pp micro-batches, fewer when the batch is
   CHECK(detail::in_flight_layers_factor(l, many, 0) == 4.0);
   CHECK(detail::in_flight_layers_factor(l, many, 3) == 1.0);
   CHECK(detail::in_flight_layers_factor(l, two, 0) == 2.0);
+  // global_batch 16 on dp 8 with micro-batch 1: 2 micro-batches per step, as above.
+  training_config global = many;
+  global.global_batch = 16;
+  CHECK(detail::in_flight_layers_factor({.dp = 8, .pp = 4}, global, 0) == 2.0);
+  CHECK(throws_naming([&] { return training_memory(m, {.dp = 3, .pp = 4}, global); },
+                      "global_batch"));
+  global.micro_batches = 3;
+  CHECK(throws_naming([&] { return training_memory(m, {.dp = 8, .pp = 4}, global); },
+                      "global_batch"));
   const double a4 = training_memory_stage(m, l, many, 0).activations.in(units::B);
   const double a2 = training_memory_stage(m, l, two, 0).activations.in(units::B);
   CHECK(a4 - a2 == Approx(2 * per_stage_layers + 2 * 8.0 * 2048).epsilon(1e-12));

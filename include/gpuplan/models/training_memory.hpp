@@ -73,11 +73,40 @@ struct training_config {
   int qlora_rank = 0;  ///< > 0: QLoRA: frozen base in 4-bit NF4, trainable adapters
   lora_target lora_targets = lora_target::all_linear;
   offload_kind offload = offload_kind::none;
+  /// Sequences per optimizer step over all data-parallel ranks; 0: not given. When given it must
+  /// be a multiple of micro_batch x dp (x cp does not apply: CP splits sequences), and it sets
+  /// micro_batches = global_batch / (micro_batch x dp) unless that is given too (then they must
+  /// agree).
+  int global_batch = 0;
+
+  /// The micro-batches per step per pipeline implied by this config on data-parallel degree dp.
+  [[nodiscard]] constexpr int micro_batches_for(int dp) const {
+    if (micro_batches > 0) return micro_batches;
+    if (global_batch > 0 && micro_batch > 0 && dp > 0) return global_batch / (micro_batch * dp);
+    return 0;
+  }
+
+  /// The batch checks that need the layout: global_batch divisible by micro_batch x dp and
+  /// consistent with micro_batches.
+  constexpr void validate(int dp) const {
+    validate();
+    if (global_batch == 0) return;
+    detail::check_input(global_batch % (micro_batch * dp) == 0,
+                        "training_config.global_batch must be a multiple of micro_batch x "
+                        "layout.dp",
+                        global_batch, micro_batch * dp);
+    detail::check_input(micro_batches == 0 || micro_batches * micro_batch * dp == global_batch,
+                        "training_config.micro_batches x micro_batch x layout.dp must equal "
+                        "global_batch",
+                        micro_batches * micro_batch * dp, global_batch);
+  }
 
   /// Throws std::invalid_argument naming the field (a compile error in a constant expression).
   constexpr void validate() const {
     detail::check_input(micro_batch >= 1, "training_config.micro_batch must be at least 1",
                         micro_batch);
+    detail::check_input(global_batch >= 0, "training_config.global_batch must not be negative",
+                        global_batch);
     detail::check_input(seq >= 1, "training_config.seq must be at least 1", seq);
     detail::check_input(micro_batches >= 0,
                         "training_config.micro_batches must be 0 (fill the pipeline) or positive",
@@ -266,7 +295,7 @@ constexpr double layer_activation_bytes(const transformer_spec& m, int layer,
 /// Korthikanti's factor 1 + (p - 1)/(p m). Both capped by the micro-batches of the iteration.
 constexpr double in_flight_layers_factor(const parallel_layout& l, const training_config& c,
                                          int k) {
-  const int m = c.micro_batches;  // 0: unbounded (enough micro-batches to fill the pipeline)
+  const int m = c.micro_batches_for(l.dp);  // 0: unbounded (enough to fill the pipeline)
   if (l.virtual_stages <= 1) {
     const int f = l.pp - k;
     return m > 0 && m < f ? m : f;
@@ -388,7 +417,7 @@ constexpr memory_breakdown training_memory_stage(const transformer_spec& m,
                                                  const training_config& c, int k,
                                                  const memory_assumptions& a = {}) {
   l.validate(m);
-  c.validate();
+  c.validate(l.dp);
   a.validate();
   detail::check_input(k >= 0 && k < l.pp, "pipeline stage must be in [0, layout.pp)", k, l.pp);
   detail::check_input(c.seq % l.cp == 0, "layout.cp must divide training_config.seq", l.cp,
@@ -463,7 +492,7 @@ constexpr memory_breakdown training_memory(const generic_workload& g, const para
                                            const training_config& c,
                                            const memory_assumptions& a = {}) {
   l.validate();
-  c.validate();
+  c.validate(l.dp);
   a.validate();
   detail::check_input(g.parameters > 0.0 && g.parameters - g.parameters == 0.0,
                       "generic_workload.parameters must be positive and finite");
