@@ -96,6 +96,12 @@ if(GPUPLAN_WITH_PROBE AND _gpuplan_probe_headers)
 endif()
 
 # Warnings as errors for the project's own code (tests, examples, benchmarks), never exported.
+# Two exceptions, g++ only, where g++ 12 with optimization (-O2/-O3) warns inside inlined library
+# code it cannot see through: -Wmaybe-uninitialized (Debian's nlohmann_json 3.11.2 iterators,
+# `m_type may be used uninitialized` in iter_impl, from any `for (auto& [k, v] : j.items())`) and
+# -Wrestrict (std::string building, "__builtin_memcpy ... may overlap": GCC bugs 105329, 105651).
+# Both stay warnings, printed, but do not fail a Release build.
 add_library(gpuplan_warnings INTERFACE)
 target_compile_options(gpuplan_warnings INTERFACE
-  $<$<CXX_COMPILER_ID:GNU,Clang,AppleClang>:-Wall -Wextra -Wpedantic -Wconversion -Wshadow -Werror>)
+  $<$<CXX_COMPILER_ID:GNU,Clang,AppleClang>:-Wall -Wextra -Wpedantic -Wconversion -Wshadow -Werror>
+  $<$<CXX_COMPILER_ID:GNU>:-Wno-error=maybe-uninitialized -Wno-error=restrict>)
