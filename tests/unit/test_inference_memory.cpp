@@ -152,3 +152,26 @@ TEST_CASE("Sliding-window attention caps the KV blocks a sequence holds", "[infe
         Approx(2 * 257 * kv_page_size(m, {}, {}).in(units::B) * m.layers));
   CHECK(r.kv.max_batch(32768) == static_cast<int>(r.kv.blocks / 257));
 }
+
+TEST_CASE("Pipeline-parallel serving: the most loaded stage and the smallest KV capacity",
+          "[inference][pp]") {
+  // Llama 3.1 8B over pp = 2: stage 0 holds the embedding, stage 1 the LM head (untied, same
+  // size); both hold 16 layers. The capacity is the smaller of the two stages' (the overhead
+  // differs between them only by the fragmentation share of their weights: margin one block).
+  const transformer_spec& m = catalog::llama31_8b;
+  const inference_config c{.batch = 4, .context = 4096};
+  const inference_memory_result r = inference_memory(m, catalog::l40s, {.pp = 2}, c);
+  double fewest = 1e300;
+  double most = 0;
+  for (int k = 0; k < 2; ++k) {
+    const double w = inference_weights(m, {.pp = 2}, c, k).in(units::B);
+    most = w > most ? w : most;
+    const data_size budget = 0.9 * catalog::l40s.plannable_memory();
+    const data_size used = inference_weights(m, {.pp = 2}, c, k) +
+                           inference_workspace(m, {.pp = 2}, c) + r.per_gpu.overhead;
+    const double blocks = paged_kv_blocks(budget - used, kv_page_size(m, {.pp = 2}, c), 16);
+    fewest = blocks < fewest ? blocks : fewest;
+  }
+  CHECK(r.per_gpu.weights.in(units::B) == Approx(most));
+  CHECK(r.kv.blocks == Approx(fewest).margin(1.0));
+}

@@ -227,9 +227,15 @@ constexpr inference_memory_result inference_memory(const transformer_spec& m,
     r.kv.blocks = paged_kv_blocks(r.kv.available, page, p.layers);
     r.kv.capacity_tokens = r.kv.blocks * c.block_size * units::token;
     r.kv.max_concurrency = paged_max_concurrency(r.kv.blocks, c.block_size, c.model_len());
-    if (k == 0 || r.per_gpu.total() > best.per_gpu.total() ||
-        (r.per_gpu.total() == best.per_gpu.total() && r.kv.blocks < best.kv.blocks))
+    // The most loaded GPU for the breakdown; the engine's KV capacity is the smallest of the
+    // stages' (every stage must hold its layers' pages of every block).
+    if (k == 0) {
       best = r;
+      continue;
+    }
+    const kv_cache_info fewest = r.kv.blocks < best.kv.blocks ? r.kv : best.kv;
+    if (r.per_gpu.total() > best.per_gpu.total()) best.per_gpu = r.per_gpu;
+    best.kv = fewest;
   }
   return best;
 }
