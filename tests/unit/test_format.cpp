@@ -166,6 +166,12 @@ TEST_CASE("a bad spec is an error naming the problem", "[format]") {
   CHECK(rt("{:ms}", 1_s) == "1000 ms");
 }
 
+TEST_CASE("unit symbols and dimension names print as text", "[format]") {
+  CHECK(fmt::format("{}", units::GiB.symbol) == "GiB");
+  CHECK(fmt::format("[{:>6}]", units::TBps.symbol) == "[  TB/s]");
+  CHECK(fmt::format("{}", dimension_name(dims::compute_rate)) == "compute rate");
+}
+
 TEST_CASE("precision and name_string print as text", "[format]") {
   CHECK(fmt::format("{}", precision::bf16) == "bf16");
   CHECK(fmt::format("[{:>5}]", precision::fp8) == "[  fp8]");

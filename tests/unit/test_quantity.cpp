@@ -5,6 +5,8 @@
 #include <gpuplan/units.hpp>
 
 #include <limits>
+#include <string>
+#include <string_view>
 #include <type_traits>
 
 using namespace gpuplan;
@@ -258,6 +260,22 @@ TEST_CASE("unit objects", "[units]") {
   STATIC_REQUIRE(std::is_same_v<decltype(GB / s), unit<dims::bandwidth>>);
   CHECK(dimension_name(dims::bandwidth) == "bandwidth");
   CHECK(dimension_name(dims::data * dims::data).empty());
+}
+
+TEST_CASE("text_view compares with literals and converts to standard strings", "[units]") {
+  STATIC_REQUIRE(GiB.symbol == "GiB");
+  STATIC_REQUIRE(GiB.symbol != "GB");
+  STATIC_REQUIRE(GiB.symbol.size() == 3);
+  STATIC_REQUIRE(text_view{}.empty());
+  STATIC_REQUIRE(dimension_name(dims::power) == "power");
+  const std::string_view sv = TBps.symbol;
+  CHECK(sv == "TB/s");
+  const std::string str = usd_per_Mtoken.symbol;
+  CHECK(str == "$/Mtok");
+  CHECK(std::string(dimension_name(dims::token_rate)) == "token rate");
+  std::size_t n = 0;
+  for (const char c : GiB.symbol) n += c == 'i' ? 1 : 0;
+  CHECK(n == 1);
 }
 
 namespace {

@@ -279,8 +279,9 @@ struct text {
 };
 
 // Appends x (finite, >= 0) with `decimals` digits after the point, or in scientific notation with
-// `decimals` digits after the point when `scientific`; strips trailing zeros when `strip`.
-inline void put_number(text& t, double x, int decimals, bool scientific, bool strip) {
+// `decimals` digits after the point when `scientific`; strips trailing zeros when `strip`, but
+// keeps `keep` decimals.
+inline void put_number(text& t, double x, int decimals, bool scientific, bool strip, int keep = 0) {
   char b[80];
   const auto r = std::to_chars(b, b + sizeof b, x,
                                scientific ? std::chars_format::scientific : std::chars_format::fixed,
@@ -295,8 +296,9 @@ inline void put_number(text& t, double x, int decimals, bool scientific, bool st
       exponent = n.substr(e);
     }
   }
-  if (strip && mantissa.find('.') != std::string_view::npos) {
-    while (mantissa.ends_with('0')) mantissa.remove_suffix(1);
+  if (const auto point = mantissa.find('.'); strip && point != std::string_view::npos) {
+    const std::size_t min_size = point + 1 + static_cast<std::size_t>(keep);
+    while (mantissa.size() > min_size && mantissa.ends_with('0')) mantissa.remove_suffix(1);
     if (mantissa.ends_with('.')) mantissa.remove_suffix(1);
   }
   t.put(mantissa);
@@ -413,8 +415,8 @@ inline text format(double v, dimension d, const spec& sp) {
     bool scientific = false;
     bool strip = false;
     if (decimals < 0) {
-      strip = !cents;
-      if (x != 0 && (x >= 1e6 || x < 1e-6)) {
+      strip = true;
+      if (x != 0 && (x >= 1e15 || x < 1e-6)) {
         scientific = true;
         decimals = default_significant_digits - 1;
       } else {
@@ -423,7 +425,7 @@ inline text format(double v, dimension d, const spec& sp) {
     } else if (x != 0 && x >= 1e15) {
       scientific = true;
     }
-    put_number(t, x, decimals, scientific, strip);
+    put_number(t, x, decimals, scientific, strip, cents ? 2 : 0);
   }
   if (u == nullptr) {
     put_generic_unit(t, d);
@@ -475,10 +477,25 @@ struct formatter_base {
 template <gpuplan::dimension D, class Rep>
 struct fmt::formatter<gpuplan::quantity<D, Rep>, char>
     : gpuplan::detail::qfmt::formatter_base<D, Rep, fmt::format_error> {};
+/// A unit's symbol or a dimension's name, with the string spec.
+template <>
+struct fmt::formatter<gpuplan::text_view, char> : fmt::formatter<std::string_view, char> {
+  template <class FormatContext>
+  auto format(gpuplan::text_view t, FormatContext& ctx) const {
+    return fmt::formatter<std::string_view, char>::format(std::string_view(t), ctx);
+  }
+};
 #endif
 
 #if defined(GPUPLAN_HAS_STD_FORMAT)
 template <gpuplan::dimension D, class Rep>
 struct std::formatter<gpuplan::quantity<D, Rep>, char>
     : gpuplan::detail::qfmt::formatter_base<D, Rep, std::format_error> {};
+template <>
+struct std::formatter<gpuplan::text_view, char> : std::formatter<std::string_view, char> {
+  template <class FormatContext>
+  auto format(gpuplan::text_view t, FormatContext& ctx) const {
+    return std::formatter<std::string_view, char>::format(std::string_view(t), ctx);
+  }
+};
 #endif

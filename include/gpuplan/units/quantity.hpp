@@ -19,17 +19,53 @@
 
 #include <compare>
 #include <concepts>
+#include <cstddef>
 #include <limits>
-#include <string_view>
 #include <type_traits>
 
 namespace gpuplan {
 
+/// A view of constant text: a unit's symbol, a dimension's name. It stands in for
+/// std::string_view, whose header costs more to compile than the rest of the units core
+/// (docs/performance.md): it compares with string literals, and converts to std::string_view,
+/// std::string, fmt::string_view or any type constructible from (const char*, std::size_t).
+class text_view {
+ public:
+  constexpr text_view() noexcept = default;
+  /// From a string literal (or any character array holding text and a terminating NUL).
+  template <std::size_t N>
+  constexpr text_view(const char (&s)[N]) noexcept  // NOLINT(google-explicit-constructor)
+      : data_(s), size_(N - 1) {}
+
+  [[nodiscard]] constexpr const char* data() const noexcept { return data_; }
+  [[nodiscard]] constexpr std::size_t size() const noexcept { return size_; }
+  [[nodiscard]] constexpr bool empty() const noexcept { return size_ == 0; }
+  [[nodiscard]] constexpr const char* begin() const noexcept { return data_; }
+  [[nodiscard]] constexpr const char* end() const noexcept { return data_ + size_; }
+
+  template <class S>
+    requires std::is_constructible_v<S, const char*, std::size_t>
+  constexpr operator S() const {  // NOLINT(google-explicit-constructor)
+    return S(data_, size_);
+  }
+
+  friend constexpr bool operator==(text_view a, text_view b) noexcept {
+    if (a.size_ != b.size_) return false;
+    for (std::size_t i = 0; i < a.size_; ++i)
+      if (a.data_[i] != b.data_[i]) return false;
+    return true;
+  }
+
+ private:
+  const char* data_ = "";
+  std::size_t size_ = 0;
+};
+
 /// A readable name for a named dimension ("data", "power"), or an empty view for other ones.
-constexpr std::string_view dimension_name(dimension d) {
+constexpr text_view dimension_name(dimension d) {
   struct entry {
     dimension dim;
-    std::string_view name;
+    text_view name;
   };
   constexpr entry table[] = {
       {dims::none, "dimensionless"},

@@ -14,7 +14,7 @@ template <dimension D>
 struct unit {
   static constexpr dimension dim = D;
   double factor;           ///< how many base units one of this unit is
-  std::string_view symbol;  ///< how it prints ("GiB", "TB/s"); empty for unnamed products
+  text_view symbol;  ///< how it prints ("GiB", "TB/s"); empty for unnamed products
 };
 
 template <dimension D, detail::scalar S>
