@@ -7,6 +7,15 @@
 #include <catch2/matchers/catch_matchers_floating_point.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 using Catch::Approx;
+#include <string>
+namespace Catch::Matchers {
+// Catch2 2.x's substring matcher is Contains(string); v3 renamed it ContainsSubstring (its Contains
+// is the range matcher, from a header not included here). The tests use the 2.x name.
+inline StringContainsMatcher Contains(const std::string& s,
+                                      CaseSensitive cs = CaseSensitive::Yes) {
+  return ContainsSubstring(s, cs);
+}
+}  // namespace Catch::Matchers
 #else
 #include <catch2/catch.hpp>
 #endif
