@@ -57,7 +57,7 @@ int print_models(bool json) {
     for (const transformer_spec& m : catalog::all_models) {
       nlohmann::json j = io::to_json(m);
       j["kv_cache_bytes_per_token_bf16"] =
-          m.kv_bytes_per_token(precision::bf16).in(units::B_per_token);
+          io::number(m.kv_bytes_per_token(precision::bf16).in(units::B_per_token));
       out.push_back(j);
     }
     print_json(out);

@@ -393,6 +393,19 @@ fit_setup build(const fit_request& r, const fit_request& flags) {
   l.zero = r.zero.value_or(0);
   l.sequence_parallel = r.sp.value_or(false);
   l.virtual_stages = r.virtual_stages.value_or(1);
+  // Degrees multiply: keep their product (and sequence x micro-batch) where int arithmetic in the
+  // models stays exact. 2^24 GPUs and 2^30 tokens per micro-batch are far beyond any cluster.
+  constexpr long long max_gpus = 1LL << 24, max_tokens = 1LL << 30;
+  const long long product = 1LL * r.dp.value_or(1) * l.tp * l.pp * l.cp;
+  if (product > max_gpus || r.gpus.value_or(1) > max_gpus)
+    throw usage_error(fmt::format("the layout asks for more than {} GPUs", max_gpus));
+  if (1LL * r.micro_batch.value_or(1) * r.seq.value_or(1) > max_tokens ||
+      1LL * r.batch.value_or(1) * std::max(r.context.value_or(1), r.max_model_len.value_or(1)) >
+          max_tokens)
+    throw usage_error(fmt::format(
+        "more than {} tokens in one micro-batch or batch: check --micro-batch/--seq or "
+        "--batch/--context",
+        max_tokens));
   const int model_parallel = l.tp * l.pp * l.cp;
   if (r.dp) {
     l.dp = *r.dp;

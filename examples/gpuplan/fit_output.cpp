@@ -51,9 +51,10 @@ nlohmann::json fit_json(const fit_description& d, const fit_report& r) {
   nlohmann::json j;
   j["mode"] = d.infer ? "infer" : "train";
   j["model"] = {{"name", d.model.name()},
-                {"parameters", d.model.parameters()},
+                {"parameters", io::count_value(d.model.parameters())},
                 {"source", d.model.source}};
-  if (d.model.transformer) j["model"]["active_parameters"] = d.model.transformer->active_parameters();
+  if (d.model.transformer)
+    j["model"]["active_parameters"] = io::count_value(d.model.transformer->active_parameters());
   j["gpu"] = {{"name", std::string(d.gpu.spec.name.view())},
               {"memory_bytes", io::bytes_value(d.gpu.spec.memory)},
               {"plannable_memory_bytes", io::bytes_value(d.gpu.spec.plannable_memory())},

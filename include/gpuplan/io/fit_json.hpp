@@ -19,6 +19,10 @@ inline nlohmann::json bytes_value(data_size d) {
   return static_cast<long long>(std::llround(v));
 }
 
+/// A count as JSON: an integer when it is a whole number that a double holds exactly (parameter
+/// counts, blocks, tokens), else a number.
+inline nlohmann::json count_value(double v) { return number(v); }
+
 /// The most loaded GPU's memory against `capacity`: per_gpu in the fit --json contract.
 inline nlohmann::json to_json(const memory_breakdown& m, data_size capacity) {
   return {{"weights_bytes", bytes_value(m.weights)},
@@ -36,12 +40,12 @@ inline nlohmann::json to_json(const memory_breakdown& m, data_size capacity) {
 }
 
 inline nlohmann::json to_json(const kv_cache_info& kv) {
-  return {{"bytes_per_token", kv.bytes_per_token.in(units::B_per_token)},
+  return {{"bytes_per_token", count_value(kv.bytes_per_token.in(units::B_per_token))},
           {"page_size_bytes", bytes_value(kv.page_size)},
           {"block_size", kv.block_size},
-          {"blocks", kv.blocks},
+          {"blocks", count_value(kv.blocks)},
           {"available_bytes", bytes_value(kv.available)},
-          {"capacity_tokens", kv.capacity_tokens.in(units::token)},
+          {"capacity_tokens", count_value(kv.capacity_tokens.in(units::token))},
           {"max_concurrency", kv.max_concurrency}};
 }
 

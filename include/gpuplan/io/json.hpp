@@ -269,6 +269,14 @@ E enum_or(const nlohmann::json& j, std::string_view key, const json_source& src,
 
 // ---- specs to JSON -----------------------------------------------------------------------------
 
+/// A number as JSON: an integer when it is a whole number a double holds exactly (parameter
+/// counts, bytes, FLOP/s, blocks), else a floating-point number.
+inline nlohmann::json number(double v) {
+  if (std::isfinite(v) && std::floor(v) == v && std::fabs(v) < 9.0e15)
+    return static_cast<long long>(v);
+  return v;
+}
+
 inline nlohmann::json to_json(const parallel_layout& l) {
   return {{"gpus", l.gpus()},
           {"dp", l.dp},
@@ -285,8 +293,8 @@ inline nlohmann::json to_json(const parallel_layout& l) {
 
 inline nlohmann::json to_json(const transformer_spec& m) {
   nlohmann::json j = {{"name", std::string(m.name.view())},
-                      {"parameters", m.parameters()},
-                      {"active_parameters", m.active_parameters()},
+                      {"parameters", number(m.parameters())},
+                      {"active_parameters", number(m.active_parameters())},
                       {"layers", m.layers},
                       {"hidden", m.hidden},
                       {"heads", m.heads},
@@ -324,31 +332,31 @@ inline nlohmann::json to_json(const gpu_spec& g) {
           {"vendor", std::string(to_string(g.maker))},
           {"architecture", std::string(g.architecture.view())},
           {"form_factor", std::string(to_string(g.form))},
-          {"memory_bytes", g.memory.in(units::B)},
-          {"memory_usable_bytes", g.memory_usable.in(units::B)},
+          {"memory_bytes", number(g.memory.in(units::B))},
+          {"memory_usable_bytes", number(g.memory_usable.in(units::B))},
           {"memory_type", std::string(g.memory_type.view())},
-          {"memory_bandwidth_bytes_per_s", g.memory_bandwidth.in(units::Bps)},
+          {"memory_bandwidth_bytes_per_s", number(g.memory_bandwidth.in(units::Bps))},
           {"peak_flops_per_s",
-           {{"fp64_vector", p.fp64_vector.in(units::FLOPS)},
-            {"fp64_tensor", p.fp64_tensor.in(units::FLOPS)},
-            {"fp32_vector", p.fp32_vector.in(units::FLOPS)},
-            {"tf32_tensor", p.tf32_tensor.in(units::FLOPS)},
-            {"bf16_tensor", p.bf16_tensor.in(units::FLOPS)},
-            {"fp16_tensor", p.fp16_tensor.in(units::FLOPS)},
-            {"fp8_tensor", p.fp8_tensor.in(units::FLOPS)},
-            {"int8_tensor", p.int8_tensor.in(units::FLOPS)},
-            {"fp4_tensor", p.fp4_tensor.in(units::FLOPS)}}},
-          {"sparsity_factor", p.sparsity_factor},
-          {"tdp_watts", g.tdp.in(units::W)},
+           {{"fp64_vector", number(p.fp64_vector.in(units::FLOPS))},
+            {"fp64_tensor", number(p.fp64_tensor.in(units::FLOPS))},
+            {"fp32_vector", number(p.fp32_vector.in(units::FLOPS))},
+            {"tf32_tensor", number(p.tf32_tensor.in(units::FLOPS))},
+            {"bf16_tensor", number(p.bf16_tensor.in(units::FLOPS))},
+            {"fp16_tensor", number(p.fp16_tensor.in(units::FLOPS))},
+            {"fp8_tensor", number(p.fp8_tensor.in(units::FLOPS))},
+            {"int8_tensor", number(p.int8_tensor.in(units::FLOPS))},
+            {"fp4_tensor", number(p.fp4_tensor.in(units::FLOPS))}}},
+          {"sparsity_factor", number(p.sparsity_factor)},
+          {"tdp_watts", number(g.tdp.in(units::W))},
           {"link",
            {{"kind", std::string(to_string(g.gpu_link.kind))},
             {"links", g.gpu_link.links},
-            {"unidirectional_bytes_per_s", g.gpu_link.unidirectional().in(units::Bps)},
-            {"bidirectional_bytes_per_s", g.gpu_link.bidirectional().in(units::Bps)},
+            {"unidirectional_bytes_per_s", number(g.gpu_link.unidirectional().in(units::Bps))},
+            {"bidirectional_bytes_per_s", number(g.gpu_link.bidirectional().in(units::Bps))},
             {"max_peers", g.gpu_link.max_peers}}},
           {"pcie", {{"generation", g.pcie.generation}, {"lanes", g.pcie.lanes}}},
           {"sm_count", g.sm_count},
-          {"boost_clock_hz", g.boost_clock.in(units::Hz)}};
+          {"boost_clock_hz", number(g.boost_clock.in(units::Hz))}};
 }
 
 // ---- specs from JSON ---------------------------------------------------------------------------
