@@ -429,6 +429,29 @@ def _():
         os.unlink(f)
 
 
+@case("fit.spec_files_round_trip")
+def _():
+    """What `gpus --json` and `models --json` print, read back as --gpu FILE and --model FILE,
+    gives the same answer as the catalog names (user-defined hardware and models use this form)."""
+    gpu = next(g for g in ok_json("gpus") if g["name"] == "A100-SXM4-80GB")
+    model = next(m for m in ok_json("models") if m["name"] == "Mixtral-8x7B-v0.1")
+    gf, mf = plan_file(gpu), plan_file(model)
+    try:
+        args = ["--gpus", "8", "--ep", "8", "--zero", "1", "--seq", "4096"]
+        a = ok_json("fit", "--model", mf, "--gpu", gf, *args)
+        b = ok_json("fit", "--model", "Mixtral-8x7B-v0.1", "--gpu", "A100-SXM4-80GB", *args)
+        check(a["per_gpu"] == b["per_gpu"], "file and catalog agree")
+        check(a["model"]["parameters"] == 46702792704, "parameters survive the round trip")
+        check(a["gpu"]["source"] == "file" and a["model"]["source"] == "file", "sources")
+        i = ok_json("fit", "--model", mf, "--gpu", gf, "--infer", "--tp", "2")
+        j = ok_json("fit", "--model", "Mixtral-8x7B-v0.1", "--gpu", "A100-SXM4-80GB", "--infer",
+                    "--tp", "2")
+        check(i["per_gpu"] == j["per_gpu"] and i["kv_cache"] == j["kv_cache"], "serving agrees")
+    finally:
+        os.unlink(gf)
+        os.unlink(mf)
+
+
 # ---- probe ------------------------------------------------------------------------------------------
 
 @case("probe.no_driver")
