@@ -16,6 +16,9 @@ inline StringContainsMatcher Contains(const std::string& s,
   return ContainsSubstring(s, cs);
 }
 }  // namespace Catch::Matchers
+namespace Catch {
+using namespace Matchers;  // as Catch2 2.x does: Catch::Contains, Catch::WithinRel, ...
+}  // namespace Catch
 #else
 #include <catch2/catch.hpp>
 #endif
