@@ -29,25 +29,25 @@ int print_gpus(bool json) {
     return 0;
   }
   table t;
-  t.header = {"GPU",       "arch",       "memory", "mem BW",          "BF16 dense",
-              "FP8 dense", "TDP",        "GPU link (bidir)",         "PCIe", "aliases"};
+  t.header = {"GPU",       "arch", "memory",           "mem BW", "BF16 dense",
+              "FP8 dense", "TDP",  "GPU link (bidir)", "PCIe",   "aliases"};
   t.numeric = {false, false, true, true, true, true, true, false, false, false};
   for (const gpu_spec& g : catalog::all_gpus) {
     std::string aliases;
     for (const auto& a : g.aliases)
       if (!a.empty()) aliases += (aliases.empty() ? "" : ", ") + std::string(a.view());
-    t.rows.push_back({std::string(g.name.view()), std::string(g.architecture.view()),
-                      show(g.memory), show(g.memory_bandwidth), rate_or_dash(g.peak.bf16_tensor),
-                      rate_or_dash(g.peak.fp8_tensor), g.tdp.value > 0 ? show(g.tdp) : "-",
-                      link_text(g.gpu_link),
-                      g.pcie.generation > 0
-                          ? fmt::format("gen{} x{}", g.pcie.generation, g.pcie.lanes)
-                          : "-",
-                      aliases});
+    t.rows.push_back(
+        {std::string(g.name.view()), std::string(g.architecture.view()), show(g.memory),
+         show(g.memory_bandwidth), rate_or_dash(g.peak.bf16_tensor),
+         rate_or_dash(g.peak.fp8_tensor), g.tdp.value > 0 ? show(g.tdp) : "-",
+         link_text(g.gpu_link),
+         g.pcie.generation > 0 ? fmt::format("gen{} x{}", g.pcie.generation, g.pcie.lanes) : "-",
+         aliases});
   }
   fmt::print("{}", t.render());
-  fmt::print("\nmemory: capacity in binary units (GiB = 2^30 B); peak rates dense (no 2:4 "
-             "sparsity); link bandwidth bidirectional per GPU.\n");
+  fmt::print(
+      "\nmemory: capacity in binary units (GiB = 2^30 B); peak rates dense (no 2:4 "
+      "sparsity); link bandwidth bidirectional per GPU.\n");
   return 0;
 }
 
@@ -64,8 +64,8 @@ int print_models(bool json) {
     return 0;
   }
   table t;
-  t.header = {"model", "params", "active", "layers", "hidden", "heads", "kv heads",
-              "FFN",   "vocab",  "context", "KV/token (bf16)"};
+  t.header = {"model",    "params", "active", "layers",  "hidden",         "heads",
+              "kv heads", "FFN",    "vocab",  "context", "KV/token (bf16)"};
   t.numeric = {false, true, true, true, true, true, true, true, true, true, true};
   for (const transformer_spec& m : catalog::all_models) {
     const double p = m.parameters(), a = m.active_parameters();
@@ -79,8 +79,9 @@ int print_models(bool json) {
                       fmt::format("{}", m.kv_bytes_per_token(precision::bf16))});
   }
   fmt::print("{}", t.render());
-  fmt::print("\nparams: exact counts from the shapes (gpuplan models --json gives them in full); "
-             "active: per token, for mixtures of experts.\n");
+  fmt::print(
+      "\nparams: exact counts from the shapes (gpuplan models --json gives them in full); "
+      "active: per token, for mixtures of experts.\n");
   return 0;
 }
 
@@ -95,7 +96,8 @@ command add_gpus_command(CLI::App& app) {
 
 command add_models_command(CLI::App& app) {
   auto json = std::make_shared<bool>(false);
-  CLI::App* sub = app.add_subcommand("models", "List the model catalog: shapes and parameter counts");
+  CLI::App* sub =
+      app.add_subcommand("models", "List the model catalog: shapes and parameter counts");
   sub->add_flag("--json", *json, "Print the catalog as JSON (every field)");
   return {sub, [json] { return print_models(*json); }};
 }

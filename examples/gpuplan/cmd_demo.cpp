@@ -60,16 +60,17 @@ int run_demo() {
     c.context = 8192;
     const fit_description d{m, g, l, true, {}, c};
     part("3. Serving: bf16 weights, tensor parallel over 8 GPUs, 32 sequences of 8k tokens",
-         "gpuplan fit --model Llama-3.1-70B --gpu h100 --infer --tp 8 --batch 32 --context 8192",
-         d, inference_fit(model, gpu, l, c));
+         "gpuplan fit --model Llama-3.1-70B --gpu h100 --infer --tp 8 --batch 32 --context 8192", d,
+         inference_fit(model, gpu, l, c));
   }
   fmt::print("More: gpuplan --help, gpuplan gpus, gpuplan models, gpuplan fit --help.\n");
   return 0;
 }
 
 command add_demo_command(CLI::App& app) {
-  CLI::App* sub = app.add_subcommand("demo", "A worked example: Llama 3.1 70B on 8x H100 "
-                                             "(also what `gpuplan` alone prints)");
+  CLI::App* sub = app.add_subcommand("demo",
+                                     "A worked example: Llama 3.1 70B on 8x H100 "
+                                     "(also what `gpuplan` alone prints)");
   return {sub, [] { return run_demo(); }};
 }
 

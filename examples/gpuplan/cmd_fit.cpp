@@ -25,7 +25,7 @@ struct fit_request {
   std::optional<std::string> model;
   std::optional<model_choice> model_inline;  ///< a plan's "model": {...}
   std::optional<std::string> gpu;
-  std::optional<gpu_spec> gpu_inline;        ///< a plan's "gpu": {...}
+  std::optional<gpu_spec> gpu_inline;  ///< a plan's "gpu": {...}
   std::optional<int> gpus;
   std::optional<bool> infer;
   // training
@@ -180,7 +180,8 @@ int levenshtein(std::string_view a, std::string_view b) {
   for (std::size_t i = 1; i <= a.size(); ++i) {
     cur[0] = static_cast<int>(i);
     for (std::size_t j = 1; j <= b.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      cur[j] =
+          std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
     std::swap(prev, cur);
   }
   return prev[b.size()];
@@ -224,8 +225,9 @@ fit_request load_plan(const std::string& file) {
       // A relative path names a file beside the plan, when one is there.
       std::error_code ec;
       const std::filesystem::path beside = dir / text;
-      if (text.rfind("params:", 0) != 0 && !dir.empty() && std::filesystem::path(text).is_relative() &&
-          std::filesystem::exists(beside, ec) && !std::filesystem::exists(text, ec))
+      if (text.rfind("params:", 0) != 0 && !dir.empty() &&
+          std::filesystem::path(text).is_relative() && std::filesystem::exists(beside, ec) &&
+          !std::filesystem::exists(text, ec))
         text = beside.string();
       r.model = text;
     }
@@ -302,8 +304,7 @@ struct namer {
   std::string plan_file;
   [[nodiscard]] std::string operator()(std::string_view key) const {
     const auto g = given(flags);
-    if (plan_file.empty() || std::find(g.begin(), g.end(), key) != g.end())
-      return info(key).flag;
+    if (plan_file.empty() || std::find(g.begin(), g.end(), key) != g.end()) return info(key).flag;
     return plan_file + ": key '" + std::string(key) + "'";
   }
 };
@@ -342,8 +343,8 @@ fit_setup build(const fit_request& r, const fit_request& flags) {
     // A plan's keys for the other mode are ignored when the mode was switched on the command line.
     if (!from_flags && flags.infer.has_value()) continue;
     if (f.mode == mode_of::train && s.infer)
-      throw usage_error(fmt::format("{} is a training option; it conflicts with --infer",
-                                    name(key)));
+      throw usage_error(
+          fmt::format("{} is a training option; it conflicts with --infer", name(key)));
     if (f.mode == mode_of::infer && !s.infer)
       throw usage_error(
           mode_explicit
@@ -369,12 +370,21 @@ fit_setup build(const fit_request& r, const fit_request& flags) {
     if (v && *v <= 0)
       throw usage_error(fmt::format("{} must be a positive integer (got {})", name(key), *v));
   };
-  for (const auto& [v, key] :
-       {std::pair{&r.gpus, "gpus"}, {&r.dp, "dp"}, {&r.tp, "tp"}, {&r.pp, "pp"}, {&r.cp, "cp"},
-        {&r.ep, "ep"}, {&r.virtual_stages, "virtual_stages"}, {&r.micro_batch, "micro_batch"},
-        {&r.seq, "seq"}, {&r.lora, "lora"}, {&r.qlora, "qlora"}, {&r.batch, "batch"},
-        {&r.context, "context"}, {&r.max_model_len, "max_model_len"},
-        {&r.block_size, "block_size"}})
+  for (const auto& [v, key] : {std::pair{&r.gpus, "gpus"},
+                               {&r.dp, "dp"},
+                               {&r.tp, "tp"},
+                               {&r.pp, "pp"},
+                               {&r.cp, "cp"},
+                               {&r.ep, "ep"},
+                               {&r.virtual_stages, "virtual_stages"},
+                               {&r.micro_batch, "micro_batch"},
+                               {&r.seq, "seq"},
+                               {&r.lora, "lora"},
+                               {&r.qlora, "qlora"},
+                               {&r.batch, "batch"},
+                               {&r.context, "context"},
+                               {&r.max_model_len, "max_model_len"},
+                               {&r.block_size, "block_size"}})
     positive(*v, key);
   if (r.zero && (*r.zero < 0 || *r.zero > 3))
     throw usage_error(fmt::format("{} must be 0, 1, 2 or 3 (got {})", name("zero"), *r.zero));
@@ -402,10 +412,10 @@ fit_setup build(const fit_request& r, const fit_request& flags) {
   if (1LL * r.micro_batch.value_or(1) * r.seq.value_or(1) > max_tokens ||
       1LL * r.batch.value_or(1) * std::max(r.context.value_or(1), r.max_model_len.value_or(1)) >
           max_tokens)
-    throw usage_error(fmt::format(
-        "more than {} tokens in one micro-batch or batch: check --micro-batch/--seq or "
-        "--batch/--context",
-        max_tokens));
+    throw usage_error(
+        fmt::format("more than {} tokens in one micro-batch or batch: check --micro-batch/--seq or "
+                    "--batch/--context",
+                    max_tokens));
   const int model_parallel = l.tp * l.pp * l.cp;
   if (r.dp) {
     l.dp = *r.dp;
@@ -434,11 +444,12 @@ fit_setup build(const fit_request& r, const fit_request& flags) {
 
   if (s.infer) {
     inference_config& c = s.serve;
-    const auto weights = {precision::bf16, precision::fp16, precision::fp32, precision::fp8,
-                          precision::int8, precision::int4};
-    c.weight_dtype = r.weight_dtype ? precision_named(*r.weight_dtype, name("weight_dtype"), weights)
-                                    : (s.model.transformer ? s.model.transformer->native_dtype
-                                                           : precision::bf16);
+    const auto weights = {precision::bf16, precision::fp16, precision::fp32,
+                          precision::fp8,  precision::int8, precision::int4};
+    c.weight_dtype =
+        r.weight_dtype
+            ? precision_named(*r.weight_dtype, name("weight_dtype"), weights)
+            : (s.model.transformer ? s.model.transformer->native_dtype : precision::bf16);
     if (c.weight_dtype == precision::fp32 && !r.weight_dtype) c.weight_dtype = precision::bf16;
     c.kv_dtype = r.kv_dtype ? precision_named(*r.kv_dtype, name("kv_dtype"),
                                               {precision::bf16, precision::fp16, precision::fp8})
@@ -453,20 +464,21 @@ fit_setup build(const fit_request& r, const fit_request& flags) {
     training_config& c = s.train;
     const auto dtypes = {precision::bf16, precision::fp16, precision::fp32, precision::fp8};
     c.dtype = r.dtype ? precision_named(*r.dtype, name("dtype"), dtypes) : precision::bf16;
-    c.grad_dtype = r.grad_dtype ? precision_named(*r.grad_dtype, name("grad_dtype"),
-                                                  {precision::bf16, precision::fp16, precision::fp32})
-                                : (c.dtype == precision::fp8 ? precision::bf16 : c.dtype);
+    c.grad_dtype = r.grad_dtype
+                       ? precision_named(*r.grad_dtype, name("grad_dtype"),
+                                         {precision::bf16, precision::fp16, precision::fp32})
+                       : (c.dtype == precision::fp8 ? precision::bf16 : c.dtype);
     if (r.optimizer)
       c.optimizer = enum_named(*r.optimizer, name("optimizer"),
                                {optimizer_kind::adamw, optimizer_kind::adam, optimizer_kind::sgd,
                                 optimizer_kind::adamw8bit, optimizer_kind::adafactor});
     if (r.recompute)
-      c.recompute = enum_named(*r.recompute, name("recompute"),
-                               {recompute_kind::none, recompute_kind::selective,
-                                recompute_kind::full});
+      c.recompute =
+          enum_named(*r.recompute, name("recompute"),
+                     {recompute_kind::none, recompute_kind::selective, recompute_kind::full});
     if (r.offload) {
-      c.offload = enum_named(*r.offload, name("offload"),
-                             {offload_kind::optimizer, offload_kind::params});
+      c.offload =
+          enum_named(*r.offload, name("offload"), {offload_kind::optimizer, offload_kind::params});
       if (c.offload == offload_kind::none)
         throw usage_error(fmt::format("{} 'none': leave the option out instead", name("offload")));
     }
@@ -482,7 +494,8 @@ fit_setup build(const fit_request& r, const fit_request& flags) {
 
 fit_report compute(const fit_setup& s) {
   if (s.infer) {
-    if (s.model.transformer) return inference_fit(*s.model.transformer, s.gpu.spec, s.layout, s.serve);
+    if (s.model.transformer)
+      return inference_fit(*s.model.transformer, s.gpu.spec, s.layout, s.serve);
     return inference_fit(*s.model.generic, s.gpu.spec, s.layout, s.serve);
   }
   if (s.model.transformer) return training_fit(*s.model.transformer, s.gpu.spec, s.layout, s.train);
@@ -525,7 +538,8 @@ int run_fit(const fit_request& flags) {
 /// A CLI11 option bound to an optional: set only when given.
 template <class T>
 void opt(CLI::App* app, const std::string& name, std::optional<T>& into, const std::string& help) {
-  app->add_option_function<T>(name, [&into](const T& v) { into = v; }, help);
+  app->add_option_function<T>(
+      name, [&into](const T& v) { into = v; }, help);
 }
 
 }  // namespace
@@ -533,29 +547,33 @@ void opt(CLI::App* app, const std::string& name, std::optional<T>& into, const s
 command add_fit_command(CLI::App& app) {
   auto r = std::make_shared<fit_request>();
   CLI::App* f = app.add_subcommand("fit", "Does a model fit? Per-GPU memory, verdict and advice");
-  f->add_option_function<std::string>("--model", [r](const std::string& v) { r->model = v; },
-                                      "Catalog name, config.json path (or its folder), or "
-                                      "params:N (e.g. params:7.5e9)");
-  opt(f, "--gpu", r->gpu, "Catalog GPU (any case, aliases: h100, H100-SXM5-80GB), a GPU JSON "
-                          "file, or 'local' (probe this machine); default H100-SXM5-80GB");
+  f->add_option_function<std::string>(
+      "--model", [r](const std::string& v) { r->model = v; },
+      "Catalog name, config.json path (or its folder), or "
+      "params:N (e.g. params:7.5e9)");
+  opt(f, "--gpu", r->gpu,
+      "Catalog GPU (any case, aliases: h100, H100-SXM5-80GB), a GPU JSON "
+      "file, or 'local' (probe this machine); default H100-SXM5-80GB");
   opt(f, "--gpus", r->gpus, "Number of GPUs (default: dp x tp x pp x cp)");
-  auto* train = f->add_flag_callback("--train", [r] { r->infer = false; },
-                                     "Training memory (the default)");
-  auto* infer = f->add_flag_callback("--infer", [r] { r->infer = true; },
-                                     "Serving memory: weights, KV cache, workspace");
+  auto* train = f->add_flag_callback(
+      "--train", [r] { r->infer = false; }, "Training memory (the default)");
+  auto* infer = f->add_flag_callback(
+      "--infer", [r] { r->infer = true; }, "Serving memory: weights, KV cache, workspace");
   train->excludes(infer);
   // Training
   opt(f, "--dtype", r->dtype, "Training precision: bf16|fp16|fp32|fp8 (default bf16)");
   opt(f, "--grad-dtype", r->grad_dtype,
       "Gradient precision: bf16|fp16|fp32 (default: --dtype; fp32 = Megatron's 18 B/param)");
   opt(f, "--optimizer", r->optimizer, "adamw|adam|sgd|adamw8bit|adafactor (default adamw)");
-  opt(f, "--zero", r->zero, "ZeRO stage 0|1|2|3 over the data-parallel ranks (FSDP full shard = 3)");
+  opt(f, "--zero", r->zero,
+      "ZeRO stage 0|1|2|3 over the data-parallel ranks (FSDP full shard = 3)");
   opt(f, "--dp", r->dp, "Data-parallel degree (default: what --gpus leaves)");
   opt(f, "--tp", r->tp, "Tensor-parallel degree");
   opt(f, "--pp", r->pp, "Pipeline-parallel degree");
   opt(f, "--cp", r->cp, "Context-parallel degree");
   opt(f, "--ep", r->ep, "Expert-parallel degree (MoE; carved out of dp x cp)");
-  f->add_flag_callback("--sp", [r] { r->sp = true; }, "Megatron sequence parallelism (with --tp)");
+  f->add_flag_callback(
+      "--sp", [r] { r->sp = true; }, "Megatron sequence parallelism (with --tp)");
   opt(f, "--virtual-stages", r->virtual_stages, "Interleaved 1F1B model chunks per pipeline rank");
   opt(f, "--recompute", r->recompute, "Activation recomputation: none|selective|full");
   opt(f, "--micro-batch", r->micro_batch, "Sequences per micro-batch (default 1)");

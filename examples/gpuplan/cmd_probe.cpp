@@ -29,37 +29,36 @@ nlohmann::json device_json(const probe::device_info& d) {
   const auto bytes = [](data_size v) { return bytes_json(v); };
   const auto hz = [](frequency v) { return v.in(units::Hz); };
   const auto watts = [](power v) { return v.in(units::W); };
-  nlohmann::json j = {
-      {"index", d.index},
-      {"name", field(d.name)},
-      {"uuid", field(d.uuid)},
-      {"pci_bus_id", field(d.pci_bus_id)},
-      {"compute_capability_major", field(d.compute_capability_major)},
-      {"compute_capability_minor", field(d.compute_capability_minor)},
-      {"sm_count", field(d.sm_count)},
-      {"memory_total_bytes", field(d.memory_total, bytes)},
-      {"memory_total_nvml_bytes", field(d.memory_total_nvml, bytes)},
-      {"memory_free_bytes", field(d.memory_free, bytes)},
-      {"memory_used_bytes", field(d.memory_used, bytes)},
-      {"memory_bus_width_bits", field(d.memory_bus_width_bits)},
-      {"memory_clock_max_hz", field(d.memory_clock_max, hz)},
-      {"memory_bandwidth_bytes_per_s",
-       field(d.memory_bandwidth, [](bandwidth v) { return v.in(units::Bps); })},
-      {"sm_clock_current_hz", field(d.sm_clock_current, hz)},
-      {"sm_clock_max_hz", field(d.sm_clock_max, hz)},
-      {"l2_cache_bytes", field(d.l2_cache, bytes)},
-      {"nvlink_links", field(d.nvlink_links)},
-      {"nvlink_links_active", field(d.nvlink_links_active)},
-      {"power_limit_watts", field(d.power_limit, watts)},
-      {"power_draw_watts", field(d.power_draw, watts)},
-      {"temperature_c", field(d.temperature_c)},
-      {"utilization_gpu_pct", field(d.utilization_gpu_pct)},
-      {"utilization_memory_pct", field(d.utilization_memory_pct)},
-      {"mig_enabled", field(d.mig_enabled)},
-      {"pcie_generation_max", field(d.pcie_generation_max)},
-      {"pcie_width_max", field(d.pcie_width_max)},
-      {"ecc_enabled", field(d.ecc_enabled)},
-      {"notes", d.notes}};
+  nlohmann::json j = {{"index", d.index},
+                      {"name", field(d.name)},
+                      {"uuid", field(d.uuid)},
+                      {"pci_bus_id", field(d.pci_bus_id)},
+                      {"compute_capability_major", field(d.compute_capability_major)},
+                      {"compute_capability_minor", field(d.compute_capability_minor)},
+                      {"sm_count", field(d.sm_count)},
+                      {"memory_total_bytes", field(d.memory_total, bytes)},
+                      {"memory_total_nvml_bytes", field(d.memory_total_nvml, bytes)},
+                      {"memory_free_bytes", field(d.memory_free, bytes)},
+                      {"memory_used_bytes", field(d.memory_used, bytes)},
+                      {"memory_bus_width_bits", field(d.memory_bus_width_bits)},
+                      {"memory_clock_max_hz", field(d.memory_clock_max, hz)},
+                      {"memory_bandwidth_bytes_per_s",
+                       field(d.memory_bandwidth, [](bandwidth v) { return v.in(units::Bps); })},
+                      {"sm_clock_current_hz", field(d.sm_clock_current, hz)},
+                      {"sm_clock_max_hz", field(d.sm_clock_max, hz)},
+                      {"l2_cache_bytes", field(d.l2_cache, bytes)},
+                      {"nvlink_links", field(d.nvlink_links)},
+                      {"nvlink_links_active", field(d.nvlink_links_active)},
+                      {"power_limit_watts", field(d.power_limit, watts)},
+                      {"power_draw_watts", field(d.power_draw, watts)},
+                      {"temperature_c", field(d.temperature_c)},
+                      {"utilization_gpu_pct", field(d.utilization_gpu_pct)},
+                      {"utilization_memory_pct", field(d.utilization_memory_pct)},
+                      {"mig_enabled", field(d.mig_enabled)},
+                      {"pcie_generation_max", field(d.pcie_generation_max)},
+                      {"pcie_width_max", field(d.pcie_width_max)},
+                      {"ecc_enabled", field(d.ecc_enabled)},
+                      {"notes", d.notes}};
   const probe::gpu_spec_with_provenance s = probe::to_gpu_spec(d);
   j["gpu_spec"] = io::to_json(s.spec);
   j["catalog_match"] = s.matched() ? nlohmann::json(std::string(s.catalog_entry->name.view()))
@@ -97,21 +96,20 @@ int run_probe(bool json) {
                                            : "unknown",
              r.query_time, r.load_time);
   table t;
-  t.header = {"#", "name", "CC", "SMs", "memory", "free", "mem BW", "SM clock max",
-              "power limit", "NVLink", "catalog match"};
+  t.header = {"#",      "name",         "CC",          "SMs",    "memory (CUDA)", "free (NVML)",
+              "mem BW", "SM clock max", "power limit", "NVLink", "catalog match"};
   t.numeric = {true, false, false, true, true, true, true, true, true, true, false};
   const auto show_any = [](const auto& v) { return fmt::format("{}", v); };
   for (const auto& d : r.devices) {
     const probe::gpu_spec_with_provenance s = probe::to_gpu_spec(d);
     t.rows.push_back(
         {fmt::format("{}", d.index), d.name.value_or("?"),
-         d.compute_capability_major.known()
-             ? fmt::format("{}.{}", d.compute_capability_major.value,
-                           d.compute_capability_minor.value)
-             : "-",
-         cell(d.sm_count, show_any), cell(d.memory_total, show_any),
-         cell(d.memory_free, show_any), cell(d.memory_bandwidth, show_any),
-         cell(d.sm_clock_max, show_any), cell(d.power_limit, show_any),
+         d.compute_capability_major.known() ? fmt::format("{}.{}", d.compute_capability_major.value,
+                                                          d.compute_capability_minor.value)
+                                            : "-",
+         cell(d.sm_count, show_any), cell(d.memory_total, show_any), cell(d.memory_free, show_any),
+         cell(d.memory_bandwidth, show_any), cell(d.sm_clock_max, show_any),
+         cell(d.power_limit, show_any),
          d.nvlink_links.known()
              ? fmt::format("{}/{}", d.nvlink_links_active.value_or(0), d.nvlink_links.value)
              : "-",

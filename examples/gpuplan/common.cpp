@@ -36,19 +36,28 @@ double parse_count(std::string_view text, std::string_view what) {
   double scale = 1.0;
   if (!t.empty()) {
     switch (std::tolower(static_cast<unsigned char>(t.back()))) {
-      case 'k': scale = 1e3; break;
-      case 'm': scale = 1e6; break;
-      case 'b': scale = 1e9; break;
-      case 't': scale = 1e12; break;
-      default: break;
+      case 'k':
+        scale = 1e3;
+        break;
+      case 'm':
+        scale = 1e6;
+        break;
+      case 'b':
+        scale = 1e9;
+        break;
+      case 't':
+        scale = 1e12;
+        break;
+      default:
+        break;
     }
     if (scale != 1.0) t.remove_suffix(1);
   }
   double v = 0.0;
   const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
   if (t.empty() || ec != std::errc{} || end != t.data() + t.size() || !std::isfinite(v))
-    throw usage_error(fmt::format("{} '{}' is not a number (examples: 7.5e9, 7.5B, 125M)", what,
-                                  text));
+    throw usage_error(
+        fmt::format("{} '{}' is not a number (examples: 7.5e9, 7.5B, 125M)", what, text));
   if (v <= 0) throw usage_error(fmt::format("{} must be positive (got {})", what, text));
   return v * scale;
 }
@@ -132,7 +141,8 @@ std::string table::render(std::string_view indent) const {
   const std::size_t cols = header.size();
   std::vector<std::size_t> width(cols, 0);
   auto measure = [&](const std::vector<std::string>& r) {
-    for (std::size_t c = 0; c < cols && c < r.size(); ++c) width[c] = std::max(width[c], r[c].size());
+    for (std::size_t c = 0; c < cols && c < r.size(); ++c)
+      width[c] = std::max(width[c], r[c].size());
   };
   measure(header);
   for (const auto& r : rows) measure(r);

@@ -32,9 +32,9 @@ std::string config_text(const fit_description& d) {
         c.block_size);
   }
   const training_config& c = d.train;
-  std::string s = fmt::format("{} weights, {} gradients, {}, micro-batch {} x {} tokens, recompute {}",
-                              c.dtype, c.grad_dtype, to_string(c.optimizer), c.micro_batch, c.seq,
-                              to_string(c.recompute));
+  std::string s = fmt::format(
+      "{} weights, {} gradients, {}, micro-batch {} x {} tokens, recompute {}", c.dtype,
+      c.grad_dtype, to_string(c.optimizer), c.micro_batch, c.seq, to_string(c.recompute));
   s += c.flash_attention ? ", flash attention" : ", no flash attention";
   if (c.lora_rank > 0) s += fmt::format(", LoRA rank {}", c.lora_rank);
   if (c.qlora_rank > 0) s += fmt::format(", QLoRA rank {}", c.qlora_rank);
@@ -68,9 +68,9 @@ nlohmann::json fit_json(const fit_description& d, const fit_report& r) {
 
 std::string fit_text(const fit_description& d, const fit_report& r) {
   const memory_breakdown& m = r.per_gpu;
-  const std::string what = fmt::format("{} {} on {} x {}", d.model.name(),
-                                       d.infer ? "serving" : "training", d.layout.gpus(),
-                                       d.gpu.spec.name);
+  const std::string what =
+      fmt::format("{} {} on {} x {}", d.model.name(), d.infer ? "serving" : "training",
+                  d.layout.gpus(), d.gpu.spec.name);
   std::string out;
   if (r.fits())
     out += fmt::format("FITS: {} uses {} of {} per GPU ({} headroom)\n", what, gib(m.total()),
@@ -79,7 +79,8 @@ std::string fit_text(const fit_description& d, const fit_report& r) {
     out += fmt::format("DOES NOT FIT: {} needs {} per GPU; {} available ({} short)\n", what,
                        gib(m.total()), gib(r.capacity), gib(-r.headroom()));
   out += "\n";
-  out += fmt::format("  model    {}, {} parameters", d.model.name(), show_count(d.model.parameters()));
+  out +=
+      fmt::format("  model    {}, {} parameters", d.model.name(), show_count(d.model.parameters()));
   if (d.model.transformer && d.model.transformer->is_moe())
     out += fmt::format(" ({} active)", show_count(d.model.transformer->active_parameters()));
   out += fmt::format(" ({})\n", d.model.source);
@@ -92,9 +93,10 @@ std::string fit_text(const fit_description& d, const fit_report& r) {
   out += fmt::format("  {} {}\n\n", d.infer ? "serving " : "training", config_text(d));
 
   table t;
-  t.header = {fmt::format("per GPU (most loaded{})",
-                          d.layout.pp > 1 ? fmt::format(": pipeline stage {}", m.pipeline_stage) : ""),
-              "GiB", "GB", "of capacity"};
+  t.header = {
+      fmt::format("per GPU (most loaded{})",
+                  d.layout.pp > 1 ? fmt::format(": pipeline stage {}", m.pipeline_stage) : ""),
+      "GiB", "GB", "of capacity"};
   t.numeric = {false, true, true, true};
   auto row = [&](const char* label, data_size v, bool always = false) {
     if (!always && v.value == 0) return;

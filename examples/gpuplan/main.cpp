@@ -39,13 +39,14 @@ int fail(const std::string& what, int status = 2) {
 }
 
 int run(int argc, char** argv) {
-  CLI::App app{"gpuplan: does it fit, how fast, what it costs. GPU infrastructure planning.\n"
-               "Run with no command for a worked example.",
-               "gpuplan"};
+  CLI::App app{
+      "gpuplan: does it fit, how fast, what it costs. GPU infrastructure planning.\n"
+      "Run with no command for a worked example.",
+      "gpuplan"};
   app.require_subcommand(0, 1);
   app.set_version_flag("--version", "gpuplan 0.1.0");
   std::vector<gpuplan::cli::command> commands = {
-      gpuplan::cli::add_demo_command(app),  gpuplan::cli::add_gpus_command(app),
+      gpuplan::cli::add_demo_command(app),   gpuplan::cli::add_gpus_command(app),
       gpuplan::cli::add_models_command(app), gpuplan::cli::add_fit_command(app),
       gpuplan::cli::add_probe_command(app),
   };

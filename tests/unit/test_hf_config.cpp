@@ -117,7 +117,7 @@ TEST_CASE("GPT-NeoX configs: untied, biased, rotary", "[hf]") {
 }
 
 TEST_CASE("model_type stands in for a missing architectures list", "[hf]") {
-  const nlohmann::json cfg = {{"model_type", "gpt2"}, {"n_embd", 768}, {"n_layer", 12},
+  const nlohmann::json cfg = {{"model_type", "gpt2"}, {"n_embd", 768},       {"n_layer", 12},
                               {"n_head", 12},         {"n_positions", 1024}, {"vocab_size", 50257}};
   CHECK(io::from_hf_config(cfg, {"inline", ""}, "gpt2").parameters() == 124439808.0);
 }

@@ -93,6 +93,7 @@ TEST_CASE("a transformer round-trips through JSON with its parameter count", "[j
   // GPT-2 small's shape: 124,439,808 parameters (transformers' num_parameters()).
   transformer_spec m;
   m.name = "gpt2";
+  m.aliases[0] = "openai-community/gpt2";
   m.layers = 12;
   m.hidden = 768;
   m.heads = 12;
@@ -112,6 +113,8 @@ TEST_CASE("a transformer round-trips through JSON with its parameter count", "[j
   const transformer_spec back = io::transformer_from_json(j, {"m.json", ""});
   CHECK(back.parameters() == m.parameters());
   CHECK(back.positions == position_kind::learned);
+  CHECK(back.aliases[0] == std::string_view("openai-community/gpt2"));
+  CHECK(back.aliases[1].empty());
   nlohmann::json bad = j;
   bad["norm"] = "batchnorm";
   CHECK_THROWS_WITH(io::transformer_from_json(bad, {"m.json", ""}),

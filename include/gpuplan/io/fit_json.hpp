@@ -55,7 +55,9 @@ inline nlohmann::json to_json(const advice& a) {
           {"capacity_bytes", bytes_value(a.capacity)},
           {"gpus", a.gpus},
           {"fits", a.fits},
-          {"kind", a.category == 0 ? "configuration" : a.category == 1 ? "more_gpus" : "other_gpu"}};
+          {"kind", a.category == 0   ? "configuration"
+                   : a.category == 1 ? "more_gpus"
+                                     : "other_gpu"}};
 }
 
 inline nlohmann::json to_json(const training_config& c) {

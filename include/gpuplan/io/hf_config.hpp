@@ -68,22 +68,25 @@ inline hf_family hf_family_of(const nlohmann::json& cfg, const json_source& src)
     const std::string arch = a[0].get<std::string>();
     for (const auto& e : table)
       if (e.architecture == arch) return e.family;
-    throw error(src.file + ": unsupported architecture '" + arch + "' (supported: " +
-                supported_list() + ")");
+    throw error(src.file + ": unsupported architecture '" + arch +
+                "' (supported: " + supported_list() + ")");
   }
   if (has(cfg, "model_type")) {
     const std::string type = get_string(cfg, "model_type", src);
     for (const auto& e : table)
       if (e.model_type == type) return e.family;
-    throw error(src.file + ": unsupported model_type '" + type + "' (supported: " +
-                supported_list() + ")");
+    throw error(src.file + ": unsupported model_type '" + type +
+                "' (supported: " + supported_list() + ")");
   }
-  throw error(src.file + ": key 'architectures' is missing (and no 'model_type'); cannot tell the "
-              "architecture (supported: " + supported_list() + ")");
+  throw error(src.file +
+              ": key 'architectures' is missing (and no 'model_type'); cannot tell the "
+              "architecture (supported: " +
+              supported_list() + ")");
 }
 
 inline precision hf_dtype(const nlohmann::json& cfg, const json_source& src) {
-  const char* key = has(cfg, "torch_dtype") ? "torch_dtype" : (has(cfg, "dtype") ? "dtype" : nullptr);
+  const char* key =
+      has(cfg, "torch_dtype") ? "torch_dtype" : (has(cfg, "dtype") ? "dtype" : nullptr);
   if (key == nullptr) return precision::fp32;
   const std::string s = get_string(cfg, key, src);
   if (s == "bfloat16") return precision::bf16;
@@ -107,8 +110,9 @@ inline transformer_spec from_hf_config(const nlohmann::json& cfg, const json_sou
 
   std::string label(name);
   if (label.empty()) label = get_string_or(cfg, "_name_or_path", src, "");
-  if (label.empty()) label = cfg.contains("architectures") ? cfg["architectures"][0].get<std::string>()
-                                                          : get_string(cfg, "model_type", src);
+  if (label.empty())
+    label = cfg.contains("architectures") ? cfg["architectures"][0].get<std::string>()
+                                          : get_string(cfg, "model_type", src);
   if (label.size() > name_string::capacity) label.resize(name_string::capacity);
   m.name = name_string::from(label);
   m.native_dtype = detail::hf_dtype(cfg, src);
@@ -125,8 +129,8 @@ inline transformer_spec from_hf_config(const nlohmann::json& cfg, const json_sou
     m.ffn = get_count_or(cfg, "n_inner", src, 4 * m.hidden);
     m.ffn_type = ffn_kind::mlp;
     m.vocab = get_count(cfg, "vocab_size", src);
-    m.max_positions = has(cfg, "n_positions") ? get_count(cfg, "n_positions", src)
-                                              : get_count(cfg, "n_ctx", src);
+    m.max_positions =
+        has(cfg, "n_positions") ? get_count(cfg, "n_positions", src) : get_count(cfg, "n_ctx", src);
     m.positions = position_kind::learned;
     m.norm = norm_kind::layernorm;
     m.qkv_bias = m.out_bias = m.mlp_bias = true;

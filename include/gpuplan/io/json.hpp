@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <filesystem>
@@ -100,16 +101,15 @@ inline nlohmann::json parse_json(std::string_view text, std::string_view source)
     const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
     const text_position p = position_of(text, offset);
     throw error(std::string(source) + ":" + std::to_string(p.line) + ":" +
-                std::to_string(p.column) + ": malformed JSON: " +
-                detail::parse_explanation(e.what()));
+                std::to_string(p.column) +
+                ": malformed JSON: " + detail::parse_explanation(e.what()));
   }
 }
 
 /// Reads and parses a JSON file; io::error when it is missing, unreadable or malformed.
 inline nlohmann::json read_json_file(const std::filesystem::path& path) {
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec))
-    throw error(path.string() + ": no such file");
+  if (!std::filesystem::exists(path, ec)) throw error(path.string() + ": no such file");
   if (std::filesystem::is_directory(path, ec))
     throw error(path.string() + ": is a directory, not a JSON file");
   std::ifstream in(path, std::ios::binary);
@@ -182,7 +182,8 @@ inline bool get_bool_or(const nlohmann::json& j, std::string_view key, const jso
 
 inline double get_number(const nlohmann::json& j, std::string_view key, const json_source& src) {
   const auto& v = require_key(j, key, src);
-  if (!v.is_number()) throw error(src.where(key) + " must be a number, not " + detail::type_name(v));
+  if (!v.is_number())
+    throw error(src.where(key) + " must be a number, not " + detail::type_name(v));
   const double d = v.get<double>();
   if (!std::isfinite(d)) throw error(src.where(key) + " must be finite");
   return d;
@@ -195,7 +196,8 @@ inline double get_number_or(const nlohmann::json& j, std::string_view key, const
 inline std::string get_string(const nlohmann::json& j, std::string_view key,
                               const json_source& src) {
   const auto& v = require_key(j, key, src);
-  if (!v.is_string()) throw error(src.where(key) + " must be a string, not " + detail::type_name(v));
+  if (!v.is_string())
+    throw error(src.where(key) + " must be a string, not " + detail::type_name(v));
   return v.get<std::string>();
 }
 inline std::string get_string_or(const nlohmann::json& j, std::string_view key,
@@ -218,29 +220,42 @@ inline precision get_precision_or(const nlohmann::json& j, std::string_view key,
 
 inline std::string_view to_string(vendor v) {
   switch (v) {
-    case vendor::nvidia: return "nvidia";
-    case vendor::amd: return "amd";
-    case vendor::other: return "other";
+    case vendor::nvidia:
+      return "nvidia";
+    case vendor::amd:
+      return "amd";
+    case vendor::other:
+      return "other";
   }
   return "other";
 }
 inline std::string_view to_string(form_factor f) {
   switch (f) {
-    case form_factor::sxm: return "sxm";
-    case form_factor::pcie: return "pcie";
-    case form_factor::nvl: return "nvl";
-    case form_factor::oam: return "oam";
-    case form_factor::other: return "other";
+    case form_factor::sxm:
+      return "sxm";
+    case form_factor::pcie:
+      return "pcie";
+    case form_factor::nvl:
+      return "nvl";
+    case form_factor::oam:
+      return "oam";
+    case form_factor::other:
+      return "other";
   }
   return "other";
 }
 inline std::string_view to_string(link_kind k) {
   switch (k) {
-    case link_kind::none: return "none";
-    case link_kind::nvlink: return "nvlink";
-    case link_kind::nvlink_bridge: return "nvlink_bridge";
-    case link_kind::xgmi: return "xgmi";
-    case link_kind::pcie: return "pcie";
+    case link_kind::none:
+      return "none";
+    case link_kind::nvlink:
+      return "nvlink";
+    case link_kind::nvlink_bridge:
+      return "nvlink_bridge";
+    case link_kind::xgmi:
+      return "xgmi";
+    case link_kind::pcie:
+      return "pcie";
   }
   return "none";
 }
@@ -311,6 +326,10 @@ inline nlohmann::json to_json(const transformer_spec& m) {
                       {"out_bias", m.out_bias},
                       {"mlp_bias", m.mlp_bias},
                       {"native_dtype", std::string(gpuplan::to_string(m.native_dtype))}};
+  nlohmann::json aliases = nlohmann::json::array();
+  for (const auto& a : m.aliases)
+    if (!a.empty()) aliases.push_back(std::string(a.view()));
+  j["aliases"] = aliases;
   if (m.is_moe())
     j["moe"] = {{"experts", m.moe.experts},
                 {"experts_per_token", m.moe.experts_per_token},
@@ -369,6 +388,20 @@ inline name_string name_from(const std::string& s, std::string_view key, const j
                 " characters");
   return name_string::from(s);
 }
+/// An optional "aliases" array of strings into a fixed array of names.
+template <std::size_t N>
+void read_aliases(const nlohmann::json& j, const json_source& src,
+                  std::array<name_string, N>& out) {
+  if (!has(j, "aliases")) return;
+  const auto& a = j.at("aliases");
+  if (!a.is_array() || a.size() > N)
+    throw error(src.where("aliases") + " must be an array of at most " + std::to_string(N) +
+                " strings");
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!a[i].is_string()) throw error(src.where("aliases") + " must hold strings");
+    out[i] = name_from(a[i].get<std::string>(), "aliases", src);
+  }
+}
 inline double non_negative(const nlohmann::json& j, std::string_view key, const json_source& src,
                            double fallback = 0.0) {
   const double v = get_number_or(j, key, src, fallback);
@@ -378,7 +411,8 @@ inline double non_negative(const nlohmann::json& j, std::string_view key, const 
 }  // namespace detail
 
 /// A parallel layout from {"dp", "tp", "pp", "cp", "ep", "zero", ...}; absent keys keep their
-/// defaults (1, or 0 for zero, shard_group and expert_tp). "gpus", when present, must equal dp x tp x pp x cp.
+/// defaults (1, or 0 for zero, shard_group and expert_tp). "gpus", when present, must equal dp x tp
+/// x pp x cp.
 inline parallel_layout layout_from_json(const nlohmann::json& j, const json_source& src) {
   if (!j.is_object()) throw error(src.file + ": a layout must be a JSON object");
   parallel_layout l;
@@ -405,6 +439,7 @@ inline transformer_spec transformer_from_json(const nlohmann::json& j, const jso
   if (!j.is_object()) throw error(src.file + ": a model must be a JSON object");
   transformer_spec m;
   m.name = detail::name_from(get_string(j, "name", src), "name", src);
+  detail::read_aliases(j, src, m.aliases);
   m.layers = get_count(j, "layers", src);
   m.hidden = get_count(j, "hidden", src);
   m.heads = get_count(j, "heads", src);
@@ -416,8 +451,8 @@ inline transformer_spec transformer_from_json(const nlohmann::json& j, const jso
     throw error(src.where("heads") + " does not divide hidden; give head_dim");
   m.head_dim = get_count_or(j, "head_dim", src, m.hidden / m.heads);
   m.ffn = get_count(j, "ffn", src);
-  m.ffn_type = detail::enum_or(j, "ffn_type", src, ffn_kind::gated,
-                               {ffn_kind::gated, ffn_kind::mlp});
+  m.ffn_type =
+      detail::enum_or(j, "ffn_type", src, ffn_kind::gated, {ffn_kind::gated, ffn_kind::mlp});
   m.vocab = get_count(j, "vocab", src);
   m.tied_embeddings = get_bool_or(j, "tied_embeddings", src, false);
   m.positions = detail::enum_or(j, "positions", src, position_kind::rotary,
@@ -452,23 +487,14 @@ inline gpu_spec gpu_from_json(const nlohmann::json& j, const json_source& src) {
   if (!j.is_object()) throw error(src.file + ": a GPU must be a JSON object");
   gpu_spec g;
   g.name = detail::name_from(get_string(j, "name", src), "name", src);
-  if (has(j, "aliases")) {
-    const auto& a = j.at("aliases");
-    if (!a.is_array() || a.size() > g.aliases.size())
-      throw error(src.where("aliases") + " must be an array of at most " +
-                  std::to_string(g.aliases.size()) + " strings");
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      if (!a[i].is_string()) throw error(src.where("aliases") + " must hold strings");
-      g.aliases[i] = detail::name_from(a[i].get<std::string>(), "aliases", src);
-    }
-  }
+  detail::read_aliases(j, src, g.aliases);
   g.maker = detail::enum_or(j, "vendor", src, vendor::other,
                             {vendor::nvidia, vendor::amd, vendor::other});
   if (const std::string a = get_string_or(j, "architecture", src, ""); !a.empty())
     g.architecture = detail::name_from(a, "architecture", src);
   g.form = detail::enum_or(j, "form_factor", src, form_factor::other,
-                           {form_factor::sxm, form_factor::pcie, form_factor::nvl,
-                            form_factor::oam, form_factor::other});
+                           {form_factor::sxm, form_factor::pcie, form_factor::nvl, form_factor::oam,
+                            form_factor::other});
   const double mem = get_number(j, "memory_bytes", src);
   if (mem <= 0) throw error(src.where("memory_bytes") + " must be positive");
   g.memory = mem * units::B;
@@ -502,7 +528,8 @@ inline gpu_spec gpu_from_json(const nlohmann::json& j, const json_source& src) {
     g.gpu_link.links = get_count_or(l, "links", ls, 0, true);
     g.gpu_link.max_peers = get_count_or(l, "max_peers", ls, 0, true);
     if (has(l, "unidirectional_bytes_per_s"))
-      g.gpu_link.per_direction = detail::non_negative(l, "unidirectional_bytes_per_s", ls) * units::Bps;
+      g.gpu_link.per_direction =
+          detail::non_negative(l, "unidirectional_bytes_per_s", ls) * units::Bps;
     else
       g.gpu_link.per_direction =
           0.5 * detail::non_negative(l, "bidirectional_bytes_per_s", ls) * units::Bps;
