@@ -56,9 +56,11 @@ TEST_CASE("Mistral and Mixtral configs", "[hf]") {
   // total, 12,879,925,248 active (2 of 8 experts per token; Mistral AI quotes "12.9B active").
   const transformer_spec mistral = io::load_hf_config(data("hf/mistral-7b-v0.1/config.json"));
   CHECK(mistral.parameters() == 7241732096.0);
+  CHECK(mistral.sliding_window == 4096);  // config.json sliding_window
   CHECK_FALSE(mistral.is_moe());
   const transformer_spec mixtral = io::load_hf_config(data("hf/mixtral-8x7b-v0.1/config.json"));
   CHECK(mixtral.is_moe());
+  CHECK(mixtral.sliding_window == 0);  // "sliding_window": null
   CHECK(mixtral.moe.experts == 8);
   CHECK(mixtral.moe.experts_per_token == 2);
   CHECK(mixtral.moe.expert_ffn == 14336);
@@ -77,6 +79,7 @@ TEST_CASE("Qwen2 configs: q/k/v biases and tied embeddings", "[hf]") {
   CHECK_FALSE(q7.mlp_bias);
   CHECK(q7.kv_heads == 4);
   CHECK(q7.parameters() == 7615616512.0);
+  CHECK(q7.sliding_window == 0);  // use_sliding_window: false
   const transformer_spec q05 = io::load_hf_config(data("hf/qwen2.5-0.5b/config.json"));
   CHECK(q05.tied_embeddings);
   CHECK(q05.head_dim == 64);
@@ -194,6 +197,7 @@ TEST_CASE("config.json files and the catalog describe the same models", "[hf][ca
     CHECK(f.vocab == c->vocab);
     CHECK(f.tied_embeddings == c->tied_embeddings);
     CHECK(f.qkv_bias == c->qkv_bias);
+    CHECK(f.sliding_window == c->sliding_window);
     CHECK(f.kv_bytes_per_token(precision::bf16) == c->kv_bytes_per_token(precision::bf16));
   }
 }

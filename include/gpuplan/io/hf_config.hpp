@@ -12,6 +12,7 @@
 //       Qwen2: biases on q, k and v (not o), none in the MLP.
 //       Mixtral: num_local_experts, num_experts_per_tok; every layer is MoE with experts of
 //       intermediate_size, a bias-free router.
+//       sliding_window (Mistral, Mixtral; Qwen2 only with use_sliding_window): the attention span.
 //   GPT2LMHeadModel
 //       n_embd, n_layer, n_head, vocab_size, n_positions (n_ctx in old files); n_inner absent or
 //       null = 4 x n_embd; LayerNorm, a plain GELU MLP, learned positions, biases everywhere,
@@ -168,6 +169,11 @@ inline transformer_spec from_hf_config(const nlohmann::json& cfg, const json_sou
   m.ffn_type = ffn_kind::gated;
   m.norm = norm_kind::rmsnorm;
   m.tied_embeddings = get_bool_or(cfg, "tie_word_embeddings", src, false);
+  // Sliding-window attention: Mistral's `sliding_window` (null: none); Qwen2 only when
+  // `use_sliding_window` is true (its configs carry a window they do not use).
+  if (family == hf_family::mistral || family == hf_family::mixtral ||
+      (family == hf_family::qwen2 && get_bool_or(cfg, "use_sliding_window", src, false)))
+    m.sliding_window = get_count_or(cfg, "sliding_window", src, 0, true);
   switch (family) {
     case hf_family::llama:
       m.qkv_bias = m.out_bias = get_bool_or(cfg, "attention_bias", src, false);

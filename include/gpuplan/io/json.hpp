@@ -325,6 +325,7 @@ inline nlohmann::json to_json(const transformer_spec& m) {
                       {"qkv_bias", m.qkv_bias},
                       {"out_bias", m.out_bias},
                       {"mlp_bias", m.mlp_bias},
+                      {"sliding_window", m.sliding_window},
                       {"native_dtype", std::string(gpuplan::to_string(m.native_dtype))}};
   nlohmann::json aliases = nlohmann::json::array();
   for (const auto& a : m.aliases)
@@ -463,6 +464,7 @@ inline transformer_spec transformer_from_json(const nlohmann::json& j, const jso
   m.qkv_bias = get_bool_or(j, "qkv_bias", src, false);
   m.out_bias = get_bool_or(j, "out_bias", src, false);
   m.mlp_bias = get_bool_or(j, "mlp_bias", src, false);
+  m.sliding_window = get_count_or(j, "sliding_window", src, 0, true);
   m.native_dtype = get_precision_or(j, "native_dtype", src, precision::bf16);
   if (has(j, "moe")) {
     const json_source ms{src.file, src.key_prefix + "moe."};
