@@ -98,7 +98,7 @@ def plan_file(obj_or_text, directory=None):
     return f.name
 
 
-# ---- demo -----------------------------------------------------------------------------------------
+# ---- demo ----------------------------------------------------------------------------------------
 
 @case("demo.default")
 def _():
@@ -145,7 +145,7 @@ def _():
     check(ok("--version").out.startswith("gpuplan "), "--version")
 
 
-# ---- catalogs -------------------------------------------------------------------------------------
+# ---- catalogs ------------------------------------------------------------------------------------
 
 @case("gpus.table")
 def _():
@@ -167,7 +167,8 @@ def _():
 def _():
     j = ok_json("gpus")
     by = {g["name"]: g for g in j}
-    # Capacities in exact bytes: an "80GB" H100 or A100 has 80 GiB (datasheets; the catalog cites them).
+    # Capacities in exact bytes: an "80GB" H100 or A100 has 80 GiB (datasheets, cited in the
+    # catalog).
     check(by["H100-SXM5-80GB"]["memory_bytes"] == 80 * 2**30, "H100 80 GiB")
     check(by["A100-SXM4-40GB"]["memory_bytes"] == 40 * 2**30, "A100 40 GiB")
     # H100 SXM datasheet: 3.35 TB/s, 989.5 dense BF16 TFLOP/s, NVLink 900 GB/s bidirectional.
@@ -304,7 +305,8 @@ def _():
     check(kv["block_size"] == 16, "vLLM default block")
     # vLLM: page = 2 x block x kv_heads x head_dim x dtype; blocks = floor(available / page / L).
     check(kv["page_size_bytes"] == 2 * 16 * 1 * 128 * 2, "page size")
-    check(kv["blocks"] == math.floor(kv["available_bytes"] / (kv["page_size_bytes"] * 80)), "blocks")
+    check(kv["blocks"] == math.floor(kv["available_bytes"] / (kv["page_size_bytes"] * 80)),
+          "blocks")
     check(kv["capacity_tokens"] == kv["blocks"] * 16, "capacity = blocks x block")
     near(kv["max_concurrency"], kv["capacity_tokens"] / 8192, 1e-9, "concurrency")
     # The batch's cache: 32 sequences x 512 blocks x 16 tokens x 40,960 B = 10 GiB exactly.
@@ -452,7 +454,7 @@ def _():
         os.unlink(mf)
 
 
-# ---- probe ------------------------------------------------------------------------------------------
+# ---- probe ---------------------------------------------------------------------------------------
 
 @case("probe.no_driver")
 def _():
@@ -524,9 +526,11 @@ BAD = {
                            ["fit", "--model", "Llama-3.1-8B", "--gpus", "8", "--tp", "3"]),
     "dp_mismatch": (r"dp 4 x tp 2 x pp 1 x cp 1 = 8, but --gpus is 16",
                     ["fit", "--model", "Llama-3.1-8B", "--gpus", "16", "--dp", "4", "--tp", "2"]),
-    "ep_dense": (r"layout\.ep must", ["fit", "--model", "Llama-3.1-8B", "--gpus", "8", "--ep", "2"]),
+    "ep_dense": (r"layout\.ep must",
+                 ["fit", "--model", "Llama-3.1-8B", "--gpus", "8", "--ep", "2"]),
     "ep_not_dividing_experts": (r"layout\.ep must divide .*experts \(got 3, 8\)",
-                                ["fit", "--model", "Mixtral-8x7B-v0.1", "--gpus", "6", "--ep", "3"]),
+                                ["fit", "--model", "Mixtral-8x7B-v0.1", "--gpus", "6", "--ep",
+                                 "3"]),
     "generic_with_tp": (r"known only by its parameter count: tp, pp, cp and ep need its shape",
                         ["fit", "--model", "params:7e9", "--tp", "2"]),
     # zero and negative sizes
