@@ -19,6 +19,7 @@ required_conan_version = ">=2.1"
 
 class GpuplanConan(ConanFile):
     name = "gpuplan"
+    license = "MIT"
     description = ("Header-only C++20 library for GPU infrastructure planning: typed constexpr "
                    "quantities, model fit, speed, cost and GPU counts")
     homepage = "https://github.com/gpuplan/gpuplan"
