@@ -5,8 +5,8 @@
 // (train-time, serve, cost, capacity, search) means one more file and one more line in main.cpp.
 //
 // Errors: bad input from the user (unknown names, malformed files, impossible layouts, conflicting
-// flags) is thrown as usage_error, io::error or std::invalid_argument; main() prints it as one
-// line on stderr and exits with status 2. Nothing else prints errors.
+// flags) is thrown as usage_error, io::error, gpuplan::invalid_input or std::invalid_argument;
+// main() prints it as one line on stderr and exits with status 2. Nothing else prints errors.
 #pragma once
 
 #include <gpuplan/units.hpp>

@@ -70,8 +70,10 @@ int main(int argc, char** argv) {
     return fail(e.what());
   } catch (const gpuplan::io::error& e) {
     return fail(e.what());
-  } catch (const std::invalid_argument& e) {
+  } catch (const gpuplan::invalid_input& e) {
     return fail(e.what());  // the library's validation: layouts, sizes, specs
+  } catch (const std::invalid_argument& e) {
+    return fail(e.what());
   } catch (const std::out_of_range& e) {
     return fail(e.what());
   } catch (const CLI::Error& e) {

@@ -20,7 +20,7 @@ template <class Spec>
 std::string thrown_message(const Spec& s) {
   try {
     s.validate();
-  } catch (const std::invalid_argument& e) {
+  } catch (const gpuplan::invalid_input& e) {
     return e.what();
   }
   return {};

@@ -15,7 +15,7 @@ namespace {
 std::string thrown_message(const transformer_spec& m) {
   try {
     m.validate();
-  } catch (const std::invalid_argument& e) {
+  } catch (const gpuplan::invalid_input& e) {
     return e.what();
   }
   return {};

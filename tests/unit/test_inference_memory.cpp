@@ -134,9 +134,9 @@ TEST_CASE("Generic inference and input errors", "[inference][errors]") {
   CHECK(r.fits());
   CHECK_THROWS_AS(inference_fit(catalog::llama31_8b, catalog::t4, {},
                                 {.gpu_memory_utilization = 1.5}),
-                  std::invalid_argument);
+                  gpuplan::invalid_input);
   CHECK_THROWS_AS(inference_fit(catalog::llama31_8b, catalog::t4, {.tp = 3}, {}),
-                  std::invalid_argument);
+                  gpuplan::invalid_input);
 }
 
 TEST_CASE("Sliding-window attention caps the KV blocks a sequence holds", "[inference][kv]") {

@@ -21,7 +21,7 @@ double stage_param_count(const transformer_spec& m, const parallel_layout& l, in
 bool throws_naming(auto&& f, const std::string& field) {
   try {
     f();
-  } catch (const std::invalid_argument& e) {
+  } catch (const gpuplan::invalid_input& e) {
     return std::string(e.what()).find(field) != std::string::npos;
   }
   return false;
@@ -269,7 +269,7 @@ TEST_CASE("Invalid layouts and configurations name the field", "[training][error
   // The run-time message carries the values: "(got 3, 64)".
   try {
     parallel_layout{.tp = 3}.validate(m);
-  } catch (const std::invalid_argument& e) {
+  } catch (const gpuplan::invalid_input& e) {
     CHECK(std::string(e.what()).find("got 3, 64") != std::string::npos);
   }
   CHECK_NOTHROW(parallel_layout{.dp = 2, .tp = 16, .pp = 4}.validate(m, 128));

@@ -65,7 +65,7 @@ struct memory_assumptions {
   /// Float8Tensor transpose cache). 2 one-byte copies per linear-layer parameter.
   int fp8_weight_copies = 2;
 
-  /// Throws std::invalid_argument naming the field (a compile error in a constant expression).
+  /// Throws gpuplan::invalid_input naming the field (a compile error in a constant expression).
   constexpr void validate() const {
     auto finite_nonnegative = [](double x) { return x == x && x - x == 0.0 && x >= 0.0; };
     detail::check_input(finite_nonnegative(cuda_context.value),

@@ -40,7 +40,7 @@ struct inference_config {
 
   [[nodiscard]] constexpr int model_len() const { return max_model_len > 0 ? max_model_len : context; }
 
-  /// Throws std::invalid_argument naming the field (a compile error in a constant expression).
+  /// Throws gpuplan::invalid_input naming the field (a compile error in a constant expression).
   constexpr void validate() const {
     detail::check_input(batch >= 1, "inference_config.batch must be at least 1", batch);
     detail::check_input(context >= 1, "inference_config.context must be at least 1", context);

@@ -101,7 +101,7 @@ struct training_config {
                         micro_batches * micro_batch * dp, global_batch);
   }
 
-  /// Throws std::invalid_argument naming the field (a compile error in a constant expression).
+  /// Throws gpuplan::invalid_input naming the field (a compile error in a constant expression).
   constexpr void validate() const {
     detail::check_input(micro_batch >= 1, "training_config.micro_batch must be at least 1",
                         micro_batch);

@@ -413,7 +413,7 @@ inline gpu_spec_with_provenance to_gpu_spec(const device_info& d, const spec_opt
       bool ok = true;
       try {
         pc.validate();
-      } catch (const std::invalid_argument&) {
+      } catch (const gpuplan::invalid_input&) {
         ok = false;
       }
       if (ok) {
@@ -457,7 +457,7 @@ inline gpu_spec_with_provenance to_gpu_spec(const device_info& d, const spec_opt
 
   try {
     s.validate();
-  } catch (const std::invalid_argument& e) {
+  } catch (const gpuplan::invalid_input& e) {
     r.invalid_reason = e.what();
   }
   return r;

@@ -103,7 +103,7 @@ constexpr double active_matmul_weights(const transformer_spec& m) {
 
 /// Forward FLOPs per token, by part, for a token attending to `context` keys (full) or for a
 /// sequence of `context` tokens processed together (causal). Sliding-window attention caps the
-/// keys at the window. Throws std::invalid_argument for context <= 0.
+/// keys at the window. Throws gpuplan::invalid_input for context <= 0.
 constexpr forward_flops forward_flops_per_token(const transformer_spec& m, int context,
                                                 attention_mask mask = attention_mask::causal) {
   detail::check_context(context);

@@ -34,7 +34,7 @@ struct link_spec {
     return {k, n, uni, peers};
   }
 
-  /// Throws std::invalid_argument naming the field when the link is not self-consistent.
+  /// Throws gpuplan::invalid_input naming the field when the link is not self-consistent.
   constexpr void validate() const {
     if (links < 0) detail::fail("link_spec.links must not be negative");
     if (!detail::finite_nonnegative(per_direction.value))
@@ -66,7 +66,7 @@ struct pcie_spec {
   }
   [[nodiscard]] constexpr bandwidth bidirectional() const { return 2.0 * per_direction(); }
 
-  /// Throws std::invalid_argument naming the field; generation 0 with lanes 0 means unknown.
+  /// Throws gpuplan::invalid_input naming the field; generation 0 with lanes 0 means unknown.
   constexpr void validate() const {
     if (generation != 0 && (generation < 3 || generation > 6))
       detail::fail("pcie_spec.generation must be 3, 4, 5 or 6 (0: unknown)");
@@ -116,7 +116,7 @@ struct peak_rates {
     return sparsity_factor * tensor(p);
   }
 
-  /// Throws std::invalid_argument naming the field when a rate is negative, NaN or infinite.
+  /// Throws gpuplan::invalid_input naming the field when a rate is negative, NaN or infinite.
   constexpr void validate() const {
     const struct {
       const compute_rate& r;
@@ -161,7 +161,7 @@ struct gpu_spec {
     return memory_usable.value > 0 ? memory_usable : memory;
   }
 
-  /// Throws std::invalid_argument naming the first field that is missing or out of range. In a
+  /// Throws gpuplan::invalid_input naming the first field that is missing or out of range. In a
   /// constant expression the throw is a compile error that shows the message.
   constexpr void validate() const {
     if (name.empty()) detail::fail("gpu_spec.name must not be empty");

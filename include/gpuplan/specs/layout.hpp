@@ -2,10 +2,9 @@
 // model and a GPU count.
 #pragma once
 
+#include <gpuplan/specs/error.hpp>
 #include <gpuplan/specs/transformer.hpp>
 
-#include <stdexcept>
-#include <string>
 #include <type_traits>
 
 namespace gpuplan {
@@ -14,12 +13,11 @@ namespace detail {
 
 /// Fails when `ok` is false. In a constant expression the throw makes the expression non-constant,
 /// so the compiler stops with `message` (and the call's arguments) in its notes; at run time it
-/// throws std::invalid_argument with the message and the offending values.
+/// throws gpuplan::invalid_input with the message and the offending values.
 constexpr void check_input(bool ok, const char* message, long long value = 0, long long other = 0) {
   if (ok) return;
-  if (std::is_constant_evaluated()) throw std::invalid_argument(message);
-  throw std::invalid_argument(std::string("gpuplan: ") + message + " (got " +
-                              std::to_string(value) + ", " + std::to_string(other) + ")");
+  if (std::is_constant_evaluated()) throw invalid_input(message);
+  throw_invalid_input(message, value, other);
 }
 
 }  // namespace detail
@@ -61,7 +59,7 @@ struct parallel_layout {
   }
 
   /// The structural checks that need no model: every degree positive, ZeRO stage 0-3, the
-  /// hybrid-shard group dividing dp. Throws std::invalid_argument naming the field (a compile
+  /// hybrid-shard group dividing dp. Throws gpuplan::invalid_input naming the field (a compile
   /// error in a constant expression).
   constexpr void validate() const {
     detail::check_input(dp >= 1, "layout.dp must be at least 1", dp);

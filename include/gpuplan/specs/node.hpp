@@ -61,7 +61,7 @@ struct node_spec {
   /// GPU memory of the whole node (capacity).
   [[nodiscard]] constexpr data_size gpu_memory() const { return 1.0 * gpus * gpu.memory; }
 
-  /// Throws std::invalid_argument naming the first field that is missing or out of range.
+  /// Throws gpuplan::invalid_input naming the first field that is missing or out of range.
   constexpr void validate() const {
     if (name.empty()) detail::fail("node_spec.name must not be empty");
     gpu.validate();

@@ -62,7 +62,7 @@ struct transformer_spec {
 
   [[nodiscard]] constexpr bool is_moe() const { return moe.experts > 0; }
 
-  /// Throws std::invalid_argument naming the first field that is missing or inconsistent. In a
+  /// Throws gpuplan::invalid_input naming the first field that is missing or inconsistent. In a
   /// constant expression the throw is a compile error that shows the message.
   constexpr void validate() const {
     if (name.empty()) detail::fail("transformer_spec.name must not be empty");
