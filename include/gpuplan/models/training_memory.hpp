@@ -12,6 +12,7 @@
 
 #include <gpuplan/models/assumptions.hpp>
 #include <gpuplan/models/memory_common.hpp>
+#include <gpuplan/specs/flops.hpp>
 #include <gpuplan/specs/generic.hpp>
 #include <gpuplan/specs/layout.hpp>
 #include <gpuplan/specs/precision.hpp>
@@ -29,11 +30,10 @@ enum class optimizer_kind : unsigned char {
   adamw8bit,  ///< bitsandbytes 8-bit AdamW: two 1-byte states + block-wise fp32 absmax
   adafactor,  ///< Adafactor without momentum: factored second moment, rows + cols per matrix
 };
-enum class recompute_kind : unsigned char {
-  none,       ///< keep every activation (Korthikanti Table 2, first rows)
-  selective,  ///< recompute the attention core (softmax, dropout, attention over V)
-  full,       ///< keep only each layer's input, recompute the layer in backward
-};
+/// Activation recomputation: the same enum as the FLOP model's (specs/flops.hpp), by its older
+/// name. none keeps every activation (Korthikanti Table 2, first rows); selective recomputes the
+/// attention core (softmax, dropout, attention over V); full keeps only each layer's input.
+using recompute_kind = recompute_mode;
 enum class offload_kind : unsigned char {
   none,
   optimizer,  ///< ZeRO-Offload: optimizer state and fp32 master weights in CPU memory
@@ -134,14 +134,6 @@ constexpr std::string_view to_string(optimizer_kind o) {
     case optimizer_kind::sgd: return "sgd";
     case optimizer_kind::adamw8bit: return "adamw8bit";
     case optimizer_kind::adafactor: return "adafactor";
-  }
-  return "?";
-}
-constexpr std::string_view to_string(recompute_kind r) {
-  switch (r) {
-    case recompute_kind::none: return "none";
-    case recompute_kind::selective: return "selective";
-    case recompute_kind::full: return "full";
   }
   return "?";
 }

@@ -29,6 +29,7 @@
 #include <gpuplan/specs/checks.hpp>
 #include <gpuplan/units.hpp>
 
+#include <string_view>
 
 namespace gpuplan {
 
@@ -50,6 +51,16 @@ enum class recompute_mode : unsigned char {
   selective,  ///< recompute the attention core (Korthikanti et al. 2022, Sec. 4.2)
   full,       ///< recompute every transformer layer's forward (checkpoint at layer inputs)
 };
+
+/// The enumerator's name, as the CLI and JSON spell it (parse_enum reads it back).
+constexpr std::string_view to_string(recompute_mode r) {
+  switch (r) {
+    case recompute_mode::none: return "none";
+    case recompute_mode::selective: return "selective";
+    case recompute_mode::full: return "full";
+  }
+  return "?";
+}
 
 /// Forward FLOPs per token, by part.
 struct forward_flops {
