@@ -6,6 +6,7 @@
 
 #include <gpuplan/catalog.hpp>
 
+#include <gpuplan/specs/flops.hpp>
 #include <gpuplan/specs/generic.hpp>
 #include <gpuplan/specs/gpu.hpp>
 #include <gpuplan/specs/layout.hpp>
