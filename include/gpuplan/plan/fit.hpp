@@ -281,36 +281,55 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
 
 }  // namespace detail
 
+namespace detail {
+
+/// A generic workload has no matrix shapes, so no tensor- or pipeline-parallel layout is offered
+/// for it (the advice keeps to data parallelism, ZeRO/FSDP, offload and other GPUs).
+constexpr bool layout_ok(const generic_workload&, const parallel_layout&) { return false; }
+constexpr bool has_matrix_shapes(const transformer_spec&) { return true; }
+constexpr bool has_matrix_shapes(const generic_workload&) { return false; }
+
+/// The one body of training_fit, for a transformer or a generic workload.
+template <class Workload>
+constexpr fit_report training_fit_of(const Workload& w, const gpu_spec& gpu,
+                                     const parallel_layout& l, const training_config& c,
+                                     const memory_assumptions& a,
+                                     std::span<const gpu_spec> candidate_gpus) {
+  gpu.validate();
+  fit_report r{};
+  r.per_gpu = gpuplan::training_memory(w, l, c, a);
+  r.gpu_memory = gpu.plannable_memory();
+  r.capacity = r.gpu_memory;
+  r.gpus = l.gpus();
+  if (!r.fits()) {
+    struct memory_fn {
+      const Workload& work;
+      const memory_assumptions& assume;
+      constexpr memory_breakdown operator()(const parallel_layout& nl,
+                                            const training_config& nc) const {
+        return gpuplan::training_memory(work, nl, nc, assume);
+      }
+      constexpr bool valid(const parallel_layout& nl) const { return layout_ok(work, nl); }
+    };
+    advice_list list{};
+    training_advice(memory_fn{w, a}, l, c, r.capacity, candidate_gpus, r.gpu_memory, list,
+                    has_matrix_shapes(w));
+    list.rank();
+    r.options = list.items;
+    r.option_count = list.count;
+  }
+  return r;
+}
+
+}  // namespace detail
+
 /// Training fit of a transformer on `gpu` GPUs laid out as `l`. `candidate_gpus` are the GPUs
 /// the advice may suggest instead (without the argument: every GPU of catalog::all_gpus).
 constexpr fit_report training_fit(const transformer_spec& m, const gpu_spec& gpu,
                                   const parallel_layout& l, const training_config& c,
                                   const memory_assumptions& a,
                                   std::span<const gpu_spec> candidate_gpus) {
-  gpu.validate();
-  fit_report r{};
-  r.per_gpu = training_memory(m, l, c, a);
-  r.gpu_memory = gpu.plannable_memory();
-  r.capacity = r.gpu_memory;
-  r.gpus = l.gpus();
-  if (!r.fits()) {
-    struct memory_fn {
-      const transformer_spec& model;
-      const memory_assumptions& assume;
-      constexpr memory_breakdown operator()(const parallel_layout& nl,
-                                            const training_config& nc) const {
-        return training_memory(model, nl, nc, assume);
-      }
-      constexpr bool valid(const parallel_layout& nl) const { return detail::layout_ok(model, nl); }
-    };
-    detail::advice_list list{};
-    detail::training_advice(memory_fn{m, a}, l, c, r.capacity, candidate_gpus, r.gpu_memory, list,
-                            true);
-    list.rank();
-    r.options = list.items;
-    r.option_count = list.count;
-  }
-  return r;
+  return detail::training_fit_of(m, gpu, l, c, a, candidate_gpus);
 }
 
 constexpr fit_report training_fit(const transformer_spec& m, const gpu_spec& gpu,
@@ -324,30 +343,7 @@ constexpr fit_report training_fit(const generic_workload& g, const gpu_spec& gpu
                                   const parallel_layout& l, const training_config& c,
                                   const memory_assumptions& a,
                                   std::span<const gpu_spec> candidate_gpus) {
-  gpu.validate();
-  fit_report r{};
-  r.per_gpu = training_memory(g, l, c, a);
-  r.gpu_memory = gpu.plannable_memory();
-  r.capacity = r.gpu_memory;
-  r.gpus = l.gpus();
-  if (!r.fits()) {
-    struct memory_fn {
-      const generic_workload& work;
-      const memory_assumptions& assume;
-      constexpr memory_breakdown operator()(const parallel_layout& nl,
-                                            const training_config& nc) const {
-        return training_memory(work, nl, nc, assume);
-      }
-      constexpr bool valid(const parallel_layout&) const { return false; }
-    };
-    detail::advice_list list{};
-    detail::training_advice(memory_fn{g, a}, l, c, r.capacity, candidate_gpus, r.gpu_memory, list,
-                            false);
-    list.rank();
-    r.options = list.items;
-    r.option_count = list.count;
-  }
-  return r;
+  return detail::training_fit_of(g, gpu, l, c, a, candidate_gpus);
 }
 
 constexpr fit_report training_fit(const generic_workload& g, const gpu_spec& gpu,
