@@ -2,8 +2,10 @@
 // that survive a round trip.
 #include "../catch.hpp"
 
+#include <gpuplan/io/fit_json.hpp>
 #include <gpuplan/io/json.hpp>
 
+#include <limits>
 #include <string>
 
 using namespace gpuplan;
@@ -151,4 +153,17 @@ TEST_CASE("a GPU round-trips through JSON in base units", "[json]") {
                     "g.json: key 'memory_bytes' must be positive");
   CHECK_THROWS_WITH(io::gpu_from_json({{"name", "x"}}, {"g.json", ""}),
                     "g.json: key 'memory_bytes' is missing");
+}
+
+TEST_CASE("byte counts are JSON integers while exact, numbers beyond, never wrapped", "[json]") {
+  using gpuplan::units::B;
+  const nlohmann::json small = gpuplan::io::bytes_value(80.4 * gpuplan::units::GiB);
+  CHECK(small.is_number_integer());
+  CHECK(small.get<long long>() == 86328842650LL);  // 80.4 x 2^30 rounded to whole bytes
+  // A 1e30-parameter model's optimizer state (1.6e31 bytes) exceeds every 64-bit integer: it was
+  // once written as -9223372036854775808.
+  const nlohmann::json huge = gpuplan::io::bytes_value(1.6e31 * B);
+  CHECK(huge.is_number_float());
+  CHECK(huge.get<double>() == 1.6e31);
+  CHECK(gpuplan::io::bytes_value(gpuplan::data_size::from_base(std::numeric_limits<double>::infinity())).is_null());
 }

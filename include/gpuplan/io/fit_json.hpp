@@ -12,11 +12,12 @@
 
 namespace gpuplan::io {
 
-/// A size as a JSON integer number of bytes (rounded: sizes are whole bytes, int4 halves aside).
+/// A size in bytes, rounded to whole bytes (int4 halves aside): a JSON integer while a double
+/// holds it exactly, else a floating-point number (never a wrapped-around 64-bit integer).
 inline nlohmann::json bytes_value(data_size d) {
   const double v = d.in(units::B);
   if (!std::isfinite(v)) return nullptr;
-  return static_cast<long long>(std::llround(v));
+  return number(std::round(v));
 }
 
 /// A count as JSON: an integer when it is a whole number that a double holds exactly (parameter
