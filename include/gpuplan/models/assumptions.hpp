@@ -13,9 +13,10 @@ struct memory_assumptions {
   // ---- run-time overhead outside PyTorch's tensors (reported as `overhead`) -------------------
 
   /// CUDA context, loaded kernels and library handles (cuBLAS, cuDNN, NCCL init) per process.
-  /// ESTIMATE: about 0.5 GiB with CUDA >= 11.7 lazy module loading on an H100 (the value the
-  /// gpuplan brief records as measured on H100; vLLM's start-up logs report 0.16-1.79 GiB of
-  /// "non_torch_memory" beyond the tensors, vllm-project/vllm PR #10511 and PR #12126). Eager
+  /// ESTIMATE: about 0.5 GiB with CUDA >= 11.7 lazy module loading (CUDA_MODULE_LOADING=LAZY,
+  /// the default since CUDA 12.2), inside the range vLLM's start-up logs report as
+  /// "non_torch_memory" beyond the tensors: 0.16-1.79 GiB (vllm-project/vllm PR #10511 and
+  /// PR #12126). Not yet measured by this project (docs/validation.md). Eager
   /// module loading (CUDA_MODULE_LOADING=EAGER) loads every kernel and costs 1-2 GiB more.
   data_size cuda_context = 512 * units::MiB;
 
