@@ -171,6 +171,14 @@ namespace detail {
 
 constexpr double bytes_of(precision p) { return bytes_per_element(p).in(units::B); }
 
+/// Bytes per stored activation element for training in `dtype`: fp32 and fp64 keep their own
+/// width; bf16, fp16 and fp8 training keep 16-bit activations (Transformer Engine's FP8 casts
+/// only the GEMM inputs, counted separately). The one place the layers' and the last stage's
+/// terms take their element size from.
+constexpr double activation_bytes(precision dtype) {
+  return dtype == precision::fp32 || dtype == precision::fp64 ? bytes_of(dtype) : 2.0;
+}
+
 /// Bytes per trainable parameter of optimizer state, without the master copy.
 constexpr double optimizer_state_bytes(optimizer_kind o, const memory_assumptions& a) {
   switch (o) {
@@ -213,8 +221,7 @@ constexpr double layer_activation_bytes(const transformer_spec& m, int layer,
   const double s = 1.0 * c.seq / l.cp, b = c.micro_batch, h = m.hidden, t = l.tp;
   const bool sp = l.sequence_parallel && l.tp > 1;
   const double np = sp ? 1.0 / t : 1.0;  // share of the non-tensor-parallel regions
-  const double e = c.dtype == precision::fp32 || c.dtype == precision::fp64 ? bytes_of(c.dtype)
-                                                                             : 2.0;
+  const double e = activation_bytes(c.dtype);
   const double lin = c.dtype == precision::fp8 ? 1.0 : e;  // GEMM inputs saved for wgrad
   const double mask = c.dropout ? 1.0 : 0.0;
   if (recompute == recompute_kind::full) return e * s * b * h * np;
@@ -437,7 +444,7 @@ constexpr memory_breakdown training_memory_stage(const transformer_spec& m,
   double act = in_flight * detail::stage_layer_activations(m, p, l, c, c.recompute);
   const double s = 1.0 * c.seq / l.cp, b = c.micro_batch, h = m.hidden, t = l.tp;
   const double np = l.sequence_parallel && l.tp > 1 ? 1.0 / t : 1.0;
-  const double e = c.dtype == precision::fp32 ? 4.0 : 2.0;
+  const double e = detail::activation_bytes(c.dtype);
   if (p.first_stage) {
     const double per_micro = 8.0 * s * b + (c.dropout ? s * b * h * np : 0.0);  // ids, mask
     act += per_micro * in_flight;
