@@ -91,8 +91,6 @@ struct table {
   [[nodiscard]] std::string render(std::string_view indent = "") const;
 };
 
-/// Bytes as JSON: an integer number of bytes (rounded; sizes are whole bytes up to int4 halves).
-nlohmann::json bytes_json(data_size d);
 /// Prints JSON to stdout, indented by two, with a final newline.
 void print_json(const nlohmann::json& j);
 

@@ -167,12 +167,6 @@ std::string table::render(std::string_view indent) const {
   return out;
 }
 
-nlohmann::json bytes_json(data_size d) {
-  const double v = d.in(units::B);
-  if (!std::isfinite(v)) return nullptr;
-  return static_cast<long long>(std::llround(v));
-}
-
 void print_json(const nlohmann::json& j) {
   // Invalid UTF-8 in user-supplied names (a file path, a config's _name_or_path) becomes U+FFFD
   // rather than an exception.

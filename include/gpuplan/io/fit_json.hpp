@@ -12,18 +12,6 @@
 
 namespace gpuplan::io {
 
-/// A size in bytes, rounded to whole bytes (int4 halves aside): a JSON integer while a double
-/// holds it exactly, else a floating-point number (never a wrapped-around 64-bit integer).
-inline nlohmann::json bytes_value(data_size d) {
-  const double v = d.in(units::B);
-  if (!std::isfinite(v)) return nullptr;
-  return number(std::round(v));
-}
-
-/// A count as JSON: an integer when it is a whole number that a double holds exactly (parameter
-/// counts, blocks, tokens), else a number.
-inline nlohmann::json count_value(double v) { return number(v); }
-
 /// The most loaded GPU's memory against `capacity`: per_gpu in the fit --json contract.
 inline nlohmann::json to_json(const memory_breakdown& m, data_size capacity) {
   return {{"weights_bytes", bytes_value(m.weights)},

@@ -292,6 +292,18 @@ inline nlohmann::json number(double v) {
   return v;
 }
 
+/// A size in bytes, rounded to whole bytes (int4 halves aside): a JSON integer while a double
+/// holds it exactly, else a floating-point number (never a wrapped-around 64-bit integer).
+inline nlohmann::json bytes_value(data_size d) {
+  const double v = d.in(units::B);
+  if (!std::isfinite(v)) return nullptr;
+  return number(std::round(v));
+}
+
+/// A count as JSON: an integer when it is a whole number that a double holds exactly (parameter
+/// counts, blocks, tokens), else a number.
+inline nlohmann::json count_value(double v) { return number(v); }
+
 inline nlohmann::json to_json(const parallel_layout& l) {
   return {{"gpus", l.gpus()},
           {"dp", l.dp},
