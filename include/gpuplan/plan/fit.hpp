@@ -114,19 +114,6 @@ struct advice_list {
   }
 };
 
-/// Whether the layout is valid for the model (no throw: advice only lists valid layouts).
-constexpr bool layout_ok(const transformer_spec& m, const parallel_layout& l) {
-  if (l.dp < 1 || l.tp < 1 || l.pp < 1 || l.cp < 1 || l.ep < 1) return false;
-  if (m.heads % l.tp != 0) return false;
-  if (!(m.kv_heads % l.tp == 0 || l.tp % m.kv_heads == 0)) return false;
-  if (l.pp > m.layers) return false;
-  if (m.ffn != 0 && m.ffn % l.tp != 0) return false;
-  if (l.virtual_stages > 1 && m.layers % (l.pp * l.virtual_stages) != 0) return false;
-  if ((l.dp * l.cp) % l.ep != 0) return false;
-  if (m.is_moe() && m.moe.expert_ffn % l.expert_tensor_parallel() != 0) return false;
-  return true;
-}
-
 template <class Memory>
 constexpr void training_advice(const Memory& memory, const parallel_layout& l,
                                const training_config& c, data_size capacity,
@@ -199,6 +186,7 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
       parallel_layout nl = l;
       nl.dp = d;
       nl.zero = 3;
+      if (!memory.valid(nl)) continue;
       const data_size total = memory(nl, c).total();
       last = {(name_builder{} << "ZeRO-3 over dp " << d << " (" << nl.gpus() << " GPUs)").out,
               total, capacity, nl.gpus(), total <= capacity, 1};
@@ -283,9 +271,15 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
 
 namespace detail {
 
-/// A generic workload has no matrix shapes, so no tensor- or pipeline-parallel layout is offered
-/// for it (the advice keeps to data parallelism, ZeRO/FSDP, offload and other GPUs).
-constexpr bool layout_ok(const generic_workload&, const parallel_layout&) { return false; }
+/// Whether the planner may offer layout l: parallel_layout::check against the model (no throw).
+/// A generic workload has no matrix shapes, so it takes data parallelism only (the advice keeps
+/// to data parallelism, ZeRO/FSDP, offload and other GPUs).
+constexpr bool layout_ok(const transformer_spec& m, const parallel_layout& l) {
+  return l.check(m).ok();
+}
+constexpr bool layout_ok(const generic_workload&, const parallel_layout& l) {
+  return l.check().ok() && l.tp == 1 && l.pp == 1 && l.cp == 1 && l.ep == 1;
+}
 constexpr bool has_matrix_shapes(const transformer_spec&) { return true; }
 constexpr bool has_matrix_shapes(const generic_workload&) { return false; }
 
