@@ -18,7 +18,7 @@ std::string rate_or_dash(compute_rate r) { return r.value > 0 ? show(r) : "-"; }
 
 std::string link_text(const link_spec& l) {
   if (l.kind == link_kind::none || l.per_direction.value <= 0) return "-";
-  return fmt::format("{} {} x{}", io::to_string(l.kind), show(l.bidirectional()), l.links);
+  return fmt::format("{} {} x{}", to_string(l.kind), show(l.bidirectional()), l.links);
 }
 
 int print_gpus(bool json) {

@@ -158,3 +158,26 @@ TEST_CASE("One layout check: parallel_layout::check is what validate raises and 
   REQUIRE_FALSE(r.fits());
   CHECK(r.option_count > 0);
 }
+
+TEST_CASE("Advice lists each distinct plan once", "[fit][advice]") {
+  // gpuplan fit --model Llama-3.1-70B --gpu h100 --gpus 8 --zero 3 --seq 4096 --recompute full
+  // listed "tensor parallel 2 (16 GPUs)" and "dp 8 x tp 2 x pp 1, ZeRO-3, full recompute": one
+  // plan (dp 8, tp 2 with sequence parallelism, ZeRO-3, full recomputation) under two names.
+  const fit_report r =
+      training_fit(catalog::llama31_70b, catalog::h100_sxm, {.dp = 8, .zero = 3},
+                   {.recompute = recompute_kind::full, .seq = 4096});
+  REQUIRE_FALSE(r.fits());
+  const auto list = r.advice_list();
+  REQUIRE(list.size() > 2);
+  for (std::size_t i = 0; i < list.size(); ++i)
+    for (std::size_t j = i + 1; j < list.size(); ++j) {
+      INFO(std::string(list[i].change.view()) + " / " + std::string(list[j].change.view()));
+      CHECK_FALSE((list[i].gpus == list[j].gpus && list[i].total == list[j].total &&
+                   list[i].capacity == list[j].capacity));
+      CHECK_FALSE(list[i].same_plan(list[j]));
+    }
+  // Each option carries the plan it names, and the memory model agrees with its total.
+  for (const advice& a : list)
+    if (a.gpu.empty())
+      CHECK(training_memory(catalog::llama31_70b, a.layout, a.train).total() == a.total);
+}

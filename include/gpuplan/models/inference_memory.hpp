@@ -64,6 +64,8 @@ struct inference_config {
                             kv_dtype == precision::int8,
                         "inference_config.kv_dtype must be fp32, bf16, fp16, fp8 or int8");
   }
+
+  friend constexpr bool operator==(const inference_config&, const inference_config&) = default;
 };
 
 /// The KV cache of one GPU, after vLLM's paged allocator.

@@ -45,6 +45,30 @@ enum class lora_target : unsigned char {
   all_linear,    ///< every linear layer of attention and FFN (Dettmers et al. 2023, QLoRA)
 };
 
+/// The names of optimizer_kind, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<optimizer_kind> optimizer_kind_names[] = {
+    {optimizer_kind::adamw, "adamw"},
+    {optimizer_kind::adam, "adam"},
+    {optimizer_kind::sgd, "sgd"},
+    {optimizer_kind::adamw8bit, "adamw8bit"},
+    {optimizer_kind::adafactor, "adafactor"},
+};
+constexpr const auto& enumerators(optimizer_kind) { return optimizer_kind_names; }
+/// The names of offload_kind, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<offload_kind> offload_kind_names[] = {
+    {offload_kind::none, "none"},
+    {offload_kind::optimizer, "optimizer"},
+    {offload_kind::params, "params"},
+};
+constexpr const auto& enumerators(offload_kind) { return offload_kind_names; }
+/// The names of lora_target, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<lora_target> lora_target_names[] = {
+    {lora_target::attention_qv, "attention_qv"},
+    {lora_target::attention, "attention"},
+    {lora_target::all_linear, "all_linear"},
+};
+constexpr const auto& enumerators(lora_target) { return lora_target_names; }
+
 struct training_config {
   /// Weights and activations. bf16/fp16: mixed precision; fp32: full precision (no separate
   /// master copy); fp8: Transformer Engine FP8 GEMMs over bf16 parameters.
@@ -125,47 +149,9 @@ struct training_config {
                             grad_dtype == precision::fp16,
                         "training_config.grad_dtype must be fp32, bf16 or fp16");
   }
+
+  friend constexpr bool operator==(const training_config&, const training_config&) = default;
 };
-
-constexpr std::string_view to_string(optimizer_kind o) {
-  switch (o) {
-    case optimizer_kind::adamw: return "adamw";
-    case optimizer_kind::adam: return "adam";
-    case optimizer_kind::sgd: return "sgd";
-    case optimizer_kind::adamw8bit: return "adamw8bit";
-    case optimizer_kind::adafactor: return "adafactor";
-  }
-  return "?";
-}
-constexpr std::string_view to_string(offload_kind o) {
-  switch (o) {
-    case offload_kind::none: return "none";
-    case offload_kind::optimizer: return "optimizer";
-    case offload_kind::params: return "params";
-  }
-  return "?";
-}
-constexpr std::string_view to_string(lora_target t) {
-  switch (t) {
-    case lora_target::attention_qv: return "attention_qv";
-    case lora_target::attention: return "attention";
-    case lora_target::all_linear: return "all_linear";
-  }
-  return "?";
-}
-
-/// The enumerator named s (as to_string spells it); false if s names none.
-template <class Enum>
-constexpr bool parse_enum(std::string_view s, Enum& out) {
-  for (int i = 0; i < 8; ++i) {
-    const auto e = static_cast<Enum>(i);
-    if (to_string(e) == s) {
-      out = e;
-      return true;
-    }
-  }
-  return false;
-}
 
 namespace detail {
 

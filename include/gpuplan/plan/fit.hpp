@@ -34,6 +34,17 @@ struct advice {
   bool fits = false;
   /// 0: a configuration change on the same GPUs; 1: more GPUs; 2: another GPU model.
   int category = 0;
+  /// The changed plan itself: its layout and configuration (the one of the fit's mode), and
+  /// for another GPU model that GPU's name (empty: the same GPU). Two options that lead to the
+  /// same plan are one option.
+  parallel_layout layout{};
+  training_config train{};
+  inference_config serve{};
+  name_string gpu{};
+
+  [[nodiscard]] constexpr bool same_plan(const advice& o) const {
+    return layout == o.layout && train == o.train && serve == o.serve && gpu == o.gpu;
+  }
 };
 
 inline constexpr std::size_t max_advice = 16;
@@ -91,7 +102,10 @@ struct name_builder {
 struct advice_list {
   std::array<advice, max_advice> items{};
   int count = 0;
+  /// Adds a unless an option already listed leads to the same plan (the first name stays).
   constexpr void add(const advice& a) {
+    for (int i = 0; i < count; ++i)
+      if (items[static_cast<std::size_t>(i)].same_plan(a)) return;
     if (count < static_cast<int>(max_advice)) items[static_cast<std::size_t>(count++)] = a;
   }
   /// Fitting first; then configuration changes before more GPUs before another GPU; then the
@@ -122,7 +136,7 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
   auto consider = [&](name_string what, const parallel_layout& nl, const training_config& nc,
                       int category) {
     const data_size total = memory(nl, nc).total();
-    out.add({what, total, capacity, nl.gpus(), total <= capacity, category});
+    out.add({what, total, capacity, nl.gpus(), total <= capacity, category, nl, nc});
   };
   // Sharding of model states over the data-parallel ranks.
   if (l.dp * l.cp > 1)
@@ -189,7 +203,7 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
       if (!memory.valid(nl)) continue;
       const data_size total = memory(nl, c).total();
       last = {(name_builder{} << "ZeRO-3 over dp " << d << " (" << nl.gpus() << " GPUs)").out,
-              total, capacity, nl.gpus(), total <= capacity, 1};
+              total, capacity, nl.gpus(), total <= capacity, 1, nl, c};
       any = true;
       if (last.fits) break;
     }
@@ -213,7 +227,7 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
         last = {(name_builder{} << (dim == 0 ? "tensor parallel " : "pipeline parallel ")
                                 << (dim == 0 ? nl.tp : nl.pp) << " (" << nl.gpus() << " GPUs)")
                     .out,
-                total, capacity, nl.gpus(), total <= capacity, 1};
+                total, capacity, nl.gpus(), total <= capacity, 1, nl, c};
         any = true;
         if (last.fits) break;
       }
@@ -246,7 +260,7 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
           found = {(name_builder{} << "dp " << nl.dp << " x tp " << nl.tp << " x pp " << nl.pp
                                    << (nl.zero == 3 ? ", ZeRO-3" : "") << ", full recompute")
                        .out,
-                   total, capacity, nl.gpus(), true, 1};
+                   total, capacity, nl.gpus(), true, 1, nl, nc};
           any = true;
         }
     if (any) out.add(found);
@@ -264,7 +278,8 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
     }
   }
   if (best != nullptr)
-    out.add({best->name, best_total, best->plannable_memory(), l.gpus(), true, 2});
+    out.add({best->name, best_total, best->plannable_memory(), l.gpus(), true, 2, l, c, {},
+             best->name});
 }
 
 }  // namespace detail
@@ -374,7 +389,8 @@ constexpr fit_report inference_fit(const transformer_spec& m, const gpu_spec& gp
   auto consider = [&](name_string what, const gpu_spec& g, const parallel_layout& nl,
                       const inference_config& nc, int category) {
     const fit_report x = detail::make_inference_report(inference_memory(m, g, nl, nc, a), g, nl, nc);
-    list.add({what, x.per_gpu.total(), x.capacity, nl.gpus(), x.fits(), category});
+    list.add({what, x.per_gpu.total(), x.capacity, nl.gpus(), x.fits(), category, nl, {}, nc,
+              &g == &gpu ? name_string{} : g.name});
   };
   // Quantisation of weights and of the KV cache.
   constexpr precision weight_options[] = {precision::fp8, precision::int8, precision::int4};
@@ -412,7 +428,7 @@ constexpr fit_report inference_fit(const transformer_spec& m, const gpu_spec& gp
                                       << (dim == 0 ? nl.tp : nl.pp) << " (" << nl.gpus()
                                       << " GPUs)")
                   .out,
-              x.per_gpu.total(), x.capacity, nl.gpus(), x.fits(), 1};
+              x.per_gpu.total(), x.capacity, nl.gpus(), x.fits(), 1, nl, {}, c};
       any = true;
       if (last.fits) break;
     }

@@ -45,6 +45,13 @@ enum class attention_mask : unsigned char {
   causal,
 };
 
+/// The names of attention_mask, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<attention_mask> attention_mask_names[] = {
+    {attention_mask::full, "full"},
+    {attention_mask::causal, "causal"},
+};
+constexpr const auto& enumerators(attention_mask) { return attention_mask_names; }
+
 /// Activation recomputation during the backward pass.
 enum class recompute_mode : unsigned char {
   none,       ///< keep every activation: backward = 2x forward
@@ -52,15 +59,13 @@ enum class recompute_mode : unsigned char {
   full,       ///< recompute every transformer layer's forward (checkpoint at layer inputs)
 };
 
-/// The enumerator's name, as the CLI and JSON spell it (parse_enum reads it back).
-constexpr std::string_view to_string(recompute_mode r) {
-  switch (r) {
-    case recompute_mode::none: return "none";
-    case recompute_mode::selective: return "selective";
-    case recompute_mode::full: return "full";
-  }
-  return "?";
-}
+/// The names of recompute_mode, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<recompute_mode> recompute_mode_names[] = {
+    {recompute_mode::none, "none"},
+    {recompute_mode::selective, "selective"},
+    {recompute_mode::full, "full"},
+};
+constexpr const auto& enumerators(recompute_mode) { return recompute_mode_names; }
 
 /// Forward FLOPs per token, by part.
 struct forward_flops {

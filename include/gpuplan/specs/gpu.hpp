@@ -14,6 +14,31 @@ namespace gpuplan {
 enum class vendor : unsigned char { nvidia, amd, other };
 enum class form_factor : unsigned char { sxm, pcie, nvl, oam, other };
 enum class link_kind : unsigned char { none, nvlink, nvlink_bridge, xgmi, pcie };
+/// The names of vendor, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<vendor> vendor_names[] = {
+    {vendor::nvidia, "nvidia"},
+    {vendor::amd, "amd"},
+    {vendor::other, "other"},
+};
+constexpr const auto& enumerators(vendor) { return vendor_names; }
+/// The names of form_factor, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<form_factor> form_factor_names[] = {
+    {form_factor::sxm, "sxm"},
+    {form_factor::pcie, "pcie"},
+    {form_factor::nvl, "nvl"},
+    {form_factor::oam, "oam"},
+    {form_factor::other, "other"},
+};
+constexpr const auto& enumerators(form_factor) { return form_factor_names; }
+/// The names of link_kind, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<link_kind> link_kind_names[] = {
+    {link_kind::none, "none"},
+    {link_kind::nvlink, "nvlink"},
+    {link_kind::nvlink_bridge, "nvlink_bridge"},
+    {link_kind::xgmi, "xgmi"},
+    {link_kind::pcie, "pcie"},
+};
+constexpr const auto& enumerators(link_kind) { return link_kind_names; }
 
 /// A GPU's scale-up link. Bandwidth is stored per direction (unidirectional) for the whole GPU,
 /// summed over its links; vendors usually quote the bidirectional total (H100: "900 GB/s" =

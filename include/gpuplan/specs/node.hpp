@@ -9,6 +9,7 @@
 #include <gpuplan/specs/gpu.hpp>
 #include <gpuplan/specs/name.hpp>
 #include <gpuplan/specs/checks.hpp>
+#include <gpuplan/specs/enum_names.hpp>
 #include <gpuplan/units.hpp>
 
 #include <array>
@@ -25,6 +26,23 @@ enum class intra_node_fabric : unsigned char {
 
 /// The fabric between nodes.
 enum class inter_node_fabric : unsigned char { infiniband, roce, ethernet, none };
+
+/// The names of intra_node_fabric, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<intra_node_fabric> intra_node_fabric_names[] = {
+    {intra_node_fabric::nvswitch, "nvswitch"},
+    {intra_node_fabric::nvlink_bridge, "nvlink_bridge"},
+    {intra_node_fabric::xgmi, "xgmi"},
+    {intra_node_fabric::pcie, "pcie"},
+};
+constexpr const auto& enumerators(intra_node_fabric) { return intra_node_fabric_names; }
+/// The names of inter_node_fabric, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<inter_node_fabric> inter_node_fabric_names[] = {
+    {inter_node_fabric::infiniband, "infiniband"},
+    {inter_node_fabric::roce, "roce"},
+    {inter_node_fabric::ethernet, "ethernet"},
+    {inter_node_fabric::none, "none"},
+};
+constexpr const auto& enumerators(inter_node_fabric) { return inter_node_fabric_names; }
 
 /// The scale-out network interfaces of a node.
 struct nic_spec {

@@ -24,6 +24,25 @@ enum class position_kind : unsigned char {
   learned,  ///< a learned table of max_positions x hidden (GPT-2, GPT-3)
 };
 
+/// The names of ffn_kind, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<ffn_kind> ffn_kind_names[] = {
+    {ffn_kind::gated, "gated"},
+    {ffn_kind::mlp, "mlp"},
+};
+constexpr const auto& enumerators(ffn_kind) { return ffn_kind_names; }
+/// The names of norm_kind, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<norm_kind> norm_kind_names[] = {
+    {norm_kind::rmsnorm, "rmsnorm"},
+    {norm_kind::layernorm, "layernorm"},
+};
+constexpr const auto& enumerators(norm_kind) { return norm_kind_names; }
+/// The names of position_kind, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<position_kind> position_kind_names[] = {
+    {position_kind::rotary, "rotary"},
+    {position_kind::learned, "learned"},
+};
+constexpr const auto& enumerators(position_kind) { return position_kind_names; }
+
 /// Mixture of experts. experts == 0 means a dense model.
 struct moe_spec {
   int experts = 0;             ///< routed experts per MoE layer
