@@ -2,7 +2,7 @@
 #include "../catch.hpp"
 
 #include <gpuplan/catalog.hpp>
-#include <gpuplan/specs/flops.hpp>
+#include <gpuplan/models/flops.hpp>
 
 #include <stdexcept>
 #include <string>

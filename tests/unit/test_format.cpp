@@ -2,7 +2,7 @@
 // special values, the generic fallback, and spec errors.
 #include "../catch.hpp"
 
-#include <gpuplan/specs/flops.hpp>
+#include <gpuplan/models/flops.hpp>
 #include <gpuplan/specs/format.hpp>
 #include <gpuplan/specs/transformer.hpp>
 #include <gpuplan/units/format.hpp>

@@ -1,4 +1,4 @@
-// gpuplan/specs/flops.hpp: floating-point operations of a transformer, per token.
+// gpuplan/models/flops.hpp: floating-point operations of a transformer, per token.
 //
 // The count is the one Megatron-LM's papers use (Narayanan et al. 2021, arXiv:2104.04473, Sec.
 // 5.1 and Appendix; Korthikanti et al. 2022, arXiv:2205.05198, Sec. 6): only matrix multiplies,
@@ -25,8 +25,9 @@
 // Without recomputation the count is Korthikanti Eq. 7, 72 B s L h^2 (1 + s/6h + V/12hL), exactly.
 #pragma once
 
-#include <gpuplan/specs/transformer.hpp>
 #include <gpuplan/specs/checks.hpp>
+#include <gpuplan/specs/training.hpp>
+#include <gpuplan/specs/transformer.hpp>
 #include <gpuplan/units.hpp>
 
 #include <string_view>
@@ -51,21 +52,6 @@ inline constexpr enumerator<attention_mask> attention_mask_names[] = {
     {attention_mask::causal, "causal"},
 };
 constexpr const auto& enumerators(attention_mask) { return attention_mask_names; }
-
-/// Activation recomputation during the backward pass.
-enum class recompute_mode : unsigned char {
-  none,       ///< keep every activation: backward = 2x forward
-  selective,  ///< recompute the attention core (Korthikanti et al. 2022, Sec. 4.2)
-  full,       ///< recompute every transformer layer's forward (checkpoint at layer inputs)
-};
-
-/// The names of recompute_mode, as the CLI, JSON and text spell them (specs/enum_names.hpp).
-inline constexpr enumerator<recompute_mode> recompute_mode_names[] = {
-    {recompute_mode::none, "none"},
-    {recompute_mode::selective, "selective"},
-    {recompute_mode::full, "full"},
-};
-constexpr const auto& enumerators(recompute_mode) { return recompute_mode_names; }
 
 /// Forward FLOPs per token, by part.
 struct forward_flops {
