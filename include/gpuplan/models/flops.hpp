@@ -68,14 +68,12 @@ namespace detail {
 
 /// Weights of every matmul in one layer that a token passes through (biases and norms excluded).
 constexpr double layer_matmul_weights(const transformer_spec& m, int layer) {
-  const double h = m.hidden, q = 1.0 * m.heads * m.head_dim, kv = 1.0 * m.kv_heads * m.head_dim;
-  const double attention = h * q + 2.0 * h * kv + q * h;
-  const double per_ffn = m.ffn_type == ffn_kind::gated ? 3.0 * h : 2.0 * h;  // x inner size
-  if (!m.is_moe_layer(layer)) return attention + per_ffn * m.ffn;
+  const double attention = m.attention_weights();
+  if (!m.is_moe_layer(layer)) return attention + m.ffn_weights(m.ffn);
   const int shared_ffn = m.moe.shared_expert_ffn > 0 ? m.moe.shared_expert_ffn : m.moe.expert_ffn;
-  return attention + h * m.moe.experts                                       // router
-         + per_ffn * (1.0 * m.moe.experts_per_token * m.moe.expert_ffn)       // top-k experts
-         + per_ffn * (1.0 * m.moe.shared_experts * shared_ffn);               // shared experts
+  return attention + m.router_parameters()                                    // router
+         + m.ffn_weights(1.0 * m.moe.experts_per_token * m.moe.expert_ffn)     // top-k experts
+         + m.ffn_weights(1.0 * m.moe.shared_experts * shared_ffn);             // shared experts
 }
 
 /// Keys one query attends to, averaged over the queries, for `context` tokens.
@@ -90,7 +88,7 @@ constexpr double keys_attended(const transformer_spec& m, int context, attention
 }
 
 constexpr void check_context(int context) {
-  if (context <= 0) detail::fail("flops: context (tokens) must be positive");
+  detail::check_input(context > 0, "flops: context (tokens) must be positive", context);
 }
 
 }  // namespace detail
@@ -150,7 +148,7 @@ constexpr compute_amount prefill_flops(const transformer_spec& m, int prompt) {
 /// FLOPs to decode one token with `context` tokens already in the KV cache (it attends to them
 /// and to itself).
 constexpr compute_per_token decode_flops_per_token(const transformer_spec& m, int context) {
-  if (context < 0) detail::fail("flops: context (tokens) must not be negative");
+  detail::check_input(context >= 0, "flops: context (tokens) must not be negative", context);
   return forward_flops_per_token(m, context + 1, attention_mask::full).total();
 }
 

@@ -18,7 +18,7 @@ namespace gpuplan {
 /// The KV cache of one GPU, after vLLM's paged allocator.
 struct kv_cache_info {
   data_per_token bytes_per_token{};  ///< this GPU's KV bytes per token (its layers and heads)
-  data_size page_size{};             ///< one block of one layer: 2 x block x kv_heads x head_dim x dtype
+  data_size page_size{};  ///< one block of one layer: 2 x block x kv_heads x head_dim x dtype
   int block_size = 16;
   double blocks = 0;                 ///< floor(available / page_size / layers)
   data_size available{};             ///< memory left for the KV cache
@@ -75,10 +75,6 @@ constexpr double unquantised_weight_bytes(const inference_config& c) {
              : 2.0;
 }
 
-/// KV heads a tensor-parallel rank holds: kv_heads / tp, or one (replicated) when tp > kv_heads.
-constexpr int kv_heads_per_rank(const transformer_spec& m, const parallel_layout& l) {
-  return m.kv_heads >= l.tp ? m.kv_heads / l.tp : 1;
-}
 
 }  // namespace detail
 
@@ -107,7 +103,7 @@ constexpr double paged_max_concurrency(double blocks, int block_size, int max_mo
 /// vLLM's page: one block of one layer, K and V.
 constexpr data_size kv_page_size(const transformer_spec& m, const parallel_layout& l,
                                  const inference_config& c) {
-  return 2.0 * c.block_size * detail::kv_heads_per_rank(m, l) * m.head_dim *
+  return 2.0 * c.block_size * l.kv_heads_per_rank(m) * m.head_dim *
          bytes_per_element(c.kv_dtype);
 }
 
@@ -119,7 +115,7 @@ constexpr data_size inference_workspace(const transformer_spec& m, const paralle
                                         const inference_config& c) {
   const double tokens = c.max_num_batched_tokens, e = 2.0, t = l.tp, h = m.hidden;
   const double q = 1.0 * m.heads * m.head_dim / t;
-  const double kv = 1.0 * detail::kv_heads_per_rank(m, l) * m.head_dim;
+  const double kv = 1.0 * l.kv_heads_per_rank(m) * m.head_dim;
   const double attn = e * tokens * (q + 2.0 * kv) + e * tokens * q;
   double f = m.ffn / t;
   if (m.is_moe()) {
@@ -199,10 +195,7 @@ constexpr inference_memory_result inference_memory(const generic_workload& g,
   c.validate();
   a.validate();
   gpu.validate();
-  detail::check_input(g.parameters > 0.0 && g.parameters - g.parameters == 0.0,
-                      "generic_workload.parameters must be positive and finite");
-  detail::check_input(g.inference_workspace_per_sample.value >= 0.0,
-                      "generic_workload.inference_workspace_per_sample must not be negative");
+  g.validate();
   detail::check_input(l.tp == 1 && l.pp == 1 && l.cp == 1 && l.ep == 1,
                       "a generic workload supports only data parallelism: layout.tp, pp, cp and "
                       "ep must be 1");

@@ -48,16 +48,6 @@ constexpr double optimizer_state_bytes(optimizer_kind o, const memory_assumption
   return 0.0;
 }
 
-constexpr lora_scope scope_of(const training_config& c) {
-  if (c.lora_rank == 0 && c.qlora_rank == 0) return lora_scope::none;
-  switch (c.lora_targets) {
-    case lora_target::attention_qv: return lora_scope::attention_qv;
-    case lora_target::attention: return lora_scope::attention;
-    case lora_target::all_linear: return lora_scope::all_linear;
-  }
-  return lora_scope::none;
-}
-
 /// NF4 storage per parameter: 4 bits plus the quantisation constants (QLoRA sec. 3).
 constexpr double nf4_bytes(const memory_assumptions& a) {
   const double constants_bits =
@@ -84,7 +74,7 @@ constexpr double layer_activation_bytes(const transformer_spec& m, int layer,
   if (recompute == recompute_kind::full) return e * s * b * h * np;
 
   const double q = 1.0 * m.heads * m.head_dim / t;
-  const double kv = 1.0 * (m.kv_heads >= l.tp ? m.kv_heads / l.tp : 1) * m.head_dim;
+  const double kv = 1.0 * l.kv_heads_per_rank(m) * m.head_dim;
   const double heads = m.heads / t;
   double bytes = 0.0;
   // attention block
@@ -133,14 +123,7 @@ constexpr double layer_activation_bytes(const transformer_spec& m, int layer,
   bytes += mask * s * b * h * np;   // dropout mask after the FFN
   // LoRA: the low-rank intermediate x A of each adapted matrix, kept for B's gradient.
   const int r = c.lora_rank > 0 ? c.lora_rank : c.qlora_rank;
-  if (r > 0) {
-    double adapted = 0.0;
-    if (c.lora_targets == lora_target::attention_qv) adapted = 2.0;
-    if (c.lora_targets == lora_target::attention) adapted = 4.0;
-    if (c.lora_targets == lora_target::all_linear)
-      adapted = 4.0 + (m.ffn_type == ffn_kind::gated ? 3.0 : 2.0);
-    bytes += adapted * e * s * b * r;
-  }
+  if (r > 0) bytes += detail::lora_adapted_matrices(m, c.lora_targets) * e * s * b * r;
   return bytes;
 }
 
@@ -285,7 +268,7 @@ constexpr memory_breakdown training_memory_stage(const transformer_spec& m,
                       "training_config.offload = optimizer needs layout.zero >= 1 (ZeRO-Offload)",
                       l.zero);
   const int r = c.lora_rank > 0 ? c.lora_rank : c.qlora_rank;
-  const detail::rank_params p = detail::stage_params(m, l, k, detail::scope_of(c), r);
+  const detail::rank_params p = detail::stage_params(m, l, k, c.lora_targets, r);
   const detail::state_bytes st = detail::model_state_bytes(p, l, c, a);
 
   memory_breakdown out{};
@@ -350,25 +333,17 @@ constexpr memory_breakdown training_memory(const generic_workload& g, const para
   l.validate();
   c.validate(l.dp);
   a.validate();
-  detail::check_input(g.parameters > 0.0 && g.parameters - g.parameters == 0.0,
-                      "generic_workload.parameters must be positive and finite");
-  detail::check_input(g.activation_per_sample.value >= 0.0 &&
-                          g.activation_per_sample_recomputed.value >= 0.0 &&
-                          g.activation_per_sample.value - g.activation_per_sample.value == 0.0 &&
-                          g.activation_per_sample_recomputed.value -
-                                  g.activation_per_sample_recomputed.value ==
-                              0.0,
-                      "generic_workload.activation_per_sample(_recomputed) must be finite and "
-                      "not negative");
+  g.validate();
   detail::check_input(l.tp == 1 && l.pp == 1 && l.cp == 1 && l.ep == 1,
                       "a generic workload supports only data parallelism: layout.tp, pp, cp and "
                       "ep must be 1");
   detail::check_input(c.optimizer != optimizer_kind::adafactor,
                       "training_config.optimizer = adafactor needs matrix shapes; a generic "
                       "workload has only a parameter count");
-  detail::check_input(c.lora_rank == 0 && c.qlora_rank == 0,
-                      "LoRA/QLoRA need the linear layers of the model; a generic workload has only a "
-                      "parameter count");
+  detail::check_input(
+      c.lora_rank == 0 && c.qlora_rank == 0,
+      "LoRA/QLoRA need the linear layers of the model; a generic workload has only a "
+      "parameter count");
   detail::check_input(c.offload != offload_kind::params || l.zero == 3,
                       "training_config.offload = params needs layout.zero = 3 (ZeRO-Infinity)",
                       l.zero);

@@ -143,8 +143,10 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
     for (int z = l.zero + 1; z <= 3; ++z) {
       parallel_layout nl = l;
       nl.zero = z;
-      consider((detail::name_builder{} << "ZeRO stage " << z << (z == 3 ? " (FSDP full shard)" : "")).out,
-               nl, c, 0);
+      consider(
+          (detail::name_builder{} << "ZeRO stage " << z << (z == 3 ? " (FSDP full shard)" : ""))
+              .out,
+          nl, c, 0);
     }
   // Recomputation.
   if (structured && c.recompute == recompute_kind::none) {
@@ -174,8 +176,8 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
     training_config nc = c;
     nc.qlora_rank = c.lora_rank;
     nc.lora_rank = 0;
-    consider((detail::name_builder{} << "QLoRA (4-bit NF4 base, rank " << c.lora_rank << ")").out, l, nc,
-             0);
+    consider((detail::name_builder{} << "QLoRA (4-bit NF4 base, rank " << c.lora_rank << ")").out,
+             l, nc, 0);
   }
   // CPU offload.
   if (c.offload == offload_kind::none) {
@@ -388,7 +390,8 @@ constexpr fit_report inference_fit(const transformer_spec& m, const gpu_spec& gp
   detail::advice_list list{};
   auto consider = [&](name_string what, const gpu_spec& g, const parallel_layout& nl,
                       const inference_config& nc, int category) {
-    const fit_report x = detail::make_inference_report(inference_memory(m, g, nl, nc, a), g, nl, nc);
+    const fit_report x =
+        detail::make_inference_report(inference_memory(m, g, nl, nc, a), g, nl, nc);
     list.add({what, x.per_gpu.total(), x.capacity, nl.gpus(), x.fits(), category, nl, {}, nc,
               &g == &gpu ? name_string{} : g.name});
   };
@@ -409,8 +412,8 @@ constexpr fit_report inference_fit(const transformer_spec& m, const gpu_spec& gp
   if (r.kv.max_batch(c.context) >= 1 && r.kv.max_batch(c.context) < c.batch) {
     inference_config nc = c;
     nc.batch = r.kv.max_batch(c.context);
-    consider((detail::name_builder{} << "batch " << nc.batch << " at context " << c.context).out, gpu, l,
-             nc, 0);
+    consider((detail::name_builder{} << "batch " << nc.batch << " at context " << c.context).out,
+             gpu, l, nc, 0);
   }
   // Tensor or pipeline parallelism over more GPUs.
   for (int dim = 0; dim < 2; ++dim) {

@@ -28,7 +28,14 @@ struct parallel_layout {
   int expert_tp = 0;
 
   [[nodiscard]] constexpr int gpus() const { return dp * tp * pp * cp; }
-  [[nodiscard]] constexpr int expert_tensor_parallel() const { return expert_tp > 0 ? expert_tp : tp; }
+  [[nodiscard]] constexpr int expert_tensor_parallel() const {
+    return expert_tp > 0 ? expert_tp : tp;
+  }
+  /// KV heads a tensor-parallel rank holds: kv_heads / tp, or one (replicated) when
+  /// tp > kv_heads (Megatron-LM and vLLM replicate KV heads rather than split one).
+  [[nodiscard]] constexpr int kv_heads_per_rank(const transformer_spec& m) const {
+    return m.kv_heads >= tp ? m.kv_heads / tp : 1;
+  }
   /// Ranks over which ZeRO / FSDP shards non-expert state: the data-parallel ranks times the
   /// context-parallel ranks (which hold the same weights; Megatron-Core's distributed optimizer
   /// shards over this group), or the hybrid-shard group.

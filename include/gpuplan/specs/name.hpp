@@ -34,12 +34,16 @@ struct name_string {
     return {chars, n};
   }
   [[nodiscard]] constexpr bool empty() const { return chars[0] == '\0'; }
-  constexpr operator std::string_view() const { return view(); }  // NOLINT(google-explicit-constructor)
+  constexpr operator std::string_view() const {
+    return view();
+  }  // NOLINT(google-explicit-constructor)
 
   friend constexpr bool operator==(const name_string& a, const name_string& b) {
     return a.view() == b.view();
   }
-  friend constexpr bool operator==(const name_string& a, std::string_view b) { return a.view() == b; }
+  friend constexpr bool operator==(const name_string& a, std::string_view b) {
+    return a.view() == b;
+  }
 };
 
 // ---- comparing names: the one case folding and the one edit distance of the library ----------

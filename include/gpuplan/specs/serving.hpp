@@ -32,7 +32,9 @@ struct inference_config {
   /// many rows of vocabulary-sized logits.
   int max_num_seqs = 256;
 
-  [[nodiscard]] constexpr int model_len() const { return max_model_len > 0 ? max_model_len : context; }
+  [[nodiscard]] constexpr int model_len() const {
+    return max_model_len > 0 ? max_model_len : context;
+  }
 
   /// Throws gpuplan::invalid_input naming the field (a compile error in a constant expression).
   constexpr void validate() const {
@@ -41,7 +43,8 @@ struct inference_config {
     detail::check_input(max_model_len >= 0, "inference_config.max_model_len must not be negative",
                         max_model_len);
     detail::check_input(gpu_memory_utilization > 0.0 && gpu_memory_utilization <= 1.0,
-                        "inference_config.gpu_memory_utilization must be in (0, 1]");
+                        "inference_config.gpu_memory_utilization must be in (0, 1]",
+                        gpu_memory_utilization);
     detail::check_input(block_size >= 1, "inference_config.block_size must be at least 1",
                         block_size);
     detail::check_input(quant_group_size >= 1,
