@@ -62,7 +62,9 @@ inline nlohmann::json to_json(const training_config& c) {
           {"dropout", c.dropout},
           {"lora", c.lora_rank},
           {"qlora", c.qlora_rank},
-          {"offload", std::string(gpuplan::to_string(c.offload))}};
+          {"lora_targets", std::string(gpuplan::to_string(c.lora_targets))},
+          {"offload", std::string(gpuplan::to_string(c.offload))},
+          {"global_batch", c.global_batch}};
 }
 
 inline nlohmann::json to_json(const inference_config& c) {
@@ -74,6 +76,8 @@ inline nlohmann::json to_json(const inference_config& c) {
           {"gpu_memory_utilization", c.gpu_memory_utilization},
           {"block_size", c.block_size},
           {"quant_group_size", c.quant_group_size},
+          {"quant_scale_dtype", std::string(gpuplan::to_string(c.quant_scale_dtype))},
+          {"quant_zero_point", c.quant_zero_point},
           {"max_num_batched_tokens", c.max_num_batched_tokens},
           {"max_num_seqs", c.max_num_seqs}};
 }

@@ -131,17 +131,20 @@ constexpr data_size inference_workspace(const transformer_spec& m, const paralle
   return (residual + layer_peak + sampler) * units::B;
 }
 
-/// Memory of the most loaded GPU when serving `c.batch` sequences of `c.context` tokens, and the
-/// KV-cache capacity of vLLM's paged allocator on the given GPU.
+/// Memory of one GPU (the most loaded one, from inference_memory) when serving, and the KV-cache
+/// capacity of vLLM's paged allocator on the given GPU.
 struct inference_memory_result {
   memory_breakdown per_gpu{};
   kv_cache_info kv{};
 };
 
-constexpr inference_memory_result inference_memory(const transformer_spec& m,
-                                                   const gpu_spec& gpu, const parallel_layout& l,
-                                                   const inference_config& c,
-                                                   const memory_assumptions& a = {}) {
+/// Memory of pipeline stage k's GPUs when serving (0-based k), and the KV-cache capacity that
+/// stage's memory leaves: its layers' pages of every block.
+constexpr inference_memory_result inference_memory_stage(const transformer_spec& m,
+                                                         const gpu_spec& gpu,
+                                                         const parallel_layout& l,
+                                                         const inference_config& c, int k,
+                                                         const memory_assumptions& a = {}) {
   l.validate(m);
   c.validate();
   a.validate();
@@ -149,38 +152,43 @@ constexpr inference_memory_result inference_memory(const transformer_spec& m,
   detail::check_input(l.cp == 1 && l.zero == 0,
                       "inference: layout.cp must be 1 and layout.zero 0 (not modelled)", l.cp,
                       l.zero);
-  inference_memory_result best{};
-  for (int k = 0; k < l.pp; ++k) {
-    const detail::rank_params p = detail::stage_params(m, l, k);
-    inference_memory_result r{};
-    r.per_gpu.pipeline_stage = k;
-    r.per_gpu.weights = inference_weights(m, l, c, k);
-    r.per_gpu.workspace = inference_workspace(m, l, c);
-    const data_size page = kv_page_size(m, l, c);
-    r.kv.page_size = page;
-    r.kv.block_size = c.block_size;
-    r.kv.bytes_per_token = p.layers * page / (c.block_size * units::token);
-    r.kv.window = m.sliding_window;
-    const double blocks_per_seq = r.kv.blocks_per_sequence(c.context);
-    r.per_gpu.kv_cache = c.batch * blocks_per_seq * p.layers * page;
-    r.per_gpu.overhead = a.cuda_context + detail::nccl_buffers(l, a) +
-                         a.allocator_fragmentation * (r.per_gpu.weights + r.per_gpu.workspace);
-    // vLLM: available = total x utilisation - (weights + peak activation + non-torch memory).
-    const data_size budget = c.gpu_memory_utilization * gpu.plannable_memory();
-    const data_size used = r.per_gpu.weights + r.per_gpu.workspace + r.per_gpu.overhead;
-    r.kv.available = budget > used ? budget - used : 0.0 * units::B;
-    r.kv.blocks = paged_kv_blocks(r.kv.available, page, p.layers);
-    r.kv.capacity_tokens = r.kv.blocks * c.block_size * units::token;
-    r.kv.max_concurrency = paged_max_concurrency(r.kv.blocks, c.block_size, c.model_len());
-    // The most loaded GPU for the breakdown; the engine's KV capacity is the smallest of the
-    // stages' (every stage must hold its layers' pages of every block).
-    if (k == 0) {
-      best = r;
-      continue;
-    }
-    const kv_cache_info fewest = r.kv.blocks < best.kv.blocks ? r.kv : best.kv;
+  detail::check_input(k >= 0 && k < l.pp, "pipeline stage must be in [0, layout.pp)", k, l.pp);
+  const detail::rank_params p = detail::stage_params(m, l, k);
+  inference_memory_result r{};
+  r.per_gpu.pipeline_stage = k;
+  r.per_gpu.weights = inference_weights(m, l, c, k);
+  r.per_gpu.workspace = inference_workspace(m, l, c);
+  const data_size page = kv_page_size(m, l, c);
+  r.kv.page_size = page;
+  r.kv.block_size = c.block_size;
+  r.kv.bytes_per_token = p.layers * page / (c.block_size * units::token);
+  r.kv.window = m.sliding_window;
+  const double blocks_per_seq = r.kv.blocks_per_sequence(c.context);
+  r.per_gpu.kv_cache = c.batch * blocks_per_seq * p.layers * page;
+  r.per_gpu.overhead = a.cuda_context + detail::nccl_buffers(l, a) +
+                       a.allocator_fragmentation * (r.per_gpu.weights + r.per_gpu.workspace);
+  // vLLM: available = total x utilisation - (weights + peak activation + non-torch memory).
+  const data_size budget = c.gpu_memory_utilization * gpu.plannable_memory();
+  const data_size used = r.per_gpu.weights + r.per_gpu.workspace + r.per_gpu.overhead;
+  r.kv.available = budget > used ? budget - used : 0.0 * units::B;
+  r.kv.blocks = paged_kv_blocks(r.kv.available, page, p.layers);
+  r.kv.capacity_tokens = r.kv.blocks * c.block_size * units::token;
+  r.kv.max_concurrency = paged_max_concurrency(r.kv.blocks, c.block_size, c.model_len());
+  return r;
+}
+
+/// Memory of the most loaded GPU when serving `c.batch` sequences of `c.context` tokens, and the
+/// KV-cache capacity of vLLM's paged allocator on the given GPU: the smallest of the stages'
+/// (every stage must hold its layers' pages of every block).
+constexpr inference_memory_result inference_memory(const transformer_spec& m,
+                                                   const gpu_spec& gpu, const parallel_layout& l,
+                                                   const inference_config& c,
+                                                   const memory_assumptions& a = {}) {
+  inference_memory_result best = inference_memory_stage(m, gpu, l, c, 0, a);
+  for (int k = 1; k < l.pp; ++k) {
+    const inference_memory_result r = inference_memory_stage(m, gpu, l, c, k, a);
+    if (r.kv.blocks < best.kv.blocks) best.kv = r.kv;
     if (r.per_gpu.total() > best.per_gpu.total()) best.per_gpu = r.per_gpu;
-    best.kv = fewest;
   }
   return best;
 }
