@@ -138,21 +138,24 @@ struct inference_memory_result {
   kv_cache_info kv{};
 };
 
-/// Memory of pipeline stage k's GPUs when serving (0-based k), and the KV-cache capacity that
-/// stage's memory leaves: its layers' pages of every block.
-constexpr inference_memory_result inference_memory_stage(const transformer_spec& m,
-                                                         const gpu_spec& gpu,
-                                                         const parallel_layout& l,
-                                                         const inference_config& c, int k,
-                                                         const memory_assumptions& a = {}) {
+namespace detail {
+
+constexpr void check_inference(const transformer_spec& m, const gpu_spec& gpu,
+                               const parallel_layout& l, const inference_config& c,
+                               const memory_assumptions& a) {
   l.validate(m);
   c.validate();
   a.validate();
   gpu.validate();
-  detail::check_input(l.cp == 1 && l.zero == 0,
-                      "inference: layout.cp must be 1 and layout.zero 0 (not modelled)", l.cp,
-                      l.zero);
-  detail::check_input(k >= 0 && k < l.pp, "pipeline stage must be in [0, layout.pp)", k, l.pp);
+  check_input(l.cp == 1 && l.zero == 0,
+              "inference: layout.cp must be 1 and layout.zero 0 (not modelled)", l.cp, l.zero);
+}
+
+/// inference_memory_stage on checked inputs.
+constexpr inference_memory_result inference_stage(const transformer_spec& m, const gpu_spec& gpu,
+                                                  const parallel_layout& l,
+                                                  const inference_config& c, int k,
+                                                  const memory_assumptions& a) {
   const detail::rank_params p = detail::stage_params(m, l, k);
   inference_memory_result r{};
   r.per_gpu.pipeline_stage = k;
@@ -177,6 +180,20 @@ constexpr inference_memory_result inference_memory_stage(const transformer_spec&
   return r;
 }
 
+}  // namespace detail
+
+/// Memory of pipeline stage k's GPUs when serving (0-based k), and the KV-cache capacity that
+/// stage's memory leaves: its layers' pages of every block.
+constexpr inference_memory_result inference_memory_stage(const transformer_spec& m,
+                                                         const gpu_spec& gpu,
+                                                         const parallel_layout& l,
+                                                         const inference_config& c, int k,
+                                                         const memory_assumptions& a = {}) {
+  detail::check_inference(m, gpu, l, c, a);
+  detail::check_input(k >= 0 && k < l.pp, "pipeline stage must be in [0, layout.pp)", k, l.pp);
+  return detail::inference_stage(m, gpu, l, c, k, a);
+}
+
 /// Memory of the most loaded GPU when serving `c.batch` sequences of `c.context` tokens, and the
 /// KV-cache capacity of vLLM's paged allocator on the given GPU: the smallest of the stages'
 /// (every stage must hold its layers' pages of every block).
@@ -184,9 +201,10 @@ constexpr inference_memory_result inference_memory(const transformer_spec& m,
                                                    const gpu_spec& gpu, const parallel_layout& l,
                                                    const inference_config& c,
                                                    const memory_assumptions& a = {}) {
-  inference_memory_result best = inference_memory_stage(m, gpu, l, c, 0, a);
+  detail::check_inference(m, gpu, l, c, a);
+  inference_memory_result best = detail::inference_stage(m, gpu, l, c, 0, a);
   for (int k = 1; k < l.pp; ++k) {
-    const inference_memory_result r = inference_memory_stage(m, gpu, l, c, k, a);
+    const inference_memory_result r = detail::inference_stage(m, gpu, l, c, k, a);
     if (r.kv.blocks < best.kv.blocks) best.kv = r.kv;
     if (r.per_gpu.total() > best.per_gpu.total()) best.per_gpu = r.per_gpu;
   }

@@ -34,16 +34,16 @@ struct advice {
   bool fits = false;
   /// 0: a configuration change on the same GPUs; 1: more GPUs; 2: another GPU model.
   int category = 0;
-  /// The changed plan itself: its layout and configuration (the one of the fit's mode), and
-  /// for another GPU model that GPU's name (empty: the same GPU). Two options that lead to the
-  /// same plan are one option.
+  /// The changed plan's layout, and for another GPU model that GPU's name (empty: the same GPU).
   parallel_layout layout{};
-  training_config train{};
-  inference_config serve{};
   name_string gpu{};
 
+  /// Whether o leads to the same plan: the same layout on the same GPU with the same per-GPU
+  /// memory (two changes that land there are one option; a change that leaves the memory
+  /// unchanged is no option). The configurations are not stored: clang 14's constant evaluator
+  /// gives up on fit reports that carry a training_config and an inference_config per option.
   [[nodiscard]] constexpr bool same_plan(const advice& o) const {
-    return layout == o.layout && train == o.train && serve == o.serve && gpu == o.gpu;
+    return layout == o.layout && gpu == o.gpu && total == o.total && capacity == o.capacity;
   }
 };
 
@@ -136,7 +136,7 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
   auto consider = [&](name_string what, const parallel_layout& nl, const training_config& nc,
                       int category) {
     const data_size total = memory(nl, nc).total();
-    out.add({what, total, capacity, nl.gpus(), total <= capacity, category, nl, nc});
+    out.add({what, total, capacity, nl.gpus(), total <= capacity, category, nl});
   };
   // Sharding of model states over the data-parallel ranks.
   if (l.dp * l.cp > 1)
@@ -205,7 +205,7 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
       if (!memory.valid(nl)) continue;
       const data_size total = memory(nl, c).total();
       last = {(name_builder{} << "ZeRO-3 over dp " << d << " (" << nl.gpus() << " GPUs)").out,
-              total, capacity, nl.gpus(), total <= capacity, 1, nl, c};
+              total, capacity, nl.gpus(), total <= capacity, 1, nl};
       any = true;
       if (last.fits) break;
     }
@@ -229,7 +229,7 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
         last = {(name_builder{} << (dim == 0 ? "tensor parallel " : "pipeline parallel ")
                                 << (dim == 0 ? nl.tp : nl.pp) << " (" << nl.gpus() << " GPUs)")
                     .out,
-                total, capacity, nl.gpus(), total <= capacity, 1, nl, c};
+                total, capacity, nl.gpus(), total <= capacity, 1, nl};
         any = true;
         if (last.fits) break;
       }
@@ -262,7 +262,7 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
           found = {(name_builder{} << "dp " << nl.dp << " x tp " << nl.tp << " x pp " << nl.pp
                                    << (nl.zero == 3 ? ", ZeRO-3" : "") << ", full recompute")
                        .out,
-                   total, capacity, nl.gpus(), true, 1, nl, nc};
+                   total, capacity, nl.gpus(), true, 1, nl};
           any = true;
         }
     if (any) out.add(found);
@@ -280,8 +280,7 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
     }
   }
   if (best != nullptr)
-    out.add({best->name, best_total, best->plannable_memory(), l.gpus(), true, 2, l, c, {},
-             best->name});
+    out.add({best->name, best_total, best->plannable_memory(), l.gpus(), true, 2, l, best->name});
 }
 
 }  // namespace detail
@@ -392,8 +391,8 @@ constexpr fit_report inference_fit(const transformer_spec& m, const gpu_spec& gp
                       const inference_config& nc, int category) {
     const fit_report x =
         detail::make_inference_report(inference_memory(m, g, nl, nc, a), g, nl, nc);
-    list.add({what, x.per_gpu.total(), x.capacity, nl.gpus(), x.fits(), category, nl, {}, nc,
-              &g == &gpu ? name_string{} : g.name});
+    list.add({what, x.per_gpu.total(), x.capacity, nl.gpus(), x.fits(), category, nl,
+              category == 2 ? g.name : name_string{}});
   };
   // Quantisation of weights and of the KV cache.
   constexpr precision weight_options[] = {precision::fp8, precision::int8, precision::int4};
@@ -431,7 +430,7 @@ constexpr fit_report inference_fit(const transformer_spec& m, const gpu_spec& gp
                                       << (dim == 0 ? nl.tp : nl.pp) << " (" << nl.gpus()
                                       << " GPUs)")
                   .out,
-              x.per_gpu.total(), x.capacity, nl.gpus(), x.fits(), 1, nl, {}, c};
+              x.per_gpu.total(), x.capacity, nl.gpus(), x.fits(), 1, nl};
       any = true;
       if (last.fits) break;
     }

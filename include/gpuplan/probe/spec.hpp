@@ -196,19 +196,11 @@ struct gpu_spec_with_provenance {
 
 namespace detail {
 
-constexpr char lower_ascii(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
 /// Whether `hay` contains `needle`, ignoring ASCII case.
 constexpr bool contains_nocase(std::string_view hay, std::string_view needle) {
   if (needle.size() > hay.size()) return false;
-  for (std::size_t i = 0; i + needle.size() <= hay.size(); ++i) {
-    bool same = true;
-    for (std::size_t j = 0; j < needle.size() && same; ++j)
-      same = lower_ascii(hay[i + j]) == lower_ascii(needle[j]);
-    if (same) return true;
-  }
+  for (std::size_t i = 0; i + needle.size() <= hay.size(); ++i)
+    if (same_ignoring_case(hay.substr(i, needle.size()), needle)) return true;
   return false;
 }
 
