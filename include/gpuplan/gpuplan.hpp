@@ -22,4 +22,6 @@
 #include <gpuplan/models/memory_common.hpp>
 #include <gpuplan/models/training_memory.hpp>
 
+#include <gpuplan/plan/advice.hpp>
+#include <gpuplan/plan/candidates.hpp>
 #include <gpuplan/plan/fit.hpp>

@@ -44,9 +44,7 @@ inline nlohmann::json to_json(const advice& a) {
           {"capacity_bytes", bytes_value(a.capacity)},
           {"gpus", a.gpus},
           {"fits", a.fits},
-          {"kind", a.category == 0   ? "configuration"
-                   : a.category == 1 ? "more_gpus"
-                                     : "other_gpu"}};
+          {"kind", std::string(to_string(a.kind))}};
 }
 
 /// The report's own fields: per_gpu, fits, headroom_bytes, advice and (serving) kv_cache.
