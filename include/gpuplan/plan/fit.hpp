@@ -236,31 +236,19 @@ constexpr fit_report training_fit_of(const Workload& w, const gpu_spec& gpu,
 /// `b` how far its layouts grow (candidate_bounds::for_node(node) for a node's NVLink domain).
 constexpr fit_report training_fit(const transformer_spec& m, const gpu_spec& gpu,
                                   const parallel_layout& l, const training_config& c,
-                                  const memory_assumptions& a,
-                                  std::span<const gpu_spec> candidate_gpus,
+                                  const memory_assumptions& a = {},
+                                  std::span<const gpu_spec> candidate_gpus = catalog::all_gpus,
                                   const candidate_bounds& b = {}) {
   return detail::training_fit_of(m, gpu, l, c, a, candidate_gpus, b);
-}
-
-constexpr fit_report training_fit(const transformer_spec& m, const gpu_spec& gpu,
-                                  const parallel_layout& l, const training_config& c,
-                                  const memory_assumptions& a = {}) {
-  return training_fit(m, gpu, l, c, a, std::span<const gpu_spec>{catalog::all_gpus});
 }
 
 /// Training fit of a generic workload (data parallelism and ZeRO/FSDP only).
 constexpr fit_report training_fit(const generic_workload& g, const gpu_spec& gpu,
                                   const parallel_layout& l, const training_config& c,
-                                  const memory_assumptions& a,
-                                  std::span<const gpu_spec> candidate_gpus,
+                                  const memory_assumptions& a = {},
+                                  std::span<const gpu_spec> candidate_gpus = catalog::all_gpus,
                                   const candidate_bounds& b = {}) {
   return detail::training_fit_of(g, gpu, l, c, a, candidate_gpus, b);
-}
-
-constexpr fit_report training_fit(const generic_workload& g, const gpu_spec& gpu,
-                                  const parallel_layout& l, const training_config& c,
-                                  const memory_assumptions& a = {}) {
-  return training_fit(g, gpu, l, c, a, std::span<const gpu_spec>{catalog::all_gpus});
 }
 
 namespace detail {
@@ -283,8 +271,8 @@ constexpr fit_report make_inference_report(const inference_memory_result& r, con
 /// overhead against gpu_memory_utilization of the GPU; the paged KV cache's capacity in `kv`.
 constexpr fit_report inference_fit(const transformer_spec& m, const gpu_spec& gpu,
                                    const parallel_layout& l, const inference_config& c,
-                                   const memory_assumptions& a,
-                                   std::span<const gpu_spec> candidate_gpus,
+                                   const memory_assumptions& a = {},
+                                   std::span<const gpu_spec> candidate_gpus = catalog::all_gpus,
                                    const candidate_bounds& b = {}) {
   fit_report r = detail::make_inference_report(inference_memory(m, gpu, l, c, a), gpu, l, c);
   if (r.fits()) return r;
@@ -349,12 +337,6 @@ constexpr fit_report inference_fit(const transformer_spec& m, const gpu_spec& gp
   r.options = list.items;
   r.option_count = list.count;
   return r;
-}
-
-constexpr fit_report inference_fit(const transformer_spec& m, const gpu_spec& gpu,
-                                   const parallel_layout& l, const inference_config& c,
-                                   const memory_assumptions& a = {}) {
-  return inference_fit(m, gpu, l, c, a, std::span<const gpu_spec>{catalog::all_gpus});
 }
 
 /// Serving fit of a generic workload.
