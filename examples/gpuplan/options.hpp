@@ -64,7 +64,9 @@ std::span<const field> layout_fields();    ///< --dp --tp --pp --cp --ep --zero 
 std::span<const field> training_fields();  ///< every training_config field
 std::span<const field> serving_fields();   ///< every inference_config field
 
-/// The settings a command was given, by flag and by plan file; flags win.
+/// The settings a command was given, by flag and by plan file; flags win. The flags registered by
+/// add() write into this object when CLI11 parses, so it must stay where it is: hold it in a
+/// std::shared_ptr (or a member of one) captured by the command's run function.
 class settings {
  public:
   /// Registers `fields` as flags of `app` (except custom ones) and as plan-file keys.
