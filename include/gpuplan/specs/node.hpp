@@ -24,7 +24,8 @@ enum class intra_node_fabric : unsigned char {
 };
 
 /// The fabric between nodes.
-enum class inter_node_fabric : unsigned char { infiniband, roce, ethernet, none };
+/// (efa comes last so that the values of the older enumerators do not change.)
+enum class inter_node_fabric : unsigned char { infiniband, roce, ethernet, none, efa };
 
 /// The scale-out network interfaces of a node.
 struct nic_spec {
