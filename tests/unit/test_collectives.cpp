@@ -155,3 +155,26 @@ TEST_CASE("constexpr math agrees with <cmath>") {
                                  make_group(catalog::dgx_a100, 8));
   CHECK(c.total.in(units::s) == Approx(r.total.in(units::s)).epsilon(1e-12));
 }
+
+#include <gpuplan/models/placement.hpp>
+
+TEST_CASE("placement follows Megatron-Core's rank order tp-cp-ep-dp-pp") {
+  const auto t = topology(catalog::dgx_h100, 16);
+  parallel_layout l{.dp = 4, .tp = 8, .pp = 4};
+  const placement p = place(l, t);
+  CHECK_FALSE(p.tp_crosses_nodes());      // 8 consecutive ranks: one node
+  CHECK(p.dp.ranks_per_node == 1);        // stride 8: one member per node
+  CHECK(p.dp_crosses_nodes());
+  CHECK(p.pp_crosses_nodes());
+  // TP 16 on 8-GPU nodes spills over: the result says so
+  parallel_layout wide{.dp = 2, .tp = 16, .pp = 1};
+  CHECK(place(wide, t).tp_crosses_nodes());
+  // TP 2 x DP 4 fits a node: the DP group (stride 2) has 4 members on the node
+  parallel_layout small{.dp = 4, .tp = 2};
+  CHECK(place(small, t).dp.ranks_per_node == 4);
+  CHECK_FALSE(place(small, t).dp_crosses_nodes());
+  // the alternative order puts pipeline stages next to each other
+  parallel_layout pipe{.dp = 4, .tp = 2, .pp = 4};
+  CHECK(place(pipe, t, rank_order::tp_cp_pp_dp).pp_pair.ranks_per_node == 2);
+  CHECK(place(pipe, t, rank_order::megatron).pp_pair.ranks_per_node == 1);  // stride 8: next node
+}
