@@ -54,6 +54,16 @@
 
 namespace gpuplan {
 
+/// How context parallelism exchanges keys and values.
+enum class context_parallel_kind : unsigned char {
+  /// Ring attention (Megatron-Core / Transformer Engine): cp - 1 point-to-point KV exchanges
+  /// forward and twice that backward, overlapped with the attention kernels.
+  ring,
+  /// All-gather of K and V before attention and reduce-scatter of their gradients after it, not
+  /// overlapped (Llama 3 paper, Sec. 3.3.2: chosen for simplicity and masks, its latency exposed).
+  all_gather,
+};
+
 /// The knobs of the step-time model. Each default says where it comes from.
 struct step_assumptions {
   // ---- compute -------------------------------------------------------------------------------
@@ -93,6 +103,11 @@ struct step_assumptions {
   collective_assumptions collectives{};
   network_assumptions network{};
   rank_order order = rank_order::megatron;
+  context_parallel_kind cp_kind = context_parallel_kind::ring;
+  /// Transformer layers on the first and the last pipeline stage; 0: the even split (Megatron-LM
+  /// --decoder-first-pipeline-num-layers / --decoder-last-pipeline-num-layers).
+  int first_stage_layers = 0;
+  int last_stage_layers = 0;
   /// Fraction of tensor-parallel communication hidden behind GEMMs (Megatron's
   /// --tp-comm-overlap with Transformer Engine userbuffers). 0: off, Megatron-LM's default.
   double tp_overlap = 0.0;
@@ -420,10 +435,19 @@ constexpr layer_time one_layer(const layer_inputs& in, bool moe) {
   // ---- context parallel: ring attention KV exchange ----
   if (l.cp > 1) {
     const double kv_bytes = 2.0 * T * kv_local * e;  // this rank's K and V chunk
-    const double step = coll(collective_kind::send_recv, kv_bytes, in.p->cp, a.collectives);
-    const double comm = (l.cp - 1.0) * step * 3.0;   // forward, and 2x backward (KV and dKV)
-    const double hidden = attn_fwd_bwd;
-    t.cp = comm > hidden ? comm - hidden : 0.0;
+    if (a.cp_kind == context_parallel_kind::ring) {
+      const double step = coll(collective_kind::send_recv, kv_bytes, in.p->cp, a.collectives);
+      const double comm = (l.cp - 1.0) * step * 3.0;  // forward, and 2x backward (KV and dKV)
+      const double hidden = attn_fwd_bwd;
+      t.cp = comm > hidden ? comm - hidden : 0.0;
+    } else {
+      // all-gather K, V forward (and again when recomputed), reduce-scatter dK, dV backward;
+      // nccl sizes are the gathered buffers
+      const double full = kv_bytes * l.cp;
+      const double n_ag = c.recompute == recompute_mode::full ? 2.0 : 1.0;
+      t.cp = n_ag * coll(collective_kind::all_gather, full, in.p->cp, a.collectives) +
+             coll(collective_kind::reduce_scatter, full, in.p->cp, a.collectives);
+    }
   }
   // ---- expert parallel: dispatch + combine, forward and backward ----
   if (moe && l.ep > 1) {
@@ -459,7 +483,27 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
   const step_assumptions& a = p.assumptions;
   training_config c = p.config;
   c.global_batch = plan_global_batch(p);
-  l.validate(m);
+  // Uneven first and last stages (Megatron-LM --decoder-first/last-pipeline-num-layers; the
+  // Llama 3 paper removes one layer from each to balance the embedding and the LM head).
+  const int first_layers = l.pp > 1 && a.first_stage_layers > 0 ? a.first_stage_layers : 0;
+  const int last_layers = l.pp > 1 && a.last_stage_layers > 0 ? a.last_stage_layers : 0;
+  const bool uneven = first_layers > 0 || last_layers > 0;
+  double mid_layers = 1.0 * m.layers / l.pp;
+  if (uneven) {
+    detail::check_input(l.pp > 2, "step_assumptions.first/last_stage_layers need layout.pp > 2", l.pp);
+    const int rest = m.layers - first_layers - last_layers;
+    const int middle_stages = l.pp - (first_layers > 0 ? 1 : 0) - (last_layers > 0 ? 1 : 0);
+    detail::check_input(rest > 0 && rest % middle_stages == 0,
+                        "step_assumptions.first/last_stage_layers must leave a whole number of "
+                        "layers for every other stage",
+                        rest, middle_stages);
+    mid_layers = 1.0 * rest / middle_stages;
+    transformer_spec even = m;  // the layout checks see the middle stages' split
+    even.layers = static_cast<int>(mid_layers) * l.pp;
+    l.validate(even);
+  } else {
+    l.validate(m);
+  }
   p.node.validate();
   c.validate(l.dp);
   detail::check_input(c.seq % l.cp == 0, "training_config.seq must be a multiple of layout.cp",
@@ -516,7 +560,9 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
 
   // ---- stages ----
   const double T = in.tokens, h = m.hidden, tp = l.tp;
-  const double layers_per_stage = 1.0 * m.layers / l.pp;
+  const double layers_per_stage = mid_layers;
+  const double first_n = first_layers > 0 ? first_layers : mid_layers;
+  const double last_n = last_layers > 0 ? last_layers : mid_layers;
   const detail::gemm_ctx& g = in.g;
   // last stage: LM head GEMM forward + 2x backward, and the loss over fp32 logits (write,
   // softmax read + write, backward read + write)
@@ -531,9 +577,12 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
     tp_head = 3.0 * detail::coll(collective_kind::all_reduce, T * 4.0, pl.tp, a.collectives);
 
   const double body = layers_per_stage * avg.total();
-  double first = body + embed_memory, last = body + head_compute + head_memory + tp_head;
+  double first = first_n * avg.total() + embed_memory;
+  double last = last_n * avg.total() + head_compute + head_memory + tp_head;
   if (l.pp == 1) first = last = body + embed_memory + head_compute + head_memory + tp_head;
-  const double t_max = first > last ? first : last;
+  double t_max = first > last ? first : last;
+  const bool middle_is_max = l.pp > 2 && body > t_max;
+  if (middle_is_max) t_max = body;
   const double sum_stages = l.pp == 1 ? first : first + last + (l.pp - 2.0) * body;
   const double v = l.virtual_stages;
   const double pipeline = micro * t_max + (sum_stages - t_max) / v;
@@ -635,16 +684,23 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
   step_breakdown r;
   r.total = (before_data + data) * units::s;
   // the critical stage's micro-batch work, m times; the rest is bubble
-  const bool last_is_max = last >= first;
-  const double extra_c = l.pp == 1 ? head_compute : (last_is_max ? head_compute : 0.0);
+  const bool last_is_max = !middle_is_max && last >= first;
+  const bool first_is_max = !middle_is_max && !last_is_max;
+  const double crit_n = l.pp == 1 ? layers_per_stage
+                        : middle_is_max ? layers_per_stage
+                        : last_is_max   ? last_n
+                                        : first_n;
+  const double extra_c = l.pp == 1 || last_is_max ? head_compute : 0.0;
   const double extra_m = l.pp == 1 ? head_memory + embed_memory
-                                   : (last_is_max ? head_memory : embed_memory);
+                         : last_is_max ? head_memory
+                         : first_is_max ? embed_memory
+                                        : 0.0;
   const double extra_tp = (l.pp == 1 || last_is_max) ? tp_head : 0.0;
-  r.compute = micro * (layers_per_stage * avg.compute + extra_c) * units::s;
-  r.memory_bound = micro * (layers_per_stage * avg.memory + extra_m) * units::s;
-  r.tensor_parallel = micro * (layers_per_stage * avg.tp + extra_tp) * units::s;
-  r.context_parallel = micro * layers_per_stage * avg.cp * units::s;
-  r.expert_parallel = micro * layers_per_stage * avg.ep * units::s;
+  r.compute = micro * (crit_n * avg.compute + extra_c) * units::s;
+  r.memory_bound = micro * (crit_n * avg.memory + extra_m) * units::s;
+  r.tensor_parallel = micro * (crit_n * avg.tp + extra_tp) * units::s;
+  r.context_parallel = micro * crit_n * avg.cp * units::s;
+  r.expert_parallel = micro * crit_n * avg.ep * units::s;
   r.bubble = ((sum_stages - t_max) / v) * units::s;
   r.pipeline_p2p = p2p * units::s;
   r.data_parallel = dp_exposed * units::s;
