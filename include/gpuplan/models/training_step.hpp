@@ -64,8 +64,29 @@ enum class context_parallel_kind : unsigned char {
   all_gather,
 };
 
+/// The software that runs the step.
+enum class software_stack : unsigned char {
+  /// Megatron-LM / Megatron-Core with Transformer Engine: fused norms, fused bias-dropout-add,
+  /// fused activations, fused QKV; kernels large enough that launch cost hides behind them.
+  megatron,
+  /// Eager PyTorch as Hugging Face transformers runs it: every elementwise op its own kernel
+  /// (RMSNorm as cast, pow, mean, rsqrt, multiply, cast, weight multiply; rotary as neg, cat,
+  /// multiply, multiply, add), separate Q, K, V projections, fp32 logits and loss, and every
+  /// kernel at least `eager_op_floor` long.
+  eager,
+};
+
 /// The knobs of the step-time model. Each default says where it comes from.
 struct step_assumptions {
+  software_stack stack = software_stack::megatron;
+  /// Shortest time of one kernel in eager PyTorch (Python dispatch and launch): a 1 MiB
+  /// `copy_` on one H100 SXM under PyTorch 2.11 took about 10.7 us (195 GB/s for 2 MiB moved)
+  /// where HBM would need 0.7 us.
+  duration eager_op_floor = 10.0 * units::us;
+  /// Backward kernels and bytes of an elementwise op relative to its forward (autograd's
+  /// backward of a unary op reads the saved input and the gradient and writes one gradient;
+  /// binary ops write two).
+  double eager_backward_factor = 2.0;
   // ---- compute -------------------------------------------------------------------------------
   /// Largest fraction of the dense tensor peak a GEMM reaches. 0: by GPU architecture from the
   /// maximum achievable matmul FLOPS (MAMF) measurements of stas00/ml-engineering
@@ -243,6 +264,7 @@ struct gemm_ctx {
   double hbm = 0.0;       // bytes/s achievable
   double frac = 0.8;      // matmul peak fraction
   double overhead = 0.0;  // s
+  double floor = 0.0;     // s, shortest kernel (eager PyTorch)
   double e = 2.0;         // bytes per element
   int sms = 0, tm = 128, tn = 128, split_depth = 1024;
 };
@@ -273,7 +295,8 @@ constexpr double gemm_seconds(const gemm_ctx& c, double m, double n, double k, d
   }
   const double t_compute = flops / (c.peak * c.frac * wave);
   const double t_memory = c.e * (m * k + k * n + m * n) * batch / c.hbm;
-  return (t_compute > t_memory ? t_compute : t_memory) + c.overhead;
+  const double t = (t_compute > t_memory ? t_compute : t_memory) + c.overhead;
+  return t > c.floor ? t : c.floor;
 }
 
 /// A linear layer y[m, n] = x[m, k] W[k, n], `batch` of them: forward, and the backward's data
@@ -338,7 +361,12 @@ constexpr layer_time one_layer(const layer_inputs& in, bool moe) {
   layer_time t;
   // ---- GEMMs ----
   linear_seconds lin;
-  lin += linear(g, T, q / tp + 2.0 * kv_local, h);  // QKV
+  if (a.stack == software_stack::eager) {  // Hugging Face: separate Q, K and V projections
+    lin += linear(g, T, q / tp, h);
+    lin += linear(g, T, kv_local, h, 2.0);
+  } else {
+    lin += linear(g, T, q / tp + 2.0 * kv_local, h);  // fused QKV
+  }
   lin += linear(g, T, h, q / tp);                   // output projection
   const double gate = m.ffn_type == ffn_kind::gated ? 2.0 : 1.0;
   double ffn_inner = 0.0;  // elements of FFN activations per token per GPU
@@ -407,8 +435,39 @@ constexpr layer_time one_layer(const layer_inputs& in, bool moe) {
     const double scores = T * heads_local * keys_full;
     bwd_b += 3.0 * e * scores + (c.dropout ? (2.0 * e + 1.0) * scores : 0.0);
   }
-  const double mem_fwd = fwd_b / g.hbm;
-  const double mem_bwd = bwd_b / g.hbm;
+  double mem_fwd = fwd_b / g.hbm;
+  double mem_bwd = bwd_b / g.hbm;
+  double amp_casts = 0.0;
+  if (a.stack == software_stack::eager) {
+    // every op its own kernel: n kernels of `bytes` each, none shorter than the floor
+    auto ops = [&](double n, double bytes) {
+      const double one = bytes / g.hbm;
+      return n * (one > g.floor ? one : g.floor);
+    };
+    // the residual stream is fp32 under autocast with fp32 parameters (amp), else 16-bit
+    const double r = c.master_weights && c.dtype != precision::fp32 ? 4.0 : e;
+    const double Eh = T * h, Eq = T * q / tp, Ekv = T * kv_local, Ef = T * ffn_inner;
+    double f = 0.0;
+    // RMSNorm / LayerNorm, twice: cast up, pow, mean, rsqrt, multiply, cast, weight multiply
+    f += 2.0 * (ops(1, (r + 4.0) * Eh) + ops(1, 8.0 * Eh) + ops(1, 4.0 * Eh) + ops(1, 8.0 * T) +
+                ops(1, 8.0 * Eh) + ops(1, (4.0 + e) * Eh) + ops(1, 2.0 * e * Eh));
+    // rotary on Q and K: neg, cat, multiply, multiply, add
+    f += ops(4, 2.0 * e * Eq) + ops(1, 3.0 * e * Eq) + ops(4, 2.0 * e * Ekv) + ops(1, 3.0 * e * Ekv);
+    f += ops(1, 2.0 * e * Eq);                        // attention output made contiguous
+    f += ops(2, (2.0 * r + e) * Eh);                  // two residual adds
+    f += ops(1, 2.0 * e * Ef) + ops(gate - 1.0, 3.0 * e * Ef);  // activation (x up)
+    if (c.dropout) f += ops(2, (2.0 * e + 1.0) * Eh);
+    if (!c.flash_attention) f += ops(c.dropout ? 3 : 2, scores_bytes / (c.dropout ? 3.0 : 2.0));
+    mem_fwd = f;
+    mem_bwd = a.eager_backward_factor * f;
+    if (c.master_weights && c.dtype != precision::fp32) {
+      // autocast casts each fp32 weight to 16 bits once per forward; its 16-bit gradient is
+      // cast back into the fp32 .grad: (4 + 2) bytes per parameter each way
+      const double w = (q / tp + 2.0 * kv_local) * h + h * q / tp + (gate + 1.0) * ffn_inner * h;
+      const double gemms = (m.ffn_type == ffn_kind::gated ? 7.0 : 6.0);
+      amp_casts = 2.0 * ops(gemms, 6.0 * w / gemms);
+    }
+  }
 
   // ---- recompute: what it recomputes, at the same rates ----
   double re_compute = 0.0, re_memory = 0.0;
@@ -420,7 +479,7 @@ constexpr layer_time one_layer(const layer_inputs& in, bool moe) {
     re_memory = mem_fwd;
   }
   t.compute = lin.fwd + lin.bwd + attn_fwd_bwd + re_compute;
-  t.memory = mem_fwd + mem_bwd + re_memory;
+  t.memory = mem_fwd + mem_bwd + re_memory + amp_casts;
   t.bwd_compute = lin.bwd + (attn_fwd_bwd - attn_fwd) + mem_bwd + re_compute + re_memory;
 
   // ---- tensor parallel: 2 all-reduces (or AG + RS pairs) forward, 2 backward ----
@@ -534,6 +593,7 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
                                              : detail::mamf_fraction(p.node.gpu)) *
               a.sustained_fraction;
   in.g.overhead = a.kernel_overhead.value;
+  in.g.floor = a.stack == software_stack::eager ? a.eager_op_floor.value : 0.0;
   in.g.e = bytes_per_element(c.dtype == precision::fp8 ? precision::fp8 : c.dtype).value;
   in.g.sms = p.node.gpu.sm_count;
   in.g.tm = a.gemm_tile_m;
@@ -569,7 +629,15 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
   const detail::linear_seconds head = detail::linear(g, T, m.vocab / tp, h);
   const double head_compute = head.fwd + head.bwd;
   const double logits = T * m.vocab / tp;
-  const double head_memory = 5.0 * logits * 4.0 / g.hbm;
+  double head_memory = 5.0 * logits * 4.0 / g.hbm;
+  if (a.stack == software_stack::eager) {
+    // logits.float(), log_softmax, nll_loss; backward: nll (fill + scatter), log_softmax, cast
+    // back to 16 bits; and the embedding's dense gradient (zero-filled, then scattered)
+    auto op = [&](double bytes) { return bytes / g.hbm > g.floor ? bytes / g.hbm : g.floor; };
+    head_memory = op((act_e + 4.0) * logits) + op(8.0 * logits) + op(4.0 * T) + op(4.0 * logits) +
+                  op(12.0 * logits) + op((4.0 + act_e) * logits) +
+                  2.0 * op(4.0 * m.vocab * h / tp);
+  }
   // first stage: the embedding lookup (read rows, write activations; backward scatters)
   const double embed_memory = 3.0 * T * h * act_e / g.hbm;
   double tp_head = 0.0;
