@@ -368,3 +368,26 @@ TEST_CASE("eager PyTorch (Hugging Face) on one H100: measured step times, within
     CHECK(step_time(p) < b.total);
   }
 }
+
+TEST_CASE("MoE: the expert all-to-all is charged, and more when EP spans nodes") {
+  // Mixtral 8x7B, EP 8 (expert-parallel ranks adjacent: expert_tp = 1): on 8-GPU DGX H100 nodes
+  // the 8 ranks share a node; on 4-GPU nodes of the same GPUs and NICs they span two.
+  training_plan p;
+  p.model = catalog::mixtral_8x7b;
+  p.node = catalog::dgx_h100;
+  p.layout = {.dp = 32, .ep = 8, .zero = 1};
+  p.config.micro_batch = 1;
+  p.config.seq = 4096;
+  p.config.global_batch = 256;
+  const step_breakdown in_node = estimate_step(p);
+  CHECK(in_node.expert_parallel.in(units::s) > 0.0);
+  CHECK_FALSE(in_node.ep_crosses_nodes);
+  p.node.gpus = 4;
+  p.node.nics.count = 4;
+  const step_breakdown across = estimate_step(p);
+  CHECK(across.ep_crosses_nodes);
+  CHECK(across.expert_parallel > 2 * in_node.expert_parallel);
+  // without expert parallelism there is no all-to-all
+  p.layout = {.dp = 32, .zero = 1};
+  CHECK(estimate_step(p).expert_parallel.in(units::s) == 0.0);
+}
