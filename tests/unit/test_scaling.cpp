@@ -26,11 +26,11 @@ training_plan gpt175_ptd() {
 TEST_CASE("strong scaling: throughput grows, per-GPU efficiency falls, the bubble says why") {
   const scaling_curve c = scaling(gpt175_ptd(), 384, 98304, scaling_mode::strong);
   REQUIRE(c.count == 9);  // 384, 768, ..., 98304
-  CHECK(c.points[0].gpus == 384);
-  CHECK(c.points[0].efficiency == Approx(1.0));
+  CHECK(c[0].gpus == 384);
+  CHECK(c[0].efficiency == Approx(1.0));
   for (int i = 1; i < c.count; ++i) {
-    const scaling_point& a = c.points[i - 1];
-    const scaling_point& b = c.points[i];
+    const scaling_point& a = c[i - 1];
+    const scaling_point& b = c[i];
     if (!b.valid) continue;
     CHECK(b.tokens_per_s > a.tokens_per_s);           // more GPUs still help...
     CHECK(b.efficiency < a.efficiency);               // ...with diminishing returns
@@ -38,14 +38,14 @@ TEST_CASE("strong scaling: throughput grows, per-GPU efficiency falls, the bubbl
     CHECK(b.limit != scaling_limit::none);
   }
   // at 12288 GPUs (dp 128) the 12-stage pipeline gets 12 micro-batches: the bubble is the reason
-  CHECK(c.points[5].micro_batches == 12);
-  CHECK(c.points[5].limit == scaling_limit::pipeline_bubble);
+  CHECK(c[5].micro_batches == 12);
+  CHECK(c[5].limit == scaling_limit::pipeline_bubble);
   // at 24576 (dp 256) 6 micro-batches for 12 stages: the batch is too small per GPU
-  CHECK(c.points[6].micro_batches == 6);
-  CHECK(c.points[6].limit == scaling_limit::small_batch);
+  CHECK(c[6].micro_batches == 6);
+  CHECK(c[6].limit == scaling_limit::small_batch);
   // 1536 sequences over 1024 data-parallel ranks (98304 GPUs) do not divide: marked, not faked
-  CHECK_FALSE(c.points[8].valid);
-  CHECK(c.points[8].limit == scaling_limit::batch_too_small);
+  CHECK_FALSE(c[8].valid);
+  CHECK(c[8].limit == scaling_limit::batch_too_small);
 }
 
 TEST_CASE("weak scaling keeps the per-GPU throughput nearly flat") {
@@ -72,7 +72,7 @@ TEST_CASE("pure data parallelism on a small model is limited by communication") 
   for (const scaling_point& pt : c)
     if (pt.limit == scaling_limit::communication) saw_comm = true;
   CHECK(saw_comm);
-  CHECK(c.points[c.count - 1].communication_share > c.points[0].communication_share);
+  CHECK(c[c.count - 1].communication_share > c[0].communication_share);
 }
 
 TEST_CASE("scaling bounds are checked") {

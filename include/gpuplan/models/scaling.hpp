@@ -66,6 +66,9 @@ struct scaling_curve {
   int count = 0;
   scaling_mode mode = scaling_mode::strong;
 
+  [[nodiscard]] constexpr const scaling_point& operator[](int i) const {
+    return points[static_cast<std::size_t>(i)];
+  }
   [[nodiscard]] constexpr const scaling_point* begin() const { return points.data(); }
   [[nodiscard]] constexpr const scaling_point* end() const { return points.data() + count; }
 };
