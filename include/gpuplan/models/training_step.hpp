@@ -141,6 +141,12 @@ struct step_assumptions {
   /// Gradient bucket size in elements: Megatron-LM's default max(40M, 1M x dp)
   /// (megatron/core/distributed/distributed_data_parallel_config.py bucket_size).
   double grad_bucket_elements = 40e6;
+  /// ZeRO-3 / FSDP parameter gathers and gradient reduce-scatters happen in buckets of these many
+  /// elements: DeepSpeed's defaults stage3_prefetch_bucket_size = 5e7 and reduce_bucket_size =
+  /// 5e8 (deepspeed.ai/docs/config-json). PyTorch FSDP gathers one wrapped module (usually one
+  /// transformer layer) at a time: set both to a layer's parameters.
+  double zero3_gather_elements = 5e7;
+  double zero3_reduce_elements = 5e8;
   /// Fraction of pipeline point-to-point time hidden behind compute (--overlap-p2p-comm with the
   /// interleaved schedule). 0: Megatron-LM's default for 1F1B.
   double p2p_overlap = 0.0;
@@ -712,10 +718,21 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
       dp_exposed += gather_params(expert_local, pl.expert_dp);
     }
   } else {
-    // ZeRO-3 / FSDP: every micro-batch gathers the stage's parameters forward and backward and
-    // reduce-scatters the gradients; prefetching hides them behind the micro-batch's compute
-    const double per_mb = 2.0 * detail::coll(collective_kind::all_gather, dense_local * param_e, pl.dp_cp, a.collectives) +
-                          detail::coll(collective_kind::reduce_scatter, dense_local * grad_e, pl.dp_cp, a.collectives);
+    // ZeRO-3 / FSDP: every micro-batch gathers the stage's parameters forward and backward, in
+    // buckets, and reduce-scatters the gradients in buckets; prefetching hides them behind the
+    // micro-batch's compute. Each bucket pays its collective's latency (ring steps grow with
+    // the group), which is what makes ZeRO-3 latency-bound on large groups.
+    auto buckets = [](double params, double per) {
+      const double n = params / (per > 0.0 ? per : params);
+      return n < 1.0 ? 1.0 : static_cast<double>(detail::ceil_div(n, 1.0));
+    };
+    const double n_ag = buckets(dense_local, a.zero3_gather_elements);
+    const double n_rs = buckets(dense_local, a.zero3_reduce_elements);
+    const double per_mb =
+        2.0 * n_ag * detail::coll(collective_kind::all_gather, dense_local / n_ag * param_e,
+                                  pl.dp_cp, a.collectives) +
+        n_rs * detail::coll(collective_kind::reduce_scatter, dense_local / n_rs * grad_e, pl.dp_cp,
+                            a.collectives);
     const double compute_mb = layers_per_stage * (avg.compute + avg.memory);
     dp_exposed += micro * (per_mb > compute_mb ? per_mb - compute_mb : 0.0);
   }
