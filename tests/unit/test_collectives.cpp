@@ -180,3 +180,16 @@ TEST_CASE("placement follows Megatron-Core's rank order tp-cp-ep-dp-pp") {
   CHECK(place(pipe, t, rank_order::tp_cp_pp_dp).pp_pair.ranks_per_node == 2);
   CHECK(place(pipe, t, rank_order::megatron).pp_pair.ranks_per_node == 1);  // stride 8: next node
 }
+
+TEST_CASE("an oversubscribed fabric slows all-to-all, not rings") {
+  cluster_spec full{.node = catalog::dgx_h100, .nodes = 8};
+  cluster_spec half = full;
+  half.bisection_fraction = 0.5;
+  const data_size s = 1.0 * units::GiB;
+  const auto a2a_full = collective_time(collective_kind::all_to_all, s, make_group(full, 64));
+  const auto a2a_half = collective_time(collective_kind::all_to_all, s, make_group(half, 64));
+  CHECK(a2a_half.total.in(units::s) > 1.8 * a2a_full.total.in(units::s));
+  const auto ar_full = collective_time(collective_kind::all_reduce, s, make_group(full, 64));
+  const auto ar_half = collective_time(collective_kind::all_reduce, s, make_group(half, 64));
+  CHECK(ar_half.total == ar_full.total);
+}

@@ -180,6 +180,9 @@ struct training_plan {
   /// Nodes in the cluster; 0: as many as the layout needs.
   int nodes = 0;
   inter_node_fabric fabric = inter_node_fabric::infiniband;
+  /// The fabric's bisection as a fraction of injection (cluster_spec::bisection_fraction; 1: a
+  /// non-blocking fat tree). Expert all-to-all is held to it.
+  double bisection_fraction = 1.0;
   parallel_layout layout{};
   /// Precision, recompute, micro-batch, sequence, global batch (sequences per step), flash
   /// attention, dropout, offload. global_batch 0 means micro_batch x dp x micro_batches (or one
@@ -583,7 +586,10 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
   detail::check_input(peak_rate.value > 0.0,
                       "training_config.dtype has no tensor-core rate on this GPU (peak is zero)");
 
-  const network_topology topo = topology(p.node, nodes, p.fabric, a.network);
+  detail::check_input(p.bisection_fraction > 0.0 && p.bisection_fraction <= 1.0,
+                      "training_plan.bisection_fraction must be in (0, 1]");
+  network_topology topo = topology(p.node, nodes, p.fabric, a.network);
+  topo.bisection_fraction = p.bisection_fraction;
   const placement pl = place(l, topo, a.order);
   const int micro = c.global_batch / (c.micro_batch * l.dp);
 

@@ -190,6 +190,10 @@ struct network_topology {
   network_tier inter{};
   int gpus_per_node = 1;
   int nodes = 1;
+  /// Bisection bandwidth as a fraction of the injection bandwidth (cluster_spec's; 1: a
+  /// non-blocking fat tree). Traffic between arbitrary pairs of nodes (all-to-all) is held to it;
+  /// ring neighbours are not.
+  double bisection_fraction = 1.0;
 
   [[nodiscard]] constexpr int gpus() const { return gpus_per_node * nodes; }
 };
@@ -203,7 +207,9 @@ constexpr network_topology topology(const node_spec& n, int nodes = 1,
 }
 
 constexpr network_topology topology(const cluster_spec& c, const network_assumptions& a = {}) {
-  return topology(c.node, c.nodes, c.fabric, a);
+  network_topology t = topology(c.node, c.nodes, c.fabric, a);
+  t.bisection_fraction = c.bisection_fraction;
+  return t;
 }
 
 }  // namespace gpuplan
