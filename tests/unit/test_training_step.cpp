@@ -455,3 +455,15 @@ TEST_CASE("MosaicML llm-foundry MPT benchmarks on H100 (FSDP, eager PyTorch): MF
   }
   CHECK(sum / 13 < 0.12);
 }
+
+TEST_CASE("out-of-range assumptions are refused, naming the field") {
+  training_plan p = kor_plan(kor_table5[0], true);
+  p.assumptions.sustained_fraction = 1.5;
+  CHECK_THROWS_WITH(estimate_step(p), Catch::Contains("sustained_fraction"));
+  p = kor_plan(kor_table5[0], true);
+  p.assumptions.storage_read = -1.0 * units::GBps;
+  CHECK_THROWS_WITH(estimate_step(p), Catch::Contains("storage_read"));
+  p = kor_plan(kor_table5[0], true);
+  p.assumptions.collectives.nvls_efficiency = 0.0;
+  CHECK_THROWS_WITH(estimate_step(p), Catch::Contains("nvls_efficiency"));
+}

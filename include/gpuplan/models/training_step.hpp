@@ -171,6 +171,56 @@ struct step_assumptions {
   /// FLOP convention of MFU: attention counted over all s keys (Megatron's formulas,
   /// Korthikanti Eq. 7, Narayanan Eq. 3) or the causal half.
   attention_mask mfu_attention = attention_mask::full;
+
+  /// Throws gpuplan::invalid_input naming the first field out of range.
+  constexpr void validate() const {
+    auto fraction = [](double x) { return detail::finite(x) && x > 0.0 && x <= 1.0; };
+    auto share = [](double x) { return detail::finite(x) && x >= 0.0 && x <= 1.0; };
+    detail::check_input(share(matmul_peak_fraction),
+                        "step_assumptions.matmul_peak_fraction must be in [0, 1] (0: by GPU)");
+    detail::check_input(fraction(sustained_fraction),
+                        "step_assumptions.sustained_fraction must be in (0, 1]");
+    detail::check_input(fraction(memory_bandwidth_fraction),
+                        "step_assumptions.memory_bandwidth_fraction must be in (0, 1]");
+    detail::check_input(fraction(flash_attention_max_fraction),
+                        "step_assumptions.flash_attention_max_fraction must be in (0, 1]");
+    detail::check_input(fraction(pcie_fraction), "step_assumptions.pcie_fraction must be in (0, 1]");
+    detail::check_input(share(tp_overlap), "step_assumptions.tp_overlap must be in [0, 1]");
+    detail::check_input(share(p2p_overlap), "step_assumptions.p2p_overlap must be in [0, 1]");
+    detail::check_input(detail::finite_nonnegative(flash_attention_half_seq),
+                        "step_assumptions.flash_attention_half_seq must not be negative");
+    detail::check_input(gemm_tile_m >= 1 && gemm_tile_n >= 1 && split_k_min_depth >= 1,
+                        "step_assumptions.gemm_tile_m, gemm_tile_n and split_k_min_depth must be "
+                        "positive");
+    detail::check_input(detail::finite_nonnegative(kernel_overhead.value) &&
+                            detail::finite_nonnegative(eager_op_floor.value),
+                        "step_assumptions.kernel_overhead and eager_op_floor must not be negative");
+    detail::check_input(detail::finite_nonnegative(eager_backward_factor),
+                        "step_assumptions.eager_backward_factor must not be negative");
+    detail::check_input(grad_bucket_elements > 0.0 && zero3_gather_elements > 0.0 &&
+                            zero3_reduce_elements > 0.0,
+                        "step_assumptions.grad_bucket_elements, zero3_gather_elements and "
+                        "zero3_reduce_elements must be positive");
+    detail::check_input(cpu_optimizer_params_per_s > 0.0,
+                        "step_assumptions.cpu_optimizer_params_per_s must be positive");
+    detail::check_input(detail::finite_nonnegative(storage_read.value),
+                        "step_assumptions.storage_read must not be negative (0: not limiting)");
+    detail::check_input(stored_token_bytes.value > 0.0,
+                        "step_assumptions.stored_token_bytes must be positive");
+    detail::check_input(first_stage_layers >= 0 && last_stage_layers >= 0,
+                        "step_assumptions.first_stage_layers and last_stage_layers must not be "
+                        "negative (0: even split)");
+    detail::check_input(collectives.half_bandwidth_payload.value > 0.0 &&
+                            collectives.ramp_exponent > 0.0,
+                        "collective_assumptions.half_bandwidth_payload and ramp_exponent must be "
+                        "positive");
+    detail::check_input(fraction(collectives.nvls_efficiency),
+                        "collective_assumptions.nvls_efficiency must be in (0, 1]");
+    detail::check_input(fraction(network.nvlink_achievable) && fraction(network.nic_achievable) &&
+                            fraction(network.pcie_achievable) &&
+                            fraction(network.ethernet_achievable),
+                        "network_assumptions: achievable fractions must be in (0, 1]");
+  }
 };
 
 /// What one iteration is made of.
@@ -549,6 +599,7 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
   const transformer_spec& m = p.model;
   const parallel_layout& l = p.layout;
   const step_assumptions& a = p.assumptions;
+  a.validate();
   training_config c = p.config;
   c.global_batch = plan_global_batch(p);
   // Uneven first and last stages (Megatron-LM --decoder-first/last-pipeline-num-layers; the
