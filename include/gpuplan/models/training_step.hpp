@@ -91,7 +91,8 @@ struct step_assumptions {
   /// Largest fraction of the dense tensor peak a GEMM reaches. 0: by GPU architecture from the
   /// maximum achievable matmul FLOPS (MAMF) measurements of stas00/ml-engineering
   /// (compute/accelerator/README.md, bf16): A100 SXM 271.2 / 312 = 0.869, H100 SXM 794.5 / 989.5
-  /// = 0.803, B200 1745 / 2250 = 0.776, MI300X 668.4 / 1307.4 = 0.511; others 0.80.
+  /// = 0.803, B200 1745 / 2250 = 0.776, MI300X 668.4 / 1307.4 = 0.511; others 0.80. fp8: H100
+  /// 1402.6 / 1979 = 0.709, H200 1453.4 / 1979 = 0.734, B200 3432.5 / 4500 = 0.763.
   double matmul_peak_fraction = 0.0;
   /// Sustained-load factor on that fraction: MAMF is the best of a short sweep, but a training
   /// step keeps the GPU at its power limit and the clocks drop. In a bf16 GEMM sweep on one H100
@@ -308,8 +309,13 @@ struct step_breakdown {
 namespace detail {
 
 /// Max achievable matmul fraction by architecture (see step_assumptions::matmul_peak_fraction).
-constexpr double mamf_fraction(const gpu_spec& g) {
+constexpr double mamf_fraction(const gpu_spec& g, precision p = precision::bf16) {
   const std::string_view a = g.architecture.view();
+  if (p == precision::fp8) {
+    // fp8 MAMF (same source): H100 SXM 1402.6 / 1979, H200 1453.4 / 1979, B200 3432.5 / 4500
+    if (a == "Hopper") return g.memory.value > 100e9 ? 1453.4 / 1979.0 : 1402.6 / 1979.0;
+    if (a == "Blackwell") return 3432.5 / 4500.0;
+  }
   if (a == "Ampere" && g.form == form_factor::sxm) return 0.869;
   if (a == "Ampere") return 252.9 / 312.0;  // A100 PCIe: 252.9 TFLOP/s
   if (a == "Hopper") return 0.803;
@@ -653,7 +659,7 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
   in.g.peak = peak_rate.value;
   in.g.hbm = a.memory_bandwidth_fraction * p.node.gpu.memory_bandwidth.value;
   in.g.frac = (a.matmul_peak_fraction > 0.0 ? a.matmul_peak_fraction
-                                             : detail::mamf_fraction(p.node.gpu)) *
+                                             : detail::mamf_fraction(p.node.gpu, c.dtype)) *
               a.sustained_fraction;
   in.g.overhead = a.kernel_overhead.value;
   in.g.floor = a.stack == software_stack::eager ? a.eager_op_floor.value : 0.0;
