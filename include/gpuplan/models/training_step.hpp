@@ -500,6 +500,14 @@ constexpr layer_time one_layer(const layer_inputs& in, bool moe) {
     const double scores = T * heads_local * keys_full;
     bwd_b += 3.0 * e * scores + (c.dropout ? (2.0 * e + 1.0) * scores : 0.0);
   }
+  if (c.dtype == precision::fp8) {
+    // Transformer Engine casts each GEMM's 16-bit input to fp8 with its transpose for the weight
+    // gradient (read 2 bytes, write 1 + 1) forward, and each output gradient likewise backward
+    const double inputs = T * (h + q / tp + h + ffn_inner);              // QKV, O, FC1, FC2 inputs
+    const double outputs = T * (q / tp + 2.0 * kv_local + h + gate * ffn_inner + h);
+    fwd_b += 4.0 * inputs;
+    bwd_b += 4.0 * outputs;
+  }
   double mem_fwd = fwd_b / g.hbm;
   double mem_bwd = bwd_b / g.hbm;
   double amp_casts = 0.0;
