@@ -35,6 +35,7 @@
 
 #include <gpuplan/models/cmath.hpp>
 #include <gpuplan/specs/checks.hpp>
+#include <gpuplan/specs/enum_names.hpp>
 #include <gpuplan/specs/layout.hpp>
 #include <gpuplan/specs/network.hpp>
 #include <gpuplan/units.hpp>
@@ -60,28 +61,21 @@ enum class collective_algorithm : unsigned char {
   in_network,    ///< NVLS inside the node, SHARP across nodes where available
 };
 
-constexpr std::string_view to_string(collective_kind k) {
-  switch (k) {
-    case collective_kind::all_reduce: return "all_reduce";
-    case collective_kind::reduce_scatter: return "reduce_scatter";
-    case collective_kind::all_gather: return "all_gather";
-    case collective_kind::all_to_all: return "all_to_all";
-    case collective_kind::broadcast: return "broadcast";
-    case collective_kind::send_recv: return "send_recv";
-  }
-  return "?";
-}
-
-constexpr std::string_view to_string(collective_algorithm a) {
-  switch (a) {
-    case collective_algorithm::automatic: return "automatic";
-    case collective_algorithm::ring: return "ring";
-    case collective_algorithm::tree: return "tree";
-    case collective_algorithm::hierarchical: return "hierarchical";
-    case collective_algorithm::in_network: return "in_network";
-  }
-  return "?";
-}
+/// The names of collective_kind and collective_algorithm (specs/enum_names.hpp).
+inline constexpr enumerator<collective_kind> collective_kind_names[] = {
+    {collective_kind::all_reduce, "all_reduce"},         {collective_kind::reduce_scatter, "reduce_scatter"},
+    {collective_kind::all_gather, "all_gather"},         {collective_kind::all_to_all, "all_to_all"},
+    {collective_kind::broadcast, "broadcast"},           {collective_kind::send_recv, "send_recv"},
+};
+constexpr const auto& enumerators(collective_kind) { return collective_kind_names; }
+inline constexpr enumerator<collective_algorithm> collective_algorithm_names[] = {
+    {collective_algorithm::automatic, "automatic"},
+    {collective_algorithm::ring, "ring"},
+    {collective_algorithm::tree, "tree"},
+    {collective_algorithm::hierarchical, "hierarchical"},
+    {collective_algorithm::in_network, "in_network"},
+};
+constexpr const auto& enumerators(collective_algorithm) { return collective_algorithm_names; }
 
 /// A communicator: how many ranks, how many of them share a node, and the tiers it crosses.
 struct collective_group {

@@ -22,6 +22,11 @@ enum class rank_order : unsigned char {
   megatron,     ///< tp-cp-ep-dp-pp (Megatron-Core's default)
   tp_cp_pp_dp,  ///< tp-cp-pp-ep-dp (Megatron-Core's alternative: pipeline stages packed first)
 };
+inline constexpr enumerator<rank_order> rank_order_names[] = {
+    {rank_order::megatron, "megatron"},
+    {rank_order::tp_cp_pp_dp, "tp_cp_pp_dp"},
+};
+constexpr const auto& enumerators(rank_order) { return rank_order_names; }
 
 /// The communicators of a layout on a network.
 struct placement {

@@ -21,6 +21,11 @@
 namespace gpuplan {
 
 enum class scaling_mode : unsigned char { strong, weak };
+inline constexpr enumerator<scaling_mode> scaling_mode_names[] = {
+    {scaling_mode::strong, "strong"},
+    {scaling_mode::weak, "weak"},
+};
+constexpr const auto& enumerators(scaling_mode) { return scaling_mode_names; }
 
 /// Why a point is less efficient than the one before it.
 enum class scaling_limit : unsigned char {
@@ -31,9 +36,19 @@ enum class scaling_limit : unsigned char {
   batch_too_small, ///< the global batch cannot be split over this many data-parallel ranks
 };
 
-constexpr std::string_view to_string(scaling_limit l) {
+inline constexpr enumerator<scaling_limit> scaling_limit_names[] = {
+    {scaling_limit::none, "none"},
+    {scaling_limit::communication, "communication"},
+    {scaling_limit::pipeline_bubble, "pipeline_bubble"},
+    {scaling_limit::small_batch, "small_batch"},
+    {scaling_limit::batch_too_small, "batch_too_small"},
+};
+constexpr const auto& enumerators(scaling_limit) { return scaling_limit_names; }
+
+/// What a limit means, for people.
+constexpr std::string_view describe(scaling_limit l) {
   switch (l) {
-    case scaling_limit::none: return "none";
+    case scaling_limit::none: return "";
     case scaling_limit::communication: return "communication";
     case scaling_limit::pipeline_bubble: return "pipeline bubble";
     case scaling_limit::small_batch: return "batch too small per GPU";

@@ -42,12 +42,13 @@
 
 #include <gpuplan/models/collectives.hpp>
 #include <gpuplan/models/placement.hpp>
-#include <gpuplan/models/training_memory.hpp>
-#include <gpuplan/specs/flops.hpp>
+#include <gpuplan/models/flops.hpp>
 #include <gpuplan/specs/layout.hpp>
 #include <gpuplan/specs/network.hpp>
 #include <gpuplan/specs/node.hpp>
+#include <gpuplan/specs/training.hpp>
 #include <gpuplan/specs/transformer.hpp>
+#include <gpuplan/specs/enum_names.hpp>
 #include <gpuplan/units.hpp>
 
 #include <string_view>
@@ -63,6 +64,11 @@ enum class context_parallel_kind : unsigned char {
   /// overlapped (Llama 3 paper, Sec. 3.3.2: chosen for simplicity and masks, its latency exposed).
   all_gather,
 };
+inline constexpr enumerator<context_parallel_kind> context_parallel_kind_names[] = {
+    {context_parallel_kind::ring, "ring"},
+    {context_parallel_kind::all_gather, "all_gather"},
+};
+constexpr const auto& enumerators(context_parallel_kind) { return context_parallel_kind_names; }
 
 /// The software that runs the step.
 enum class software_stack : unsigned char {
@@ -75,6 +81,11 @@ enum class software_stack : unsigned char {
   /// kernel at least `eager_op_floor` long.
   eager,
 };
+inline constexpr enumerator<software_stack> software_stack_names[] = {
+    {software_stack::megatron, "megatron"},
+    {software_stack::eager, "eager"},
+};
+constexpr const auto& enumerators(software_stack) { return software_stack_names; }
 
 /// The knobs of the step-time model. Each default says where it comes from.
 struct step_assumptions {
@@ -257,10 +268,27 @@ enum class step_bottleneck : unsigned char {
   data_loading,
 };
 
-constexpr std::string_view to_string(step_bottleneck b) {
+/// The names of step_bottleneck, as the CLI and JSON spell them (specs/enum_names.hpp).
+inline constexpr enumerator<step_bottleneck> step_bottleneck_names[] = {
+    {step_bottleneck::compute, "compute"},
+    {step_bottleneck::memory_bound, "memory_bound"},
+    {step_bottleneck::tensor_parallel, "tensor_parallel"},
+    {step_bottleneck::context_parallel, "context_parallel"},
+    {step_bottleneck::expert_parallel, "expert_parallel"},
+    {step_bottleneck::pipeline_bubble, "pipeline_bubble"},
+    {step_bottleneck::pipeline_p2p, "pipeline_p2p"},
+    {step_bottleneck::data_parallel, "data_parallel"},
+    {step_bottleneck::optimizer, "optimizer"},
+    {step_bottleneck::offload, "offload"},
+    {step_bottleneck::data_loading, "data_loading"},
+};
+constexpr const auto& enumerators(step_bottleneck) { return step_bottleneck_names; }
+
+/// A sentence-case description of the bottleneck, for people.
+constexpr std::string_view describe(step_bottleneck b) {
   switch (b) {
     case step_bottleneck::compute: return "compute";
-    case step_bottleneck::memory_bound: return "memory-bound ops";
+    case step_bottleneck::memory_bound: return "memory-bound kernels";
     case step_bottleneck::tensor_parallel: return "tensor-parallel communication";
     case step_bottleneck::context_parallel: return "context-parallel communication";
     case step_bottleneck::expert_parallel: return "expert-parallel all-to-all";
