@@ -17,6 +17,7 @@
 #include <gpuplan/models/assumptions.hpp>
 #include <gpuplan/models/inference_memory.hpp>
 #include <gpuplan/models/memory_common.hpp>
+#include <gpuplan/models/queueing.hpp>
 #include <gpuplan/models/training_memory.hpp>
 
 #include <gpuplan/plan/fit.hpp>
