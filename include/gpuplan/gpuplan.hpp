@@ -20,4 +20,5 @@
 #include <gpuplan/models/queueing.hpp>
 #include <gpuplan/models/training_memory.hpp>
 
+#include <gpuplan/plan/capacity.hpp>
 #include <gpuplan/plan/fit.hpp>
