@@ -5,6 +5,7 @@
 #include <gpuplan/units.hpp>
 
 #include <gpuplan/catalog.hpp>
+#include <gpuplan/catalog/mig.hpp>
 
 #include <gpuplan/specs/flops.hpp>
 #include <gpuplan/specs/generic.hpp>
@@ -22,3 +23,4 @@
 
 #include <gpuplan/plan/capacity.hpp>
 #include <gpuplan/plan/fit.hpp>
+#include <gpuplan/plan/sharing.hpp>
