@@ -296,7 +296,7 @@ std::string gnuplot_script(const chart_spec& c, const std::filesystem::path& dat
   if (!c.title.empty()) s << "set title " << gp_quote(c.title) << '\n';
   if (!c.x_label.empty()) s << "set xlabel " << gp_quote(c.x_label + (c.x_is_time ? " (UTC)" : "")) << '\n';
   if (!c.y_label.empty()) s << "set ylabel " << gp_quote(c.y_label) << '\n';
-  s << "set grid\nset key outside right top\n";
+  s << "set grid\nset key below\n";
   if (c.x_is_time) s << "set xdata time\nset timefmt '%s'\nset format x '%H:%M'\n";
   if (c.log_x) s << "set logscale x\n";
   if (c.log_y) s << "set logscale y\n";
@@ -318,7 +318,7 @@ std::string gnuplot_script(const chart_spec& c, const std::filesystem::path& dat
         << "' fs transparent solid 0.12 noborder behind\n";
     }
     s << "set label " << object << ' ' << gp_quote(b.label) << " at graph 0.01, first "
-      << (b.from + b.to) / 2 << " font ',9' tc rgb '" << color << "'\n";
+      << (b.from + b.to) / 2 << " offset 0,0.6 font ',9' tc rgb '" << color << "'\n";
     ++object;
   }
   s << "plot ";
