@@ -21,7 +21,7 @@
 
 #include <gpuplan/catalog/gpus.hpp>
 #include <gpuplan/specs/gpu.hpp>
-#include <gpuplan/specs/layout.hpp>
+#include <gpuplan/specs/checks.hpp>
 #include <gpuplan/units.hpp>
 
 #include <array>

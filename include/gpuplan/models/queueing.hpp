@@ -20,7 +20,7 @@
 //               the c = 1 case of Allen-Cunneen.
 #pragma once
 
-#include <gpuplan/specs/layout.hpp>
+#include <gpuplan/specs/checks.hpp>
 #include <gpuplan/units.hpp>
 
 #include <limits>
@@ -81,8 +81,6 @@ constexpr double queue_log(double x) {
   return __builtin_log(x);
 }
 
-constexpr bool queue_finite(double x) { return x == x && x - x == 0.0; }
-
 }  // namespace detail
 
 // ---- Erlang B and C ------------------------------------------------------------------------------
@@ -90,7 +88,7 @@ constexpr bool queue_finite(double x) { return x == x && x - x == 0.0; }
 /// Erlang B: the probability that a request finding all `servers` busy is lost (M/M/c/c), for an
 /// offered load of `load` erlangs (arrival rate x mean service time). Recursion over k = 1..c.
 constexpr double erlang_b(double load, int servers) {
-  detail::check_input(load >= 0.0 && detail::queue_finite(load),
+  detail::check_input(load >= 0.0 && detail::finite(load),
                       "erlang_b: load (erlangs) must be finite and not negative");
   detail::check_input(servers >= 0, "erlang_b: servers must not be negative", servers);
   double b = 1.0;
@@ -131,9 +129,9 @@ struct queue_model {
     detail::check_input(mean_service.value > 0.0 && is_finite(mean_service),
                         "queue_model.mean_service must be positive and finite");
     detail::check_input(servers >= 1, "queue_model.servers must be at least 1", servers);
-    detail::check_input(arrival_cv >= 0.0 && detail::queue_finite(arrival_cv),
+    detail::check_input(arrival_cv >= 0.0 && detail::finite(arrival_cv),
                         "queue_model.arrival_cv must be finite and not negative");
-    detail::check_input(service_cv >= 0.0 && detail::queue_finite(service_cv),
+    detail::check_input(service_cv >= 0.0 && detail::finite(service_cv),
                         "queue_model.service_cv must be finite and not negative");
   }
   /// Offered load a = lambda x E[S] in erlangs: the mean number of busy servers.

@@ -16,7 +16,7 @@
 #pragma once
 
 #include <gpuplan/models/queueing.hpp>
-#include <gpuplan/specs/layout.hpp>
+#include <gpuplan/specs/checks.hpp>
 #include <gpuplan/specs/name.hpp>
 #include <gpuplan/units.hpp>
 
@@ -43,7 +43,7 @@ struct replica_capacity {
                         "replica_capacity.rate must be positive and finite");
     detail::check_input(mean_service.value > 0.0 && is_finite(mean_service),
                         "replica_capacity.mean_service must be positive and finite");
-    detail::check_input(service_cv >= 0.0 && detail::queue_finite(service_cv),
+    detail::check_input(service_cv >= 0.0 && detail::finite(service_cv),
                         "replica_capacity.service_cv must be finite and not negative");
     detail::check_input(gpus >= 1, "replica_capacity.gpus must be at least 1", gpus);
   }
@@ -95,9 +95,9 @@ struct demand_profile {
   constexpr void validate() const {
     detail::check_input(mean.value > 0.0 && is_finite(mean),
                         "demand_profile.mean must be positive and finite");
-    detail::check_input(peak_factor >= 1.0 && detail::queue_finite(peak_factor),
+    detail::check_input(peak_factor >= 1.0 && detail::finite(peak_factor),
                         "demand_profile.peak_factor must be at least 1 (peak / mean)");
-    detail::check_input(arrival_cv >= 0.0 && detail::queue_finite(arrival_cv),
+    detail::check_input(arrival_cv >= 0.0 && detail::finite(arrival_cv),
                         "demand_profile.arrival_cv must be finite and not negative");
   }
   [[nodiscard]] constexpr request_rate peak() const { return mean * peak_factor; }
@@ -187,7 +187,7 @@ constexpr void capacity_request::validate() const {
   demand.validate();
   replica.validate();
   slo.validate();
-  detail::check_input(monthly_growth > -1.0 && detail::queue_finite(monthly_growth),
+  detail::check_input(monthly_growth > -1.0 && detail::finite(monthly_growth),
                       "capacity_request.monthly_growth must be finite and above -1 (-100%)");
   detail::check_input(months >= 0 && months <= capacity_plan::max_months,
                       "capacity_request.months must be in [0, 120]", months);
