@@ -1,10 +1,11 @@
 // examples/gpuplan/cmd_capacity.cpp: `gpuplan capacity`: replicas for a demand at a wait SLO,
 // the utilisation they run at, growth month by month, and Kubernetes resource requests.
 //
-//   gpuplan capacity --rate 30 --peak-factor 1.6 --growth 10% --months 12
+//   gpuplan capacity --rate 30 --peak-factor 1.6 --growth 0.1 --months 12
 //       --wait-slo 2 --replica-rate 2 --service-time 4 [--json] [--chart plan.svg]
 #include "chart.hpp"
 #include "cli.hpp"
+#include "options.hpp"
 
 #include <gpuplan/catalog.hpp>
 #include <gpuplan/catalog/mig.hpp>
@@ -24,66 +25,49 @@ namespace gpuplan::cli {
 
 namespace {
 
-struct capacity_flags {
-  std::string rate, peak_factor = "1", hourly, arrival_cv = "1", growth = "0", months = "12";
-  std::string wait_slo, wait_percentile = "99";
-  std::string replica_rate, service_time, service_cv = "1", gpus_per_replica = "1";
-  std::string current_replicas = "0", price;
-  std::string gpu, mig, kubernetes, image;
-  std::string chart;
-  bool json = false;
+using ft = field_type;
+
+// The command's own settings (flags and --plan keys). The serving-plan route (`gpuplan serve`
+// flags giving the replica's capacity) joins when the serving model lands; until then a replica
+// is described by --replica-rate and --service-time, which also covers non-LLM workloads.
+constexpr field capacity_table[] = {
+    {"rate", "--rate", ft::number, "demand", "Mean demand, requests/s"},
+    {"peak_factor", "--peak-factor", ft::number, "demand", "Peak / mean demand (default 1)"},
+    {"hourly", "--hourly", ft::text, "demand",
+     "24 comma-separated hourly rates, requests/s (instead of --rate and --peak-factor)"},
+    {"arrival_cv", "--arrival-cv", ft::number, "demand",
+     "Coefficient of variation of inter-arrival times (1: Poisson, the default)"},
+    {"growth", "--growth", ft::number, "demand",
+     "Demand growth per month, compounding, as a fraction (0.1 = 10%; default 0)"},
+    {"months", "--months", ft::count0, "demand", "Months of growth to plan (default 12, at most 120)"},
+    {"wait_slo", "--wait-slo", ft::number, "slo",
+     "Longest queueing wait before service starts, seconds, at --wait-percentile"},
+    {"wait_percentile", "--wait-percentile", ft::number, "slo",
+     "Percentile of the wait target (default 99)"},
+    {"replica_rate", "--replica-rate", ft::number, "replica",
+     "Requests/s one replica sustains at its latency SLO"},
+    {"service_time", "--service-time", ft::number, "replica",
+     "Mean time one request is in service, seconds"},
+    {"service_cv", "--service-cv", ft::number, "replica",
+     "Coefficient of variation of the service time (1: exponential, the default)"},
+    {"gpus_per_replica", "--gpus-per-replica", ft::count, "replica",
+     "GPUs per replica (a TP x PP group; default 1)"},
+    {"current_replicas", "--current-replicas", ft::count0, "replica",
+     "Replicas running today, to say when they run out (default: the plan's)"},
+    {"price", "--price", ft::number, "replica", "$ per replica-hour (optional: a cost column)"},
+    {"gpu", "--gpu", ft::text, "replica", "GPU of the replicas, for --mig (catalog name)"},
+    {"mig", "--mig", ft::text, "replica", "Replicas are MIG slices of this profile (3g.40gb)"},
+    {"kubernetes", "--kubernetes", ft::text, "output",
+     "Print only a Kubernetes Deployment named NAME with the plan's replicas and GPU requests"},
+    {"image", "--image", ft::text, "output", "Container image for --kubernetes"},
+    {"chart", "--chart", ft::text, "output",
+     "Draw demand against capacity over the horizon into FILE (.svg or .png, through gnuplot)"},
 };
 
-double number(const std::string& text, const std::string& flag) {
-  std::string_view t = text;
-  while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
-  while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
-  double v = 0;
-  const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-  if (t.empty() || ec != std::errc{} || end != t.data() + t.size() || !std::isfinite(v))
-    throw usage_error(fmt::format("{} '{}' is not a number", flag, text));
-  return v;
-}
-
-double positive(const std::string& text, const std::string& flag) {
-  const double v = number(text, flag);
-  if (!(v > 0)) throw usage_error(fmt::format("{} must be positive (got {})", flag, text));
-  return v;
-}
-
-/// "10%" -> 0.10, "0.1" -> 0.1.
-double fraction(const std::string& text, const std::string& flag) {
-  if (!text.empty() && text.back() == '%')
-    return number(text.substr(0, text.size() - 1), flag) / 100.0;
-  return number(text, flag);
-}
-
-/// A duration: "2", "2s", "200ms", "1.5 min".
-duration seconds(const std::string& text, const std::string& flag) {
-  std::string t = text;
-  double scale = 1;
-  auto ends = [&](std::string_view suffix) {
-    if (t.size() > suffix.size() && t.compare(t.size() - suffix.size(), suffix.size(), suffix) == 0) {
-      t.resize(t.size() - suffix.size());
-      return true;
-    }
-    return false;
-  };
-  if (ends("ms")) scale = 1e-3;
-  else if (ends("min")) scale = 60;
-  else if (ends("s")) scale = 1;
-  else if (ends("h")) scale = 3600;
-  const double v = number(t, flag) * scale;
-  if (v < 0) throw usage_error(fmt::format("{} must not be negative (got {})", flag, text));
-  return v * units::s;
-}
-
-int integer(const std::string& text, const std::string& flag, int lo, int hi) {
-  const double v = number(text, flag);
-  if (v != std::floor(v) || v < lo || v > hi)
-    throw usage_error(fmt::format("{} must be a whole number in [{}, {}] (got {})", flag, lo, hi, text));
-  return static_cast<int>(v);
-}
+struct capacity_command {
+  settings s;
+  bool json = false;
+};
 
 request_rate req_per_s(double v) { return v * units::request / units::s; }
 
@@ -96,56 +80,91 @@ std::string secs(duration d) {
   return fmt::format("{:.2f} s", s);
 }
 
-capacity_request build(const capacity_flags& f) {
+double need(const settings& s, std::string_view key, const char* why) {
+  const std::optional<double> v = s.number(key);
+  if (!v) throw usage_error(std::string("capacity: ") + why);
+  return *v;
+}
+
+double positive(const settings& s, std::string_view key, double v) {
+  if (!(v > 0) || !std::isfinite(v))
+    throw usage_error(fmt::format("{} must be positive (got {})", s.name(key), v));
+  return v;
+}
+
+double at_least(const settings& s, std::string_view key, double v, double lo) {
+  if (!(v >= lo) || !std::isfinite(v))
+    throw usage_error(fmt::format("{} must be at least {} (got {})", s.name(key), lo, v));
+  return v;
+}
+
+capacity_request build(const settings& s) {
   capacity_request q{};
-  if (!f.hourly.empty()) {
-    if (!f.rate.empty()) throw usage_error("--rate and --hourly: give one of them");
+  const double arrival_cv = at_least(s, "arrival_cv", s.number("arrival_cv").value_or(1.0), 0.0);
+  if (const std::optional<std::string> hourly = s.text("hourly")) {
+    if (s.has("rate") || s.has("peak_factor"))
+      throw usage_error(fmt::format("{} replaces --rate and --peak-factor: give one or the other",
+                                    s.name("hourly")));
     std::vector<double> v;
     std::string cur;
-    for (char ch : f.hourly + ",") {
-      if (ch == ',') {
-        v.push_back(number(cur, "--hourly"));
-        cur.clear();
-      } else {
+    for (char ch : *hourly + ",") {
+      if (ch != ',') {
         cur += ch;
+        continue;
       }
+      double x = 0;
+      const char* b = cur.data();
+      while (*b == ' ') ++b;
+      const auto [end, ec] = std::from_chars(b, cur.data() + cur.size(), x);
+      if (ec != std::errc{} || end != cur.data() + cur.size() || !std::isfinite(x) || x < 0)
+        throw usage_error(fmt::format("{}: '{}' is not a rate (requests/s, not negative)",
+                                      s.name("hourly"), cur));
+      v.push_back(x);
+      cur.clear();
     }
     if (v.size() != 24)
-      throw usage_error(fmt::format("--hourly needs 24 comma-separated rates (got {})", v.size()));
+      throw usage_error(fmt::format("{} needs 24 comma-separated rates (got {})",
+                                    s.name("hourly"), v.size()));
     request_rate hours[24]{};
-    for (int h = 0; h < 24; ++h) {
-      if (v[static_cast<std::size_t>(h)] < 0)
-        throw usage_error(fmt::format("--hourly: hour {} is negative", h));
-      hours[h] = req_per_s(v[static_cast<std::size_t>(h)]);
-    }
-    q.demand = demand_profile::from_hourly(hours, number(f.arrival_cv, "--arrival-cv"));
-    if (!(q.demand.mean.value > 0)) throw usage_error("--hourly: the rates are all zero");
+    for (std::size_t h = 0; h < 24; ++h) hours[h] = req_per_s(v[h]);
+    q.demand = demand_profile::from_hourly(hours, arrival_cv);
+    if (!(q.demand.mean.value > 0)) throw usage_error(s.name("hourly") + ": the rates are all zero");
   } else {
-    if (f.rate.empty()) throw usage_error("capacity: give the demand with --rate (requests/s) or --hourly");
-    q.demand.mean = req_per_s(positive(f.rate, "--rate"));
-    q.demand.peak_factor = number(f.peak_factor, "--peak-factor");
-    if (q.demand.peak_factor < 1)
-      throw usage_error(fmt::format("--peak-factor must be at least 1 (peak / mean; got {})", f.peak_factor));
-    q.demand.arrival_cv = number(f.arrival_cv, "--arrival-cv");
+    q.demand.mean = req_per_s(positive(
+        s, "rate", need(s, "rate", "give the demand with --rate (requests/s) or --hourly")));
+    q.demand.peak_factor = at_least(s, "peak_factor", s.number("peak_factor").value_or(1.0), 1.0);
+    q.demand.arrival_cv = arrival_cv;
   }
-  if (f.wait_slo.empty()) throw usage_error("capacity: give the waiting-time target with --wait-slo (seconds)");
-  q.slo.max_wait = seconds(f.wait_slo, "--wait-slo");
-  const double p = number(f.wait_percentile, "--wait-percentile");
+  q.slo.max_wait =
+      at_least(s, "wait_slo",
+               need(s, "wait_slo", "give the waiting-time target with --wait-slo (seconds)"), 0.0) *
+      units::s;
+  const double p = s.number("wait_percentile").value_or(99.0);
   if (!(p > 0 && p < 100))
-    throw usage_error(fmt::format("--wait-percentile must be in (0, 100), e.g. 99 (got {})", f.wait_percentile));
+    throw usage_error(fmt::format("{} must be in (0, 100), e.g. 99 (got {})",
+                                  s.name("wait_percentile"), p));
   q.slo.percentile = p / 100.0;
-  if (f.replica_rate.empty() || f.service_time.empty())
-    throw usage_error("capacity: give one replica's capacity with --replica-rate (requests/s at the "
-                      "latency SLO) and --service-time (seconds per request)");
-  q.replica.rate = req_per_s(positive(f.replica_rate, "--replica-rate"));
-  q.replica.mean_service = seconds(f.service_time, "--service-time");
-  if (!(q.replica.mean_service.value > 0)) throw usage_error("--service-time must be positive");
-  q.replica.service_cv = number(f.service_cv, "--service-cv");
-  q.replica.gpus = integer(f.gpus_per_replica, "--gpus-per-replica", 1, 4096);
-  q.monthly_growth = fraction(f.growth, "--growth");
-  q.months = integer(f.months, "--months", 0, capacity_plan::max_months);
-  q.current_replicas = integer(f.current_replicas, "--current-replicas", 0, 100000000);
-  if (!f.price.empty()) q.replica_price = number(f.price, "--price") * units::usd_per_h;
+  const char* replica_why =
+      "give one replica's capacity with --replica-rate (requests/s at its latency SLO) and "
+      "--service-time (seconds per request)";
+  q.replica.rate = req_per_s(positive(s, "replica_rate", need(s, "replica_rate", replica_why)));
+  q.replica.mean_service =
+      positive(s, "service_time", need(s, "service_time", replica_why)) * units::s;
+  q.replica.service_cv = at_least(s, "service_cv", s.number("service_cv").value_or(1.0), 0.0);
+  q.replica.gpus = s.count("gpus_per_replica").value_or(1);
+  q.monthly_growth = s.number("growth").value_or(0.0);
+  if (!(q.monthly_growth > -1.0) || !std::isfinite(q.monthly_growth))
+    throw usage_error(fmt::format("{} must be a fraction above -1 (0.1 = 10% a month; got {})",
+                                  s.name("growth"), q.monthly_growth));
+  q.months = s.count0("months").value_or(12);
+  if (q.months < 0 || q.months > capacity_plan::max_months)
+    throw usage_error(fmt::format("{} must be in [0, {}] (got {})", s.name("months"),
+                                  capacity_plan::max_months, q.months));
+  q.current_replicas = s.count0("current_replicas").value_or(0);
+  if (q.current_replicas < 0)
+    throw usage_error(fmt::format("{} must not be negative", s.name("current_replicas")));
+  if (const std::optional<double> price = s.number("price"))
+    q.replica_price = at_least(s, "price", *price, 0.0) * units::usd_per_h;
   return q;
 }
 
@@ -170,18 +189,23 @@ chart::chart_spec horizon_chart(const capacity_plan& p, const capacity_request& 
   return c;
 }
 
-int run_capacity(const capacity_flags& f) {
-  const capacity_request q = build(f);
+int run_capacity(capacity_command& cmd) {
+  settings& s = cmd.s;
+  s.read_plan();
+  const capacity_request q = build(s);
   std::optional<mig_profile> mig;
-  if (!f.mig.empty()) {
-    if (f.gpu.empty()) throw usage_error("--mig needs --gpu (the GPU whose MIG profile it is)");
-    const gpu_choice g = resolve_gpu(f.gpu);
-    const mig_profile* prof = catalog::find_mig_profile(g.spec, f.mig);
+  if (const std::optional<std::string> mig_name = s.text("mig")) {
+    const std::optional<std::string> gpu_name = s.text("gpu");
+    if (!gpu_name)
+      throw usage_error(s.name("mig") + " needs --gpu (the GPU whose MIG profile it is)");
+    const gpu_choice g = resolve_gpu(*gpu_name);
+    const mig_profile* prof = catalog::find_mig_profile(g.spec, *mig_name);
     if (prof == nullptr) {
       std::string names;
       for (const mig_profile& m : catalog::mig_profiles(g.spec))
         names += (names.empty() ? "" : ", ") + std::string(m.name.view());
-      throw usage_error(fmt::format("--mig '{}': {} has {}", f.mig, g.spec.name.view(),
+      throw usage_error(fmt::format("{} '{}': {} has {}", s.name("mig"), *mig_name,
+                                    g.spec.name.view(),
                                     names.empty() ? std::string("no MIG profiles")
                                                   : "the profiles " + names));
     }
@@ -189,12 +213,14 @@ int run_capacity(const capacity_flags& f) {
   }
   const capacity_plan p = plan_capacity(q);
   std::string yaml;
-  if (!f.kubernetes.empty())
-    yaml = io::kubernetes_resources(f.kubernetes, p.replicas, q.replica.gpus, mig, f.image);
+  if (const std::optional<std::string> name = s.text("kubernetes"))
+    yaml = io::kubernetes_resources(*name, p.replicas, q.replica.gpus, mig,
+                                    s.text("image").value_or(""));
   std::optional<chart::file_result> drawn;
-  if (!f.chart.empty()) drawn = chart::render_file(horizon_chart(p, q), f.chart);
+  if (const std::optional<std::string> file = s.text("chart"))
+    drawn = chart::render_file(horizon_chart(p, q), *file);
 
-  if (f.json) {
+  if (cmd.json) {
     nlohmann::json j = io::to_json(p, q);
     if (mig) {
       j["mig_profile"] = std::string(mig->name.view());
@@ -266,32 +292,15 @@ int run_capacity(const capacity_flags& f) {
 }  // namespace
 
 command add_capacity_command(CLI::App& app) {
-  auto f = std::make_shared<capacity_flags>();
+  auto cmd = std::make_shared<capacity_command>();
   CLI::App* sub = app.add_subcommand(
       "capacity",
       "Replicas for a demand at a waiting-time target (Erlang C / Allen-Cunneen), their "
       "utilisation against the 70-90% band, growth month by month");
-  sub->add_option("--rate", f->rate, "Mean demand, requests/s");
-  sub->add_option("--peak-factor", f->peak_factor, "Peak / mean demand (default 1)");
-  sub->add_option("--hourly", f->hourly, "24 comma-separated hourly rates (req/s) instead of --rate");
-  sub->add_option("--arrival-cv", f->arrival_cv, "Inter-arrival time CV (1: Poisson; default 1)");
-  sub->add_option("--growth", f->growth, "Demand growth per month, compounding (0.1 or 10%)");
-  sub->add_option("--months", f->months, "Months of growth to plan (default 12)");
-  sub->add_option("--wait-slo", f->wait_slo, "Longest queueing wait at the percentile, s (or 200ms)");
-  sub->add_option("--wait-percentile", f->wait_percentile, "Percentile of the wait target (default 99)");
-  sub->add_option("--replica-rate", f->replica_rate, "Requests/s one replica sustains at the latency SLO");
-  sub->add_option("--service-time", f->service_time, "Mean time a request is in service, s");
-  sub->add_option("--service-cv", f->service_cv, "Service time CV (1: exponential; default 1)");
-  sub->add_option("--gpus-per-replica", f->gpus_per_replica, "GPUs per replica (TP x PP; default 1)");
-  sub->add_option("--current-replicas", f->current_replicas, "Replicas running today (when they run out)");
-  sub->add_option("--price", f->price, "$ per replica-hour (optional)");
-  sub->add_option("--gpu", f->gpu, "GPU of the replicas (with --mig)");
-  sub->add_option("--mig", f->mig, "Replicas are MIG slices of this profile (e.g. 3g.40gb)");
-  sub->add_option("--kubernetes", f->kubernetes, "Print only a Kubernetes Deployment named NAME with the plan's replicas and GPU requests");
-  sub->add_option("--image", f->image, "Container image for --kubernetes");
-  sub->add_option("--chart", f->chart, "Draw demand against capacity over the horizon (.svg or .png)");
-  sub->add_flag("--json", f->json, "Print the plan as JSON");
-  return {sub, [f] { return run_capacity(*f); }};
+  cmd->s.add(sub, std::span<const field>(capacity_table));
+  cmd->s.add_plan_option(sub);
+  sub->add_flag("--json", cmd->json, "Print the plan as JSON (schema: docs/json-schema.md)");
+  return {sub, [cmd] { return run_capacity(*cmd); }};
 }
 
 }  // namespace gpuplan::cli

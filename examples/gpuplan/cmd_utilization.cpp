@@ -2,6 +2,7 @@
 // ran, from nvidia-smi CSV logs, DCGM metrics (a Prometheus range query) or a plain CSV.
 #include "chart.hpp"
 #include "cli.hpp"
+#include "options.hpp"
 
 #include <gpuplan/io/monitoring.hpp>
 
@@ -19,28 +20,18 @@ namespace gpuplan::cli {
 
 namespace {
 
-struct utilization_flags {
-  std::vector<std::string> files;
-  std::string growth = "0";
-  std::string chart;
-  bool json = false;
+constexpr field utilization_table[] = {
+    {"growth", "--growth", field_type::number, "demand",
+     "Demand growth per month as a fraction (0.05 = 5%), for the 'add capacity by' advice"},
+    {"chart", "--chart", field_type::text, "output",
+     "Draw utilisation over time with the bands into FILE (.svg or .png, through gnuplot)"},
 };
 
-double growth_fraction(std::string text) {
-  double scale = 1;
-  if (!text.empty() && text.back() == '%') {
-    text.pop_back();
-    scale = 0.01;
-  }
-  double v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc{} || end != text.data() + text.size() || !std::isfinite(v) ||
-      v < 0)
-    throw usage_error(fmt::format("--growth '{}' must be a fraction or percentage per month "
-                                  "(0.05 or 5%)",
-                                  text));
-  return v * scale;
-}
+struct utilization_command {
+  settings s;
+  std::vector<std::string> files;
+  bool json = false;
+};
 
 std::string pct(double x) { return fmt::format("{:.0f}%", x * 100); }
 
@@ -69,10 +60,14 @@ chart::chart_spec usage_chart(const std::vector<io::gpu_sample>& samples,
   return c;
 }
 
-int run_utilization(const utilization_flags& f) {
+int run_utilization(utilization_command& f) {
+  f.s.read_plan();
   if (f.files.empty()) throw usage_error("utilization: give one or more monitoring files");
   io::usage_options o;
-  o.monthly_growth = growth_fraction(f.growth);
+  o.monthly_growth = f.s.number("growth").value_or(0.0);
+  if (!(o.monthly_growth >= 0) || !std::isfinite(o.monthly_growth))
+    throw usage_error(fmt::format("{} must be a fraction, not negative (0.05 = 5% a month)",
+                                  f.s.name("growth")));
   std::vector<io::gpu_sample> samples;
   std::vector<std::string> formats;
   int missing = 0;
@@ -90,7 +85,8 @@ int run_utilization(const utilization_flags& f) {
   }
   const io::usage_report r = io::analyze_usage(samples, o);
   std::optional<chart::file_result> drawn;
-  if (!f.chart.empty()) drawn = chart::render_file(usage_chart(samples, r), f.chart);
+  if (const std::optional<std::string> file = f.s.text("chart"))
+    drawn = chart::render_file(usage_chart(samples, r), *file);
   if (f.json) {
     nlohmann::json j = io::to_json(r);
     j["files"] = f.files;
@@ -128,16 +124,16 @@ int run_utilization(const utilization_flags& f) {
 }  // namespace
 
 command add_utilization_command(CLI::App& app) {
-  auto f = std::make_shared<utilization_flags>();
+  auto f = std::make_shared<utilization_command>();
   CLI::App* sub = app.add_subcommand(
       "utilization",
       "Utilisation of real GPUs from nvidia-smi CSV logs, DCGM metrics (Prometheus range query "
       "JSON) or a plain CSV: time in each band, mean, p95, peak, idle GPUs, advice");
-  sub->add_option("files", f->files, "Monitoring files (format recognised from the content)")
+  sub->add_option("files", f->files, "Monitoring files (the format is recognised from the content)")
       ->required();
-  sub->add_option("--growth", f->growth, "Demand growth per month, for the 'add capacity by' advice");
-  sub->add_option("--chart", f->chart, "Draw utilisation over time with the bands (.svg or .png)");
-  sub->add_flag("--json", f->json, "Print the analysis as JSON");
+  f->s.add(sub, std::span<const field>(utilization_table));
+  f->s.add_plan_option(sub);
+  sub->add_flag("--json", f->json, "Print the analysis as JSON (schema: docs/json-schema.md)");
   return {sub, [f] { return run_utilization(*f); }};
 }
 
