@@ -5,6 +5,7 @@
 #include <gpuplan/units.hpp>
 
 #include <gpuplan/catalog.hpp>
+#include <gpuplan/catalog/mig.hpp>
 
 #include <gpuplan/specs/generic.hpp>
 #include <gpuplan/specs/gpu.hpp>
@@ -24,7 +25,10 @@
 #include <gpuplan/models/memory_common.hpp>
 #include <gpuplan/models/placement.hpp>
 #include <gpuplan/models/scaling.hpp>
+#include <gpuplan/models/queueing.hpp>
 #include <gpuplan/models/training_memory.hpp>
 #include <gpuplan/models/training_step.hpp>
 
+#include <gpuplan/plan/capacity.hpp>
 #include <gpuplan/plan/fit.hpp>
+#include <gpuplan/plan/sharing.hpp>
