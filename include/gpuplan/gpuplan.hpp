@@ -5,6 +5,7 @@
 #include <gpuplan/units.hpp>
 
 #include <gpuplan/catalog.hpp>
+#include <gpuplan/catalog/prices.hpp>
 
 #include <gpuplan/specs/flops.hpp>
 #include <gpuplan/specs/generic.hpp>
@@ -12,11 +13,17 @@
 #include <gpuplan/specs/layout.hpp>
 #include <gpuplan/specs/name.hpp>
 #include <gpuplan/specs/precision.hpp>
+#include <gpuplan/specs/pricing.hpp>
+#include <gpuplan/specs/site.hpp>
+#include <gpuplan/specs/source.hpp>
 #include <gpuplan/specs/transformer.hpp>
 
 #include <gpuplan/models/assumptions.hpp>
+#include <gpuplan/models/cost.hpp>
+#include <gpuplan/models/energy.hpp>
 #include <gpuplan/models/inference_memory.hpp>
 #include <gpuplan/models/memory_common.hpp>
+#include <gpuplan/models/power.hpp>
 #include <gpuplan/models/training_memory.hpp>
 
 #include <gpuplan/plan/fit.hpp>
