@@ -35,22 +35,6 @@ namespace gpuplan {
 
 namespace detail {
 
-constexpr char fold_char(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-constexpr bool is_name_separator(char c) { return c == '-' || c == '_' || c == ' '; }
-
-/// Whether a and b are one name, ignoring ASCII case and the separators '-', '_' and ' '.
-constexpr bool same_folded_name(std::string_view a, std::string_view b) {
-  std::size_t i = 0, j = 0;
-  while (true) {
-    while (i < a.size() && is_name_separator(a[i])) ++i;
-    while (j < b.size() && is_name_separator(b[j])) ++j;
-    if (i == a.size() || j == b.size()) return i == a.size() && j == b.size();
-    if (fold_char(a[i]) != fold_char(b[j])) return false;
-    ++i;
-    ++j;
-  }
-}
-
 /// Throws invalid_input naming the GPU, term and provider that the price book lacks (run time).
 [[noreturn]] inline void throw_no_price(const gpu_spec& g, price_term t, std::string_view provider) {
   invalid_input e("gpuplan: the price book has no ");

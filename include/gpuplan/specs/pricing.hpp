@@ -11,6 +11,9 @@
 #include <gpuplan/specs/source.hpp>
 #include <gpuplan/units.hpp>
 
+#include <cstddef>
+#include <string_view>
+
 namespace gpuplan {
 
 namespace units {
@@ -21,6 +24,26 @@ inline constexpr unit<dims::time> month{365.0 / 12.0 * 86400.0, "mo"};
 inline constexpr unit<dims::energy_price> usd_per_kW_month{1.0 / (1e3 * 365.0 / 12.0 * 86400.0),
                                                            "$/kW-mo"};
 }  // namespace units
+
+namespace detail {
+constexpr char fold_char(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+constexpr bool is_name_separator(char c) { return c == '-' || c == '_' || c == ' '; }
+/// Whether a and b are one name, ignoring ASCII case and the separators '-', '_' and ' ' (as the
+/// catalogs match names): "H100 SXM5 80GB" is "h100-sxm5-80gb".
+constexpr bool same_folded_name(std::string_view a, std::string_view b) {
+  std::size_t i = 0, j = 0;
+  while (true) {
+    while (i < a.size() && is_name_separator(a[i])) ++i;
+    while (j < b.size() && is_name_separator(b[j])) ++j;
+    if (i == a.size() || j == b.size()) return i == a.size() && j == b.size();
+    if (fold_char(a[i]) != fold_char(b[j])) return false;
+    ++i;
+    ++j;
+  }
+}
+}  // namespace detail
 
 /// How a cloud GPU-hour is bought.
 enum class price_term : unsigned char {
