@@ -6,10 +6,13 @@
 
 #include <gpuplan/catalog.hpp>
 #include <gpuplan/catalog/prices.hpp>
+#include <gpuplan/catalog/sites.hpp>
 
+#include <gpuplan/specs/carbon.hpp>
 #include <gpuplan/specs/flops.hpp>
 #include <gpuplan/specs/generic.hpp>
 #include <gpuplan/specs/gpu.hpp>
+#include <gpuplan/specs/grid.hpp>
 #include <gpuplan/specs/layout.hpp>
 #include <gpuplan/specs/name.hpp>
 #include <gpuplan/specs/precision.hpp>
@@ -19,6 +22,7 @@
 #include <gpuplan/specs/transformer.hpp>
 
 #include <gpuplan/models/assumptions.hpp>
+#include <gpuplan/models/carbon.hpp>
 #include <gpuplan/models/cost.hpp>
 #include <gpuplan/models/energy.hpp>
 #include <gpuplan/models/inference_memory.hpp>

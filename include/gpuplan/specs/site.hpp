@@ -1,11 +1,12 @@
 // gpuplan/specs/site.hpp: what a data-centre site is, for energy, cost and facility figures.
 //
 // A site is where GPUs run: how much facility power each watt of IT power costs (PUE), what a
-// kilowatt-hour costs, how much power a rack may draw and how the racks are cooled. Grid carbon
-// intensity lives in gpuplan/specs/carbon.hpp beside the carbon quantities. Defaults here are a
-// typical 2023-2024 US colocation site; catalog/sites.hpp holds dated, cited alternatives.
+// kilowatt-hour costs, what a kilowatt-hour emits, how much power a rack may draw and how the
+// racks are cooled. Defaults here are a typical 2023-2024 US colocation site; catalog/sites.hpp
+// holds dated, cited grid intensities of other regions.
 #pragma once
 
+#include <gpuplan/specs/carbon.hpp>
 #include <gpuplan/specs/checks.hpp>
 #include <gpuplan/specs/name.hpp>
 #include <gpuplan/units.hpp>
@@ -75,6 +76,11 @@ struct site_spec {
   /// revenue per kWh in Virginia (the largest US data-centre market) in 2023, EIA Electric Power
   /// Annual 2023, released 2024-10-17 (eia.gov/electricity/annual/secrev-map.php).
   energy_price electricity = 0.0895 * units::usd_per_kWh;
+  /// Location-based carbon intensity of the site's electricity. Default 0.385 kg CO2e/kWh, the
+  /// "US national average carbon intensity factor" of Touvron et al. 2023 (LLaMA,
+  /// arXiv:2302.13971, sec. 6.3), the factor behind the Llama 2 model card's emissions
+  /// (catalog::grid_us).
+  carbon_intensity grid = 0.385 * units::kgCO2e_per_kWh;
   /// IT power one rack may draw (the power distributed to it). Default 30 kW: the top of the
   /// optimized-air band (cooling_limits::air_containment), which a DGX H100 (10.2 kW) fills with
   /// two nodes.
@@ -91,6 +97,8 @@ struct site_spec {
       detail::fail("site_spec.pue must be between 1 and 5 (facility power / IT power)");
     if (!detail::finite_nonnegative(electricity.value))
       detail::fail("site_spec.electricity must be finite and not negative");
+    if (!detail::finite(grid.value) || grid.value < 0.0 || grid.in(units::gCO2e_per_kWh) > 2000.0)
+      detail::fail("site_spec.grid must be between 0 and 2000 gCO2e/kWh");
     if (!detail::finite(rack_budget.value) || !(rack_budget.value > 0.0))
       detail::fail("site_spec.rack_budget must be positive and finite");
     limits.validate();
