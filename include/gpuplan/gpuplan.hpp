@@ -30,4 +30,5 @@
 #include <gpuplan/models/power.hpp>
 #include <gpuplan/models/training_memory.hpp>
 
+#include <gpuplan/plan/cost.hpp>
 #include <gpuplan/plan/fit.hpp>

@@ -160,7 +160,7 @@ struct onprem_fleet {
   int gpus = 0;      ///< GPUs wanted; whole servers are bought
   onprem_costs costs{};
   site_spec site{};
-  node_power_assumptions power{};
+  node_power_assumptions power_model{};
   /// Kernel duty of a GPU while it is in use. Default 1: the model cards' convention of counting
   /// a GPU in use at its full power (Llama 2 and Llama 3 model cards: "power consumption per GPU
   /// device" = TDP). Lower it for serving at partial load.
@@ -176,7 +176,7 @@ struct onprem_fleet {
     if (gpus <= 0) detail::fail("onprem_fleet.gpus must be positive");
     costs.validate();
     site.validate();
-    power.validate();
+    power_model.validate();
     detail::check_utilization(in_use_duty, "onprem_fleet.in_use_duty must be between 0 and 1");
   }
 };
@@ -215,8 +215,8 @@ struct fleet_power {
 constexpr fleet_power onprem_power(const onprem_fleet& f) {
   f.validate();
   const double servers = 1.0 * f.servers();
-  const node_power_breakdown busy = node_power(f.node, f.in_use_duty, f.power);
-  const power idle_node = (1.0 * f.node.gpus) * gpu_deep_idle_power(f.node.gpu, f.power.gpu) +
+  const node_power_breakdown busy = node_power(f.node, f.in_use_duty, f.power_model);
+  const power idle_node = (1.0 * f.node.gpus) * gpu_deep_idle_power(f.node.gpu, f.power_model.gpu) +
                           busy.host + busy.network + busy.storage;
   return {servers * idle_node, servers * busy.total()};
 }
@@ -230,7 +230,7 @@ constexpr onprem_month onprem_month_costs(const onprem_fleet& f) {
   m.amortisation = capex / (12.0 * f.costs.amortisation_years);
   m.maintenance = capex * f.costs.maintenance_per_year / 12.0;
   // Colocation is charged on provisioned power: the nodes' maximum.
-  m.colocation = (1.0 * f.servers()) * node_max_power(f.node, f.power) * month * f.costs.colocation;
+  m.colocation = (1.0 * f.servers()) * node_max_power(f.node, f.power_model) * month * f.costs.colocation;
   m.staff = f.costs.staff * month;
   m.energy_idle = price_factor * (p.idle * month) * f.site.electricity;
   m.energy_full_use = price_factor * ((p.full_use - p.idle) * month) * f.site.electricity;
