@@ -6,6 +6,7 @@
 // PUE and grid intensity, and, as an option, embodied carbon.
 #pragma once
 
+#include <gpuplan/catalog/nodes.hpp>
 #include <gpuplan/models/carbon.hpp>
 #include <gpuplan/models/cost.hpp>
 #include <gpuplan/models/energy.hpp>
@@ -26,10 +27,11 @@ struct run_cost_inputs {
   /// All-in average draw per GPU (GPU, host and network share), as model cards report it; when
   /// positive it replaces the node power model.
   power power_per_gpu{};
-  /// The server the GPUs sit in, for the power model. Its gpu need not be the run's: the run's
-  /// GPU replaces it (host power then follows the host share when the node's maximum was for
-  /// another GPU).
-  node_spec node{};
+  /// The server the GPUs sit in, for the power model. Default: a DGX H100 (8 GPUs, 10.2 kW
+  /// published maximum). Its GPU need not be the run's: the run's GPU replaces it, and the host
+  /// then follows node_power_assumptions::host_share_of_gpu_tdp, the published maximum being
+  /// for the node's own GPUs.
+  node_spec node = catalog::dgx_h100;
   double utilization = 1.0;             ///< GPU kernel duty during the run
   node_power_assumptions power_model{};
   site_spec site{};
@@ -70,7 +72,7 @@ constexpr run_cost_report price_run(const run_usage& u, const run_cost_inputs& i
     r.energy_lines.facility_overhead = (in.site.pue - 1.0) * r.energy_lines.gpus;
   } else {
     node_spec n = in.node;
-    if (n.gpus <= 0) n.gpus = 8;
+    if (n.gpus <= 0) detail::fail("run_cost_inputs.node.gpus must be positive");
     if (!(n.gpu.name == u.gpu.name)) n.max_power = {};
     n.gpu = u.gpu;
     r.power_per_gpu = per_gpu_power(n, in.utilization, in.power_model);
