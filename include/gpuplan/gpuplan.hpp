@@ -8,7 +8,6 @@
 #include <gpuplan/catalog/prices.hpp>
 #include <gpuplan/catalog/sites.hpp>
 
-#include <gpuplan/specs/carbon.hpp>
 #include <gpuplan/specs/generic.hpp>
 #include <gpuplan/specs/gpu.hpp>
 #include <gpuplan/specs/grid.hpp>

@@ -1,13 +1,12 @@
 // Cost of runs, tokens and fleets; cloud against owning; hybrid. Expected figures are worked out
 // by hand from the formulas in models/cost.hpp (written beside each check), so a change in the
 // model's arithmetic fails here.
-#include "../catch.hpp"
-
-#include <gpuplan/gpuplan.hpp>
-
 #include <array>
 #include <cmath>
+#include <gpuplan/gpuplan.hpp>
 #include <string>
+
+#include "../catch.hpp"
 
 using namespace gpuplan;
 using Catch::Matchers::Contains;
@@ -62,8 +61,8 @@ TEST_CASE("Owned fleet: capital and a month, line by line", "[cost][onprem]") {
   CHECK(usd(m.energy_full_use) ==
         Approx(8 * 8 * (0.698 - 0.075) * hours_per_month * 1.56 * 0.0895));
   CHECK(usd(m.maintenance) == 0.0);
-  CHECK(usd(m.total(0.5)) == Approx(usd(m.amortisation + m.colocation + m.energy_idle) +
-                                    0.5 * usd(m.energy_full_use)));
+  CHECK(usd(m.total(0.5)) ==
+        Approx(usd(m.amortisation + m.colocation + m.energy_idle) + 0.5 * usd(m.energy_full_use)));
   // Per GPU-hour used at 100%: the month over 64 x 730 GPU-hours.
   CHECK(onprem_cost_per_gpu_hour(f, 1.0).in(units::usd_per_h) ==
         Approx(usd(m.total(1.0)) / (64 * hours_per_month)));
@@ -76,8 +75,8 @@ TEST_CASE("Cloud against owning: break-even utilization and month", "[cost][onpr
   const onprem_month m = onprem_month_costs(f);
   const double K = usd(onprem_capex(f));
   const double C = 64 * hours_per_month * 4.916;
-  const double u_star = (K / 36 + usd(m.fixed_running()) + usd(m.energy_idle)) /
-                        (C - usd(m.energy_full_use));
+  const double u_star =
+      (K / 36 + usd(m.fixed_running()) + usd(m.energy_idle)) / (C - usd(m.energy_full_use));
   CHECK(c.break_even_utilization == Approx(u_star));
   CHECK(c.break_even_utilization == Approx(0.438).margin(0.001));
   const double m_star = K / (0.7 * C - usd(m.running(0.7)));
@@ -126,8 +125,8 @@ TEST_CASE("Hybrid: owned base for the baseline, cloud for the peak", "[cost][hyb
   for (double d : demand) candidate = candidate || p.base_gpus == static_cast<int>(d);
   CHECK(candidate);
   for (int base : {0, 64, 256, 320})
-    CHECK(p.hybrid <= hybrid_cost(demand, base, onprem_fleet{.node = cat::dgx_h100, .gpus = 320},
-                                  price));
+    CHECK(p.hybrid <=
+          hybrid_cost(demand, base, onprem_fleet{.node = cat::dgx_h100, .gpus = 320}, price));
   // All-cloud is demand x price.
   double gpu_hours = 0;
   for (double d : demand) gpu_hours += d;
@@ -136,8 +135,7 @@ TEST_CASE("Hybrid: owned base for the baseline, cloud for the peak", "[cost][hyb
   double burst = 0;
   for (double d : demand) burst += d > p.base_gpus ? d - p.base_gpus : 0;
   CHECK(p.burst_gpu_time.in(units::h) == Approx(burst));
-  CHECK_THROWS_WITH(plan_hybrid(std::array<double, 2>{0, 0}, f, price),
-                    Contains("need a GPU"));
+  CHECK_THROWS_WITH(plan_hybrid(std::array<double, 2>{0, 0}, f, price), Contains("need a GPU"));
 }
 
 TEST_CASE("Pricing entries are validated field by field", "[cost][errors]") {
@@ -193,14 +191,14 @@ TEST_CASE("A run's report: price, power, energy and carbon with their inputs", "
   run_cost_inputs in{.book = cat::default_prices,
                      .price_per_gpu_hour = 1.5 * units::usd_per_h,
                      .power_per_gpu = 400 * units::W,
-                     .site = {.pue = 1.1, .grid = 0.385 * units::kgCO2e_per_kWh}};
+                     .site = {.pue = 1.1, .grid = 0.385 * units::kg_per_kWh}};
   run_cost_report r = price_run(u, in);
   CHECK(r.power_given);
   CHECK(r.price_entry == nullptr);
   CHECK(usd(r.cost) == Approx(1720320 * 1.5));
   CHECK(r.facility_energy().in(units::MWh) == Approx(1720320 * 0.4 * 1.1 / 1000));
-  CHECK(r.carbon.operational.in(units::tCO2e) == Approx(291.42).margin(0.01));
-  CHECK(r.carbon.embodied.in(units::kgCO2e) == 0.0);
+  CHECK(r.carbon.operational.in(units::t) == Approx(291.42).margin(0.01));
+  CHECK(r.carbon.embodied.in(units::kg) == 0.0);
   // From the book and the node model instead: an H100 run on DGX H100s at full use.
   const run_usage h{.gpu = cat::h100_sxm, .gpu_time = 8000 * units::h};
   in = {.book = cat::default_prices, .node = cat::dgx_h100, .embodied = true};
@@ -209,8 +207,7 @@ TEST_CASE("A run's report: price, power, energy and carbon with their inputs", "
   CHECK(r.price_entry->provider == std::string_view("runpod"));
   CHECK(r.power_per_gpu.in(units::W) == Approx(698 + 4600.0 / 8));
   CHECK(r.facility_energy().in(units::kWh) == Approx(1.56 * 1000 * (8 * 0.698 + 4.6)));
-  CHECK(r.carbon.embodied.in(units::kgCO2e) ==
-        Approx(8000 * (150 + 2500 / 8.0) / (6 * 8760 * 0.85)));
+  CHECK(r.carbon.embodied.in(units::kg) == Approx(8000 * (150 + 2500 / 8.0) / (6 * 8760 * 0.85)));
   // A GPU the node was not published for: host from the share of TDP.
   r = price_run({.gpu = cat::a100_sxm_80gb, .gpu_time = 800 * units::h},
                 {.price_per_gpu_hour = 1 * units::usd_per_h, .node = cat::dgx_h100});

@@ -3,9 +3,9 @@
 // 8192^3 products in 200 ms duty cycles, nvidia-smi power.draw every 500 ms, phase means; measured
 // 2026-11-23): idle with clocks up 126 W and 134 W, 24% utilization 326 W, 64% 548 W, 99% 698 W,
 // 75 W before any work.
-#include "../catch.hpp"
-
 #include <gpuplan/gpuplan.hpp>
+
+#include "../catch.hpp"
 
 using namespace gpuplan;
 using Catch::Matchers::Contains;
@@ -56,8 +56,7 @@ TEST_CASE("Node power: GPUs plus host from the published maximum", "[energy][pow
   // Network and storage shares are added when set.
   const node_power_assumptions extra{.network_per_node = 300 * units::W,
                                      .storage_per_node = 100 * units::W};
-  CHECK(node_power(cat::dgx_h100, 1.0, extra).total().in(units::W) ==
-        Approx(8 * 698 + 4600 + 400));
+  CHECK(node_power(cat::dgx_h100, 1.0, extra).total().in(units::W) == Approx(8 * 698 + 4600 + 400));
   CHECK(per_gpu_power(cat::dgx_h100, 1.0).in(units::W) == Approx((8 * 698 + 4600) / 8.0));
 }
 

@@ -1,18 +1,19 @@
 // Price books in JSON: the user's book overrides or extends the default one; a bad entry gets
 // one clear error naming the file, the entry and the field.
-#include "../catch.hpp"
-
 #include <gpuplan/gpuplan.hpp>
 #include <gpuplan/io/prices_json.hpp>
-
 #include <string>
+
+#include "../catch.hpp"
 
 using namespace gpuplan;
 using Catch::Matchers::Contains;
 namespace cat = gpuplan::catalog;
 
 namespace {
-std::string data(const char* name) { return std::string(GPUPLAN_TEST_DATA_DIR) + "/prices/" + name; }
+std::string data(const char* name) {
+  return std::string(GPUPLAN_TEST_DATA_DIR) + "/prices/" + name;
+}
 
 std::string error_of(const char* name) {
   try {
@@ -95,9 +96,9 @@ TEST_CASE("Bad entries: one line naming file, entry and field", "[prices][json][
              Contains("zero_years.json: onprem: field 'amortisation_years' must be positive"));
   CHECK_THAT(error_of("malformed.json"), Contains("malformed.json:2:"));
   CHECK_THAT(error_of("no_such_file.json"), Contains("no such file"));
-  for (const char* f : {"bad_type.json", "missing_date.json", "unknown_key.json", "bad_date.json",
-                        "negative_price.json", "no_price.json", "bad_cooling.json",
-                        "zero_years.json"})
+  for (const char* f :
+       {"bad_type.json", "missing_date.json", "unknown_key.json", "bad_date.json",
+        "negative_price.json", "no_price.json", "bad_cooling.json", "zero_years.json"})
     CHECK(error_of(f).find('\n') == std::string::npos);
 }
 

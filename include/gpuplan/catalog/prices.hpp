@@ -11,9 +11,8 @@
 // the June 2025 reduction ("up to 45%", usage.ai, "LLM Cost Optimization on AWS", 2026-06-30).
 #pragma once
 
-#include <gpuplan/specs/pricing.hpp>
-
 #include <array>
+#include <gpuplan/specs/pricing.hpp>
 
 namespace gpuplan::catalog {
 
@@ -37,8 +36,9 @@ inline constexpr cloud_price aws_p5_48xlarge{
     .region = "us-east-1",
     .on_demand = detail::per_gpu_hour(98.32, 8),
     .date = {2023, 7, 27},
-    .source = "The Next Platform, 'H100 GPU Instance Pricing On AWS: Grin And Bear It', "
-              "2023-07-27 (p5.48xlarge $98.32/h on demand, us-east-1)",
+    .source =
+        "The Next Platform, 'H100 GPU Instance Pricing On AWS: Grin And Bear It', "
+        "2023-07-27 (p5.48xlarge $98.32/h on demand, us-east-1)",
 };
 
 /// AWS EC2 Capacity Blocks for ML: GPUs reserved ahead for 1 to 182 days, paid up front. Stored
@@ -52,8 +52,9 @@ inline constexpr cloud_price aws_p5_capacity_block{
     .region = "us-east-1",
     .on_demand = detail::per_gpu_hour(39.33, 8),  // $4.916 per accelerator-hour
     .date = {2024, 12, 31},
-    .source = "aws.amazon.com/ec2/capacityblocks/pricing (rates current until the 2025-01-01 "
-              "update): p5.48xlarge $39.33/h, $4.916 per accelerator-hour",
+    .source =
+        "aws.amazon.com/ec2/capacityblocks/pricing (rates current until the 2025-01-01 "
+        "update): p5.48xlarge $39.33/h, $4.916 per accelerator-hour",
 };
 inline constexpr cloud_price aws_p5e_capacity_block{
     .provider = "aws",
@@ -63,8 +64,9 @@ inline constexpr cloud_price aws_p5e_capacity_block{
     .region = "us-east-2",
     .on_demand = detail::per_gpu_hour(43.26, 8),  // $5.408 per accelerator-hour
     .date = {2024, 12, 31},
-    .source = "aws.amazon.com/ec2/capacityblocks/pricing (rates current until the 2025-01-01 "
-              "update): 8x H200, $43.26/h, $5.408 per accelerator-hour",
+    .source =
+        "aws.amazon.com/ec2/capacityblocks/pricing (rates current until the 2025-01-01 "
+        "update): 8x H200, $43.26/h, $5.408 per accelerator-hour",
 };
 inline constexpr cloud_price aws_p4d_capacity_block{
     .provider = "aws",
@@ -74,8 +76,9 @@ inline constexpr cloud_price aws_p4d_capacity_block{
     .region = "us-east-2",
     .on_demand = detail::per_gpu_hour(14.75, 8),  // $1.844 per accelerator-hour
     .date = {2024, 12, 31},
-    .source = "aws.amazon.com/ec2/capacityblocks/pricing (rates current until the 2025-01-01 "
-              "update): p4d.24xlarge $14.75/h, $1.844 per accelerator-hour",
+    .source =
+        "aws.amazon.com/ec2/capacityblocks/pricing (rates current until the 2025-01-01 "
+        "update): p4d.24xlarge $14.75/h, $1.844 per accelerator-hour",
 };
 
 /// Lambda on-demand single-GPU instances.
@@ -87,8 +90,9 @@ inline constexpr cloud_price lambda_1x_h100_sxm{
     .region = {},
     .on_demand = 3.78 * units::usd_per_h,
     .date = {2026, 5, 7},
-    .source = "techbytes.app 'Serverless GPU Pricing Matrix [2026]', prices verified 2026-05-07 "
-              "from vendor pages: Lambda 1x H100 SXM $3.78/h",
+    .source =
+        "techbytes.app 'Serverless GPU Pricing Matrix [2026]', prices verified 2026-05-07 "
+        "from vendor pages: Lambda 1x H100 SXM $3.78/h",
 };
 inline constexpr cloud_price lambda_1x_h100_pcie{
     .provider = "lambda",
@@ -98,8 +102,9 @@ inline constexpr cloud_price lambda_1x_h100_pcie{
     .region = {},
     .on_demand = 2.86 * units::usd_per_h,
     .date = {2026, 5, 7},
-    .source = "techbytes.app 'Serverless GPU Pricing Matrix [2026]', prices verified 2026-05-07 "
-              "from vendor pages: Lambda 1x H100 PCIe $2.86/h",
+    .source =
+        "techbytes.app 'Serverless GPU Pricing Matrix [2026]', prices verified 2026-05-07 "
+        "from vendor pages: Lambda 1x H100 PCIe $2.86/h",
 };
 inline constexpr cloud_price lambda_1x_a100_40gb{
     .provider = "lambda",
@@ -109,8 +114,9 @@ inline constexpr cloud_price lambda_1x_a100_40gb{
     .region = {},
     .on_demand = 1.48 * units::usd_per_h,
     .date = {2026, 5, 7},
-    .source = "techbytes.app 'Serverless GPU Pricing Matrix [2026]', prices verified 2026-05-07 "
-              "from vendor pages: Lambda A100 40GB $1.48/h",
+    .source =
+        "techbytes.app 'Serverless GPU Pricing Matrix [2026]', prices verified 2026-05-07 "
+        "from vendor pages: Lambda A100 40GB $1.48/h",
 };
 
 /// Modal (serverless, billed per second of use): H100 at $0.001097/s.
@@ -122,8 +128,9 @@ inline constexpr cloud_price modal_h100{
     .region = {},
     .on_demand = 3.9492 * units::usd_per_h,
     .date = {2026, 5, 7},
-    .source = "techbytes.app 'Serverless GPU Pricing Matrix [2026]', verified 2026-05-07: Modal "
-              "H100 $3.9492/h ($0.001097/s)",
+    .source =
+        "techbytes.app 'Serverless GPU Pricing Matrix [2026]', verified 2026-05-07: Modal "
+        "H100 $3.9492/h ($0.001097/s)",
 };
 
 /// RunPod Secure Cloud 8x H100 and the Vast.ai marketplace spot floor for 8x H100.
@@ -135,8 +142,9 @@ inline constexpr cloud_price runpod_8x_h100{
     .region = {},
     .on_demand = detail::per_gpu_hour(22.32, 8),  // $2.79 per GPU-hour
     .date = {2026, 4, 30},
-    .source = "techplained.aptechsolutions.io 'RunPod vs Vast.ai vs Lambda Labs: 8xH100 Training "
-              "Economics (2026)', April 2026: RunPod Secure Cloud 8xH100 $22.32/h",
+    .source =
+        "techplained.aptechsolutions.io 'RunPod vs Vast.ai vs Lambda Labs: 8xH100 Training "
+        "Economics (2026)', April 2026: RunPod Secure Cloud 8xH100 $22.32/h",
 };
 inline constexpr cloud_price vastai_8x_h100{
     .provider = "vast.ai",
@@ -146,8 +154,9 @@ inline constexpr cloud_price vastai_8x_h100{
     .region = {},
     .spot = detail::per_gpu_hour(12.16, 8),  // $1.52 per GPU-hour, 14-day spot median floor
     .date = {2026, 4, 30},
-    .source = "techplained.aptechsolutions.io 'RunPod vs Vast.ai vs Lambda Labs: 8xH100 Training "
-              "Economics (2026)', April 2026: Vast.ai spot floor $12.16/h for 8xH100",
+    .source =
+        "techplained.aptechsolutions.io 'RunPod vs Vast.ai vs Lambda Labs: 8xH100 Training "
+        "Economics (2026)', April 2026: Vast.ai spot floor $12.16/h for 8xH100",
 };
 
 /// The default price book.

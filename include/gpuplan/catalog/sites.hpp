@@ -19,52 +19,100 @@
 //               JMLR 24(253): French grid 57 gCO2eq/kWh (Jean Zay, 2022)
 #pragma once
 
-#include <gpuplan/specs/grid.hpp>
-
 #include <array>
 #include <cstddef>
+#include <gpuplan/specs/grid.hpp>
 #include <string_view>
 
 namespace gpuplan::catalog {
 
-
-inline constexpr grid_region grid_world{.name = "world", .aliases = {"global"},
-    .intensity = 481 * units::gCO2e_per_kWh, .year = 2023, .source = "[STATISTA-EMBER] world 2023"};
-inline constexpr grid_region grid_us{.name = "us", .aliases = {"usa", "united-states"},
-    .intensity = 385 * units::gCO2e_per_kWh, .year = 2023,
+inline constexpr grid_region grid_world{.name = "world",
+                                        .aliases = {"global"},
+                                        .intensity = 481 * units::g_per_kWh,
+                                        .year = 2023,
+                                        .source = "[STATISTA-EMBER] world 2023"};
+inline constexpr grid_region grid_us{
+    .name = "us",
+    .aliases = {"usa", "united-states"},
+    .intensity = 385 * units::g_per_kWh,
+    .year = 2023,
     .source = "[LLAMA] US national average factor, 0.385 kg CO2eq/kWh"};
-inline constexpr grid_region grid_us_2020{.name = "us-2020", .aliases = {"us-patterson"},
-    .intensity = 429 * units::gCO2e_per_kWh, .year = 2020,
+inline constexpr grid_region grid_us_2020{
+    .name = "us-2020",
+    .aliases = {"us-patterson"},
+    .intensity = 429 * units::g_per_kWh,
+    .year = 2020,
     .source = "[PATTERSON] Table 4, GPT-3: 0.429 kg CO2e/kWh"};
-inline constexpr grid_region grid_france{.name = "france", .aliases = {"fr", "fra"},
-    .intensity = 56 * units::gCO2e_per_kWh, .year = 2023, .source = "[OWID-EMBER] France 2023"};
-inline constexpr grid_region grid_france_2022{.name = "france-2022", .aliases = {"fr-bloom"},
-    .intensity = 57 * units::gCO2e_per_kWh, .year = 2022,
-    .source = "[BLOOM] French grid, 57 gCO2eq/kWh"};
-inline constexpr grid_region grid_germany{.name = "germany", .aliases = {"de", "deu"},
-    .intensity = 381 * units::gCO2e_per_kWh, .year = 2023, .source = "[OWID-EMBER] Germany 2023"};
-inline constexpr grid_region grid_ireland{.name = "ireland", .aliases = {"ie", "irl"},
-    .intensity = 291 * units::gCO2e_per_kWh, .year = 2023, .source = "[OWID-EMBER] Ireland 2023"};
-inline constexpr grid_region grid_finland{.name = "finland", .aliases = {"fi", "fin"},
-    .intensity = 79 * units::gCO2e_per_kWh, .year = 2023, .source = "[OWID-EMBER] Finland 2023"};
-inline constexpr grid_region grid_denmark{.name = "denmark", .aliases = {"dk", "dnk"},
-    .intensity = 152 * units::gCO2e_per_kWh, .year = 2023, .source = "[OWID-EMBER] Denmark 2023"};
-inline constexpr grid_region grid_belgium{.name = "belgium", .aliases = {"be", "bel"},
-    .intensity = 138 * units::gCO2e_per_kWh, .year = 2023, .source = "[OWID-EMBER] Belgium 2023"};
-inline constexpr grid_region grid_austria{.name = "austria", .aliases = {"at", "aut"},
-    .intensity = 111 * units::gCO2e_per_kWh, .year = 2023, .source = "[OWID-EMBER] Austria 2023"};
-inline constexpr grid_region grid_norway{.name = "norway", .aliases = {"no", "nor"},
-    .intensity = 30 * units::gCO2e_per_kWh, .year = 2023, .source = "[STATISTA-EMBER] Norway 2023"};
-inline constexpr grid_region grid_canada{.name = "canada", .aliases = {"ca", "can"},
-    .intensity = 170 * units::gCO2e_per_kWh, .year = 2023, .source = "[OWID-EMBER] Canada 2023"};
-inline constexpr grid_region grid_brazil{.name = "brazil", .aliases = {"br", "bra"},
-    .intensity = 98 * units::gCO2e_per_kWh, .year = 2023, .source = "[OWID-EMBER] Brazil 2023"};
-inline constexpr grid_region grid_china{.name = "china", .aliases = {"cn", "chn"},
-    .intensity = 582 * units::gCO2e_per_kWh, .year = 2023, .source = "[OWID-EMBER] China 2023"};
-inline constexpr grid_region grid_india{.name = "india", .aliases = {"in", "ind"},
-    .intensity = 713 * units::gCO2e_per_kWh, .year = 2023, .source = "[OWID-EMBER] India 2023"};
-inline constexpr grid_region grid_australia{.name = "australia", .aliases = {"au", "aus"},
-    .intensity = 549 * units::gCO2e_per_kWh, .year = 2023, .source = "[OWID-EMBER] Australia 2023"};
+inline constexpr grid_region grid_france{.name = "france",
+                                         .aliases = {"fr", "fra"},
+                                         .intensity = 56 * units::g_per_kWh,
+                                         .year = 2023,
+                                         .source = "[OWID-EMBER] France 2023"};
+inline constexpr grid_region grid_france_2022{.name = "france-2022",
+                                              .aliases = {"fr-bloom"},
+                                              .intensity = 57 * units::g_per_kWh,
+                                              .year = 2022,
+                                              .source = "[BLOOM] French grid, 57 gCO2eq/kWh"};
+inline constexpr grid_region grid_germany{.name = "germany",
+                                          .aliases = {"de", "deu"},
+                                          .intensity = 381 * units::g_per_kWh,
+                                          .year = 2023,
+                                          .source = "[OWID-EMBER] Germany 2023"};
+inline constexpr grid_region grid_ireland{.name = "ireland",
+                                          .aliases = {"ie", "irl"},
+                                          .intensity = 291 * units::g_per_kWh,
+                                          .year = 2023,
+                                          .source = "[OWID-EMBER] Ireland 2023"};
+inline constexpr grid_region grid_finland{.name = "finland",
+                                          .aliases = {"fi", "fin"},
+                                          .intensity = 79 * units::g_per_kWh,
+                                          .year = 2023,
+                                          .source = "[OWID-EMBER] Finland 2023"};
+inline constexpr grid_region grid_denmark{.name = "denmark",
+                                          .aliases = {"dk", "dnk"},
+                                          .intensity = 152 * units::g_per_kWh,
+                                          .year = 2023,
+                                          .source = "[OWID-EMBER] Denmark 2023"};
+inline constexpr grid_region grid_belgium{.name = "belgium",
+                                          .aliases = {"be", "bel"},
+                                          .intensity = 138 * units::g_per_kWh,
+                                          .year = 2023,
+                                          .source = "[OWID-EMBER] Belgium 2023"};
+inline constexpr grid_region grid_austria{.name = "austria",
+                                          .aliases = {"at", "aut"},
+                                          .intensity = 111 * units::g_per_kWh,
+                                          .year = 2023,
+                                          .source = "[OWID-EMBER] Austria 2023"};
+inline constexpr grid_region grid_norway{.name = "norway",
+                                         .aliases = {"no", "nor"},
+                                         .intensity = 30 * units::g_per_kWh,
+                                         .year = 2023,
+                                         .source = "[STATISTA-EMBER] Norway 2023"};
+inline constexpr grid_region grid_canada{.name = "canada",
+                                         .aliases = {"ca", "can"},
+                                         .intensity = 170 * units::g_per_kWh,
+                                         .year = 2023,
+                                         .source = "[OWID-EMBER] Canada 2023"};
+inline constexpr grid_region grid_brazil{.name = "brazil",
+                                         .aliases = {"br", "bra"},
+                                         .intensity = 98 * units::g_per_kWh,
+                                         .year = 2023,
+                                         .source = "[OWID-EMBER] Brazil 2023"};
+inline constexpr grid_region grid_china{.name = "china",
+                                        .aliases = {"cn", "chn"},
+                                        .intensity = 582 * units::g_per_kWh,
+                                        .year = 2023,
+                                        .source = "[OWID-EMBER] China 2023"};
+inline constexpr grid_region grid_india{.name = "india",
+                                        .aliases = {"in", "ind"},
+                                        .intensity = 713 * units::g_per_kWh,
+                                        .year = 2023,
+                                        .source = "[OWID-EMBER] India 2023"};
+inline constexpr grid_region grid_australia{.name = "australia",
+                                            .aliases = {"au", "aus"},
+                                            .intensity = 549 * units::g_per_kWh,
+                                            .year = 2023,
+                                            .source = "[OWID-EMBER] Australia 2023"};
 
 inline constexpr std::array all_grids{
     grid_world,   grid_us,      grid_us_2020, grid_france,  grid_france_2022, grid_germany,

@@ -26,19 +26,17 @@
 // field, in one line.
 #pragma once
 
+#include <cmath>
+#include <cstddef>
+#include <filesystem>
 #include <gpuplan/catalog/prices.hpp>
 #include <gpuplan/io/json.hpp>
 #include <gpuplan/specs/error.hpp>
 #include <gpuplan/specs/pricing.hpp>
 #include <gpuplan/specs/site.hpp>
 #include <gpuplan/specs/source.hpp>
-
-#include <nlohmann/json.hpp>
-
-#include <cmath>
-#include <cstddef>
-#include <filesystem>
 #include <initializer_list>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -74,7 +72,8 @@ struct entry_place {
   }
 };
 
-inline void reject_unknown_keys(const nlohmann::json& j, std::initializer_list<std::string_view> known,
+inline void reject_unknown_keys(const nlohmann::json& j,
+                                std::initializer_list<std::string_view> known,
                                 const entry_place& at) {
   for (auto it = j.begin(); it != j.end(); ++it) {
     bool ok = false;
@@ -92,8 +91,8 @@ inline const nlohmann::json* find_key(const nlohmann::json& j, std::string_view 
   return it == j.end() || it->is_null() ? nullptr : &*it;
 }
 
-inline std::string text_field(const nlohmann::json& j, std::string_view key,
-                              const entry_place& at, bool required, std::size_t capacity) {
+inline std::string text_field(const nlohmann::json& j, std::string_view key, const entry_place& at,
+                              bool required, std::size_t capacity) {
   const nlohmann::json* v = find_key(j, key);
   if (v == nullptr) {
     if (required) throw error(at.field(key) + " is missing");
@@ -190,9 +189,9 @@ inline void onprem_from_json(const nlohmann::json& j, const entry_place& at, onp
     throw error(at.file + ": " + at.entry + " must be a JSON object, not " +
                 io::detail::type_name(j));
   reject_unknown_keys(j,
-                      {"server_price_usd", "networking_share", "storage_share",
-                       "installation_usd", "amortisation_years", "maintenance_per_year",
-                       "colocation_usd_per_kw_month", "staff_usd_per_year"},
+                      {"server_price_usd", "networking_share", "storage_share", "installation_usd",
+                       "amortisation_years", "maintenance_per_year", "colocation_usd_per_kw_month",
+                       "staff_usd_per_year"},
                       at);
   c.server_price =
       number_field(j, "server_price_usd", at, false, c.server_price.in(units::usd), true) *
@@ -203,7 +202,8 @@ inline void onprem_from_json(const nlohmann::json& j, const entry_place& at, onp
       number_field(j, "installation_usd", at, false, c.installation.in(units::usd)) * units::usd;
   c.amortisation_years =
       number_field(j, "amortisation_years", at, false, c.amortisation_years, true);
-  c.maintenance_per_year = number_field(j, "maintenance_per_year", at, false, c.maintenance_per_year);
+  c.maintenance_per_year =
+      number_field(j, "maintenance_per_year", at, false, c.maintenance_per_year);
   c.colocation = number_field(j, "colocation_usd_per_kw_month", at, false,
                               c.colocation.in(units::usd_per_kW_month)) *
                  units::usd_per_kW_month;
@@ -221,9 +221,9 @@ inline void site_from_json(const nlohmann::json& j, const entry_place& at, site_
   if (find_key(j, "name") != nullptr)
     s.name = name_string::from(text_field(j, "name", at, true, name_string::capacity));
   s.pue = number_field(j, "pue", at, false, s.pue, true);
-  s.electricity = number_field(j, "electricity_usd_per_kwh", at, false,
-                               s.electricity.in(units::usd_per_kWh)) *
-                  units::usd_per_kWh;
+  s.electricity =
+      number_field(j, "electricity_usd_per_kwh", at, false, s.electricity.in(units::usd_per_kWh)) *
+      units::usd_per_kWh;
   s.rack_budget =
       number_field(j, "rack_budget_kw", at, false, s.rack_budget.in(units::kW), true) * units::kW;
   const std::string cooling = text_field(j, "cooling", at, false, 64);
@@ -256,8 +256,7 @@ inline price_book price_book_from_json(const nlohmann::json& j, std::string_view
                                        price_book base = default_price_book()) {
   const detail::entry_place top{std::string(file), "price book"};
   if (!j.is_object())
-    throw error(top.file + ": a price book must be a JSON object, not " +
-                io::detail::type_name(j));
+    throw error(top.file + ": a price book must be a JSON object, not " + io::detail::type_name(j));
   detail::reject_unknown_keys(j, {"date", "replace_defaults", "cloud", "onprem", "site"}, top);
   price_book b = std::move(base);
   b.origin = std::string(file);
@@ -328,7 +327,8 @@ inline nlohmann::json to_json(const cloud_price& p) {
   if (p.offers(price_term::spot)) j["spot_usd_per_gpu_hour"] = p.spot.in(units::usd_per_h);
   char date[11] = {};
   const int y = p.date.year, m = p.date.month, d = p.date.day;
-  const int parts[] = {y / 1000, y / 100 % 10, y / 10 % 10, y % 10, -1, m / 10, m % 10, -1, d / 10, d % 10};
+  const int parts[] = {y / 1000, y / 100 % 10, y / 10 % 10, y % 10, -1,
+                       m / 10,   m % 10,       -1,          d / 10, d % 10};
   for (int i = 0; i < 10; ++i) date[i] = parts[i] < 0 ? '-' : static_cast<char>('0' + parts[i]);
   j["date"] = std::string(date, 10);
   j["source"] = std::string(p.source.view());

@@ -11,7 +11,6 @@
 // reported separately: embodied carbon is an option, and its inputs are far less certain.
 #pragma once
 
-#include <gpuplan/specs/carbon.hpp>
 #include <gpuplan/specs/checks.hpp>
 #include <gpuplan/units.hpp>
 
@@ -23,22 +22,26 @@ namespace gpuplan {
 /// 6 years, used 85% of the time; which gives its 11.2 t (7.57 t servers + 3.64 t GPUs) for
 /// 1,082,990 GPU-hours.
 struct embodied_assumptions {
-  carbon_mass per_gpu = 150 * units::kgCO2e;
-  carbon_mass per_server = 2500 * units::kgCO2e;
+  carbon_mass per_gpu = 150 * units::kg;
+  carbon_mass per_server = 2500 * units::kg;
   int gpus_per_server = 8;
   duration lifetime = 6 * units::yr;
   double use_share = 0.85;
 
   constexpr void validate() const {
-    if (!detail::finite(per_gpu.value) || per_gpu.value < 0.0)
-      detail::fail("embodied_assumptions.per_gpu must be finite and not negative");
-    if (!detail::finite(per_server.value) || per_server.value < 0.0)
-      detail::fail("embodied_assumptions.per_server must be finite and not negative");
-    if (gpus_per_server <= 0) detail::fail("embodied_assumptions.gpus_per_server must be positive");
-    if (!detail::finite(lifetime.value) || !(lifetime.value > 0.0))
-      detail::fail("embodied_assumptions.lifetime must be positive and finite");
-    if (!detail::finite(use_share) || !(use_share > 0.0) || use_share > 1.0)
-      detail::fail("embodied_assumptions.use_share must be in (0, 1]");
+    detail::check_input(detail::finite_nonnegative(per_gpu.value),
+                        "embodied_assumptions.per_gpu must be finite and not negative",
+                        per_gpu.value);
+    detail::check_input(detail::finite_nonnegative(per_server.value),
+                        "embodied_assumptions.per_server must be finite and not negative",
+                        per_server.value);
+    detail::check_input(gpus_per_server > 0,
+                        "embodied_assumptions.gpus_per_server must be positive");
+    detail::check_input(detail::finite_positive(lifetime.value),
+                        "embodied_assumptions.lifetime must be positive and finite",
+                        lifetime.value);
+    detail::check_input(detail::finite_positive(use_share) && use_share <= 1.0,
+                        "embodied_assumptions.use_share must be in (0, 1]", use_share);
   }
 };
 
@@ -52,16 +55,17 @@ constexpr carbon_mass embodied_per_gpu_hour(const embodied_assumptions& a = {}) 
 
 /// Embodied carbon of `gpu_time` GPU-hours.
 constexpr carbon_mass embodied_carbon(duration gpu_time, const embodied_assumptions& a = {}) {
-  if (!detail::finite_nonnegative(gpu_time.value))
-    detail::fail("gpu_time must be finite and not negative");
-  return gpu_time.in(units::h) * embodied_per_gpu_hour(a);
+  detail::check_input(detail::finite_nonnegative(gpu_time.value),
+                      "gpu_time must be finite and not negative");
+  return gpu_time.in(units::h)*embodied_per_gpu_hour(a);
 }
 
 /// Operational carbon of facility energy `e` at grid intensity `i`.
 constexpr carbon_mass operational_carbon(energy e, carbon_intensity i) {
-  if (!detail::finite_nonnegative(e.value)) detail::fail("energy must be finite and not negative");
-  if (!detail::finite(i.value) || i.value < 0.0)
-    detail::fail("carbon intensity must be finite and not negative");
+  detail::check_input(detail::finite_nonnegative(e.value),
+                      "energy must be finite and not negative");
+  detail::check_input(detail::finite_nonnegative(i.value),
+                      "carbon intensity must be finite and not negative", i.value);
   return e * i;
 }
 

@@ -16,6 +16,7 @@
 // and at a given u it is cheaper after m* = K / (u x C - F - E0 - u x E1) months.
 #pragma once
 
+#include <cstddef>
 #include <gpuplan/models/energy.hpp>
 #include <gpuplan/specs/checks.hpp>
 #include <gpuplan/specs/error.hpp>
@@ -24,8 +25,6 @@
 #include <gpuplan/specs/pricing.hpp>
 #include <gpuplan/specs/site.hpp>
 #include <gpuplan/units.hpp>
-
-#include <cstddef>
 #include <limits>
 #include <span>
 #include <string_view>
@@ -36,12 +35,14 @@ namespace gpuplan {
 namespace detail {
 
 /// Throws invalid_input naming the GPU, term and provider that the price book lacks (run time).
-[[noreturn]] inline void throw_no_price(const gpu_spec& g, price_term t, std::string_view provider) {
+[[noreturn]] inline void throw_no_price(const gpu_spec& g, price_term t,
+                                        std::string_view provider) {
   invalid_input e("gpuplan: the price book has no ");
   e.append(to_string(t)).append(" price for GPU ").append(g.name.chars);
   if (!provider.empty()) {
     char p[name_string::capacity + 1] = {};
-    for (std::size_t i = 0; i < provider.size() && i < name_string::capacity; ++i) p[i] = provider[i];
+    for (std::size_t i = 0; i < provider.size() && i < name_string::capacity; ++i)
+      p[i] = provider[i];
     e.append(" from provider ").append(p);
   }
   throw e;
@@ -106,17 +107,17 @@ struct run_usage {
     return gpus > 0 ? gpu_time / (1.0 * gpus) : duration{};
   }
   constexpr void validate() const {
-    if (!detail::finite(gpu_time.value) || !(gpu_time.value > 0.0))
-      detail::fail("run_usage.gpu_time must be positive and finite");
-    if (gpus < 0) detail::fail("run_usage.gpus must not be negative (0: unknown)");
+    detail::check_input(detail::finite_positive(gpu_time.value),
+                        "run_usage.gpu_time must be positive and finite", gpu_time.value);
+    detail::check_input(gpus >= 0, "run_usage.gpus must not be negative (0: unknown)");
   }
 };
 
 /// A run's cost at `per_gpu_hour`.
 constexpr money run_cost(const run_usage& u, money_rate per_gpu_hour) {
   u.validate();
-  if (!detail::finite_nonnegative(per_gpu_hour.value))
-    detail::fail("price per GPU-hour must be finite and not negative");
+  detail::check_input(detail::finite_nonnegative(per_gpu_hour.value),
+                      "price per GPU-hour must be finite and not negative");
   return u.gpu_time * per_gpu_hour;
 }
 
@@ -131,12 +132,12 @@ constexpr money run_cost(const run_usage& u, std::span<const cloud_price> book,
 /// share `utilization` of the hours paid for.
 constexpr money_per_token cost_per_token(money_rate per_gpu_hour, token_rate per_gpu,
                                          double utilization = 1.0) {
-  if (!detail::finite_nonnegative(per_gpu_hour.value))
-    detail::fail("price per GPU-hour must be finite and not negative");
-  if (!detail::finite(per_gpu.value) || !(per_gpu.value > 0.0))
-    detail::fail("tokens per second per GPU must be positive and finite");
-  if (!detail::finite(utilization) || !(utilization > 0.0) || utilization > 1.0)
-    detail::fail("utilization must be in (0, 1]");
+  detail::check_input(detail::finite_nonnegative(per_gpu_hour.value),
+                      "price per GPU-hour must be finite and not negative");
+  detail::check_input(detail::finite_positive(per_gpu.value),
+                      "tokens per second per GPU must be positive and finite", per_gpu.value);
+  detail::check_input(detail::finite_positive(utilization) && utilization <= 1.0,
+                      "utilization must be in (0, 1]", utilization);
   return per_gpu_hour / (utilization * per_gpu);
 }
 
@@ -144,9 +145,9 @@ constexpr money_per_token cost_per_token(money_rate per_gpu_hour, token_rate per
 /// spot pay the hours used, commitments every hour.
 constexpr money cloud_fleet_month(int gpus, money_rate per_gpu_hour, price_term t,
                                   double utilization = 1.0) {
-  if (gpus <= 0) detail::fail("gpus must be positive");
-  if (!detail::finite_nonnegative(per_gpu_hour.value))
-    detail::fail("price per GPU-hour must be finite and not negative");
+  detail::check_input(gpus > 0, "gpus must be positive");
+  detail::check_input(detail::finite_nonnegative(per_gpu_hour.value),
+                      "price per GPU-hour must be finite and not negative");
   detail::check_utilization(utilization, "utilization must be between 0 and 1");
   const double share = bills_idle_hours(t) ? 1.0 : utilization;
   return share * (1.0 * gpus) * (1.0 * units::month) * per_gpu_hour;
@@ -173,7 +174,7 @@ struct onprem_fleet {
 
   constexpr void validate() const {
     node.validate();
-    if (gpus <= 0) detail::fail("onprem_fleet.gpus must be positive");
+    detail::check_input(gpus > 0, "onprem_fleet.gpus must be positive");
     costs.validate();
     site.validate();
     power_model.validate();
@@ -230,7 +231,8 @@ constexpr onprem_month onprem_month_costs(const onprem_fleet& f) {
   m.amortisation = capex / (12.0 * f.costs.amortisation_years);
   m.maintenance = capex * f.costs.maintenance_per_year / 12.0;
   // Colocation is charged on provisioned power: the nodes' maximum.
-  m.colocation = (1.0 * f.servers()) * node_max_power(f.node, f.power_model) * month * f.costs.colocation;
+  m.colocation =
+      (1.0 * f.servers()) * node_max_power(f.node, f.power_model) * month * f.costs.colocation;
   m.staff = f.costs.staff * month;
   m.energy_idle = price_factor * (p.idle * month) * f.site.electricity;
   m.energy_full_use = price_factor * ((p.full_use - p.idle) * month) * f.site.electricity;
@@ -239,8 +241,8 @@ constexpr onprem_month onprem_month_costs(const onprem_fleet& f) {
 
 /// What one owned GPU-hour in use costs at fleet utilization u (all costs over used hours).
 constexpr money_rate onprem_cost_per_gpu_hour(const onprem_fleet& f, double utilization) {
-  if (!detail::finite(utilization) || !(utilization > 0.0) || utilization > 1.0)
-    detail::fail("utilization must be in (0, 1]");
+  detail::check_input(detail::finite_positive(utilization) && utilization <= 1.0,
+                      "utilization must be in (0, 1]", utilization);
   const onprem_month m = onprem_month_costs(f);
   return m.total(utilization) / (utilization * (1.0 * f.owned_gpus()) * (1.0 * units::month));
 }
@@ -252,12 +254,12 @@ constexpr money run_cost(const run_usage& u, const onprem_fleet& f, double fleet
 
 /// Cloud against owning, for the same GPUs used the same share of the time.
 struct cloud_onprem_comparison {
-  int gpus = 0;                 ///< GPUs rented; the owned fleet is whole servers (owned_gpus)
+  int gpus = 0;  ///< GPUs rented; the owned fleet is whole servers (owned_gpus)
   int owned_gpus = 0;
-  double utilization = 0.0;     ///< share of hours the GPUs are in use
+  double utilization = 0.0;  ///< share of hours the GPUs are in use
   price_term term = price_term::on_demand;
-  money_rate cloud_price{};     ///< per GPU-hour
-  money cloud_month{};          ///< at `utilization`
+  money_rate cloud_price{};  ///< per GPU-hour
+  money cloud_month{};       ///< at `utilization`
   money onprem_capex{};
   onprem_month onprem{};        ///< per month, line by line
   double horizon_months = 0.0;  ///< the amortisation years, in months
@@ -274,9 +276,7 @@ struct cloud_onprem_comparison {
     return onprem_capex + months * onprem.running(utilization);
   }
   [[nodiscard]] constexpr money cloud_total() const { return cloud_cumulative(horizon_months); }
-  [[nodiscard]] constexpr money onprem_total() const {
-    return onprem_cumulative(horizon_months);
-  }
+  [[nodiscard]] constexpr money onprem_total() const { return onprem_cumulative(horizon_months); }
 };
 
 constexpr cloud_onprem_comparison compare_cloud_onprem(const onprem_fleet& f,
@@ -305,7 +305,7 @@ constexpr cloud_onprem_comparison compare_cloud_onprem(const onprem_fleet& f,
     const double u_star = C > E1 ? (K / c.horizon_months + F + E0) / (C - E1) : detail::infinity();
     c.break_even_utilization = u_star <= 1.0 ? u_star : detail::infinity();
   }
-  const double saving = c.cloud_month.in(units::usd) - c.onprem.running(utilization).in(units::usd);
+  const double saving = c.cloud_month.in(units::usd)-c.onprem.running(utilization).in(units::usd);
   c.break_even_months = saving > 0.0 ? K / saving : detail::infinity();
   return c;
 }
@@ -315,13 +315,13 @@ constexpr cloud_onprem_comparison compare_cloud_onprem(const onprem_fleet& f,
 /// Owned base, cloud burst: the owned fleet is sized to a level of the demand profile and the
 /// hours above it are rented on demand.
 struct hybrid_plan {
-  int base_gpus = 0;              ///< owned (whole servers)
-  money hybrid{};                 ///< cost of the profile's period with the best base
-  money all_cloud{};              ///< everything rented
-  money all_onprem{};             ///< owned fleet sized to the peak
-  int peak_gpus = 0;              ///< owned GPUs of the all-on-prem fleet
-  duration burst_gpu_time{};      ///< GPU-hours rented in the hybrid plan
-  std::size_t hours = 0;          ///< length of the profile (24 for a day)
+  int base_gpus = 0;          ///< owned (whole servers)
+  money hybrid{};             ///< cost of the profile's period with the best base
+  money all_cloud{};          ///< everything rented
+  money all_onprem{};         ///< owned fleet sized to the peak
+  int peak_gpus = 0;          ///< owned GPUs of the all-on-prem fleet
+  duration burst_gpu_time{};  ///< GPU-hours rented in the hybrid plan
+  std::size_t hours = 0;      ///< length of the profile (24 for a day)
 };
 
 /// Cost of the profile `demand` (GPUs needed in each hour) with `base` owned GPUs and the rest
@@ -352,16 +352,16 @@ constexpr money hybrid_cost(std::span<const double> demand, int base, const onpr
 /// demand rounded up to whole servers: the cost is linear in the base between them.
 constexpr hybrid_plan plan_hybrid(std::span<const double> demand, const onprem_fleet& f,
                                   money_rate cloud_per_gpu_hour) {
-  if (demand.empty()) detail::fail("the demand profile must have at least one hour");
-  if (!detail::finite_nonnegative(cloud_per_gpu_hour.value))
-    detail::fail("price per GPU-hour must be finite and not negative");
+  detail::check_input(!demand.empty(), "the demand profile must have at least one hour");
+  detail::check_input(detail::finite_nonnegative(cloud_per_gpu_hour.value),
+                      "price per GPU-hour must be finite and not negative");
   double peak = 0.0;
   for (double d : demand) {
-    if (!detail::finite_nonnegative(d) || d > 1e7)
-      detail::fail("each hour's demand must be a GPU count between 0 and 1e7");
+    detail::check_input(detail::finite_nonnegative(d) && d <= 1e7,
+                        "each hour's demand must be a GPU count between 0 and 1e7", d);
     if (d > peak) peak = d;
   }
-  if (!(peak > 0.0)) detail::fail("the demand profile must need a GPU in some hour");
+  detail::check_input(peak > 0.0, "the demand profile must need a GPU in some hour");
   const int per_server = f.node.gpus > 0 ? f.node.gpus : 1;
   auto round_up = [&](double d) {
     const int servers = static_cast<int>(d / per_server + (1.0 - 1e-9));

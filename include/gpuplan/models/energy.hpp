@@ -57,27 +57,29 @@ struct gpu_power_assumptions {
   duration burst_period{};
 
   constexpr void validate() const {
-    if (!detail::finite(busy_fraction) || !(busy_fraction > 0.0) || busy_fraction > 1.5)
-      detail::fail("gpu_power_assumptions.busy_fraction must be in (0, 1.5]");
-    if (!detail::finite(idle_fraction) || idle_fraction < 0.0 || idle_fraction > busy_fraction)
-      detail::fail("gpu_power_assumptions.idle_fraction must be in [0, busy_fraction]");
-    if (!detail::finite(deep_idle_fraction) || deep_idle_fraction < 0.0 ||
-        deep_idle_fraction > idle_fraction)
-      detail::fail("gpu_power_assumptions.deep_idle_fraction must be in [0, idle_fraction]");
-    if (!detail::finite_nonnegative(hold_after_burst.value))
-      detail::fail("gpu_power_assumptions.hold_after_burst must be finite and not negative");
-    if (!detail::finite_nonnegative(burst_period.value))
-      detail::fail("gpu_power_assumptions.burst_period must be finite and not negative");
+    detail::check_input(detail::finite_positive(busy_fraction) && busy_fraction <= 1.5,
+                        "gpu_power_assumptions.busy_fraction must be in (0, 1.5]", busy_fraction);
+    detail::check_input(
+        detail::finite(idle_fraction) && idle_fraction >= 0.0 && idle_fraction <= busy_fraction,
+        "gpu_power_assumptions.idle_fraction must be in [0, busy_fraction]", idle_fraction);
+    detail::check_input(detail::finite(deep_idle_fraction) && deep_idle_fraction >= 0.0 &&
+                            deep_idle_fraction <= idle_fraction,
+                        "gpu_power_assumptions.deep_idle_fraction must be in [0, idle_fraction]",
+                        deep_idle_fraction);
+    detail::check_input(detail::finite_nonnegative(hold_after_burst.value),
+                        "gpu_power_assumptions.hold_after_burst must be finite and not negative");
+    detail::check_input(detail::finite_nonnegative(burst_period.value),
+                        "gpu_power_assumptions.burst_period must be finite and not negative");
   }
 };
 
 namespace detail {
 constexpr void check_utilization(double u, const char* what) {
-  if (!finite(u) || u < 0.0 || u > 1.0) fail(what);
+  check_input(finite(u) && u >= 0.0 && u <= 1.0, what, u);
 }
 constexpr void check_gpu_tdp(const gpu_spec& g) {
-  if (!finite(g.tdp.value) || !(g.tdp.value > 0.0))
-    fail("gpu_spec.tdp must be positive for the power model");
+  check_input(finite_positive(g.tdp.value), "gpu_spec.tdp must be positive for the power model",
+              g.tdp.value);
 }
 }  // namespace detail
 
@@ -126,19 +128,20 @@ struct node_power_assumptions {
 
   constexpr void validate() const {
     gpu.validate();
-    if (!detail::finite_nonnegative(host_share_of_gpu_tdp) || host_share_of_gpu_tdp > 5.0)
-      detail::fail("node_power_assumptions.host_share_of_gpu_tdp must be in [0, 5]");
-    if (!detail::finite_nonnegative(network_per_node.value))
-      detail::fail("node_power_assumptions.network_per_node must be finite and not negative");
-    if (!detail::finite_nonnegative(storage_per_node.value))
-      detail::fail("node_power_assumptions.storage_per_node must be finite and not negative");
+    detail::check_input(
+        detail::finite_nonnegative(host_share_of_gpu_tdp) && host_share_of_gpu_tdp <= 5.0,
+        "node_power_assumptions.host_share_of_gpu_tdp must be in [0, 5]", host_share_of_gpu_tdp);
+    detail::check_input(detail::finite_nonnegative(network_per_node.value),
+                        "node_power_assumptions.network_per_node must be finite and not negative");
+    detail::check_input(detail::finite_nonnegative(storage_per_node.value),
+                        "node_power_assumptions.storage_per_node must be finite and not negative");
   }
 };
 
 /// The host's draw in a node: the published maximum less the GPUs' TDP, or the share.
 constexpr power host_power(const node_spec& n, const node_power_assumptions& a = {}) {
   a.validate();
-  if (n.gpus <= 0) detail::fail("node_spec.gpus must be positive");
+  detail::check_input(n.gpus > 0, "node_spec.gpus must be positive");
   detail::check_gpu_tdp(n.gpu);
   const power gpus_tdp = (1.0 * n.gpus) * n.gpu.tdp;
   if (n.max_power.value > gpus_tdp.value) return n.max_power - gpus_tdp;
@@ -178,11 +181,12 @@ constexpr power per_gpu_power(const node_spec& n, double utilization,
 /// power usage effectiveness `pue`. This is the model cards' formula (GPU-hours x power x PUE)
 /// when per_gpu is their "power consumption per GPU".
 constexpr energy run_energy(duration gpu_time, power per_gpu, double pue) {
-  if (!detail::finite_nonnegative(gpu_time.value))
-    detail::fail("gpu_time must be finite and not negative");
-  if (!detail::finite_nonnegative(per_gpu.value))
-    detail::fail("power per GPU must be finite and not negative");
-  if (!detail::finite(pue) || pue < 1.0 || pue > 5.0) detail::fail("pue must be between 1 and 5");
+  detail::check_input(detail::finite_nonnegative(gpu_time.value),
+                      "gpu_time must be finite and not negative");
+  detail::check_input(detail::finite_nonnegative(per_gpu.value),
+                      "power per GPU must be finite and not negative");
+  detail::check_input(detail::finite(pue) && pue >= 1.0 && pue <= 5.0,
+                      "pue must be between 1 and 5", pue);
   return pue * (gpu_time * per_gpu);
 }
 
@@ -198,16 +202,16 @@ struct run_energy_breakdown {
 };
 
 /// Energy of `gpu_time` GPU-hours on nodes like `n` whose GPUs run at `utilization`, at `site`.
-constexpr run_energy_breakdown run_energy(const node_spec& n, duration gpu_time,
-                                          double utilization, const site_spec& site,
+constexpr run_energy_breakdown run_energy(const node_spec& n, duration gpu_time, double utilization,
+                                          const site_spec& site,
                                           const node_power_assumptions& a = {}) {
   site.validate();
-  if (!detail::finite_nonnegative(gpu_time.value))
-    detail::fail("gpu_time must be finite and not negative");
+  detail::check_input(detail::finite_nonnegative(gpu_time.value),
+                      "gpu_time must be finite and not negative");
   const node_power_breakdown p = node_power(n, utilization, a);
   const duration node_time = gpu_time / (1.0 * n.gpus);
-  run_energy_breakdown e{node_time * p.gpus, node_time * p.host, node_time * p.network,
-                         node_time * p.storage, {}};
+  run_energy_breakdown e{
+      node_time * p.gpus, node_time * p.host, node_time * p.network, node_time * p.storage, {}};
   e.facility_overhead = (site.pue - 1.0) * e.it();
   return e;
 }
@@ -217,17 +221,19 @@ constexpr run_energy_breakdown run_energy(const node_spec& n, duration gpu_time,
 constexpr quantity<dims::energy / dims::tokens> energy_per_token(power per_gpu,
                                                                  token_rate per_gpu_rate,
                                                                  double pue) {
-  if (!detail::finite(per_gpu_rate.value) || !(per_gpu_rate.value > 0.0))
-    detail::fail("tokens per second per GPU must be positive and finite");
-  if (!detail::finite(pue) || pue < 1.0 || pue > 5.0) detail::fail("pue must be between 1 and 5");
+  detail::check_input(detail::finite_positive(per_gpu_rate.value),
+                      "tokens per second per GPU must be positive and finite", per_gpu_rate.value);
+  detail::check_input(detail::finite(pue) && pue >= 1.0 && pue <= 5.0,
+                      "pue must be between 1 and 5", pue);
   return pue * per_gpu / per_gpu_rate;
 }
 
 /// Tokens per joule of facility energy.
 constexpr token_efficiency tokens_per_joule(power per_gpu, token_rate per_gpu_rate, double pue) {
-  if (!detail::finite(per_gpu.value) || !(per_gpu.value > 0.0))
-    detail::fail("power per GPU must be positive and finite");
-  if (!detail::finite(pue) || pue < 1.0 || pue > 5.0) detail::fail("pue must be between 1 and 5");
+  detail::check_input(detail::finite_positive(per_gpu.value),
+                      "power per GPU must be positive and finite", per_gpu.value);
+  detail::check_input(detail::finite(pue) && pue >= 1.0 && pue <= 5.0,
+                      "pue must be between 1 and 5", pue);
   return per_gpu_rate / (pue * per_gpu);
 }
 

@@ -43,16 +43,16 @@ constexpr cooling_kind cooling_needed(power rack, const cooling_limits& l = {}) 
 
 /// A cluster laid out in racks at a site.
 struct rack_plan {
-  power node_power{};          ///< per node, on the chosen basis
-  int nodes = 0;               ///< nodes to place
-  int nodes_per_rack = 0;      ///< the most that fit the rack budget and the site's cooling
+  power node_power{};      ///< per node, on the chosen basis
+  int nodes = 0;           ///< nodes to place
+  int nodes_per_rack = 0;  ///< the most that fit the rack budget and the site's cooling
   int racks = 0;
-  power rack_power{};          ///< of a full rack
+  power rack_power{};                             ///< of a full rack
   cooling_kind rack_cooling = cooling_kind::air;  ///< what a full rack needs
   /// The rack budget alone would allow more nodes than the site's cooling can take.
   bool cooling_bound = false;
-  power it_power{};            ///< all nodes
-  power facility_power{};      ///< it_power x PUE
+  power it_power{};        ///< all nodes
+  power facility_power{};  ///< it_power x PUE
 
   /// Heat a full rack rejects, in BTU/h.
   [[nodiscard]] constexpr double rack_heat_btu_per_h() const {
@@ -75,21 +75,25 @@ constexpr power planned_node_power(const node_spec& n, const power_assumptions& 
 constexpr rack_plan plan_racks(const node_spec& n, int nodes, const site_spec& site,
                                const power_assumptions& a = {}) {
   site.validate();
-  if (nodes <= 0) detail::fail("nodes must be positive");
+  detail::check_input(nodes > 0, "nodes must be positive");
   rack_plan r;
   r.node_power = planned_node_power(n, a);
   r.nodes = nodes;
   const power cooling_cap = site.limits.limit(site.cooling);
   const power cap = min(site.rack_budget, cooling_cap);
-  if (r.node_power > site.rack_budget)
-    detail::fail("one node draws more than site_spec.rack_budget: raise the rack budget");
-  if (r.node_power > cooling_cap)
-    detail::fail("one node draws more than the site's cooling can take per rack "
-                 "(site_spec.cooling and site_spec.limits): choose a more capable cooling kind");
+  detail::check_input(r.node_power <= site.rack_budget,
+                      "one node draws more than site_spec.rack_budget: raise the rack budget",
+                      r.node_power.value, site.rack_budget.value);
+  detail::check_input(
+      r.node_power <= cooling_cap,
+      "one node draws more than the site's cooling can take per rack "
+      "(site_spec.cooling and site_spec.limits): choose a more capable cooling kind",
+      r.node_power.value, cooling_cap.value);
   const double per_rack = cap / r.node_power;
   r.nodes_per_rack = static_cast<int>(per_rack + 1e-9);
-  r.cooling_bound = cooling_cap < site.rack_budget &&
-                    static_cast<int>(site.rack_budget / r.node_power + 1e-9) > r.nodes_per_rack;
+  r.cooling_bound =
+      cooling_cap<site.rack_budget&& static_cast<int>(site.rack_budget / r.node_power + 1e-9)> r
+          .nodes_per_rack;
   r.racks = (nodes + r.nodes_per_rack - 1) / r.nodes_per_rack;
   r.rack_power = (1.0 * (nodes < r.nodes_per_rack ? nodes : r.nodes_per_rack)) * r.node_power;
   r.rack_cooling = cooling_needed(r.rack_power, site.limits);

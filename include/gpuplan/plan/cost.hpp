@@ -13,7 +13,6 @@
 #include <gpuplan/specs/node.hpp>
 #include <gpuplan/specs/pricing.hpp>
 #include <gpuplan/specs/site.hpp>
-
 #include <span>
 #include <string_view>
 
@@ -22,8 +21,8 @@ namespace gpuplan {
 struct run_cost_inputs {
   std::span<const cloud_price> book{};  ///< where prices come from (catalog::default_prices)
   price_term term = price_term::on_demand;
-  std::string_view provider{};          ///< restrict the book to one provider; empty: any
-  money_rate price_per_gpu_hour{};      ///< when positive, used instead of the book
+  std::string_view provider{};      ///< restrict the book to one provider; empty: any
+  money_rate price_per_gpu_hour{};  ///< when positive, used instead of the book
   /// All-in average draw per GPU (GPU, host and network share), as model cards report it; when
   /// positive it replaces the node power model.
   power power_per_gpu{};
@@ -32,10 +31,10 @@ struct run_cost_inputs {
   /// then follows node_power_assumptions::host_share_of_gpu_tdp, the published maximum being
   /// for the node's own GPUs.
   node_spec node = catalog::dgx_h100;
-  double utilization = 1.0;             ///< GPU kernel duty during the run
+  double utilization = 1.0;  ///< GPU kernel duty during the run
   node_power_assumptions power_model{};
   site_spec site{};
-  bool embodied = false;                ///< add embodied carbon (reported apart)
+  bool embodied = false;  ///< add embodied carbon (reported apart)
   embodied_assumptions embodied_inputs{};
 };
 
@@ -44,9 +43,9 @@ struct run_cost_report {
   money_rate price{};                        ///< per GPU-hour
   const cloud_price* price_entry = nullptr;  ///< the book entry used; null when given
   money cost{};
-  power power_per_gpu{};                     ///< all-in IT power per GPU
-  bool power_given = false;                  ///< from the inputs rather than the model
-  run_energy_breakdown energy_lines{};       ///< the model's lines (all in gpus when given)
+  power power_per_gpu{};                ///< all-in IT power per GPU
+  bool power_given = false;             ///< from the inputs rather than the model
+  run_energy_breakdown energy_lines{};  ///< the model's lines (all in gpus when given)
   carbon_report carbon{};
 
   [[nodiscard]] constexpr energy facility_energy() const { return energy_lines.total(); }
@@ -72,7 +71,7 @@ constexpr run_cost_report price_run(const run_usage& u, const run_cost_inputs& i
     r.energy_lines.facility_overhead = (in.site.pue - 1.0) * r.energy_lines.gpus;
   } else {
     node_spec n = in.node;
-    if (n.gpus <= 0) detail::fail("run_cost_inputs.node.gpus must be positive");
+    detail::check_input(n.gpus > 0, "run_cost_inputs.node.gpus must be positive");
     if (!(n.gpu.name == u.gpu.name)) n.max_power = {};
     n.gpu = u.gpu;
     r.power_per_gpu = per_gpu_power(n, in.utilization, in.power_model);

@@ -1,12 +1,11 @@
 // gpuplan/specs/grid.hpp: an electricity grid's carbon intensity, dated and sourced.
 #pragma once
 
-#include <gpuplan/specs/carbon.hpp>
+#include <array>
 #include <gpuplan/specs/checks.hpp>
 #include <gpuplan/specs/name.hpp>
 #include <gpuplan/specs/source.hpp>
-
-#include <array>
+#include <gpuplan/units.hpp>
 
 namespace gpuplan {
 
@@ -15,16 +14,18 @@ struct grid_region {
   name_string name;                      ///< "france", "us", "world"
   std::array<name_string, 3> aliases{};  ///< "fr", "fra"
   carbon_intensity intensity{};
-  int year = 0;                          ///< the year the figure averages
+  int year = 0;  ///< the year the figure averages
   source_text source;
 
   constexpr void validate() const {
-    if (name.empty()) detail::fail("grid_region.name must not be empty");
-    if (!detail::finite(intensity.value) || intensity.value < 0.0 ||
-        intensity.in(units::gCO2e_per_kWh) > 2000.0)
-      detail::fail("grid_region.intensity must be between 0 and 2000 gCO2e/kWh");
-    if (year < 1990 || year > 2100) detail::fail("grid_region.year must be between 1990 and 2100");
-    if (source.empty()) detail::fail("grid_region.source must not be empty");
+    detail::check_input(!name.empty(), "grid_region.name must not be empty");
+    detail::check_input(detail::finite(intensity.value) && intensity.value >= 0.0 &&
+                            intensity.in(units::g_per_kWh) <= 2000.0,
+                        "grid_region.intensity must be between 0 and 2000 gCO2e/kWh",
+                        intensity.in(units::g_per_kWh));
+    detail::check_input(year >= 1990 && year <= 2100,
+                        "grid_region.year must be between 1990 and 2100");
+    detail::check_input(!source.empty(), "grid_region.source must not be empty");
   }
 };
 

@@ -6,12 +6,11 @@
 // year, and a price without a date is not a price.
 #pragma once
 
+#include <cstddef>
 #include <gpuplan/specs/checks.hpp>
 #include <gpuplan/specs/name.hpp>
 #include <gpuplan/specs/source.hpp>
 #include <gpuplan/units.hpp>
-
-#include <cstddef>
 #include <string_view>
 
 namespace gpuplan {
@@ -55,10 +54,14 @@ enum class price_term : unsigned char {
 
 constexpr const char* to_string(price_term t) {
   switch (t) {
-    case price_term::on_demand: return "on_demand";
-    case price_term::commit_1yr: return "commit_1yr";
-    case price_term::commit_3yr: return "commit_3yr";
-    case price_term::spot: return "spot";
+    case price_term::on_demand:
+      return "on_demand";
+    case price_term::commit_1yr:
+      return "commit_1yr";
+    case price_term::commit_3yr:
+      return "commit_3yr";
+    case price_term::spot:
+      return "spot";
   }
   return "?";
 }
@@ -71,24 +74,28 @@ constexpr bool bills_idle_hours(price_term t) {
 /// One cloud offering of one GPU model. Prices are per GPU-hour; zero means the term is not
 /// offered or not listed in the source.
 struct cloud_price {
-  name_string provider;        ///< "aws", "gcp", "azure", "lambda", "coreweave"
-  name_string instance;        ///< "p5.48xlarge"
-  name_string gpu;             ///< a catalog GPU name or alias: "H100-SXM5-80GB"
-  int gpus_per_instance = 1;   ///< 8 for p5.48xlarge
-  name_string region;          ///< "us-east-1"; empty when the price is the same everywhere
-  money_rate on_demand{};      ///< per GPU-hour
-  money_rate commit_1yr{};     ///< per GPU-hour, effective rate of a one-year commitment
-  money_rate commit_3yr{};     ///< per GPU-hour, effective rate of a three-year commitment
-  money_rate spot{};           ///< per GPU-hour, a typical spot price on the date
-  calendar_date date{};        ///< when the source published (or was read at) these prices
-  source_text source;          ///< where the figures were read
+  name_string provider;       ///< "aws", "gcp", "azure", "lambda", "coreweave"
+  name_string instance;       ///< "p5.48xlarge"
+  name_string gpu;            ///< a catalog GPU name or alias: "H100-SXM5-80GB"
+  int gpus_per_instance = 1;  ///< 8 for p5.48xlarge
+  name_string region;         ///< "us-east-1"; empty when the price is the same everywhere
+  money_rate on_demand{};     ///< per GPU-hour
+  money_rate commit_1yr{};    ///< per GPU-hour, effective rate of a one-year commitment
+  money_rate commit_3yr{};    ///< per GPU-hour, effective rate of a three-year commitment
+  money_rate spot{};          ///< per GPU-hour, a typical spot price on the date
+  calendar_date date{};       ///< when the source published (or was read at) these prices
+  source_text source;         ///< where the figures were read
 
   [[nodiscard]] constexpr money_rate price(price_term t) const {
     switch (t) {
-      case price_term::on_demand: return on_demand;
-      case price_term::commit_1yr: return commit_1yr;
-      case price_term::commit_3yr: return commit_3yr;
-      case price_term::spot: return spot;
+      case price_term::on_demand:
+        return on_demand;
+      case price_term::commit_1yr:
+        return commit_1yr;
+      case price_term::commit_3yr:
+        return commit_3yr;
+      case price_term::spot:
+        return spot;
     }
     return {};
   }
@@ -100,24 +107,24 @@ struct cloud_price {
 
   /// Throws gpuplan::invalid_input naming the first field that is missing or out of range.
   constexpr void validate() const {
-    if (provider.empty()) detail::fail("cloud_price.provider must not be empty");
-    if (instance.empty()) detail::fail("cloud_price.instance must not be empty");
-    if (gpu.empty()) detail::fail("cloud_price.gpu must not be empty");
-    if (gpus_per_instance <= 0) detail::fail("cloud_price.gpus_per_instance must be positive");
-    if (!detail::finite_nonnegative(on_demand.value))
-      detail::fail("cloud_price.on_demand must be finite and not negative");
-    if (!detail::finite_nonnegative(commit_1yr.value))
-      detail::fail("cloud_price.commit_1yr must be finite and not negative");
-    if (!detail::finite_nonnegative(commit_3yr.value))
-      detail::fail("cloud_price.commit_3yr must be finite and not negative");
-    if (!detail::finite_nonnegative(spot.value))
-      detail::fail("cloud_price.spot must be finite and not negative");
-    if (!(on_demand.value > 0.0 || commit_1yr.value > 0.0 || commit_3yr.value > 0.0 ||
-          spot.value > 0.0))
-      detail::fail("cloud_price needs at least one positive price (on_demand, commit_1yr, "
-                   "commit_3yr or spot)");
-    if (!date.valid()) detail::fail("cloud_price.date must be a valid date (YYYY-MM-DD)");
-    if (source.empty()) detail::fail("cloud_price.source must not be empty");
+    detail::check_input(!provider.empty(), "cloud_price.provider must not be empty");
+    detail::check_input(!instance.empty(), "cloud_price.instance must not be empty");
+    detail::check_input(!gpu.empty(), "cloud_price.gpu must not be empty");
+    detail::check_input(gpus_per_instance > 0, "cloud_price.gpus_per_instance must be positive");
+    detail::check_input(detail::finite_nonnegative(on_demand.value),
+                        "cloud_price.on_demand must be finite and not negative");
+    detail::check_input(detail::finite_nonnegative(commit_1yr.value),
+                        "cloud_price.commit_1yr must be finite and not negative");
+    detail::check_input(detail::finite_nonnegative(commit_3yr.value),
+                        "cloud_price.commit_3yr must be finite and not negative");
+    detail::check_input(detail::finite_nonnegative(spot.value),
+                        "cloud_price.spot must be finite and not negative");
+    detail::check_input(on_demand.value > 0.0 || commit_1yr.value > 0.0 || commit_3yr.value > 0.0 ||
+                            spot.value > 0.0,
+                        "cloud_price needs at least one positive price (on_demand, commit_1yr, "
+                        "commit_3yr or spot)");
+    detail::check_input(date.valid(), "cloud_price.date must be a valid date (YYYY-MM-DD)");
+    detail::check_input(!source.empty(), "cloud_price.source must not be empty");
   }
 };
 
@@ -158,23 +165,25 @@ struct onprem_costs {
   }
 
   constexpr void validate() const {
-    if (!detail::finite(server_price.value) || !(server_price.value > 0.0))
-      detail::fail("onprem_costs.server_price must be positive and finite");
-    if (!detail::finite_nonnegative(networking_share) || networking_share > 10.0)
-      detail::fail("onprem_costs.networking_share must be between 0 and 10");
-    if (!detail::finite_nonnegative(storage_share) || storage_share > 10.0)
-      detail::fail("onprem_costs.storage_share must be between 0 and 10");
-    if (!detail::finite_nonnegative(installation.value))
-      detail::fail("onprem_costs.installation must be finite and not negative");
-    if (!detail::finite(amortisation_years) || !(amortisation_years > 0.0) ||
-        amortisation_years > 30.0)
-      detail::fail("onprem_costs.amortisation_years must be in (0, 30]");
-    if (!detail::finite_nonnegative(maintenance_per_year) || maintenance_per_year > 1.0)
-      detail::fail("onprem_costs.maintenance_per_year must be between 0 and 1 (a share of capex)");
-    if (!detail::finite_nonnegative(colocation.value))
-      detail::fail("onprem_costs.colocation must be finite and not negative");
-    if (!detail::finite_nonnegative(staff.value))
-      detail::fail("onprem_costs.staff must be finite and not negative");
+    detail::check_input(detail::finite_positive(server_price.value),
+                        "onprem_costs.server_price must be positive and finite",
+                        server_price.value);
+    detail::check_input(detail::finite_nonnegative(networking_share) && networking_share <= 10.0,
+                        "onprem_costs.networking_share must be between 0 and 10", networking_share);
+    detail::check_input(detail::finite_nonnegative(storage_share) && storage_share <= 10.0,
+                        "onprem_costs.storage_share must be between 0 and 10", storage_share);
+    detail::check_input(detail::finite_nonnegative(installation.value),
+                        "onprem_costs.installation must be finite and not negative");
+    detail::check_input(detail::finite_positive(amortisation_years) && amortisation_years <= 30.0,
+                        "onprem_costs.amortisation_years must be in (0, 30]", amortisation_years);
+    detail::check_input(
+        detail::finite_nonnegative(maintenance_per_year) && maintenance_per_year <= 1.0,
+        "onprem_costs.maintenance_per_year must be between 0 and 1 (a share of capex)",
+        maintenance_per_year);
+    detail::check_input(detail::finite_nonnegative(colocation.value),
+                        "onprem_costs.colocation must be finite and not negative");
+    detail::check_input(detail::finite_nonnegative(staff.value),
+                        "onprem_costs.staff must be finite and not negative");
   }
 };
 

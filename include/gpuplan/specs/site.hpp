@@ -6,7 +6,6 @@
 // holds dated, cited grid intensities of other regions.
 #pragma once
 
-#include <gpuplan/specs/carbon.hpp>
 #include <gpuplan/specs/checks.hpp>
 #include <gpuplan/specs/name.hpp>
 #include <gpuplan/units.hpp>
@@ -22,9 +21,12 @@ enum class cooling_kind : unsigned char {
 
 constexpr const char* to_string(cooling_kind k) {
   switch (k) {
-    case cooling_kind::air: return "air";
-    case cooling_kind::air_containment: return "air_containment";
-    case cooling_kind::liquid: return "liquid";
+    case cooling_kind::air:
+      return "air";
+    case cooling_kind::air_containment:
+      return "air_containment";
+    case cooling_kind::liquid:
+      return "liquid";
   }
   return "?";
 }
@@ -48,20 +50,26 @@ struct cooling_limits {
 
   [[nodiscard]] constexpr power limit(cooling_kind k) const {
     switch (k) {
-      case cooling_kind::air: return air;
-      case cooling_kind::air_containment: return air_containment;
-      case cooling_kind::liquid: return liquid;
+      case cooling_kind::air:
+        return air;
+      case cooling_kind::air_containment:
+        return air_containment;
+      case cooling_kind::liquid:
+        return liquid;
     }
     return air;
   }
 
   constexpr void validate() const {
-    if (!detail::finite_nonnegative(air.value) || !(air.value > 0.0))
-      detail::fail("cooling_limits.air must be positive and finite");
-    if (!detail::finite(air_containment.value) || !(air_containment.value >= air.value))
-      detail::fail("cooling_limits.air_containment must be finite and at least cooling_limits.air");
-    if (!detail::finite(liquid.value) || !(liquid.value >= air_containment.value))
-      detail::fail("cooling_limits.liquid must be finite and at least air_containment");
+    detail::check_input(detail::finite_positive(air.value),
+                        "cooling_limits.air must be positive and finite", air.value);
+    detail::check_input(
+        detail::finite(air_containment.value) && air_containment.value >= air.value,
+        "cooling_limits.air_containment must be finite and at least cooling_limits.air",
+        air_containment.value);
+    detail::check_input(detail::finite(liquid.value) && liquid.value >= air_containment.value,
+                        "cooling_limits.liquid must be finite and at least air_containment",
+                        liquid.value);
   }
 };
 
@@ -80,7 +88,7 @@ struct site_spec {
   /// "US national average carbon intensity factor" of Touvron et al. 2023 (LLaMA,
   /// arXiv:2302.13971, sec. 6.3), the factor behind the Llama 2 model card's emissions
   /// (catalog::grid_us).
-  carbon_intensity grid = 0.385 * units::kgCO2e_per_kWh;
+  carbon_intensity grid = 0.385 * units::kg_per_kWh;
   /// IT power one rack may draw (the power distributed to it). Default 30 kW: the top of the
   /// optimized-air band (cooling_limits::air_containment), which a DGX H100 (10.2 kW) fills with
   /// two nodes.
@@ -93,14 +101,15 @@ struct site_spec {
 
   /// Throws gpuplan::invalid_input naming the first field out of range.
   constexpr void validate() const {
-    if (!detail::finite(pue) || pue < 1.0 || pue > 5.0)
-      detail::fail("site_spec.pue must be between 1 and 5 (facility power / IT power)");
-    if (!detail::finite_nonnegative(electricity.value))
-      detail::fail("site_spec.electricity must be finite and not negative");
-    if (!detail::finite(grid.value) || grid.value < 0.0 || grid.in(units::gCO2e_per_kWh) > 2000.0)
-      detail::fail("site_spec.grid must be between 0 and 2000 gCO2e/kWh");
-    if (!detail::finite(rack_budget.value) || !(rack_budget.value > 0.0))
-      detail::fail("site_spec.rack_budget must be positive and finite");
+    detail::check_input(detail::finite(pue) && pue >= 1.0 && pue <= 5.0,
+                        "site_spec.pue must be between 1 and 5 (facility power / IT power)", pue);
+    detail::check_input(detail::finite_nonnegative(electricity.value),
+                        "site_spec.electricity must be finite and not negative");
+    detail::check_input(
+        detail::finite(grid.value) && grid.value >= 0.0 && grid.in(units::g_per_kWh) <= 2000.0,
+        "site_spec.grid must be between 0 and 2000 gCO2e/kWh", grid.in(units::g_per_kWh));
+    detail::check_input(detail::finite_positive(rack_budget.value),
+                        "site_spec.rack_budget must be positive and finite", rack_budget.value);
     limits.validate();
   }
 };

@@ -6,9 +6,8 @@
 // an entry read from a user's JSON file owns its text.
 #pragma once
 
-#include <gpuplan/specs/checks.hpp>
-
 #include <cstddef>
+#include <gpuplan/specs/checks.hpp>
 #include <string_view>
 
 namespace gpuplan {
