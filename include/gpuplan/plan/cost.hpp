@@ -35,6 +35,9 @@ struct run_cost_inputs {
   node_power_assumptions power_model{};
   site_spec site{};
   bool embodied = false;  ///< add embodied carbon (reported apart)
+  /// When the book has no price for the GPU and term: true throws invalid_input naming them;
+  /// false reports energy and carbon with the cost unknown (run_cost_report::priced false).
+  bool require_price = true;
   embodied_assumptions embodied_inputs{};
 };
 
@@ -42,6 +45,9 @@ struct run_cost_report {
   run_usage usage{};
   money_rate price{};                        ///< per GPU-hour
   const cloud_price* price_entry = nullptr;  ///< the book entry used; null when given
+  /// Whether a price was found; false only when require_price was off and the book had none
+  /// (cost and price are then zero: unknown, not free).
+  bool priced = false;
   money cost{};
   power power_per_gpu{};                ///< all-in IT power per GPU
   bool power_given = false;             ///< from the inputs rather than the model
@@ -60,10 +66,11 @@ constexpr run_cost_report price_run(const run_usage& u, const run_cost_inputs& i
     r.price = in.price_per_gpu_hour;
   } else {
     r.price_entry = cheapest_price(in.book, u.gpu, in.term, in.provider);
-    if (r.price_entry == nullptr) detail::no_price(u.gpu, in.term, in.provider);
-    r.price = r.price_entry->price(in.term);
+    if (r.price_entry == nullptr && in.require_price) detail::no_price(u.gpu, in.term, in.provider);
+    if (r.price_entry != nullptr) r.price = r.price_entry->price(in.term);
   }
-  r.cost = run_cost(u, r.price);
+  r.priced = r.price.value > 0.0;
+  if (r.priced) r.cost = run_cost(u, r.price);
   if (in.power_per_gpu.value > 0.0) {
     r.power_given = true;
     r.power_per_gpu = in.power_per_gpu;
