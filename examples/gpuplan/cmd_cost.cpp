@@ -14,6 +14,7 @@
 #include <gpuplan/catalog/sites.hpp>
 #include <gpuplan/io/prices_json.hpp>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,6 +60,9 @@ constexpr field cost_table[] = {
     {"compare", "--compare", ft::text, "cost",
      "Comma-separated: cloud, onprem, hybrid (break-even utilization and month, owned base + "
      "burst)"},
+    {"chart", "--chart", ft::text, "output",
+     "Draw the cumulative cost of cloud and owning into FILE (.svg or .png, through gnuplot); "
+     "needs --compare cloud or onprem"},
     {"demand", "--demand", ft::text, "cost",
      "GPUs needed in each hour, comma-separated (24 values for a day), for --compare hybrid"},
 };
@@ -213,10 +217,21 @@ int run_cost_command(cost_command& cmd) {
   r.fleet_gpus = r.usage.gpus;
   r.inputs.provider = provider;  // `provider` outlives evaluate()
   const cost_result c = evaluate(r);
-  if (cmd.json)
-    print_json(cost_json(r, c));
-  else
-    fmt::print("{}", cost_text(r, c));
+  std::optional<chart::file_result> drawn;
+  if (const std::optional<std::string> file = s.text("chart")) {
+    if (!c.comparison)
+      throw usage_error(fmt::format("{} draws a comparison: add --compare cloud or onprem",
+                                    s.name("chart")));
+    drawn = chart::render_file(cumulative_chart(*c.comparison), *file);
+  }
+  if (cmd.json) {
+    nlohmann::json j = cost_json(r, c);
+    if (drawn) j["chart"] = drawn->drawn ? drawn->image.string() : drawn->script.string();
+    print_json(j);
+    return 0;
+  }
+  fmt::print("{}", cost_text(r, c));
+  if (drawn) fmt::print("\n{}\n", drawn->message);
   return 0;
 }
 

@@ -83,6 +83,26 @@ std::vector<cumulative_point> cumulative_costs(const cloud_onprem_comparison& c)
   return pts;
 }
 
+chart::chart_spec cumulative_chart(const cloud_onprem_comparison& c) {
+  chart::chart_spec spec;
+  spec.title = fmt::format("Cumulative cost, {} GPUs in use {:.0f}% of the time", c.gpus,
+                           100 * c.utilization);
+  spec.x_label = "months";
+  spec.y_label = "cumulative cost ($M)";
+  chart::series cloud{fmt::format("cloud, {} at ${:.4g}/GPU-h", to_string(c.term),
+                                  c.cloud_price.in(units::usd_per_h)),
+                      {},
+                      chart::style::lines};
+  chart::series owned{"owned (capital up front, then running costs)", {}, chart::style::lines};
+  for (const cumulative_point& p : cumulative_costs(c)) {
+    cloud.points.emplace_back(p.month, p.cloud_usd / 1e6);
+    owned.points.emplace_back(p.month, p.onprem_usd / 1e6);
+  }
+  spec.data = {cloud, owned};
+  spec.y_min = 0.0;
+  return spec;
+}
+
 std::string cost_text(const cost_request& r, const cost_result& c) {
   const run_cost_report& run = c.run;
   std::string out =
@@ -158,6 +178,7 @@ std::string cost_text(const cost_request& r, const cost_result& c) {
       out += fmt::format("  at {:.0f}% use, owning is cheaper after {:.0f} months{}\n",
                          100 * k.utilization, std::ceil(k.break_even_months),
                          k.break_even_months > k.horizon_months ? " (past the horizon)" : "");
+    out += "\n" + chart::render_text(cumulative_chart(k));
   }
   if (c.hybrid) {
     const hybrid_plan& h = *c.hybrid;

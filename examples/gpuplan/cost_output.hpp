@@ -4,6 +4,8 @@
 // (plan/cost.hpp, models/cost.hpp) on it; cost_text() and cost_json() print the one result.
 #pragma once
 
+#include "chart.hpp"
+
 #include <gpuplan/io/prices_json.hpp>
 #include <gpuplan/models/cost.hpp>
 #include <gpuplan/plan/cost.hpp>
@@ -56,5 +58,8 @@ struct cumulative_point {
   double onprem_usd;
 };
 std::vector<cumulative_point> cumulative_costs(const cloud_onprem_comparison& c);
+
+/// The cumulative cost chart of a comparison: cloud and owned, in $M, month by month.
+chart::chart_spec cumulative_chart(const cloud_onprem_comparison& c);
 
 }  // namespace gpuplan::cli
