@@ -49,7 +49,7 @@ namespace detail {
 }
 
 /// The same in a constant expression: a compile error showing this message. (`raise` lets the
-/// function be constant for some argument, as C++20 requires; see detail::fail.)
+/// function be constant for some argument, as C++20 requires.)
 constexpr bool no_price(const gpu_spec& g, price_term t, std::string_view provider,
                         bool raise = true) {
   if (!raise) return false;
