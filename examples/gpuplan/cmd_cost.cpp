@@ -171,7 +171,7 @@ int run_cost_command(cost_command& cmd) {
     if (!(ci >= 0 && ci <= 2))
       throw usage_error(fmt::format("{} must be in kg CO2e per kWh, between 0 and 2 (got {})",
                                     s.name("carbon_intensity"), ci));
-    r.inputs.site.grid = ci * units::kg_per_kWh;
+    r.inputs.site.grid = ci * units::kgCO2e_per_kWh;
     r.intensity_source = s.name("carbon_intensity");
   }
   if (s.has("region")) {

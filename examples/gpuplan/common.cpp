@@ -14,6 +14,7 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <memory>
 #include <system_error>
 
 namespace gpuplan::cli {
@@ -162,6 +163,14 @@ std::string table::render(std::string_view indent) const {
   out += std::string(indent) + std::string(total, '-') + "\n";
   for (const auto& r : rows) line(r);
   return out;
+}
+
+command add_listing_command(CLI::App& app, const char* name, const char* help,
+                            const char* json_help, int (*print)(bool json)) {
+  auto json = std::make_shared<bool>(false);
+  CLI::App* sub = app.add_subcommand(name, help);
+  sub->add_flag("--json", *json, json_help);
+  return {sub, [json, print] { return print(*json); }};
 }
 
 void print_json(const nlohmann::json& j) {

@@ -23,7 +23,7 @@ std::string energy_text(energy e) {
   return fmt::format("{:.1f} kWh", kwh);
 }
 std::string carbon_text(carbon_mass m) {
-  const double kg = m.in(units::kg);
+  const double kg = m.in(units::kgCO2e);
   if (kg >= 1e3) return fmt::format("{:.2f} t CO2e", kg / 1e3);
   return fmt::format("{:.1f} kg CO2e", kg);
 }
@@ -139,7 +139,7 @@ std::string cost_text(const cost_request& r, const cost_result& c) {
                        energy_text(run.energy_lines.facility_overhead));
   out += "\n";
   out += fmt::format("  carbon  {} operational at {:.0f} g CO2e/kWh ({})\n",
-                     carbon_text(run.carbon.operational), r.inputs.site.grid.in(units::g_per_kWh),
+                     carbon_text(run.carbon.operational), r.inputs.site.grid.in(units::gCO2e_per_kWh),
                      r.intensity_source);
   if (r.inputs.embodied)
     out += fmt::format("          {} embodied (amortised manufacturing, reported apart)\n",
@@ -225,11 +225,11 @@ nlohmann::json cost_json(const cost_request& r, const cost_result& c) {
       {"network", run.energy_lines.network.in(units::kWh)},
       {"storage", run.energy_lines.storage.in(units::kWh)},
       {"facility_overhead", run.energy_lines.facility_overhead.in(units::kWh)}};
-  j["carbon_intensity_kg_per_kwh"] = r.inputs.site.grid.in(units::kg_per_kWh);
+  j["carbon_intensity_kg_per_kwh"] = r.inputs.site.grid.in(units::kgCO2e_per_kWh);
   j["carbon_intensity_source"] = r.intensity_source;
-  j["carbon_kg"] = run.carbon.operational.in(units::kg);
+  j["carbon_kg"] = run.carbon.operational.in(units::kgCO2e);
   j["embodied_carbon_kg"] =
-      r.inputs.embodied ? nlohmann::json(run.carbon.embodied.in(units::kg)) : nullptr;
+      r.inputs.embodied ? nlohmann::json(run.carbon.embodied.in(units::kgCO2e)) : nullptr;
   if (c.comparison) {
     const cloud_onprem_comparison& k = *c.comparison;
     j["break_even_utilization"] = number_or_null(k.break_even_utilization);

@@ -39,6 +39,8 @@
 #include <gpuplan/models/training_memory.hpp>
 #include <gpuplan/models/training_step.hpp>
 
+#include <gpuplan/plan/advice.hpp>
+#include <gpuplan/plan/candidates.hpp>
 #include <gpuplan/plan/capacity.hpp>
 #include <gpuplan/plan/cost.hpp>
 #include <gpuplan/plan/fit.hpp>

@@ -64,14 +64,14 @@ namespace cat = gpuplan::catalog;
 // (56 g/kWh) stay under 20 t CO2e; on the US average (385 g/kWh) they do not.
 constexpr run_cost_inputs in_france{.book = cat::default_prices,
                                     .site = {.grid = cat::grid_france.intensity}};
-static_assert(price_run(plan, in_france).carbon.operational < 20 * units::t);
-static_assert(!(price_run(plan, {.book = cat::default_prices}).carbon.operational < 20 * units::t));
+static_assert(price_run(plan, in_france).carbon.operational < 20 * units::tCO2e);
+static_assert(!(price_run(plan, {.book = cat::default_prices}).carbon.operational < 20 * units::tCO2e));
 // Llama 2 70B's published 291.42 t from its model-card inputs.
 constexpr run_cost_report llama2_70b =
     price_run({.gpu = cat::a100_sxm_80gb, .gpu_time = 1720320 * units::h},
               {.price_per_gpu_hour = 1 * units::usd_per_h,
                .power_per_gpu = 400 * units::W,
                .site = {.pue = 1.1, .grid = cat::grid_us.intensity}});
-static_assert(llama2_70b.carbon.operational > 291.42 * units::t);
-static_assert(llama2_70b.carbon.operational < 291.43 * units::t);
+static_assert(llama2_70b.carbon.operational > 291.42 * units::tCO2e);
+static_assert(llama2_70b.carbon.operational < 291.43 * units::tCO2e);
 }  // namespace

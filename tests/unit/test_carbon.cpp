@@ -8,11 +8,11 @@ using Catch::Matchers::Contains;
 namespace cat = gpuplan::catalog;
 
 TEST_CASE("Carbon units and energy x intensity", "[carbon]") {
-  CHECK((1 * units::t).in(units::kg) == Approx(1000));
-  CHECK((385 * units::g_per_kWh).in(units::kg_per_kWh) == Approx(0.385));
+  CHECK((1 * units::tCO2e).in(units::kgCO2e) == Approx(1000));
+  CHECK((385 * units::gCO2e_per_kWh).in(units::kgCO2e_per_kWh) == Approx(0.385));
   // 1 MWh at 385 g/kWh: 385 kg.
-  CHECK(((1 * units::MWh) * (385 * units::g_per_kWh)).in(units::kg) == Approx(385));
-  CHECK((385 * units::kg / (1 * units::MWh)).in(units::g_per_kWh) == Approx(385));
+  CHECK(((1 * units::MWh) * (385 * units::gCO2e_per_kWh)).in(units::kgCO2e) == Approx(385));
+  CHECK((385 * units::kgCO2e / (1 * units::MWh)).in(units::gCO2e_per_kWh) == Approx(385));
 }
 
 TEST_CASE("Grid regions: valid, dated, found by name or alias", "[carbon][catalog]") {
@@ -30,7 +30,7 @@ TEST_CASE("Grid regions: valid, dated, found by name or alias", "[carbon][catalo
 
 TEST_CASE("Embodied carbon per GPU-hour and its inputs", "[carbon]") {
   // (150 + 2500 / 8) kg over 6 years x 85% of 8,760 h: 10.35 g per GPU-hour.
-  CHECK(embodied_per_gpu_hour().in(units::g) ==
+  CHECK(embodied_per_gpu_hour().in(units::gCO2e) ==
         Approx((150 + 2500 / 8.0) * 1000 / (6 * 8760 * 0.85)));
   // A longer life, fewer grams.
   CHECK(embodied_per_gpu_hour({.lifetime = 8 * units::yr}) < embodied_per_gpu_hour());
@@ -39,6 +39,6 @@ TEST_CASE("Embodied carbon per GPU-hour and its inputs", "[carbon]") {
   CHECK_THROWS_WITH(operational_carbon(-1 * units::kWh, cat::grid_us.intensity),
                     Contains("energy"));
   site_spec s;
-  s.grid = 5000 * units::g_per_kWh;
+  s.grid = 5000 * units::gCO2e_per_kWh;
   CHECK_THROWS_WITH(s.validate(), Contains("site_spec.grid"));
 }

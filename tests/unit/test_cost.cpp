@@ -191,14 +191,14 @@ TEST_CASE("A run's report: price, power, energy and carbon with their inputs", "
   run_cost_inputs in{.book = cat::default_prices,
                      .price_per_gpu_hour = 1.5 * units::usd_per_h,
                      .power_per_gpu = 400 * units::W,
-                     .site = {.pue = 1.1, .grid = 0.385 * units::kg_per_kWh}};
+                     .site = {.pue = 1.1, .grid = 0.385 * units::kgCO2e_per_kWh}};
   run_cost_report r = price_run(u, in);
   CHECK(r.power_given);
   CHECK(r.price_entry == nullptr);
   CHECK(usd(r.cost) == Approx(1720320 * 1.5));
   CHECK(r.facility_energy().in(units::MWh) == Approx(1720320 * 0.4 * 1.1 / 1000));
-  CHECK(r.carbon.operational.in(units::t) == Approx(291.42).margin(0.01));
-  CHECK(r.carbon.embodied.in(units::kg) == 0.0);
+  CHECK(r.carbon.operational.in(units::tCO2e) == Approx(291.42).margin(0.01));
+  CHECK(r.carbon.embodied.in(units::kgCO2e) == 0.0);
   // From the book and the node model instead: an H100 run on DGX H100s at full use.
   const run_usage h{.gpu = cat::h100_sxm, .gpu_time = 8000 * units::h};
   in = {.book = cat::default_prices, .node = cat::dgx_h100, .embodied = true};
@@ -207,7 +207,7 @@ TEST_CASE("A run's report: price, power, energy and carbon with their inputs", "
   CHECK(r.price_entry->provider == std::string_view("runpod"));
   CHECK(r.power_per_gpu.in(units::W) == Approx(698 + 4600.0 / 8));
   CHECK(r.facility_energy().in(units::kWh) == Approx(1.56 * 1000 * (8 * 0.698 + 4.6)));
-  CHECK(r.carbon.embodied.in(units::kg) == Approx(8000 * (150 + 2500 / 8.0) / (6 * 8760 * 0.85)));
+  CHECK(r.carbon.embodied.in(units::kgCO2e) == Approx(8000 * (150 + 2500 / 8.0) / (6 * 8760 * 0.85)));
   // A GPU the node was not published for: host from the share of TDP.
   r = price_run({.gpu = cat::a100_sxm_80gb, .gpu_time = 800 * units::h},
                 {.price_per_gpu_hour = 1 * units::usd_per_h, .node = cat::dgx_h100});

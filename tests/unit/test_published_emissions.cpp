@@ -12,7 +12,7 @@ namespace cat = gpuplan::catalog;
 
 namespace {
 
-double tonnes(carbon_mass m) { return m.in(units::t); }
+double tonnes(carbon_mass m) { return m.in(units::tCO2e); }
 
 // GPU-hours x power per GPU x PUE x grid intensity: the model cards' method, and the library's
 // run_energy + operational_carbon.
@@ -78,8 +78,8 @@ TEST_CASE("Llama 3 pretraining emissions", "[published][carbon]") {
 // the printed GPU-hours (carried through) plus half a unit of the printed tonnes.
 TEST_CASE("Llama 3.1 emissions: one intensity explains every row", "[published][carbon]") {
   const double kWh_405b = 30.84e6 * 0.7;
-  const carbon_intensity implied = 8930 * units::t / (kWh_405b * units::kWh);
-  CHECK(implied.in(units::kg_per_kWh) == Approx(0.41365).epsilon(1e-4));
+  const carbon_intensity implied = 8930 * units::tCO2e / (kWh_405b * units::kWh);
+  CHECK(implied.in(units::kgCO2e_per_kWh) == Approx(0.41365).epsilon(1e-4));
   struct row {
     const char* model;
     double gpu_hours, hours_half_unit, printed_t, t_half_unit;
@@ -166,7 +166,7 @@ TEST_CASE("Llama 3.1 405B GPU-hours and emissions from the training time model",
   p.assumptions.mfu_attention = attention_mask::causal;
   const duration gpu_time = gpu_time_to_train(p, 15.6e12 * units::token);
   CHECK(gpu_time.in(units::h) == Approx(30.84e6).epsilon(0.15));
-  const carbon_intensity implied = 8930 * units::t / (30.84e6 * 0.7 * units::MWh / 1000);
+  const carbon_intensity implied = 8930 * units::tCO2e / (30.84e6 * 0.7 * units::MWh / 1000);
   const carbon_mass predicted =
       operational_carbon(run_energy(gpu_time, 700 * units::W, 1.0), implied);
   CHECK(tonnes(predicted) == Approx(8930).epsilon(0.15));

@@ -1,4 +1,4 @@
-// gpuplan/io/json.hpp: JSON in and out for specs and layouts, and the error type of the I/O edge.
+// gpuplan/io/json.hpp: specs and layouts to JSON and back (gpuplan's own JSON forms).
 //
 // An edge of the library (target gpuplan::json, needs nlohmann-json): never included by the
 // umbrella header. Quantities are written as plain numbers in the base unit named by the key's
@@ -7,245 +7,22 @@
 // wrong type or an unknown enum spelling throws gpuplan::io::error naming the key and the file.
 #pragma once
 
+#include <gpuplan/io/error.hpp>
+#include <gpuplan/io/parse.hpp>
+#include <gpuplan/io/readers.hpp>
+#include <gpuplan/io/values.hpp>
 #include <gpuplan/specs/gpu.hpp>
 #include <gpuplan/specs/layout.hpp>
 #include <gpuplan/specs/precision.hpp>
+#include <gpuplan/specs/serving.hpp>
+#include <gpuplan/specs/training.hpp>
 #include <gpuplan/specs/transformer.hpp>
 
 #include <nlohmann/json.hpp>
 
-#include <array>
-#include <cmath>
-#include <cstddef>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
-#include <limits>
-#include <stdexcept>
 #include <string>
-#include <string_view>
 
 namespace gpuplan::io {
-
-/// A problem with input read from outside the program: a missing or unreadable file, malformed
-/// JSON, a missing key, a value of the wrong type or out of range. what() is one line that names
-/// the source (file name), the place (line:column or key) and the problem.
-class error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-/// A 1-based line and column in a text.
-struct text_position {
-  std::size_t line = 1;
-  std::size_t column = 1;
-};
-
-/// The line and column of the character at 0-based byte offset `offset` in `text` (an offset past
-/// the end names the position just after the last character). Columns count bytes.
-inline text_position position_of(std::string_view text, std::size_t offset) {
-  text_position p;
-  const std::size_t end = offset < text.size() ? offset : text.size();
-  for (std::size_t i = 0; i < end; ++i) {
-    if (text[i] == '\n') {
-      ++p.line;
-      p.column = 1;
-    } else {
-      ++p.column;
-    }
-  }
-  return p;
-}
-
-namespace detail {
-
-/// One line: control characters (newlines in a quoted excerpt) become spaces.
-inline std::string one_line(std::string s) {
-  for (char& c : s)
-    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
-  return s;
-}
-
-/// nlohmann's explanation without its "[json.exception.parse_error.101] parse error at ...: "
-/// prefix (whose position format differs between versions; we print our own).
-inline std::string parse_explanation(const char* what) {
-  std::string_view w = what;
-  const auto at = w.find("parse error");
-  if (at != std::string_view::npos) {
-    const auto colon = w.find(": ", at);
-    if (colon != std::string_view::npos) w.remove_prefix(colon + 2);
-  }
-  return one_line(std::string(w));
-}
-
-inline std::string type_name(const nlohmann::json& j) {
-  if (j.is_number_integer()) return "an integer";
-  if (j.is_number_float()) return "a number";
-  if (j.is_string()) return "a string";
-  if (j.is_boolean()) return "a boolean";
-  if (j.is_null()) return "null";
-  if (j.is_array()) return "an array";
-  return "an object";
-}
-
-}  // namespace detail
-
-/// Parses JSON text; on malformed input throws io::error "SOURCE:LINE:COLUMN: malformed JSON: ..."
-/// with the line and column computed from the byte nlohmann reports: the last character the
-/// parser read, i.e. the end of the offending token (the closing quote of an unexpected string).
-inline nlohmann::json parse_json(std::string_view text, std::string_view source) {
-  try {
-    return nlohmann::json::parse(text.begin(), text.end());
-  } catch (const nlohmann::json::parse_error& e) {
-    // e.byte is 1-based: the index of the last character read (size + 1 at the end of input).
-    const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
-    const text_position p = position_of(text, offset);
-    throw error(std::string(source) + ":" + std::to_string(p.line) + ":" +
-                std::to_string(p.column) +
-                ": malformed JSON: " + detail::parse_explanation(e.what()));
-  }
-}
-
-/// Reads and parses a JSON file; io::error when it is missing, unreadable or malformed.
-inline nlohmann::json read_json_file(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw error(path.string() + ": no such file");
-  if (std::filesystem::is_directory(path, ec))
-    throw error(path.string() + ": is a directory, not a JSON file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw error(path.string() + ": cannot open the file for reading");
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw error(path.string() + ": read error");
-  return parse_json(text, path.string());
-}
-
-// ---- strict readers: each names the key and the source on failure -----------------------------
-
-/// Where a value came from, for messages: "config.json", "plan.json: model".
-struct json_source {
-  std::string file;
-  std::string key_prefix;  ///< "" or "moe." for nested objects
-
-  [[nodiscard]] std::string where(std::string_view key) const {
-    return file + ": key '" + key_prefix + std::string(key) + "'";
-  }
-};
-
-/// Whether `key` is present and not null.
-inline bool has(const nlohmann::json& j, std::string_view key) {
-  const auto it = j.find(key);
-  return it != j.end() && !it->is_null();
-}
-
-inline const nlohmann::json& require_key(const nlohmann::json& j, std::string_view key,
-                                         const json_source& src) {
-  const auto it = j.find(key);
-  if (it == j.end() || it->is_null()) throw error(src.where(key) + " is missing");
-  return *it;
-}
-
-/// An integer value (a float with an integral value is accepted: 4096.0).
-inline long long as_integer(const nlohmann::json& v, std::string_view key, const json_source& src) {
-  if (v.is_number_integer()) return v.get<long long>();
-  if (v.is_number_float()) {
-    const double d = v.get<double>();
-    if (std::isfinite(d) && std::floor(d) == d && std::fabs(d) < 9.0e15)
-      return static_cast<long long>(d);
-  }
-  throw error(src.where(key) + " must be an integer, not " + detail::type_name(v));
-}
-
-/// A required integer that is > 0 (or >= 0 when zero_ok) and fits an int.
-inline int get_count(const nlohmann::json& j, std::string_view key, const json_source& src,
-                     bool zero_ok = false) {
-  const long long v = as_integer(require_key(j, key, src), key, src);
-  if (v < 0 || (v == 0 && !zero_ok))
-    throw error(src.where(key) + (zero_ok ? " must not be negative" : " must be positive") +
-                " (got " + std::to_string(v) + ")");
-  if (v > std::numeric_limits<int>::max())
-    throw error(src.where(key) + " is too large (got " + std::to_string(v) + ")");
-  return static_cast<int>(v);
-}
-inline int get_count_or(const nlohmann::json& j, std::string_view key, const json_source& src,
-                        int fallback, bool zero_ok = false) {
-  return has(j, key) ? get_count(j, key, src, zero_ok) : fallback;
-}
-
-inline bool get_bool_or(const nlohmann::json& j, std::string_view key, const json_source& src,
-                        bool fallback) {
-  if (!has(j, key)) return fallback;
-  const auto& v = j.at(std::string(key));
-  if (!v.is_boolean())
-    throw error(src.where(key) + " must be true or false, not " + detail::type_name(v));
-  return v.get<bool>();
-}
-
-inline double get_number(const nlohmann::json& j, std::string_view key, const json_source& src) {
-  const auto& v = require_key(j, key, src);
-  if (!v.is_number())
-    throw error(src.where(key) + " must be a number, not " + detail::type_name(v));
-  const double d = v.get<double>();
-  if (!std::isfinite(d)) throw error(src.where(key) + " must be finite");
-  return d;
-}
-inline double get_number_or(const nlohmann::json& j, std::string_view key, const json_source& src,
-                            double fallback) {
-  return has(j, key) ? get_number(j, key, src) : fallback;
-}
-
-inline std::string get_string(const nlohmann::json& j, std::string_view key,
-                              const json_source& src) {
-  const auto& v = require_key(j, key, src);
-  if (!v.is_string())
-    throw error(src.where(key) + " must be a string, not " + detail::type_name(v));
-  return v.get<std::string>();
-}
-inline std::string get_string_or(const nlohmann::json& j, std::string_view key,
-                                 const json_source& src, std::string fallback) {
-  return has(j, key) ? get_string(j, key, src) : fallback;
-}
-
-// ---- enums: read by their name tables (gpuplan/specs/enum_names.hpp) ----------------------------
-
-/// The enumerator named by the string at `key` (ASCII case ignored), `fallback` when the key is
-/// absent; io::error listing the names when it names none.
-template <named_enum E>
-E get_enum_or(const nlohmann::json& j, std::string_view key, const json_source& src, E fallback) {
-  if (!has(j, key)) return fallback;
-  const std::string s = get_string(j, key, src);
-  E e{};
-  if (parse_enum(s, e)) return e;
-  std::string expected;
-  for (const enumerator<E>& x : enumerators(e))
-    expected += (expected.empty() ? "" : ", ") + std::string(x.name);
-  throw error(src.where(key) + ": unknown value '" + s + "' (expected one of " + expected + ")");
-}
-inline precision get_precision_or(const nlohmann::json& j, std::string_view key,
-                                  const json_source& src, precision fallback) {
-  return get_enum_or(j, key, src, fallback);
-}
-
-// ---- specs to JSON -----------------------------------------------------------------------------
-
-/// A number as JSON: an integer when it is a whole number a double holds exactly (parameter
-/// counts, bytes, FLOP/s, blocks), else a floating-point number.
-inline nlohmann::json number(double v) {
-  if (std::isfinite(v) && std::floor(v) == v && std::fabs(v) < 9.0e15)
-    return static_cast<long long>(v);
-  return v;
-}
-
-/// A size in bytes, rounded to whole bytes (int4 halves aside): a JSON integer while a double
-/// holds it exactly, else a floating-point number (never a wrapped-around 64-bit integer).
-inline nlohmann::json bytes_value(data_size d) {
-  const double v = d.in(units::B);
-  if (!std::isfinite(v)) return nullptr;
-  return number(std::round(v));
-}
-
-/// A count as JSON: an integer when it is a whole number that a double holds exactly (parameter
-/// counts, blocks, tokens), else a number.
-inline nlohmann::json count_value(double v) { return number(v); }
 
 inline nlohmann::json to_json(const parallel_layout& l) {
   return {{"gpus", l.gpus()},
@@ -334,37 +111,41 @@ inline nlohmann::json to_json(const gpu_spec& g) {
           {"boost_clock_hz", number(g.boost_clock.in(units::Hz))}};
 }
 
-// ---- specs from JSON ---------------------------------------------------------------------------
 
-namespace detail {
-inline name_string name_from(const std::string& s, std::string_view key, const json_source& src) {
-  if (s.empty()) throw error(src.where(key) + " must not be empty");
-  if (s.size() > name_string::capacity)
-    throw error(src.where(key) + " is longer than " + std::to_string(name_string::capacity) +
-                " characters");
-  return name_string::from(s);
+
+/// The run configurations, every field (the fit --json "config" object).
+inline nlohmann::json to_json(const training_config& c) {
+  return {{"dtype", std::string(gpuplan::to_string(c.dtype))},
+          {"grad_dtype", std::string(gpuplan::to_string(c.grad_dtype))},
+          {"optimizer", std::string(gpuplan::to_string(c.optimizer))},
+          {"master_weights", c.master_weights},
+          {"recompute", std::string(gpuplan::to_string(c.recompute))},
+          {"micro_batch", c.micro_batch},
+          {"seq", c.seq},
+          {"micro_batches", c.micro_batches},
+          {"flash_attention", c.flash_attention},
+          {"dropout", c.dropout},
+          {"lora", c.lora_rank},
+          {"qlora", c.qlora_rank},
+          {"lora_targets", std::string(gpuplan::to_string(c.lora_targets))},
+          {"offload", std::string(gpuplan::to_string(c.offload))},
+          {"global_batch", c.global_batch}};
 }
-/// An optional "aliases" array of strings into a fixed array of names.
-template <std::size_t N>
-void read_aliases(const nlohmann::json& j, const json_source& src,
-                  std::array<name_string, N>& out) {
-  if (!has(j, "aliases")) return;
-  const auto& a = j.at("aliases");
-  if (!a.is_array() || a.size() > N)
-    throw error(src.where("aliases") + " must be an array of at most " + std::to_string(N) +
-                " strings");
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (!a[i].is_string()) throw error(src.where("aliases") + " must hold strings");
-    out[i] = name_from(a[i].get<std::string>(), "aliases", src);
-  }
+
+inline nlohmann::json to_json(const inference_config& c) {
+  return {{"weight_dtype", std::string(gpuplan::to_string(c.weight_dtype))},
+          {"kv_dtype", std::string(gpuplan::to_string(c.kv_dtype))},
+          {"batch", c.batch},
+          {"context", c.context},
+          {"max_model_len", c.model_len()},
+          {"gpu_memory_utilization", c.gpu_memory_utilization},
+          {"block_size", c.block_size},
+          {"quant_group_size", c.quant_group_size},
+          {"quant_scale_dtype", std::string(gpuplan::to_string(c.quant_scale_dtype))},
+          {"quant_zero_point", c.quant_zero_point},
+          {"max_num_batched_tokens", c.max_num_batched_tokens},
+          {"max_num_seqs", c.max_num_seqs}};
 }
-inline double non_negative(const nlohmann::json& j, std::string_view key, const json_source& src,
-                           double fallback = 0.0) {
-  const double v = get_number_or(j, key, src, fallback);
-  if (v < 0) throw error(src.where(key) + " must not be negative");
-  return v;
-}
-}  // namespace detail
 
 /// A parallel layout from {"dp", "tp", "pp", "cp", "ep", "zero", ...}; absent keys keep their
 /// defaults (1, or 0 for zero, shard_group and expert_tp). "gpus", when present, must equal dp x tp

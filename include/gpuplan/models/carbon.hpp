@@ -22,8 +22,8 @@ namespace gpuplan {
 /// 6 years, used 85% of the time; which gives its 11.2 t (7.57 t servers + 3.64 t GPUs) for
 /// 1,082,990 GPU-hours.
 struct embodied_assumptions {
-  carbon_mass per_gpu = 150 * units::kg;
-  carbon_mass per_server = 2500 * units::kg;
+  carbon_mass per_gpu = 150 * units::kgCO2e;
+  carbon_mass per_server = 2500 * units::kgCO2e;
   int gpus_per_server = 8;
   duration lifetime = 6 * units::yr;
   double use_share = 0.85;

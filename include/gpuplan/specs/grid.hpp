@@ -20,9 +20,9 @@ struct grid_region {
   constexpr void validate() const {
     detail::check_input(!name.empty(), "grid_region.name must not be empty");
     detail::check_input(detail::finite(intensity.value) && intensity.value >= 0.0 &&
-                            intensity.in(units::g_per_kWh) <= 2000.0,
+                            intensity.in(units::gCO2e_per_kWh) <= 2000.0,
                         "grid_region.intensity must be between 0 and 2000 gCO2e/kWh",
-                        intensity.in(units::g_per_kWh));
+                        intensity.in(units::gCO2e_per_kWh));
     detail::check_input(year >= 1990 && year <= 2100,
                         "grid_region.year must be between 1990 and 2100");
     detail::check_input(!source.empty(), "grid_region.source must not be empty");

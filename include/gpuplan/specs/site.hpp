@@ -88,7 +88,7 @@ struct site_spec {
   /// "US national average carbon intensity factor" of Touvron et al. 2023 (LLaMA,
   /// arXiv:2302.13971, sec. 6.3), the factor behind the Llama 2 model card's emissions
   /// (catalog::grid_us).
-  carbon_intensity grid = 0.385 * units::kg_per_kWh;
+  carbon_intensity grid = 0.385 * units::kgCO2e_per_kWh;
   /// IT power one rack may draw (the power distributed to it). Default 30 kW: the top of the
   /// optimized-air band (cooling_limits::air_containment), which a DGX H100 (10.2 kW) fills with
   /// two nodes.
@@ -106,8 +106,8 @@ struct site_spec {
     detail::check_input(detail::finite_nonnegative(electricity.value),
                         "site_spec.electricity must be finite and not negative");
     detail::check_input(
-        detail::finite(grid.value) && grid.value >= 0.0 && grid.in(units::g_per_kWh) <= 2000.0,
-        "site_spec.grid must be between 0 and 2000 gCO2e/kWh", grid.in(units::g_per_kWh));
+        detail::finite(grid.value) && grid.value >= 0.0 && grid.in(units::gCO2e_per_kWh) <= 2000.0,
+        "site_spec.grid must be between 0 and 2000 gCO2e/kWh", grid.in(units::gCO2e_per_kWh));
     detail::check_input(detail::finite_positive(rack_budget.value),
                         "site_spec.rack_budget must be positive and finite", rack_budget.value);
     limits.validate();
