@@ -3,7 +3,9 @@
 // count, and the memory of the most loaded GPU against the GPU's capacity. Change a plan so that
 // it does not fit (say, ZeRO stage 0 for the 70B run) and the build stops with
 // "gpuplan: a plan does not fit in GPU memory"; break a layout (tp = 3 for 64 heads) and it
-// stops with "layout.tp must divide model.heads".
+// stops with "layout.tp must divide model.heads". The budget is checked the same way: each
+// training run is priced from the default price book, and a run over its budget (or on a GPU the
+// book does not price) stops the build.
 #include <gpuplan/gpuplan.hpp>
 
 #include <cstdio>
@@ -67,6 +69,28 @@ constexpr bool all_serving_plans_fit() {
   return true;
 }
 static_assert(all_training_plans_fit(), "gpuplan: a plan does not fit in GPU memory");
+
+// What the runs will cost: GPUs x wall time (from the training time model, or measured) at the
+// cheapest on-demand price the default book has for the GPU.
+struct budgeted_run {
+  const char* purpose;
+  run_usage usage;
+  money budget;
+};
+constexpr budgeted_run budgeted_runs[] = {
+    {"Llama 3.1 8B full fine-tune, one node, 2 days",
+     run_usage::of(cat::h100_sxm, 8, 2 * units::d), 2'000 * units::usd},
+    {"Llama 3.1 70B continued pre-training, 8 nodes, 3 weeks",
+     run_usage::of(cat::h100_sxm, 64, 21 * units::d), 100'000 * units::usd},
+    {"Pre-training run, 256 H100s, 20 days", run_usage::of(cat::h100_sxm, 256, 20 * units::d),
+     2'000'000 * units::usd},
+};
+constexpr bool all_runs_within_budget() {
+  for (const budgeted_run& r : budgeted_runs)
+    if (!(run_cost(r.usage, catalog::default_prices) < r.budget)) return false;
+  return true;
+}
+static_assert(all_runs_within_budget(), "gpuplan: a training run is over its budget");
 static_assert(all_serving_plans_fit(), "gpuplan: a plan does not fit in GPU memory");
 
 void print(const char* purpose, const fit_report& r) {
@@ -92,5 +116,14 @@ int main() {
     print(p.purpose, training_fit(p.model, p.gpu, p.layout, p.config));
   for (const serving_plan& p : serving_plans)
     print(p.purpose, inference_fit(p.model, p.gpu, p.layout, p.config));
+  for (const budgeted_run& r : budgeted_runs)
+    std::printf("%s\n  %.0f GPU-hours, $%.0f of a $%.0f budget (%s, $%.2f per GPU-hour)\n",
+                r.purpose, r.usage.gpu_time.in(units::h),
+                run_cost(r.usage, catalog::default_prices).in(units::usd), r.budget.in(units::usd),
+                cheapest_price(catalog::default_prices, r.usage.gpu, price_term::on_demand)
+                    ->provider.view()
+                    .data(),
+                cloud_rate(catalog::default_prices, r.usage.gpu, price_term::on_demand)
+                    .in(units::usd_per_h));
   return 0;
 }

@@ -64,6 +64,7 @@ command add_fit_command(CLI::App& app);
 command add_probe_command(CLI::App& app);
 command add_capacity_command(CLI::App& app);
 command add_utilization_command(CLI::App& app);
+command add_cost_command(CLI::App& app);
 
 /// A command that prints a list as a table, or as JSON with --json: print(json) is its body.
 command add_listing_command(CLI::App& app, const char* name, const char* help,

@@ -878,6 +878,151 @@ def _():
         plan_file({"rate": 30, "wait_slo": 2, "replica_rate": 2, "service_time": 4,
                    "wait_slow": 1}))
 
+# ---- cost, energy, carbon (issue 15) -------------------------------------------------------------
+
+HOURS_PER_MONTH = 365 / 12 * 24
+
+
+@case("cost.model_card")
+def _():
+    # Llama 2 70B as the Llama 2 model card gives it (arXiv:2307.09288 Table 2): 1,720,320 GPU-hours
+    # at 400 W per GPU; with the LLaMA paper's PUE 1.1 and 0.385 kg CO2e/kWh: 291.42 t (printed
+    # to the hundredth; tolerance 5 kg).
+    j = ok_json("cost", "--gpu", "a100-80gb", "--gpu-hours", "1720320", "--power-per-gpu", "400",
+                "--pue", "1.1", "--carbon-intensity", "0.385")
+    near(j["energy_kwh"], 1720320 * 0.4 * 1.1, 1e-6, "energy")
+    near(j["carbon_kg"], 291420, 5, "carbon, Llama 2 70B")
+    check(j["power_source"] == "given", "power given")
+    # The default book has no A100 80GB price: the cost is unknown, not zero.
+    check(j["cost_usd"] is None and j["price"]["usd_per_gpu_hour"] is None, "no price, no cost")
+    check(j["embodied_carbon_kg"] is None, "embodied only on request")
+    t = ok("cost", "--gpu", "a100-80gb", "--gpu-hours", "1720320", "--power-per-gpu", "400",
+           "--pue", "1.1", "--carbon-intensity", "0.385").out
+    check("291.42 t CO2e" in t and "cost    unknown" in t, f"text report: {t!r}")
+
+
+@case("cost.book")
+def _():
+    # 1,000 H100 GPU-hours at the default book's cheapest on-demand H100 price (RunPod, $22.32 per
+    # 8-GPU hour); power from the model: 698 W GPU + 4.6 kW / 8 host (DGX H100), PUE 1.56, site
+    # grid 0.385 kg/kWh.
+    j = ok_json("cost", "--gpu", "h100", "--gpu-hours", "1000", "--embodied")
+    near(j["cost_usd"], 1000 * 22.32 / 8, 1e-6, "cost")
+    check(j["price"]["provider"] == "runpod" and j["price"]["date"] == "2026-04-30", "price entry")
+    near(j["power_per_gpu_watts"], 698 + 4600 / 8, 1e-6, "power per GPU")
+    near(j["energy_kwh"], 1000 * (0.698 + 4.6 / 8) * 1.56, 1e-6, "energy")
+    near(j["carbon_kg"], j["energy_kwh"] * 0.385, 1e-6, "carbon = energy x intensity")
+    near(j["embodied_carbon_kg"], 1000 * (150 + 2500 / 8) / (6 * 8760 * 0.85), 1e-6, "embodied")
+    lines = j["energy_lines_kwh"]
+    near(sum(lines.values()), j["energy_kwh"], 1e-6, "energy lines add up")
+    # A provider, a term, a given price.
+    lam = ok_json("cost", "--gpu", "h100", "--gpu-hours", "1000", "--provider", "lambda")
+    near(lam["cost_usd"], 3780, 1e-6, "lambda")
+    near(ok_json("cost", "--gpu", "h100", "--gpu-hours", "1000", "--term", "spot")["cost_usd"],
+         1000 * 12.16 / 8, 1e-6, "spot")
+    near(ok_json("cost", "--gpu", "h100", "--gpus", "8", "--hours", "125",
+                 "--price-per-gpu-hour", "2")["cost_usd"], 2000, 1e-6, "given price")
+    # A grid region from the catalog.
+    fr = ok_json("cost", "--gpu", "h100", "--gpu-hours", "1000", "--region", "france")
+    near(fr["carbon_intensity_kg_per_kwh"], 0.056, 1e-12, "France 2023 (Ember)")
+
+
+@case("cost.compare")
+def _():
+    # 64 H100s used 70% of the time, cloud at $4.916 per GPU-hour against owned DGX H100s.
+    args = ["cost", "--gpu", "h100", "--gpus", "64", "--gpu-hours", "15360", "--compare",
+            "cloud,onprem", "--price-per-gpu-hour", "4.916", "--utilization", "0.7"]
+    j = ok_json(*args)
+    c = j["comparison"]
+    near(c["cloud"]["usd_per_month"], 0.7 * 64 * HOURS_PER_MONTH * 4.916, 1e-6, "cloud month")
+    near(c["onprem"]["capex_usd"], 8 * 317000 * 1.11, 1e-6, "capex: 8 servers + network share")
+    # The break-even month is where the cumulative lines cross.
+    m = j["break_even_months"]
+    owned = c["onprem"]["capex_usd"] + m * c["onprem"]["running_usd_per_month"]
+    near(m * c["cloud"]["usd_per_month"], owned, 1e-3, "crossing")
+    near(j["break_even_utilization"], 0.438, 0.001, "break-even utilization")
+    pts = c["cumulative"]
+    check(len(pts) == 37 and pts[0]["cloud_usd"] == 0, "cumulative series over 36 months")
+    t = ok(*args).out
+    check("above 44% average utilization, owning is cheaper over 36 months" in t, t)
+    check(re.search(r"at 70% use, owning is cheaper after 21 months", t), t)
+    check("cumulative cost ($M)" in t, "a terminal chart")
+    # A commitment bills every hour: no break-even utilization (null).
+    k = ok_json("cost", "--gpu", "h100", "--gpus", "64", "--gpu-hours", "15360", "--compare",
+                "onprem", "--price-per-gpu-hour", "3", "--term", "commit_1yr")
+    check(k["break_even_utilization"] is None, "null for a commitment")
+    with tempfile.TemporaryDirectory() as d:
+        svg = os.path.join(d, "cost.svg")
+        jc = ok_json(*args, "--chart", svg)
+        check(jc["chart"].endswith((".svg", ".gp")), "the chart's path in the JSON")
+        check(os.path.exists(jc["chart"]), "the chart (or its gnuplot script) was written")
+
+
+@case("cost.hybrid")
+def _():
+    demand = [64] * 9 + [256] * 5 + [320] + [256] * 3 + [64] * 6
+    j = ok_json("cost", "--gpu", "h100", "--gpu-hours", "1000", "--compare", "hybrid",
+                "--price-per-gpu-hour", "4.916", "--demand", ",".join(map(str, demand)))
+    h = j["hybrid"]
+    check(h["hours"] == 24 and h["peak_gpus"] == 320, "profile")
+    near(h["all_cloud_usd"], sum(demand) * 4.916, 1e-6, "all cloud = GPU-hours x price")
+    check(h["hybrid_usd"] <= min(h["all_cloud_usd"], h["all_onprem_usd"]), "hybrid is the cheapest")
+    check(h["base_gpus"] in [0] + demand, "base at a demand level")
+    near(h["burst_gpu_hours"], sum(max(0, d - h["base_gpus"]) for d in demand), 1e-6, "burst")
+
+
+@case("cost.prices_file")
+def _():
+    # tests/data/prices/book.json: a negotiated AWS p5 entry (3-year $3.20) replaces the default
+    # one; its site has PUE 1.2 and liquid cooling.
+    j = ok_json("cost", "--gpu", "h100", "--gpu-hours", "100", "--prices",
+                data("prices/book.json"), "--term", "commit_3yr")
+    near(j["cost_usd"], 320, 1e-9, "the user's price")
+    check(j["price"]["book"].endswith("book.json") and j["price"]["date"] == "2026-10-15", "origin")
+    near(j["pue"], 1.2, 1e-12, "the book's site")
+    # MI300X is priced only by the user's book.
+    near(ok_json("cost", "--gpu", "mi300x", "--gpu-hours", "10", "--prices",
+                 data("prices/book.json"))["cost_usd"], 21, 1e-9, "an added entry")
+
+
+COST_BAD = {
+    "no_usage": (r"needs the run's GPU time", ["cost", "--gpu", "h100"]),
+    "both_lengths": (r"--gpu-hours and --hours both", ["cost", "--gpu-hours", "1", "--hours", "1"]),
+    "hours_no_gpus": (r"--hours needs --gpus", ["cost", "--hours", "10"]),
+    "negative_hours": (r"--gpu-hours must be a positive number", ["cost", "--gpu-hours", "-5"]),
+    "bad_term": (r"--term 'weekly' is not one of",
+                 ["cost", "--gpu-hours", "1", "--term", "weekly"]),
+    "bad_compare": (r"'cheap' is not one of cloud, onprem, hybrid",
+                    ["cost", "--gpu-hours", "1", "--compare", "cheap"]),
+    "hybrid_no_demand": (r"needs --demand", ["cost", "--gpu-hours", "1", "--compare", "hybrid"]),
+    "demand_not_count": (r"'x' is not a GPU count \(value 2",
+                         ["cost", "--gpu-hours", "1", "--compare", "hybrid", "--demand", "1,x"]),
+    "bad_region": (r"unknown grid region 'mars'", ["cost", "--gpu-hours", "1", "--region", "mars"]),
+    "bad_pue": (r"--pue must be between 1 and 5", ["cost", "--gpu-hours", "1", "--pue", "0.5"]),
+    "bad_intensity": (r"--carbon-intensity must be in kg CO2e per kWh",
+                      ["cost", "--gpu-hours", "1", "--carbon-intensity", "385"]),
+    "no_price_compare": (r"no on_demand price for GPU MI300X-192GB",
+                         ["cost", "--gpu", "mi300x", "--gpu-hours", "1", "--compare", "onprem"]),
+    "bad_book": (r"bad_type\.json: cloud\[0\] \(aws p5\): field 'on_demand_usd_per_gpu_hour' "
+                 r"must be a number", ["cost", "--gpu-hours", "1", "--prices",
+                                       "@prices/bad_type.json"]),
+    "chart_no_compare": (r"--chart draws a comparison",
+                         ["cost", "--gpu-hours", "1", "--chart", "x.svg"]),
+}
+for _name, (_pattern, _args) in COST_BAD.items():
+    bad_case("cost_" + _name, _pattern, _args)
+
+
+@case("cost.help")
+def _():
+    check(re.search(r"^\s+cost\b", ok("--help").out, re.M), "--help lists cost")
+    h = ok("cost", "--help").out
+    for opt in ["--gpu-hours", "--gpu", "--power-per-gpu", "--pue", "--carbon-intensity",
+                "--price-per-gpu-hour", "--prices", "--compare", "--json", "--region", "--term",
+                "--provider", "--embodied", "--demand", "--chart", "--plan"]:
+        check(re.search(rf"{re.escape(opt)}\b", h), f"cost --help lists {opt}")
+
+
 
 def main():
     global BIN, DATA
