@@ -12,7 +12,67 @@
 #include <gpuplan/specs/transformer.hpp>
 #include <gpuplan/units.hpp>
 
+#include <string_view>
+
 namespace gpuplan {
+
+/// The serving engine whose KV-cache sizing rule is applied. Each rule was read from the
+/// engine's source at the version named; docs/models/serving.md quotes them.
+enum class serving_engine : unsigned char {
+  /// Today's vLLM: V1 (the default engine since v0.8) and V0 since the profiling overhaul
+  /// (v0.6.5, vllm-project/vllm PR #10511; polished in PR #12126): available = total x
+  /// gpu_memory_utilization - (weights + the profiling forward pass's peak torch allocation
+  /// over max_num_batched_tokens + the non-torch memory). The default.
+  vllm,
+  /// As `vllm`, and the CUDA-graph pool is charged before the KV cache is sized
+  /// (memory_assumptions::cuda_graph_memory); for vLLM builds that profile graph capture.
+  vllm_cudagraph_profiled,
+  /// vLLM V0 from PR #2031 "Fix peak memory profiling" (v0.2.5, Dec 2023) to v0.6.3
+  /// (`Worker.determine_num_available_blocks`): peak = free memory when the worker started
+  /// - free memory after the profiling run (torch.cuda.mem_get_info), so NCCL buffers and the
+  /// caching allocator's reserve are charged but the CUDA context created before the
+  /// start-up snapshot is not; available = total x gpu_memory_utilization - peak.
+  vllm_v0_mem_get_info,
+  /// vLLM V0 before PR #2031 (up to v0.2.4): peak = torch.cuda.max_memory_allocated() after
+  /// the profiling run, weights and activations only; NCCL's and the CUDA context's memory
+  /// and allocator fragmentation are not charged (why TP > 1 ran past the budget, PR #2031).
+  vllm_v0_torch_peak,
+  /// SGLang (`ModelRunner.profile_max_num_token`): the KV pool is the memory free after the
+  /// weights are loaded minus total x (1 - mem_fraction_static); activations and CUDA graphs
+  /// live in that reserve.
+  sglang,
+  /// TensorRT-LLM (`KvCacheConfig.free_gpu_memory_fraction`, 0.9 by default): that fraction of
+  /// the memory free after the weights and the runtime's activation buffers.
+  trtllm,
+};
+
+constexpr std::string_view to_string(serving_engine e) {
+  switch (e) {
+    case serving_engine::vllm: return "vllm";
+    case serving_engine::vllm_cudagraph_profiled: return "vllm-cudagraph-profiled";
+    case serving_engine::vllm_v0_mem_get_info: return "vllm-v0-mem-get-info";
+    case serving_engine::vllm_v0_torch_peak: return "vllm-v0-torch-peak";
+    case serving_engine::sglang: return "sglang";
+    case serving_engine::trtllm: return "trtllm";
+  }
+  return "?";
+}
+
+/// The engine named by s (as to_string spells it); false if s names none.
+constexpr bool parse_serving_engine(std::string_view s, serving_engine& out) {
+  constexpr serving_engine all[] = {serving_engine::vllm,
+                                    serving_engine::vllm_cudagraph_profiled,
+                                    serving_engine::vllm_v0_mem_get_info,
+                                    serving_engine::vllm_v0_torch_peak,
+                                    serving_engine::sglang,
+                                    serving_engine::trtllm};
+  for (serving_engine e : all)
+    if (to_string(e) == s) {
+      out = e;
+      return true;
+    }
+  return false;
+}
 
 struct inference_config {
   /// Weights of the transformer layers' linear layers. int8/int4: weight-only quantisation
@@ -37,6 +97,16 @@ struct inference_config {
   /// Sequences sampled at once: vLLM --max-num-seqs (256 by default); the sampler holds this
   /// many rows of vocabulary-sized logits.
   int max_num_seqs = 256;
+  /// The engine whose KV-cache sizing rule applies (vLLM by default).
+  serving_engine engine = serving_engine::vllm;
+  /// SGLang --mem-fraction-static: the share of the GPU for weights and the KV pool. 0.88 is
+  /// SGLang's default for one GPU with tp 1 (python/sglang/srt/server_args.py, v0.4 series;
+  /// smaller with larger tp).
+  double mem_fraction_static = 0.88;
+  /// TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction: the share of the memory free after
+  /// the weights and runtime buffers given to the KV cache (0.9 by default: tensorrt_llm
+  /// llmapi KvCacheConfig).
+  double free_gpu_memory_fraction = 0.9;
 
   [[nodiscard]] constexpr int model_len() const { return max_model_len > 0 ? max_model_len : context; }
 
@@ -57,6 +127,10 @@ struct inference_config {
                         max_num_batched_tokens);
     detail::check_input(max_num_seqs >= 1, "inference_config.max_num_seqs must be at least 1",
                         max_num_seqs);
+    detail::check_input(mem_fraction_static > 0.0 && mem_fraction_static <= 1.0,
+                        "inference_config.mem_fraction_static must be in (0, 1]");
+    detail::check_input(free_gpu_memory_fraction > 0.0 && free_gpu_memory_fraction <= 1.0,
+                        "inference_config.free_gpu_memory_fraction must be in (0, 1]");
     detail::check_input(weight_dtype != precision::tf32,
                         "inference_config.weight_dtype cannot be tf32 (a compute format)");
     detail::check_input(kv_dtype == precision::fp32 || kv_dtype == precision::bf16 ||
@@ -129,6 +203,38 @@ constexpr double unquantised_weight_bytes(const inference_config& c) {
 /// KV heads a tensor-parallel rank holds: kv_heads / tp, or one (replicated) when tp > kv_heads.
 constexpr int kv_heads_per_rank(const transformer_spec& m, const parallel_layout& l) {
   return m.kv_heads >= l.tp ? m.kv_heads / l.tp : 1;
+}
+
+
+/// Memory the engine gives its KV cache on one GPU, by the engine's own rule (see
+/// serving_engine). `m` holds the weights, workspace and overhead of that GPU.
+constexpr data_size engine_kv_budget(const memory_breakdown& m, const gpu_spec& gpu,
+                                     const inference_config& c, const memory_assumptions& a) {
+  const data_size total = gpu.plannable_memory();
+  const data_size zero = 0.0 * units::B;
+  auto left = [&](data_size budget, data_size used) { return budget > used ? budget - used : zero; };
+  switch (c.engine) {
+    case serving_engine::vllm:
+      // available = total x utilisation - (weights + peak activation + non-torch memory).
+      return left(c.gpu_memory_utilization * total, m.weights + m.workspace + m.overhead);
+    case serving_engine::vllm_cudagraph_profiled:
+      return left(c.gpu_memory_utilization * total,
+                  m.weights + m.workspace + m.overhead + a.cuda_graph_memory);
+    case serving_engine::vllm_v0_mem_get_info:
+      // The CUDA context existed before the start-up snapshot, so it is not charged.
+      return left(c.gpu_memory_utilization * total,
+                  m.weights + m.workspace + m.overhead - a.cuda_context);
+    case serving_engine::vllm_v0_torch_peak:
+      return left(c.gpu_memory_utilization * total, m.weights + m.workspace);
+    case serving_engine::sglang:
+      // free after weights - total x (1 - mem_fraction_static)
+      return left(total - a.cuda_context - m.weights, (1.0 - c.mem_fraction_static) * total);
+    case serving_engine::trtllm: {
+      const data_size free_after = left(total, m.weights + m.workspace + m.overhead);
+      return c.free_gpu_memory_fraction * free_after;
+    }
+  }
+  return zero;
 }
 
 }  // namespace detail
@@ -220,10 +326,7 @@ constexpr inference_memory_result inference_memory(const transformer_spec& m,
     r.per_gpu.kv_cache = c.batch * blocks_per_seq * p.layers * page;
     r.per_gpu.overhead = a.cuda_context + detail::nccl_buffers(l, a) +
                          a.allocator_fragmentation * (r.per_gpu.weights + r.per_gpu.workspace);
-    // vLLM: available = total x utilisation - (weights + peak activation + non-torch memory).
-    const data_size budget = c.gpu_memory_utilization * gpu.plannable_memory();
-    const data_size used = r.per_gpu.weights + r.per_gpu.workspace + r.per_gpu.overhead;
-    r.kv.available = budget > used ? budget - used : 0.0 * units::B;
+    r.kv.available = detail::engine_kv_budget(r.per_gpu, gpu, c, a);
     r.kv.blocks = paged_kv_blocks(r.kv.available, page, p.layers);
     r.kv.capacity_tokens = r.kv.blocks * c.block_size * units::token;
     r.kv.max_concurrency = paged_max_concurrency(r.kv.blocks, c.block_size, c.model_len());
