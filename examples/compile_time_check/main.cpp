@@ -22,7 +22,7 @@ struct training_plan {
   training_config config;
 };
 
-struct serving_plan {
+struct deployment {
   const char* purpose;
   transformer_spec model;
   gpu_spec gpu;
@@ -43,7 +43,7 @@ constexpr training_plan training_plans[] = {
      {.recompute = recompute_kind::full, .micro_batch = 1, .seq = 2048, .qlora_rank = 16}},
 };
 
-constexpr serving_plan serving_plans[] = {
+constexpr deployment serving_plans[] = {
     {"Llama 3.1 70B chat, 32 x 8k requests", cat::llama31_70b, cat::h100_sxm, 8, {.tp = 8},
      {.batch = 32, .context = 8192}},
     {"Mistral 7B on L4s, int4 weights", cat::mistral_7b, cat::l4, 1, {},
@@ -60,7 +60,7 @@ constexpr bool all_training_plans_fit() {
   return true;
 }
 constexpr bool all_serving_plans_fit() {
-  for (const serving_plan& p : serving_plans) {
+  for (const deployment& p : serving_plans) {
     p.layout.validate(p.model, p.gpus);
     if (!inference_fit(p.model, p.gpu, p.layout, p.config).fits()) return false;
   }
@@ -68,6 +68,19 @@ constexpr bool all_serving_plans_fit() {
 }
 static_assert(all_training_plans_fit(), "gpuplan: a plan does not fit in GPU memory");
 static_assert(all_serving_plans_fit(), "gpuplan: a plan does not fit in GPU memory");
+
+// A latency target checked by the compiler: the 70B chat deployment (tp 8 on a DGX H100, 32
+// requests in flight of 1024 prompt and 256 output tokens) must answer within 1 s and stream a
+// token every 50 ms. Raise the concurrency past what the GPUs sustain, or halve the GPUs, and
+// the build stops with "gpuplan: the chat deployment misses its latency target".
+constexpr serving_plan chat{.model = cat::llama31_70b,
+                            .node = cat::dgx_h100,
+                            .layout = {.tp = 8},
+                            .mix = request_mix::fixed(1024, 256),
+                            .concurrency = 32};
+constexpr serving_slo chat_slo{.ttft = 1 * units::s, .tpot = 50 * units::ms};
+static_assert(decode_step(chat) < 50 * units::ms, "gpuplan: decode step over 50 ms");
+static_assert(chat_slo.met(serve(chat)), "gpuplan: the chat deployment misses its latency target");
 
 void print(const char* purpose, const fit_report& r) {
   const memory_breakdown& m = r.per_gpu;
@@ -90,7 +103,13 @@ int main() {
   // The same functions at run time give the same numbers the compiler checked.
   for (const training_plan& p : training_plans)
     print(p.purpose, training_fit(p.model, p.gpu, p.layout, p.config));
-  for (const serving_plan& p : serving_plans)
+  for (const deployment& p : serving_plans)
     print(p.purpose, inference_fit(p.model, p.gpu, p.layout, p.config));
+  const serving_point s = serve(chat);
+  std::printf("Llama 3.1 70B chat on a DGX H100: TTFT %.0f ms, TPOT %.1f ms, %.0f output tokens/s "
+              "(%.0f per GPU), %.2f requests/s\n",
+              s.ttft.in(units::ms), s.tpot.in(units::ms), s.output_tokens_per_s.in(units::tokens_per_s),
+              s.output_tokens_per_s_per_gpu.in(units::tokens_per_s),
+              s.requests_per_s.in(units::requests_per_s));
   return 0;
 }
