@@ -31,6 +31,7 @@
 #include <gpuplan/units.hpp>
 
 #include <array>
+#include <cstddef>
 #include <string_view>
 
 namespace gpuplan {
@@ -100,6 +101,10 @@ struct request_mix {
   std::array<request_class, max_request_classes> classes{};
   int count = 0;
 
+  /// Class i (0 <= i < count).
+  [[nodiscard]] constexpr const request_class& at(int i) const {
+    return classes[static_cast<std::size_t>(i)];
+  }
   static constexpr request_mix fixed(int input_tokens, int output_tokens) {
     request_mix m{};
     m.classes[0] = {input_tokens, output_tokens, 1.0};
@@ -108,29 +113,29 @@ struct request_mix {
   }
   [[nodiscard]] constexpr double total_share() const {
     double s = 0.0;
-    for (int i = 0; i < count; ++i) s += classes[i].share;
+    for (int i = 0; i < count; ++i) s += at(i).share;
     return s;
   }
   [[nodiscard]] constexpr double mean_input() const {
     double s = 0.0;
-    for (int i = 0; i < count; ++i) s += classes[i].share * classes[i].input_tokens;
+    for (int i = 0; i < count; ++i) s += at(i).share * at(i).input_tokens;
     return s / total_share();
   }
   [[nodiscard]] constexpr double mean_output() const {
     double s = 0.0;
-    for (int i = 0; i < count; ++i) s += classes[i].share * classes[i].output_tokens;
+    for (int i = 0; i < count; ++i) s += at(i).share * at(i).output_tokens;
     return s / total_share();
   }
   constexpr void validate() const {
     detail::check_input(count >= 1 && count <= max_request_classes,
                         "request_mix.count must be between 1 and 8", count);
     for (int i = 0; i < count; ++i) {
-      detail::check_input(classes[i].input_tokens >= 1,
-                          "request_mix: input_tokens must be at least 1", classes[i].input_tokens);
-      detail::check_input(classes[i].output_tokens >= 1,
+      detail::check_input(at(i).input_tokens >= 1,
+                          "request_mix: input_tokens must be at least 1", at(i).input_tokens);
+      detail::check_input(at(i).output_tokens >= 1,
                           "request_mix: output_tokens must be at least 1",
-                          classes[i].output_tokens);
-      detail::check_input(detail::finite(classes[i].share) && classes[i].share > 0.0,
+                          at(i).output_tokens);
+      detail::check_input(detail::finite(at(i).share) && at(i).share > 0.0,
                           "request_mix: share must be positive");
     }
   }
@@ -583,7 +588,7 @@ constexpr kv_cap kv_capacity(const serving_plan& p) {
   r.memory = inference_memory(p.model, p.node.gpu, p.layout, c, p.memory);
   double blocks = 0.0;
   for (int i = 0; i < p.mix.count; ++i) {
-    const request_class& k = p.mix.classes[i];
+    const request_class& k = p.mix.at(i);
     const int held = p.batching == batching_mode::static_batch
                          ? k.input_tokens + k.output_tokens
                          : k.input_tokens + k.output_tokens / 2;
@@ -628,7 +633,7 @@ constexpr serving_point continuous_point(const serving_plan& p, double n, int ca
     double own[max_request_classes]{};
     double s1 = 0.0, s2 = 0.0;  // E[S] and E[S^2] of the prompts' prefill time
     for (int i = 0; i < p.mix.count; ++i) {
-      const request_class& k = p.mix.classes[i];
+      const request_class& k = p.mix.at(i);
       duration t{};
       double done = 0.0;
       while (done < k.input_tokens) {
@@ -656,7 +661,7 @@ constexpr serving_point continuous_point(const serving_plan& p, double n, int ca
     const duration queue = lambda * s2 / (2.0 * (1.0 - rho)) * units::s;
     double ttft_mean = 0.0, e2e_mean = 0.0;
     for (int i = 0; i < p.mix.count; ++i) {
-      const request_class& k = p.mix.classes[i];
+      const request_class& k = p.mix.at(i);
       const duration t =
           0.5 * step + wait_prefill + queue + p.assumptions.request_overhead + own[i] * units::s;
       ttft[i] = t.value;
@@ -693,7 +698,7 @@ constexpr serving_point continuous_point(const serving_plan& p, double n, int ca
     double ttft[max_request_classes]{}, e2e[max_request_classes]{}, wt[max_request_classes]{};
     double ttft_mean = 0.0, e2e_mean = 0.0;
     for (int i = 0; i < p.mix.count; ++i) {
-      const request_class& k = p.mix.classes[i];
+      const request_class& k = p.mix.at(i);
       const duration own = decode_interval(p, {.prefill_tokens = g * k.input_tokens,
                                                .prefill_keys = (k.input_tokens + 1.0) / 2.0,
                                                .prefill_sequences = g});
@@ -847,7 +852,7 @@ constexpr serving_curve throughput_latency_curve(const serving_plan& p, int n = 
     serving_plan q = p;
     q.rate = {};
     q.concurrency = b;
-    c.points[c.count++] = detail::point_at(q, b, cap.sequences);
+    c.points[static_cast<std::size_t>(c.count++)] = detail::point_at(q, b, cap.sequences);
     last = b;
   }
   return c;
