@@ -429,9 +429,9 @@ TEST_CASE("Continuous batching: steady state, KV cap, rate, curve, SLO", "[servi
   const serving_curve curve = throughput_latency_curve(p, 12);
   REQUIRE(curve.count >= 8);
   for (int i = 1; i < curve.count; ++i) {
-    CHECK(curve.points[i].concurrency > curve.points[i - 1].concurrency);
-    CHECK(curve.points[i].output_tokens_per_s >= curve.points[i - 1].output_tokens_per_s);
-    CHECK(curve.points[i].tpot >= curve.points[i - 1].tpot);
+    CHECK(curve.at(i).concurrency > curve.at(i - 1).concurrency);
+    CHECK(curve.at(i).output_tokens_per_s >= curve.at(i - 1).output_tokens_per_s);
+    CHECK(curve.at(i).tpot >= curve.at(i - 1).tpot);
   }
   const serving_slo slo{.ttft = 2.0 * units::s, .tpot = 50.0 * units::ms};
   const slo_result best = best_under_slo(p, slo);

@@ -827,6 +827,10 @@ inline constexpr int max_curve_points = 64;
 struct serving_curve {
   std::array<serving_point, max_curve_points> points{};
   int count = 0;
+  /// Point i (0 <= i < count).
+  [[nodiscard]] constexpr const serving_point& at(int i) const {
+    return points[static_cast<std::size_t>(i)];
+  }
 };
 
 /// `n` operating points (at most 64) at concurrencies spread geometrically from 1 to the KV
