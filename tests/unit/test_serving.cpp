@@ -276,7 +276,9 @@ TEST_CASE("Continuous batching: NVIDIA NIM Llama 3.3 70B fp8 on two H100s", "[se
   // docs.nvidia.com/nim/benchmarking/llm/1.0.0/performance, "Llama-3.3-70b-instruct Results",
   // version 1.8.0, 2 x H100 80G, fp8, TP2 (a TensorRT-LLM engine), AIPerf at fixed concurrency:
   // TTFT, ITL and total output tokens/s. Tolerances: ITL and throughput 25%, TTFT 40% (under
-  // load the measured TTFT holds queueing the mean-value model only approximates).
+  // load the measured TTFT holds queueing the mean-value model only approximates; at
+  // concurrency 100 the clients outnumber the sequences the KV cache admits and the wait is
+  // (100 - capacity) / request rate: the measured 8 s implies about 86 sequences).
   struct row {
     int in, out, concurrency;
     double ttft_ms, itl_ms, tokens_per_s;
@@ -294,7 +296,10 @@ TEST_CASE("Continuous batching: NVIDIA NIM Llama 3.3 70B fp8 on two H100s", "[se
                                     .engine = serving_engine::trtllm},
                          .compute_dtype = precision::fp8,
                          .mix = request_mix::fixed(x.in, x.out),
-                         .concurrency = x.concurrency};
+                         .concurrency = x.concurrency,
+                         // TensorRT-LLM schedules a prompt in a step of its own unless chunked
+                         // context is enabled (LLM API enable_chunked_prefill, False by default).
+                         .chunked_prefill = false};
     const serving_point r = serve(p);
     const double t = err(r.ttft.in(units::ms), x.ttft_ms);
     const double i = err(r.itl.in(units::ms), x.itl_ms);
@@ -306,7 +311,7 @@ TEST_CASE("Continuous batching: NVIDIA NIM Llama 3.3 70B fp8 on two H100s", "[se
                     << "%, ITL " << 100 * i << "%, tokens/s " << 100 * k << "%");
     CHECK(std::fabs(i) < 0.25);
     CHECK(std::fabs(k) < 0.25);
-    CHECK(std::fabs(t) < (x.concurrency > 93 ? 0.6 : 0.4));
+    CHECK(std::fabs(t) < 0.4);
   }
   WARN("NIM: median |error| TTFT " << 100 * median_abs(ttft_e) << "%, ITL "
                                    << 100 * median_abs(itl_e) << "%, throughput "

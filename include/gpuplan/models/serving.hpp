@@ -572,8 +572,16 @@ constexpr double weighted_percentile(const double* v, const double* w, int n, do
   return v[order[n - 1]];
 }
 
-/// Sequences of the mix the replica's KV cache holds: continuous batching holds a sequence's
-/// prompt and its output so far (input + output / 2 on average); static batching all of it.
+/// Mean wait in an M/G/1 queue (Pollaczek-Khinchine): lambda E[S^2] / (2 (1 - rho)), rho =
+/// lambda E[S], for arrivals at `lambda` per second and service times of mean s1 and mean square
+/// s2 (seconds). The load is held below 0.95: past it the mean wait has no steady state.
+constexpr duration mg1_wait(double lambda, double s1, double s2) {
+  double rho = lambda * s1;
+  if (rho > 0.95) rho = 0.95;
+  return lambda * s2 / (2.0 * (1.0 - rho)) * units::s;
+}
+
+/// Sequences of the mix the replica's KV cache holds.
 struct kv_cap {
   int sequences = 0;
   inference_memory_result memory{};
@@ -589,9 +597,13 @@ constexpr kv_cap kv_capacity(const serving_plan& p) {
   double blocks = 0.0;
   for (int i = 0; i < p.mix.count; ++i) {
     const request_class& k = p.mix.at(i);
-    const int held = p.batching == batching_mode::static_batch
-                         ? k.input_tokens + k.output_tokens
-                         : k.input_tokens + k.output_tokens / 2;
+    // A sequence holds its prompt and, on average, half its output; a static batch and
+    // TensorRT-LLM's default capacity scheduler (GUARANTEED_NO_EVICT: a request is admitted
+    // only when blocks for all its tokens can be reserved) hold all of it.
+    const bool full = p.batching == batching_mode::static_batch ||
+                      p.config.engine == serving_engine::trtllm;
+    const int held = full ? k.input_tokens + k.output_tokens
+                          : k.input_tokens + k.output_tokens / 2;
     blocks += k.share * r.memory.kv.blocks_per_sequence(held);
   }
   blocks /= p.mix.total_share();
@@ -655,10 +667,7 @@ constexpr serving_point continuous_point(const serving_plan& p, double n, int ca
     // Prompts arriving while another is being prefilled wait for it: the prefill path is a
     // single server fed at the replica's request rate, whose mean wait is Pollaczek-Khinchine's
     // lambda E[S^2] / (2 (1 - rho)) (M/G/1: random arrivals).
-    const double lambda = r.requests_per_s.value;
-    double rho = lambda * s1;
-    if (rho > 0.95) rho = 0.95;
-    const duration queue = lambda * s2 / (2.0 * (1.0 - rho)) * units::s;
+    const duration queue = mg1_wait(r.requests_per_s.value, s1, s2);
     double ttft_mean = 0.0, e2e_mean = 0.0;
     for (int i = 0; i < p.mix.count; ++i) {
       const request_class& k = p.mix.at(i);
@@ -696,13 +705,27 @@ constexpr serving_point continuous_point(const serving_plan& p, double n, int ca
     r.output_tokens_per_s_per_replica = n * out * units::token / cycle;
     r.requests_per_s = n * units::request / cycle;
     double ttft[max_request_classes]{}, e2e[max_request_classes]{}, wt[max_request_classes]{};
+    double own[max_request_classes]{};
+    double s1 = 0.0, s2 = 0.0;
+    for (int i = 0; i < p.mix.count; ++i) {
+      const request_class& k = p.mix.at(i);
+      own[i] = decode_interval(p, {.prefill_tokens = g * k.input_tokens,
+                                   .prefill_keys = (k.input_tokens + 1.0) / 2.0,
+                                   .prefill_sequences = g})
+                   .value;
+      s1 += k.share * own[i];
+      s2 += k.share * own[i] * own[i];
+      wt[i] = k.share;
+    }
+    s1 /= p.mix.total_share();
+    s2 /= p.mix.total_share();
+    // Prefill steps (g prompts each) arrive at lambda / g and are served one at a time.
+    const duration queue = mg1_wait(r.requests_per_s.value / g, s1, s2);
     double ttft_mean = 0.0, e2e_mean = 0.0;
     for (int i = 0; i < p.mix.count; ++i) {
       const request_class& k = p.mix.at(i);
-      const duration own = decode_interval(p, {.prefill_tokens = g * k.input_tokens,
-                                               .prefill_keys = (k.input_tokens + 1.0) / 2.0,
-                                               .prefill_sequences = g});
-      const duration t = 0.5 * td + own + p.assumptions.request_overhead;
+      const duration t =
+          0.5 * td + queue + own[i] * units::s + p.assumptions.request_overhead;
       ttft[i] = t.value;
       e2e[i] = (t + (k.output_tokens - 1.0) * r.tpot).value;
       wt[i] = k.share;
