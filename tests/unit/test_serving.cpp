@@ -509,13 +509,17 @@ TEST_CASE("Engines' KV budgets", "[serving][engines]") {
   CHECK(b0 > b1);
   CHECK(std::fabs(err(b0, 7449)) < 0.03);
   CHECK(std::fabs(err(b1, 7351)) < 0.03);
-  // SGLang: KV = total x mem_fraction_static - context - weights; TensorRT-LLM: 0.9 of free.
+  // SGLang: KV = total x mem_fraction_static - context - weights (0.88 by default at tp 1,
+  // 0.81 at tp 8); TensorRT-LLM: 0.9 of what is free.
   const gpu_spec& g = cat::h100_sxm;
-  const inference_config sg{.engine = serving_engine::sglang, .mem_fraction_static = 0.88};
+  const inference_config sg{.engine = serving_engine::sglang};
   const inference_memory_result s = inference_memory(cat::llama31_8b, g, {}, sg);
   const memory_assumptions a{};
   CHECK(s.kv.available.in(units::B) ==
         Approx((0.88 * g.plannable_memory() - a.cuda_context - s.per_gpu.weights).in(units::B)));
+  const inference_memory_result s8 = inference_memory(cat::llama31_70b, g, {.tp = 8}, sg);
+  CHECK(s8.kv.available.in(units::B) ==
+        Approx((0.81 * g.plannable_memory() - a.cuda_context - s8.per_gpu.weights).in(units::B)));
   const inference_config trt{.engine = serving_engine::trtllm};
   const inference_memory_result t = inference_memory(cat::llama31_8b, g, {}, trt);
   CHECK(t.kv.available.in(units::B) ==

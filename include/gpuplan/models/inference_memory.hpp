@@ -99,10 +99,11 @@ struct inference_config {
   int max_num_seqs = 256;
   /// The engine whose KV-cache sizing rule applies (vLLM by default).
   serving_engine engine = serving_engine::vllm;
-  /// SGLang --mem-fraction-static: the share of the GPU for weights and the KV pool. 0.88 is
-  /// SGLang's default for one GPU with tp 1 (python/sglang/srt/server_args.py, v0.4 series;
-  /// smaller with larger tp).
-  double mem_fraction_static = 0.88;
+  /// SGLang --mem-fraction-static: the share of the GPU for weights and the KV pool. 0 means
+  /// SGLang's default for the tensor-parallel size (python/sglang/srt/server_args.py, v0.4
+  /// series: 0.88 for tp 1, 0.87 for tp >= 2, 0.85 for >= 4, 0.81 for >= 8, 0.79 for >= 16;
+  /// later releases derive it from the GPU's memory instead).
+  double mem_fraction_static = 0.0;
   /// TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction: the share of the memory free after
   /// the weights and runtime buffers given to the KV cache (0.9 by default: tensorrt_llm
   /// llmapi KvCacheConfig).
@@ -127,8 +128,9 @@ struct inference_config {
                         max_num_batched_tokens);
     detail::check_input(max_num_seqs >= 1, "inference_config.max_num_seqs must be at least 1",
                         max_num_seqs);
-    detail::check_input(mem_fraction_static > 0.0 && mem_fraction_static <= 1.0,
-                        "inference_config.mem_fraction_static must be in (0, 1]");
+    detail::check_input(mem_fraction_static >= 0.0 && mem_fraction_static <= 1.0,
+                        "inference_config.mem_fraction_static must be in [0, 1] (0: SGLang's "
+                        "default)");
     detail::check_input(free_gpu_memory_fraction > 0.0 && free_gpu_memory_fraction <= 1.0,
                         "inference_config.free_gpu_memory_fraction must be in (0, 1]");
     detail::check_input(weight_dtype != precision::tf32,
@@ -208,8 +210,14 @@ constexpr int kv_heads_per_rank(const transformer_spec& m, const parallel_layout
 
 /// Memory the engine gives its KV cache on one GPU, by the engine's own rule (see
 /// serving_engine). `m` holds the weights, workspace and overhead of that GPU.
+/// SGLang's default mem_fraction_static for a tensor-parallel size (server_args.py, v0.4).
+constexpr double sglang_mem_fraction_static(int tp) {
+  return tp >= 16 ? 0.79 : tp >= 8 ? 0.81 : tp >= 4 ? 0.85 : tp >= 2 ? 0.87 : 0.88;
+}
+
 constexpr data_size engine_kv_budget(const memory_breakdown& m, const gpu_spec& gpu,
-                                     const inference_config& c, const memory_assumptions& a) {
+                                     const inference_config& c, const memory_assumptions& a,
+                                     int tp) {
   const data_size total = gpu.plannable_memory();
   const data_size zero = 0.0 * units::B;
   auto left = [&](data_size budget, data_size used) { return budget > used ? budget - used : zero; };
@@ -226,9 +234,12 @@ constexpr data_size engine_kv_budget(const memory_breakdown& m, const gpu_spec& 
                   m.weights + m.workspace + m.overhead - a.cuda_context);
     case serving_engine::vllm_v0_torch_peak:
       return left(c.gpu_memory_utilization * total, m.weights + m.workspace);
-    case serving_engine::sglang:
+    case serving_engine::sglang: {
       // free after weights - total x (1 - mem_fraction_static)
-      return left(total - a.cuda_context - m.weights, (1.0 - c.mem_fraction_static) * total);
+      const double f = c.mem_fraction_static > 0.0 ? c.mem_fraction_static
+                                                    : sglang_mem_fraction_static(tp);
+      return left(total - a.cuda_context - m.weights, (1.0 - f) * total);
+    }
     case serving_engine::trtllm: {
       const data_size free_after = left(total, m.weights + m.workspace + m.overhead);
       return c.free_gpu_memory_fraction * free_after;
@@ -326,7 +337,7 @@ constexpr inference_memory_result inference_memory(const transformer_spec& m,
     r.per_gpu.kv_cache = c.batch * blocks_per_seq * p.layers * page;
     r.per_gpu.overhead = a.cuda_context + detail::nccl_buffers(l, a) +
                          a.allocator_fragmentation * (r.per_gpu.weights + r.per_gpu.workspace);
-    r.kv.available = detail::engine_kv_budget(r.per_gpu, gpu, c, a);
+    r.kv.available = detail::engine_kv_budget(r.per_gpu, gpu, c, a, l.tp);
     r.kv.blocks = paged_kv_blocks(r.kv.available, page, p.layers);
     r.kv.capacity_tokens = r.kv.blocks * c.block_size * units::token;
     r.kv.max_concurrency = paged_max_concurrency(r.kv.blocks, c.block_size, c.model_len());
