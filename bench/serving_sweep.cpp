@@ -3,6 +3,7 @@
 // of the prompt and its M/G/1 queue) for Llama 3.1 70B on a DGX H100, tp 8. Goal: under 1 ms per
 // sweep on one core (issue 11). Figures and the command: docs/performance.md.
 #include <gpuplan/gpuplan.hpp>
+#include <gpuplan/models/serving.hpp>
 
 #include <benchmark/benchmark.h>
 

@@ -5,6 +5,7 @@
 // "gpuplan: a plan does not fit in GPU memory"; break a layout (tp = 3 for 64 heads) and it
 // stops with "layout.tp must divide model.heads".
 #include <gpuplan/gpuplan.hpp>
+#include <gpuplan/models/serving.hpp>
 
 #include <cstdio>
 

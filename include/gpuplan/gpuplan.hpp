@@ -17,8 +17,6 @@
 #include <gpuplan/models/assumptions.hpp>
 #include <gpuplan/models/inference_memory.hpp>
 #include <gpuplan/models/memory_common.hpp>
-#include <gpuplan/models/roofline.hpp>
-#include <gpuplan/models/serving.hpp>
 #include <gpuplan/models/training_memory.hpp>
 
 #include <gpuplan/plan/fit.hpp>

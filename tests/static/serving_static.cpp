@@ -1,6 +1,7 @@
 // Serving plans checked by the compiler: the decode step, the SLO of a deployment, the roofline
 // ridge and the KV capacity are constant expressions.
 #include <gpuplan/gpuplan.hpp>
+#include <gpuplan/models/serving.hpp>
 
 namespace {
 

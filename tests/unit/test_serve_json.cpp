@@ -3,6 +3,7 @@
 #include "../catch.hpp"
 
 #include <gpuplan/gpuplan.hpp>
+#include <gpuplan/models/serving.hpp>
 #include <gpuplan/io/serve_json.hpp>
 
 using namespace gpuplan;
