@@ -539,8 +539,9 @@ struct serving_point {
   duration tpot{};         ///< time per output token after the first (= ITL here)
   duration itl{};          ///< inter-token latency
   duration e2e{};          ///< end-to-end latency, mean over the mix
-  /// Percentiles over the request mix (one class: all equal to the mean); queueing variance
-  /// under random arrivals is not modelled.
+  /// Percentiles over the request mix and the prefill queue's wait (exponential tail with the
+  /// M/G/1 mean; one class without load: all equal to the mean). Decode-step variance is not
+  /// modelled.
   duration ttft_p50{}, ttft_p90{}, ttft_p99{};
   duration e2e_p50{}, e2e_p90{}, e2e_p99{};
   token_rate output_tokens_per_s{};  ///< the whole deployment (all replicas)
@@ -552,33 +553,52 @@ struct serving_point {
 
 namespace detail {
 
-/// Weighted percentile q of values v[i] with weights w[i] (n <= 8).
-constexpr double weighted_percentile(const double* v, const double* w, int n, double q) {
-  int order[max_request_classes]{};
-  for (int i = 0; i < n; ++i) order[i] = i;
-  for (int i = 1; i < n; ++i)
-    for (int j = i; j > 0 && v[order[j]] < v[order[j - 1]]; --j) {
-      const int x = order[j];
-      order[j] = order[j - 1];
-      order[j - 1] = x;
-    }
-  double total = 0.0;
-  for (int i = 0; i < n; ++i) total += w[i];
-  double cum = 0.0;
-  for (int i = 0; i < n; ++i) {
-    cum += w[order[i]];
-    if (cum >= q * total * (1.0 - 1e-12)) return v[order[i]];
+/// The wait of an M/G/1 queue: its mean (Pollaczek-Khinchine: lambda E[S^2] / (2 (1 - rho)),
+/// rho = lambda E[S], arrivals at `lambda` per second, service times of mean s1 and mean square
+/// s2 in seconds) and its load. The load is held below 0.95: past it there is no steady state.
+struct queue_wait {
+  duration mean{};
+  double rho = 0.0;
+  /// P(wait <= x): an arrival finds the server idle with probability 1 - rho; the wait of the
+  /// others is taken as exponential with the mean above (the heavy-traffic form of the M/G/1
+  /// wait, Kingman 1961: P(W > x) = rho exp(-rho x / E[W])).
+  [[nodiscard]] constexpr double cdf(double x) const {
+    if (x < 0.0) return 0.0;
+    if (!(mean.value > 0.0) || !(rho > 0.0)) return 1.0;
+    return 1.0 - rho * cpow(2.718281828459045, -rho * x / mean.value);
   }
-  return v[order[n - 1]];
-}
+};
 
-/// Mean wait in an M/G/1 queue (Pollaczek-Khinchine): lambda E[S^2] / (2 (1 - rho)), rho =
-/// lambda E[S], for arrivals at `lambda` per second and service times of mean s1 and mean square
-/// s2 (seconds). The load is held below 0.95: past it the mean wait has no steady state.
-constexpr duration mg1_wait(double lambda, double s1, double s2) {
+constexpr queue_wait mg1_wait(double lambda, double s1, double s2) {
   double rho = lambda * s1;
   if (rho > 0.95) rho = 0.95;
-  return lambda * s2 / (2.0 * (1.0 - rho)) * units::s;
+  return {lambda * s2 / (2.0 * (1.0 - rho)) * units::s, rho};
+}
+
+/// Quantile q of base[i] + wait over classes weighted w[i] (n <= 8), by bisection.
+constexpr double mixed_quantile(const double* base, const double* w, int n, const queue_wait& qw,
+                                double q) {
+  if (n == 1) {  // closed form: 0 below 1 - rho, else the exponential tail's quantile
+    if (!(qw.mean.value > 0.0) || !(qw.rho > 0.0) || q <= 1.0 - qw.rho) return base[0];
+    return base[0] + qw.mean.value / qw.rho * clog(qw.rho / (1.0 - q));
+  }
+  double total = 0.0, lo = base[0], hi = base[0];
+  for (int i = 0; i < n; ++i) {
+    total += w[i];
+    if (base[i] < lo) lo = base[i];
+    if (base[i] > hi) hi = base[i];
+  }
+  hi += qw.mean.value * 50.0 + 1e-9;
+  auto cdf = [&](double t) {
+    double c = 0.0;
+    for (int i = 0; i < n; ++i) c += w[i] * qw.cdf(t - base[i]);
+    return c / total;
+  };
+  for (int k = 0; k < 48; ++k) {
+    const double mid = 0.5 * (lo + hi);
+    (cdf(mid) < q ? lo : hi) = mid;
+  }
+  return hi;
 }
 
 /// Sequences of the mix the replica's KV cache holds.
@@ -667,7 +687,8 @@ constexpr serving_point continuous_point(const serving_plan& p, double n, int ca
     // Prompts arriving while another is being prefilled wait for it: the prefill path is a
     // single server fed at the replica's request rate, whose mean wait is Pollaczek-Khinchine's
     // lambda E[S^2] / (2 (1 - rho)) (M/G/1: random arrivals).
-    const duration queue = mg1_wait(r.requests_per_s.value, s1, s2);
+    const queue_wait qw = mg1_wait(r.requests_per_s.value, s1, s2);
+    const duration queue = qw.mean;
     double ttft_mean = 0.0, e2e_mean = 0.0;
     for (int i = 0; i < p.mix.count; ++i) {
       const request_class& k = p.mix.at(i);
@@ -681,12 +702,17 @@ constexpr serving_point continuous_point(const serving_plan& p, double n, int ca
     const double s = p.mix.total_share();
     r.ttft = ttft_mean / s * units::s;
     r.e2e = e2e_mean / s * units::s;
-    r.ttft_p50 = weighted_percentile(ttft, wt, p.mix.count, 0.5) * units::s;
-    r.ttft_p90 = weighted_percentile(ttft, wt, p.mix.count, 0.9) * units::s;
-    r.ttft_p99 = weighted_percentile(ttft, wt, p.mix.count, 0.99) * units::s;
-    r.e2e_p50 = weighted_percentile(e2e, wt, p.mix.count, 0.5) * units::s;
-    r.e2e_p90 = weighted_percentile(e2e, wt, p.mix.count, 0.9) * units::s;
-    r.e2e_p99 = weighted_percentile(e2e, wt, p.mix.count, 0.99) * units::s;
+    // Percentiles: each class's time without the mean queue, plus the queue's distribution.
+    for (int i = 0; i < p.mix.count; ++i) {
+      ttft[i] -= queue.value;
+      e2e[i] -= queue.value;
+    }
+    r.ttft_p50 = mixed_quantile(ttft, wt, p.mix.count, qw, 0.5) * units::s;
+    r.ttft_p90 = mixed_quantile(ttft, wt, p.mix.count, qw, 0.9) * units::s;
+    r.ttft_p99 = mixed_quantile(ttft, wt, p.mix.count, qw, 0.99) * units::s;
+    r.e2e_p50 = mixed_quantile(e2e, wt, p.mix.count, qw, 0.5) * units::s;
+    r.e2e_p90 = mixed_quantile(e2e, wt, p.mix.count, qw, 0.9) * units::s;
+    r.e2e_p99 = mixed_quantile(e2e, wt, p.mix.count, qw, 0.99) * units::s;
   } else {
     // Prefill-first scheduling: arrivals (n / out per decode step) are prefilled in steps of
     // their own, up to `budget` tokens, while decoding pauses.
@@ -720,7 +746,8 @@ constexpr serving_point continuous_point(const serving_plan& p, double n, int ca
     s1 /= p.mix.total_share();
     s2 /= p.mix.total_share();
     // Prefill steps (g prompts each) arrive at lambda / g and are served one at a time.
-    const duration queue = mg1_wait(r.requests_per_s.value / g, s1, s2);
+    const queue_wait qw = mg1_wait(r.requests_per_s.value / g, s1, s2);
+    const duration queue = qw.mean;
     double ttft_mean = 0.0, e2e_mean = 0.0;
     for (int i = 0; i < p.mix.count; ++i) {
       const request_class& k = p.mix.at(i);
@@ -735,12 +762,17 @@ constexpr serving_point continuous_point(const serving_plan& p, double n, int ca
     const double s = p.mix.total_share();
     r.ttft = ttft_mean / s * units::s;
     r.e2e = e2e_mean / s * units::s;
-    r.ttft_p50 = weighted_percentile(ttft, wt, p.mix.count, 0.5) * units::s;
-    r.ttft_p90 = weighted_percentile(ttft, wt, p.mix.count, 0.9) * units::s;
-    r.ttft_p99 = weighted_percentile(ttft, wt, p.mix.count, 0.99) * units::s;
-    r.e2e_p50 = weighted_percentile(e2e, wt, p.mix.count, 0.5) * units::s;
-    r.e2e_p90 = weighted_percentile(e2e, wt, p.mix.count, 0.9) * units::s;
-    r.e2e_p99 = weighted_percentile(e2e, wt, p.mix.count, 0.99) * units::s;
+    // Percentiles: each class's time without the mean queue, plus the queue's distribution.
+    for (int i = 0; i < p.mix.count; ++i) {
+      ttft[i] -= queue.value;
+      e2e[i] -= queue.value;
+    }
+    r.ttft_p50 = mixed_quantile(ttft, wt, p.mix.count, qw, 0.5) * units::s;
+    r.ttft_p90 = mixed_quantile(ttft, wt, p.mix.count, qw, 0.9) * units::s;
+    r.ttft_p99 = mixed_quantile(ttft, wt, p.mix.count, qw, 0.99) * units::s;
+    r.e2e_p50 = mixed_quantile(e2e, wt, p.mix.count, qw, 0.5) * units::s;
+    r.e2e_p90 = mixed_quantile(e2e, wt, p.mix.count, qw, 0.9) * units::s;
+    r.e2e_p99 = mixed_quantile(e2e, wt, p.mix.count, qw, 0.99) * units::s;
   }
   r.itl = r.tpot;
   return r;
