@@ -1,4 +1,4 @@
-// compile_time_check: a serving_job tool keeps its GPU plans in code and lets the compiler check
+// compile_time_check: a deployment tool keeps its GPU plans in code and lets the compiler check
 // them. Each plan below is validated by static_assert: the layout against the model and the GPU
 // count, and the memory of the most loaded GPU against the GPU's capacity. Change a plan so that
 // it does not fit (say, ZeRO stage 0 for the 70B run) and the build stops with
@@ -70,10 +70,10 @@ constexpr bool all_serving_plans_fit() {
 static_assert(all_training_plans_fit(), "gpuplan: a plan does not fit in GPU memory");
 static_assert(all_serving_plans_fit(), "gpuplan: a plan does not fit in GPU memory");
 
-// A latency target checked by the compiler: the 70B chat serving_job (tp 8 on a DGX H100, 32
+// A latency target checked by the compiler: the 70B chat deployment (tp 8 on a DGX H100, 32
 // requests in flight of 1024 prompt and 256 output tokens) must answer within 1 s and stream a
 // token every 50 ms. Raise the concurrency past what the GPUs sustain, or halve the GPUs, and
-// the build stops with "gpuplan: the chat serving_job misses its latency target".
+// the build stops with "gpuplan: the chat deployment misses its latency target".
 constexpr serving_plan chat{.model = cat::llama31_70b,
                             .node = cat::dgx_h100,
                             .layout = {.tp = 8},
@@ -81,7 +81,7 @@ constexpr serving_plan chat{.model = cat::llama31_70b,
                             .concurrency = 32};
 constexpr serving_slo chat_slo{.ttft = 1 * units::s, .tpot = 50 * units::ms};
 static_assert(decode_step(chat) < 50 * units::ms, "gpuplan: decode step over 50 ms");
-static_assert(chat_slo.met(serve(chat)), "gpuplan: the chat serving_job misses its latency target");
+static_assert(chat_slo.met(serve(chat)), "gpuplan: the chat deployment misses its latency target");
 
 void print(const char* purpose, const fit_report& r) {
   const memory_breakdown& m = r.per_gpu;
