@@ -396,8 +396,9 @@ constexpr stage_cost stage_time(const serving_plan& p, const step_work& w, int k
     if (rows > 0.0) {
       s.lm_head.add(gemm_time(rows, m.hidden, 1.0 * m.vocab / p.layout.tp, precision::bf16, 2.0,
                               act, false, p.node.gpu, p.assumptions.kernels));
-      if (p.layout.tp > 1) {  // the vocabulary-parallel logits are gathered (fp32)
-        const data_size logits = rows * m.vocab / p.layout.tp * 4.0 * units::B;
+      if (p.layout.tp > 1) {  // the vocabulary-parallel logits are gathered (fp32); the
+                              // nccl-tests size of an all-gather is the gathered whole
+        const data_size logits = rows * m.vocab * 4.0 * units::B;
         s.communication = s.communication + collective_time(collective_kind::all_gather, logits,
                                                             tp_group(p), p.assumptions.collectives)
                                                 .total;
