@@ -539,9 +539,9 @@ TEST_CASE("Engines' KV budgets", "[serving][engines]") {
   CHECK(inference_memory(cat::llama31_8b, g, {}, graphs).kv.available <
         inference_memory(cat::llama31_8b, g, {}, {}).kv.available);
   serving_engine e{};
-  CHECK(parse_serving_engine("sglang", e));
+  CHECK(parse_enum("sglang", e));
   CHECK(e == serving_engine::sglang);
-  CHECK_FALSE(parse_serving_engine("tgi", e));
+  CHECK_FALSE(parse_enum("tgi", e));
 }
 
 TEST_CASE("Serving input errors name the field", "[serving][errors]") {

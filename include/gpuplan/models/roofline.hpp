@@ -15,7 +15,7 @@
 #include <gpuplan/models/cmath.hpp>
 #include <gpuplan/specs/checks.hpp>
 #include <gpuplan/specs/gpu.hpp>
-#include <gpuplan/specs/layout.hpp>  // detail::check_input
+#include <gpuplan/specs/checks.hpp>
 #include <gpuplan/specs/precision.hpp>
 #include <gpuplan/units.hpp>
 

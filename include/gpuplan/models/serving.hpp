@@ -27,6 +27,7 @@
 #include <gpuplan/specs/network.hpp>
 #include <gpuplan/specs/node.hpp>
 #include <gpuplan/specs/precision.hpp>
+#include <gpuplan/specs/serving.hpp>
 #include <gpuplan/specs/transformer.hpp>
 #include <gpuplan/units.hpp>
 
@@ -35,16 +36,6 @@
 #include <string_view>
 
 namespace gpuplan {
-
-/// How requests share the engine.
-enum class batching_mode : unsigned char {
-  continuous,  ///< iteration-level scheduling (vLLM, SGLang, TensorRT-LLM in-flight batching)
-  static_batch,  ///< a batch is prefilled, then decoded together to its end (gptSessionBenchmark)
-};
-
-constexpr std::string_view to_string(batching_mode b) {
-  return b == batching_mode::continuous ? "continuous" : "static";
-}
 
 /// Engine-level costs of serving, beyond the kernels (roofline_assumptions).
 struct serving_assumptions {
@@ -298,7 +289,7 @@ constexpr layer_cost layer_time(const serving_plan& p, const step_work& w, bool 
   const double tokens = w.prefill_tokens + w.decode_sequences;
   const double h = m.hidden, hd = m.head_dim;
   const double q = m.heads * hd / t;
-  const double kv = kv_heads_per_rank(m, p.layout) * hd;
+  const double kv = p.layout.kv_heads_per_rank(m) * hd;
   const bool gated = m.ffn_type == ffn_kind::gated;
   layer_cost c{};
   auto gemm = [&](double rows, double k, double n, double times = 1.0) {

@@ -76,11 +76,11 @@ struct network_tier {
 
   constexpr void validate() const {
     if (!detail::finite(per_gpu.value) || !(per_gpu.value > 0.0))
-      detail::fail("network_tier.per_gpu must be positive and finite");
+      detail::check_input(false, "network_tier.per_gpu must be positive and finite");
     if (!detail::finite_nonnegative(latency.value))
-      detail::fail("network_tier.latency must be finite and not negative");
+      detail::check_input(false, "network_tier.latency must be finite and not negative");
     if (!detail::finite(achievable) || !(achievable > 0.0) || achievable > 1.0)
-      detail::fail("network_tier.achievable must be in (0, 1]");
+      detail::check_input(false, "network_tier.achievable must be in (0, 1]");
   }
 };
 
