@@ -29,8 +29,9 @@ constexpr serving_plan busy = [] {
 static_assert(serve(busy).output_tokens_per_s > serve(chat).output_tokens_per_s);
 static_assert(serve(busy).tpot > serve(chat).tpot);
 
-// Decode of a 70B model in bf16 on H100s turns compute-bound at a batch in the hundreds.
-static_assert(ridge_batch(chat, 128) > 64 && ridge_batch(chat, 128) < 1024);
+// The linear layers of a 70B model in bf16 on H100s turn compute-bound at a decode batch in
+// the hundreds (the roofline ridge).
+static_assert(ridge_batch(chat) > 64 && ridge_batch(chat) < 1024);
 
 // The KV cache bounds the concurrency.
 static_assert(kv_capacity_sequences(chat) > 128);

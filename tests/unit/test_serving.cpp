@@ -369,16 +369,26 @@ TEST_CASE("Decode mechanisms: quantisation, KV dtype, GQA, MoE, ridge", "[servin
   serving_plan mha = base;
   mha.model = cat::llama2_7b;
   CHECK(decode_step(mha, 64, 4000) > 1.5 * decode_step(base, 64, 4000));
-  // The ridge: decode turns compute-bound between batch 64 and 512 for a short context on an
-  // H100 in bf16 (989.5 TFLOP/s x 0.8 / (3.35 TB/s x 0.9) = 263 FLOP/B: about 130 rows for
-  // 2-byte weights, more with the KV reads).
-  const int ridge = ridge_batch(base, 128);
+  // The ridge: the linear layers turn compute-bound between batch 64 and 512 on an H100 in bf16
+  // (989.5 TFLOP/s x 0.8 / (3.35 TB/s x 0.9) = 263 FLOP/B: about 260 rows for 2-byte weights,
+  // a little more with the activations' traffic); fp8 weights and math move it little (twice
+  // the rate, half the bytes); int4 weight-only with 16-bit math brings it down to tens of rows.
+  const int ridge = ridge_batch(base);
   CHECK(ridge > 64);
   CHECK(ridge < 512);
-  CHECK_FALSE(forward_step(base, {.decode_sequences = ridge - 1.0, .decode_context = 128})
+  const step_time below = forward_step(base, {.decode_sequences = ridge - 1.0, .decode_context = 1});
+  const step_time at = forward_step(base, {.decode_sequences = 1.0 * ridge, .decode_context = 1});
+  CHECK(below.gemm_math <= below.gemm_memory);
+  CHECK(at.gemm_math > at.gemm_memory);
+  serving_plan fp8w = base;
+  fp8w.config.weight_dtype = precision::fp8;
+  fp8w.compute_dtype = precision::fp8;
+  CHECK(std::abs(ridge_batch(fp8w) - ridge) < ridge / 4);
+  CHECK(ridge_batch(w4) < ridge / 3);
+  // At a long context the whole step stays bandwidth-bound past the ridge: the KV reads grow
+  // with the batch.
+  CHECK_FALSE(forward_step(base, {.decode_sequences = 2.0 * ridge, .decode_context = 8000})
                   .compute_bound());
-  CHECK(forward_step(base, {.decode_sequences = 1.0 * ridge, .decode_context = 128})
-            .compute_bound());
   // MoE: expected distinct experts touched, E (1 - (1 - k/E)^B): 8 experts, top-2.
   CHECK(detail::experts_touched(8, 2, 1) == Approx(2.0));
   CHECK(detail::experts_touched(8, 2, 2) == Approx(8 * (1 - 0.75 * 0.75)));

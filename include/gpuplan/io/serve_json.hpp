@@ -20,6 +20,8 @@ inline nlohmann::json to_json(const step_time& s) {
           {"total_s", s.total().in(units::s)},
           {"compute_floor_s", s.compute_floor.in(units::s)},
           {"memory_floor_s", s.memory_floor.in(units::s)},
+          {"gemm_math_s", s.gemm_math.in(units::s)},
+          {"gemm_memory_s", s.gemm_memory.in(units::s)},
           {"compute_bound", s.compute_bound()}};
 }
 

@@ -115,6 +115,9 @@ struct kernel_time {
   duration compute{};  ///< FLOPs at the achievable compute rate
   duration memory{};   ///< bytes at the achievable bandwidth
   duration total{};    ///< the smooth maximum, at least the kernel floor
+  /// The math at the large-kernel fraction, without the small-kernel penalty (the classic
+  /// roofline's compute time; GEMMs only, zero elsewhere).
+  duration math{};
   [[nodiscard]] constexpr bool compute_bound() const { return compute > memory; }
 };
 
@@ -162,6 +165,8 @@ constexpr kernel_time gemm_time(double m, double k, double n, precision math, do
   const compute_rate rate = gemm_fraction(math, a) * size * gpu.peak.tensor(math);
   const data_size bytes = (k * n * weight_bytes + m * (k + n) * act_bytes) * units::B;
   kernel_time t = roofline(flops, rate, bytes, gpu, a);
+  const compute_rate large = gemm_fraction(math, a) * gpu.peak.tensor(math);
+  t.math = large.value > 0.0 ? flops / large : duration{};
   if (dequant && gpu.peak.fp32_vector.value > 0.0) {
     const double tiles = static_cast<double>(static_cast<long long>(
         (m + a.dequant_tile_rows - 1) / a.dequant_tile_rows));
@@ -169,6 +174,7 @@ constexpr kernel_time gemm_time(double m, double k, double n, precision math, do
         k * n * (tiles < 1.0 ? 1.0 : tiles) * a.dequant_ops_per_weight * units::FLOP /
         gpu.peak.fp32_vector;
     t.compute = t.compute + extra;
+    t.math = t.math + extra;
     t.total = smooth_max(t.compute, t.memory, a.roofline_sharpness);
     if (t.total < a.kernel_floor) t.total = a.kernel_floor;
   }

@@ -225,6 +225,8 @@ struct step_time {
   duration slowest_stage{};  ///< the longest pipeline stage (compute + its communication)
   duration compute_floor{};  ///< the kernels' compute times summed (the compute floor)
   duration memory_floor{};   ///< the kernels' memory times summed (the bandwidth floor)
+  duration gemm_math{};      ///< the linear layers' math at the large-GEMM fraction
+  duration gemm_memory{};    ///< and their memory time (weights and activations)
 
   /// Latency of the step through every stage.
   [[nodiscard]] constexpr duration total() const {
@@ -257,10 +259,12 @@ struct accumulator {
   duration total{};
   duration compute{};
   duration memory{};
+  duration math{};
   constexpr void add(const kernel_time& k, double times = 1.0) {
     total = total + times * k.total;
     compute = compute + times * k.compute;
     memory = memory + times * k.memory;
+    math = math + times * k.math;
   }
 };
 
@@ -368,9 +372,12 @@ constexpr stage_cost stage_time(const serving_plan& p, const step_work& w, int k
   int moe = 0;
   for (int i = first; i < first + n; ++i) moe += m.is_moe_layer(i) ? 1 : 0;
   auto add = [&](const layer_cost& c, double times) {
-    s.gemm.add({c.gemm.compute, c.gemm.memory, c.gemm.total}, times);
-    s.attention.add({c.attention.compute, c.attention.memory, c.attention.total}, times);
-    s.elementwise.add({c.elementwise.compute, c.elementwise.memory, c.elementwise.total}, times);
+    s.gemm.add({c.gemm.compute, c.gemm.memory, c.gemm.total, c.gemm.math}, times);
+    s.attention.add({c.attention.compute, c.attention.memory, c.attention.total, c.attention.math},
+                    times);
+    s.elementwise.add(
+        {c.elementwise.compute, c.elementwise.memory, c.elementwise.total, c.elementwise.math},
+        times);
   };
   if (n - moe > 0) add(layer_time(p, w, false), n - moe);
   if (moe > 0) add(layer_time(p, w, true), moe);
@@ -422,6 +429,8 @@ constexpr step_time forward_step(const serving_plan& p, const step_work& w) {
                       s.elementwise.compute + s.lm_head.compute;
     r.memory_floor = r.memory_floor + s.gemm.memory + s.attention.memory + s.elementwise.memory +
                      s.lm_head.memory;
+    r.gemm_math = r.gemm_math + s.gemm.math;
+    r.gemm_memory = r.gemm_memory + s.gemm.memory;
     if (s.total() > r.slowest_stage) r.slowest_stage = s.total();
   }
   r.overhead = p.assumptions.step_overhead;
@@ -499,15 +508,17 @@ constexpr duration decode_step(const serving_plan& p) {
       p, {.decode_sequences = 1.0 * p.concurrency, .decode_context = ctx});
 }
 
-/// The decode batch at which a step turns compute-bound (the roofline ridge) for sequences of
-/// `context` tokens: the smallest batch whose kernels' compute time exceeds their memory time.
-/// 0 when no batch up to 65536 gets there (attention's KV reads grow with the batch too, so
-/// long contexts can keep decode memory-bound at any batch).
-constexpr int ridge_batch(const serving_plan& p, int context) {
+/// The decode batch at which the linear layers turn compute-bound (the roofline ridge): the
+/// smallest batch whose GEMMs' math (at the large-GEMM fraction, plus any dequantisation) takes
+/// longer than reading their weights and activations. Decode
+/// attention never gets there (its KV reads grow with the batch as fast as its FLOPs), so a
+/// whole step at long context can stay bandwidth-bound past the ridge (step_time::compute_bound
+/// says). 0 when no batch up to 65536 gets there.
+constexpr int ridge_batch(const serving_plan& p) {
   p.validate();
   auto bound = [&](int b) {
-    return forward_step(p, {.decode_sequences = 1.0 * b, .decode_context = 1.0 * context})
-        .compute_bound();
+    const step_time s = forward_step(p, {.decode_sequences = 1.0 * b, .decode_context = 1.0});
+    return s.gemm_math > s.gemm_memory;
   };
   int hi = 1;
   while (hi <= 65536 && !bound(hi)) hi *= 2;
