@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -136,7 +137,8 @@ int run_serve(serve_command& cmd) {
   const gpu_choice gpu = gpu_from(s);
   p.layout = layout_from(s, model);
   const int per_replica = p.layout.tp * p.layout.pp;
-  if (const auto node = node_from(s)) {
+  const std::optional<node_spec> node = node_from(s);
+  if (node) {
     p.node = *node;
     if (s.has("gpu")) p.node.gpu = gpu.spec;
   } else {
@@ -176,7 +178,7 @@ int run_serve(serve_command& cmd) {
     j["layout"] = io::to_json(p.layout);
     j["engine"] = std::string(to_string(p.config.engine));
     j["batching"] = std::string(to_string(p.batching));
-    j["chunked_prefill"] = p.chunked_prefill;
+    j["chunked_prefill"] = p.chunked_prefill && p.batching == batching_mode::continuous;
     j["dtype"] = std::string(to_string(p.compute_dtype));
     j["weight_dtype"] = std::string(to_string(p.config.weight_dtype));
     j["kv_dtype"] = std::string(to_string(p.config.kv_dtype));
@@ -192,10 +194,12 @@ int run_serve(serve_command& cmd) {
     print_json(j);
     return 0;
   }
-  fmt::print("{} on {} x {} ({}), tp {} pp {}, {} replica(s); engine {}, {} batching{}\n",
-             model.name(), per_replica * p.layout.dp, p.node.gpu.name.view(), p.node.name.view(),
-             p.layout.tp, p.layout.pp, p.layout.dp, to_string(p.config.engine),
-             to_string(p.batching), p.chunked_prefill ? ", chunked prefill" : "");
+  const bool chunked = p.chunked_prefill && p.batching == batching_mode::continuous;
+  fmt::print("{} on {} x {}{}, tp {} pp {}, {} replica(s); engine {}, {} batching{}\n",
+             model.name(), per_replica * p.layout.dp, p.node.gpu.name.view(),
+             node ? fmt::format(" ({})", p.node.name.view()) : std::string(), p.layout.tp,
+             p.layout.pp, p.layout.dp, to_string(p.config.engine), to_string(p.batching),
+             chunked ? ", chunked prefill" : "");
   fmt::print("weights {}, KV cache {}, math {}; requests of {} prompt + {} output tokens\n\n",
              to_string(p.config.weight_dtype), to_string(p.config.kv_dtype),
              to_string(p.compute_dtype), in, out);
