@@ -3,8 +3,8 @@
 //
 // The options are a contract (docs/cli.md): the shared groups of options.hpp (model, GPU, node,
 // layout, serving engine) plus serve's own: --input-len, --output-len, --concurrency or --rate,
-// --ttft-slo, --tpot-slo, --batching, --dtype, --chunked-prefill, --sweep, --json. The model is
-// models/serving.hpp (docs/models/serving.md).
+// --ttft-slo, --tpot-slo, --batching, --dtype, --chunked-prefill, --sweep, --chart, --json. The
+// model is models/serving.hpp (docs/models/serving.md).
 #include "cli.hpp"
 #include "options.hpp"
 
@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <string>
@@ -55,7 +56,35 @@ constexpr field serve_table[] = {
 struct serve_command {
   settings s;
   bool json = false;
+  std::string chart;  ///< --chart FILE.svg|FILE.png: the curve drawn by gnuplot
 };
+
+/// Draws the curve (output tokens/s per GPU against TPOT, concurrency labels) into `file` with
+/// gnuplot: SVG or PNG by the file's extension. usage_error when gnuplot cannot be run.
+void gnuplot_chart(const serving_curve& c, const std::string& file, const std::string& title) {
+  const bool svg = file.size() > 4 && file.compare(file.size() - 4, 4, ".svg") == 0;
+  const bool png = file.size() > 4 && file.compare(file.size() - 4, 4, ".png") == 0;
+  if (!svg && !png) throw usage_error("--chart must name a .svg or .png file (got '" + file + "')");
+  std::string script = fmt::format(
+      "set terminal {} size 900,600\nset output '{}'\nset title '{}' noenhanced\n"
+      "set xlabel 'time per output token (ms)'\nset ylabel 'output tokens/s per GPU'\n"
+      "set grid\nset key off\n"
+      "plot '-' using 1:2 with linespoints pt 7, '-' using 1:2:3 with labels offset 0,1\n",
+      svg ? "svg" : "pngcairo", file, title);
+  std::string rows;
+  for (int i = 0; i < c.count; ++i)
+    rows += fmt::format("{} {} {:g}\n", c.at(i).tpot.in(units::ms),
+                        c.at(i).output_tokens_per_s_per_gpu.in(units::tokens_per_s),
+                        std::round(c.at(i).concurrency));
+  script += rows + "e\n" + rows + "e\n";
+  FILE* g = popen("gnuplot 2>&1", "w");
+  if (g == nullptr) throw usage_error("--chart: gnuplot could not be started (install gnuplot)");
+  std::fwrite(script.data(), 1, script.size(), g);
+  const int status = pclose(g);
+  if (status != 0)
+    throw usage_error(
+        fmt::format("--chart: gnuplot failed (exit status {}; is gnuplot installed?)", status));
+}
 
 /// A positive number given for key (0 when absent); usage_error naming the field otherwise.
 double positive(const settings& s, std::string_view key) {
@@ -161,7 +190,7 @@ int run_serve(serve_command& cmd) {
   const serving_slo slo{.ttft = positive(s, "ttft_slo") * units::s,
                         .tpot = positive(s, "tpot_slo") * units::s};
   const bool want_slo = slo.ttft.value > 0 || slo.tpot.value > 0;
-  const int sweep = s.count("sweep").value_or(0);
+  const int sweep = s.count("sweep").value_or(cmd.chart.empty() ? 0 : 16);
   if (sweep > max_curve_points)
     throw usage_error(
         fmt::format("{} must be at most {} (got {})", s.name("sweep"), max_curve_points, sweep));
@@ -169,6 +198,10 @@ int run_serve(serve_command& cmd) {
   const serving_point point = serve(p);
   const slo_result best = want_slo ? best_under_slo(p, slo) : slo_result{};
   const serving_curve curve = sweep > 0 ? throughput_latency_curve(p, sweep) : serving_curve{};
+  if (!cmd.chart.empty())
+    gnuplot_chart(curve, cmd.chart,
+                  fmt::format("{} on {} x {}, {} / {} tokens", model.name(), per_replica,
+                              p.node.gpu.name.view(), in, out));
 
   if (cmd.json) {
     nlohmann::json j = io::to_json(point);
@@ -248,6 +281,9 @@ command add_serve_command(CLI::App& app) {
             serve_table});
   s.add_plan_option(f);
   f->add_flag("--json", cmd->json, "Print the result as JSON (schema: docs/json-schema.md)");
+  f->add_option("--chart", cmd->chart,
+                "Draw the throughput-latency curve into FILE.svg or FILE.png with gnuplot "
+                "(16 points unless --sweep says)");
   return {f, [cmd] { return run_serve(*cmd); }};
 }
 

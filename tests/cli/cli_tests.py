@@ -803,6 +803,21 @@ def _():
     check(len(set(avail)) == 3, f"three engines, three KV budgets: {avail}")
 
 
+@case("serve.chart")
+def _():
+    # --chart draws the curve through gnuplot: an SVG file, or one clear line when gnuplot is
+    # missing (the tool never fails silently).
+    import shutil
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "curve.svg")
+        if shutil.which("gnuplot"):
+            ok(*SERVE_70B, "--chart", f)
+            with open(f) as fh:
+                check("<svg" in fh.read(), "the chart is an SVG file")
+        else:
+            bad(r"--chart: gnuplot", *SERVE_70B, "--chart", f)
+
+
 SERVE_BAD = {
     "serve_concurrency_and_rate": (r"--concurrency and --rate exclude each other",
                                    ["serve", "--model", "llama3.1-8b", "--concurrency", "4",
@@ -819,6 +834,8 @@ SERVE_BAD = {
     "serve_slo": (r"--ttft-slo must be a positive number", ["serve", "--model", "llama3.1-8b",
                                                            "--ttft-slo", "-1"]),
     "serve_params": (r"serve needs a transformer model", ["serve", "--model", "params:7e9"]),
+    "serve_chart_format": (r"--chart must name a \.svg or \.png file",
+                           ["serve", "--model", "llama3.1-8b", "--chart", "curve.pdf"]),
     "serve_too_big": (r"KV cache holds no sequence", ["serve", "--model", "llama3.1-405b",
                                                       "--gpu", "h100"]),
 }
