@@ -5,6 +5,7 @@
 // layout, serving engine) plus serve's own: --input-len, --output-len, --concurrency or --rate,
 // --ttft-slo, --tpot-slo, --batching, --dtype, --chunked-prefill, --sweep, --chart, --json. The
 // model is models/serving.hpp (docs/models/serving.md).
+#include "chart.hpp"
 #include "cli.hpp"
 #include "options.hpp"
 
@@ -16,7 +17,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <memory>
 #include <optional>
 #include <string>
@@ -56,35 +56,8 @@ constexpr field serve_table[] = {
 struct serve_command {
   settings s;
   bool json = false;
-  std::string chart;  ///< --chart FILE.svg|FILE.png: the curve drawn by gnuplot
+  std::string chart;  ///< --chart FILE.svg|FILE.png: the curve drawn by gnuplot (chart.hpp)
 };
-
-/// Draws the curve (output tokens/s per GPU against TPOT, concurrency labels) into `file` with
-/// gnuplot: SVG or PNG by the file's extension. usage_error when gnuplot cannot be run.
-void gnuplot_chart(const serving_curve& c, const std::string& file, const std::string& title) {
-  const bool svg = file.size() > 4 && file.compare(file.size() - 4, 4, ".svg") == 0;
-  const bool png = file.size() > 4 && file.compare(file.size() - 4, 4, ".png") == 0;
-  if (!svg && !png) throw usage_error("--chart must name a .svg or .png file (got '" + file + "')");
-  std::string script = fmt::format(
-      "set terminal {} size 900,600\nset output '{}'\nset title '{}' noenhanced\n"
-      "set xlabel 'time per output token (ms)'\nset ylabel 'output tokens/s per GPU'\n"
-      "set grid\nset key off\n"
-      "plot '-' using 1:2 with linespoints pt 7, '-' using 1:2:3 with labels offset 0,1\n",
-      svg ? "svg" : "pngcairo", file, title);
-  std::string rows;
-  for (int i = 0; i < c.count; ++i)
-    rows += fmt::format("{} {} {:g}\n", c.at(i).tpot.in(units::ms),
-                        c.at(i).output_tokens_per_s_per_gpu.in(units::tokens_per_s),
-                        std::round(c.at(i).concurrency));
-  script += rows + "e\n" + rows + "e\n";
-  FILE* g = popen("gnuplot 2>&1", "w");
-  if (g == nullptr) throw usage_error("--chart: gnuplot could not be started (install gnuplot)");
-  std::fwrite(script.data(), 1, script.size(), g);
-  const int status = pclose(g);
-  if (status != 0)
-    throw usage_error(
-        fmt::format("--chart: gnuplot failed (exit status {}; is gnuplot installed?)", status));
-}
 
 /// A positive number given for key (0 when absent); usage_error naming the field otherwise.
 double positive(const settings& s, std::string_view key) {
@@ -116,34 +89,19 @@ table point_table() {
           {}};
 }
 
-/// A text chart of the curve: output tokens/s per GPU (up) against TPOT (across).
-std::string text_chart(const serving_curve& c) {
-  if (c.count < 2) return "";
-  constexpr int width = 56, height = 12;
-  double xmax = 0, ymax = 0;
-  for (int i = 0; i < c.count; ++i) {
-    xmax = std::max(xmax, c.at(i).tpot.in(units::ms));
-    ymax = std::max(ymax, c.at(i).output_tokens_per_s_per_gpu.in(units::tokens_per_s));
-  }
-  if (!(xmax > 0) || !(ymax > 0)) return "";
-  std::vector<std::string> grid(height, std::string(width, ' '));
-  for (int i = 0; i < c.count; ++i) {
-    const int x =
-        std::min(width - 1, static_cast<int>(c.at(i).tpot.in(units::ms) / xmax * (width - 1)));
-    const int y = std::min(
-        height - 1, static_cast<int>(c.at(i).output_tokens_per_s_per_gpu.in(units::tokens_per_s) /
-                                     ymax * (height - 1)));
-    grid[static_cast<std::size_t>(height - 1 - y)][static_cast<std::size_t>(x)] = '*';
-  }
-  std::string out = "output tok/s per GPU\n";
-  for (int r = 0; r < height; ++r) {
-    const double label = ymax * (height - 1 - r) / (height - 1);
-    out += fmt::format("{:>8} |{}\n", r % 3 == 0 ? fmt::format("{:.0f}", label) : "",
-                       grid[static_cast<std::size_t>(r)]);
-  }
-  out += fmt::format("{:>8} +{}\n", "", std::string(width, '-'));
-  out += fmt::format("{:>8}  0{:>{}}\n", "", fmt::format("{:.0f} ms TPOT", xmax), width - 1);
-  return out;
+/// The throughput-latency curve as a chart: output tokens/s per GPU against TPOT.
+chart::chart_spec curve_chart(const serving_curve& c, const std::string& title) {
+  chart::series line{"output tokens/s per GPU", {}, chart::style::lines};
+  for (int i = 0; i < c.count; ++i)
+    line.points.emplace_back(c.at(i).tpot.in(units::ms),
+                             c.at(i).output_tokens_per_s_per_gpu.in(units::tokens_per_s));
+  chart::chart_spec spec;
+  spec.title = title;
+  spec.x_label = "time per output token (ms)";
+  spec.y_label = "output tokens/s per GPU";
+  spec.data = {line};
+  spec.y_min = 0.0;
+  return spec;
 }
 
 int run_serve(serve_command& cmd) {
@@ -198,10 +156,10 @@ int run_serve(serve_command& cmd) {
   const serving_point point = serve(p);
   const slo_result best = want_slo ? best_under_slo(p, slo) : slo_result{};
   const serving_curve curve = sweep > 0 ? throughput_latency_curve(p, sweep) : serving_curve{};
-  if (!cmd.chart.empty())
-    gnuplot_chart(curve, cmd.chart,
-                  fmt::format("{} on {} x {}, {} / {} tokens", model.name(), per_replica,
-                              p.node.gpu.name.view(), in, out));
+  const std::string title = fmt::format("{} on {} x {}, {} / {} tokens", model.name(), per_replica,
+                                        p.node.gpu.name.view(), in, out);
+  std::optional<chart::file_result> drawn;
+  if (!cmd.chart.empty()) drawn = chart::render_file(curve_chart(curve, title), cmd.chart);
 
   if (cmd.json) {
     nlohmann::json j = io::to_json(point);
@@ -224,7 +182,9 @@ int run_serve(serve_command& cmd) {
       j["slo_met"] = best.found;
     }
     if (sweep > 0) j["curve"] = io::to_json(curve);
+    if (drawn) j["chart"] = drawn->drawn ? drawn->image.string() : drawn->script.string();
     print_json(j);
+    if (drawn) fmt::print(stderr, "{}\n", drawn->message);
     return 0;
   }
   const bool chunked = p.chunked_prefill && p.batching == batching_mode::continuous;
@@ -265,8 +225,12 @@ int run_serve(serve_command& cmd) {
     fmt::print("\nThroughput-latency curve:\n");
     table c = point_table();
     for (int i = 0; i < curve.count; ++i) c.rows.push_back(row_of(curve.at(i)));
-    fmt::print("{}\n{}", c.render("  "), text_chart(curve));
+    if (curve.count >= 2)
+      fmt::print("{}\n{}", c.render("  "), chart::render_text(curve_chart(curve, title)));
+    else
+      fmt::print("{}", c.render("  "));
   }
+  if (drawn) fmt::print("\n{}\n", drawn->message);
   return 0;
 }
 

@@ -376,8 +376,8 @@ TEST_CASE("Decode mechanisms: quantisation, KV dtype, GQA, MoE, ridge", "[servin
   const int ridge = ridge_batch(base);
   CHECK(ridge > 64);
   CHECK(ridge < 512);
-  const step_time below = forward_step(base, {.decode_sequences = ridge - 1.0, .decode_context = 1});
-  const step_time at = forward_step(base, {.decode_sequences = 1.0 * ridge, .decode_context = 1});
+  const serving_step below = forward_step(base, {.decode_sequences = ridge - 1.0, .decode_context = 1});
+  const serving_step at = forward_step(base, {.decode_sequences = 1.0 * ridge, .decode_context = 1});
   CHECK(below.gemm_math <= below.gemm_memory);
   CHECK(at.gemm_math > at.gemm_memory);
   serving_plan fp8w = base;
@@ -395,8 +395,8 @@ TEST_CASE("Decode mechanisms: quantisation, KV dtype, GQA, MoE, ridge", "[servin
   CHECK(detail::experts_touched(8, 2, 1000) == Approx(8.0));
   // Mixtral at batch 1 reads 2 of 8 experts' weights: well under the full model's bytes.
   const serving_plan moe{.model = cat::mixtral_8x7b, .node = cat::hgx_h200, .layout = {.tp = 2}};
-  const step_time one = forward_step(moe, {.decode_sequences = 1, .decode_context = 512});
-  const step_time many = forward_step(moe, {.decode_sequences = 256, .decode_context = 512});
+  const serving_step one = forward_step(moe, {.decode_sequences = 1, .decode_context = 512});
+  const serving_step many = forward_step(moe, {.decode_sequences = 256, .decode_context = 512});
   CHECK(many.memory_floor > 2.0 * one.memory_floor);
 }
 
@@ -490,7 +490,7 @@ TEST_CASE("Static batching and pipeline parallelism", "[serving][batching]") {
   serving_plan pp = p;
   pp.layout = {.tp = 4, .pp = 2};
   CHECK(decode_step(pp, 1, 1024) > 0.0 * units::s);
-  const step_time two = forward_step(pp, {.decode_sequences = 1, .decode_context = 1024});
+  const serving_step two = forward_step(pp, {.decode_sequences = 1, .decode_context = 1024});
   CHECK(two.slowest_stage < two.total());
 }
 

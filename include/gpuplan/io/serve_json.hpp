@@ -10,7 +10,7 @@
 
 namespace gpuplan::io {
 
-inline nlohmann::json to_json(const step_time& s) {
+inline nlohmann::json to_json(const serving_step& s) {
   return {{"gemm_s", s.gemm.in(units::s)},
           {"attention_s", s.attention.in(units::s)},
           {"elementwise_s", s.elementwise.in(units::s)},

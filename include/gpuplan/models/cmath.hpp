@@ -45,6 +45,7 @@ constexpr double series_exp(double y) {
 constexpr double cpow(double x, double p) {
   if (!(x > 0.0)) return 0.0;
   if (std::is_constant_evaluated()) return series_exp(p * series_log(x));
+  if (p == 0.75) return std::sqrt(x * std::sqrt(x));  // the collectives' ramp: 3x faster
   return std::pow(x, p);
 }
 

@@ -35,6 +35,7 @@
 
 #include <gpuplan/models/cmath.hpp>
 #include <gpuplan/specs/checks.hpp>
+#include <gpuplan/specs/enum_names.hpp>
 #include <gpuplan/specs/layout.hpp>
 #include <gpuplan/specs/network.hpp>
 #include <gpuplan/units.hpp>
@@ -60,28 +61,21 @@ enum class collective_algorithm : unsigned char {
   in_network,    ///< NVLS inside the node, SHARP across nodes where available
 };
 
-constexpr std::string_view to_string(collective_kind k) {
-  switch (k) {
-    case collective_kind::all_reduce: return "all_reduce";
-    case collective_kind::reduce_scatter: return "reduce_scatter";
-    case collective_kind::all_gather: return "all_gather";
-    case collective_kind::all_to_all: return "all_to_all";
-    case collective_kind::broadcast: return "broadcast";
-    case collective_kind::send_recv: return "send_recv";
-  }
-  return "?";
-}
-
-constexpr std::string_view to_string(collective_algorithm a) {
-  switch (a) {
-    case collective_algorithm::automatic: return "automatic";
-    case collective_algorithm::ring: return "ring";
-    case collective_algorithm::tree: return "tree";
-    case collective_algorithm::hierarchical: return "hierarchical";
-    case collective_algorithm::in_network: return "in_network";
-  }
-  return "?";
-}
+/// The names of collective_kind and collective_algorithm (specs/enum_names.hpp).
+inline constexpr enumerator<collective_kind> collective_kind_names[] = {
+    {collective_kind::all_reduce, "all_reduce"},         {collective_kind::reduce_scatter, "reduce_scatter"},
+    {collective_kind::all_gather, "all_gather"},         {collective_kind::all_to_all, "all_to_all"},
+    {collective_kind::broadcast, "broadcast"},           {collective_kind::send_recv, "send_recv"},
+};
+constexpr const auto& enumerators(collective_kind) { return collective_kind_names; }
+inline constexpr enumerator<collective_algorithm> collective_algorithm_names[] = {
+    {collective_algorithm::automatic, "automatic"},
+    {collective_algorithm::ring, "ring"},
+    {collective_algorithm::tree, "tree"},
+    {collective_algorithm::hierarchical, "hierarchical"},
+    {collective_algorithm::in_network, "in_network"},
+};
+constexpr const auto& enumerators(collective_algorithm) { return collective_algorithm_names; }
 
 /// A communicator: how many ranks, how many of them share a node, and the tiers it crosses.
 struct collective_group {
@@ -89,6 +83,9 @@ struct collective_group {
   int ranks_per_node = 1;  ///< members that share one node (the same on every node)
   network_tier intra{};    ///< the tier between members inside a node
   network_tier inter{};    ///< the tier between nodes (unused when the group fits in one node)
+  /// Fraction of the inter-node injection bandwidth available across the fabric's bisection:
+  /// all-to-all traffic is held to it (1: non-blocking).
+  double bisection_fraction = 1.0;
 
   [[nodiscard]] constexpr int nodes() const {
     return (ranks + ranks_per_node - 1) / ranks_per_node;
@@ -97,6 +94,8 @@ struct collective_group {
 
   constexpr void validate() const {
     detail::check_input(ranks >= 1, "collective_group.ranks must be at least 1", ranks);
+    detail::check_input(bisection_fraction > 0.0 && bisection_fraction <= 1.0,
+                        "collective_group.bisection_fraction must be in (0, 1]");
     detail::check_input(ranks_per_node >= 1 && ranks_per_node <= ranks,
                         "collective_group.ranks_per_node must be between 1 and ranks",
                         ranks_per_node, ranks);
@@ -125,7 +124,7 @@ constexpr collective_group make_group(const network_topology& t, int size, int s
   else if (stride < g) k = g / stride;
   if (k > size) k = size;
   if (k < 1) k = 1;
-  collective_group grp{size, k, t.intra, t.inter};
+  collective_group grp{size, k, t.intra, t.inter, t.bisection_fraction};
   if (grp.intra.kind == link_technology::nvlink_bridge && k > 2) {
     grp.intra.kind = link_technology::pcie;
     grp.intra.name = "PCIe (beyond the NVLink pair)";
@@ -299,9 +298,11 @@ constexpr parts all_to_all_parts(const collective_group& g, const collective_ass
   // each rank sends S/n to every other rank: (k-1)/n S stays in the node, (n-k)/n S leaves it
   // through this GPU's NIC share; both go at once.
   const double ti = k > 1 ? xfer(a, (k - 1.0) / n * s, g.intra.effective().value, s) : 0.0;
-  const double tx = g.crosses_nodes()
-                        ? xfer(a, (1.0 * (n - k)) / n * s, g.inter.effective().value, s)
-                        : 0.0;
+  // between arbitrary node pairs: held to the fabric's bisection when it is oversubscribed
+  const double tx =
+      g.crosses_nodes()
+          ? xfer(a, (1.0 * (n - k)) / n * s, g.bisection_fraction * g.inter.effective().value, s)
+          : 0.0;
   if (ti >= tx) p.intra = ti;
   else p.inter = tx;
   return p;

@@ -215,7 +215,7 @@ struct step_work {
 };
 
 /// The time of one step on one replica, by part (summed over the pipeline stages).
-struct step_time {
+struct serving_step {
   duration gemm{};           ///< linear layers (and the MoE router and experts)
   duration attention{};      ///< attention kernels (prefill and decode)
   duration elementwise{};    ///< norms, rotary, residual, activation
@@ -277,13 +277,13 @@ constexpr double experts_touched(double experts, double k, double tokens) {
 }
 
 /// One transformer layer's kernels on one GPU for the step: GEMMs, attention, element-wise.
-struct layer_cost {
+struct serving_layer_cost {
   accumulator gemm{};
   accumulator attention{};
   accumulator elementwise{};
 };
 
-constexpr layer_cost layer_time(const serving_plan& p, const step_work& w, bool moe_layer) {
+constexpr serving_layer_cost serving_layer_time(const serving_plan& p, const step_work& w, bool moe_layer) {
   const transformer_spec& m = p.model;
   const gpu_spec& gpu = p.node.gpu;
   const roofline_assumptions& ka = p.assumptions.kernels;
@@ -295,7 +295,7 @@ constexpr layer_cost layer_time(const serving_plan& p, const step_work& w, bool 
   const double q = m.heads * hd / t;
   const double kv = p.layout.kv_heads_per_rank(m) * hd;
   const bool gated = m.ffn_type == ffn_kind::gated;
-  layer_cost c{};
+  serving_layer_cost c{};
   auto gemm = [&](double rows, double k, double n, double times = 1.0) {
     if (rows > 0.0) c.gemm.add(gemm_time(rows, k, n, path.math, path.weight_bytes, act,
                                          path.dequant, gpu, ka), times);
@@ -371,7 +371,7 @@ constexpr stage_cost stage_time(const serving_plan& p, const step_work& w, int k
   const int n = stage_layers(m.layers, p.layout.pp, k);
   int moe = 0;
   for (int i = first; i < first + n; ++i) moe += m.is_moe_layer(i) ? 1 : 0;
-  auto add = [&](const layer_cost& c, double times) {
+  auto add = [&](const serving_layer_cost& c, double times) {
     s.gemm.add({c.gemm.compute, c.gemm.memory, c.gemm.total, c.gemm.math}, times);
     s.attention.add({c.attention.compute, c.attention.memory, c.attention.total, c.attention.math},
                     times);
@@ -379,8 +379,8 @@ constexpr stage_cost stage_time(const serving_plan& p, const step_work& w, int k
         {c.elementwise.compute, c.elementwise.memory, c.elementwise.total, c.elementwise.math},
         times);
   };
-  if (n - moe > 0) add(layer_time(p, w, false), n - moe);
-  if (moe > 0) add(layer_time(p, w, true), moe);
+  if (n - moe > 0) add(serving_layer_time(p, w, false), n - moe);
+  if (moe > 0) add(serving_layer_time(p, w, true), moe);
   const double tokens = w.prefill_tokens + w.decode_sequences;
   const double act = p.assumptions.activation_bytes;
   if (p.layout.tp > 1 && tokens > 0.0) {
@@ -416,8 +416,8 @@ constexpr stage_cost stage_time(const serving_plan& p, const step_work& w, int k
 }  // namespace detail
 
 /// One step of one replica carrying `w`, through all pipeline stages (its latency).
-constexpr step_time forward_step(const serving_plan& p, const step_work& w) {
-  step_time r{};
+constexpr serving_step forward_step(const serving_plan& p, const step_work& w) {
+  serving_step r{};
   for (int k = 0; k < p.layout.pp; ++k) {
     const detail::stage_cost s = detail::stage_time(p, w, k);
     r.gemm = r.gemm + s.gemm.total;
@@ -448,7 +448,7 @@ constexpr duration decode_interval(const serving_plan& p, step_work w) {
   w.decode_sequences /= pp;
   w.prefill_tokens /= pp;
   w.prefill_sequences /= pp;
-  const step_time s = forward_step(p, w);
+  const serving_step s = forward_step(p, w);
   const duration round = s.total();
   const duration turns = pp * (s.slowest_stage + s.overhead);
   return round > turns ? round : turns;
@@ -512,12 +512,12 @@ constexpr duration decode_step(const serving_plan& p) {
 /// smallest batch whose GEMMs' math (at the large-GEMM fraction, plus any dequantisation) takes
 /// longer than reading their weights and activations. Decode
 /// attention never gets there (its KV reads grow with the batch as fast as its FLOPs), so a
-/// whole step at long context can stay bandwidth-bound past the ridge (step_time::compute_bound
+/// whole step at long context can stay bandwidth-bound past the ridge (serving_step::compute_bound
 /// says). 0 when no batch up to 65536 gets there.
 constexpr int ridge_batch(const serving_plan& p) {
   p.validate();
   auto bound = [&](int b) {
-    const step_time s = forward_step(p, {.decode_sequences = 1.0 * b, .decode_context = 1.0});
+    const serving_step s = forward_step(p, {.decode_sequences = 1.0 * b, .decode_context = 1.0});
     return s.gemm_math > s.gemm_memory;
   };
   int hi = 1;
@@ -551,7 +551,7 @@ struct serving_point {
   token_rate output_tokens_per_s_per_gpu{};
   token_rate output_tokens_per_s_per_replica{};
   request_rate requests_per_s{};     ///< the whole deployment
-  step_time step{};                  ///< the steady-state step
+  serving_step step{};                  ///< the steady-state step
 };
 
 namespace detail {

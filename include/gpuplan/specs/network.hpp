@@ -22,6 +22,7 @@
 #pragma once
 
 #include <gpuplan/specs/checks.hpp>
+#include <gpuplan/specs/enum_names.hpp>
 #include <gpuplan/specs/name.hpp>
 #include <gpuplan/specs/node.hpp>
 #include <gpuplan/units.hpp>
@@ -42,19 +43,14 @@ enum class link_technology : unsigned char {
   ethernet,       ///< TCP over Ethernet (no RDMA)
 };
 
-constexpr std::string_view to_string(link_technology k) {
-  switch (k) {
-    case link_technology::nvswitch: return "nvswitch";
-    case link_technology::nvlink_bridge: return "nvlink-bridge";
-    case link_technology::xgmi: return "xgmi";
-    case link_technology::pcie: return "pcie";
-    case link_technology::infiniband: return "infiniband";
-    case link_technology::roce: return "roce";
-    case link_technology::efa: return "efa";
-    case link_technology::ethernet: return "ethernet";
-  }
-  return "?";
-}
+/// The names of link_technology, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<link_technology> link_technology_names[] = {
+    {link_technology::nvswitch, "nvswitch"},     {link_technology::nvlink_bridge, "nvlink_bridge"},
+    {link_technology::xgmi, "xgmi"},             {link_technology::pcie, "pcie"},
+    {link_technology::infiniband, "infiniband"}, {link_technology::roce, "roce"},
+    {link_technology::efa, "efa"},               {link_technology::ethernet, "ethernet"},
+};
+constexpr const auto& enumerators(link_technology) { return link_technology_names; }
 
 /// Reduction done by the switches rather than by the GPUs.
 enum class in_network_reduction : unsigned char {
@@ -62,6 +58,12 @@ enum class in_network_reduction : unsigned char {
   nvls,   ///< NVLink SHARP: NVSwitch 3rd generation and later (H100/H200/B200 HGX)
   sharp,  ///< InfiniBand SHARP (Quantum switches)
 };
+inline constexpr enumerator<in_network_reduction> in_network_reduction_names[] = {
+    {in_network_reduction::none, "none"},
+    {in_network_reduction::nvls, "nvls"},
+    {in_network_reduction::sharp, "sharp"},
+};
+constexpr const auto& enumerators(in_network_reduction) { return in_network_reduction_names; }
 
 /// One level of the fabric, seen from one GPU.
 struct network_tier {
@@ -75,12 +77,12 @@ struct network_tier {
   [[nodiscard]] constexpr bandwidth effective() const { return achievable * per_gpu; }
 
   constexpr void validate() const {
-    if (!detail::finite(per_gpu.value) || !(per_gpu.value > 0.0))
-      detail::check_input(false, "network_tier.per_gpu must be positive and finite");
-    if (!detail::finite_nonnegative(latency.value))
-      detail::check_input(false, "network_tier.latency must be finite and not negative");
-    if (!detail::finite(achievable) || !(achievable > 0.0) || achievable > 1.0)
-      detail::check_input(false, "network_tier.achievable must be in (0, 1]");
+    detail::check_input(detail::finite(per_gpu.value) && per_gpu.value > 0.0,
+                        "network_tier.per_gpu must be positive and finite", per_gpu.value);
+    detail::check_input(detail::finite_nonnegative(latency.value),
+                        "network_tier.latency must be finite and not negative", latency.value);
+    detail::check_input(detail::finite(achievable) && achievable > 0.0 && achievable <= 1.0,
+                        "network_tier.achievable must be in (0, 1]", achievable);
   }
 };
 
@@ -190,6 +192,10 @@ struct network_topology {
   network_tier inter{};
   int gpus_per_node = 1;
   int nodes = 1;
+  /// Bisection bandwidth as a fraction of the injection bandwidth (cluster_spec's; 1: a
+  /// non-blocking fat tree). Traffic between arbitrary pairs of nodes (all-to-all) is held to it;
+  /// ring neighbours are not.
+  double bisection_fraction = 1.0;
 
   [[nodiscard]] constexpr int gpus() const { return gpus_per_node * nodes; }
 };
@@ -203,7 +209,9 @@ constexpr network_topology topology(const node_spec& n, int nodes = 1,
 }
 
 constexpr network_topology topology(const cluster_spec& c, const network_assumptions& a = {}) {
-  return topology(c.node, c.nodes, c.fabric, a);
+  network_topology t = topology(c.node, c.nodes, c.fabric, a);
+  t.bisection_fraction = c.bisection_fraction;
+  return t;
 }
 
 }  // namespace gpuplan

@@ -42,6 +42,7 @@ inline constexpr enumerator<inter_node_fabric> inter_node_fabric_names[] = {
     {inter_node_fabric::roce, "roce"},
     {inter_node_fabric::ethernet, "ethernet"},
     {inter_node_fabric::none, "none"},
+    {inter_node_fabric::efa, "efa"},
 };
 constexpr const auto& enumerators(inter_node_fabric) { return inter_node_fabric_names; }
 
