@@ -7,6 +7,7 @@
 // training run is priced from the default price book, and a run over its budget (or on a GPU the
 // book does not price) stops the build.
 #include <gpuplan/gpuplan.hpp>
+#include <gpuplan/models/serving.hpp>
 
 #include <cstdio>
 
@@ -24,7 +25,7 @@ struct training_job {
   training_config config;
 };
 
-struct serving_plan {
+struct serving_job {
   const char* purpose;
   transformer_spec model;
   gpu_spec gpu;
@@ -45,7 +46,7 @@ constexpr training_job training_plans[] = {
      {.recompute = recompute_kind::full, .micro_batch = 1, .seq = 2048, .qlora_rank = 16}},
 };
 
-constexpr serving_plan serving_plans[] = {
+constexpr serving_job serving_plans[] = {
     {"Llama 3.1 70B chat, 32 x 8k requests", cat::llama31_70b, cat::h100_sxm, 8, {.tp = 8},
      {.batch = 32, .context = 8192}},
     {"Mistral 7B on L4s, int4 weights", cat::mistral_7b, cat::l4, 1, {},
@@ -62,7 +63,7 @@ constexpr bool all_training_plans_fit() {
   return true;
 }
 constexpr bool all_serving_plans_fit() {
-  for (const serving_plan& p : serving_plans) {
+  for (const serving_job& p : serving_plans) {
     p.layout.validate(p.model, p.gpus);
     if (!inference_fit(p.model, p.gpu, p.layout, p.config).fits()) return false;
   }
@@ -93,6 +94,19 @@ constexpr bool all_runs_within_budget() {
 static_assert(all_runs_within_budget(), "gpuplan: a training run is over its budget");
 static_assert(all_serving_plans_fit(), "gpuplan: a plan does not fit in GPU memory");
 
+// A latency target checked by the compiler: the 70B chat deployment (tp 8 on a DGX H100, 32
+// requests in flight of 1024 prompt and 256 output tokens) must answer within 1 s and stream a
+// token every 50 ms. Raise the concurrency past what the GPUs sustain, or halve the GPUs, and
+// the build stops with "gpuplan: the chat deployment misses its latency target".
+constexpr serving_plan chat{.model = cat::llama31_70b,
+                            .node = cat::dgx_h100,
+                            .layout = {.tp = 8},
+                            .mix = request_mix::fixed(1024, 256),
+                            .concurrency = 32};
+constexpr serving_slo chat_slo{.ttft = 1 * units::s, .tpot = 50 * units::ms};
+static_assert(decode_step(chat) < 50 * units::ms, "gpuplan: decode step over 50 ms");
+static_assert(chat_slo.met(serve(chat)), "gpuplan: the chat deployment misses its latency target");
+
 void print(const char* purpose, const fit_report& r) {
   const memory_breakdown& m = r.per_gpu;
   std::printf("%s\n  per GPU: weights %.1f, gradients %.1f, optimizer %.1f, activations %.1f, "
@@ -114,7 +128,7 @@ int main() {
   // The same functions at run time give the same numbers the compiler checked.
   for (const training_job& p : training_plans)
     print(p.purpose, training_fit(p.model, p.gpu, p.layout, p.config));
-  for (const serving_plan& p : serving_plans)
+  for (const serving_job& p : serving_plans)
     print(p.purpose, inference_fit(p.model, p.gpu, p.layout, p.config));
   for (const budgeted_run& r : budgeted_runs)
     std::printf("%s\n  %.0f GPU-hours, $%.0f of a $%.0f budget (%s, $%.2f per GPU-hour)\n",
@@ -125,5 +139,11 @@ int main() {
                     .data(),
                 cloud_rate(catalog::default_prices, r.usage.gpu, price_term::on_demand)
                     .in(units::usd_per_h));
+  const serving_point s = serve(chat);
+  std::printf("Llama 3.1 70B chat on a DGX H100: TTFT %.0f ms, TPOT %.1f ms, %.0f output tokens/s "
+              "(%.0f per GPU), %.2f requests/s\n",
+              s.ttft.in(units::ms), s.tpot.in(units::ms), s.output_tokens_per_s.in(units::tokens_per_s),
+              s.output_tokens_per_s_per_gpu.in(units::tokens_per_s),
+              s.requests_per_s.in(units::requests_per_s));
   return 0;
 }

@@ -62,6 +62,7 @@ command add_gpus_command(CLI::App& app);
 command add_models_command(CLI::App& app);
 command add_fit_command(CLI::App& app);
 command add_probe_command(CLI::App& app);
+command add_serve_command(CLI::App& app);
 command add_capacity_command(CLI::App& app);
 command add_utilization_command(CLI::App& app);
 command add_cost_command(CLI::App& app);

@@ -25,11 +25,13 @@ std::string layout_text(const parallel_layout& l, bool infer) {
 std::string config_text(const fit_description& d) {
   if (d.infer) {
     const inference_config& c = d.serve;
-    return fmt::format(
+    std::string s = fmt::format(
         "{} weights, {} KV cache, batch {} x {} tokens, max-model-len {}, "
         "gpu-memory-utilization {}, block {}",
         c.weight_dtype, c.kv_dtype, c.batch, c.context, c.model_len(), c.gpu_memory_utilization,
         c.block_size);
+    if (c.engine != serving_engine::vllm) s += fmt::format(", engine {}", to_string(c.engine));
+    return s;
   }
   const training_config& c = d.train;
   std::string s = fmt::format(

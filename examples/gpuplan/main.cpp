@@ -53,6 +53,7 @@ int run(int argc, char** argv) {
       gpuplan::cli::add_models_command(app), gpuplan::cli::add_fit_command(app),
       gpuplan::cli::add_probe_command(app),  gpuplan::cli::add_capacity_command(app),
       gpuplan::cli::add_utilization_command(app), gpuplan::cli::add_cost_command(app),
+      gpuplan::cli::add_serve_command(app),
   };
   try {
     app.parse(argc, argv);

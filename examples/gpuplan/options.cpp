@@ -99,6 +99,18 @@ constexpr field serving_table[] = {
      "dtype of each group's scale: fp16|bf16|fp32 (default fp16)", field_use::serve},
     {"quant_zero_point", "--quant-zero-point", ft::flag, "serve",
      "Asymmetric quantisation: a zero point per group (AWQ)", field_use::serve},
+    {"engine", "--engine", ft::text, "serve",
+     "Serving engine whose KV-cache rule applies: vllm (default, today's) | "
+     "vllm-cudagraph-profiled | vllm-v0-mem-get-info (v0.2.5-v0.6.3) | vllm-v0-torch-peak "
+     "(<= v0.2.4) | sglang | trtllm",
+     field_use::serve},
+    {"mem_fraction_static", "--mem-fraction-static", ft::number, "serve",
+     "SGLang --mem-fraction-static (default: SGLang's by tp size, 0.88 at tp 1)",
+     field_use::serve},
+    {"free_gpu_memory_fraction", "--free-gpu-memory-fraction", ft::number, "serve",
+     "TensorRT-LLM free_gpu_memory_fraction: share of the memory free after the weights "
+     "(default 0.9)",
+     field_use::serve},
 };
 
 bool is_plan_meta(std::string_view k) {
@@ -433,6 +445,13 @@ inference_config serving_from(const settings& s, const model_choice& model) {
       precision_of(s, "quant_scale_dtype", {precision::fp16, precision::bf16, precision::fp32},
                    c.quant_scale_dtype);
   c.quant_zero_point = s.flag("quant_zero_point").value_or(c.quant_zero_point);
+  if (const auto e = s.text("engine")) c.engine = enum_named<serving_engine>(*e, s.name("engine"));
+  for (const char* key : {"mem_fraction_static", "free_gpu_memory_fraction"})
+    if (const auto f = s.number(key); f && !(*f > 0.0 && *f <= 1.0))
+      throw usage_error(fmt::format("{} must be in (0, 1] (got {})", s.name(key), *f));
+  c.mem_fraction_static = s.number("mem_fraction_static").value_or(c.mem_fraction_static);
+  c.free_gpu_memory_fraction =
+      s.number("free_gpu_memory_fraction").value_or(c.free_gpu_memory_fraction);
   c.validate();
   return c;
 }

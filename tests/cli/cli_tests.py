@@ -706,6 +706,143 @@ for _name, (_pattern, _plan) in BAD_PLANS.items():
     bad_plan_case(_name, _pattern, _plan)
 
 
+# ---- gpuplan serve ------------------------------------------------------------------------------
+
+def near_rel(x, y, tol, what):
+    check(abs(x - y) <= tol * abs(y), f"{what}: {x} vs {y} (relative tolerance {tol})")
+
+
+SERVE_70B = ("serve", "--model", "llama3.1-70b", "--node", "dgx-h100", "--tp", "8")
+
+
+@case("serve.json_contract")
+def _():
+    # The keys other tools rely on (docs/json-schema.md), and the identities between them that
+    # hold exactly: tokens/s = requests/s x output tokens; end-to-end = TTFT + (O - 1) x TPOT.
+    j = ok_json(*SERVE_70B, "--input-len", "1024", "--output-len", "256", "--concurrency", "32",
+                "--sweep", "6")
+    for k in ("ttft_s", "tpot_s", "output_tokens_per_s", "requests_per_s", "curve"):
+        check(k in j, f"serve --json lacks {k}")
+    near_rel(j["output_tokens_per_s"], 256 * j["requests_per_s"], 1e-9,
+             "tokens/s = 256 x requests/s")
+    near_rel(j["e2e_s"], j["ttft_s"] + 255 * j["tpot_s"], 1e-9, "e2e = TTFT + 255 TPOT")
+    check(j["concurrency"] == 32 and not j["kv_limited"], "32 sequences fit")
+    curve = j["curve"]
+    check(len(curve) == 6, f"6 points in the curve, got {len(curve)}")
+    for a, b in zip(curve, curve[1:]):
+        check(b["concurrency"] > a["concurrency"], "the curve's concurrency rises")
+        check(b["output_tokens_per_s"] >= a["output_tokens_per_s"], "throughput rises with it")
+        check(b["tpot_s"] >= a["tpot_s"], "TPOT rises with it")
+    for p in curve:
+        for k in ("ttft_s", "tpot_s", "output_tokens_per_s", "requests_per_s"):
+            check(k in p, f"a curve point lacks {k}")
+
+
+@case("serve.nim_70b")
+def _():
+    # NVIDIA NIM 1.8.0 benchmark (docs.nvidia.com/nim/benchmarking/llm/1.0.0/performance):
+    # Llama 3.3 70B fp8 on 2 x H100 TP2, 5000 input / 500 output tokens, concurrency 25:
+    # ITL 38.75 ms, 623.4 output tokens/s. A TensorRT-LLM engine (its KV rule, no chunked
+    # prefill by default). Tolerance 25% (docs/models/serving.md reports the error).
+    j = ok_json("serve", "--model", "llama3.1-70b", "--node", "dgx-h100", "--tp", "2",
+                "--weight-dtype", "fp8", "--kv-dtype", "fp8", "--dtype", "fp8",
+                "--engine", "trtllm", "--input-len", "5000", "--output-len", "500",
+                "--concurrency", "25")
+    check(j["engine"] == "trtllm" and j["chunked_prefill"] is False, "TensorRT-LLM's defaults")
+    near_rel(j["tpot_s"], 0.03875, 0.25, "ITL vs NIM's 38.75 ms")
+    near_rel(j["output_tokens_per_s"], 623.4, 0.25, "tokens/s vs NIM's 623.4")
+
+
+@case("serve.slo")
+def _():
+    j = ok_json(*SERVE_70B, "--ttft-slo", "1", "--tpot-slo", "0.05")
+    check(j["slo_met"] is True and j["best"] is not None, "a 70B on 8 H100s meets 1 s / 50 ms")
+    check(j["best"]["ttft_s"] <= 1 and j["best"]["tpot_s"] <= 0.05, "the best point meets it")
+    check(j["best"]["output_tokens_per_s"] >= j["output_tokens_per_s"],
+          "the best point serves at least what concurrency 1 does")
+    none = ok_json(*SERVE_70B, "--tpot-slo", "0.001")
+    check(none["slo_met"] is False and none["best"] is None, "1 ms per token is out of reach")
+
+
+@case("serve.rate")
+def _():
+    # A rate below saturation is served by the concurrency Little's law gives (bisection: 1%).
+    j = ok_json(*SERVE_70B, "--rate", "4")
+    near_rel(j["requests_per_s"], 4.0, 0.01, "requests/s at --rate 4")
+    check(j["saturated"] is False, "4 requests/s is below saturation")
+    s = ok_json(*SERVE_70B, "--rate", "10000")
+    check(s["saturated"] is True, "10000 requests/s saturates one replica")
+
+
+@case("serve.static")
+def _():
+    j = ok_json(*SERVE_70B, "--batching", "static", "--concurrency", "8", "--input-len", "512",
+                "--output-len", "64")
+    check(j["batching"] == "static", "static batching")
+    near_rel(j["e2e_s"], j["ttft_s"] + 63 * j["tpot_s"], 1e-6, "a static batch decodes to its end")
+    near_rel(j["output_tokens_per_s"], 8 * 64 / j["e2e_s"], 1e-6, "8 x 64 tokens per batch")
+
+
+@case("serve.text")
+def _():
+    r = ok(*SERVE_70B, "--concurrency", "16", "--sweep", "5", "--ttft-slo", "2")
+    for s in ("TTFT", "TPOT", "tok/s/GPU", "Best under the SLO", "Throughput-latency curve",
+              "output tokens/s per GPU", "time per output token (ms)"):
+        check(s in r.out, f"serve's text lacks {s!r}")
+
+
+@case("fit.infer_engine")
+def _():
+    # fit --infer takes the same --engine: each engine's KV rule gives its own budget.
+    args = ("fit", "--infer", "--model", "llama3.1-8b", "--gpu", "h100", "--context", "8192")
+    vllm = ok_json(*args)
+    trt = ok_json(*args, "--engine", "trtllm")
+    sgl = ok_json(*args, "--engine", "sglang")
+    check(trt["config"]["engine"] == "trtllm", "the engine is echoed")
+    avail = [x["kv_cache"]["available_bytes"] for x in (vllm, trt, sgl)]
+    check(len(set(avail)) == 3, f"three engines, three KV budgets: {avail}")
+
+
+@case("serve.chart")
+def _():
+    # --chart draws the curve through gnuplot (chart.hpp): an SVG file; without gnuplot on PATH,
+    # the data and the gnuplot script beside it, and a line that says so.
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "curve.svg")
+        ok(*SERVE_70B, "--chart", f)
+        with open(f) as fh:
+            check("<svg" in fh.read(), "the chart is an SVG file")
+        g = os.path.join(d, "nognuplot.svg")
+        r = ok(*SERVE_70B, "--chart", g, env={"PATH": "/nonexistent"})
+        check(os.path.exists(os.path.join(d, "nognuplot.gp")), "the gnuplot script is written")
+        check("gnuplot" in r.out, "and the output says how to draw it")
+
+
+SERVE_BAD = {
+    "serve_concurrency_and_rate": (r"--concurrency and --rate exclude each other",
+                                   ["serve", "--model", "llama3.1-8b", "--concurrency", "4",
+                                    "--rate", "2"]),
+    "serve_batch": (r"--batch is fit's", ["serve", "--model", "llama3.1-8b", "--batch", "4"]),
+    "serve_engine": (r"--engine 'tgi' is not one of vllm\|", ["serve", "--model", "llama3.1-8b",
+                                                               "--engine", "tgi"]),
+    "serve_batching": (r"--batching 'dynamic' is not one of continuous\|static",
+                       ["serve", "--model", "llama3.1-8b", "--batching", "dynamic"]),
+    "serve_sweep": (r"--sweep must be at most 64", ["serve", "--model", "llama3.1-8b", "--sweep",
+                                                    "65"]),
+    "serve_fp8_on_a100": (r"compute_dtype", ["serve", "--model", "llama3.1-8b", "--gpu",
+                                             "a100-80gb", "--dtype", "fp8"]),
+    "serve_slo": (r"--ttft-slo must be a positive number", ["serve", "--model", "llama3.1-8b",
+                                                           "--ttft-slo", "-1"]),
+    "serve_params": (r"serve needs a transformer model", ["serve", "--model", "params:7e9"]),
+    "serve_chart_format": (r"the extension must be \.svg or \.png",
+                           ["serve", "--model", "llama3.1-8b", "--chart", "curve.pdf"]),
+    "serve_too_big": (r"KV cache holds no sequence", ["serve", "--model", "llama3.1-405b",
+                                                      "--gpu", "h100"]),
+}
+
+for _name, (_pattern, _args) in SERVE_BAD.items():
+    bad_case(_name, _pattern, _args)
+
 
 # ---- capacity and utilization (issue 12) --------------------------------------------------------
 

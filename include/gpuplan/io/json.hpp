@@ -144,7 +144,10 @@ inline nlohmann::json to_json(const inference_config& c) {
           {"quant_scale_dtype", std::string(gpuplan::to_string(c.quant_scale_dtype))},
           {"quant_zero_point", c.quant_zero_point},
           {"max_num_batched_tokens", c.max_num_batched_tokens},
-          {"max_num_seqs", c.max_num_seqs}};
+          {"max_num_seqs", c.max_num_seqs},
+          {"engine", std::string(gpuplan::to_string(c.engine))},
+          {"mem_fraction_static", c.mem_fraction_static},
+          {"free_gpu_memory_fraction", c.free_gpu_memory_fraction}};
 }
 
 /// A parallel layout from {"dp", "tp", "pp", "cp", "ep", "zero", ...}; absent keys keep their

@@ -34,6 +34,12 @@ struct memory_assumptions {
   /// / NCCL_MAX_NCHANNELS, NCCL documentation); 16 is typical of an 8-GPU NVLink node.
   int nccl_channels = 16;
 
+  /// vLLM's CUDA-graph pool, charged before the KV cache is sized only by engines that profile
+  /// it (serving_engine::vllm_cudagraph_profiled). ESTIMATE: vLLM's start-up log line "Graph
+  /// capturing finished in N secs, took X GiB" reports 0.1-1 GiB for 7B-70B models with the
+  /// default capture sizes (up to 512 sequences); 0.5 GiB is the middle of that range.
+  data_size cuda_graph_memory = 512 * units::MiB;
+
   // ---- training working sets (reported as `workspace`) -----------------------------------------
 
   /// ZeRO-3 / FSDP full shard: layers whose parameters are gathered at once (the layer computing
@@ -71,6 +77,9 @@ struct memory_assumptions {
     detail::check_input(detail::finite_nonnegative(cuda_context.value),
                         "memory_assumptions.cuda_context must be finite and not negative",
                         cuda_context.value);
+    detail::check_input(detail::finite_nonnegative(cuda_graph_memory.value),
+                        "memory_assumptions.cuda_graph_memory must be finite and not negative",
+                        cuda_graph_memory.value);
     detail::check_input(
         detail::finite_nonnegative(allocator_fragmentation) && allocator_fragmentation < 1.0,
         "memory_assumptions.allocator_fragmentation must be in [0, 1)", allocator_fragmentation);
