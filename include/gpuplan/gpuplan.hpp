@@ -15,6 +15,8 @@
 #include <gpuplan/specs/transformer.hpp>
 
 #include <gpuplan/models/assumptions.hpp>
+#include <gpuplan/models/framework_memory.hpp>
+#include <gpuplan/models/framework_profile.hpp>
 #include <gpuplan/models/inference_memory.hpp>
 #include <gpuplan/models/memory_common.hpp>
 #include <gpuplan/models/training_memory.hpp>

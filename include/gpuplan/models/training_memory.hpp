@@ -45,7 +45,29 @@ enum class lora_target : unsigned char {
   all_linear,    ///< every linear layer of attention and FFN (Dettmers et al. 2023, QLoRA)
 };
 
+/// The software stack that runs the training, which decides what it allocates beyond the model
+/// states (models/framework_memory.hpp, docs/models/framework-memory.md).
+enum class framework_kind : unsigned char {
+  /// Megatron-LM / NeMo: fused kernels, vocab-parallel fused cross entropy, Korthikanti's
+  /// activations, a steady-state total (this header).
+  megatron,
+  /// Hugging Face transformers on PyTorch eager with sdpa attention: materialised logits and an
+  /// fp32 cross entropy, eager RMSNorm / SiLU / RoPE tensors, autocast's weight copies,
+  /// gradient_checkpointing_enable(), PyTorch's caching allocator (models/framework_memory.hpp).
+  transformers,
+};
+
 struct training_config {
+  /// The stack running the training (framework_kind). megatron keeps the Megatron-LM model
+  /// below; transformers uses models/framework_memory.hpp.
+  framework_kind framework = framework_kind::megatron;
+  /// transformers only: automatic mixed precision as Trainer(bf16=True) runs it: fp32
+  /// parameters, gradients and optimizer states, compute under torch.autocast(dtype) (dtype is
+  /// then the autocast dtype, bf16 or fp16).
+  bool amp = false;
+  /// transformers only: a fused / chunked linear cross entropy (Liger Kernel's
+  /// LigerFusedLinearCrossEntropy) instead of materialising b x s x vocab logits.
+  bool chunked_loss = false;
   /// Weights and activations. bf16/fp16: mixed precision; fp32: full precision (no separate
   /// master copy); fp8: Transformer Engine FP8 GEMMs over bf16 parameters.
   precision dtype = precision::bf16;
@@ -124,9 +146,24 @@ struct training_config {
     detail::check_input(grad_dtype == precision::fp32 || grad_dtype == precision::bf16 ||
                             grad_dtype == precision::fp16,
                         "training_config.grad_dtype must be fp32, bf16 or fp16");
+    detail::check_input(!amp || framework == framework_kind::transformers,
+                        "training_config.amp needs framework = transformers (Megatron's mixed "
+                        "precision is dtype bf16/fp16 with master_weights)");
+    detail::check_input(!chunked_loss || framework == framework_kind::transformers,
+                        "training_config.chunked_loss needs framework = transformers (Megatron's "
+                        "cross entropy is already fused)");
+    detail::check_input(!amp || dtype == precision::bf16 || dtype == precision::fp16,
+                        "training_config.amp needs dtype bf16 or fp16 (the autocast dtype)");
   }
 };
 
+constexpr std::string_view to_string(framework_kind f) {
+  switch (f) {
+    case framework_kind::megatron: return "megatron";
+    case framework_kind::transformers: return "transformers";
+  }
+  return "?";
+}
 constexpr std::string_view to_string(optimizer_kind o) {
   switch (o) {
     case optimizer_kind::adamw: return "adamw";

@@ -8,6 +8,7 @@
 
 #include <gpuplan/catalog/gpus.hpp>
 #include <gpuplan/models/assumptions.hpp>
+#include <gpuplan/models/framework_memory.hpp>
 #include <gpuplan/models/inference_memory.hpp>
 #include <gpuplan/models/memory_common.hpp>
 #include <gpuplan/models/training_memory.hpp>
@@ -145,13 +146,56 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
       consider((detail::name_builder{} << "ZeRO stage " << z << (z == 3 ? " (FSDP full shard)" : "")).out,
                nl, c, 0);
     }
+  const bool hf = c.framework == framework_kind::transformers;
+  // The transformers profile's own levers: what Hugging Face users change first.
+  if (hf) {
+    if (c.recompute != recompute_kind::full) {
+      training_config nc = c;
+      nc.recompute = recompute_kind::full;
+      consider("gradient checkpointing (gradient_checkpointing_enable)", l, nc, 0);
+    }
+    if (!c.chunked_loss) {
+      training_config nc = c;
+      nc.chunked_loss = true;
+      consider("chunked cross entropy (Liger fused linear CE)", l, nc, 0);
+    }
+    if (c.amp || (c.master_weights && c.dtype != precision::fp32)) {
+      training_config nc = c;
+      nc.amp = false;
+      nc.master_weights = false;
+      if (nc.dtype == precision::fp32) nc.dtype = precision::bf16;
+      nc.grad_dtype = nc.dtype;
+      consider("pure bf16 (params, grads, AdamW states in bf16)", l, nc,
+               0);
+    }
+    if (structured && c.lora_rank == 0 && c.qlora_rank == 0) {
+      training_config nc = c;
+      nc.lora_rank = 16;
+      nc.lora_targets = lora_target::all_linear;
+      consider("LoRA rank 16 on all linear layers (PEFT)", l, nc, 0);
+    }
+    // Shorter micro-batches, the same tokens per step by gradient accumulation.
+    for (int mb = c.micro_batch / 2; mb >= 1; mb /= 2) {
+      training_config nc = c;
+      nc.micro_batch = mb;
+      if (nc.global_batch == 0 && nc.micro_batches > 0) nc.micro_batches *= c.micro_batch / mb;
+      const data_size total = memory(l, nc).total();
+      if (total <= capacity || mb == 1) {
+        out.add({(name_builder{} << "micro-batch " << mb << " (gradient accumulation x"
+                                 << c.micro_batch / mb << ")")
+                     .out,
+                 total, capacity, l.gpus(), total <= capacity, 0});
+        break;
+      }
+    }
+  }
   // Recomputation.
-  if (structured && c.recompute == recompute_kind::none) {
+  if (!hf && structured && c.recompute == recompute_kind::none) {
     training_config nc = c;
     nc.recompute = recompute_kind::selective;
     consider("selective activation recomputation", l, nc, 0);
   }
-  if (c.recompute != recompute_kind::full) {
+  if (!hf && c.recompute != recompute_kind::full) {
     training_config nc = c;
     nc.recompute = recompute_kind::full;
     consider("full activation recomputation", l, nc, 0);
@@ -176,15 +220,15 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
     consider((detail::name_builder{} << "QLoRA (4-bit NF4 base, rank " << c.lora_rank << ")").out, l, nc,
              0);
   }
-  // CPU offload.
-  if (c.offload == offload_kind::none) {
+  // CPU offload (modelled for the Megatron/DeepSpeed accounting only).
+  if (!hf && c.offload == offload_kind::none) {
     parallel_layout nl = l;
     if (nl.zero < 2 && nl.dp * nl.cp > 1) nl.zero = 2;
     training_config nc = c;
     nc.offload = offload_kind::optimizer;
     consider("CPU offload of the optimizer (ZeRO-Offload)", nl, nc, 0);
   }
-  if (c.offload != offload_kind::params) {
+  if (!hf && c.offload != offload_kind::params) {
     parallel_layout nl = l;
     nl.zero = 3;
     training_config nc = c;
@@ -207,7 +251,7 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
     }
     if (any) out.add(last);
   }
-  if (structured) {
+  if (structured && !hf) {
     for (int dim = 0; dim < 2; ++dim) {
       advice last{};
       bool any = false;
@@ -235,7 +279,7 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
   // The smallest combined plan: ZeRO-3 and full recomputation with tensor (up to 8, one NVLink
   // domain), pipeline and data parallelism grown by powers of two; fewest GPUs, then least
   // memory.
-  if (structured) {
+  if (structured && !hf) {
     advice found{};
     bool any = false;
     training_config nc = c;
@@ -297,7 +341,7 @@ constexpr fit_report training_fit_of(const Workload& w, const gpu_spec& gpu,
                                      std::span<const gpu_spec> candidate_gpus) {
   gpu.validate();
   fit_report r{};
-  r.per_gpu = gpuplan::training_memory(w, l, c, a);
+  r.per_gpu = gpuplan::framework_training_memory(w, l, c, a);
   r.gpu_memory = gpu.plannable_memory();
   r.capacity = r.gpu_memory;
   r.gpus = l.gpus();
@@ -307,7 +351,7 @@ constexpr fit_report training_fit_of(const Workload& w, const gpu_spec& gpu,
       const memory_assumptions& assume;
       constexpr memory_breakdown operator()(const parallel_layout& nl,
                                             const training_config& nc) const {
-        return gpuplan::training_memory(work, nl, nc, assume);
+        return gpuplan::framework_training_memory(work, nl, nc, assume);
       }
       constexpr bool valid(const parallel_layout& nl) const { return layout_ok(work, nl); }
     };
