@@ -32,9 +32,15 @@ std::string config_text(const fit_description& d) {
         c.block_size);
   }
   const training_config& c = d.train;
-  std::string s = fmt::format(
+  std::string s = fmt::format("framework {}, ", to_string(c.framework));
+  if (c.amp)
+    s += fmt::format("amp (fp32 parameters, autocast {}), ", c.dtype);
+  else if (c.framework == framework_kind::transformers && !c.master_weights)
+    s += "no master weights, ";
+  s += fmt::format(
       "{} weights, {} gradients, {}, micro-batch {} x {} tokens, recompute {}", c.dtype,
       c.grad_dtype, to_string(c.optimizer), c.micro_batch, c.seq, to_string(c.recompute));
+  if (c.chunked_loss) s += ", chunked cross entropy";
   s += c.flash_attention ? ", flash attention" : ", no flash attention";
   if (c.lora_rank > 0) s += fmt::format(", LoRA rank {}", c.lora_rank);
   if (c.qlora_rank > 0) s += fmt::format(", QLoRA rank {}", c.qlora_rank);
@@ -113,7 +119,13 @@ std::string fit_text(const fit_description& d, const fit_report& r) {
     row("KV cache", m.kv_cache, true);
   }
   row("workspace", m.workspace);
-  row("overhead (CUDA context, NCCL, fragmentation)", m.overhead, true);
+  if (m.phases.peak != training_phase::none) {
+    row("allocator reserve (caching allocator, over allocated)", m.phases.allocator_reserve, true);
+    row("CUDA context and libraries", m.phases.cuda_context, true);
+    row("NCCL buffers", m.overhead - m.phases.allocator_reserve - m.phases.cuda_context);
+  } else {
+    row("overhead (CUDA context, NCCL, fragmentation)", m.overhead, true);
+  }
   row("total", m.total(), true);
   row(d.infer ? "capacity (x gpu-memory-utilization)" : "capacity", r.capacity, true);
   t.rows.push_back({r.fits() ? "headroom" : "short by",
@@ -122,6 +134,14 @@ std::string fit_text(const fit_description& d, const fit_report& r) {
   out += t.render("  ");
   if (m.host.value > 0)
     out += fmt::format("  offloaded to host memory: {} ({})\n", gib(m.host), gb(m.host));
+  if (m.phases.peak != training_phase::none) {
+    const phase_peaks& p = m.phases;
+    out += fmt::format(
+        "\n  peaks by phase (tensors allocated): forward+loss {}, backward {}, optimizer step {};"
+        "\n  the {} phase sets the peak (allocator peak {} + context {})\n",
+        gib(p.forward_loss), gib(p.backward), gib(p.optimizer), to_string(p.peak),
+        gib(p.reserved), gib(p.cuda_context));
+  }
 
   if (d.infer && d.model.transformer) {
     const kv_cache_info& kv = r.kv;

@@ -26,7 +26,7 @@ inline nlohmann::json count_value(double v) { return number(v); }
 
 /// The most loaded GPU's memory against `capacity`: per_gpu in the fit --json contract.
 inline nlohmann::json to_json(const memory_breakdown& m, data_size capacity) {
-  return {{"weights_bytes", bytes_value(m.weights)},
+  nlohmann::json j = {{"weights_bytes", bytes_value(m.weights)},
           {"gradients_bytes", bytes_value(m.gradients)},
           {"optimizer_bytes", bytes_value(m.optimizer)},
           {"activations_bytes", bytes_value(m.activations)},
@@ -38,6 +38,16 @@ inline nlohmann::json to_json(const memory_breakdown& m, data_size capacity) {
           {"model_states_bytes", bytes_value(m.model_states())},
           {"host_bytes", bytes_value(m.host)},
           {"pipeline_stage", m.pipeline_stage}};
+  // Per-phase peaks where the framework profile models them (transformers).
+  if (m.phases.peak != training_phase::none)
+    j["phases"] = {{"forward_loss_bytes", bytes_value(m.phases.forward_loss)},
+                   {"backward_bytes", bytes_value(m.phases.backward)},
+                   {"optimizer_bytes", bytes_value(m.phases.optimizer)},
+                   {"reserved_bytes", bytes_value(m.phases.reserved)},
+                   {"allocator_reserve_bytes", bytes_value(m.phases.allocator_reserve)},
+                   {"cuda_context_bytes", bytes_value(m.phases.cuda_context)},
+                   {"peak_phase", std::string(gpuplan::to_string(m.phases.peak))}};
+  return j;
 }
 
 inline nlohmann::json to_json(const kv_cache_info& kv) {
@@ -62,7 +72,10 @@ inline nlohmann::json to_json(const advice& a) {
 }
 
 inline nlohmann::json to_json(const training_config& c) {
-  return {{"dtype", std::string(gpuplan::to_string(c.dtype))},
+  return {{"framework", std::string(gpuplan::to_string(c.framework))},
+          {"amp", c.amp},
+          {"chunked_loss", c.chunked_loss},
+          {"dtype", std::string(gpuplan::to_string(c.dtype))},
           {"grad_dtype", std::string(gpuplan::to_string(c.grad_dtype))},
           {"optimizer", std::string(gpuplan::to_string(c.optimizer))},
           {"master_weights", c.master_weights},
