@@ -280,6 +280,26 @@ TEST_CASE("transformers: the advice offers the Hugging Face levers", "[framework
   CHECK(r.options[0].fits);
 }
 
+TEST_CASE("transformers: the levers together when none fits alone", "[framework][advice]") {
+  // Mistral 7B under amp at 8 x 2048: 16 B/param of states (108 GiB) alone exceed an H100.
+  const transformer_spec m = load("mistral-7b-v0.1");
+  const fit_report r = training_fit(m, catalog::h100_sxm, {}, config_of(regime::amp, 8, 2048, false));
+  REQUIRE_FALSE(r.fits());
+  REQUIRE(r.option_count > 0);
+  const std::string first(r.options[0].change.view());
+  CHECK(first.rfind("together: ckpt", 0) == 0);
+  CHECK(r.options[0].fits);
+  // Applying the levers it names gives the figure it reports.
+  training_config c = config_of(regime::amp, 8, 2048, false);
+  c.recompute = recompute_kind::full;
+  c.chunked_loss = true;
+  c.amp = false;
+  c.master_weights = false;
+  c.grad_dtype = precision::bf16;
+  CHECK(first == "together: ckpt + chunked CE + pure bf16");
+  CHECK(r.options[0].total == framework_training_memory(m, {}, c).total());
+}
+
 // ---- calibration: one reference test per measured run -----------------------------------------
 
 namespace {

@@ -174,6 +174,43 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
       nc.lora_targets = lora_target::all_linear;
       consider("LoRA rank 16 on all linear layers (PEFT)", l, nc, 0);
     }
+    // The levers together, least disruptive first, stopping as soon as the plan fits:
+    // checkpointing, chunked loss, pure bf16, LoRA, then halving the micro-batch.
+    {
+      training_config nc = c;
+      name_builder what{};
+      what << "together:";
+      int used = 0;
+      data_size total = memory(l, nc).total();
+      auto apply = [&](bool applies, auto&& change, std::string_view label) {
+        if (total <= capacity || !applies) return;
+        change(nc);
+        what << (used++ == 0 ? " " : " + ") << label;
+        total = memory(l, nc).total();
+      };
+      apply(nc.recompute != recompute_kind::full,
+            [](training_config& x) { x.recompute = recompute_kind::full; }, "ckpt");
+      apply(!nc.chunked_loss, [](training_config& x) { x.chunked_loss = true; }, "chunked CE");
+      apply(nc.amp || (nc.master_weights && nc.dtype != precision::fp32),
+            [](training_config& x) {
+              x.amp = false;
+              x.master_weights = false;
+              x.grad_dtype = x.dtype;
+            },
+            "pure bf16");
+      apply(structured && nc.lora_rank == 0 && nc.qlora_rank == 0,
+            [](training_config& x) {
+              x.lora_rank = 16;
+              x.lora_targets = lora_target::all_linear;
+            },
+            "LoRA 16");
+      while (!(total <= capacity) && nc.micro_batch > 1) {
+        nc.micro_batch /= 2;
+        total = memory(l, nc).total();
+      }
+      if (nc.micro_batch != c.micro_batch) what << (used++ == 0 ? " " : " + ") << "micro-batch " << nc.micro_batch;
+      if (used >= 2) out.add({what.out, total, capacity, l.gpus(), total <= capacity, 0});
+    }
     // Shorter micro-batches, the same tokens per step by gradient accumulation.
     for (int mb = c.micro_batch / 2; mb >= 1; mb /= 2) {
       training_config nc = c;
