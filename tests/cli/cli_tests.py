@@ -392,6 +392,82 @@ def _():
     check(z["mode"] == "train", "--train")
 
 
+@case("fit.config_fields")
+def _():
+    """Every field of the run configurations is a flag and a plan-file key (issue 9): dropout
+    (Korthikanti's GPT accounting), vLLM's max_num_batched_tokens and max_num_seqs, and the rest."""
+    base = ["fit", "--model", "Llama-3.1-8B", "--gpus", "8", "--flash-attention=false"]
+    ref = ok_json(*base)
+    drop = ok_json(*base, "--dropout")
+    check(drop["config"]["dropout"] is True and ref["config"]["dropout"] is False, "--dropout echo")
+    check(drop["per_gpu"]["activations_bytes"] > ref["per_gpu"]["activations_bytes"],
+          "--dropout stores the masks")
+    check(ok_json(*base, "--dropout=false")["per_gpu"] == ref["per_gpu"], "--dropout=false")
+    f = plan_file({"model": "Llama-3.1-8B", "gpus": 8, "flash_attention": False, "dropout": True})
+    try:
+        check(ok_json("fit", "--plan", f)["per_gpu"] == drop["per_gpu"], "plan key dropout = flag")
+    finally:
+        os.unlink(f)
+    serve = ["fit", "--model", "Llama-3.1-8B", "--infer"]
+    sref = ok_json(*serve)
+    check(sref["config"]["max_num_batched_tokens"] == 8192 and
+          sref["config"]["max_num_seqs"] == 256, "vLLM defaults echoed")
+    few = ok_json(*serve, "--max-num-batched-tokens", "2048")
+    check(few["config"]["max_num_batched_tokens"] == 2048 and
+          few["per_gpu"]["workspace_bytes"] < sref["per_gpu"]["workspace_bytes"],
+          "--max-num-batched-tokens sets the activation peak")
+    seqs = ok_json(*serve, "--max-num-seqs", "16")
+    check(seqs["config"]["max_num_seqs"] == 16 and
+          seqs["per_gpu"]["workspace_bytes"] < sref["per_gpu"]["workspace_bytes"],
+          "--max-num-seqs sets the sampler's rows")
+    f = plan_file({"model": "Llama-3.1-8B", "mode": "infer", "max-num-batched-tokens": 2048})
+    try:
+        check(ok_json("fit", "--plan", f)["per_gpu"] == few["per_gpu"], "plan key = flag")
+    finally:
+        os.unlink(f)
+    q = ok_json(*serve, "--weight-dtype", "int4", "--quant-group-size", "64",
+                "--quant-zero-point")
+    q128 = ok_json(*serve, "--weight-dtype", "int4")
+    check(q["config"]["quant_group_size"] == 64 and q["config"]["quant_zero_point"] is True and
+          q["per_gpu"]["weights_bytes"] > q128["per_gpu"]["weights_bytes"], "quantisation fields")
+    lora = ["fit", "--model", "Llama-3.1-8B", "--gpus", "8", "--lora", "16"]
+    qv = ok_json(*lora, "--lora-targets", "attention_qv")
+    check(qv["config"]["lora_targets"] == "attention_qv" and
+          qv["per_gpu"]["optimizer_bytes"] < ok_json(*lora)["per_gpu"]["optimizer_bytes"],
+          "--lora-targets")
+    gb = ok_json("fit", "--model", "Llama-3.1-8B", "--gpus", "8", "--pp", "2",
+                 "--global-batch", "4")
+    check(gb["config"]["global_batch"] == 4, "--global-batch")
+    nomaster = ok_json("fit", "--model", "Llama-3.1-8B", "--gpus", "8", "--master-weights=false")
+    check(nomaster["config"]["master_weights"] is False and
+          nomaster["per_gpu"]["optimizer_bytes"] < ref["per_gpu"]["optimizer_bytes"],
+          "--master-weights=false")
+    bad(r"--max-num-seqs is an inference option: add --infer", "fit", "--model", "Llama-3.1-8B",
+        "--max-num-seqs", "8")
+
+
+@case("fit.stages")
+def _():
+    """--json lists every pipeline stage's memory (first: embedding and the most micro-batches in
+    flight; last: LM head and logits); per_gpu stays the most loaded one."""
+    j = ok_json("fit", "--model", "Llama-3.1-8B", "--gpus", "8", "--pp", "4", "--seq", "4096")
+    st = j["stages"]
+    check(len(st) == 4 and [s["pipeline_stage"] for s in st] == [0, 1, 2, 3], "four stages")
+    check(st[0]["weights_bytes"] > st[1]["weights_bytes"] == st[2]["weights_bytes"] and
+          st[3]["weights_bytes"] > st[2]["weights_bytes"], "embedding first, LM head last")
+    check(st[0]["activations_bytes"] > st[1]["activations_bytes"] > st[2]["activations_bytes"],
+          "1F1B: fewer micro-batches in flight down the pipeline")
+    most = max(st, key=lambda s: s["total_bytes"])
+    check(j["per_gpu"] == most, "per_gpu is the most loaded stage")
+    one = ok_json("fit", "--model", "Llama-3.1-8B", "--gpus", "8")
+    check(len(one["stages"]) == 1 and one["stages"][0] == one["per_gpu"], "one stage without pp")
+    inf = ok_json("fit", "--model", "Llama-3.1-8B", "--infer", "--pp", "2")
+    check(len(inf["stages"]) == 2 and
+          inf["stages"][1]["weights_bytes"] != inf["stages"][0]["weights_bytes"], "serving stages")
+    t = ok("fit", "--model", "Llama-3.1-8B", "--gpus", "8", "--pp", "4").out
+    check("pipeline stage" in t, "the text lists the stages")
+
+
 @case("fit.plan_file")
 def _():
     plan = {"model": "Llama-3.1-70B", "gpu": "h100", "gpus": 8, "zero": 3, "seq": 4096,

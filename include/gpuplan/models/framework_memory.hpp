@@ -28,6 +28,7 @@
 #include <gpuplan/specs/generic.hpp>
 #include <gpuplan/specs/layout.hpp>
 #include <gpuplan/specs/precision.hpp>
+#include <gpuplan/specs/training.hpp>
 #include <gpuplan/specs/transformer.hpp>
 #include <gpuplan/units.hpp>
 
@@ -203,7 +204,7 @@ constexpr transformers_terms transformers_memory_terms(const transformer_spec& m
   const transformers_profile& pf = a.transformers;
   const detail::hf_regime r = detail::hf_regime_of(c);
   const int rank = c.lora_rank > 0 ? c.lora_rank : c.qlora_rank;
-  const detail::rank_params p = detail::stage_params(m, l, 0, detail::scope_of(c), rank);
+  const detail::rank_params p = detail::stage_params(m, l, 0, c.lora_targets, rank);
   const double tokens = 1.0 * c.micro_batch * c.seq;
   const double h = m.hidden, vocab = m.vocab;
   const double nd = l.shard_degree();
