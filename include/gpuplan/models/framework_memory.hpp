@@ -201,6 +201,15 @@ constexpr transformers_terms transformers_memory_terms(const transformer_spec& m
                       "experts layers yet: use framework = megatron");
   detail::check_input(c.offload == offload_kind::none,
                       "training_config.offload is not modelled under framework = transformers");
+  detail::check_input(c.recompute != recompute_kind::selective,
+                      "training_config.recompute = selective is Megatron-LM's; under framework = "
+                      "transformers recompute is none or full (gradient_checkpointing_enable())");
+  detail::check_input(c.dtype != precision::fp8,
+                      "training_config.dtype = fp8 (Transformer Engine) is not modelled under "
+                      "framework = transformers");
+  detail::check_input(!c.dropout && c.flash_attention,
+                      "training_config.dropout and flash_attention = false are not modelled under "
+                      "framework = transformers (sdpa attention, no dropout)");
   const transformers_profile& pf = a.transformers;
   const detail::hf_regime r = detail::hf_regime_of(c);
   const int rank = c.lora_rank > 0 ? c.lora_rank : c.qlora_rank;
