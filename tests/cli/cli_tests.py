@@ -131,7 +131,7 @@ def _():
 @case("help")
 def _():
     r = ok("--help")
-    for c in ["demo", "gpus", "models", "fit", "probe"]:
+    for c in ["demo", "gpus", "models", "fit", "probe", "capacity", "utilization"]:
         check(re.search(rf"^\s+{c}\b", r.out, re.M), f"--help lists {c}")
     f = ok("fit", "--help").out
     # The options of the issue are a contract.
@@ -789,6 +789,179 @@ def bad_plan_case(name, pattern, plan):
 
 for _name, (_pattern, _plan) in BAD_PLANS.items():
     bad_plan_case(_name, _pattern, _plan)
+
+
+
+# ---- capacity and utilization (issue 12) --------------------------------------------------------
+
+def erlang_c(a, c):
+    """Erlang C from the defining sums, in log space (independent of the tool's B recursion)."""
+    logs = [k * math.log(a) - math.lgamma(k + 1) for k in range(c)]
+    last = c * math.log(a) - math.lgamma(c + 1) + math.log(c / (c - a))
+    m = max(max(logs), last)
+    s = sum(math.exp(x - m) for x in logs)
+    t = math.exp(last - m)
+    return t / (s + t)
+
+
+@case("capacity.contract")
+def _():
+    # M/M/c (service CV 1): 48 req/s at the peak, replicas of 8 slots (2 req/s x 4 s), p99 wait
+    # <= 2 s. The smallest replica count, computed here from Erlang C's sums: P(W > t) =
+    # C exp(-(c mu - lambda) t) (Kleinrock, Queueing Systems Vol. 1, sec. 3.5).
+    lam, mu, slots = 48.0, 0.25, 8
+    n = 1
+    while True:
+        c = n * slots
+        if lam / mu < c:
+            C = erlang_c(lam / mu, c)
+            p99 = max(0.0, math.log(C / 0.01) / (c * mu - lam)) if C > 0.01 else 0.0
+            if p99 <= 2.0:
+                break
+        n += 1
+    j = ok_json("capacity", "--rate", "30", "--peak-factor", "1.6", "--wait-slo", "2",
+                "--replica-rate", "2", "--service-time", "4", "--months", "0")
+    check(j["replicas"] == n, f"replicas {j['replicas']} vs {n} from Erlang C")
+    near(j["utilization"], 30.0 / (2.0 * n), 1e-12, "mean utilisation = rate / (replicas x 2)")
+    near(j["p_wait"], erlang_c(lam / mu, n * slots), 1e-9, "p_wait = Erlang C at the peak")
+    C = erlang_c(lam / mu, n * slots)
+    near(j["wait_p99_s"], math.log(C / 0.01) / (n * slots * mu - lam), 1e-9, "p99 wait")
+    for k in ["replicas", "utilization", "p_wait", "wait_p99_s"]:
+        check(k in j, f"--json carries {k}")
+
+
+@case("capacity.growth")
+def _():
+    j = ok_json("capacity", "--rate", "30", "--peak-factor", "1.6", "--growth", "0.1",
+                "--months", "12", "--wait-slo", "2", "--wait-percentile", "99",
+                "--replica-rate", "2", "--service-time", "4", "--service-cv", "0.8",
+                "--gpus-per-replica", "2", "--current-replicas", "30")
+    check(len(j["growth"]) == 13, "13 months")
+    near(j["growth"][12]["peak_req_per_s"], 48 * 1.1**12, 1e-9, "compounding growth")
+    reps = [g["replicas"] for g in j["growth"]]
+    check(reps == sorted(reps), f"replicas never fall: {reps}")
+    m = j["fleet_runs_out_month"]
+    check(m is not None and reps[m] > 30 and reps[m - 1] <= 30, f"runs out in month {m}: {reps}")
+    check(j["gpus"] == 2 * j["replicas"], "GPUs = replicas x 2")
+    text = ok("capacity", "--rate", "30", "--peak-factor", "1.6", "--growth", "0.1",
+              "--wait-slo", "2", "--replica-rate", "2", "--service-time", "4",
+              "--service-cv", "0.8", "--current-replicas", "30").out
+    check(f"miss the SLO in month {m}" in text, "says when today's fleet runs out")
+    check("peak demand" in text and "+----" in text, "the text chart")
+    for line in text.splitlines():
+        check(len(line) <= 120, f"line too long: {line!r}")
+
+
+@case("capacity.kubernetes")
+def _():
+    y = ok("capacity", "--rate", "30", "--wait-slo", "1", "--replica-rate", "2",
+           "--service-time", "4", "--gpus-per-replica", "2", "--months", "0",
+           "--kubernetes", "llama-serve").out
+    check(y.startswith("apiVersion: apps/v1\nkind: Deployment\n"), f"a Deployment: {y[:80]!r}")
+    check("nvidia.com/gpu: 2" in y, "two GPUs per pod")
+    reps = ok_json("capacity", "--rate", "30", "--wait-slo", "1", "--replica-rate", "2",
+                   "--service-time", "4", "--months", "0")["replicas"]
+    check(f"  replicas: {reps}\n" in y, "the plan's replicas")
+    mig = ok("capacity", "--rate", "3", "--wait-slo", "1", "--replica-rate", "0.5",
+             "--service-time", "4", "--months", "0", "--gpu", "h100", "--mig", "3g.40gb",
+             "--kubernetes", "small").out
+    check("nvidia.com/mig-3g.40gb: 1" in mig, "MIG resource name")
+
+
+@case("capacity.chart")
+def _():
+    d = tempfile.mkdtemp()
+    out = os.path.join(d, "plan.svg")
+    # Without gnuplot on PATH: the data and the script beside the file, and a message.
+    r = ok("capacity", "--rate", "30", "--wait-slo", "1", "--replica-rate", "2",
+           "--service-time", "4", "--growth", "0.05", "--chart", out, env={"PATH": "/nonexistent"})
+    check(os.path.exists(os.path.join(d, "plan.dat")) and os.path.exists(os.path.join(d, "plan.gp")),
+          "plan.dat and plan.gp written")
+    check("gnuplot is not on PATH" in r.out, "says gnuplot is missing")
+    if any(os.path.exists(os.path.join(p, "gnuplot")) for p in os.environ.get("PATH", "").split(":")):
+        ok("capacity", "--rate", "30", "--wait-slo", "1", "--replica-rate", "2",
+           "--service-time", "4", "--chart", out)
+        with open(out) as f:
+            check("<svg" in f.read(), "an SVG drawn by gnuplot")
+
+
+@case("utilization.contract")
+def _():
+    j = ok_json("utilization", data("monitoring/nvidia-smi-units.csv"))
+    check(len(j["gpus"]) == 4, "four GPUs")
+    by = {g["id"]: g for g in j["gpus"]}
+    # tests/data/monitoring/make_data.py: GPU 0 at 85% throughout, GPU 1 alternating 20/60%,
+    # GPU 2 idle, GPU 3 97% then 92%.
+    near(by["0"]["mean"], 0.85, 1e-12, "GPU 0 mean")
+    near(by["0"]["bands"]["70_90"], 1.0, 1e-12, "GPU 0 in the healthy band")
+    near(by["1"]["bands"]["under_30"], 0.5, 1e-12, "GPU 1 half under 30%")
+    near(by["3"]["p95"], 0.97, 1e-12, "GPU 3 p95")
+    near(by["3"]["peak"], 0.97, 1e-12, "GPU 3 peak")
+    for g in j["gpus"] + [j["fleet"]]:
+        for k in ["id", "mean", "peak", "p95", "bands"]:
+            check(k in g, f"{k} in {g.get('id')}")
+        near(sum(g["bands"][k] for k in ["under_30", "30_70", "70_90", "90_95", "over_95"]), 1.0,
+             1e-9, "bands sum to 1")
+    near(j["fleet"]["mean"], (0.85 + 0.40 + 0.0 + 0.945) / 4, 1e-12, "fleet mean")
+
+
+@case("utilization.formats")
+def _():
+    j = ok_json("utilization", data("monitoring/nvidia-smi-nounits.csv"),
+                data("monitoring/dcgm-range.json"), data("monitoring/plain.csv"))
+    ids = sorted(g["id"] for g in j["gpus"])
+    check(ids == ["node-a:0", "node-b:0", "nvidia-smi-nounits:0", "nvidia-smi-nounits:1",
+                  "plain:a", "plain:b"], f"ids: {ids}")
+    by = {g["id"]: g for g in j["gpus"]}
+    near(by["plain:a"]["mean"], 0.70, 1e-12, "time-weighted mean")
+    check(by["nvidia-smi-nounits:1"]["gaps"] == 1, "the gap")
+    text = ok("utilization", data("monitoring/nvidia-smi-units.csv")).out
+    check("Advice:" in text and "idle GPU" in text, "advice printed")
+    check("healthy 70-90%" in text, "bands drawn in the text chart")
+
+
+@case("bad.utilization")
+def _():
+    bad(r"bad-percent\.csv:3: field 'utilization\.gpu': cannot read 'abc' as a percentage",
+        "utilization", data("monitoring/bad/bad-percent.csv"))
+    bad(r"field-count\.csv:2: 4 fields, the header has 5", "utilization",
+        data("monitoring/bad/field-count.csv"))
+    bad(r"no such file", "utilization", data("monitoring/none.csv"))
+    bad(r"malformed JSON", "utilization", data("monitoring/bad/truncated.json"))
+
+
+@case("bad.capacity")
+def _():
+    bad(r"--wait-slo", "capacity", "--rate", "30", "--replica-rate", "2", "--service-time", "4")
+    bad(r"--replica-rate", "capacity", "--rate", "30", "--wait-slo", "1")
+    bad(r"--rate = abc", "capacity", "--rate", "abc", "--wait-slo", "1",
+        "--replica-rate", "2", "--service-time", "4")
+    bad(r"--peak-factor must be at least 1", "capacity", "--rate", "30", "--peak-factor", "0.5",
+        "--wait-slo", "1", "--replica-rate", "2", "--service-time", "4")
+    bad(r"--wait-percentile must be in \(0, 100\)", "capacity", "--rate", "30", "--wait-slo",
+        "1", "--wait-percentile", "100", "--replica-rate", "2", "--service-time", "4")
+    bad(r"--months must be in \[0, 120\]", "capacity", "--rate", "30",
+        "--wait-slo", "1", "--replica-rate", "2", "--service-time", "4", "--months", "200")
+    bad(r"--mig '9g\.1gb': H100-SXM5-80GB has the profiles 1g\.10gb", "capacity", "--rate", "3",
+        "--wait-slo", "1", "--replica-rate", "1", "--service-time", "1", "--gpu", "h100",
+        "--mig", "9g.1gb")
+    bad(r"extension must be \.svg or \.png", "capacity", "--rate", "30", "--wait-slo", "1",
+        "--replica-rate", "2", "--service-time", "4", "--chart", "plan.jpg")
+
+
+@case("capacity.plan_file")
+def _():
+    f = plan_file({"rate": 30, "peak_factor": 1.6, "wait_slo": 2, "replica_rate": 2,
+                   "service_time": 4, "months": 0})
+    a = ok_json("capacity", "--plan", f)
+    b = ok_json("capacity", "--rate", "30", "--peak-factor", "1.6", "--wait-slo", "2",
+                "--replica-rate", "2", "--service-time", "4", "--months", "0")
+    check(a == b, "a plan file gives what the same flags give")
+    c = ok_json("capacity", "--plan", f, "--rate", "60")
+    check(c["replicas"] > a["replicas"], "a flag overrides the plan file")
+    bad(r"unknown key|not a capacity|did you mean", "capacity", "--plan",
+        plan_file({"rate": 30, "wait_slo": 2, "replica_rate": 2, "service_time": 4,
+                   "wait_slow": 1}))
 
 
 def main():
