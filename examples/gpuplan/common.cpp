@@ -122,9 +122,8 @@ model_choice resolve_model(std::string_view text) {
   if (std::filesystem::exists(p, ec) || looks_like_json_file(text)) {
     const nlohmann::json j = io::read_json_file(p);
     if (j.is_object() && (j.contains("architectures") || j.contains("model_type"))) {
-      std::string name = p.parent_path().filename().string();
-      if (name.empty() || name == ".") name = p.stem().string();
-      return {io::from_hf_config(j, {p.string(), ""}, name), std::nullopt, "hf-config"};
+      return {io::from_hf_config(j, {p.string(), ""}, io::hf_config_model_name(p)), std::nullopt,
+              "hf-config"};
     }
     return {io::transformer_from_json(j, {p.string(), ""}), std::nullopt, "file"};
   }

@@ -122,6 +122,12 @@ std::optional<node_spec> node_from(const settings& s);
 parallel_layout layout_from(const settings& s, const model_choice& model);
 /// Every training_config field, checked.
 training_config training_from(const settings& s);
+/// The training framework: --framework if given (refused when the plan needs the other one),
+/// else transformers, or megatron when the plan uses what only the Megatron profile models
+/// (tp/pp/cp/ep > 1, sp, virtual stages, selective recompute, offload, fp8, dropout, no flash
+/// attention, MoE, params:N). Returns the note the text output prints beside the framework.
+std::string settle_framework(const settings& s, const model_choice& model,
+                             const parallel_layout& l, training_config& c);
 /// Every inference_config field, checked; weights default to the model's own 16-bit dtype.
 inference_config serving_from(const settings& s, const model_choice& model);
 

@@ -29,6 +29,8 @@
 #include <gpuplan/models/collectives.hpp>
 #include <gpuplan/models/cost.hpp>
 #include <gpuplan/models/energy.hpp>
+#include <gpuplan/models/framework_memory.hpp>
+#include <gpuplan/models/framework_profile.hpp>
 #include <gpuplan/models/flops.hpp>
 #include <gpuplan/models/inference_memory.hpp>
 #include <gpuplan/models/memory_common.hpp>

@@ -140,8 +140,10 @@ def _():
                 "--virtual-stages", "--recompute", "--micro-batch", "--seq", "--flash-attention",
                 "--lora", "--qlora", "--offload", "--weight-dtype", "--kv-dtype", "--batch",
                 "--context", "--max-model-len", "--gpu-memory-utilization", "--block-size",
-                "--plan", "--json", "--require-fit"]:
+                "--plan", "--json", "--require-fit", "--framework", "--amp", "--master-weights",
+                "--chunked-loss"]:
         check(re.search(rf"{re.escape(opt)}\b", f), f"fit --help lists {opt}")
+    check(re.search(r"Default:\s+transformers", f), "fit --help states the default framework")
     check(ok("--version").out.startswith("gpuplan "), "--version")
 
 
@@ -344,9 +346,80 @@ def _():
     check(r.rc == 0, "--require-fit on a plan that fits: exit 0")
 
 
+@case("fit.framework_transformers")
+def _():
+    """The transformers profile through the CLI, against two H100 calibration runs (measured on
+    H100 80GB HBM3, PyTorch 2.11, transformers 5.17, 2026-11-23, gpuplan's calibration set)."""
+    cfg = data("hf/llama-3.2-1b/config.json")
+    # llama-3.2-1b, amp, 8 x 2048, no checkpointing: ran, process peak 74.83 GiB.
+    j = ok_json("fit", "--model", cfg, "--gpu", "h100", "--amp", "--micro-batch", "8", "--seq", "2048")
+    check(j["config"]["framework"] == "transformers" and j["config"]["amp"] is True, "default framework")
+    check(j["fits"] is True, "the run that ran fits")
+    near(j["per_gpu"]["total_bytes"] / GiB, 74.83, 0.07 * 74.83, "process peak within 7% (model: +2.9%)")
+    ph = j["per_gpu"]["phases"]
+    check(ph["peak_phase"] == "backward", "the loss's backward sets the peak")
+    check(j["per_gpu"]["total_bytes"] == ph["reserved_bytes"] + ph["cuda_context_bytes"],
+          "total = allocator peak + context")
+    check(ph["forward_loss_bytes"] < ph["backward_bytes"] and ph["optimizer_bytes"] < ph["backward_bytes"],
+          "phase peaks ordered")
+    # 16 x 4096 with checkpointing (--recompute full = gradient_checkpointing_enable()): ran out
+    # of memory; the advice offers the transformers levers and no tensor parallelism.
+    o = ok_json("fit", "--model", cfg, "--gpu", "h100", "--amp", "--micro-batch", "16", "--seq", "4096",
+                "--recompute", "full")
+    check(o["fits"] is False, "the run that ran out of memory does not fit")
+    changes = [a["change"] for a in o["advice"]]
+    check(any("chunked cross entropy" in c for c in changes), "chunked loss offered")
+    check(any(c.startswith("micro-batch") for c in changes), "shorter micro-batch offered")
+    check(not any("tensor parallel" in c for c in changes), "no Megatron lever")
+    chunked = ok_json("fit", "--model", cfg, "--gpu", "h100", "--amp", "--micro-batch", "16", "--seq", "4096",
+                      "--recompute", "full", "--chunked-loss")
+    check(chunked["config"]["chunked_loss"] is True and chunked["fits"] is True, "--chunked-loss")
+    # Pure bf16 (--master-weights=false): 2 + 4 B/param of weights and AdamW states after a step
+    # (measured 6.91 GiB for llama-3.2-1b, 1,235,814,400 parameters).
+    bf = ok_json("fit", "--model", cfg, "--gpu", "h100", "--master-weights=false", "--micro-batch", "8",
+                 "--seq", "2048")
+    near((bf["per_gpu"]["weights_bytes"] + bf["per_gpu"]["optimizer_bytes"]) / GiB, 6.91, 0.01,
+         "pure bf16 states")
+    check(bf["fits"] is True, "pure bf16 8 x 2048 ran (65.44 GiB)")
+    # The text output names the framework, why, and the phase that sets the peak.
+    t = ok("fit", "--model", cfg, "--gpu", "h100", "--amp").out
+    check("framework transformers (default)" in t, "text names the default framework")
+    check("allocator reserve" in t and "CUDA context and libraries" in t, "reserve and context lines")
+    check("the backward phase sets the peak" in t, "peak phase named")
+    # The default falls back to megatron for what only Megatron-LM does, and says why.
+    tp = ok("fit", "--model", "Llama-3.1-8B", "--gpus", "8", "--tp", "2").out
+    check("framework megatron (--tp 2 needs Megatron-LM)" in tp, "megatron when --tp is given")
+    check(ok_json("fit", "--model", "Llama-3.1-8B", "--recompute", "selective")["config"]["framework"]
+          == "megatron", "selective recompute is Megatron's")
+    check(ok_json("fit", "--model", "params:7e9")["config"]["framework"] == "megatron", "params:N")
+    check(ok_json("fit", "--model", "Mixtral-8x7B-v0.1", "--gpus", "8")["config"]["framework"]
+          == "megatron", "mixture of experts")
+    # A plan file carries the same keys.
+    f = plan_file({"model": cfg, "gpu": "h100", "framework": "transformers", "amp": True,
+                   "micro_batch": 8, "seq": 2048})
+    try:
+        check(ok_json("fit", "--plan", f)["per_gpu"]["total_bytes"] == j["per_gpu"]["total_bytes"],
+              "plan keys framework/amp")
+    finally:
+        os.unlink(f)
+
+
+@case("fit.model_file_name")
+def _():
+    """--model path/to/x.json is named x; a config.json is named after its folder."""
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "my-model.json")
+        with open(data("hf/llama-3.2-1b/config.json")) as src, open(f, "w") as dst:
+            dst.write(src.read())
+        check(ok_json("fit", "--model", f)["model"]["name"] == "my-model", "file name")
+    check(ok_json("fit", "--model", data("hf/llama-3.2-1b/config.json"))["model"]["name"]
+          == "llama-3.2-1b", "folder name for config.json")
+
+
 @case("fit.training_options")
 def _():
-    base = ["fit", "--model", "Llama-3.1-8B", "--gpus", "8"]
+    # The Megatron profile's options (the transformers profile's: fit.framework_transformers).
+    base = ["fit", "--model", "Llama-3.1-8B", "--gpus", "8", "--framework", "megatron"]
     ref = ok_json(*base)
     # Each option reaches the model: it changes what it should, and the config echoes it.
     sel = ok_json(*base, "--recompute", "selective")
@@ -366,7 +439,7 @@ def _():
     check(pp["layout"]["pp"] == 2 and pp["layout"]["virtual_stages"] == 2, "--pp --virtual-stages")
     cp = ok_json(*base, "--cp", "2")
     check(cp["layout"]["cp"] == 2 and cp["layout"]["dp"] == 4, "--cp")
-    dp = ok_json("fit", "--model", "Llama-3.1-8B", "--dp", "4", "--tp", "2")
+    dp = ok_json("fit", "--model", "Llama-3.1-8B", "--dp", "4", "--tp", "2", "--framework", "megatron")
     check(dp["layout"]["gpus"] == 8, "--dp without --gpus")
     sgd = ok_json(*base, "--optimizer", "sgd")
     check(sgd["per_gpu"]["optimizer_bytes"] < ref["per_gpu"]["optimizer_bytes"], "--optimizer")
@@ -660,6 +733,18 @@ BAD = {
                     ["fit", "--model", "Llama-3.1-8B", "--offload", "disk"]),
     "bad_kv_dtype": (r"--kv-dtype 'int4' is not one of bf16\|fp16\|fp8",
                      ["fit", "--model", "Llama-3.1-8B", "--infer", "--kv-dtype", "int4"]),
+    "bad_framework": (r"--framework 'deepspeed' is not one of megatron\|transformers",
+                      ["fit", "--model", "Llama-3.1-8B", "--framework", "deepspeed"]),
+    "transformers_with_tp": (r"--framework transformers .*; --tp 2 needs --framework megatron",
+                             ["fit", "--model", "Llama-3.1-8B", "--gpus", "2", "--tp", "2",
+                              "--framework", "transformers"]),
+    "amp_with_megatron": (r"--amp needs --framework transformers",
+                          ["fit", "--model", "Llama-3.1-8B", "--amp", "--framework", "megatron"]),
+    "amp_with_tp": (r"--amp needs --framework transformers \(and --tp 2 needs megatron\)",
+                    ["fit", "--model", "Llama-3.1-8B", "--gpus", "2", "--tp", "2", "--amp"]),
+    "chunked_with_megatron": (r"--chunked-loss needs --framework transformers",
+                              ["fit", "--model", "Llama-3.1-8B", "--chunked-loss", "--framework",
+                               "megatron"]),
 }
 
 BAD_PLANS = {

@@ -14,7 +14,7 @@ namespace gpuplan::io {
 
 /// The most loaded GPU's memory against `capacity`: per_gpu in the fit --json contract.
 inline nlohmann::json to_json(const memory_breakdown& m, data_size capacity) {
-  return {{"weights_bytes", bytes_value(m.weights)},
+  nlohmann::json j = {{"weights_bytes", bytes_value(m.weights)},
           {"gradients_bytes", bytes_value(m.gradients)},
           {"optimizer_bytes", bytes_value(m.optimizer)},
           {"activations_bytes", bytes_value(m.activations)},
@@ -26,6 +26,16 @@ inline nlohmann::json to_json(const memory_breakdown& m, data_size capacity) {
           {"model_states_bytes", bytes_value(m.model_states())},
           {"host_bytes", bytes_value(m.host)},
           {"pipeline_stage", m.pipeline_stage}};
+  // Per-phase peaks where the framework profile models them (transformers).
+  if (m.phases.peak != training_phase::none)
+    j["phases"] = {{"forward_loss_bytes", bytes_value(m.phases.forward_loss)},
+                   {"backward_bytes", bytes_value(m.phases.backward)},
+                   {"optimizer_bytes", bytes_value(m.phases.optimizer)},
+                   {"reserved_bytes", bytes_value(m.phases.reserved)},
+                   {"allocator_reserve_bytes", bytes_value(m.phases.allocator_reserve)},
+                   {"cuda_context_bytes", bytes_value(m.phases.cuda_context)},
+                   {"peak_phase", std::string(gpuplan::to_string(m.phases.peak))}};
+  return j;
 }
 
 inline nlohmann::json to_json(const kv_cache_info& kv) {

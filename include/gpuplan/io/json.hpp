@@ -115,7 +115,10 @@ inline nlohmann::json to_json(const gpu_spec& g) {
 
 /// The run configurations, every field (the fit --json "config" object).
 inline nlohmann::json to_json(const training_config& c) {
-  return {{"dtype", std::string(gpuplan::to_string(c.dtype))},
+  return {{"framework", std::string(gpuplan::to_string(c.framework))},
+          {"amp", c.amp},
+          {"chunked_loss", c.chunked_loss},
+          {"dtype", std::string(gpuplan::to_string(c.dtype))},
           {"grad_dtype", std::string(gpuplan::to_string(c.grad_dtype))},
           {"optimizer", std::string(gpuplan::to_string(c.optimizer))},
           {"master_weights", c.master_weights},

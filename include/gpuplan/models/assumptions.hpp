@@ -4,6 +4,7 @@
 // them: `memory_assumptions{.cuda_context = 300 * units::MiB}`.
 #pragma once
 
+#include <gpuplan/models/framework_profile.hpp>
 #include <gpuplan/specs/layout.hpp>
 #include <gpuplan/units.hpp>
 
@@ -72,6 +73,12 @@ struct memory_assumptions {
   /// Float8Tensor transpose cache). 2 one-byte copies per linear-layer parameter.
   int fp8_weight_copies = 2;
 
+  // ---- framework profiles -----------------------------------------------------------------------
+
+  /// What the Hugging Face transformers + PyTorch stack does (training_config::framework =
+  /// transformers): models/framework_profile.hpp.
+  transformers_profile transformers{};
+
   /// Throws gpuplan::invalid_input naming the field (a compile error in a constant expression).
   constexpr void validate() const {
     detail::check_input(detail::finite_nonnegative(cuda_context.value),
@@ -99,6 +106,7 @@ struct memory_assumptions {
     detail::check_input(fp8_weight_copies >= 0,
                         "memory_assumptions.fp8_weight_copies must not be negative",
                         fp8_weight_copies);
+    transformers.validate();
   }
 };
 

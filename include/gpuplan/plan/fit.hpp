@@ -10,6 +10,7 @@
 #include <gpuplan/plan/advice.hpp>
 #include <gpuplan/plan/candidates.hpp>
 #include <gpuplan/models/assumptions.hpp>
+#include <gpuplan/models/framework_memory.hpp>
 #include <gpuplan/models/inference_memory.hpp>
 #include <gpuplan/models/memory_common.hpp>
 #include <gpuplan/models/training_memory.hpp>
@@ -69,13 +70,93 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
               .out,
           nl, c, advice_kind::configuration);
     }
+  const bool hf = c.framework == framework_kind::transformers;
+  // The transformers profile's own levers: what Hugging Face users change first.
+  if (hf) {
+    if (c.recompute != recompute_kind::full) {
+      training_config nc = c;
+      nc.recompute = recompute_kind::full;
+      consider("gradient checkpointing (gradient_checkpointing_enable)", l, nc, advice_kind::configuration);
+    }
+    if (!c.chunked_loss) {
+      training_config nc = c;
+      nc.chunked_loss = true;
+      consider("chunked cross entropy (Liger fused linear CE)", l, nc, advice_kind::configuration);
+    }
+    if (c.amp || (c.master_weights && c.dtype != precision::fp32)) {
+      training_config nc = c;
+      nc.amp = false;
+      nc.master_weights = false;
+      if (nc.dtype == precision::fp32) nc.dtype = precision::bf16;
+      nc.grad_dtype = nc.dtype;
+      consider("pure bf16 (params, grads, AdamW states in bf16)", l, nc,
+               advice_kind::configuration);
+    }
+    if (structured && c.lora_rank == 0 && c.qlora_rank == 0) {
+      training_config nc = c;
+      nc.lora_rank = 16;
+      nc.lora_targets = lora_target::all_linear;
+      consider("LoRA rank 16 on all linear layers (PEFT)", l, nc, advice_kind::configuration);
+    }
+    // The levers together, least disruptive first, stopping as soon as the plan fits:
+    // checkpointing, chunked loss, pure bf16, LoRA, then halving the micro-batch.
+    {
+      training_config nc = c;
+      name_builder what{};
+      what << "together:";
+      int used = 0;
+      data_size total = memory(l, nc).total();
+      auto apply = [&](bool applies, auto&& change, std::string_view label) {
+        if (total <= capacity || !applies) return;
+        change(nc);
+        what << (used++ == 0 ? " " : " + ") << label;
+        total = memory(l, nc).total();
+      };
+      apply(nc.recompute != recompute_kind::full,
+            [](training_config& x) { x.recompute = recompute_kind::full; }, "ckpt");
+      apply(!nc.chunked_loss, [](training_config& x) { x.chunked_loss = true; }, "chunked CE");
+      apply(nc.amp || (nc.master_weights && nc.dtype != precision::fp32),
+            [](training_config& x) {
+              x.amp = false;
+              x.master_weights = false;
+              x.grad_dtype = x.dtype;
+            },
+            "pure bf16");
+      apply(structured && nc.lora_rank == 0 && nc.qlora_rank == 0,
+            [](training_config& x) {
+              x.lora_rank = 16;
+              x.lora_targets = lora_target::all_linear;
+            },
+            "LoRA 16");
+      while (!(total <= capacity) && nc.micro_batch > 1) {
+        nc.micro_batch /= 2;
+        total = memory(l, nc).total();
+      }
+      if (nc.micro_batch != c.micro_batch) what << (used++ == 0 ? " " : " + ") << "micro-batch " << nc.micro_batch;
+      if (used >= 2) out.add({what.out, total, capacity, l.gpus(), total <= capacity, advice_kind::configuration, l});
+    }
+    // Shorter micro-batches, the same tokens per step by gradient accumulation.
+    for (int mb = c.micro_batch / 2; mb >= 1; mb /= 2) {
+      training_config nc = c;
+      nc.micro_batch = mb;
+      if (nc.global_batch == 0 && nc.micro_batches > 0) nc.micro_batches *= c.micro_batch / mb;
+      const data_size total = memory(l, nc).total();
+      if (total <= capacity || mb == 1) {
+        out.add({(name_builder{} << "micro-batch " << mb << " (gradient accumulation x"
+                                 << c.micro_batch / mb << ")")
+                     .out,
+                 total, capacity, l.gpus(), total <= capacity, advice_kind::configuration, l});
+        break;
+      }
+    }
+  }
   // Recomputation.
-  if (structured && c.recompute == recompute_kind::none) {
+  if (!hf && structured && c.recompute == recompute_kind::none) {
     training_config nc = c;
     nc.recompute = recompute_kind::selective;
     consider("selective activation recomputation", l, nc, advice_kind::configuration);
   }
-  if (c.recompute != recompute_kind::full) {
+  if (!hf && c.recompute != recompute_kind::full) {
     training_config nc = c;
     nc.recompute = recompute_kind::full;
     consider("full activation recomputation", l, nc, advice_kind::configuration);
@@ -100,15 +181,15 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
     consider((detail::name_builder{} << "QLoRA (4-bit NF4 base, rank " << c.lora_rank << ")").out,
              l, nc, advice_kind::configuration);
   }
-  // CPU offload.
-  if (c.offload == offload_kind::none) {
+  // CPU offload (modelled for the Megatron/DeepSpeed accounting only).
+  if (!hf && c.offload == offload_kind::none) {
     parallel_layout nl = l;
     if (nl.zero < 2 && nl.dp * nl.cp > 1) nl.zero = 2;
     training_config nc = c;
     nc.offload = offload_kind::optimizer;
     consider("CPU offload of the optimizer (ZeRO-Offload)", nl, nc, advice_kind::configuration);
   }
-  if (c.offload != offload_kind::params) {
+  if (!hf && c.offload != offload_kind::params) {
     parallel_layout nl = l;
     nl.zero = 3;
     training_config nc = c;
@@ -137,14 +218,14 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
     if (any) out.add(last);
   };
   grow(parallel_dim::dp, b.dp_growth, "ZeRO-3 over dp ");
-  if (structured) {
+  if (structured && !hf) {  // transformers alone has no tensor or pipeline parallelism
     grow(parallel_dim::tp, b.tp_growth, "tensor parallel ");
     grow(parallel_dim::pp, b.pp_growth, "pipeline parallel ");
   }
   // The smallest combined plan: ZeRO-3 and full recomputation with tensor (inside one NVLink
   // domain), pipeline and data parallelism grown by powers of two; fewest GPUs, then least
   // memory.
-  if (structured) {
+  if (structured && !hf) {
     advice found{};
     bool any = false;
     training_config nc = c;
@@ -205,7 +286,7 @@ constexpr fit_report training_fit_of(const Workload& w, const gpu_spec& gpu,
                                      const candidate_bounds& b) {
   gpu.validate();
   fit_report r{};
-  r.per_gpu = gpuplan::training_memory(w, l, c, a);
+  r.per_gpu = gpuplan::framework_training_memory(w, l, c, a);
   r.gpu_memory = gpu.plannable_memory();
   r.capacity = r.gpu_memory;
   r.gpus = l.gpus();
@@ -215,7 +296,7 @@ constexpr fit_report training_fit_of(const Workload& w, const gpu_spec& gpu,
       const memory_assumptions& assume;
       constexpr memory_breakdown operator()(const parallel_layout& nl,
                                             const training_config& nc) const {
-        return gpuplan::training_memory(work, nl, nc, assume);
+        return gpuplan::framework_training_memory(work, nl, nc, assume);
       }
       constexpr bool valid(const parallel_layout& nl) const { return layout_ok(work, nl); }
     };
