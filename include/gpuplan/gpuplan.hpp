@@ -10,6 +10,7 @@
 #include <gpuplan/specs/generic.hpp>
 #include <gpuplan/specs/gpu.hpp>
 #include <gpuplan/specs/layout.hpp>
+#include <gpuplan/specs/network.hpp>
 #include <gpuplan/specs/name.hpp>
 #include <gpuplan/specs/enum_names.hpp>
 #include <gpuplan/specs/precision.hpp>
@@ -18,11 +19,15 @@
 #include <gpuplan/specs/transformer.hpp>
 
 #include <gpuplan/models/assumptions.hpp>
+#include <gpuplan/models/collectives.hpp>
 #include <gpuplan/models/flops.hpp>
 #include <gpuplan/models/inference_memory.hpp>
 #include <gpuplan/models/memory_common.hpp>
+#include <gpuplan/models/placement.hpp>
+#include <gpuplan/models/scaling.hpp>
 #include <gpuplan/models/queueing.hpp>
 #include <gpuplan/models/training_memory.hpp>
+#include <gpuplan/models/training_step.hpp>
 
 #include <gpuplan/plan/capacity.hpp>
 #include <gpuplan/plan/fit.hpp>

@@ -25,7 +25,8 @@ enum class intra_node_fabric : unsigned char {
 };
 
 /// The fabric between nodes.
-enum class inter_node_fabric : unsigned char { infiniband, roce, ethernet, none };
+/// (efa comes last so that the values of the older enumerators do not change.)
+enum class inter_node_fabric : unsigned char { infiniband, roce, ethernet, none, efa };
 
 /// The names of intra_node_fabric, as the CLI, JSON and text spell them (specs/enum_names.hpp).
 inline constexpr enumerator<intra_node_fabric> intra_node_fabric_names[] = {
@@ -41,6 +42,7 @@ inline constexpr enumerator<inter_node_fabric> inter_node_fabric_names[] = {
     {inter_node_fabric::roce, "roce"},
     {inter_node_fabric::ethernet, "ethernet"},
     {inter_node_fabric::none, "none"},
+    {inter_node_fabric::efa, "efa"},
 };
 constexpr const auto& enumerators(inter_node_fabric) { return inter_node_fabric_names; }
 
