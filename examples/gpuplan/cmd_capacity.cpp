@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <memory>
@@ -55,6 +56,12 @@ constexpr field capacity_table[] = {
     {"current_replicas", "--current-replicas", ft::count0, "replica",
      "Replicas running today, to say when they run out (default: the plan's)"},
     {"price", "--price", ft::number, "replica", "$ per replica-hour (optional: a cost column)"},
+    {"compare", "--compare", ft::text, "options",
+     "Other replica types to rank for the same demand: 'NAME:RATE:SERVICE[:PER_GPU[:PRICE]]', "
+     "';'-separated (PER_GPU: replicas sharing one GPU, e.g. 7 for 1g slices; PRICE: $/replica-h)"},
+    {"owned_price", "--owned-price", ft::number, "options",
+     "$ per owned replica-hour, with --cloud-price and --hourly: the cheapest owned base + burst"},
+    {"cloud_price", "--cloud-price", ft::number, "options", "$ per cloud replica-hour (burst)"},
     {"gpu", "--gpu", ft::text, "replica", "GPU of the replicas, for --mig (catalog name)"},
     {"mig", "--mig", ft::text, "replica", "Replicas are MIG slices of this profile (3g.40gb)"},
     {"kubernetes", "--kubernetes", ft::text, "output",
@@ -96,6 +103,66 @@ double at_least(const settings& s, std::string_view key, double v, double lo) {
   if (!(v >= lo) || !std::isfinite(v))
     throw usage_error(fmt::format("{} must be at least {} (got {})", s.name(key), lo, v));
   return v;
+}
+
+/// --compare 'NAME:RATE:SERVICE[:PER_GPU[:PRICE]];...' (the replica's CV is the main one's).
+std::vector<capacity_option> compare_options(const settings& s, const capacity_request& q) {
+  std::vector<capacity_option> out;
+  const std::optional<std::string> text = s.text("compare");
+  if (!text) return out;
+  // the plan's own replica first, so the ranking places it among the others
+  out.push_back({.name = "this replica", .replica = q.replica, .replica_price = q.replica_price});
+  std::string item;
+  auto fail = [&](const std::string& why) {
+    throw usage_error(fmt::format("{} '{}': {} (expected NAME:RATE:SERVICE[:PER_GPU[:PRICE]])",
+                                  s.name("compare"), item, why));
+  };
+  for (char ch : *text + ";") {
+    if (ch != ';') {
+      item += ch;
+      continue;
+    }
+    if (item.find_first_not_of(' ') == std::string::npos) {
+      item.clear();
+      continue;
+    }
+    std::vector<std::string> parts;
+    std::string cur;
+    for (char c : item + ":") {
+      if (c == ':') {
+        parts.push_back(cur);
+        cur.clear();
+      } else {
+        cur += c;
+      }
+    }
+    if (parts.size() < 3 || parts.size() > 5) fail("3 to 5 ':'-separated fields");
+    auto num = [&](const std::string& t, const char* what) {
+      double v = 0;
+      const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+      if (t.empty() || ec != std::errc{} || end != t.data() + t.size() || !std::isfinite(v) || v < 0)
+        fail(fmt::format("{} '{}' is not a non-negative number", what, t));
+      return v;
+    };
+    capacity_option o{};
+    if (parts[0].empty() || parts[0].size() > name_string::capacity) fail("the name must be 1-63 characters");
+    o.name = name_string::from(parts[0]);
+    o.replica = q.replica;
+    o.replica.rate = req_per_s(num(parts[1], "RATE"));
+    o.replica.mean_service = num(parts[2], "SERVICE") * units::s;
+    if (!(o.replica.rate.value > 0) || !(o.replica.mean_service.value > 0))
+      fail("RATE and SERVICE must be positive");
+    if (parts.size() > 3) {
+      const double per = num(parts[3], "PER_GPU");
+      if (per != std::floor(per) || per < 1 || per > 7) fail("PER_GPU must be a whole number 1-7");
+      o.replicas_per_gpu = static_cast<int>(per);
+      if (o.replicas_per_gpu > 1) o.replica.gpus = 1;
+    }
+    if (parts.size() > 4) o.replica_price = num(parts[4], "PRICE") * units::usd_per_h;
+    out.push_back(o);
+    item.clear();
+  }
+  return out;
 }
 
 capacity_request build(const settings& s) {
@@ -212,6 +279,21 @@ int run_capacity(capacity_command& cmd) {
     mig = *prof;
   }
   const capacity_plan p = plan_capacity(q);
+  const std::vector<capacity_option> options = compare_options(s, q);
+  std::vector<option_result> ranked(options.size());
+  if (!options.empty()) rank_options(q, options, ranked);
+  std::optional<burst_split> burst;
+  if (s.has("owned_price") || s.has("cloud_price")) {
+    if (!s.has("owned_price") || !s.has("cloud_price"))
+      throw usage_error("--owned-price and --cloud-price go together (both $ per replica-hour)");
+    if (!p.has_hours)
+      throw usage_error("--owned-price/--cloud-price need a 24-hour profile (--hourly) to split "
+                        "an owned base from cloud burst");
+    const double own = *s.number("owned_price"), cloud = *s.number("cloud_price");
+    if (!(own >= 0) || !(cloud >= 0))
+      throw usage_error("--owned-price and --cloud-price must not be negative");
+    burst = plan_burst(p, own * units::usd_per_h, cloud * units::usd_per_h);
+  }
   std::string yaml;
   if (const std::optional<std::string> name = s.text("kubernetes"))
     yaml = io::kubernetes_resources(*name, p.replicas, q.replica.gpus, mig,
@@ -228,6 +310,27 @@ int run_capacity(capacity_command& cmd) {
       j["physical_gpus"] = (p.replicas + mig->max_instances - 1) / mig->max_instances;
     }
     if (!yaml.empty()) j["kubernetes"] = yaml;
+    if (!ranked.empty()) {
+      j["options"] = nlohmann::json::array();
+      for (const option_result& r : ranked) {
+        nlohmann::json o = {{"name", std::string(r.name.view())},
+                            {"replicas", r.replicas},
+                            {"gpus", r.gpus},
+                            {"utilization", r.mean_utilization},
+                            {"peak_utilization", r.peak_utilization},
+                            {"peak_band", std::string(band_name(r.peak_band))},
+                            {"wait_at_percentile_s", r.wait_at_percentile.in(units::s)}};
+        if (r.priced) o["cost_per_hour_usd"] = r.cost.in(units::usd_per_h);
+        j["options"].push_back(o);
+      }
+    }
+    if (burst)
+      j["burst"] = {{"owned_replicas", burst->owned},
+                    {"cloud_replica_hours_per_day", burst->cloud_replica_hours},
+                    {"peak_cloud_replicas", burst->peak_cloud},
+                    {"daily_cost_usd", burst->daily_cost.in(units::usd)},
+                    {"all_owned_daily_cost_usd", burst->all_owned_daily_cost.in(units::usd)},
+                    {"all_cloud_daily_cost_usd", burst->all_cloud_daily_cost.in(units::usd)}};
     if (drawn) j["chart"] = drawn->drawn ? drawn->image.string() : drawn->script.string();
     print_json(j);
     return 0;
@@ -261,6 +364,35 @@ int run_capacity(capacity_command& cmd) {
   fmt::print("  off-peak (at the mean rate) an autoscaler needs {}\n", p.replicas_at_mean);
   if (q.replica_price.value > 0)
     fmt::print("  cost at the peak: ${:.2f}/h\n", p.cost_at_peak.in(units::usd_per_h));
+  if (p.has_hours) {
+    int lo = p.hours[0].replicas, hi = lo;
+    for (const hour_row& h : p.hours) {
+      lo = std::min(lo, h.replicas);
+      hi = std::max(hi, h.replicas);
+    }
+    fmt::print("  hour by hour an autoscaler runs {} to {} replicas\n", lo, hi);
+  }
+  if (burst)
+    fmt::print("  owned base + cloud burst: own {}, rent up to {} ({:.0f} replica-hours a day): "
+               "${:.0f}/day (all owned ${:.0f}, all cloud ${:.0f})\n",
+               burst->owned, burst->peak_cloud, burst->cloud_replica_hours,
+               burst->daily_cost.in(units::usd), burst->all_owned_daily_cost.in(units::usd),
+               burst->all_cloud_daily_cost.in(units::usd));
+  if (!ranked.empty()) {
+    bool priced = true;
+    for (const option_result& r : ranked) priced = priced && r.priced;
+    fmt::print("\nOptions for the same demand and target, ranked ({}):\n",
+               priced ? "by cost" : "by GPUs, then utilisation nearest 80%");
+    table t;
+    t.header = {"option", "replicas", "GPUs", "peak util", "band", "wait at target", "$/h"};
+    t.numeric = {false, true, true, true, false, true, true};
+    for (const option_result& r : ranked)
+      t.rows.push_back({std::string(r.name.view()), std::to_string(r.replicas),
+                        std::to_string(r.gpus), pct(r.peak_utilization),
+                        std::string(band_name(r.peak_band)), secs(r.wait_at_percentile),
+                        r.priced ? fmt::format("{:.2f}", r.cost.in(units::usd_per_h)) : "-"});
+    fmt::print("{}", t.render("  "));
+  }
   if (q.months > 0) {
     fmt::print("\nGrowth {}/month:\n", pct(q.monthly_growth));
     table t;

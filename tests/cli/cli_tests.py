@@ -1246,6 +1246,36 @@ def _():
 
 
 
+
+@case("capacity.options_and_burst")
+def _():
+    hourly = ",".join(["10"] * 8 + ["40"] * 10 + ["20"] * 6)
+    j = ok_json("capacity", "--hourly", hourly, "--wait-slo", "1", "--replica-rate", "2",
+                "--service-time", "4", "--price", "3", "--months", "0", "--owned-price", "3",
+                "--cloud-price", "6", "--compare", "H200:3:4:1:4.5;MIG:0.8:5:2:1.6")
+    near(j["demand"]["mean_req_per_s"], (8 * 10 + 10 * 40 + 6 * 20) / 24, 1e-12, "hourly mean")
+    check(len(j["hours"]) == 24, "24 hours")
+    peak_hour = max(j["hours"], key=lambda h: h["rate_req_per_s"])
+    check(peak_hour["replicas"] == j["replicas"], "the peak hour needs the plan's replicas")
+    # Options: every one priced, so ranked by cost; each meets the target.
+    costs = [o["cost_per_hour_usd"] for o in j["options"]]
+    check(costs == sorted(costs), f"ranked by cost: {costs}")
+    for o in j["options"]:
+        check(o["wait_at_percentile_s"] <= 1.0 + 1e-12, f"{o['name']} meets the target")
+        if o["name"] == "MIG":
+            check(o["gpus"] == (o["replicas"] + 1) // 2, "two MIG replicas per GPU")
+    # Owned base + burst: the daily cost of the split is the minimum over owned counts, computed
+    # here from the hourly replica counts.
+    need = [h["replicas"] for h in j["hours"]]
+    best = min(b * 24 * 3 + sum(max(0, n - b) for n in need) * 6 for b in range(max(need) + 1))
+    near(j["burst"]["daily_cost_usd"], best, 1e-9, "cheapest split")
+    near(j["burst"]["all_owned_daily_cost_usd"], max(need) * 24 * 3, 1e-9, "owning the peak")
+    bad(r"--compare 'x:1': 3 to 5", "capacity", "--rate", "30", "--wait-slo", "1",
+        "--replica-rate", "2", "--service-time", "4", "--compare", "x:1")
+    bad(r"need a 24-hour profile", "capacity", "--rate", "30", "--wait-slo", "1",
+        "--replica-rate", "2", "--service-time", "4", "--owned-price", "3", "--cloud-price", "6")
+
+
 def main():
     global BIN, DATA
     if sys.argv[1:] == ["--list"]:
