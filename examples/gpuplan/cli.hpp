@@ -62,6 +62,7 @@ command add_gpus_command(CLI::App& app);
 command add_models_command(CLI::App& app);
 command add_fit_command(CLI::App& app);
 command add_probe_command(CLI::App& app);
+command add_train_command(CLI::App& app);
 
 /// The built-in scenario (`gpuplan` with no arguments).
 int run_demo();

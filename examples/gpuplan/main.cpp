@@ -48,7 +48,7 @@ int run(int argc, char** argv) {
   std::vector<gpuplan::cli::command> commands = {
       gpuplan::cli::add_demo_command(app),   gpuplan::cli::add_gpus_command(app),
       gpuplan::cli::add_models_command(app), gpuplan::cli::add_fit_command(app),
-      gpuplan::cli::add_probe_command(app),
+      gpuplan::cli::add_probe_command(app),  gpuplan::cli::add_train_command(app),
   };
   try {
     app.parse(argc, argv);
