@@ -70,6 +70,7 @@ command add_cost_command(CLI::App& app);
 /// A command that prints a list as a table, or as JSON with --json: print(json) is its body.
 command add_listing_command(CLI::App& app, const char* name, const char* help,
                             const char* json_help, int (*print)(bool json));
+command add_train_command(CLI::App& app);
 
 /// The built-in scenario (`gpuplan` with no arguments).
 int run_demo();

@@ -51,9 +51,9 @@ int run(int argc, char** argv) {
   std::vector<gpuplan::cli::command> commands = {
       gpuplan::cli::add_demo_command(app),   gpuplan::cli::add_gpus_command(app),
       gpuplan::cli::add_models_command(app), gpuplan::cli::add_fit_command(app),
-      gpuplan::cli::add_probe_command(app),  gpuplan::cli::add_capacity_command(app),
+      gpuplan::cli::add_probe_command(app),  gpuplan::cli::add_train_command(app),
+      gpuplan::cli::add_serve_command(app),  gpuplan::cli::add_capacity_command(app),
       gpuplan::cli::add_utilization_command(app), gpuplan::cli::add_cost_command(app),
-      gpuplan::cli::add_serve_command(app),
   };
   try {
     app.parse(argc, argv);

@@ -1275,6 +1275,96 @@ def _():
     bad(r"need a 24-hour profile", "capacity", "--rate", "30", "--wait-slo", "1",
         "--replica-rate", "2", "--service-time", "4", "--owned-price", "3", "--cloud-price", "6")
 
+# ---- gpuplan train (issue 10) ------------------------------------------------------------------
+
+
+@case("train.json_contract")
+def _():
+    """The keys other tools rely on (docs/json-schema.md), and numbers that follow from them."""
+    j = ok_json("train", "--model", "llama-3.1-70b", "--node", "dgx-h100", "--gpus", "64",
+                "--tp", "8", "--pp", "4", "--sp", "--zero", "1", "--seq", "8192",
+                "--global-batch", "256", "--tokens", "100B")
+    for key in ("step_time_s", "tokens_per_s", "mfu", "hfu", "time_to_train_s", "gpu_hours"):
+        check(key in j, f"key {key}")
+    near(j["tokens_per_s"], 256 * 8192 / j["step_time_s"], 1e-9, "tokens/s = batch x seq / step")
+    steps = math.ceil(100e9 / (256 * 8192))
+    near(j["time_to_train_s"], steps * j["step_time_s"], 1e-9, "whole steps of the global batch")
+    near(j["gpu_hours"], 64 * j["time_to_train_s"] / 3600, 1e-9, "GPU-hours = GPUs x hours")
+    check(0.2 < j["mfu"] < 0.7, f"MFU {j['mfu']}")
+    check(j["hfu"] >= j["mfu"], "HFU >= MFU")
+    check(j["nodes"] == 8 and j["gpus"] == 64, "8 nodes of 8")
+    parts = sum(j["breakdown"].values())
+    near(parts, j["step_time_s"], 1e-9, "the breakdown adds up to the step")
+    check(j["crosses_nodes"]["tp"] is False, "TP 8 stays in the node")
+
+
+@case("train.korthikanti_175b")
+def _():
+    # Korthikanti et al. 2022 (arXiv:2205.05198) Table 5: 175B on 64 A100-80GB (Selene), TP 8,
+    # PP 8, 3 chunks, SP + selective recompute, global batch 64: 13.75 s per iteration. 8%.
+    j = ok_json("train", "--model", "megatron-175b", "--node", "dgx-a100", "--tp", "8", "--pp",
+                "8", "--dp", "1", "--virtual-stages", "3", "--sp", "--recompute", "selective",
+                "--dtype", "fp16", "--grad-dtype", "fp32", "--flash-attention=false",
+                "--dropout", "--global-batch", "64")
+    near(j["step_time_s"], 13.75, 0.08 * 13.75, "iteration time")
+
+
+@case("train.text")
+def _():
+    r = ok("train", "--model", "llama-3.1-8b", "--node", "dgx-h100", "--gpus", "16",
+           "--global-batch", "64", "--seq", "8192", "--tokens", "1T")
+    check("bottleneck:" in r.out and "MFU" in r.out, "breakdown, bottleneck and MFU")
+    check(re.search(r"1T tokens: [\d.]+ (days|h)", r.out), "time to train")
+    check("GPU-hours" in r.out, "GPU-hours")
+
+
+@case("train.tp_spills")
+def _():
+    j = ok_json("train", "--model", "llama-3.1-70b", "--node", "dgx-h100", "--tp", "16",
+                "--dp", "1", "--pp", "1", "--sp", "--zero", "3", "--global-batch", "8")
+    check(j["crosses_nodes"]["tp"] is True, "TP 16 crosses 8-GPU nodes")
+    r = ok("train", "--model", "llama-3.1-70b", "--node", "dgx-h100", "--tp", "16", "--dp", "1",
+           "--sp", "--zero", "3", "--global-batch", "8")
+    check("tensor-parallel group spans nodes" in r.out, "the text says so")
+
+
+@case("train.scaling")
+def _():
+    j = ok_json("train", "--model", "megatron-175b", "--node", "dgx-a100", "--tp", "8", "--pp",
+                "12", "--dp", "4", "--dtype", "fp16", "--recompute", "full",
+                "--flash-attention=false", "--global-batch", "1536", "--scaling", "384..6144")
+    pts = j["scaling"]["points"]
+    check([p["gpus"] for p in pts] == [384, 768, 1536, 3072, 6144], "GPU counts")
+    for a, b in zip(pts, pts[1:]):
+        check(b["tokens_per_s"] > a["tokens_per_s"], "throughput grows")
+        check(b["efficiency"] < a["efficiency"], "returns diminish")
+        check(b["limit"] != "none", "and the reason is named")
+    r = ok("train", "--model", "megatron-175b", "--node", "dgx-a100", "--tp", "8", "--pp", "12",
+           "--dp", "4", "--dtype", "fp16", "--global-batch", "1536", "--scaling", "384..6144")
+    check("tokens/s per GPU" in r.out and "#" in r.out, "text chart")
+    with tempfile.TemporaryDirectory() as d:
+        chart = os.path.join(d, "curve.svg")
+        r = ok("train", "--model", "megatron-175b", "--node", "dgx-a100", "--tp", "8", "--pp",
+               "12", "--dp", "4", "--dtype", "fp16", "--global-batch", "1536", "--scaling",
+               "384..6144", "--chart", chart)
+        check(os.path.exists(os.path.join(d, "curve.dat")), "data written")
+        check(os.path.exists(os.path.join(d, "curve.gp")), "gnuplot script written")
+        check(os.path.exists(chart) or "gnuplot is not installed" in r.err,
+              "the chart, or a clear message")
+
+
+@case("train.errors")
+def _():
+    base = ("train", "--model", "llama-3.1-8b", "--node", "dgx-h100")
+    bad(r"--scaling .*FROM\.\.TO", *base, "--gpus", "16", "--scaling", "64")
+    bad(r"--fabric 'carrier-pigeon' is not one of", *base, "--fabric", "carrier-pigeon")
+    bad(r"--lora.*LoRA", *base, "--lora", "16")
+    bad(r"--model.*architecture", "train", "--model", "params:7B", "--node", "dgx-h100")
+    bad(r"--chart needs --scaling", *base, "--chart", "x.svg")
+    bad(r"no catalog node carries", "train", "--model", "llama-3.1-8b", "--gpu", "rtx-4090",
+        "--gpus", "2")
+    bad(r"layout\.tp must divide", *base, "--tp", "3")
+
 
 def main():
     global BIN, DATA
