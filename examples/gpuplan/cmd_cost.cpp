@@ -1,8 +1,10 @@
 // examples/gpuplan/cmd_cost.cpp: `gpuplan cost`, what a run costs, draws and emits, and whether to
 // rent or own.
 //
-// Usage is given (`--gpu-hours N --gpu NAME`, as a model card reports it, or `--gpus N --hours H`);
-// pricing a modelled training run or serving deployment waits for the train and serve commands.
+// Usage is given (`--gpu-hours N --gpu NAME`, as a model card reports it, or `--gpus N --hours H`),
+// or modelled: `gpuplan train`'s flags plus --tokens give a training run whose GPU-hours, wall time
+// and GPU count come from the step-time model (train_run.hpp, the same reader `gpuplan train` uses).
+// Pricing a serving deployment from `gpuplan serve`'s flags is not implemented yet.
 // The GPU and node come from the shared groups (options.hpp); the rest are cost's own fields,
 // read from flags or a --plan file alike.
 #include <fmt/format.h>
@@ -22,6 +24,7 @@
 #include "cli.hpp"
 #include "cost_output.hpp"
 #include "options.hpp"
+#include "train_run.hpp"
 
 namespace gpuplan::cli {
 
@@ -112,28 +115,54 @@ int run_cost_command(cost_command& cmd) {
   settings& s = cmd.s;
   s.read_plan();
   cost_request r;
-  const gpu_choice gpu = gpu_from(s);
-  r.usage.gpu = gpu.spec;
-  r.gpu_source = gpu.source;
-  r.usage.gpus = s.count("gpus").value_or(0);
-  if (s.has("gpu_hours") && s.has("hours"))
-    throw usage_error(fmt::format("{} and {} both give the run's length: choose one",
-                                  s.name("gpu_hours"), s.name("hours")));
-  if (s.has("gpu_hours")) {
-    r.usage.gpu_time = positive(s, "gpu_hours") * units::h;
-  } else if (s.has("hours")) {
-    if (r.usage.gpus <= 0)
-      throw usage_error(fmt::format("{} needs --gpus (the GPUs of the run)", s.name("hours")));
-    r.usage.gpu_time = (1.0 * r.usage.gpus) * (positive(s, "hours") * units::h);
+  std::optional<run_description> modelled;
+  if (s.has("model")) {
+    for (const char* given : {"gpu_hours", "hours"})
+      if (s.has(given))
+        throw usage_error(fmt::format("{} and {} both give the run's length: the model's step time "
+                                      "gives it, so drop {}",
+                                      s.name("model"), s.name(given), s.name(given)));
+    modelled = training_run_from(s, "cost");
+    if (!modelled->tokens)
+      throw usage_error(fmt::format("{} needs {} (the token budget of the training run to price)",
+                                    s.name("model"), s.name("tokens")));
+    r.training = modelled_training(modelled->plan, *modelled->tokens);
+    r.training_model = modelled->model.name();
+    r.usage = r.training->usage;
+    r.gpu_source = "model";
   } else {
-    throw usage_error(
-        "cost needs the run's GPU time: --gpu-hours N, or --gpus N --hours H (pricing a modelled "
-        "training run or serving deployment needs the train/serve commands, not yet available)");
+    for (const std::string_view only :
+         {"tokens", "nodes", "fabric", "stack", "dp", "tp", "pp", "cp", "ep", "zero"})
+      if (s.has(only))
+        throw usage_error(fmt::format("{} describes a modelled training run: add {} (and the "
+                                      "`gpuplan train` flags)",
+                                      s.name(only), s.name("model")));
+    const gpu_choice gpu = gpu_from(s);
+    r.usage.gpu = gpu.spec;
+    r.gpu_source = gpu.source;
+    r.usage.gpus = s.count("gpus").value_or(0);
+    if (s.has("gpu_hours") && s.has("hours"))
+      throw usage_error(fmt::format("{} and {} both give the run's length: choose one",
+                                    s.name("gpu_hours"), s.name("hours")));
+    if (s.has("gpu_hours")) {
+      r.usage.gpu_time = positive(s, "gpu_hours") * units::h;
+    } else if (s.has("hours")) {
+      if (r.usage.gpus <= 0)
+        throw usage_error(fmt::format("{} needs --gpus (the GPUs of the run)", s.name("hours")));
+      r.usage.gpu_time = (1.0 * r.usage.gpus) * (positive(s, "hours") * units::h);
+    } else {
+      throw usage_error(
+          "cost needs the run's GPU time: --gpu-hours N, or --gpus N --hours H, or a modelled "
+          "training run (--model M --tokens N and the `gpuplan train` flags)");
+    }
   }
 
   r.book = s.has("prices") ? io::read_price_book(*s.text("prices")) : io::default_price_book();
   r.inputs.site = r.book.site;
-  if (const std::optional<node_spec> n = node_from(s)) r.inputs.node = *n;
+  if (modelled)
+    r.inputs.node = modelled->plan.node;  // the node the step-time model ran on
+  else if (const std::optional<node_spec> n = node_from(s))
+    r.inputs.node = *n;
   if (s.has("term")) r.inputs.term = term_named(*s.text("term"), s.name("term"));
   std::string provider;
   if (s.has("provider")) provider = *s.text("provider");
@@ -241,7 +270,8 @@ command add_cost_command(CLI::App& app) {
   auto cmd = std::make_shared<cost_command>();
   CLI::App* sub = app.add_subcommand(
       "cost", "What a run costs, draws and emits; cloud against owning (break-even), hybrid");
-  cmd->s.add(sub, {gpu_fields(), node_fields(), std::span<const field>(cost_table)});
+  cmd->s.add(sub, {model_fields(), gpu_fields(), node_fields(), layout_fields(), training_fields(),
+                   train_run_fields(), std::span<const field>(cost_table)});
   cmd->s.add_plan_option(sub);
   sub->add_flag("--json", cmd->json, "Print the report as JSON (docs/json-schema.md)");
   return {sub, [cmd] { return run_cost_command(*cmd); }};

@@ -111,6 +111,14 @@ std::string cost_text(const cost_request& r, const cost_result& c) {
     out +=
         fmt::format(" ({} GPUs for {:.1f} days)", r.usage.gpus, r.usage.wall_time().in(units::d));
   out += "\n";
+  if (r.training) {
+    const modelled_training_run& m = *r.training;
+    out += fmt::format(
+        "  run     {} on {} x {}, {:.4g} tokens at {:.4g} tokens/s (MFU {:.1f}%): {:.1f} h wall "
+        "(step-time model)\n",
+        r.training_model, m.nodes, r.inputs.node.name.view(), m.tokens.in(units::token),
+        m.tokens_per_s.in(units::tokens_per_s), 100 * m.mfu, m.wall.in(units::h));
+  }
   if (run.price_entry != nullptr) {
     const cloud_price& p = *run.price_entry;
     out += fmt::format("  price   ${:.4g} per GPU-hour, {} {} {} ({}, {}; {})\n",
@@ -199,6 +207,23 @@ nlohmann::json cost_json(const cost_request& r, const cost_result& c) {
   j["gpu_source"] = r.gpu_source;
   j["gpu_hours"] = r.usage.gpu_time.in(units::h);
   j["gpus"] = r.usage.gpus > 0 ? nlohmann::json(r.usage.gpus) : nlohmann::json(nullptr);
+  if (r.training) {
+    const modelled_training_run& m = *r.training;
+    j["training"] = {{"model", r.training_model},
+                     {"node", std::string(r.inputs.node.name.view())},
+                     {"nodes", m.nodes},
+                     {"gpus", m.usage.gpus},
+                     {"tokens", m.tokens.in(units::token)},
+                     {"tokens_per_s", m.tokens_per_s.in(units::tokens_per_s)},
+                     {"step_time_s", m.step.in(units::s)},
+                     {"mfu", m.mfu},
+                     {"wall_time_s", m.wall.in(units::s)},
+                     {"wall_time_hours", m.wall.in(units::h)},
+                     {"gpu_hours", m.usage.gpu_time.in(units::h)},
+                     {"source", "step-time model (docs/models/training-time.md)"}};
+  } else {
+    j["training"] = nullptr;
+  }
   nlohmann::json price;
   price["usd_per_gpu_hour"] = run.priced ? nlohmann::json(run.price.in(units::usd_per_h)) : nullptr;
   price["term"] = to_string(r.inputs.term);

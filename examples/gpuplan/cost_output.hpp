@@ -9,6 +9,7 @@
 #include <gpuplan/io/prices_json.hpp>
 #include <gpuplan/models/cost.hpp>
 #include <gpuplan/plan/cost.hpp>
+#include <gpuplan/plan/training_cost.hpp>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -35,6 +36,9 @@ struct cost_request {
   int fleet_gpus = 0;          ///< GPUs of the compared fleet (owned: whole servers)
   double utilization = 1.0;    ///< share of hours the fleet is in use
   std::vector<double> demand;  ///< GPUs needed per hour, for the hybrid
+  /// Set when the usage comes from the step-time model (`gpuplan train`'s flags + --tokens).
+  std::optional<modelled_training_run> training;
+  std::string training_model;  ///< the model's name, for the report
 };
 
 struct cost_result {

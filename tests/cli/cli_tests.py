@@ -1243,6 +1243,58 @@ def _():
                 "--price-per-gpu-hour", "--prices", "--compare", "--json", "--region", "--term",
                 "--provider", "--embodied", "--demand", "--chart", "--plan"]:
         check(re.search(rf"{re.escape(opt)}\b", h), f"cost --help lists {opt}")
+    for opt in ["--model", "--tokens", "--node", "--tp", "--dp", "--global-batch", "--stack"]:
+        check(re.search(rf"{re.escape(opt)}\b", h), f"cost --help lists train's {opt}")
+
+
+COST_TRAIN = ["--model", "llama-3.1-8b", "--node", "dgx-h100", "--dp", "8", "--zero", "1",
+              "--seq", "8192", "--global-batch", "64", "--micro-batch", "1"]
+
+
+@case("cost.modelled_training")
+def _():
+    """A modelled run: GPU-hours from the step-time model (the same as `gpuplan train`'s), then
+    cost = GPU-hours x the price the JSON names, energy = GPU-hours x power x PUE."""
+    j = ok_json("cost", *COST_TRAIN, "--tokens", "1e10")
+    t = ok_json("train", *COST_TRAIN, "--tokens", "1e10")
+    m = j["training"]
+    check(m is not None and m["gpus"] == 8 and m["nodes"] == 1, f"one DGX H100 of 8: {m}")
+    near(j["gpu_hours"], t["gpu_hours"], 1e-12, "GPU-hours are train's")
+    near(m["wall_time_s"], t["time_to_train_s"], 1e-12, "wall time is train's")
+    near(m["tokens_per_s"], t["tokens_per_s"], 1e-12, "tokens/s is train's")
+    near(j["gpu_hours"], 8 * m["wall_time_hours"], 1e-12, "GPU-hours = GPUs x wall hours")
+    check(j["gpu"] == "H100-SXM5-80GB" or "H100" in j["gpu"], f"the node's GPU: {j['gpu']}")
+    price = j["price"]["usd_per_gpu_hour"]
+    check(price is not None and price > 0, "priced from the book")
+    near(j["cost_usd"], j["gpu_hours"] * price, 1e-9, "cost = GPU-hours x price")
+    near(j["energy_kwh"], j["gpu_hours"] * j["power_per_gpu_watts"] / 1000 * j["pue"], 1e-9,
+         "energy = GPU-hours x power x PUE")
+    near(j["carbon_kg"], j["energy_kwh"] * j["carbon_intensity_kg_per_kwh"], 1e-9, "carbon")
+    # A given price and all-in power: the same identities with the user's figures.
+    g = ok_json("cost", *COST_TRAIN, "--tokens", "1e10", "--price-per-gpu-hour", "2.5",
+                "--power-per-gpu", "1000", "--pue", "1.2")
+    near(g["cost_usd"], g["gpu_hours"] * 2.5, 1e-9, "given price")
+    near(g["energy_kwh"], g["gpu_hours"] * 1.0 * 1.2, 1e-9, "given power and PUE")
+    # A comparison keeps its contract keys.
+    c = ok_json("cost", *COST_TRAIN, "--tokens", "1e10", "--compare", "cloud")
+    for key in ("break_even_utilization", "break_even_months", "energy_kwh", "carbon_kg",
+                "cost_usd"):
+        check(key in c, f"key {key}")
+    r = ok("cost", *COST_TRAIN, "--tokens", "1e10")
+    check("step-time model" in r.out and "Llama-3.1-8B" in r.out, "the text names the model run")
+    # Given usage stays as it was: no training object.
+    u = ok_json("cost", "--gpu-hours", "1000", "--gpu", "h100")
+    check(u["training"] is None, "given usage has training null")
+
+
+@case("cost.modelled_training_bad")
+def _():
+    bad(r"--model needs --tokens", "cost", *COST_TRAIN)
+    bad(r"--model and --gpu-hours both give the run's length", "cost", *COST_TRAIN, "--tokens",
+        "1e10", "--gpu-hours", "5")
+    bad(r"--tokens describes a modelled training run: add --model", "cost", "--gpu", "h100",
+        "--tokens", "1e10")
+    bad(r"--tokens", "cost", *COST_TRAIN, "--tokens", "lots")
 
 
 
