@@ -1,6 +1,8 @@
 // examples/gpuplan/cost_output.cpp: `gpuplan cost`'s computation and report.
 #include "cost_output.hpp"
 
+#include "cli.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -114,10 +116,10 @@ std::string cost_text(const cost_request& r, const cost_result& c) {
   if (r.training) {
     const modelled_training_run& m = *r.training;
     out += fmt::format(
-        "  run     {} on {} x {}, {:.4g} tokens at {:.4g} tokens/s (MFU {:.1f}%): {:.1f} h wall "
+        "  run     {} on {} x {}, {} tokens at {} tokens/s (MFU {:.1f}%): {:.1f} h wall "
         "(step-time model)\n",
-        r.training_model, m.nodes, r.inputs.node.name.view(), m.tokens.in(units::token),
-        m.tokens_per_s.in(units::tokens_per_s), 100 * m.mfu, m.wall.in(units::h));
+        r.training_model, m.nodes, r.inputs.node.name.view(), show_count(m.tokens.in(units::token)),
+        show_count(m.tokens_per_s.in(units::tokens_per_s)), 100 * m.mfu, m.wall.in(units::h));
   }
   if (run.price_entry != nullptr) {
     const cloud_price& p = *run.price_entry;
