@@ -434,8 +434,9 @@ int run_capacity(capacity_command& cmd) {
   if (serving) {
     const serving_plan& sp = serving->setup.plan;
     const serving_point& b = serving->best.best;
-    fmt::print("  serving plan: {} on {} x {} (tp {} pp {}), {} + {} tokens; best under TTFT <= "
-               "{}, TPOT <= {}: concurrency {:.1f}, TTFT {}, TPOT {}, end-to-end {}\n",
+    fmt::print("  serving plan: {} on {} x {} (tp {} pp {}), {} + {} tokens\n"
+               "  best under TTFT <= {}, TPOT <= {}: concurrency {:.1f}, TTFT {}, TPOT {}, "
+               "end-to-end {}\n",
                serving->setup.model.name(), q.replica.gpus, sp.node.gpu.name.view(),
                sp.layout.tp, sp.layout.pp, serving->setup.input_len, serving->setup.output_len,
                serving->setup.slo.ttft.value > 0 ? secs(serving->setup.slo.ttft) : "any",
