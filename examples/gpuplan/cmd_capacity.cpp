@@ -182,7 +182,16 @@ struct serving_replica {
 };
 
 std::optional<serving_replica> serving_replica_from(const settings& s) {
-  if (!s.has("model")) return std::nullopt;
+  if (!s.has("model")) {
+    for (const char* key : {"node", "tp", "pp", "input_len", "output_len", "ttft_slo", "tpot_slo",
+                            "batching", "dtype", "engine"})
+      if (s.has(key))
+        throw usage_error(fmt::format(
+            "{} belongs to a serving plan: give --model too (or describe the replica with "
+            "--replica-rate and --service-time alone)",
+            s.name(key)));
+    return std::nullopt;
+  }
   for (const char* key : {"replica_rate", "service_time", "gpus_per_replica"})
     if (s.has(key))
       throw usage_error(fmt::format(

@@ -1060,6 +1060,8 @@ def _():
         "--replica-rate", "2")
     bad(r"capacity.*--ttft-slo", "capacity", "--rate", "20", "--wait-slo", "1", "--model",
         "Llama-3.1-70B", "--node", "dgx-h100", "--tp", "8")
+    bad(r"--tp belongs to a serving plan", "capacity", "--rate", "20", "--wait-slo", "1",
+        "--replica-rate", "2", "--service-time", "4", "--tp", "8")
     bad(r"not dp 2", "capacity", "--rate", "20", "--wait-slo", "1", *plan, "--dp", "2")
     bad(r"no concurrency .* meets the SLO", "capacity", "--rate", "20", "--wait-slo", "1",
         *plan[:-4], "--ttft-slo", "0.001")
