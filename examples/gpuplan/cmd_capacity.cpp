@@ -3,13 +3,20 @@
 //
 //   gpuplan capacity --rate 30 --peak-factor 1.6 --growth 0.1 --months 12
 //       --wait-slo 2 --replica-rate 2 --service-time 4 [--json] [--chart plan.svg]
+//   gpuplan capacity --rate 20 --wait-slo 1 --model llama-3-70b --node dgx-h100 --tp 8
+//       --input-len 1024 --output-len 256 --ttft-slo 1 --tpot-slo 0.05 [--json]
 #include "chart.hpp"
 #include "cli.hpp"
 #include "options.hpp"
+#include "serve_setup.hpp"
 
 #include <gpuplan/catalog.hpp>
 #include <gpuplan/catalog/mig.hpp>
+#include <gpuplan/catalog/prices.hpp>
 #include <gpuplan/io/capacity_json.hpp>
+#include <gpuplan/io/serve_json.hpp>
+#include <gpuplan/models/cost.hpp>
+#include <gpuplan/models/serving.hpp>
 #include <gpuplan/plan/capacity.hpp>
 
 #include <fmt/format.h>
@@ -28,9 +35,9 @@ namespace {
 
 using ft = field_type;
 
-// The command's own settings (flags and --plan keys). The serving-plan route (`gpuplan serve`
-// flags giving the replica's capacity) joins when the serving model lands; until then a replica
-// is described by --replica-rate and --service-time, which also covers non-LLM workloads.
+// The command's own settings (flags and --plan keys). A replica is described either by a serving
+// plan (the `gpuplan serve` flags: the shared groups of options.hpp and serve_load_fields(), with
+// --model) or by --replica-rate and --service-time given directly, for workloads that are not LLMs.
 constexpr field capacity_table[] = {
     {"rate", "--rate", ft::number, "demand", "Mean demand, requests/s"},
     {"peak_factor", "--peak-factor", ft::number, "demand", "Peak / mean demand (default 1)"},
@@ -50,19 +57,21 @@ constexpr field capacity_table[] = {
     {"service_time", "--service-time", ft::number, "replica",
      "Mean time one request is in service, seconds"},
     {"service_cv", "--service-cv", ft::number, "replica",
-     "Coefficient of variation of the service time (1: exponential, the default)"},
+     "Coefficient of variation of the service time (1: exponential, the default; also with a "
+     "serving plan, whose model gives no service-time spread for a fixed request mix)"},
     {"gpus_per_replica", "--gpus-per-replica", ft::count, "replica",
      "GPUs per replica (a TP x PP group; default 1)"},
     {"current_replicas", "--current-replicas", ft::count0, "replica",
      "Replicas running today, to say when they run out (default: the plan's)"},
-    {"price", "--price", ft::number, "replica", "$ per replica-hour (optional: a cost column)"},
+    {"price", "--price", ft::number, "replica",
+     "$ per replica-hour (optional: a cost column; with a serving plan the default is the "
+     "cheapest on-demand $/GPU-hour of the default price book for the GPU, times tp x pp)"},
     {"compare", "--compare", ft::text, "options",
      "Other replica types to rank for the same demand: 'NAME:RATE:SERVICE[:PER_GPU[:PRICE]]', "
      "';'-separated (PER_GPU: replicas sharing one GPU, e.g. 7 for 1g slices; PRICE: $/replica-h)"},
     {"owned_price", "--owned-price", ft::number, "options",
      "$ per owned replica-hour, with --cloud-price and --hourly: the cheapest owned base + burst"},
     {"cloud_price", "--cloud-price", ft::number, "options", "$ per cloud replica-hour (burst)"},
-    {"gpu", "--gpu", ft::text, "replica", "GPU of the replicas, for --mig (catalog name)"},
     {"mig", "--mig", ft::text, "replica", "Replicas are MIG slices of this profile (3g.40gb)"},
     {"kubernetes", "--kubernetes", ft::text, "output",
      "Print only a Kubernetes Deployment named NAME with the plan's replicas and GPU requests"},
@@ -165,7 +174,53 @@ std::vector<capacity_option> compare_options(const settings& s, const capacity_r
   return out;
 }
 
-capacity_request build(const settings& s) {
+/// The replica a serving plan describes: its best operating point under the TTFT/TPOT SLO.
+struct serving_replica {
+  serve_setup setup;
+  slo_result best{};
+  const cloud_price* price = nullptr;  ///< the default price book's entry used; null: none
+};
+
+std::optional<serving_replica> serving_replica_from(const settings& s) {
+  if (!s.has("model")) {
+    for (const char* key : {"node", "tp", "pp", "input_len", "output_len", "ttft_slo", "tpot_slo",
+                            "batching", "dtype", "engine"})
+      if (s.has(key))
+        throw usage_error(fmt::format(
+            "{} belongs to a serving plan: give --model too (or describe the replica with "
+            "--replica-rate and --service-time alone)",
+            s.name(key)));
+    return std::nullopt;
+  }
+  for (const char* key : {"replica_rate", "service_time", "gpus_per_replica"})
+    if (s.has(key))
+      throw usage_error(fmt::format(
+          "{} describes a replica directly; with --model the serving plan gives it: use one or "
+          "the other",
+          s.name(key)));
+  serving_replica r{.setup = serve_setup_from(s, "capacity"), .best = {}, .price = nullptr};
+  if (r.setup.plan.layout.dp != 1)
+    throw usage_error(fmt::format(
+        "capacity plans the number of replicas itself: give a replica's tp and pp, not dp {} "
+        "(or --gpus beyond tp x pp)",
+        r.setup.plan.layout.dp));
+  if (!r.setup.want_slo())
+    throw usage_error(
+        "capacity with a serving plan needs the replica's latency target: --ttft-slo and/or "
+        "--tpot-slo (seconds)");
+  r.best = best_under_slo(r.setup.plan, r.setup.slo);
+  if (!r.best.found)
+    throw usage_error(fmt::format(
+        "no concurrency of {} on {} x {} (tp {} pp {}) meets the SLO (TTFT <= {:g} s, TPOT <= "
+        "{:g} s): relax it or give the replica more GPUs",
+        r.setup.model.name(), r.setup.gpus_per_replica(), r.setup.plan.node.gpu.name.view(),
+        r.setup.plan.layout.tp, r.setup.plan.layout.pp, r.setup.slo.ttft.in(units::s),
+        r.setup.slo.tpot.in(units::s)));
+  r.price = cheapest_price(catalog::default_prices, r.setup.plan.node.gpu, price_term::on_demand);
+  return r;
+}
+
+capacity_request build(const settings& s, const std::optional<serving_replica>& serving) {
   capacity_request q{};
   const double arrival_cv = at_least(s, "arrival_cv", s.number("arrival_cv").value_or(1.0), 0.0);
   if (const std::optional<std::string> hourly = s.text("hourly")) {
@@ -211,14 +266,23 @@ capacity_request build(const settings& s) {
     throw usage_error(fmt::format("{} must be in (0, 100), e.g. 99 (got {})",
                                   s.name("wait_percentile"), p));
   q.slo.percentile = p / 100.0;
-  const char* replica_why =
-      "give one replica's capacity with --replica-rate (requests/s at its latency SLO) and "
-      "--service-time (seconds per request)";
-  q.replica.rate = req_per_s(positive(s, "replica_rate", need(s, "replica_rate", replica_why)));
-  q.replica.mean_service =
-      positive(s, "service_time", need(s, "service_time", replica_why)) * units::s;
+  if (serving) {
+    // The replica serves best.concurrency requests at once (Little's law: rate x e2e), each in
+    // service for the end-to-end latency of the best point under the SLO.
+    q.replica.rate = serving->best.best.requests_per_s;
+    q.replica.mean_service = serving->best.best.e2e;
+    q.replica.gpus = serving->setup.gpus_per_replica();
+  } else {
+    const char* replica_why =
+        "give one replica's capacity with --replica-rate (requests/s at its latency SLO) and "
+        "--service-time (seconds per request), or a serving plan (--model with the `gpuplan "
+        "serve` flags and --ttft-slo/--tpot-slo)";
+    q.replica.rate = req_per_s(positive(s, "replica_rate", need(s, "replica_rate", replica_why)));
+    q.replica.mean_service =
+        positive(s, "service_time", need(s, "service_time", replica_why)) * units::s;
+    q.replica.gpus = s.count("gpus_per_replica").value_or(1);
+  }
   q.replica.service_cv = at_least(s, "service_cv", s.number("service_cv").value_or(1.0), 0.0);
-  q.replica.gpus = s.count("gpus_per_replica").value_or(1);
   q.monthly_growth = s.number("growth").value_or(0.0);
   if (!(q.monthly_growth > -1.0) || !std::isfinite(q.monthly_growth))
     throw usage_error(fmt::format("{} must be a fraction above -1 (0.1 = 10% a month; got {})",
@@ -232,6 +296,8 @@ capacity_request build(const settings& s) {
     throw usage_error(fmt::format("{} must not be negative", s.name("current_replicas")));
   if (const std::optional<double> price = s.number("price"))
     q.replica_price = at_least(s, "price", *price, 0.0) * units::usd_per_h;
+  else if (serving && serving->price != nullptr)
+    q.replica_price = serving->price->on_demand * static_cast<double>(q.replica.gpus);
   return q;
 }
 
@@ -259,7 +325,8 @@ chart::chart_spec horizon_chart(const capacity_plan& p, const capacity_request& 
 int run_capacity(capacity_command& cmd) {
   settings& s = cmd.s;
   s.read_plan();
-  const capacity_request q = build(s);
+  const std::optional<serving_replica> serving = serving_replica_from(s);
+  const capacity_request q = build(s, serving);
   std::optional<mig_profile> mig;
   if (const std::optional<std::string> mig_name = s.text("mig")) {
     const std::optional<std::string> gpu_name = s.text("gpu");
@@ -304,6 +371,32 @@ int run_capacity(capacity_command& cmd) {
 
   if (cmd.json) {
     nlohmann::json j = io::to_json(p, q);
+    j["gpus_per_replica"] = q.replica.gpus;
+    j["total_gpus"] = p.gpus;
+    if (serving) {
+      const serving_plan& sp = serving->setup.plan;
+      nlohmann::json sj = io::to_json(serving->best.best);
+      sj["model"] = serving->setup.model.name();
+      sj["gpu"] = std::string(sp.node.gpu.name.view());
+      sj["node"] = std::string(sp.node.name.view());
+      sj["layout"] = io::to_json(sp.layout);
+      sj["engine"] = std::string(to_string(sp.config.engine));
+      sj["input_len"] = serving->setup.input_len;
+      sj["output_len"] = serving->setup.output_len;
+      sj["slo"] = io::to_json(serving->setup.slo);
+      j["serving"] = sj;
+    }
+    if (serving && !s.has("price")) {
+      if (serving->price != nullptr)
+        j["price_entry"] = {
+            {"provider", std::string(serving->price->provider.view())},
+            {"instance", std::string(serving->price->instance.view())},
+            {"term", "on_demand"},
+            {"usd_per_gpu_hour", serving->price->on_demand.in(units::usd_per_h)},
+            {"usd_per_replica_hour", q.replica_price.in(units::usd_per_h)}};
+      else
+        j["price_entry"] = nullptr;
+    }
     if (mig) {
       j["mig_profile"] = std::string(mig->name.view());
       j["replicas_per_gpu"] = mig->max_instances;
@@ -347,6 +440,29 @@ int run_capacity(capacity_command& cmd) {
              q.replica.rate.in(units::requests_per_s), secs(q.replica.mean_service),
              q.replica.service_cv, p.slots_per_replica, p.slots_per_replica > 1 ? "s" : "",
              q.replica.gpus, q.replica.gpus > 1 ? "s" : "");
+  if (serving) {
+    const serving_plan& sp = serving->setup.plan;
+    const serving_point& b = serving->best.best;
+    fmt::print("  serving plan: {} on {} x {} (tp {} pp {}), {} + {} tokens\n"
+               "  best under TTFT <= {}, TPOT <= {}: concurrency {:.1f}, TTFT {}, TPOT {}, "
+               "end-to-end {}\n",
+               serving->setup.model.name(), q.replica.gpus, sp.node.gpu.name.view(),
+               sp.layout.tp, sp.layout.pp, serving->setup.input_len, serving->setup.output_len,
+               serving->setup.slo.ttft.value > 0 ? secs(serving->setup.slo.ttft) : "any",
+               serving->setup.slo.tpot.value > 0 ? secs(serving->setup.slo.tpot) : "any",
+               b.concurrency, secs(b.ttft), secs(b.tpot), secs(b.e2e));
+    if (s.has("price")) {
+      // the user's price per replica-hour replaces the book
+    } else if (serving->price != nullptr) {
+      fmt::print("  price: {} {} on demand, ${:.2f}/GPU-h x {} GPUs = ${:.2f}/replica-h\n",
+                 serving->price->provider.view(), serving->price->instance.view(),
+                 serving->price->on_demand.in(units::usd_per_h), q.replica.gpus,
+                 q.replica_price.in(units::usd_per_h));
+    } else {
+      fmt::print("  price: the default price book has no {} entry (give --price)\n",
+                 sp.node.gpu.name.view());
+    }
+  }
   fmt::print("Target: p{:g} wait <= {}\n\n", q.slo.percentile * 100, secs(q.slo.max_wait));
   fmt::print("Replicas at the peak: {} ({} GPUs{})\n", p.replicas, p.gpus,
              mig ? fmt::format("; {} per GPU as {}: {} GPUs", mig->max_instances,
@@ -429,7 +545,8 @@ command add_capacity_command(CLI::App& app) {
       "capacity",
       "Replicas for a demand at a waiting-time target (Erlang C / Allen-Cunneen), their "
       "utilisation against the 70-90% band, growth month by month");
-  cmd->s.add(sub, std::span<const field>(capacity_table));
+  cmd->s.add(sub, {model_fields(), gpu_fields(), node_fields(), layout_fields(), serving_fields(),
+                   serve_load_fields(), capacity_table});
   cmd->s.add_plan_option(sub);
   sub->add_flag("--json", cmd->json, "Print the plan as JSON (schema: docs/json-schema.md)");
   return {sub, [cmd] { return run_capacity(*cmd); }};

@@ -8,6 +8,7 @@
 #include "chart.hpp"
 #include "cli.hpp"
 #include "options.hpp"
+#include "serve_setup.hpp"
 
 #include <gpuplan/io/json.hpp>
 #include <gpuplan/io/serve_json.hpp>
@@ -28,27 +29,12 @@ namespace {
 
 using ft = field_type;
 
+// serve's own fields; the rest of the serving flags are serve_load_fields() (serve_setup.hpp).
 constexpr field serve_table[] = {
-    {"input_len", "--input-len", ft::count, "serve-load",
-     "Prompt tokens per request (default 1024)"},
-    {"output_len", "--output-len", ft::count, "serve-load",
-     "Output tokens per request (default 256)"},
     {"concurrency", "--concurrency", ft::count, "serve-load",
      "Requests in flight per replica (continuous) or the batch (static); default 1"},
     {"rate", "--rate", ft::number, "serve-load",
      "Arrival rate of the whole deployment, requests/s (instead of --concurrency)"},
-    {"ttft_slo", "--ttft-slo", ft::number, "serve-load",
-     "Time-to-first-token target in seconds: report the best concurrency that meets it"},
-    {"tpot_slo", "--tpot-slo", ft::number, "serve-load",
-     "Time-per-output-token target in seconds: report the best concurrency that meets it"},
-    {"batching", "--batching", ft::text, "serve-load",
-     "continuous (default) or static (a batch prefilled, then decoded to its end)"},
-    {"dtype", "--dtype", ft::text, "serve-load",
-     "Precision of the matrix math: bf16|fp16 (default: the weights' 16-bit type), fp8|int8 "
-     "for W8A8"},
-    {"chunked_prefill", "--chunked-prefill", ft::flag, "serve-load",
-     "Split prompts into chunks that ride with the decode steps (default true; false for "
-     "prefill-first scheduling)"},
     {"sweep", "--sweep", ft::count, "serve-load",
      "Also report the throughput-latency curve at this many concurrencies (<= 64)"},
 };
@@ -58,15 +44,6 @@ struct serve_command {
   bool json = false;
   std::string chart;  ///< --chart FILE.svg|FILE.png: the curve drawn by gnuplot (chart.hpp)
 };
-
-/// A positive number given for key (0 when absent); usage_error naming the field otherwise.
-double positive(const settings& s, std::string_view key) {
-  const auto v = s.number(key);
-  if (!v) return 0.0;
-  if (!(*v > 0.0) || !std::isfinite(*v))
-    throw usage_error(fmt::format("{} must be a positive number (got {})", s.name(key), *v));
-  return *v;
-}
 
 std::string ms(duration d) { return fmt::format("{:.1f} ms", d.in(units::ms)); }
 std::string per_s(double v) {
@@ -114,40 +91,19 @@ int run_serve(serve_command& cmd) {
   if (s.has("concurrency") && s.has("rate"))
     throw usage_error(
         fmt::format("{} and {} exclude each other", s.name("concurrency"), s.name("rate")));
-  const model_choice model = model_from(s, "serve");
-  if (!model.transformer)
-    throw usage_error(
-        "serve needs a transformer model (a catalog name or a config.json), not "
-        "a parameter count");
-  serving_plan p{};
-  p.model = *model.transformer;
-  const gpu_choice gpu = gpu_from(s);
-  p.layout = layout_from(s, model);
-  const int per_replica = p.layout.tp * p.layout.pp;
-  const std::optional<node_spec> node = node_from(s);
-  if (node) {
-    p.node = *node;
-    if (s.has("gpu")) p.node.gpu = gpu.spec;
-  } else {
-    p.node = single_gpu_node(gpu.spec, std::max(8, per_replica));
-  }
-  p.config = serving_from(s, model);
-  const precision weights16 =
-      p.config.weight_dtype == precision::fp16 ? precision::fp16 : precision::bf16;
-  p.compute_dtype = s.has("dtype") ? enum_named<precision>(*s.text("dtype"), s.name("dtype"),
-                                                           {precision::bf16, precision::fp16,
-                                                            precision::fp8, precision::int8})
-                                   : weights16;
-  const int in = s.count("input_len").value_or(1024), out = s.count("output_len").value_or(256);
-  p.mix = request_mix::fixed(in, out);
+  serve_setup setup = serve_setup_from(s, "serve");
+  const model_choice& model = setup.model;
+  serving_plan& p = setup.plan;
+  const int per_replica = setup.gpus_per_replica();
+  const std::optional<node_spec>& node = setup.node;
+  const int in = setup.input_len, out = setup.output_len;
   p.concurrency = s.count("concurrency").value_or(1);
-  if (s.has("rate")) p.rate = positive(s, "rate") * units::request / units::s;
+  if (s.has("rate")) p.rate = positive_or_zero(s, "rate") * units::request / units::s;
   if (const auto b = s.text("batching"))
     p.batching = enum_named<batching_mode>(*b, s.name("batching"));
   p.chunked_prefill = s.flag("chunked_prefill").value_or(p.config.engine != serving_engine::trtllm);
-  const serving_slo slo{.ttft = positive(s, "ttft_slo") * units::s,
-                        .tpot = positive(s, "tpot_slo") * units::s};
-  const bool want_slo = slo.ttft.value > 0 || slo.tpot.value > 0;
+  const serving_slo slo = setup.slo;
+  const bool want_slo = setup.want_slo();
   const int sweep = s.count("sweep").value_or(cmd.chart.empty() ? 0 : 16);
   if (sweep > max_curve_points)
     throw usage_error(
@@ -242,7 +198,7 @@ command add_serve_command(CLI::App& app) {
       "serve", "Serving speed: TTFT, TPOT, tokens/s and requests/s; the best point under an SLO");
   settings& s = cmd->s;
   s.add(f, {model_fields(), gpu_fields(), node_fields(), layout_fields(), serving_fields(),
-            serve_table});
+            serve_load_fields(), serve_table});
   s.add_plan_option(f);
   f->add_flag("--json", cmd->json, "Print the result as JSON (schema: docs/json-schema.md)");
   f->add_option("--chart", cmd->chart,

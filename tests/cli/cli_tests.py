@@ -1005,6 +1005,68 @@ def _():
     check("nvidia.com/mig-3g.40gb: 1" in mig, "MIG resource name")
 
 
+@case("capacity.serving_plan")
+def _():
+    # A replica described by a serving plan (the `gpuplan serve` flags): Llama-3.1-70B on a DGX
+    # H100 at tp 8, 1024 + 256 tokens, TTFT <= 1 s and TPOT <= 50 ms. Its capacity must be
+    # exactly the best point `gpuplan serve --json` reports at the same SLO, and the replica
+    # count the smallest that meets p99 wait <= 1 s at 20 req/s by Erlang C (computed here).
+    plan = ["--model", "Llama-3.1-70B", "--node", "dgx-h100", "--tp", "8", "--input-len",
+            "1024", "--output-len", "256", "--ttft-slo", "1", "--tpot-slo", "0.05"]
+    best = ok_json("serve", *plan)["best"]
+    j = ok_json("capacity", "--rate", "20", "--wait-slo", "1", "--months", "0", *plan)
+    for k in ["replicas", "utilization", "p_wait", "wait_p99_s", "serving", "gpus_per_replica",
+              "total_gpus"]:
+        check(k in j, f"--json carries {k}")
+    near(j["replica"]["rate_req_per_s"], best["requests_per_s"], 1e-12, "replica rate = serve's")
+    near(j["replica"]["mean_service_s"], best["e2e_s"], 1e-12, "service time = serve's e2e")
+    near(j["serving"]["requests_per_s"], best["requests_per_s"], 1e-12, "serving point")
+    check(j["serving"]["concurrency"] == best["concurrency"], "the same concurrency as serve")
+    check(j["serving"]["tpot_s"] <= 0.05 and j["serving"]["ttft_s"] <= 1.0, "meets the SLO")
+    check(j["gpus_per_replica"] == 8 and j["total_gpus"] == 8 * j["replicas"], "tp 8 replicas")
+    rate = best["requests_per_s"]
+    n = j["replicas"]
+    check(n >= math.ceil(20 / rate), f"{n} replicas carry 20 req/s at {rate:.3f} each")
+    near(j["utilization"], 20 / (n * rate), 1e-12, "utilisation = demand / capacity")
+    check(0 < j["utilization"] <= 1, "utilisation in (0, 1]")
+    slots = j["slots_per_replica"]
+    check(slots == int(rate * best["e2e_s"] + 1e-9), "slots = rate x e2e (Little)")
+    mu = rate / slots  # per slot
+
+    def p99(c):
+        if 20 / mu >= c:
+            return math.inf
+        C = erlang_c(20 / mu, c)
+        return max(0.0, math.log(C / 0.01) / (c * mu - 20)) if C > 0.01 else 0.0
+    check(p99(n * slots) <= 1.0 and (n == 1 or p99((n - 1) * slots) > 1.0),
+          f"{n} is the smallest replica count meeting p99 wait <= 1 s")
+    # the cost: the default book's cheapest on-demand H100 SXM $/GPU-h, times 8 GPUs
+    pe = j["price_entry"]
+    check(pe["term"] == "on_demand" and pe["provider"], f"a price entry: {pe}")
+    near(pe["usd_per_replica_hour"], 8 * pe["usd_per_gpu_hour"], 1e-12, "replica $/h = 8 GPUs")
+    near(j["cost_per_hour_usd"], n * pe["usd_per_replica_hour"], 1e-9, "cost at the peak")
+    text = ok("capacity", "--rate", "20", "--wait-slo", "1", "--months", "0", *plan).out
+    check("serving plan: Llama-3.1-70B on 8 x H100" in text and "/GPU-h x 8 GPUs" in text
+          and all(len(line) <= 120 for line in text.splitlines()),
+          "the text names the serving point and the price entry")
+    y = ok("capacity", "--rate", "20", "--wait-slo", "1", "--months", "0", *plan,
+           "--kubernetes", "llama-70b").out
+    check("nvidia.com/gpu: 8" in y and f"  replicas: {n}\n" in y, "k8s asks tp x pp GPUs")
+    # an explicit --price replaces the book; the replica's own flags exclude the serving plan
+    k = ok_json("capacity", "--rate", "20", "--wait-slo", "1", "--months", "0", *plan,
+                "--price", "10")
+    check("price_entry" not in k, "--price replaces the book")
+    bad(r"--replica-rate.*serving plan", "capacity", "--rate", "20", "--wait-slo", "1", *plan,
+        "--replica-rate", "2")
+    bad(r"capacity.*--ttft-slo", "capacity", "--rate", "20", "--wait-slo", "1", "--model",
+        "Llama-3.1-70B", "--node", "dgx-h100", "--tp", "8")
+    bad(r"--tp belongs to a serving plan", "capacity", "--rate", "20", "--wait-slo", "1",
+        "--replica-rate", "2", "--service-time", "4", "--tp", "8")
+    bad(r"not dp 2", "capacity", "--rate", "20", "--wait-slo", "1", *plan, "--dp", "2")
+    bad(r"no concurrency .* meets the SLO", "capacity", "--rate", "20", "--wait-slo", "1",
+        *plan[:-4], "--ttft-slo", "0.001")
+
+
 @case("capacity.chart")
 def _():
     d = tempfile.mkdtemp()
