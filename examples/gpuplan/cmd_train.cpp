@@ -2,7 +2,7 @@
 // more GPUs buy?
 //
 // The options are a contract (docs/cli.md, docs/json-schema.md): the shared groups of options.hpp
-// (model, GPU, node, layout, training) plus train's own: --tokens, --nodes, --fabric, --stack,
+// (model, GPU, node, layout, training) plus train's own: --tokens, --nodes, --fabric,
 // --scaling FROM..TO, --scaling-mode, --chart FILE, --json. The model is the step-time model of
 // <gpuplan/models/training_step.hpp> (docs/models/training-time.md).
 #include "cli.hpp"
@@ -34,8 +34,6 @@ constexpr field train_table[] = {
      "Nodes in the cluster (default: as many as the GPUs need)"},
     {"fabric", "--fabric", field_type::text, "train-time",
      "Network between nodes: infiniband|roce|efa|ethernet (default infiniband)"},
-    {"stack", "--stack", field_type::text, "train-time",
-     "Software: megatron (fused kernels, the default) or eager (Hugging Face / eager PyTorch)"},
     {"scaling", "--scaling", field_type::text, "train-time",
      "Throughput against the GPU count, FROM..TO GPUs (data-parallel degree doubled each step)"},
     {"scaling_mode", "--scaling-mode", field_type::text, "train-time",
@@ -78,6 +76,7 @@ struct run_description {
   training_plan plan;
   std::optional<token_count> tokens;
   std::string tokens_text;
+  std::string framework_note;
 };
 
 std::string secs(duration d) {
@@ -248,6 +247,9 @@ int run_train(train_command& cmd) {
   d.plan.model = *d.model.transformer;
   d.plan.layout = layout_from(s, d.model);
   d.plan.config = training_from(s);
+  // --framework/--amp/--master-weights/--chunked-loss as fit reads them: the step-time model
+  // and the memory model follow the same training_config::framework
+  d.framework_note = settle_framework(s, d.model, d.plan.layout, d.plan.config);
   if (d.plan.config.offload == offload_kind::params)
     throw usage_error(s.name("offload") +
                       " params: the step-time model covers optimizer offload only");
@@ -257,9 +259,6 @@ int run_train(train_command& cmd) {
     d.plan.fabric = enum_named<inter_node_fabric>(
         *f, s.name("fabric"), {inter_node_fabric::infiniband, inter_node_fabric::roce,
                                inter_node_fabric::efa, inter_node_fabric::ethernet});
-  }
-  if (auto k = s.text("stack")) {
-    d.plan.assumptions.stack = enum_named<software_stack>(*k, s.name("stack"));
   }
   if (auto t = s.text("tokens")) {
     d.tokens = parse_count(*t, s.name("tokens")) * units::token;
@@ -297,6 +296,7 @@ int run_train(train_command& cmd) {
                     {"zero", d.plan.layout.zero},
                     {"virtual_stages", d.plan.layout.virtual_stages},
                     {"sequence_parallel", d.plan.layout.sequence_parallel}}},
+        {"framework", std::string(to_string(d.plan.config.framework))},
         {"global_batch", b.global_batch},
         {"seq", seq},
         {"micro_batches", b.micro_batches},
@@ -329,8 +329,9 @@ int run_train(train_command& cmd) {
   } else {
     fmt::print("{} on {} x {} ({} x {}), {}\n", d.model.name(), b.nodes, d.plan.node.name.view(),
                b.gpus, d.plan.node.gpu.name.view(), layout_text(d.plan.layout));
-    fmt::print("global batch {} x {} tokens, {} micro-batches of {} per pipeline\n\n",
+    fmt::print("global batch {} x {} tokens, {} micro-batches of {} per pipeline\n",
                b.global_batch, seq, b.micro_batches, d.plan.config.micro_batch);
+    fmt::print("framework {}{}\n\n", to_string(d.plan.config.framework), d.framework_note);
     table t;
     t.header = {"step time", "", "share"};
     t.numeric = {false, true, true};

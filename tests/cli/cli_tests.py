@@ -1353,6 +1353,24 @@ def _():
               "the chart, or a clear message")
 
 
+@case("train.framework")
+def _():
+    # One setting for memory and time (issue 17): the step model reads training_config::framework.
+    # Eager PyTorch (transformers) runs every elementwise op as its own kernel, so the same
+    # Llama 3.1 8B step on one H100 is slower than under Megatron's fused kernels.
+    base = ("train", "--model", "llama-3.1-8b", "--gpu", "h100", "--gpus", "1", "--seq", "2048")
+    hf = ok_json(*base, "--framework", "transformers")
+    mg = ok_json(*base, "--framework", "megatron")
+    check(hf["framework"] == "transformers" and mg["framework"] == "megatron", "framework in json")
+    check(hf["step_time_s"] > 1.1 * mg["step_time_s"],
+          f"transformers step {hf['step_time_s']} not slower than megatron {mg['step_time_s']}")
+    # --tp 8 with no --framework: megatron, and the text says why (as fit does)
+    r = ok("train", "--model", "llama-3.1-70b", "--node", "dgx-h100", "--gpus", "8", "--tp", "8")
+    check("framework megatron (--tp 8 needs Megatron-LM)" in r.out, r.out)
+    bad("--framework transformers", "train", "--model", "llama-3.1-70b", "--node", "dgx-h100",
+        "--gpus", "8", "--tp", "8", "--framework", "transformers")
+
+
 @case("train.errors")
 def _():
     base = ("train", "--model", "llama-3.1-8b", "--node", "dgx-h100")
