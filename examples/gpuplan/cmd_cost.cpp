@@ -132,7 +132,7 @@ int run_cost_command(cost_command& cmd) {
     r.gpu_source = "model";
   } else {
     for (const std::string_view only :
-         {"tokens", "nodes", "fabric", "stack", "dp", "tp", "pp", "cp", "ep", "zero"})
+         {"tokens", "nodes", "fabric", "dp", "tp", "pp", "cp", "ep", "zero"})
       if (s.has(only))
         throw usage_error(fmt::format("{} describes a modelled training run: add {} (and the "
                                       "`gpuplan train` flags)",

@@ -2,7 +2,7 @@
 // more GPUs buy?
 //
 // The options are a contract (docs/cli.md, docs/json-schema.md): the shared groups of options.hpp
-// (model, GPU, node, layout, training) plus train's own: --tokens, --nodes, --fabric, --stack,
+// (model, GPU, node, layout, training) plus train's own: --tokens, --nodes, --fabric,
 // --scaling FROM..TO, --scaling-mode, --chart FILE, --json. The model is the step-time model of
 // <gpuplan/models/training_step.hpp> (docs/models/training-time.md).
 #include "cli.hpp"
@@ -228,6 +228,7 @@ int run_train(train_command& cmd) {
                     {"zero", d.plan.layout.zero},
                     {"virtual_stages", d.plan.layout.virtual_stages},
                     {"sequence_parallel", d.plan.layout.sequence_parallel}}},
+        {"framework", std::string(to_string(d.plan.config.framework))},
         {"global_batch", b.global_batch},
         {"seq", seq},
         {"micro_batches", b.micro_batches},
@@ -260,8 +261,9 @@ int run_train(train_command& cmd) {
   } else {
     fmt::print("{} on {} x {} ({} x {}), {}\n", d.model.name(), b.nodes, d.plan.node.name.view(),
                b.gpus, d.plan.node.gpu.name.view(), layout_text(d.plan.layout));
-    fmt::print("global batch {} x {} tokens, {} micro-batches of {} per pipeline\n\n",
+    fmt::print("global batch {} x {} tokens, {} micro-batches of {} per pipeline\n",
                b.global_batch, seq, b.micro_batches, d.plan.config.micro_batch);
+    fmt::print("framework {}{}\n\n", to_string(d.plan.config.framework), d.framework_note);
     table t;
     t.header = {"step time", "", "share"};
     t.numeric = {false, true, true};

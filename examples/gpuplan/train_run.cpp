@@ -18,8 +18,6 @@ constexpr field run_table[] = {
      "Nodes in the cluster (default: as many as the GPUs need)"},
     {"fabric", "--fabric", field_type::text, "train-time",
      "Network between nodes: infiniband|roce|efa|ethernet (default infiniband)"},
-    {"stack", "--stack", field_type::text, "train-time",
-     "Software: megatron (fused kernels, the default) or eager (Hugging Face / eager PyTorch)"},
 };
 
 /// The node: --node, else the catalog node that carries the GPU, else (one GPU) the GPU alone.
@@ -67,6 +65,9 @@ run_description training_run_from(const settings& s, std::string_view command) {
   d.plan.model = *d.model.transformer;
   d.plan.layout = layout_from(s, d.model);
   d.plan.config = training_from(s);
+  // --framework/--amp/--master-weights/--chunked-loss as fit reads them: the step-time model
+  // and the memory model follow the same training_config::framework
+  d.framework_note = settle_framework(s, d.model, d.plan.layout, d.plan.config);
   if (d.plan.config.offload == offload_kind::params)
     throw usage_error(s.name("offload") +
                       " params: the step-time model covers optimizer offload only");
@@ -76,9 +77,6 @@ run_description training_run_from(const settings& s, std::string_view command) {
     d.plan.fabric = enum_named<inter_node_fabric>(
         *f, s.name("fabric"), {inter_node_fabric::infiniband, inter_node_fabric::roce,
                                inter_node_fabric::efa, inter_node_fabric::ethernet});
-  }
-  if (auto k = s.text("stack")) {
-    d.plan.assumptions.stack = enum_named<software_stack>(*k, s.name("stack"));
   }
   if (auto t = s.text("tokens")) {
     d.tokens = parse_count(*t, s.name("tokens")) * units::token;

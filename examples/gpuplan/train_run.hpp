@@ -14,7 +14,7 @@
 
 namespace gpuplan::cli {
 
-/// --tokens, --nodes, --fabric, --stack: the run's own fields beside the shared groups.
+/// --tokens, --nodes, --fabric: the run's own fields beside the shared groups.
 std::span<const field> train_run_fields();
 
 /// A training run: the model, the plan the step-time model reads, and the token budget.
@@ -23,6 +23,7 @@ struct run_description {
   training_plan plan;
   std::optional<token_count> tokens;
   std::string tokens_text;
+  std::string framework_note;  ///< why the framework is what it is (settle_framework)
 };
 
 /// Reads the model, GPU, node, layout, training and train-run fields into a plan; throws

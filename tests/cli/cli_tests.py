@@ -1305,7 +1305,7 @@ def _():
                 "--price-per-gpu-hour", "--prices", "--compare", "--json", "--region", "--term",
                 "--provider", "--embodied", "--demand", "--chart", "--plan"]:
         check(re.search(rf"{re.escape(opt)}\b", h), f"cost --help lists {opt}")
-    for opt in ["--model", "--tokens", "--node", "--tp", "--dp", "--global-batch", "--stack"]:
+    for opt in ["--model", "--tokens", "--node", "--tp", "--dp", "--global-batch", "--framework"]:
         check(re.search(rf"{re.escape(opt)}\b", h), f"cost --help lists train's {opt}")
 
 
@@ -1465,6 +1465,24 @@ def _():
         check(os.path.exists(os.path.join(d, "curve.gp")), "gnuplot script written")
         check(os.path.exists(chart) or "gnuplot is not installed" in r.err,
               "the chart, or a clear message")
+
+
+@case("train.framework")
+def _():
+    # One setting for memory and time (issue 17): the step model reads training_config::framework.
+    # Eager PyTorch (transformers) runs every elementwise op as its own kernel, so the same
+    # Llama 3.1 8B step on one H100 is slower than under Megatron's fused kernels.
+    base = ("train", "--model", "llama-3.1-8b", "--gpu", "h100", "--gpus", "1", "--seq", "2048")
+    hf = ok_json(*base, "--framework", "transformers")
+    mg = ok_json(*base, "--framework", "megatron")
+    check(hf["framework"] == "transformers" and mg["framework"] == "megatron", "framework in json")
+    check(hf["step_time_s"] > 1.1 * mg["step_time_s"],
+          f"transformers step {hf['step_time_s']} not slower than megatron {mg['step_time_s']}")
+    # --tp 8 with no --framework: megatron, and the text says why (as fit does)
+    r = ok("train", "--model", "llama-3.1-70b", "--node", "dgx-h100", "--gpus", "8", "--tp", "8")
+    check("framework megatron (--tp 8 needs Megatron-LM)" in r.out, r.out)
+    bad("--framework transformers", "train", "--model", "llama-3.1-70b", "--node", "dgx-h100",
+        "--gpus", "8", "--tp", "8", "--framework", "transformers")
 
 
 @case("train.errors")

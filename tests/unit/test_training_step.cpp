@@ -364,7 +364,7 @@ TEST_CASE("eager PyTorch (Hugging Face) on one H100: measured step times, within
     training_plan p;
     p.model = *r.m;
     p.node = catalog::dgx_h100;
-    p.assumptions.stack = software_stack::eager;
+    p.config.framework = framework_kind::transformers;
     p.config.micro_batch = r.micro_batch;
     p.config.seq = r.seq;
     p.config.global_batch = r.micro_batch;
@@ -374,7 +374,7 @@ TEST_CASE("eager PyTorch (Hugging Face) on one H100: measured step times, within
     INFO(r.m->name.view() << " " << r.micro_batch << " x " << r.seq);
     CHECK(b.total.in(units::s) == Approx(r.seconds).epsilon(0.15));
     // the same step under Megatron's fused kernels is faster
-    p.assumptions.stack = software_stack::megatron;
+    p.config.framework = framework_kind::megatron;
     CHECK(step_time(p) < b.total);
   }
 }
@@ -455,7 +455,7 @@ TEST_CASE("MosaicML llm-foundry MPT benchmarks on H100 (FSDP, eager PyTorch): MF
     p.config.seq = r.seq;
     p.config.global_batch = r.micro_batch * r.grad_accum * r.gpus;
     p.config.recompute = r.checkpointing ? recompute_mode::full : recompute_mode::none;
-    p.assumptions.stack = software_stack::eager;
+    p.config.framework = framework_kind::transformers;
     p.assumptions.zero3_gather_elements = m.layer_parameters(0);
     p.assumptions.zero3_reduce_elements = m.layer_parameters(0);
     const double got = 100.0 * estimate_step(p).mfu;

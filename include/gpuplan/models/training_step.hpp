@@ -70,26 +70,15 @@ inline constexpr enumerator<context_parallel_kind> context_parallel_kind_names[]
 };
 constexpr const auto& enumerators(context_parallel_kind) { return context_parallel_kind_names; }
 
-/// The software that runs the step.
-enum class software_stack : unsigned char {
-  /// Megatron-LM / Megatron-Core with Transformer Engine: fused norms, fused bias-dropout-add,
-  /// fused activations, fused QKV; kernels large enough that launch cost hides behind them.
-  megatron,
-  /// Eager PyTorch as Hugging Face transformers runs it: every elementwise op its own kernel
-  /// (RMSNorm as cast, pow, mean, rsqrt, multiply, cast, weight multiply; rotary as neg, cat,
-  /// multiply, multiply, add), separate Q, K, V projections, fp32 logits and loss, and every
-  /// kernel at least `eager_op_floor` long.
-  eager,
-};
-inline constexpr enumerator<software_stack> software_stack_names[] = {
-    {software_stack::megatron, "megatron"},
-    {software_stack::eager, "eager"},
-};
-constexpr const auto& enumerators(software_stack) { return software_stack_names; }
-
 /// The knobs of the step-time model. Each default says where it comes from.
+///
+/// The software that runs the step is not an assumption here: it is `training_config::framework`
+/// (specs/training.hpp), the same setting the memory model reads. megatron: Megatron-LM /
+/// Megatron-Core with Transformer Engine (fused norms, bias-dropout-add, activations and QKV;
+/// kernels large enough that launch cost hides behind them). transformers: eager PyTorch as
+/// Hugging Face transformers runs it (every elementwise op its own kernel, separate Q, K, V
+/// projections, fp32 logits and loss, every kernel at least `eager_op_floor` long).
 struct step_assumptions {
-  software_stack stack = software_stack::megatron;
   /// Shortest time of one kernel in eager PyTorch (Python dispatch and launch): a 1 MiB
   /// `copy_` on one H100 SXM under PyTorch 2.11 took about 10.7 us (195 GB/s for 2 MiB moved)
   /// where HBM would need 0.7 us.
@@ -454,7 +443,7 @@ constexpr layer_time one_layer(const layer_inputs& in, bool moe) {
   layer_time t;
   // ---- GEMMs ----
   linear_seconds lin;
-  if (a.stack == software_stack::eager) {  // Hugging Face: separate Q, K and V projections
+  if (c.framework == framework_kind::transformers) {  // Hugging Face: separate Q, K and V projections
     lin += linear(g, T, q / tp, h);
     lin += linear(g, T, kv_local, h, 2.0);
   } else {
@@ -539,7 +528,7 @@ constexpr layer_time one_layer(const layer_inputs& in, bool moe) {
   double mem_fwd = fwd_b / g.hbm;
   double mem_bwd = bwd_b / g.hbm;
   double amp_casts = 0.0;
-  if (a.stack == software_stack::eager) {
+  if (c.framework == framework_kind::transformers) {
     // every op its own kernel: n kernels of `bytes` each, none shorter than the floor
     auto ops = [&](double n, double bytes) {
       const double one = bytes / g.hbm;
@@ -698,7 +687,7 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
                                              : detail::mamf_fraction(p.node.gpu, c.dtype)) *
               a.sustained_fraction;
   in.g.overhead = a.kernel_overhead.value;
-  in.g.floor = a.stack == software_stack::eager ? a.eager_op_floor.value : 0.0;
+  in.g.floor = c.framework == framework_kind::transformers ? a.eager_op_floor.value : 0.0;
   in.g.e = bytes_per_element(c.dtype == precision::fp8 ? precision::fp8 : c.dtype).value;
   in.g.sms = p.node.gpu.sm_count;
   in.g.tm = a.gemm_tile_m;
@@ -735,7 +724,7 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
   const double head_compute = head.fwd + head.bwd;
   const double logits = T * m.vocab / tp;
   double head_memory = 5.0 * logits * 4.0 / g.hbm;
-  if (a.stack == software_stack::eager) {
+  if (c.framework == framework_kind::transformers) {
     // logits.float(), log_softmax, nll_loss; backward: nll (fill + scatter), log_softmax, cast
     // back to 16 bits; and the embedding's dense gradient (zero-filled, then scattered)
     auto op = [&](double bytes) { return bytes / g.hbm > g.floor ? bytes / g.hbm : g.floor; };
