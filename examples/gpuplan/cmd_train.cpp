@@ -5,6 +5,7 @@
 // (model, GPU, node, layout, training) plus train's own: --tokens, --nodes, --fabric,
 // --scaling FROM..TO, --scaling-mode, --chart FILE, --json. The model is the step-time model of
 // <gpuplan/models/training_step.hpp> (docs/models/training-time.md).
+#include "chart.hpp"
 #include "cli.hpp"
 #include "options.hpp"
 #include "train_run.hpp"
@@ -20,7 +21,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <string>
 
@@ -117,68 +117,23 @@ std::string scaling_text(const scaling_curve& c) {
                       fmt::format("{:.0f}%", 100 * p.bubble_share),
                       std::string(describe(p.limit))});
   }
-  std::string out = t.render("  ");
-  // a text chart: tokens/s per GPU, one bar per point
-  double top = 0.0;
-  for (const scaling_point& p : c)
-    if (p.valid) top = std::max(top, p.tokens_per_s_per_gpu.in(units::tokens_per_s));
-  if (top > 0.0) {
-    out += "\n  tokens/s per GPU\n";
-    for (const scaling_point& p : c) {
-      const double v = p.valid ? p.tokens_per_s_per_gpu.in(units::tokens_per_s) : 0.0;
-      const int n = static_cast<int>(std::lround(40.0 * v / top));
-      std::string bar;
-      for (int i = 0; i < n; ++i) bar += "#";
-      out += fmt::format("  {:>7} |{:<40} {}\n", p.gpus, bar,
-                         p.valid ? fmt::format("{:.0f}", v) : std::string("(batch too small)"));
-    }
-  }
-  return out;
+  return t.render("  ");
 }
 
-/// Writes FILE.dat and FILE.gp beside `chart`; runs gnuplot when it is installed. Returns what
-/// happened, for stderr.
-std::string write_chart(const scaling_curve& c, const std::string& chart, const std::string& title) {
-  namespace fs = std::filesystem;
-  const fs::path out(chart);
-  const std::string ext = out.extension().string();
-  if (ext != ".svg" && ext != ".png")
-    throw usage_error("--chart " + chart + ": the file must end in .svg or .png");
-  fs::path dat = out, gp = out;
-  dat.replace_extension(".dat");
-  gp.replace_extension(".gp");
-  {
-    std::ofstream d(dat);
-    if (!d) throw usage_error("--chart: cannot write " + dat.string());
-    d << "# gpus tokens_per_s tokens_per_s_per_gpu efficiency communication_share bubble_share\n";
-    for (const scaling_point& p : c)
-      if (p.valid)
-        d << p.gpus << ' ' << p.tokens_per_s.in(units::tokens_per_s) << ' '
-          << p.tokens_per_s_per_gpu.in(units::tokens_per_s) << ' ' << p.efficiency << ' '
-          << p.communication_share << ' ' << p.bubble_share << '\n';
-  }
-  {
-    std::ofstream g(gp);
-    if (!g) throw usage_error("--chart: cannot write " + gp.string());
-    g << (ext == ".svg" ? "set terminal svg size 900,540 dynamic\n"
-                        : "set terminal pngcairo size 900,540\n")
-      << "set output '" << out.string() << "'\n"
-      << "set title '" << title << "' noenhanced\n"
-      << "set logscale x 2\nset xlabel 'GPUs'\nset ylabel 'tokens/s'\n"
-      << "set y2label 'efficiency, shares'\nset y2range [0:1.05]\nset ytics nomirror\n"
-      << "set y2tics\nset key top left opaque box\nset grid\n"
-      << "plot '" << dat.string() << "' using 1:2 with linespoints lw 2 title 'tokens/s', \\\n"
-      << "     '' using 1:4 axes x1y2 with linespoints title 'efficiency per GPU', \\\n"
-      << "     '' using 1:5 axes x1y2 with lines dt 2 title 'communication share', \\\n"
-      << "     '' using 1:6 axes x1y2 with lines dt 3 title 'bubble share'\n";
-  }
-  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0)
-    return fmt::format("gnuplot is not installed: wrote {} and {}; run `gnuplot {}` to draw {}",
-                       dat.string(), gp.string(), gp.string(), out.string());
-  const std::string cmd = "gnuplot '" + gp.string() + "' 2>/dev/null";
-  if (std::system(cmd.c_str()) != 0)
-    return fmt::format("gnuplot failed on {} (the data is in {})", gp.string(), dat.string());
-  return fmt::format("wrote {} (data {}, script {})", out.string(), dat.string(), gp.string());
+/// The scaling curve as a chart (the shared facility of chart.hpp): tokens/s per GPU against
+/// the GPU count, log-scaled in GPUs as the curve doubles them.
+chart::chart_spec scaling_chart(const scaling_curve& c, const std::string& title) {
+  chart::series line{"tokens/s per GPU", {}, chart::style::lines};
+  for (const scaling_point& p : c)
+    if (p.valid) line.points.emplace_back(p.gpus, p.tokens_per_s_per_gpu.in(units::tokens_per_s));
+  chart::chart_spec spec;
+  spec.title = title;
+  spec.x_label = "GPUs";
+  spec.y_label = "tokens/s per GPU";
+  spec.log_x = true;
+  spec.y_min = 0.0;
+  spec.data.push_back(std::move(line));
+  return spec;
 }
 
 std::pair<int, int> parse_range(const std::string& text, const std::string& who) {
@@ -199,7 +154,7 @@ int run_train(train_command& cmd) {
 
   const step_breakdown b = estimate_step(d.plan);
   std::optional<scaling_curve> curve;
-  std::string chart_note;
+  std::string chart_note, chart_title;
   if (auto r = s.text("scaling")) {
     const auto [from, to] = parse_range(*r, s.name("scaling"));
     scaling_mode mode = scaling_mode::strong;
@@ -207,10 +162,14 @@ int run_train(train_command& cmd) {
       mode = enum_named<scaling_mode>(*m, s.name("scaling_mode"));
     }
     curve = scaling(d.plan, from, to, mode);
-    if (auto chart = s.text("chart"))
-      chart_note = write_chart(*curve, *chart,
-                               fmt::format("{} on {}, {} scaling", d.model.name(),
-                                           d.plan.node.name.view(), to_string(mode)));
+    chart_title = fmt::format("{} on {}, {} scaling", d.model.name(), d.plan.node.name.view(),
+                              to_string(mode));
+    if (auto file = s.text("chart")) {
+      const std::string ext = std::filesystem::path(*file).extension().string();
+      if (ext != ".svg" && ext != ".png")
+        throw usage_error(s.name("chart") + " " + *file + ": the file must end in .svg or .png");
+      chart_note = chart::render_file(scaling_chart(*curve, chart_title), *file).message;
+    }
   } else if (s.has("chart") || s.has("scaling_mode")) {
     throw usage_error(s.name(s.has("chart") ? "chart" : "scaling_mode") + " needs --scaling FROM..TO");
   }
@@ -305,7 +264,11 @@ int run_train(train_command& cmd) {
       fmt::print("FLOPs: {:.3g} (with recompute {:.3g}; 6ND {:.3g})\n", f.model.in(units::FLOP),
                  f.hardware.in(units::FLOP), f.six_nd.in(units::FLOP));
     }
-    if (curve) fmt::print("\n{} scaling\n{}", to_string(curve->mode), scaling_text(*curve));
+    if (curve) {
+      fmt::print("\n{} scaling\n{}", to_string(curve->mode), scaling_text(*curve));
+      if (std::any_of(curve->begin(), curve->end(), [](const scaling_point& p) { return p.valid; }))
+        fmt::print("\n{}", chart::render_text(scaling_chart(*curve, chart_title)));
+    }
   }
   std::fflush(stdout);
   if (!chart_note.empty()) std::fprintf(stderr, "%s\n", chart_note.c_str());
