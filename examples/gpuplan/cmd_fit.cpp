@@ -409,6 +409,13 @@ fit_setup build(const fit_request& r, const fit_request& flags) {
   const long long product = 1LL * r.dp.value_or(1) * l.tp * l.pp * l.cp;
   if (product > max_gpus || r.gpus.value_or(1) > max_gpus)
     throw usage_error(fmt::format("the layout asks for more than {} GPUs", max_gpus));
+  // ep x tp and pp x virtual stages are int products in the layout's checks: bound them too.
+  if (1LL * l.ep * l.tp > max_gpus)
+    throw usage_error(
+        fmt::format("{} {} x tp {} is more than {} GPUs", name("ep"), l.ep, l.tp, max_gpus));
+  if (1LL * l.pp * l.virtual_stages > max_gpus)
+    throw usage_error(fmt::format("{} {} x pp {} is more than {} pipeline chunks",
+                                  name("virtual_stages"), l.virtual_stages, l.pp, max_gpus));
   if (1LL * r.micro_batch.value_or(1) * r.seq.value_or(1) > max_tokens ||
       1LL * r.batch.value_or(1) * std::max(r.context.value_or(1), r.max_model_len.value_or(1)) >
           max_tokens)

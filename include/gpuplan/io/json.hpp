@@ -17,6 +17,9 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -24,6 +27,8 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace gpuplan::io {
 
@@ -70,6 +75,8 @@ inline std::string one_line(std::string s) {
 /// prefix (whose position format differs between versions; we print our own).
 inline std::string parse_explanation(const char* what) {
   std::string_view w = what;
+  if (w.rfind("[json.exception.", 0) == 0 && w.find("] ") != std::string_view::npos)
+    w.remove_prefix(w.find("] ") + 2);
   const auto at = w.find("parse error");
   if (at != std::string_view::npos) {
     const auto colon = w.find(": ", at);
@@ -90,33 +97,215 @@ inline std::string type_name(const nlohmann::json& j) {
 
 }  // namespace detail
 
-/// Parses JSON text; on malformed input throws io::error "SOURCE:LINE:COLUMN: malformed JSON: ..."
-/// with the line and column computed from the byte nlohmann reports: the last character the
-/// parser read, i.e. the end of the offending token (the closing quote of an unexpected string).
-inline nlohmann::json parse_json(std::string_view text, std::string_view source) {
-  try {
-    return nlohmann::json::parse(text.begin(), text.end());
-  } catch (const nlohmann::json::parse_error& e) {
-    // e.byte is 1-based: the index of the last character read (size + 1 at the end of input).
-    const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
+/// The limits of the JSON readers (docs/reliability.md): past them, input is refused with an
+/// io::error naming the source and the place, rather than exhausting the stack or the memory.
+struct json_limits {
+  /// Deepest nesting of arrays and objects. gpuplan's own forms nest 3 levels deep and Hugging
+  /// Face configs 4 (a multimodal model's text_config.rope_scaling); 64 leaves room for any real
+  /// file while keeping recursive walks over the result (comparison, dump, destruction) shallow.
+  std::size_t max_depth = 64;
+  /// Largest file read_json_file reads. A config.json or a plan is a few KiB; 64 MiB is far
+  /// beyond any of them, and refuses /dev/zero or a model's weights given by mistake before they
+  /// fill the memory.
+  std::uintmax_t max_file_bytes = std::uintmax_t{64} * 1024 * 1024;
+  /// Most transformer layers a model read from a file may have. The deepest trained transformer
+  /// published has 1,000 layers (DeepNet, Wang et al. 2022, arXiv:2203.00555); the largest
+  /// production models about 130 (Llama 3.1 405B: 126). The models visit every layer, so a
+  /// config claiming 2^31 of them would take minutes to plan: refused instead.
+  int max_layers = 100'000;
+  /// Most GPUs a layout read from a file may span: 2^24 (16.7 million), the bound the CLI puts on
+  /// its flags, far beyond any cluster built (about 10^5 GPUs). Keeping dp x tp x pp x cp, ep x
+  /// expert_tp and pp x virtual_stages below it keeps the layout's own int arithmetic exact.
+  long long max_gpus = 1LL << 24;
+};
+
+namespace detail {
+
+/// The offset of the first bracket that nests deeper than `max_depth` (strings skipped).
+inline std::size_t depth_offset(std::string_view text, std::size_t max_depth) {
+  std::size_t depth = 0;
+  bool in_string = false, escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      if (++depth > max_depth) return i;
+    } else if ((c == '}' || c == ']') && depth > 0) {
+      --depth;
+    }
+  }
+  return text.size();
+}
+
+/// nlohmann's SAX events into a DOM, refusing what json::parse would accept silently: a key given
+/// twice in one object (parse keeps the last), and nesting deeper than the limit. Syntax errors,
+/// numbers out of double's range included, keep the byte where they were found.
+class strict_dom_builder {
+ public:
+  using json = nlohmann::json;
+  enum class problem : unsigned char { none, syntax, duplicate_key, too_deep };
+
+  strict_dom_builder(json& root, std::size_t max_depth) : root_(root), max_depth_(max_depth) {}
+
+  bool null() { return place(json(nullptr)); }
+  bool boolean(bool v) { return place(json(v)); }
+  bool number_integer(json::number_integer_t v) { return place(json(v)); }
+  bool number_unsigned(json::number_unsigned_t v) { return place(json(v)); }
+  bool number_float(json::number_float_t v, const json::string_t&) { return place(json(v)); }
+  bool string(json::string_t& v) { return place(json(std::move(v))); }
+  bool binary(json::binary_t& v) { return place(json::binary(std::move(v))); }
+  bool start_object(std::size_t) { return open(json::object()); }
+  bool start_array(std::size_t) { return open(json::array()); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+  bool key(json::string_t& k) {
+    if (stack_.back()->contains(k)) {
+      problem_ = problem::duplicate_key;
+      detail_ = path() + k;
+      return false;
+    }
+    keys_.back() = k;
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string&, const json::exception& e) {
+    problem_ = problem::syntax;
+    position_ = position;
+    // 406: a number past double's range; nlohmann says "number overflow parsing '1e309'".
+    const std::string_view w = e.what();
+    const auto token = w.find(" '");
+    detail_ = e.id == 406 && token != std::string_view::npos
+                  ? "number out of range:" + std::string(w.substr(token))
+                  : parse_explanation(e.what());
+    return false;
+  }
+
+  [[nodiscard]] problem what() const { return problem_; }
+  [[nodiscard]] const std::string& detail() const { return detail_; }
+  [[nodiscard]] std::size_t position() const { return position_; }
+
+ private:
+  /// "moe." or "aliases[2]." : where the current container is, for messages.
+  [[nodiscard]] std::string path() const {
+    std::string p;
+    for (std::size_t i = 1; i < stack_.size(); ++i) {
+      const json& parent = *stack_[i - 1];
+      p += parent.is_array() ? "[" + std::to_string(parent.size() - 1) + "]" : keys_[i - 1];
+      if (!stack_[i]->is_array()) p += ".";
+    }
+    return p;
+  }
+  json* put(json&& v) {
+    if (stack_.empty()) {
+      root_ = std::move(v);
+      return &root_;
+    }
+    json& top = *stack_.back();
+    if (top.is_array()) {
+      top.push_back(std::move(v));
+      return &top.back();
+    }
+    json& slot = top[keys_.back()];
+    slot = std::move(v);
+    return &slot;
+  }
+  bool place(json&& v) {
+    put(std::move(v));
+    return true;
+  }
+  bool open(json&& container) {
+    if (stack_.size() >= max_depth_) {
+      problem_ = problem::too_deep;
+      return false;
+    }
+    stack_.push_back(put(std::move(container)));
+    keys_.emplace_back();
+    return true;
+  }
+  bool close() {
+    stack_.pop_back();
+    keys_.pop_back();
+    return true;
+  }
+
+  json& root_;
+  std::size_t max_depth_;
+  std::vector<json*> stack_;
+  std::vector<std::string> keys_;
+  problem problem_ = problem::none;
+  std::string detail_;
+  std::size_t position_ = 0;
+};
+
+}  // namespace detail
+
+/// Parses JSON text; on bad input throws io::error naming `source`:
+///   "SOURCE:LINE:COLUMN: malformed JSON: ..." for a syntax error or a number out of double's
+///   range, with the line and column of the byte nlohmann reports: the last character the parser
+///   read, i.e. the end of the offending token (the closing quote of an unexpected string);
+///   "SOURCE:LINE:COLUMN: nesting deeper than N levels" at the first bracket past the limit;
+///   "SOURCE: key 'a.b' appears twice in one object" (JSON leaves it undefined; gpuplan refuses
+///   rather than guess which one was meant).
+/// A UTF-8 byte-order mark at the very start is skipped, as nlohmann does.
+inline nlohmann::json parse_json(std::string_view text, std::string_view source,
+                                 const json_limits& limits = {}) {
+  nlohmann::json root;
+  detail::strict_dom_builder sax(root, limits.max_depth);
+  if (nlohmann::json::sax_parse(text.begin(), text.end(), &sax)) return root;
+  const auto at = [&](std::size_t offset) {
     const text_position p = position_of(text, offset);
-    throw error(std::string(source) + ":" + std::to_string(p.line) + ":" +
-                std::to_string(p.column) +
-                ": malformed JSON: " + detail::parse_explanation(e.what()));
+    return std::string(source) + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
+  };
+  switch (sax.what()) {
+    case detail::strict_dom_builder::problem::duplicate_key:
+      throw error(std::string(source) + ": key '" + detail::one_line(sax.detail()) +
+                  "' appears twice in one object");
+    case detail::strict_dom_builder::problem::too_deep:
+      throw error(at(detail::depth_offset(text, limits.max_depth)) + ": nesting deeper than " +
+                  std::to_string(limits.max_depth) + " levels of arrays and objects");
+    default:
+      // position is 1-based: the index of the last character read (size + 1 at the end of input).
+      throw error(at(sax.position() > 0 ? sax.position() - 1 : 0) +
+                  ": malformed JSON: " + sax.detail());
   }
 }
 
-/// Reads and parses a JSON file; io::error when it is missing, unreadable or malformed.
-inline nlohmann::json read_json_file(const std::filesystem::path& path) {
+/// Reads and parses a JSON file; io::error when it is missing, unreadable, larger than
+/// limits.max_file_bytes (checked before reading a regular file, while reading anything else: a
+/// pipe, a device) or malformed.
+inline nlohmann::json read_json_file(const std::filesystem::path& path,
+                                     const json_limits& limits = {}) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw error(path.string() + ": no such file");
   if (std::filesystem::is_directory(path, ec))
     throw error(path.string() + ": is a directory, not a JSON file");
+  const auto too_large = [&](const std::string& size) {
+    return error(path.string() + ": the file is too large (" + size + " bytes; the limit is " +
+                 std::to_string(limits.max_file_bytes) + ")");
+  };
+  if (std::filesystem::is_regular_file(path, ec)) {
+    const std::uintmax_t size = std::filesystem::file_size(path, ec);
+    if (!ec && size > limits.max_file_bytes) throw too_large(std::to_string(size));
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw error(path.string() + ": cannot open the file for reading");
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string text;
+  std::array<char, 65536> buffer{};
+  while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) || in.gcount() > 0) {
+    text.append(buffer.data(), static_cast<std::size_t>(in.gcount()));
+    if (text.size() > limits.max_file_bytes)
+      throw too_large("more than " + std::to_string(limits.max_file_bytes));
+  }
   if (in.bad()) throw error(path.string() + ": read error");
-  return parse_json(text, path.string());
+  return parse_json(text, path.string(), limits);
 }
 
 // ---- strict readers: each names the key and the source on failure -----------------------------
@@ -144,13 +333,36 @@ inline const nlohmann::json& require_key(const nlohmann::json& j, std::string_vi
   return *it;
 }
 
-/// An integer value (a float with an integral value is accepted: 4096.0).
+namespace detail {
+/// A double for a message: the shortest form that reads back ("1e+30", "2.5").
+inline std::string show_double(double d) {
+  char buf[32];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, d);
+    if (std::strtod(buf, nullptr) == d) break;
+  }
+  return buf;
+}
+}  // namespace detail
+
+/// An integer value (a float with an integral value is accepted: 4096.0). A value past the range
+/// of long long (2^63 and up, 1e30) is "too large" with the value as written, never wrapped.
 inline long long as_integer(const nlohmann::json& v, std::string_view key, const json_source& src) {
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<unsigned long long>();
+    if (u > static_cast<unsigned long long>(std::numeric_limits<long long>::max()))
+      throw error(src.where(key) + " is too large (got " + std::to_string(u) + ")");
+    return static_cast<long long>(u);
+  }
   if (v.is_number_integer()) return v.get<long long>();
   if (v.is_number_float()) {
     const double d = v.get<double>();
-    if (std::isfinite(d) && std::floor(d) == d && std::fabs(d) < 9.0e15)
-      return static_cast<long long>(d);
+    if (!std::isfinite(d)) throw error(src.where(key) + " must be finite");
+    if (std::floor(d) == d) {
+      if (std::fabs(d) < 9.0e15) return static_cast<long long>(d);
+      throw error(src.where(key) + (d > 0 ? " is too large" : " is too small") + " (got " +
+                  detail::show_double(d) + ")");
+    }
   }
   throw error(src.where(key) + " must be an integer, not " + detail::type_name(v));
 }
@@ -165,6 +377,15 @@ inline int get_count(const nlohmann::json& j, std::string_view key, const json_s
   if (v > std::numeric_limits<int>::max())
     throw error(src.where(key) + " is too large (got " + std::to_string(v) + ")");
   return static_cast<int>(v);
+}
+/// A layer count: get_count, and at most `limits.max_layers`.
+inline int get_layer_count(const nlohmann::json& j, std::string_view key, const json_source& src,
+                           const json_limits& limits = {}) {
+  const int v = get_count(j, key, src);
+  if (v > limits.max_layers)
+    throw error(src.where(key) + " is too large (got " + std::to_string(v) + "; at most " +
+                std::to_string(limits.max_layers) + " layers)");
+  return v;
 }
 inline int get_count_or(const nlohmann::json& j, std::string_view key, const json_source& src,
                         int fallback, bool zero_ok = false) {
@@ -384,6 +605,8 @@ inline nlohmann::json to_json(const gpu_spec& g) {
 namespace detail {
 inline name_string name_from(const std::string& s, std::string_view key, const json_source& src) {
   if (s.empty()) throw error(src.where(key) + " must not be empty");
+  if (s.find('\0') != std::string::npos)
+    throw error(src.where(key) + " must not contain a NUL character (\\u0000)");
   if (s.size() > name_string::capacity)
     throw error(src.where(key) + " is longer than " + std::to_string(name_string::capacity) +
                 " characters");
@@ -428,6 +651,17 @@ inline parallel_layout layout_from_json(const nlohmann::json& j, const json_sour
   l.sequence_parallel = get_bool_or(j, "sequence_parallel", src, false);
   l.virtual_stages = get_count_or(j, "virtual_stages", src, 1);
   l.expert_tp = get_count_or(j, "expert_tp", src, 0, true);
+  // Products in long long before the layout computes them in int (2^31 x 2 would wrap).
+  const long long most = json_limits{}.max_gpus;
+  const auto at_most = [&](long long v, const char* what) {
+    if (v > most)
+      throw error(src.file + ": " + what + " is too large (got " + std::to_string(v) +
+                  "; at most " + std::to_string(most) + ")");
+  };
+  at_most(1LL * l.dp * l.tp * l.pp * l.cp, "dp x tp x pp x cp");
+  at_most(1LL * l.ep * (l.expert_tp > 0 ? l.expert_tp : l.tp), "ep x expert_tp");
+  at_most(1LL * l.pp * l.virtual_stages, "pp x virtual_stages");
+  at_most(l.shard_group, "shard_group");
   if (has(j, "gpus") && get_count(j, "gpus", src) != l.gpus())
     throw error(src.where("gpus") + " is " + std::to_string(get_count(j, "gpus", src)) +
                 " but dp x tp x pp x cp = " + std::to_string(l.gpus()));
@@ -441,7 +675,7 @@ inline transformer_spec transformer_from_json(const nlohmann::json& j, const jso
   transformer_spec m;
   m.name = detail::name_from(get_string(j, "name", src), "name", src);
   detail::read_aliases(j, src, m.aliases);
-  m.layers = get_count(j, "layers", src);
+  m.layers = get_layer_count(j, "layers", src);
   m.hidden = get_count(j, "hidden", src);
   m.heads = get_count(j, "heads", src);
   m.kv_heads = get_count_or(j, "kv_heads", src, m.heads);
