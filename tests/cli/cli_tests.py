@@ -484,6 +484,23 @@ def _():
     bad(r"--gpu local: ", "fit", "--model", "Llama-3.1-8B", "--gpu", "local")
 
 
+@case("probe.fake_driver_mid_listing_error")
+def _():
+    """The driver refuses the second of two GPUs (CUDA_ERROR_DEVICE_UNAVAILABLE): the first is
+    still listed, and the refusal is a note, not an error (tests/probe/fake_gpus.hpp)."""
+    fake = os.environ.get("GPUPLAN_FAKE_DRIVER_DIR", "")
+    if not fake or not os.path.exists(os.path.join(fake, "libcuda.so.1")):
+        print("skipped: no fake driver libraries built")
+        return
+    env = {"LD_LIBRARY_PATH": fake, "GPUPLAN_FAKE_GPU": "mid_listing_error"}
+    j = ok_json("probe", env=env)
+    check(len(j["devices"]) == 1, f"{len(j['devices'])} devices")
+    check(j["devices"][0]["name"]["value"] == "NVIDIA A100-SXM4-40GB", "the first device")
+    check(j["warnings"] == ["cuDeviceGet(1) failed: CUDA_ERROR_DEVICE_UNAVAILABLE (46); CUDA "
+                            "device 1 not listed"], f"warnings {j['warnings']}")
+    check("CUDA device 1 not listed" in ok("probe", env=env).out, "the table says so")
+
+
 @case("probe.fake_driver")
 def _():
     """With the test suite's fake libcuda.so.1 / libnvidia-ml.so.1 (an H100 SXM; see
