@@ -13,7 +13,7 @@ namespace {
 using namespace gpuplan;
 namespace cat = gpuplan::catalog;
 
-struct training_plan {
+struct training_job {
   const char* purpose;
   transformer_spec model;
   gpu_spec gpu;
@@ -31,7 +31,7 @@ struct serving_plan {
   inference_config config;
 };
 
-constexpr training_plan training_plans[] = {
+constexpr training_job training_plans[] = {
     {"Llama 3.1 8B full fine-tune, one node", cat::llama31_8b, cat::h100_sxm, 8,
      {.dp = 8, .zero = 3},
      {.recompute = recompute_kind::full, .micro_batch = 2, .seq = 8192}},
@@ -53,7 +53,7 @@ constexpr serving_plan serving_plans[] = {
 // The checks. A failed plan makes the expression non-constant (layout errors, with the field in
 // the compiler's notes) or false (does not fit, with the message below).
 constexpr bool all_training_plans_fit() {
-  for (const training_plan& p : training_plans) {
+  for (const training_job& p : training_plans) {
     p.layout.validate(p.model, p.gpus);
     if (!training_fit(p.model, p.gpu, p.layout, p.config).fits()) return false;
   }
@@ -88,7 +88,7 @@ void print(const char* purpose, const fit_report& r) {
 
 int main() {
   // The same functions at run time give the same numbers the compiler checked.
-  for (const training_plan& p : training_plans)
+  for (const training_job& p : training_plans)
     print(p.purpose, training_fit(p.model, p.gpu, p.layout, p.config));
   for (const serving_plan& p : serving_plans)
     print(p.purpose, inference_fit(p.model, p.gpu, p.layout, p.config));

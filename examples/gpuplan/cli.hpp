@@ -1,8 +1,26 @@
 // examples/gpuplan/cli.hpp: what the gpuplan tool's commands share.
 //
-// Each command lives in its own cmd_*.cpp and registers itself through an add_*_command function
-// that adds a CLI11 subcommand and returns what to run when the user chose it. Adding a command
-// (train-time, serve, cost, capacity, search) means one more file and one more line in main.cpp.
+// One file per command (cmd_<name>.cpp) and per report (fit_output.cpp: the fit report as text
+// and JSON). Each command registers itself through an add_<name>_command function that adds a
+// CLI11 subcommand and returns what to run when the user chose it; main.cpp lists them.
+//
+// A command's settings are a table of fields (options.hpp): the shared groups (model_fields,
+// gpu_fields, node_fields, layout_fields, training_fields, serving_fields) plus its own. One
+// `settings` object registers their flags, reads --plan files with the same keys, and names each
+// value as the user gave it in errors; the builders (model_from, gpu_from, node_from, layout_from,
+// training_from, serving_from) turn them into the library's inputs. A new command, e.g. `train`:
+//
+//   command add_train_command(CLI::App& app) {
+//     auto s = std::make_shared<settings>();
+//     CLI::App* sub = app.add_subcommand("train", "Step time and cost of a training run");
+//     s->add(sub, {model_fields(), gpu_fields(), node_fields(), layout_fields(), training_fields()});
+//     s->add_plan_option(sub);
+//     return {sub, [s] { s->read_plan(); const model_choice m = model_from(*s, "train");
+//                        /* gpu_from(*s), layout_from(*s, m), training_from(*s) ... */ return 0; }};
+//   }
+//
+// then one line in main.cpp and the file in CMakeLists.txt. Its flags, plan keys, defaults and
+// messages are then those of `fit`, and a field added to a shared group reaches every command.
 //
 // Errors: bad input from the user (unknown names, malformed files, impossible layouts, conflicting
 // flags) is thrown as usage_error, io::error, gpuplan::invalid_input or std::invalid_argument;
@@ -44,6 +62,8 @@ command add_gpus_command(CLI::App& app);
 command add_models_command(CLI::App& app);
 command add_fit_command(CLI::App& app);
 command add_probe_command(CLI::App& app);
+command add_capacity_command(CLI::App& app);
+command add_utilization_command(CLI::App& app);
 
 /// The built-in scenario (`gpuplan` with no arguments).
 int run_demo();
@@ -91,8 +111,6 @@ struct table {
   [[nodiscard]] std::string render(std::string_view indent = "") const;
 };
 
-/// Bytes as JSON: an integer number of bytes (rounded; sizes are whole bytes up to int4 halves).
-nlohmann::json bytes_json(data_size d);
 /// Prints JSON to stdout, indented by two, with a final newline.
 void print_json(const nlohmann::json& j);
 

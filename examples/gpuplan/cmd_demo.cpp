@@ -19,6 +19,12 @@ void part(const char* title, const char* command, const fit_description& d, cons
   fmt::print("== {}\n   $ {}\n\n{}\n", title, command, fit_text(d, r));
 }
 
+/// d with its pipeline stages' memory, as `gpuplan fit` computes it.
+fit_description described(fit_description d) {
+  d.stages = stage_memory(d);
+  return d;
+}
+
 }  // namespace
 
 int run_demo() {
@@ -35,7 +41,7 @@ int run_demo() {
     training_config c{};
     c.seq = 4096;
     c.recompute = recompute_kind::full;
-    const fit_description d{m, g, l, false, c, {}};
+    const fit_description d = described({m, g, l, false, c, {}, {}});
     part("1. Full fine-tune, bf16 + AdamW, ZeRO-3 over 8 GPUs, 4k tokens, full recomputation",
          "gpuplan fit --model Llama-3.1-70B --gpu h100 --gpus 8 --zero 3 --seq 4096 "
          "--recompute full",
@@ -47,7 +53,7 @@ int run_demo() {
     c.seq = 4096;
     c.lora_rank = 16;
     c.recompute = recompute_kind::selective;
-    const fit_description d{m, g, l, false, c, {}};
+    const fit_description d = described({m, g, l, false, c, {}, {}});
     part("2. LoRA fine-tune (rank 16), tensor parallel over 8 GPUs, 4k tokens",
          "gpuplan fit --model Llama-3.1-70B --gpu h100 --gpus 8 --tp 8 --lora 16 --seq 4096 "
          "--recompute selective",
@@ -58,7 +64,7 @@ int run_demo() {
     inference_config c{};
     c.batch = 32;
     c.context = 8192;
-    const fit_description d{m, g, l, true, {}, c};
+    const fit_description d = described({m, g, l, true, {}, c, {}});
     part("3. Serving: bf16 weights, tensor parallel over 8 GPUs, 32 sequences of 8k tokens",
          "gpuplan fit --model Llama-3.1-70B --gpu h100 --infer --tp 8 --batch 32 --context 8192", d,
          inference_fit(model, gpu, l, c));

@@ -26,7 +26,7 @@ nlohmann::json field(const probe::probed<T>& p) {
 }
 
 nlohmann::json device_json(const probe::device_info& d) {
-  const auto bytes = [](data_size v) { return bytes_json(v); };
+  const auto bytes = [](data_size v) { return io::bytes_value(v); };
   const auto hz = [](frequency v) { return v.in(units::Hz); };
   const auto watts = [](power v) { return v.in(units::W); };
   nlohmann::json j = {{"index", d.index},

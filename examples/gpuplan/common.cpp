@@ -72,10 +72,7 @@ bool looks_like_json_file(std::string_view s) {
 
 gpu_choice resolve_gpu(std::string_view name) {
   if (name.empty()) throw usage_error("--gpu: empty GPU name");
-  std::string lower(name);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (lower == "local") return probe_local_gpu();
+  if (same_ignoring_case(name, "local")) return probe_local_gpu();
   if (const gpu_spec* g = catalog::find_gpu(name)) return {*g, "catalog"};
   std::error_code ec;
   if (looks_like_json_file(name) || std::filesystem::is_regular_file(std::string(name), ec)) {
@@ -172,12 +169,6 @@ std::string table::render(std::string_view indent) const {
   out += std::string(indent) + std::string(total, '-') + "\n";
   for (const auto& r : rows) line(r);
   return out;
-}
-
-nlohmann::json bytes_json(data_size d) {
-  const double v = d.in(units::B);
-  if (!std::isfinite(v)) return nullptr;
-  return static_cast<long long>(std::llround(v));
 }
 
 void print_json(const nlohmann::json& j) {

@@ -47,6 +47,21 @@ std::string gb(data_size d) { return fmt::format("{:.1GB}", d); }
 
 }  // namespace
 
+std::vector<memory_breakdown> stage_memory(const fit_description& d) {
+  std::vector<memory_breakdown> out;
+  if (!d.model.transformer) {
+    out.push_back(d.infer ? inference_memory(*d.model.generic, d.gpu.spec, d.layout, d.serve).per_gpu
+                          : training_memory(*d.model.generic, d.layout, d.train));
+    return out;
+  }
+  for (int k = 0; k < d.layout.pp; ++k)
+    out.push_back(
+        d.infer
+            ? inference_memory_stage(*d.model.transformer, d.gpu.spec, d.layout, d.serve, k).per_gpu
+            : training_memory_stage(*d.model.transformer, d.layout, d.train, k));
+  return out;
+}
+
 nlohmann::json fit_json(const fit_description& d, const fit_report& r) {
   nlohmann::json j;
   j["mode"] = d.infer ? "infer" : "train";
@@ -63,6 +78,9 @@ nlohmann::json fit_json(const fit_description& d, const fit_report& r) {
   j["config"] = d.infer ? io::to_json(d.serve) : io::to_json(d.train);
   const nlohmann::json report = io::to_json(r);
   for (const auto& [k, v] : report.items()) j[k] = v;
+  nlohmann::json stages = nlohmann::json::array();
+  for (const memory_breakdown& m : d.stages) stages.push_back(io::to_json(m, r.capacity));
+  j["stages"] = stages;
   return j;
 }
 
@@ -122,6 +140,16 @@ std::string fit_text(const fit_description& d, const fit_report& r) {
   out += t.render("  ");
   if (m.host.value > 0)
     out += fmt::format("  offloaded to host memory: {} ({})\n", gib(m.host), gb(m.host));
+  if (d.stages.size() > 1) {
+    table st;
+    st.header = {"pipeline stage", "weights", d.infer ? "KV cache" : "activations", "total", ""};
+    st.numeric = {true, true, true, true, false};
+    for (const memory_breakdown& x : d.stages)
+      st.rows.push_back({fmt::format("{}", x.pipeline_stage), gib(x.weights),
+                         gib(d.infer ? x.kv_cache : x.activations), gib(x.total()),
+                         x.total() <= r.capacity ? "" : "over capacity"});
+    out += "\n" + st.render("  ");
+  }
 
   if (d.infer && d.model.transformer) {
     const kv_cache_info& kv = r.kv;

@@ -6,6 +6,7 @@
 #include <gpuplan/plan/fit.hpp>
 
 #include <string>
+#include <vector>
 
 namespace gpuplan::cli {
 
@@ -17,7 +18,13 @@ struct fit_description {
   bool infer = false;
   training_config train{};
   inference_config serve{};
+  /// The memory of each pipeline stage's GPUs, first to last (one entry without pipelining).
+  std::vector<memory_breakdown> stages;
 };
+
+/// Every pipeline stage's memory for d (first, middle and last stages differ: the embedding,
+/// the LM head, the micro-batches in flight).
+std::vector<memory_breakdown> stage_memory(const fit_description& d);
 
 /// The `fit --json` object (docs/json-schema.md).
 nlohmann::json fit_json(const fit_description& d, const fit_report& r);

@@ -21,30 +21,6 @@ namespace gpuplan::catalog {
 
 namespace detail {
 
-constexpr bool is_separator(char c) { return c == '-' || c == '_' || c == ' '; }
-constexpr char lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
-/// A name reduced for comparison: lower case, separators dropped, at most 64 characters.
-struct folded {
-  std::array<char, 64> chars{};
-  std::size_t size = 0;
-  constexpr explicit folded(std::string_view s) {
-    for (char c : s) {
-      if (is_separator(c)) continue;
-      if (size == chars.size()) break;
-      chars[size++] = lower(c);
-    }
-  }
-  [[nodiscard]] constexpr std::string_view view() const { return {chars.data(), size}; }
-};
-
-/// Whether a and b are the same name, ignoring case and separators.
-constexpr bool same_name(std::string_view a, std::string_view b) {
-  return folded(a).view() == folded(b).view();
-}
-
 /// The part of s after its last '/', or s itself.
 constexpr std::string_view without_org(std::string_view s) {
   const std::size_t slash = s.rfind('/');
@@ -60,26 +36,6 @@ constexpr bool names(const name_string& name, const std::array<name_string, N>& 
   for (const name_string& a : aliases)
     if (!a.empty() && same_name(a.view(), query)) return true;
   return false;
-}
-
-/// Levenshtein distance between the folded forms of a and b (each cut at 64 characters).
-constexpr int edit_distance(std::string_view a_raw, std::string_view b_raw) {
-  const folded fa(a_raw), fb(b_raw);
-  const std::string_view a = fa.view(), b = fb.view();
-  std::array<int, 65> prev{}, cur{};
-  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = static_cast<int>(j);
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = static_cast<int>(i);
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const int substitute = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
-      const int erase = prev[j] + 1;
-      const int insert = cur[j - 1] + 1;
-      int best = substitute < erase ? substitute : erase;
-      cur[j] = best < insert ? best : insert;
-    }
-    prev = cur;
-  }
-  return prev[b.size()];
 }
 
 /// Distance from query to one name: the smaller of the whole names' distance and the distance

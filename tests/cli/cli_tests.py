@@ -131,7 +131,7 @@ def _():
 @case("help")
 def _():
     r = ok("--help")
-    for c in ["demo", "gpus", "models", "fit", "probe"]:
+    for c in ["demo", "gpus", "models", "fit", "probe", "capacity", "utilization"]:
         check(re.search(rf"^\s+{c}\b", r.out, re.M), f"--help lists {c}")
     f = ok("fit", "--help").out
     # The options of the issue are a contract.
@@ -390,6 +390,82 @@ def _():
     check(moe["layout"]["ep"] == 8, "--ep")
     z = ok_json(*base, "--zero", "3", "--train")
     check(z["mode"] == "train", "--train")
+
+
+@case("fit.config_fields")
+def _():
+    """Every field of the run configurations is a flag and a plan-file key (issue 9): dropout
+    (Korthikanti's GPT accounting), vLLM's max_num_batched_tokens and max_num_seqs, and the rest."""
+    base = ["fit", "--model", "Llama-3.1-8B", "--gpus", "8", "--flash-attention=false"]
+    ref = ok_json(*base)
+    drop = ok_json(*base, "--dropout")
+    check(drop["config"]["dropout"] is True and ref["config"]["dropout"] is False, "--dropout echo")
+    check(drop["per_gpu"]["activations_bytes"] > ref["per_gpu"]["activations_bytes"],
+          "--dropout stores the masks")
+    check(ok_json(*base, "--dropout=false")["per_gpu"] == ref["per_gpu"], "--dropout=false")
+    f = plan_file({"model": "Llama-3.1-8B", "gpus": 8, "flash_attention": False, "dropout": True})
+    try:
+        check(ok_json("fit", "--plan", f)["per_gpu"] == drop["per_gpu"], "plan key dropout = flag")
+    finally:
+        os.unlink(f)
+    serve = ["fit", "--model", "Llama-3.1-8B", "--infer"]
+    sref = ok_json(*serve)
+    check(sref["config"]["max_num_batched_tokens"] == 8192 and
+          sref["config"]["max_num_seqs"] == 256, "vLLM defaults echoed")
+    few = ok_json(*serve, "--max-num-batched-tokens", "2048")
+    check(few["config"]["max_num_batched_tokens"] == 2048 and
+          few["per_gpu"]["workspace_bytes"] < sref["per_gpu"]["workspace_bytes"],
+          "--max-num-batched-tokens sets the activation peak")
+    seqs = ok_json(*serve, "--max-num-seqs", "16")
+    check(seqs["config"]["max_num_seqs"] == 16 and
+          seqs["per_gpu"]["workspace_bytes"] < sref["per_gpu"]["workspace_bytes"],
+          "--max-num-seqs sets the sampler's rows")
+    f = plan_file({"model": "Llama-3.1-8B", "mode": "infer", "max-num-batched-tokens": 2048})
+    try:
+        check(ok_json("fit", "--plan", f)["per_gpu"] == few["per_gpu"], "plan key = flag")
+    finally:
+        os.unlink(f)
+    q = ok_json(*serve, "--weight-dtype", "int4", "--quant-group-size", "64",
+                "--quant-zero-point")
+    q128 = ok_json(*serve, "--weight-dtype", "int4")
+    check(q["config"]["quant_group_size"] == 64 and q["config"]["quant_zero_point"] is True and
+          q["per_gpu"]["weights_bytes"] > q128["per_gpu"]["weights_bytes"], "quantisation fields")
+    lora = ["fit", "--model", "Llama-3.1-8B", "--gpus", "8", "--lora", "16"]
+    qv = ok_json(*lora, "--lora-targets", "attention_qv")
+    check(qv["config"]["lora_targets"] == "attention_qv" and
+          qv["per_gpu"]["optimizer_bytes"] < ok_json(*lora)["per_gpu"]["optimizer_bytes"],
+          "--lora-targets")
+    gb = ok_json("fit", "--model", "Llama-3.1-8B", "--gpus", "8", "--pp", "2",
+                 "--global-batch", "4")
+    check(gb["config"]["global_batch"] == 4, "--global-batch")
+    nomaster = ok_json("fit", "--model", "Llama-3.1-8B", "--gpus", "8", "--master-weights=false")
+    check(nomaster["config"]["master_weights"] is False and
+          nomaster["per_gpu"]["optimizer_bytes"] < ref["per_gpu"]["optimizer_bytes"],
+          "--master-weights=false")
+    bad(r"--max-num-seqs is an inference option: add --infer", "fit", "--model", "Llama-3.1-8B",
+        "--max-num-seqs", "8")
+
+
+@case("fit.stages")
+def _():
+    """--json lists every pipeline stage's memory (first: embedding and the most micro-batches in
+    flight; last: LM head and logits); per_gpu stays the most loaded one."""
+    j = ok_json("fit", "--model", "Llama-3.1-8B", "--gpus", "8", "--pp", "4", "--seq", "4096")
+    st = j["stages"]
+    check(len(st) == 4 and [s["pipeline_stage"] for s in st] == [0, 1, 2, 3], "four stages")
+    check(st[0]["weights_bytes"] > st[1]["weights_bytes"] == st[2]["weights_bytes"] and
+          st[3]["weights_bytes"] > st[2]["weights_bytes"], "embedding first, LM head last")
+    check(st[0]["activations_bytes"] > st[1]["activations_bytes"] > st[2]["activations_bytes"],
+          "1F1B: fewer micro-batches in flight down the pipeline")
+    most = max(st, key=lambda s: s["total_bytes"])
+    check(j["per_gpu"] == most, "per_gpu is the most loaded stage")
+    one = ok_json("fit", "--model", "Llama-3.1-8B", "--gpus", "8")
+    check(len(one["stages"]) == 1 and one["stages"][0] == one["per_gpu"], "one stage without pp")
+    inf = ok_json("fit", "--model", "Llama-3.1-8B", "--infer", "--pp", "2")
+    check(len(inf["stages"]) == 2 and
+          inf["stages"][1]["weights_bytes"] != inf["stages"][0]["weights_bytes"], "serving stages")
+    t = ok("fit", "--model", "Llama-3.1-8B", "--gpus", "8", "--pp", "4").out
+    check("pipeline stage" in t, "the text lists the stages")
 
 
 @case("fit.plan_file")
@@ -678,6 +754,179 @@ def bad_plan_case(name, pattern, plan):
 
 for _name, (_pattern, _plan) in BAD_PLANS.items():
     bad_plan_case(_name, _pattern, _plan)
+
+
+
+# ---- capacity and utilization (issue 12) --------------------------------------------------------
+
+def erlang_c(a, c):
+    """Erlang C from the defining sums, in log space (independent of the tool's B recursion)."""
+    logs = [k * math.log(a) - math.lgamma(k + 1) for k in range(c)]
+    last = c * math.log(a) - math.lgamma(c + 1) + math.log(c / (c - a))
+    m = max(max(logs), last)
+    s = sum(math.exp(x - m) for x in logs)
+    t = math.exp(last - m)
+    return t / (s + t)
+
+
+@case("capacity.contract")
+def _():
+    # M/M/c (service CV 1): 48 req/s at the peak, replicas of 8 slots (2 req/s x 4 s), p99 wait
+    # <= 2 s. The smallest replica count, computed here from Erlang C's sums: P(W > t) =
+    # C exp(-(c mu - lambda) t) (Kleinrock, Queueing Systems Vol. 1, sec. 3.5).
+    lam, mu, slots = 48.0, 0.25, 8
+    n = 1
+    while True:
+        c = n * slots
+        if lam / mu < c:
+            C = erlang_c(lam / mu, c)
+            p99 = max(0.0, math.log(C / 0.01) / (c * mu - lam)) if C > 0.01 else 0.0
+            if p99 <= 2.0:
+                break
+        n += 1
+    j = ok_json("capacity", "--rate", "30", "--peak-factor", "1.6", "--wait-slo", "2",
+                "--replica-rate", "2", "--service-time", "4", "--months", "0")
+    check(j["replicas"] == n, f"replicas {j['replicas']} vs {n} from Erlang C")
+    near(j["utilization"], 30.0 / (2.0 * n), 1e-12, "mean utilisation = rate / (replicas x 2)")
+    near(j["p_wait"], erlang_c(lam / mu, n * slots), 1e-9, "p_wait = Erlang C at the peak")
+    C = erlang_c(lam / mu, n * slots)
+    near(j["wait_p99_s"], math.log(C / 0.01) / (n * slots * mu - lam), 1e-9, "p99 wait")
+    for k in ["replicas", "utilization", "p_wait", "wait_p99_s"]:
+        check(k in j, f"--json carries {k}")
+
+
+@case("capacity.growth")
+def _():
+    j = ok_json("capacity", "--rate", "30", "--peak-factor", "1.6", "--growth", "0.1",
+                "--months", "12", "--wait-slo", "2", "--wait-percentile", "99",
+                "--replica-rate", "2", "--service-time", "4", "--service-cv", "0.8",
+                "--gpus-per-replica", "2", "--current-replicas", "30")
+    check(len(j["growth"]) == 13, "13 months")
+    near(j["growth"][12]["peak_req_per_s"], 48 * 1.1**12, 1e-9, "compounding growth")
+    reps = [g["replicas"] for g in j["growth"]]
+    check(reps == sorted(reps), f"replicas never fall: {reps}")
+    m = j["fleet_runs_out_month"]
+    check(m is not None and reps[m] > 30 and reps[m - 1] <= 30, f"runs out in month {m}: {reps}")
+    check(j["gpus"] == 2 * j["replicas"], "GPUs = replicas x 2")
+    text = ok("capacity", "--rate", "30", "--peak-factor", "1.6", "--growth", "0.1",
+              "--wait-slo", "2", "--replica-rate", "2", "--service-time", "4",
+              "--service-cv", "0.8", "--current-replicas", "30").out
+    check(f"miss the SLO in month {m}" in text, "says when today's fleet runs out")
+    check("peak demand" in text and "+----" in text, "the text chart")
+    for line in text.splitlines():
+        check(len(line) <= 120, f"line too long: {line!r}")
+
+
+@case("capacity.kubernetes")
+def _():
+    y = ok("capacity", "--rate", "30", "--wait-slo", "1", "--replica-rate", "2",
+           "--service-time", "4", "--gpus-per-replica", "2", "--months", "0",
+           "--kubernetes", "llama-serve").out
+    check(y.startswith("apiVersion: apps/v1\nkind: Deployment\n"), f"a Deployment: {y[:80]!r}")
+    check("nvidia.com/gpu: 2" in y, "two GPUs per pod")
+    reps = ok_json("capacity", "--rate", "30", "--wait-slo", "1", "--replica-rate", "2",
+                   "--service-time", "4", "--months", "0")["replicas"]
+    check(f"  replicas: {reps}\n" in y, "the plan's replicas")
+    mig = ok("capacity", "--rate", "3", "--wait-slo", "1", "--replica-rate", "0.5",
+             "--service-time", "4", "--months", "0", "--gpu", "h100", "--mig", "3g.40gb",
+             "--kubernetes", "small").out
+    check("nvidia.com/mig-3g.40gb: 1" in mig, "MIG resource name")
+
+
+@case("capacity.chart")
+def _():
+    d = tempfile.mkdtemp()
+    out = os.path.join(d, "plan.svg")
+    # Without gnuplot on PATH: the data and the script beside the file, and a message.
+    r = ok("capacity", "--rate", "30", "--wait-slo", "1", "--replica-rate", "2",
+           "--service-time", "4", "--growth", "0.05", "--chart", out, env={"PATH": "/nonexistent"})
+    check(os.path.exists(os.path.join(d, "plan.dat")) and os.path.exists(os.path.join(d, "plan.gp")),
+          "plan.dat and plan.gp written")
+    check("gnuplot is not on PATH" in r.out, "says gnuplot is missing")
+    if any(os.path.exists(os.path.join(p, "gnuplot")) for p in os.environ.get("PATH", "").split(":")):
+        ok("capacity", "--rate", "30", "--wait-slo", "1", "--replica-rate", "2",
+           "--service-time", "4", "--chart", out)
+        with open(out) as f:
+            check("<svg" in f.read(), "an SVG drawn by gnuplot")
+
+
+@case("utilization.contract")
+def _():
+    j = ok_json("utilization", data("monitoring/nvidia-smi-units.csv"))
+    check(len(j["gpus"]) == 4, "four GPUs")
+    by = {g["id"]: g for g in j["gpus"]}
+    # tests/data/monitoring/make_data.py: GPU 0 at 85% throughout, GPU 1 alternating 20/60%,
+    # GPU 2 idle, GPU 3 97% then 92%.
+    near(by["0"]["mean"], 0.85, 1e-12, "GPU 0 mean")
+    near(by["0"]["bands"]["70_90"], 1.0, 1e-12, "GPU 0 in the healthy band")
+    near(by["1"]["bands"]["under_30"], 0.5, 1e-12, "GPU 1 half under 30%")
+    near(by["3"]["p95"], 0.97, 1e-12, "GPU 3 p95")
+    near(by["3"]["peak"], 0.97, 1e-12, "GPU 3 peak")
+    for g in j["gpus"] + [j["fleet"]]:
+        for k in ["id", "mean", "peak", "p95", "bands"]:
+            check(k in g, f"{k} in {g.get('id')}")
+        near(sum(g["bands"][k] for k in ["under_30", "30_70", "70_90", "90_95", "over_95"]), 1.0,
+             1e-9, "bands sum to 1")
+    near(j["fleet"]["mean"], (0.85 + 0.40 + 0.0 + 0.945) / 4, 1e-12, "fleet mean")
+
+
+@case("utilization.formats")
+def _():
+    j = ok_json("utilization", data("monitoring/nvidia-smi-nounits.csv"),
+                data("monitoring/dcgm-range.json"), data("monitoring/plain.csv"))
+    ids = sorted(g["id"] for g in j["gpus"])
+    check(ids == ["node-a:0", "node-b:0", "nvidia-smi-nounits:0", "nvidia-smi-nounits:1",
+                  "plain:a", "plain:b"], f"ids: {ids}")
+    by = {g["id"]: g for g in j["gpus"]}
+    near(by["plain:a"]["mean"], 0.70, 1e-12, "time-weighted mean")
+    check(by["nvidia-smi-nounits:1"]["gaps"] == 1, "the gap")
+    text = ok("utilization", data("monitoring/nvidia-smi-units.csv")).out
+    check("Advice:" in text and "idle GPU" in text, "advice printed")
+    check("healthy 70-90%" in text, "bands drawn in the text chart")
+
+
+@case("bad.utilization")
+def _():
+    bad(r"bad-percent\.csv:3: field 'utilization\.gpu': cannot read 'abc' as a percentage",
+        "utilization", data("monitoring/bad/bad-percent.csv"))
+    bad(r"field-count\.csv:2: 4 fields, the header has 5", "utilization",
+        data("monitoring/bad/field-count.csv"))
+    bad(r"no such file", "utilization", data("monitoring/none.csv"))
+    bad(r"malformed JSON", "utilization", data("monitoring/bad/truncated.json"))
+
+
+@case("bad.capacity")
+def _():
+    bad(r"--wait-slo", "capacity", "--rate", "30", "--replica-rate", "2", "--service-time", "4")
+    bad(r"--replica-rate", "capacity", "--rate", "30", "--wait-slo", "1")
+    bad(r"--rate = abc", "capacity", "--rate", "abc", "--wait-slo", "1",
+        "--replica-rate", "2", "--service-time", "4")
+    bad(r"--peak-factor must be at least 1", "capacity", "--rate", "30", "--peak-factor", "0.5",
+        "--wait-slo", "1", "--replica-rate", "2", "--service-time", "4")
+    bad(r"--wait-percentile must be in \(0, 100\)", "capacity", "--rate", "30", "--wait-slo",
+        "1", "--wait-percentile", "100", "--replica-rate", "2", "--service-time", "4")
+    bad(r"--months must be in \[0, 120\]", "capacity", "--rate", "30",
+        "--wait-slo", "1", "--replica-rate", "2", "--service-time", "4", "--months", "200")
+    bad(r"--mig '9g\.1gb': H100-SXM5-80GB has the profiles 1g\.10gb", "capacity", "--rate", "3",
+        "--wait-slo", "1", "--replica-rate", "1", "--service-time", "1", "--gpu", "h100",
+        "--mig", "9g.1gb")
+    bad(r"extension must be \.svg or \.png", "capacity", "--rate", "30", "--wait-slo", "1",
+        "--replica-rate", "2", "--service-time", "4", "--chart", "plan.jpg")
+
+
+@case("capacity.plan_file")
+def _():
+    f = plan_file({"rate": 30, "peak_factor": 1.6, "wait_slo": 2, "replica_rate": 2,
+                   "service_time": 4, "months": 0})
+    a = ok_json("capacity", "--plan", f)
+    b = ok_json("capacity", "--rate", "30", "--peak-factor", "1.6", "--wait-slo", "2",
+                "--replica-rate", "2", "--service-time", "4", "--months", "0")
+    check(a == b, "a plan file gives what the same flags give")
+    c = ok_json("capacity", "--plan", f, "--rate", "60")
+    check(c["replicas"] > a["replicas"], "a flag overrides the plan file")
+    bad(r"unknown key|not a capacity|did you mean", "capacity", "--plan",
+        plan_file({"rate": 30, "wait_slo": 2, "replica_rate": 2, "service_time": 4,
+                   "wait_slow": 1}))
 
 
 def main():

@@ -575,14 +575,14 @@ TEST_CASE("a catalog entry whose SM count or memory disagrees is rejected", "[pr
   }
 }
 
-TEST_CASE("a bad spec option is an invalid_argument naming it", "[probe][spec]") {
+TEST_CASE("a bad spec option is gpuplan's invalid_input naming it", "[probe][spec]") {
   spec_options o;
   o.memory_match_tolerance = -0.1;
   CHECK_THROWS_WITH(to_gpu_spec(named("NVIDIA L4", 58, 23034), o),
-                    "spec_options.memory_match_tolerance must be at least 0 and below 1 (a "
-                    "fraction)");
+                    "gpuplan: spec_options.memory_match_tolerance must be at least 0 and below 1 "
+                    "(a fraction) (got -0.1)");
   o.memory_match_tolerance = std::numeric_limits<double>::quiet_NaN();
-  CHECK_THROWS_AS(to_gpu_spec(named("NVIDIA L4", 58, 23034), o), std::invalid_argument);
+  CHECK_THROWS_AS(to_gpu_spec(named("NVIDIA L4", 58, 23034), o), gpuplan::invalid_input);
 }
 
 TEST_CASE("a record with no measured memory or bandwidth is not usable, and says why",
@@ -590,7 +590,7 @@ TEST_CASE("a record with no measured memory or bandwidth is not usable, and says
   const auto s = to_gpu_spec(named("gpuplan test part", 0, 0));
   CHECK_FALSE(s.matched());
   CHECK_FALSE(s.usable());
-  CHECK(s.invalid_reason == "gpu_spec.memory must be positive and finite");
+  CHECK(s.invalid_reason == "gpuplan: gpu_spec.memory must be positive and finite (got 0)");
 }
 
 // ---- the per-SM table against the datasheets ----------------------------------------------------

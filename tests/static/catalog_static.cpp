@@ -1,7 +1,7 @@
 // The catalogs, their lookup and the FLOP counts are constant expressions: building this file
 // is the test.
 #include <gpuplan/catalog.hpp>
-#include <gpuplan/specs/flops.hpp>
+#include <gpuplan/models/flops.hpp>
 
 namespace {
 

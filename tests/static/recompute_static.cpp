@@ -2,7 +2,7 @@
 // training_config's setting can be passed to the FLOP model unchanged.
 #include <gpuplan/catalog/models.hpp>
 #include <gpuplan/models/training_memory.hpp>
-#include <gpuplan/specs/flops.hpp>
+#include <gpuplan/models/flops.hpp>
 
 #include <type_traits>
 

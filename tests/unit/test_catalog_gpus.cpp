@@ -151,31 +151,39 @@ TEST_CASE("GPUs are found by short names and by the driver's product names", "[c
 TEST_CASE("gpu_spec.validate names the offending field", "[catalog][validate]") {
   gpu_spec g = cat::h100_sxm;
   g.memory = 0 * u::B;
-  CHECK(thrown_message(g) == "gpu_spec.memory must be positive and finite");
+  CHECK(thrown_message(g) == "gpuplan: gpu_spec.memory must be positive and finite (got 0)");
   g = cat::h100_sxm;
   g.memory = std::nan("") * u::B;
-  CHECK(thrown_message(g) == "gpu_spec.memory must be positive and finite");
+  CHECK(thrown_message(g) == "gpuplan: gpu_spec.memory must be positive and finite (got nan)");
   g = cat::h100_sxm;
   g.memory_usable = 81 * u::GiB;
-  CHECK(thrown_message(g) == "gpu_spec.memory_usable must not exceed gpu_spec.memory");
+  CHECK(thrown_message(g) ==
+        "gpuplan: gpu_spec.memory_usable must not exceed gpu_spec.memory (got 86973087744, "
+        "85899345920)");
   g = cat::h100_sxm;
   g.memory_bandwidth = -1 * u::GBps;
-  CHECK(thrown_message(g) == "gpu_spec.memory_bandwidth must be positive and finite");
+  CHECK(thrown_message(g) ==
+        "gpuplan: gpu_spec.memory_bandwidth must be positive and finite (got -1000000000)");
   g = cat::h100_sxm;
   g.peak.bf16_tensor = -989 * u::TFLOPS;
-  CHECK(thrown_message(g) == "gpu_spec.peak.bf16_tensor must be finite and not negative");
+  CHECK(thrown_message(g) ==
+        "gpuplan: gpu_spec.peak.bf16_tensor must be finite and not negative (got "
+        "-989000000000000)");
   g = cat::h100_sxm;
   g.peak.sparsity_factor = 0.5;
-  CHECK(thrown_message(g) == "gpu_spec.peak.sparsity_factor must be at least 1 (1: none)");
+  CHECK(thrown_message(g) ==
+        "gpuplan: gpu_spec.peak.sparsity_factor must be at least 1 (1: none) (got 0.5)");
   g = cat::h100_sxm;
   g.pcie.generation = 7;
-  CHECK(thrown_message(g) == "pcie_spec.generation must be 3, 4, 5 or 6 (0: unknown)");
+  CHECK(thrown_message(g) ==
+        "gpuplan: pcie_spec.generation must be 3, 4, 5 or 6 (0: unknown) (got 7)");
   g = cat::h100_sxm;
   g.gpu_link.per_direction = {};
-  CHECK(thrown_message(g) == "link_spec.per_direction must be positive for a link");
+  CHECK(thrown_message(g) ==
+        "gpuplan: link_spec.per_direction must be positive for a link (got 0)");
   g = cat::h100_sxm;
   g.name = {};
-  CHECK(thrown_message(g) == "gpu_spec.name must not be empty");
+  CHECK(thrown_message(g) == "gpuplan: gpu_spec.name must not be empty");
 }
 
 TEST_CASE("nodes keep per-NIC and per-GPU network bandwidth apart", "[catalog][nodes]") {
@@ -214,14 +222,16 @@ TEST_CASE("clusters multiply nodes and check their fabric", "[catalog][nodes]") 
   CHECK(c.bisection().in(u::GBps) == 16 * 400.0);
   CHECK_NOTHROW(c.validate());
   c.nodes = 0;
-  CHECK(thrown_message(c) == "cluster_spec.nodes must be positive");
+  CHECK(thrown_message(c) == "gpuplan: cluster_spec.nodes must be positive (got 0)");
   c.nodes = 2;
   c.fabric = inter_node_fabric::none;
-  CHECK(thrown_message(c) == "cluster_spec.fabric must not be none with more than one node");
+  CHECK(thrown_message(c) ==
+        "gpuplan: cluster_spec.fabric must not be none with more than one node (got 2)");
   node_spec n = cat::dgx_a100;
   n.gpus = 0;
-  CHECK(thrown_message(n) == "node_spec.gpus must be positive");
+  CHECK(thrown_message(n) == "gpuplan: node_spec.gpus must be positive (got 0)");
   n = cat::dgx_a100;
   n.nics.per_nic = {};
-  CHECK(thrown_message(n) == "node_spec.nics.per_nic must be positive when nics.count > 0");
+  CHECK(thrown_message(n) ==
+        "gpuplan: node_spec.nics.per_nic must be positive when nics.count > 0 (got 0)");
 }

@@ -148,25 +148,29 @@ TEST_CASE("nearest model names suggest what the user meant", "[catalog][lookup]"
 TEST_CASE("transformer_spec.validate names the offending field", "[catalog][validate]") {
   transformer_spec m = cat::llama31_8b;
   m.kv_heads = 5;
-  CHECK(thrown_message(m) == "transformer_spec.kv_heads must divide heads");
+  CHECK(thrown_message(m) == "gpuplan: transformer_spec.kv_heads must divide heads (got 5, 32)");
   m = cat::llama31_8b;
   m.heads = 0;
-  CHECK(thrown_message(m) == "transformer_spec.heads must be positive");
+  CHECK(thrown_message(m) == "gpuplan: transformer_spec.heads must be positive (got 0)");
   m = cat::llama31_8b;
   m.layers = -1;
-  CHECK(thrown_message(m) == "transformer_spec.layers must be positive");
+  CHECK(thrown_message(m) == "gpuplan: transformer_spec.layers must be positive (got -1)");
   m = cat::llama31_8b;
   m.kv_heads = 64;
-  CHECK(thrown_message(m) == "transformer_spec.kv_heads must not exceed heads");
+  CHECK(thrown_message(m) ==
+        "gpuplan: transformer_spec.kv_heads must not exceed heads (got 64, 32)");
   m = cat::mixtral_8x7b;
   m.moe.experts_per_token = 9;
   CHECK(thrown_message(m) ==
-        "transformer_spec.moe.experts_per_token must be between 1 and moe.experts");
+        "gpuplan: transformer_spec.moe.experts_per_token must be between 1 and moe.experts "
+        "(got 9, 8)");
   m = cat::gpt3_175b;
   m.max_positions = 0;
   CHECK(thrown_message(m) ==
-        "transformer_spec.max_positions must be positive with learned positions");
+        "gpuplan: transformer_spec.max_positions must be positive with learned positions "
+        "(got 0)");
   m = cat::mistral_7b;
   m.sliding_window = -4;
-  CHECK(thrown_message(m) == "transformer_spec.sliding_window must not be negative (0: none)");
+  CHECK(thrown_message(m) ==
+        "gpuplan: transformer_spec.sliding_window must not be negative (0: none) (got -4)");
 }

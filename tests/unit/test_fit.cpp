@@ -127,3 +127,55 @@ TEST_CASE("Generic workload: ZeRO, offload and a bigger GPU", "[fit][generic]") 
   CHECK(z3->total == training_memory(g, {.dp = 4, .zero = 3}, {}).total());
   CHECK(find(r, "tensor parallel") == nullptr);  // no structure to split
 }
+
+TEST_CASE("One layout check: parallel_layout::check is what validate raises and what the planner "
+          "skips on, expert parallelism included",
+          "[fit][layout]") {
+  const transformer_spec& m = catalog::mixtral_8x7b;  // 8 experts, expert FFN 14336
+  // ep = 3 divides dp x cp = 6 but not the 8 experts: only the expert-parallel check sees it.
+  const parallel_layout bad{.dp = 6, .ep = 3};
+  const input_problem p = bad.check(m);
+  REQUIRE_FALSE(p.ok());
+  CHECK(std::string_view(p.message) == "layout.ep must divide model.moe.experts");
+  CHECK(p.value == 3);
+  CHECK(p.other == 8);
+  CHECK(bad.check().ok());  // structurally fine: the problem is the model's
+  try {
+    bad.validate(m);
+    FAIL("no exception");
+  } catch (const invalid_input& e) {
+    CHECK(std::string(e.what()) == "gpuplan: layout.ep must divide model.moe.experts (got 3, 8)");
+  }
+  // expert_tp must divide the expert FFN; ep must be 1 for a dense model.
+  CHECK_FALSE(parallel_layout{.dp = 2, .expert_tp = 3}.check(m).ok());
+  CHECK(std::string_view(parallel_layout{.dp = 2, .ep = 2}.check(catalog::llama31_8b).message) ==
+        "layout.ep must be 1 for a dense model");
+  CHECK(parallel_layout{.dp = 8, .tp = 2, .ep = 8}.check(m).ok());
+
+  // Every layout the planner offers for an MoE model passes the check (the memory model would
+  // throw on one that does not).
+  const fit_report r = training_fit(m, catalog::h100_sxm, {.dp = 8, .ep = 8}, {.seq = 4096});
+  REQUIRE_FALSE(r.fits());
+  CHECK(r.option_count > 0);
+}
+
+TEST_CASE("Advice lists each distinct plan once", "[fit][advice]") {
+  // gpuplan fit --model Llama-3.1-70B --gpu h100 --gpus 8 --zero 3 --seq 4096 --recompute full
+  // listed "tensor parallel 2 (16 GPUs)" and "dp 8 x tp 2 x pp 1, ZeRO-3, full recompute": one
+  // plan (dp 8, tp 2 with sequence parallelism, ZeRO-3, full recomputation) under two names.
+  const fit_report r =
+      training_fit(catalog::llama31_70b, catalog::h100_sxm, {.dp = 8, .zero = 3},
+                   {.recompute = recompute_kind::full, .seq = 4096});
+  REQUIRE_FALSE(r.fits());
+  const auto list = r.advice_list();
+  REQUIRE(list.size() > 2);
+  for (std::size_t i = 0; i < list.size(); ++i)
+    for (std::size_t j = i + 1; j < list.size(); ++j) {
+      INFO(std::string(list[i].change.view()) + " / " + std::string(list[j].change.view()));
+      CHECK_FALSE((list[i].gpus == list[j].gpus && list[i].total == list[j].total &&
+                   list[i].capacity == list[j].capacity));
+      CHECK_FALSE(list[i].same_plan(list[j]));
+    }
+  // Each option carries the layout it leads to.
+  for (const advice& a : list) CHECK(a.layout.gpus() == a.gpus);
+}

@@ -2,7 +2,7 @@
 #include "../catch.hpp"
 
 #include <gpuplan/catalog.hpp>
-#include <gpuplan/specs/flops.hpp>
+#include <gpuplan/models/flops.hpp>
 
 #include <stdexcept>
 #include <string>
@@ -213,7 +213,7 @@ TEST_CASE("sliding-window attention caps the keys", "[flops]") {
 
 TEST_CASE("FLOP functions reject a non-positive context", "[flops][validate]") {
   CHECK_THROWS_WITH(forward_flops_per_token(cat::llama31_8b, 0),
-                    "flops: context (tokens) must be positive");
+                    "gpuplan: flops: context (tokens) must be positive (got 0)");
   CHECK_THROWS_WITH(decode_flops_per_token(cat::llama31_8b, -1),
-                    "flops: context (tokens) must not be negative");
+                    "gpuplan: flops: context (tokens) must not be negative (got -1)");
 }

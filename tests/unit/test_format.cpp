@@ -2,7 +2,9 @@
 // special values, the generic fallback, and spec errors.
 #include "../catch.hpp"
 
+#include <gpuplan/models/flops.hpp>
 #include <gpuplan/specs/format.hpp>
+#include <gpuplan/specs/transformer.hpp>
 #include <gpuplan/units/format.hpp>
 
 #include <fmt/format.h>
@@ -177,4 +179,10 @@ TEST_CASE("precision and name_string print as text", "[format]") {
   CHECK(fmt::format("[{:>5}]", precision::fp8) == "[  fp8]");
   CHECK(fmt::format("{}", name_string("H100 SXM")) == "H100 SXM");
   CHECK(fmt::format("[{:<6}]", name_string("A100")) == "[A100  ]");
+}
+
+TEST_CASE("every enum with a name table prints its name", "[format][enum]") {
+  CHECK(fmt::format("{}", precision::int4) == "int4");
+  CHECK(fmt::format("{}", recompute_mode::selective) == "selective");
+  CHECK(fmt::format("[{:>5}]", ffn_kind::mlp) == "[  mlp]");
 }

@@ -64,7 +64,7 @@ TEST_CASE("strict readers name the key", "[json][errors]") {
   CHECK_THROWS_WITH(io::get_count(j, "absent", src), "plan.json: key 'absent' is missing");
   CHECK(io::get_count_or(j, "absent", src, 7) == 7);
   CHECK_THROWS_WITH(io::get_precision_or({{"dtype", "bf17"}}, "dtype", src, precision::bf16),
-                    Catch::Matchers::Contains("unknown precision 'bf17'"));
+                    Catch::Matchers::Contains("unknown value 'bf17' (expected one of fp64, fp32"));
 }
 
 TEST_CASE("layouts round-trip and check their GPU count", "[json]") {

@@ -79,6 +79,28 @@ TEST_CASE("The most loaded pipeline stage holds the embedding or the LM head", "
   CHECK(most.total() >= training_memory_stage(m, l, c, 3).total());
 }
 
+TEST_CASE("fp64 training: the last stage's own activations use 8-byte elements",
+          "[training][pp][precision]") {
+  // The last stage keeps the final norm's input and the output layer's input in the training
+  // dtype (2 x e x s x b x h) besides the fp32 logits; e is 8 bytes for fp64, as in the layers.
+  const transformer_spec& m = catalog::llama31_8b;
+  const parallel_layout l{.pp = 2};
+  const training_config c32{.dtype = precision::fp32, .recompute = recompute_kind::full,
+                            .seq = 128};
+  training_config c64 = c32;
+  c64.dtype = precision::fp64;
+  c64.grad_dtype = precision::fp32;
+  const double s = 128.0, h = m.hidden;
+  const double layers = detail::stage_layers(m.layers, l.pp, 1);
+  const double per_layer_diff =
+      (layer_activations(m, l, c64) - layer_activations(m, l, c32)).in(units::B);
+  const double diff = (training_memory_stage(m, l, c64, 1).activations -
+                       training_memory_stage(m, l, c32, 1).activations)
+                          .in(units::B);
+  // 1 micro-batch in flight on the last stage; 2 x (8 - 4) x s x h more for its own terms.
+  CHECK(diff == Approx(layers * per_layer_diff + 2.0 * 4.0 * s * h).epsilon(1e-12));
+}
+
 TEST_CASE("1F1B: the first stage holds pp micro-batches, fewer when the batch is short",
           "[training][pp]") {
   const transformer_spec& m = catalog::megatron_22b;

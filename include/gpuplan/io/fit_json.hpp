@@ -12,18 +12,6 @@
 
 namespace gpuplan::io {
 
-/// A size in bytes, rounded to whole bytes (int4 halves aside): a JSON integer while a double
-/// holds it exactly, else a floating-point number (never a wrapped-around 64-bit integer).
-inline nlohmann::json bytes_value(data_size d) {
-  const double v = d.in(units::B);
-  if (!std::isfinite(v)) return nullptr;
-  return number(std::round(v));
-}
-
-/// A count as JSON: an integer when it is a whole number that a double holds exactly (parameter
-/// counts, blocks, tokens), else a number.
-inline nlohmann::json count_value(double v) { return number(v); }
-
 /// The most loaded GPU's memory against `capacity`: per_gpu in the fit --json contract.
 inline nlohmann::json to_json(const memory_breakdown& m, data_size capacity) {
   return {{"weights_bytes", bytes_value(m.weights)},
@@ -74,7 +62,9 @@ inline nlohmann::json to_json(const training_config& c) {
           {"dropout", c.dropout},
           {"lora", c.lora_rank},
           {"qlora", c.qlora_rank},
-          {"offload", std::string(gpuplan::to_string(c.offload))}};
+          {"lora_targets", std::string(gpuplan::to_string(c.lora_targets))},
+          {"offload", std::string(gpuplan::to_string(c.offload))},
+          {"global_batch", c.global_batch}};
 }
 
 inline nlohmann::json to_json(const inference_config& c) {
@@ -86,6 +76,8 @@ inline nlohmann::json to_json(const inference_config& c) {
           {"gpu_memory_utilization", c.gpu_memory_utilization},
           {"block_size", c.block_size},
           {"quant_group_size", c.quant_group_size},
+          {"quant_scale_dtype", std::string(gpuplan::to_string(c.quant_scale_dtype))},
+          {"quant_zero_point", c.quant_zero_point},
           {"max_num_batched_tokens", c.max_num_batched_tokens},
           {"max_num_seqs", c.max_num_seqs}};
 }

@@ -426,82 +426,25 @@ inline std::string get_string_or(const nlohmann::json& j, std::string_view key,
   return has(j, key) ? get_string(j, key, src) : fallback;
 }
 
-inline precision get_precision_or(const nlohmann::json& j, std::string_view key,
-                                  const json_source& src, precision fallback) {
+// ---- enums: read by their name tables (gpuplan/specs/enum_names.hpp) ----------------------------
+
+/// The enumerator named by the string at `key` (ASCII case ignored), `fallback` when the key is
+/// absent; io::error listing the names when it names none.
+template <named_enum E>
+E get_enum_or(const nlohmann::json& j, std::string_view key, const json_source& src, E fallback) {
   if (!has(j, key)) return fallback;
   const std::string s = get_string(j, key, src);
-  precision p{};
-  if (!parse_precision(s, p))
-    throw error(src.where(key) + ": unknown precision '" + s +
-                "' (expected fp64, fp32, tf32, bf16, fp16, fp8, int8, fp4 or int4)");
-  return p;
-}
-
-// ---- enum spellings ----------------------------------------------------------------------------
-
-inline std::string_view to_string(vendor v) {
-  switch (v) {
-    case vendor::nvidia:
-      return "nvidia";
-    case vendor::amd:
-      return "amd";
-    case vendor::other:
-      return "other";
-  }
-  return "other";
-}
-inline std::string_view to_string(form_factor f) {
-  switch (f) {
-    case form_factor::sxm:
-      return "sxm";
-    case form_factor::pcie:
-      return "pcie";
-    case form_factor::nvl:
-      return "nvl";
-    case form_factor::oam:
-      return "oam";
-    case form_factor::other:
-      return "other";
-  }
-  return "other";
-}
-inline std::string_view to_string(link_kind k) {
-  switch (k) {
-    case link_kind::none:
-      return "none";
-    case link_kind::nvlink:
-      return "nvlink";
-    case link_kind::nvlink_bridge:
-      return "nvlink_bridge";
-    case link_kind::xgmi:
-      return "xgmi";
-    case link_kind::pcie:
-      return "pcie";
-  }
-  return "none";
-}
-inline std::string_view to_string(ffn_kind k) { return k == ffn_kind::gated ? "gated" : "mlp"; }
-inline std::string_view to_string(norm_kind k) {
-  return k == norm_kind::rmsnorm ? "rmsnorm" : "layernorm";
-}
-inline std::string_view to_string(position_kind k) {
-  return k == position_kind::rotary ? "rotary" : "learned";
-}
-
-namespace detail {
-template <class E, std::size_t N>
-E enum_or(const nlohmann::json& j, std::string_view key, const json_source& src, E fallback,
-          const E (&all)[N]) {
-  if (!has(j, key)) return fallback;
-  const std::string s = get_string(j, key, src);
+  E e{};
+  if (parse_enum(s, e)) return e;
   std::string expected;
-  for (E e : all) {
-    if (io::to_string(e) == s) return e;
-    expected += (expected.empty() ? "" : ", ") + std::string(io::to_string(e));
-  }
+  for (const enumerator<E>& x : enumerators(e))
+    expected += (expected.empty() ? "" : ", ") + std::string(x.name);
   throw error(src.where(key) + ": unknown value '" + s + "' (expected one of " + expected + ")");
 }
-}  // namespace detail
+inline precision get_precision_or(const nlohmann::json& j, std::string_view key,
+                                  const json_source& src, precision fallback) {
+  return get_enum_or(j, key, src, fallback);
+}
 
 // ---- specs to JSON -----------------------------------------------------------------------------
 
@@ -512,6 +455,18 @@ inline nlohmann::json number(double v) {
     return static_cast<long long>(v);
   return v;
 }
+
+/// A size in bytes, rounded to whole bytes (int4 halves aside): a JSON integer while a double
+/// holds it exactly, else a floating-point number (never a wrapped-around 64-bit integer).
+inline nlohmann::json bytes_value(data_size d) {
+  const double v = d.in(units::B);
+  if (!std::isfinite(v)) return nullptr;
+  return number(std::round(v));
+}
+
+/// A count as JSON: an integer when it is a whole number that a double holds exactly (parameter
+/// counts, blocks, tokens), else a number.
+inline nlohmann::json count_value(double v) { return number(v); }
 
 inline nlohmann::json to_json(const parallel_layout& l) {
   return {{"gpus", l.gpus()},
@@ -687,19 +642,17 @@ inline transformer_spec transformer_from_json(const nlohmann::json& j, const jso
   m.head_dim = get_count_or(j, "head_dim", src, m.hidden / m.heads);
   m.ffn = get_count(j, "ffn", src);
   m.ffn_type =
-      detail::enum_or(j, "ffn_type", src, ffn_kind::gated, {ffn_kind::gated, ffn_kind::mlp});
+      get_enum_or(j, "ffn_type", src, ffn_kind::gated);
   m.vocab = get_count(j, "vocab", src);
   m.tied_embeddings = get_bool_or(j, "tied_embeddings", src, false);
-  m.positions = detail::enum_or(j, "positions", src, position_kind::rotary,
-                                {position_kind::rotary, position_kind::learned});
+  m.positions = get_enum_or(j, "positions", src, position_kind::rotary);
   m.max_positions = get_count_or(j, "max_positions", src, 0, m.positions == position_kind::rotary);
-  m.norm = detail::enum_or(j, "norm", src, norm_kind::rmsnorm,
-                           {norm_kind::rmsnorm, norm_kind::layernorm});
+  m.norm = get_enum_or(j, "norm", src, norm_kind::rmsnorm);
   m.qkv_bias = get_bool_or(j, "qkv_bias", src, false);
   m.out_bias = get_bool_or(j, "out_bias", src, false);
   m.mlp_bias = get_bool_or(j, "mlp_bias", src, false);
   m.sliding_window = get_count_or(j, "sliding_window", src, 0, true);
-  m.native_dtype = get_precision_or(j, "native_dtype", src, precision::bf16);
+  m.native_dtype = get_enum_or(j, "native_dtype", src, precision::bf16);
   if (has(j, "moe")) {
     const json_source ms{src.file, src.key_prefix + "moe."};
     const auto& e = j.at("moe");
@@ -724,13 +677,10 @@ inline gpu_spec gpu_from_json(const nlohmann::json& j, const json_source& src) {
   gpu_spec g;
   g.name = detail::name_from(get_string(j, "name", src), "name", src);
   detail::read_aliases(j, src, g.aliases);
-  g.maker = detail::enum_or(j, "vendor", src, vendor::other,
-                            {vendor::nvidia, vendor::amd, vendor::other});
+  g.maker = get_enum_or(j, "vendor", src, vendor::other);
   if (const std::string a = get_string_or(j, "architecture", src, ""); !a.empty())
     g.architecture = detail::name_from(a, "architecture", src);
-  g.form = detail::enum_or(j, "form_factor", src, form_factor::other,
-                           {form_factor::sxm, form_factor::pcie, form_factor::nvl, form_factor::oam,
-                            form_factor::other});
+  g.form = get_enum_or(j, "form_factor", src, form_factor::other);
   const double mem = get_number(j, "memory_bytes", src);
   if (mem <= 0) throw error(src.where("memory_bytes") + " must be positive");
   g.memory = mem * units::B;
@@ -758,9 +708,7 @@ inline gpu_spec gpu_from_json(const nlohmann::json& j, const json_source& src) {
     const auto& l = j.at("link");
     const json_source ls{src.file, src.key_prefix + "link."};
     if (!l.is_object()) throw error(src.where("link") + " must be an object");
-    g.gpu_link.kind = detail::enum_or(l, "kind", ls, link_kind::none,
-                                      {link_kind::none, link_kind::nvlink, link_kind::nvlink_bridge,
-                                       link_kind::xgmi, link_kind::pcie});
+    g.gpu_link.kind = get_enum_or(l, "kind", ls, link_kind::none);
     g.gpu_link.links = get_count_or(l, "links", ls, 0, true);
     g.gpu_link.max_peers = get_count_or(l, "max_peers", ls, 0, true);
     if (has(l, "unidirectional_bytes_per_s"))

@@ -68,13 +68,15 @@ struct memory_assumptions {
 
   /// Throws gpuplan::invalid_input naming the field (a compile error in a constant expression).
   constexpr void validate() const {
-    auto finite_nonnegative = [](double x) { return x == x && x - x == 0.0 && x >= 0.0; };
-    detail::check_input(finite_nonnegative(cuda_context.value),
-                        "memory_assumptions.cuda_context must be finite and not negative");
-    detail::check_input(finite_nonnegative(allocator_fragmentation) && allocator_fragmentation < 1.0,
-                        "memory_assumptions.allocator_fragmentation must be in [0, 1)");
-    detail::check_input(finite_nonnegative(nccl_buffsize.value),
-                        "memory_assumptions.nccl_buffsize must be finite and not negative");
+    detail::check_input(detail::finite_nonnegative(cuda_context.value),
+                        "memory_assumptions.cuda_context must be finite and not negative",
+                        cuda_context.value);
+    detail::check_input(
+        detail::finite_nonnegative(allocator_fragmentation) && allocator_fragmentation < 1.0,
+        "memory_assumptions.allocator_fragmentation must be in [0, 1)", allocator_fragmentation);
+    detail::check_input(detail::finite_nonnegative(nccl_buffsize.value),
+                        "memory_assumptions.nccl_buffsize must be finite and not negative",
+                        nccl_buffsize.value);
     detail::check_input(nccl_channels >= 0, "memory_assumptions.nccl_channels must not be negative",
                         nccl_channels);
     detail::check_input(zero3_live_layers >= 1,
@@ -83,7 +85,8 @@ struct memory_assumptions {
     detail::check_input(adam8bit_block >= 1, "memory_assumptions.adam8bit_block must be positive",
                         adam8bit_block);
     detail::check_input(nf4_block >= 1 && nf4_second_block >= 1,
-                        "memory_assumptions.nf4_block and nf4_second_block must be positive");
+                        "memory_assumptions.nf4_block and nf4_second_block must be positive",
+                        nf4_block, nf4_second_block);
     detail::check_input(fp8_weight_copies >= 0,
                         "memory_assumptions.fp8_weight_copies must not be negative",
                         fp8_weight_copies);

@@ -9,67 +9,16 @@
 #include <gpuplan/specs/gpu.hpp>
 #include <gpuplan/specs/layout.hpp>
 #include <gpuplan/specs/precision.hpp>
+#include <gpuplan/specs/serving.hpp>
 #include <gpuplan/specs/transformer.hpp>
 #include <gpuplan/units.hpp>
 
 namespace gpuplan {
 
-struct inference_config {
-  /// Weights of the transformer layers' linear layers. int8/int4: weight-only quantisation
-  /// (GPTQ/AWQ style) with one scale per `quant_group_size` weights; fp8: per-tensor scales.
-  /// Embeddings, the LM head and norms stay in 16 bits (AWQ, GPTQ and vLLM's FP8 checkpoints
-  /// keep them unquantised).
-  precision weight_dtype = precision::bf16;
-  precision kv_dtype = precision::bf16;
-  int batch = 1;         ///< concurrent sequences
-  int context = 4096;    ///< tokens per sequence (prompt + generated)
-  int max_model_len = 0; ///< vLLM --max-model-len for the concurrency figure; 0: = context
-  /// vLLM --gpu-memory-utilization: the share of the GPU's memory the engine may use (0.9).
-  double gpu_memory_utilization = 0.9;
-  int block_size = 16;   ///< vLLM KV-cache block (page) in tokens (16 by default)
-  int quant_group_size = 128;  ///< weights per scale for int8/int4 (GPTQ/AWQ default 128)
-  precision quant_scale_dtype = precision::fp16;  ///< dtype of each group's scale
-  bool quant_zero_point = false;  ///< asymmetric quantisation: a zero point per group (AWQ)
-  /// Tokens of the largest forward pass the engine runs: vLLM profiles its activation peak
-  /// with --max-num-batched-tokens (8192 for `vllm serve`, vLLM EngineArgs default for the
-  /// OpenAI server with chunked prefill; version-dependent).
-  int max_num_batched_tokens = 8192;
-  /// Sequences sampled at once: vLLM --max-num-seqs (256 by default); the sampler holds this
-  /// many rows of vocabulary-sized logits.
-  int max_num_seqs = 256;
-
-  [[nodiscard]] constexpr int model_len() const { return max_model_len > 0 ? max_model_len : context; }
-
-  /// Throws gpuplan::invalid_input naming the field (a compile error in a constant expression).
-  constexpr void validate() const {
-    detail::check_input(batch >= 1, "inference_config.batch must be at least 1", batch);
-    detail::check_input(context >= 1, "inference_config.context must be at least 1", context);
-    detail::check_input(max_model_len >= 0, "inference_config.max_model_len must not be negative",
-                        max_model_len);
-    detail::check_input(gpu_memory_utilization > 0.0 && gpu_memory_utilization <= 1.0,
-                        "inference_config.gpu_memory_utilization must be in (0, 1]");
-    detail::check_input(block_size >= 1, "inference_config.block_size must be at least 1",
-                        block_size);
-    detail::check_input(quant_group_size >= 1,
-                        "inference_config.quant_group_size must be at least 1", quant_group_size);
-    detail::check_input(max_num_batched_tokens >= 1,
-                        "inference_config.max_num_batched_tokens must be at least 1",
-                        max_num_batched_tokens);
-    detail::check_input(max_num_seqs >= 1, "inference_config.max_num_seqs must be at least 1",
-                        max_num_seqs);
-    detail::check_input(weight_dtype != precision::tf32,
-                        "inference_config.weight_dtype cannot be tf32 (a compute format)");
-    detail::check_input(kv_dtype == precision::fp32 || kv_dtype == precision::bf16 ||
-                            kv_dtype == precision::fp16 || kv_dtype == precision::fp8 ||
-                            kv_dtype == precision::int8,
-                        "inference_config.kv_dtype must be fp32, bf16, fp16, fp8 or int8");
-  }
-};
-
 /// The KV cache of one GPU, after vLLM's paged allocator.
 struct kv_cache_info {
   data_per_token bytes_per_token{};  ///< this GPU's KV bytes per token (its layers and heads)
-  data_size page_size{};             ///< one block of one layer: 2 x block x kv_heads x head_dim x dtype
+  data_size page_size{};  ///< one block of one layer: 2 x block x kv_heads x head_dim x dtype
   int block_size = 16;
   double blocks = 0;                 ///< floor(available / page_size / layers)
   data_size available{};             ///< memory left for the KV cache
@@ -126,10 +75,6 @@ constexpr double unquantised_weight_bytes(const inference_config& c) {
              : 2.0;
 }
 
-/// KV heads a tensor-parallel rank holds: kv_heads / tp, or one (replicated) when tp > kv_heads.
-constexpr int kv_heads_per_rank(const transformer_spec& m, const parallel_layout& l) {
-  return m.kv_heads >= l.tp ? m.kv_heads / l.tp : 1;
-}
 
 }  // namespace detail
 
@@ -158,7 +103,7 @@ constexpr double paged_max_concurrency(double blocks, int block_size, int max_mo
 /// vLLM's page: one block of one layer, K and V.
 constexpr data_size kv_page_size(const transformer_spec& m, const parallel_layout& l,
                                  const inference_config& c) {
-  return 2.0 * c.block_size * detail::kv_heads_per_rank(m, l) * m.head_dim *
+  return 2.0 * c.block_size * l.kv_heads_per_rank(m) * m.head_dim *
          bytes_per_element(c.kv_dtype);
 }
 
@@ -170,7 +115,7 @@ constexpr data_size inference_workspace(const transformer_spec& m, const paralle
                                         const inference_config& c) {
   const double tokens = c.max_num_batched_tokens, e = 2.0, t = l.tp, h = m.hidden;
   const double q = 1.0 * m.heads * m.head_dim / t;
-  const double kv = 1.0 * detail::kv_heads_per_rank(m, l) * m.head_dim;
+  const double kv = 1.0 * l.kv_heads_per_rank(m) * m.head_dim;
   const double attn = e * tokens * (q + 2.0 * kv) + e * tokens * q;
   double f = m.ffn / t;
   if (m.is_moe()) {
@@ -186,56 +131,82 @@ constexpr data_size inference_workspace(const transformer_spec& m, const paralle
   return (residual + layer_peak + sampler) * units::B;
 }
 
-/// Memory of the most loaded GPU when serving `c.batch` sequences of `c.context` tokens, and the
-/// KV-cache capacity of vLLM's paged allocator on the given GPU.
+/// Memory of one GPU (the most loaded one, from inference_memory) when serving, and the KV-cache
+/// capacity of vLLM's paged allocator on the given GPU.
 struct inference_memory_result {
   memory_breakdown per_gpu{};
   kv_cache_info kv{};
 };
 
-constexpr inference_memory_result inference_memory(const transformer_spec& m,
-                                                   const gpu_spec& gpu, const parallel_layout& l,
-                                                   const inference_config& c,
-                                                   const memory_assumptions& a = {}) {
+namespace detail {
+
+constexpr void check_inference(const transformer_spec& m, const gpu_spec& gpu,
+                               const parallel_layout& l, const inference_config& c,
+                               const memory_assumptions& a) {
   l.validate(m);
   c.validate();
   a.validate();
   gpu.validate();
-  detail::check_input(l.cp == 1 && l.zero == 0,
-                      "inference: layout.cp must be 1 and layout.zero 0 (not modelled)", l.cp,
-                      l.zero);
-  inference_memory_result best{};
-  for (int k = 0; k < l.pp; ++k) {
-    const detail::rank_params p = detail::stage_params(m, l, k);
-    inference_memory_result r{};
-    r.per_gpu.pipeline_stage = k;
-    r.per_gpu.weights = inference_weights(m, l, c, k);
-    r.per_gpu.workspace = inference_workspace(m, l, c);
-    const data_size page = kv_page_size(m, l, c);
-    r.kv.page_size = page;
-    r.kv.block_size = c.block_size;
-    r.kv.bytes_per_token = p.layers * page / (c.block_size * units::token);
-    r.kv.window = m.sliding_window;
-    const double blocks_per_seq = r.kv.blocks_per_sequence(c.context);
-    r.per_gpu.kv_cache = c.batch * blocks_per_seq * p.layers * page;
-    r.per_gpu.overhead = a.cuda_context + detail::nccl_buffers(l, a) +
-                         a.allocator_fragmentation * (r.per_gpu.weights + r.per_gpu.workspace);
-    // vLLM: available = total x utilisation - (weights + peak activation + non-torch memory).
-    const data_size budget = c.gpu_memory_utilization * gpu.plannable_memory();
-    const data_size used = r.per_gpu.weights + r.per_gpu.workspace + r.per_gpu.overhead;
-    r.kv.available = budget > used ? budget - used : 0.0 * units::B;
-    r.kv.blocks = paged_kv_blocks(r.kv.available, page, p.layers);
-    r.kv.capacity_tokens = r.kv.blocks * c.block_size * units::token;
-    r.kv.max_concurrency = paged_max_concurrency(r.kv.blocks, c.block_size, c.model_len());
-    // The most loaded GPU for the breakdown; the engine's KV capacity is the smallest of the
-    // stages' (every stage must hold its layers' pages of every block).
-    if (k == 0) {
-      best = r;
-      continue;
-    }
-    const kv_cache_info fewest = r.kv.blocks < best.kv.blocks ? r.kv : best.kv;
+  check_input(l.cp == 1 && l.zero == 0,
+              "inference: layout.cp must be 1 and layout.zero 0 (not modelled)", l.cp, l.zero);
+}
+
+/// inference_memory_stage on checked inputs.
+constexpr inference_memory_result inference_stage(const transformer_spec& m, const gpu_spec& gpu,
+                                                  const parallel_layout& l,
+                                                  const inference_config& c, int k,
+                                                  const memory_assumptions& a) {
+  const detail::rank_params p = detail::stage_params(m, l, k);
+  inference_memory_result r{};
+  r.per_gpu.pipeline_stage = k;
+  r.per_gpu.weights = inference_weights(m, l, c, k);
+  r.per_gpu.workspace = inference_workspace(m, l, c);
+  const data_size page = kv_page_size(m, l, c);
+  r.kv.page_size = page;
+  r.kv.block_size = c.block_size;
+  r.kv.bytes_per_token = p.layers * page / (c.block_size * units::token);
+  r.kv.window = m.sliding_window;
+  const double blocks_per_seq = r.kv.blocks_per_sequence(c.context);
+  r.per_gpu.kv_cache = c.batch * blocks_per_seq * p.layers * page;
+  r.per_gpu.overhead = a.cuda_context + detail::nccl_buffers(l, a) +
+                       a.allocator_fragmentation * (r.per_gpu.weights + r.per_gpu.workspace);
+  // vLLM: available = total x utilisation - (weights + peak activation + non-torch memory).
+  const data_size budget = c.gpu_memory_utilization * gpu.plannable_memory();
+  const data_size used = r.per_gpu.weights + r.per_gpu.workspace + r.per_gpu.overhead;
+  r.kv.available = budget > used ? budget - used : 0.0 * units::B;
+  r.kv.blocks = paged_kv_blocks(r.kv.available, page, p.layers);
+  r.kv.capacity_tokens = r.kv.blocks * c.block_size * units::token;
+  r.kv.max_concurrency = paged_max_concurrency(r.kv.blocks, c.block_size, c.model_len());
+  return r;
+}
+
+}  // namespace detail
+
+/// Memory of pipeline stage k's GPUs when serving (0-based k), and the KV-cache capacity that
+/// stage's memory leaves: its layers' pages of every block.
+constexpr inference_memory_result inference_memory_stage(const transformer_spec& m,
+                                                         const gpu_spec& gpu,
+                                                         const parallel_layout& l,
+                                                         const inference_config& c, int k,
+                                                         const memory_assumptions& a = {}) {
+  detail::check_inference(m, gpu, l, c, a);
+  detail::check_input(k >= 0 && k < l.pp, "pipeline stage must be in [0, layout.pp)", k, l.pp);
+  return detail::inference_stage(m, gpu, l, c, k, a);
+}
+
+/// Memory of the most loaded GPU when serving `c.batch` sequences of `c.context` tokens, and the
+/// KV-cache capacity of vLLM's paged allocator on the given GPU: the smallest of the stages'
+/// (every stage must hold its layers' pages of every block).
+constexpr inference_memory_result inference_memory(const transformer_spec& m,
+                                                   const gpu_spec& gpu, const parallel_layout& l,
+                                                   const inference_config& c,
+                                                   const memory_assumptions& a = {}) {
+  detail::check_inference(m, gpu, l, c, a);
+  inference_memory_result best = detail::inference_stage(m, gpu, l, c, 0, a);
+  for (int k = 1; k < l.pp; ++k) {
+    const inference_memory_result r = detail::inference_stage(m, gpu, l, c, k, a);
+    if (r.kv.blocks < best.kv.blocks) best.kv = r.kv;
     if (r.per_gpu.total() > best.per_gpu.total()) best.per_gpu = r.per_gpu;
-    best.kv = fewest;
   }
   return best;
 }
@@ -250,10 +221,7 @@ constexpr inference_memory_result inference_memory(const generic_workload& g,
   c.validate();
   a.validate();
   gpu.validate();
-  detail::check_input(g.parameters > 0.0 && g.parameters - g.parameters == 0.0,
-                      "generic_workload.parameters must be positive and finite");
-  detail::check_input(g.inference_workspace_per_sample.value >= 0.0,
-                      "generic_workload.inference_workspace_per_sample must not be negative");
+  g.validate();
   detail::check_input(l.tp == 1 && l.pp == 1 && l.cp == 1 && l.ep == 1,
                       "a generic workload supports only data parallelism: layout.tp, pp, cp and "
                       "ep must be 1");

@@ -5,6 +5,7 @@
 
 #include <gpuplan/models/assumptions.hpp>
 #include <gpuplan/specs/layout.hpp>
+#include <gpuplan/specs/training.hpp>
 #include <gpuplan/specs/transformer.hpp>
 #include <gpuplan/units.hpp>
 
@@ -53,12 +54,19 @@ struct rank_params {
   bool last_stage = false;
 };
 
-/// Which linear layers carry LoRA adapters.
-enum class lora_scope : unsigned char { none, attention_qv, attention, all_linear };
+/// Matrices per transformer layer that carry LoRA adapters: Q and V; Q, K, V and O; or those and
+/// the FFN's (three gated, two otherwise).
+constexpr int lora_adapted_matrices(const transformer_spec& m, lora_target t) {
+  switch (t) {
+    case lora_target::attention_qv: return 2;
+    case lora_target::attention: return 4;
+    case lora_target::all_linear: return 4 + (m.ffn_type == ffn_kind::gated ? 3 : 2);
+  }
+  return 0;
+}
 
 struct rank_accumulator {
   rank_params p{};
-  lora_scope scope = lora_scope::none;
   int rank = 0;  // LoRA rank
 
   constexpr void vector(double n, bool expert = false) {
@@ -101,16 +109,16 @@ constexpr int stage_layers(int layers, int pp, int k) {
 /// MoE router are replicated; K and V projections hold kv_heads / tp heads, or one head when
 /// tp > kv_heads (replicated).
 constexpr rank_params stage_params(const transformer_spec& m, const parallel_layout& l, int k,
-                                   lora_scope scope = lora_scope::none, int lora_rank = 0) {
+                                   lora_target lora = lora_target::all_linear,
+                                   int lora_rank = 0) {
   rank_accumulator acc{};
-  acc.scope = scope;
   acc.rank = lora_rank;
   const double t = l.tp, h = m.hidden;
   const double q = 1.0 * m.heads * m.head_dim / t;
-  const double kv = 1.0 * (m.kv_heads >= l.tp ? m.kv_heads / l.tp : 1) * m.head_dim;
-  const bool lora_qv = scope != lora_scope::none;
-  const bool lora_attn = scope == lora_scope::attention || scope == lora_scope::all_linear;
-  const bool lora_mlp = scope == lora_scope::all_linear;
+  const double kv = 1.0 * l.kv_heads_per_rank(m) * m.head_dim;
+  const bool lora_qv = lora_rank > 0;
+  const bool lora_attn = lora_qv && lora != lora_target::attention_qv;
+  const bool lora_mlp = lora_qv && lora == lora_target::all_linear;
 
   // `copies` FFNs of inner size f (a layer's experts on this rank).
   auto ffn = [&](double f, bool expert, double copies = 1.0) {
@@ -158,11 +166,7 @@ constexpr rank_params stage_params(const transformer_spec& m, const parallel_lay
     acc.vector(m.norm_parameters());
     if (!m.tied_embeddings || l.pp > 1) acc.matrix(m.vocab / t, h, false, false, false);
   }
-  double adapted = 0.0;
-  if (scope == lora_scope::attention_qv) adapted = 2.0;
-  if (scope == lora_scope::attention) adapted = 4.0;
-  if (scope == lora_scope::all_linear) adapted = 4.0 + (m.ffn_type == ffn_kind::gated ? 3.0 : 2.0);
-  acc.p.lora_matrices = adapted;
+  acc.p.lora_matrices = lora_rank > 0 ? lora_adapted_matrices(m, lora) : 0;
   return acc.p;
 }
 

@@ -12,10 +12,11 @@
 
 #include <gpuplan/models/assumptions.hpp>
 #include <gpuplan/models/memory_common.hpp>
-#include <gpuplan/specs/flops.hpp>
+#include <gpuplan/models/flops.hpp>
 #include <gpuplan/specs/generic.hpp>
 #include <gpuplan/specs/layout.hpp>
 #include <gpuplan/specs/precision.hpp>
+#include <gpuplan/specs/training.hpp>
 #include <gpuplan/specs/transformer.hpp>
 #include <gpuplan/units.hpp>
 
@@ -23,153 +24,17 @@
 
 namespace gpuplan {
 
-enum class optimizer_kind : unsigned char {
-  adamw,      ///< two fp32 states (momentum, variance): 8 bytes per parameter
-  adam,       ///< the same state as AdamW
-  sgd,        ///< SGD with momentum: one fp32 state, 4 bytes per parameter
-  adamw8bit,  ///< bitsandbytes 8-bit AdamW: two 1-byte states + block-wise fp32 absmax
-  adafactor,  ///< Adafactor without momentum: factored second moment, rows + cols per matrix
-};
-/// Activation recomputation: the same enum as the FLOP model's (specs/flops.hpp), by its older
-/// name. none keeps every activation (Korthikanti Table 2, first rows); selective recomputes the
-/// attention core (softmax, dropout, attention over V); full keeps only each layer's input.
-using recompute_kind = recompute_mode;
-enum class offload_kind : unsigned char {
-  none,
-  optimizer,  ///< ZeRO-Offload: optimizer state and fp32 master weights in CPU memory
-  params,     ///< ZeRO-Infinity: also parameters and gradients in CPU memory (needs ZeRO-3)
-};
-enum class lora_target : unsigned char {
-  attention_qv,  ///< W_q and W_v (Hu et al. 2021, the LoRA paper's choice)
-  attention,     ///< W_q, W_k, W_v, W_o
-  all_linear,    ///< every linear layer of attention and FFN (Dettmers et al. 2023, QLoRA)
-};
-
-struct training_config {
-  /// Weights and activations. bf16/fp16: mixed precision; fp32: full precision (no separate
-  /// master copy); fp8: Transformer Engine FP8 GEMMs over bf16 parameters.
-  precision dtype = precision::bf16;
-  /// Gradient buffers. Defaults to the weights' dtype (ZeRO's 2 + 2 + 12 = 16 bytes/param);
-  /// fp32 is Megatron-LM's gradient accumulation in fp32 (18 bytes/param). fp8 training keeps
-  /// bf16 gradients.
-  precision grad_dtype = dtype == precision::fp8 ? precision::bf16 : dtype;
-  optimizer_kind optimizer = optimizer_kind::adamw;
-  /// An fp32 master copy of the weights inside the optimizer (ZeRO's K includes its 4 bytes).
-  /// Ignored for fp32 training, whose weights are the master copy.
-  bool master_weights = true;
-  recompute_kind recompute = recompute_kind::none;
-  int micro_batch = 1;  ///< sequences per micro-batch per data-parallel rank
-  int seq = 2048;       ///< tokens per sequence
-  /// Micro-batches per iteration per pipeline (gradient-accumulation steps); 0 means at least as
-  /// many as pipeline stages, so the first stage fills up (Korthikanti sec. 4.2.3).
-  int micro_batches = 0;
-  /// FlashAttention / fused attention: the s x s score matrix is never stored; only the
-  /// softmax's log-sum-exp per row (fp32) is kept for the backward pass.
-  bool flash_attention = true;
-  /// Dropout layers that store a 1-byte mask (GPT-3 / Megatron-LM's GPT; Korthikanti's
-  /// accounting). Llama-family training uses no dropout.
-  bool dropout = false;
-  int lora_rank = 0;   ///< > 0: LoRA fine-tuning: frozen base in `dtype`, trainable adapters
-  int qlora_rank = 0;  ///< > 0: QLoRA: frozen base in 4-bit NF4, trainable adapters
-  lora_target lora_targets = lora_target::all_linear;
-  offload_kind offload = offload_kind::none;
-  /// Sequences per optimizer step over all data-parallel ranks; 0: not given. When given it must
-  /// be a multiple of micro_batch x dp (x cp does not apply: CP splits sequences), and it sets
-  /// micro_batches = global_batch / (micro_batch x dp) unless that is given too (then they must
-  /// agree).
-  int global_batch = 0;
-
-  /// The micro-batches per step per pipeline implied by this config on data-parallel degree dp.
-  [[nodiscard]] constexpr int micro_batches_for(int dp) const {
-    if (micro_batches > 0) return micro_batches;
-    if (global_batch > 0 && micro_batch > 0 && dp > 0) return global_batch / (micro_batch * dp);
-    return 0;
-  }
-
-  /// The batch checks that need the layout: global_batch divisible by micro_batch x dp and
-  /// consistent with micro_batches.
-  constexpr void validate(int dp) const {
-    validate();
-    if (global_batch == 0) return;
-    detail::check_input(global_batch % (micro_batch * dp) == 0,
-                        "training_config.global_batch must be a multiple of micro_batch x "
-                        "layout.dp",
-                        global_batch, micro_batch * dp);
-    detail::check_input(micro_batches == 0 || micro_batches * micro_batch * dp == global_batch,
-                        "training_config.micro_batches x micro_batch x layout.dp must equal "
-                        "global_batch",
-                        micro_batches * micro_batch * dp, global_batch);
-  }
-
-  /// Throws gpuplan::invalid_input naming the field (a compile error in a constant expression).
-  constexpr void validate() const {
-    detail::check_input(micro_batch >= 1, "training_config.micro_batch must be at least 1",
-                        micro_batch);
-    detail::check_input(global_batch >= 0, "training_config.global_batch must not be negative",
-                        global_batch);
-    detail::check_input(seq >= 1, "training_config.seq must be at least 1", seq);
-    detail::check_input(micro_batches >= 0,
-                        "training_config.micro_batches must be 0 (fill the pipeline) or positive",
-                        micro_batches);
-    detail::check_input(lora_rank >= 0, "training_config.lora_rank must not be negative",
-                        lora_rank);
-    detail::check_input(qlora_rank >= 0, "training_config.qlora_rank must not be negative",
-                        qlora_rank);
-    detail::check_input(lora_rank == 0 || qlora_rank == 0,
-                        "training_config.lora_rank and qlora_rank are exclusive: set one",
-                        lora_rank, qlora_rank);
-    detail::check_input(dtype != precision::int8 && dtype != precision::int4 &&
-                            dtype != precision::fp4 && dtype != precision::tf32,
-                        "training_config.dtype must be fp64, fp32, bf16, fp16 or fp8");
-    detail::check_input(grad_dtype == precision::fp32 || grad_dtype == precision::bf16 ||
-                            grad_dtype == precision::fp16,
-                        "training_config.grad_dtype must be fp32, bf16 or fp16");
-  }
-};
-
-constexpr std::string_view to_string(optimizer_kind o) {
-  switch (o) {
-    case optimizer_kind::adamw: return "adamw";
-    case optimizer_kind::adam: return "adam";
-    case optimizer_kind::sgd: return "sgd";
-    case optimizer_kind::adamw8bit: return "adamw8bit";
-    case optimizer_kind::adafactor: return "adafactor";
-  }
-  return "?";
-}
-constexpr std::string_view to_string(offload_kind o) {
-  switch (o) {
-    case offload_kind::none: return "none";
-    case offload_kind::optimizer: return "optimizer";
-    case offload_kind::params: return "params";
-  }
-  return "?";
-}
-constexpr std::string_view to_string(lora_target t) {
-  switch (t) {
-    case lora_target::attention_qv: return "attention_qv";
-    case lora_target::attention: return "attention";
-    case lora_target::all_linear: return "all_linear";
-  }
-  return "?";
-}
-
-/// The enumerator named s (as to_string spells it); false if s names none.
-template <class Enum>
-constexpr bool parse_enum(std::string_view s, Enum& out) {
-  for (int i = 0; i < 8; ++i) {
-    const auto e = static_cast<Enum>(i);
-    if (to_string(e) == s) {
-      out = e;
-      return true;
-    }
-  }
-  return false;
-}
-
 namespace detail {
 
 constexpr double bytes_of(precision p) { return bytes_per_element(p).in(units::B); }
+
+/// Bytes per stored activation element for training in `dtype`: fp32 and fp64 keep their own
+/// width; bf16, fp16 and fp8 training keep 16-bit activations (Transformer Engine's FP8 casts
+/// only the GEMM inputs, counted separately). The one place the layers' and the last stage's
+/// terms take their element size from.
+constexpr double activation_bytes(precision dtype) {
+  return dtype == precision::fp32 || dtype == precision::fp64 ? bytes_of(dtype) : 2.0;
+}
 
 /// Bytes per trainable parameter of optimizer state, without the master copy.
 constexpr double optimizer_state_bytes(optimizer_kind o, const memory_assumptions& a) {
@@ -181,16 +46,6 @@ constexpr double optimizer_state_bytes(optimizer_kind o, const memory_assumption
     case optimizer_kind::adafactor: return 0.0;  // counted per matrix, see below
   }
   return 0.0;
-}
-
-constexpr lora_scope scope_of(const training_config& c) {
-  if (c.lora_rank == 0 && c.qlora_rank == 0) return lora_scope::none;
-  switch (c.lora_targets) {
-    case lora_target::attention_qv: return lora_scope::attention_qv;
-    case lora_target::attention: return lora_scope::attention;
-    case lora_target::all_linear: return lora_scope::all_linear;
-  }
-  return lora_scope::none;
 }
 
 /// NF4 storage per parameter: 4 bits plus the quantisation constants (QLoRA sec. 3).
@@ -213,14 +68,13 @@ constexpr double layer_activation_bytes(const transformer_spec& m, int layer,
   const double s = 1.0 * c.seq / l.cp, b = c.micro_batch, h = m.hidden, t = l.tp;
   const bool sp = l.sequence_parallel && l.tp > 1;
   const double np = sp ? 1.0 / t : 1.0;  // share of the non-tensor-parallel regions
-  const double e = c.dtype == precision::fp32 || c.dtype == precision::fp64 ? bytes_of(c.dtype)
-                                                                             : 2.0;
+  const double e = activation_bytes(c.dtype);
   const double lin = c.dtype == precision::fp8 ? 1.0 : e;  // GEMM inputs saved for wgrad
   const double mask = c.dropout ? 1.0 : 0.0;
   if (recompute == recompute_kind::full) return e * s * b * h * np;
 
   const double q = 1.0 * m.heads * m.head_dim / t;
-  const double kv = 1.0 * (m.kv_heads >= l.tp ? m.kv_heads / l.tp : 1) * m.head_dim;
+  const double kv = 1.0 * l.kv_heads_per_rank(m) * m.head_dim;
   const double heads = m.heads / t;
   double bytes = 0.0;
   // attention block
@@ -269,14 +123,7 @@ constexpr double layer_activation_bytes(const transformer_spec& m, int layer,
   bytes += mask * s * b * h * np;   // dropout mask after the FFN
   // LoRA: the low-rank intermediate x A of each adapted matrix, kept for B's gradient.
   const int r = c.lora_rank > 0 ? c.lora_rank : c.qlora_rank;
-  if (r > 0) {
-    double adapted = 0.0;
-    if (c.lora_targets == lora_target::attention_qv) adapted = 2.0;
-    if (c.lora_targets == lora_target::attention) adapted = 4.0;
-    if (c.lora_targets == lora_target::all_linear)
-      adapted = 4.0 + (m.ffn_type == ffn_kind::gated ? 3.0 : 2.0);
-    bytes += adapted * e * s * b * r;
-  }
+  if (r > 0) bytes += detail::lora_adapted_matrices(m, c.lora_targets) * e * s * b * r;
   return bytes;
 }
 
@@ -421,7 +268,7 @@ constexpr memory_breakdown training_memory_stage(const transformer_spec& m,
                       "training_config.offload = optimizer needs layout.zero >= 1 (ZeRO-Offload)",
                       l.zero);
   const int r = c.lora_rank > 0 ? c.lora_rank : c.qlora_rank;
-  const detail::rank_params p = detail::stage_params(m, l, k, detail::scope_of(c), r);
+  const detail::rank_params p = detail::stage_params(m, l, k, c.lora_targets, r);
   const detail::state_bytes st = detail::model_state_bytes(p, l, c, a);
 
   memory_breakdown out{};
@@ -437,7 +284,7 @@ constexpr memory_breakdown training_memory_stage(const transformer_spec& m,
   double act = in_flight * detail::stage_layer_activations(m, p, l, c, c.recompute);
   const double s = 1.0 * c.seq / l.cp, b = c.micro_batch, h = m.hidden, t = l.tp;
   const double np = l.sequence_parallel && l.tp > 1 ? 1.0 / t : 1.0;
-  const double e = c.dtype == precision::fp32 ? 4.0 : 2.0;
+  const double e = detail::activation_bytes(c.dtype);
   if (p.first_stage) {
     const double per_micro = 8.0 * s * b + (c.dropout ? s * b * h * np : 0.0);  // ids, mask
     act += per_micro * in_flight;
@@ -486,25 +333,17 @@ constexpr memory_breakdown training_memory(const generic_workload& g, const para
   l.validate();
   c.validate(l.dp);
   a.validate();
-  detail::check_input(g.parameters > 0.0 && g.parameters - g.parameters == 0.0,
-                      "generic_workload.parameters must be positive and finite");
-  detail::check_input(g.activation_per_sample.value >= 0.0 &&
-                          g.activation_per_sample_recomputed.value >= 0.0 &&
-                          g.activation_per_sample.value - g.activation_per_sample.value == 0.0 &&
-                          g.activation_per_sample_recomputed.value -
-                                  g.activation_per_sample_recomputed.value ==
-                              0.0,
-                      "generic_workload.activation_per_sample(_recomputed) must be finite and "
-                      "not negative");
+  g.validate();
   detail::check_input(l.tp == 1 && l.pp == 1 && l.cp == 1 && l.ep == 1,
                       "a generic workload supports only data parallelism: layout.tp, pp, cp and "
                       "ep must be 1");
   detail::check_input(c.optimizer != optimizer_kind::adafactor,
                       "training_config.optimizer = adafactor needs matrix shapes; a generic "
                       "workload has only a parameter count");
-  detail::check_input(c.lora_rank == 0 && c.qlora_rank == 0,
-                      "LoRA/QLoRA need the linear layers of the model; a generic workload has only a "
-                      "parameter count");
+  detail::check_input(
+      c.lora_rank == 0 && c.qlora_rank == 0,
+      "LoRA/QLoRA need the linear layers of the model; a generic workload has only a "
+      "parameter count");
   detail::check_input(c.offload != offload_kind::params || l.zero == 3,
                       "training_config.offload = params needs layout.zero = 3 (ZeRO-Infinity)",
                       l.zero);

@@ -34,6 +34,17 @@ struct advice {
   bool fits = false;
   /// 0: a configuration change on the same GPUs; 1: more GPUs; 2: another GPU model.
   int category = 0;
+  /// The changed plan's layout, and for another GPU model that GPU's name (empty: the same GPU).
+  parallel_layout layout{};
+  name_string gpu{};
+
+  /// Whether o leads to the same plan: the same layout on the same GPU with the same per-GPU
+  /// memory (two changes that land there are one option; a change that leaves the memory
+  /// unchanged is no option). The configurations are not stored: clang 14's constant evaluator
+  /// gives up on fit reports that carry a training_config and an inference_config per option.
+  [[nodiscard]] constexpr bool same_plan(const advice& o) const {
+    return layout == o.layout && gpu == o.gpu && total == o.total && capacity == o.capacity;
+  }
 };
 
 inline constexpr std::size_t max_advice = 16;
@@ -91,7 +102,10 @@ struct name_builder {
 struct advice_list {
   std::array<advice, max_advice> items{};
   int count = 0;
+  /// Adds a unless an option already listed leads to the same plan (the first name stays).
   constexpr void add(const advice& a) {
+    for (int i = 0; i < count; ++i)
+      if (items[static_cast<std::size_t>(i)].same_plan(a)) return;
     if (count < static_cast<int>(max_advice)) items[static_cast<std::size_t>(count++)] = a;
   }
   /// Fitting first; then configuration changes before more GPUs before another GPU; then the
@@ -114,19 +128,6 @@ struct advice_list {
   }
 };
 
-/// Whether the layout is valid for the model (no throw: advice only lists valid layouts).
-constexpr bool layout_ok(const transformer_spec& m, const parallel_layout& l) {
-  if (l.dp < 1 || l.tp < 1 || l.pp < 1 || l.cp < 1 || l.ep < 1) return false;
-  if (m.heads % l.tp != 0) return false;
-  if (!(m.kv_heads % l.tp == 0 || l.tp % m.kv_heads == 0)) return false;
-  if (l.pp > m.layers) return false;
-  if (m.ffn != 0 && m.ffn % l.tp != 0) return false;
-  if (l.virtual_stages > 1 && m.layers % (l.pp * l.virtual_stages) != 0) return false;
-  if ((l.dp * l.cp) % l.ep != 0) return false;
-  if (m.is_moe() && m.moe.expert_ffn % l.expert_tensor_parallel() != 0) return false;
-  return true;
-}
-
 template <class Memory>
 constexpr void training_advice(const Memory& memory, const parallel_layout& l,
                                const training_config& c, data_size capacity,
@@ -135,15 +136,17 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
   auto consider = [&](name_string what, const parallel_layout& nl, const training_config& nc,
                       int category) {
     const data_size total = memory(nl, nc).total();
-    out.add({what, total, capacity, nl.gpus(), total <= capacity, category});
+    out.add({what, total, capacity, nl.gpus(), total <= capacity, category, nl});
   };
   // Sharding of model states over the data-parallel ranks.
   if (l.dp * l.cp > 1)
     for (int z = l.zero + 1; z <= 3; ++z) {
       parallel_layout nl = l;
       nl.zero = z;
-      consider((detail::name_builder{} << "ZeRO stage " << z << (z == 3 ? " (FSDP full shard)" : "")).out,
-               nl, c, 0);
+      consider(
+          (detail::name_builder{} << "ZeRO stage " << z << (z == 3 ? " (FSDP full shard)" : ""))
+              .out,
+          nl, c, 0);
     }
   // Recomputation.
   if (structured && c.recompute == recompute_kind::none) {
@@ -173,8 +176,8 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
     training_config nc = c;
     nc.qlora_rank = c.lora_rank;
     nc.lora_rank = 0;
-    consider((detail::name_builder{} << "QLoRA (4-bit NF4 base, rank " << c.lora_rank << ")").out, l, nc,
-             0);
+    consider((detail::name_builder{} << "QLoRA (4-bit NF4 base, rank " << c.lora_rank << ")").out,
+             l, nc, 0);
   }
   // CPU offload.
   if (c.offload == offload_kind::none) {
@@ -199,9 +202,10 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
       parallel_layout nl = l;
       nl.dp = d;
       nl.zero = 3;
+      if (!memory.valid(nl)) continue;
       const data_size total = memory(nl, c).total();
       last = {(name_builder{} << "ZeRO-3 over dp " << d << " (" << nl.gpus() << " GPUs)").out,
-              total, capacity, nl.gpus(), total <= capacity, 1};
+              total, capacity, nl.gpus(), total <= capacity, 1, nl};
       any = true;
       if (last.fits) break;
     }
@@ -225,7 +229,7 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
         last = {(name_builder{} << (dim == 0 ? "tensor parallel " : "pipeline parallel ")
                                 << (dim == 0 ? nl.tp : nl.pp) << " (" << nl.gpus() << " GPUs)")
                     .out,
-                total, capacity, nl.gpus(), total <= capacity, 1};
+                total, capacity, nl.gpus(), total <= capacity, 1, nl};
         any = true;
         if (last.fits) break;
       }
@@ -258,7 +262,7 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
           found = {(name_builder{} << "dp " << nl.dp << " x tp " << nl.tp << " x pp " << nl.pp
                                    << (nl.zero == 3 ? ", ZeRO-3" : "") << ", full recompute")
                        .out,
-                   total, capacity, nl.gpus(), true, 1};
+                   total, capacity, nl.gpus(), true, 1, nl};
           any = true;
         }
     if (any) out.add(found);
@@ -276,16 +280,22 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
     }
   }
   if (best != nullptr)
-    out.add({best->name, best_total, best->plannable_memory(), l.gpus(), true, 2});
+    out.add({best->name, best_total, best->plannable_memory(), l.gpus(), true, 2, l, best->name});
 }
 
 }  // namespace detail
 
 namespace detail {
 
-/// A generic workload has no matrix shapes, so no tensor- or pipeline-parallel layout is offered
-/// for it (the advice keeps to data parallelism, ZeRO/FSDP, offload and other GPUs).
-constexpr bool layout_ok(const generic_workload&, const parallel_layout&) { return false; }
+/// Whether the planner may offer layout l: parallel_layout::check against the model (no throw).
+/// A generic workload has no matrix shapes, so it takes data parallelism only (the advice keeps
+/// to data parallelism, ZeRO/FSDP, offload and other GPUs).
+constexpr bool layout_ok(const transformer_spec& m, const parallel_layout& l) {
+  return l.check(m).ok();
+}
+constexpr bool layout_ok(const generic_workload&, const parallel_layout& l) {
+  return l.check().ok() && l.tp == 1 && l.pp == 1 && l.cp == 1 && l.ep == 1;
+}
 constexpr bool has_matrix_shapes(const transformer_spec&) { return true; }
 constexpr bool has_matrix_shapes(const generic_workload&) { return false; }
 
@@ -379,8 +389,10 @@ constexpr fit_report inference_fit(const transformer_spec& m, const gpu_spec& gp
   detail::advice_list list{};
   auto consider = [&](name_string what, const gpu_spec& g, const parallel_layout& nl,
                       const inference_config& nc, int category) {
-    const fit_report x = detail::make_inference_report(inference_memory(m, g, nl, nc, a), g, nl, nc);
-    list.add({what, x.per_gpu.total(), x.capacity, nl.gpus(), x.fits(), category});
+    const fit_report x =
+        detail::make_inference_report(inference_memory(m, g, nl, nc, a), g, nl, nc);
+    list.add({what, x.per_gpu.total(), x.capacity, nl.gpus(), x.fits(), category, nl,
+              category == 2 ? g.name : name_string{}});
   };
   // Quantisation of weights and of the KV cache.
   constexpr precision weight_options[] = {precision::fp8, precision::int8, precision::int4};
@@ -399,8 +411,8 @@ constexpr fit_report inference_fit(const transformer_spec& m, const gpu_spec& gp
   if (r.kv.max_batch(c.context) >= 1 && r.kv.max_batch(c.context) < c.batch) {
     inference_config nc = c;
     nc.batch = r.kv.max_batch(c.context);
-    consider((detail::name_builder{} << "batch " << nc.batch << " at context " << c.context).out, gpu, l,
-             nc, 0);
+    consider((detail::name_builder{} << "batch " << nc.batch << " at context " << c.context).out,
+             gpu, l, nc, 0);
   }
   // Tensor or pipeline parallelism over more GPUs.
   for (int dim = 0; dim < 2; ++dim) {
@@ -418,7 +430,7 @@ constexpr fit_report inference_fit(const transformer_spec& m, const gpu_spec& gp
                                       << (dim == 0 ? nl.tp : nl.pp) << " (" << nl.gpus()
                                       << " GPUs)")
                   .out,
-              x.per_gpu.total(), x.capacity, nl.gpus(), x.fits(), 1};
+              x.per_gpu.total(), x.capacity, nl.gpus(), x.fits(), 1, nl};
       any = true;
       if (last.fits) break;
     }

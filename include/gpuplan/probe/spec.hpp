@@ -16,11 +16,11 @@
 
 #include <gpuplan/catalog.hpp>
 #include <gpuplan/probe/result.hpp>
+#include <gpuplan/specs/checks.hpp>
 #include <gpuplan/specs/gpu.hpp>
 #include <gpuplan/units.hpp>
 
 #include <cmath>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -135,11 +135,12 @@ struct spec_options {
   /// further 6.25% to ECC. 0.10 accepts all of those and still tells 40 GB from 80 GB parts.
   double memory_match_tolerance = 0.10;
 
-  /// Throws std::invalid_argument naming the field if an option is out of range.
+  /// Throws gpuplan::invalid_input naming the field if an option is out of range.
   void validate() const {
-    if (!(memory_match_tolerance >= 0.0 && memory_match_tolerance < 1.0))
-      throw std::invalid_argument(
-          "spec_options.memory_match_tolerance must be at least 0 and below 1 (a fraction)");
+    detail::check_input(memory_match_tolerance >= 0.0 && memory_match_tolerance < 1.0,
+                        "spec_options.memory_match_tolerance must be at least 0 and below 1 (a "
+                        "fraction)",
+                        memory_match_tolerance);
   }
 };
 
@@ -195,19 +196,11 @@ struct gpu_spec_with_provenance {
 
 namespace detail {
 
-constexpr char lower_ascii(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
-
 /// Whether `hay` contains `needle`, ignoring ASCII case.
 constexpr bool contains_nocase(std::string_view hay, std::string_view needle) {
   if (needle.size() > hay.size()) return false;
-  for (std::size_t i = 0; i + needle.size() <= hay.size(); ++i) {
-    bool same = true;
-    for (std::size_t j = 0; j < needle.size() && same; ++j)
-      same = lower_ascii(hay[i + j]) == lower_ascii(needle[j]);
-    if (same) return true;
-  }
+  for (std::size_t i = 0; i + needle.size() <= hay.size(); ++i)
+    if (same_ignoring_case(hay.substr(i, needle.size()), needle)) return true;
   return false;
 }
 
@@ -341,7 +334,7 @@ inline const gpu_spec* match_catalog(const device_info& d, const spec_options& o
 /// The gpu_spec of a probed device: from the matching catalog entry where one exists (peak rates,
 /// TDP, links), else estimated from compute capability, SM count and max SM clock. Memory
 /// capacity, usable memory and bandwidth come from the measurement in both cases.
-/// Throws std::invalid_argument only for invalid options (spec_options::validate).
+/// Throws gpuplan::invalid_input only for invalid options (spec_options::validate).
 inline gpu_spec_with_provenance to_gpu_spec(const device_info& d, const spec_options& o = {}) {
   o.validate();
   gpu_spec_with_provenance r;

@@ -3,6 +3,7 @@
 // a transformer. "My model needs 24 GB; my GPUs have 16 GB."
 #pragma once
 
+#include <gpuplan/specs/checks.hpp>
 #include <gpuplan/specs/name.hpp>
 #include <gpuplan/specs/precision.hpp>
 #include <gpuplan/units.hpp>
@@ -25,6 +26,23 @@ struct generic_workload {
   /// zero when unknown.
   data_size inference_workspace_per_sample{};
   precision native_dtype = precision::fp32;  ///< dtype the published weights are stored in
+
+  /// Throws gpuplan::invalid_input naming the field (a compile error in a constant expression).
+  constexpr void validate() const {
+    detail::check_input(detail::finite_positive(parameters),
+                        "generic_workload.parameters must be positive and finite", parameters);
+    detail::check_input(detail::finite_nonnegative(activation_per_sample.value),
+                        "generic_workload.activation_per_sample must be finite and not negative",
+                        activation_per_sample.value);
+    detail::check_input(detail::finite_nonnegative(activation_per_sample_recomputed.value),
+                        "generic_workload.activation_per_sample_recomputed must be finite and not "
+                        "negative",
+                        activation_per_sample_recomputed.value);
+    detail::check_input(detail::finite_nonnegative(inference_workspace_per_sample.value),
+                        "generic_workload.inference_workspace_per_sample must be finite and not "
+                        "negative",
+                        inference_workspace_per_sample.value);
+  }
 };
 
 }  // namespace gpuplan

@@ -14,6 +14,31 @@ namespace gpuplan {
 enum class vendor : unsigned char { nvidia, amd, other };
 enum class form_factor : unsigned char { sxm, pcie, nvl, oam, other };
 enum class link_kind : unsigned char { none, nvlink, nvlink_bridge, xgmi, pcie };
+/// The names of vendor, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<vendor> vendor_names[] = {
+    {vendor::nvidia, "nvidia"},
+    {vendor::amd, "amd"},
+    {vendor::other, "other"},
+};
+constexpr const auto& enumerators(vendor) { return vendor_names; }
+/// The names of form_factor, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<form_factor> form_factor_names[] = {
+    {form_factor::sxm, "sxm"},
+    {form_factor::pcie, "pcie"},
+    {form_factor::nvl, "nvl"},
+    {form_factor::oam, "oam"},
+    {form_factor::other, "other"},
+};
+constexpr const auto& enumerators(form_factor) { return form_factor_names; }
+/// The names of link_kind, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<link_kind> link_kind_names[] = {
+    {link_kind::none, "none"},
+    {link_kind::nvlink, "nvlink"},
+    {link_kind::nvlink_bridge, "nvlink_bridge"},
+    {link_kind::xgmi, "xgmi"},
+    {link_kind::pcie, "pcie"},
+};
+constexpr const auto& enumerators(link_kind) { return link_kind_names; }
 
 /// A GPU's scale-up link. Bandwidth is stored per direction (unidirectional) for the whole GPU,
 /// summed over its links; vendors usually quote the bidirectional total (H100: "900 GB/s" =
@@ -36,14 +61,16 @@ struct link_spec {
 
   /// Throws gpuplan::invalid_input naming the field when the link is not self-consistent.
   constexpr void validate() const {
-    if (links < 0) detail::fail("link_spec.links must not be negative");
-    if (!detail::finite_nonnegative(per_direction.value))
-      detail::fail("link_spec.per_direction must be finite and not negative");
-    if (max_peers < 0) detail::fail("link_spec.max_peers must not be negative");
-    if (kind == link_kind::none && (links != 0 || per_direction.value != 0.0 || max_peers != 0))
-      detail::fail("link_spec.kind is none but links, bandwidth or peers are set");
-    if (kind != link_kind::none && !(per_direction.value > 0.0))
-      detail::fail("link_spec.per_direction must be positive for a link");
+    detail::check_input(links >= 0, "link_spec.links must not be negative", links);
+    detail::check_input(detail::finite_nonnegative(per_direction.value),
+                        "link_spec.per_direction must be finite and not negative",
+                        per_direction.value);
+    detail::check_input(max_peers >= 0, "link_spec.max_peers must not be negative", max_peers);
+    detail::check_input(
+        kind != link_kind::none || (links == 0 && per_direction.value == 0.0 && max_peers == 0),
+        "link_spec.kind is none but links, bandwidth or peers are set");
+    detail::check_input(kind == link_kind::none || per_direction.value > 0.0,
+                        "link_spec.per_direction must be positive for a link", per_direction.value);
   }
 };
 
@@ -68,12 +95,14 @@ struct pcie_spec {
 
   /// Throws gpuplan::invalid_input naming the field; generation 0 with lanes 0 means unknown.
   constexpr void validate() const {
-    if (generation != 0 && (generation < 3 || generation > 6))
-      detail::fail("pcie_spec.generation must be 3, 4, 5 or 6 (0: unknown)");
-    if (lanes != 0 && lanes != 1 && lanes != 2 && lanes != 4 && lanes != 8 && lanes != 16)
-      detail::fail("pcie_spec.lanes must be 1, 2, 4, 8 or 16 (0: unknown)");
-    if ((generation == 0) != (lanes == 0))
-      detail::fail("pcie_spec.generation and pcie_spec.lanes must both be set");
+    detail::check_input(generation == 0 || (generation >= 3 && generation <= 6),
+                        "pcie_spec.generation must be 3, 4, 5 or 6 (0: unknown)", generation);
+    detail::check_input(
+        lanes == 0 || lanes == 1 || lanes == 2 || lanes == 4 || lanes == 8 || lanes == 16,
+        "pcie_spec.lanes must be 1, 2, 4, 8 or 16 (0: unknown)", lanes);
+    detail::check_input((generation == 0) == (lanes == 0),
+                        "pcie_spec.generation and pcie_spec.lanes must both be set", generation,
+                        lanes);
   }
 };
 
@@ -133,9 +162,10 @@ struct peak_rates {
         {fp4_tensor, "gpu_spec.peak.fp4_tensor must be finite and not negative"},
     };
     for (const auto& f : fields)
-      if (!detail::finite_nonnegative(f.r.value)) detail::fail(f.msg);
-    if (!detail::finite(sparsity_factor) || sparsity_factor < 1.0)
-      detail::fail("gpu_spec.peak.sparsity_factor must be at least 1 (1: none)");
+      detail::check_input(detail::finite_nonnegative(f.r.value), f.msg, f.r.value);
+    detail::check_input(detail::finite(sparsity_factor) && sparsity_factor >= 1.0,
+                        "gpu_spec.peak.sparsity_factor must be at least 1 (1: none)",
+                        sparsity_factor);
   }
 };
 
@@ -145,7 +175,7 @@ struct gpu_spec {
   vendor maker = vendor::nvidia;
   name_string architecture;                  ///< "Hopper", "CDNA3"
   form_factor form = form_factor::sxm;
-  data_size memory{};                        ///< capacity in exact bytes (an "80GB" A100 has 80 GiB)
+  data_size memory{};  ///< capacity in exact bytes (an "80GB" A100 has 80 GiB)
   data_size memory_usable{};                 ///< what the driver reports as total; zero if unknown
   name_string memory_type;                   ///< "HBM3"
   bandwidth memory_bandwidth{};              ///< peak DRAM bandwidth
@@ -164,23 +194,26 @@ struct gpu_spec {
   /// Throws gpuplan::invalid_input naming the first field that is missing or out of range. In a
   /// constant expression the throw is a compile error that shows the message.
   constexpr void validate() const {
-    if (name.empty()) detail::fail("gpu_spec.name must not be empty");
-    if (!detail::finite(memory.value) || !(memory.value > 0.0))
-      detail::fail("gpu_spec.memory must be positive and finite");
-    if (!detail::finite_nonnegative(memory_usable.value))
-      detail::fail("gpu_spec.memory_usable must be finite and not negative");
-    if (memory_usable.value > memory.value)
-      detail::fail("gpu_spec.memory_usable must not exceed gpu_spec.memory");
-    if (!detail::finite(memory_bandwidth.value) || !(memory_bandwidth.value > 0.0))
-      detail::fail("gpu_spec.memory_bandwidth must be positive and finite");
+    detail::check_input(!name.empty(), "gpu_spec.name must not be empty");
+    detail::check_input(detail::finite_positive(memory.value),
+                        "gpu_spec.memory must be positive and finite", memory.value);
+    detail::check_input(detail::finite_nonnegative(memory_usable.value),
+                        "gpu_spec.memory_usable must be finite and not negative",
+                        memory_usable.value);
+    detail::check_input(memory_usable.value <= memory.value,
+                        "gpu_spec.memory_usable must not exceed gpu_spec.memory",
+                        memory_usable.value, memory.value);
+    detail::check_input(detail::finite_positive(memory_bandwidth.value),
+                        "gpu_spec.memory_bandwidth must be positive and finite",
+                        memory_bandwidth.value);
     peak.validate();
-    if (!detail::finite_nonnegative(tdp.value))
-      detail::fail("gpu_spec.tdp must be finite and not negative");
+    detail::check_input(detail::finite_nonnegative(tdp.value),
+                        "gpu_spec.tdp must be finite and not negative", tdp.value);
     gpu_link.validate();
     pcie.validate();
-    if (sm_count < 0) detail::fail("gpu_spec.sm_count must not be negative");
-    if (!detail::finite_nonnegative(boost_clock.value))
-      detail::fail("gpu_spec.boost_clock must be finite and not negative");
+    detail::check_input(sm_count >= 0, "gpu_spec.sm_count must not be negative", sm_count);
+    detail::check_input(detail::finite_nonnegative(boost_clock.value),
+                        "gpu_spec.boost_clock must be finite and not negative", boost_clock.value);
   }
 };
 

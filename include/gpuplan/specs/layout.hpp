@@ -2,25 +2,10 @@
 // model and a GPU count.
 #pragma once
 
-#include <gpuplan/specs/error.hpp>
+#include <gpuplan/specs/checks.hpp>
 #include <gpuplan/specs/transformer.hpp>
 
-#include <type_traits>
-
 namespace gpuplan {
-
-namespace detail {
-
-/// Fails when `ok` is false. In a constant expression the throw makes the expression non-constant,
-/// so the compiler stops with `message` (and the call's arguments) in its notes; at run time it
-/// throws gpuplan::invalid_input with the message and the offending values.
-constexpr void check_input(bool ok, const char* message, long long value = 0, long long other = 0) {
-  if (ok) return;
-  if (std::is_constant_evaluated()) throw invalid_input(message);
-  throw_invalid_input(message, value, other);
-}
-
-}  // namespace detail
 
 /// Data, tensor, pipeline, context and expert parallel degrees, and the sharding of model state.
 /// GPUs = dp x tp x pp x cp. Expert parallelism is carved out of the data- and context-parallel
@@ -43,7 +28,14 @@ struct parallel_layout {
   int expert_tp = 0;
 
   [[nodiscard]] constexpr int gpus() const { return dp * tp * pp * cp; }
-  [[nodiscard]] constexpr int expert_tensor_parallel() const { return expert_tp > 0 ? expert_tp : tp; }
+  [[nodiscard]] constexpr int expert_tensor_parallel() const {
+    return expert_tp > 0 ? expert_tp : tp;
+  }
+  /// KV heads a tensor-parallel rank holds: kv_heads / tp, or one (replicated) when
+  /// tp > kv_heads (Megatron-LM and vLLM replicate KV heads rather than split one).
+  [[nodiscard]] constexpr int kv_heads_per_rank(const transformer_spec& m) const {
+    return m.kv_heads >= tp ? m.kv_heads / tp : 1;
+  }
   /// Ranks over which ZeRO / FSDP shards non-expert state: the data-parallel ranks times the
   /// context-parallel ranks (which hold the same weights; Megatron-Core's distributed optimizer
   /// shards over this group), or the hybrid-shard group.
@@ -59,32 +51,80 @@ struct parallel_layout {
   }
 
   /// The structural checks that need no model: every degree positive, ZeRO stage 0-3, the
-  /// hybrid-shard group dividing dp. Throws gpuplan::invalid_input naming the field (a compile
-  /// error in a constant expression).
-  constexpr void validate() const {
-    detail::check_input(dp >= 1, "layout.dp must be at least 1", dp);
-    detail::check_input(tp >= 1, "layout.tp must be at least 1", tp);
-    detail::check_input(pp >= 1, "layout.pp must be at least 1", pp);
-    detail::check_input(cp >= 1, "layout.cp must be at least 1", cp);
-    detail::check_input(ep >= 1, "layout.ep must be at least 1", ep);
-    detail::check_input(expert_tp >= 0, "layout.expert_tp must be 0 (same as tp) or positive",
-                        expert_tp);
-    detail::check_input(zero >= 0 && zero <= 3, "layout.zero must be a ZeRO stage from 0 to 3",
-                        zero);
-    detail::check_input(shard_group >= 0, "layout.shard_group must be 0 (all dp) or positive",
-                        shard_group);
-    detail::check_input(shard_group == 0 || dp % shard_group == 0,
-                        "layout.shard_group must divide layout.dp", shard_group, dp);
-    detail::check_input(virtual_stages >= 1, "layout.virtual_stages must be at least 1",
-                        virtual_stages);
-    detail::check_input(virtual_stages == 1 || pp > 1,
-                        "layout.virtual_stages > 1 needs pipeline parallelism (layout.pp > 1)",
-                        virtual_stages, pp);
-    detail::check_input((dp * cp) % ep == 0, "layout.ep must divide layout.dp x layout.cp", ep,
-                        dp * cp);
-    detail::check_input((dp * cp * tp) % (ep * expert_tensor_parallel()) == 0,
-                        "layout.ep x layout.expert_tp must divide dp x cp x tp", ep, expert_tp);
+  /// hybrid-shard group dividing dp, expert parallelism carved out of dp x cp. `s` is called as
+  /// s(condition, message, value, other) for each, stopping at the first that fails (see
+  /// detail::raise_problem and detail::record_problem).
+  template <class Sink>
+  constexpr bool each_check(Sink&& s) const {
+    return s(dp >= 1, "layout.dp must be at least 1", dp) &&
+           s(tp >= 1, "layout.tp must be at least 1", tp) &&
+           s(pp >= 1, "layout.pp must be at least 1", pp) &&
+           s(cp >= 1, "layout.cp must be at least 1", cp) &&
+           s(ep >= 1, "layout.ep must be at least 1", ep) &&
+           s(expert_tp >= 0, "layout.expert_tp must be 0 (same as tp) or positive", expert_tp) &&
+           s(zero >= 0 && zero <= 3, "layout.zero must be a ZeRO stage from 0 to 3", zero) &&
+           s(shard_group >= 0, "layout.shard_group must be 0 (all dp) or positive",
+             shard_group) &&
+           s(shard_group == 0 || dp % shard_group == 0,
+             "layout.shard_group must divide layout.dp", shard_group, dp) &&
+           s(virtual_stages >= 1, "layout.virtual_stages must be at least 1", virtual_stages) &&
+           s(virtual_stages == 1 || pp > 1,
+             "layout.virtual_stages > 1 needs pipeline parallelism (layout.pp > 1)",
+             virtual_stages, pp) &&
+           s((dp * cp) % ep == 0, "layout.ep must divide layout.dp x layout.cp", ep, dp * cp) &&
+           s((dp * cp * tp) % (ep * expert_tensor_parallel()) == 0,
+             "layout.ep x layout.expert_tp must divide dp x cp x tp", ep, expert_tp);
   }
+
+  /// The structural checks and those against a transformer (whose own validate() the caller
+  /// has run): tp divides the attention heads; the KV heads divide tp or tp divides them
+  /// (replicated KV heads when tp > kv_heads); pp no larger than the layers; the virtual stages
+  /// divide the layers of a stage; tp divides the FFN; for MoE, ep divides the experts and
+  /// expert_tp the expert FFN; for a dense model ep is 1. cp divides nothing here (the
+  /// sequence: see training_config).
+  template <class Sink>
+  constexpr bool each_check(const transformer_spec& m, Sink&& s) const {
+    return each_check(s) && s(m.layers >= 1, "model.layers must be at least 1", m.layers) &&
+           s(m.heads >= 1, "model.heads must be at least 1", m.heads) &&
+           s(m.kv_heads >= 1, "model.kv_heads must be at least 1", m.kv_heads) &&
+           s(m.heads % m.kv_heads == 0, "model.kv_heads must divide model.heads", m.kv_heads,
+             m.heads) &&
+           s(m.heads % tp == 0, "layout.tp must divide model.heads (the attention heads)", tp,
+             m.heads) &&
+           s(m.kv_heads % tp == 0 || tp % m.kv_heads == 0,
+             "layout.tp and model.kv_heads must divide one another (KV heads are split, or "
+             "replicated when tp > kv_heads)",
+             tp, m.kv_heads) &&
+           s(pp <= m.layers, "layout.pp must not exceed model.layers", pp, m.layers) &&
+           s(virtual_stages == 1 || m.layers % (pp * virtual_stages) == 0,
+             "layout.pp x layout.virtual_stages must divide model.layers", pp * virtual_stages,
+             m.layers) &&
+           s(m.ffn == 0 || m.ffn % tp == 0, "layout.tp must divide model.ffn", tp, m.ffn) &&
+           (m.is_moe()
+                ? s(m.moe.experts % ep == 0, "layout.ep must divide model.moe.experts", ep,
+                    m.moe.experts) &&
+                      s(m.moe.expert_ffn % expert_tensor_parallel() == 0,
+                        "layout.expert_tp must divide model.moe.expert_ffn",
+                        expert_tensor_parallel(), m.moe.expert_ffn)
+                : s(ep == 1, "layout.ep must be 1 for a dense model", ep));
+  }
+
+  /// The first problem each_check() finds, without throwing (the planner skips such layouts);
+  /// empty when the layout is valid.
+  [[nodiscard]] constexpr input_problem check() const {
+    detail::record_problem r;
+    each_check(r);
+    return r.found;
+  }
+  [[nodiscard]] constexpr input_problem check(const transformer_spec& m) const {
+    detail::record_problem r;
+    each_check(m, r);
+    return r.found;
+  }
+
+  /// Throws gpuplan::invalid_input naming the field (a compile error in a constant expression)
+  /// when check() finds a problem.
+  constexpr void validate() const { each_check(detail::raise_problem{}); }
 
   /// validate() and the GPU count: dp x tp x pp x cp must equal `gpu_count`.
   constexpr void validate(int gpu_count) const {
@@ -94,40 +134,10 @@ struct parallel_layout {
                         gpus(), gpu_count);
   }
 
-  /// validate() against a transformer: tp divides the attention heads; the KV heads divide tp
-  /// or tp divides them (replicated KV heads when tp > kv_heads); pp no larger than the layers;
-  /// the virtual stages divide the layers of a stage; ep divides the experts; expert_tp divides
-  /// the expert FFN; cp divides nothing here (the sequence: see training_config).
+  /// The model's own validate(), then check(m), raising what it finds.
   constexpr void validate(const transformer_spec& m) const {
     m.validate();
-    validate();
-    detail::check_input(m.layers >= 1, "model.layers must be at least 1", m.layers);
-    detail::check_input(m.heads >= 1, "model.heads must be at least 1", m.heads);
-    detail::check_input(m.kv_heads >= 1, "model.kv_heads must be at least 1", m.kv_heads);
-    detail::check_input(m.heads % m.kv_heads == 0, "model.kv_heads must divide model.heads",
-                        m.kv_heads, m.heads);
-    detail::check_input(m.heads % tp == 0, "layout.tp must divide model.heads (the attention heads)",
-                        tp, m.heads);
-    detail::check_input(m.kv_heads % tp == 0 || tp % m.kv_heads == 0,
-                        "layout.tp and model.kv_heads must divide one another (KV heads are "
-                        "split, or replicated when tp > kv_heads)",
-                        tp, m.kv_heads);
-    detail::check_input(pp <= m.layers, "layout.pp must not exceed model.layers", pp,
-                        m.layers);
-    detail::check_input(m.layers % (pp * virtual_stages) == 0 || virtual_stages == 1,
-                        "layout.pp x layout.virtual_stages must divide model.layers",
-                        pp * virtual_stages, m.layers);
-    detail::check_input(m.ffn % tp == 0 || m.ffn == 0, "layout.tp must divide model.ffn",
-                        tp, m.ffn);
-    if (m.is_moe()) {
-      detail::check_input(m.moe.experts % ep == 0, "layout.ep must divide model.moe.experts", ep,
-                          m.moe.experts);
-      detail::check_input(m.moe.expert_ffn % expert_tensor_parallel() == 0,
-                          "layout.expert_tp must divide model.moe.expert_ffn",
-                          expert_tensor_parallel(), m.moe.expert_ffn);
-    } else {
-      detail::check_input(ep == 1, "layout.ep must be 1 for a dense model", ep);
-    }
+    each_check(m, detail::raise_problem{});
   }
 
   /// Both: the model checks and the GPU count.
@@ -135,6 +145,8 @@ struct parallel_layout {
     validate(m);
     validate(gpu_count);
   }
+
+  friend constexpr bool operator==(const parallel_layout&, const parallel_layout&) = default;
 };
 
 }  // namespace gpuplan

@@ -9,6 +9,7 @@
 #include <gpuplan/specs/gpu.hpp>
 #include <gpuplan/specs/name.hpp>
 #include <gpuplan/specs/checks.hpp>
+#include <gpuplan/specs/enum_names.hpp>
 #include <gpuplan/units.hpp>
 
 #include <array>
@@ -24,7 +25,26 @@ enum class intra_node_fabric : unsigned char {
 };
 
 /// The fabric between nodes.
-enum class inter_node_fabric : unsigned char { infiniband, roce, ethernet, none };
+/// (efa comes last so that the values of the older enumerators do not change.)
+enum class inter_node_fabric : unsigned char { infiniband, roce, ethernet, none, efa };
+
+/// The names of intra_node_fabric, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<intra_node_fabric> intra_node_fabric_names[] = {
+    {intra_node_fabric::nvswitch, "nvswitch"},
+    {intra_node_fabric::nvlink_bridge, "nvlink_bridge"},
+    {intra_node_fabric::xgmi, "xgmi"},
+    {intra_node_fabric::pcie, "pcie"},
+};
+constexpr const auto& enumerators(intra_node_fabric) { return intra_node_fabric_names; }
+/// The names of inter_node_fabric, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<inter_node_fabric> inter_node_fabric_names[] = {
+    {inter_node_fabric::infiniband, "infiniband"},
+    {inter_node_fabric::roce, "roce"},
+    {inter_node_fabric::ethernet, "ethernet"},
+    {inter_node_fabric::none, "none"},
+    {inter_node_fabric::efa, "efa"},
+};
+constexpr const auto& enumerators(inter_node_fabric) { return inter_node_fabric_names; }
 
 /// The scale-out network interfaces of a node.
 struct nic_spec {
@@ -63,22 +83,26 @@ struct node_spec {
 
   /// Throws gpuplan::invalid_input naming the first field that is missing or out of range.
   constexpr void validate() const {
-    if (name.empty()) detail::fail("node_spec.name must not be empty");
+    detail::check_input(!name.empty(), "node_spec.name must not be empty");
     gpu.validate();
-    if (gpus <= 0) detail::fail("node_spec.gpus must be positive");
-    if (!detail::finite_nonnegative(scale_up_per_gpu.value))
-      detail::fail("node_spec.scale_up_per_gpu must be finite and not negative");
-    if (nics.count < 0) detail::fail("node_spec.nics.count must not be negative");
-    if (!detail::finite_nonnegative(nics.per_nic.value))
-      detail::fail("node_spec.nics.per_nic must be finite and not negative");
-    if (nics.count > 0 && !(nics.per_nic.value > 0.0))
-      detail::fail("node_spec.nics.per_nic must be positive when nics.count > 0");
-    if (!detail::finite_nonnegative(host_memory.value))
-      detail::fail("node_spec.host_memory must be finite and not negative");
-    if (!detail::finite_nonnegative(local_storage.value))
-      detail::fail("node_spec.local_storage must be finite and not negative");
-    if (!detail::finite_nonnegative(max_power.value))
-      detail::fail("node_spec.max_power must be finite and not negative");
+    detail::check_input(gpus > 0, "node_spec.gpus must be positive", gpus);
+    detail::check_input(detail::finite_nonnegative(scale_up_per_gpu.value),
+                        "node_spec.scale_up_per_gpu must be finite and not negative",
+                        scale_up_per_gpu.value);
+    detail::check_input(nics.count >= 0, "node_spec.nics.count must not be negative", nics.count);
+    detail::check_input(detail::finite_nonnegative(nics.per_nic.value),
+                        "node_spec.nics.per_nic must be finite and not negative",
+                        nics.per_nic.value);
+    detail::check_input(nics.count == 0 || nics.per_nic.value > 0.0,
+                        "node_spec.nics.per_nic must be positive when nics.count > 0",
+                        nics.per_nic.value);
+    detail::check_input(detail::finite_nonnegative(host_memory.value),
+                        "node_spec.host_memory must be finite and not negative", host_memory.value);
+    detail::check_input(detail::finite_nonnegative(local_storage.value),
+                        "node_spec.local_storage must be finite and not negative",
+                        local_storage.value);
+    detail::check_input(detail::finite_nonnegative(max_power.value),
+                        "node_spec.max_power must be finite and not negative", max_power.value);
   }
 };
 
@@ -101,14 +125,13 @@ struct cluster_spec {
 
   constexpr void validate() const {
     node.validate();
-    if (nodes <= 0) detail::fail("cluster_spec.nodes must be positive");
-    if (nodes > 1 && fabric == inter_node_fabric::none)
-      detail::fail("cluster_spec.fabric must not be none with more than one node");
-    if (nodes > 1 && node.nics.count == 0)
-      detail::fail("cluster_spec.node.nics.count must be positive with nodes > 1");
-    if (!detail::finite(bisection_fraction) || !(bisection_fraction > 0.0) ||
-        bisection_fraction > 1.0)
-      detail::fail("cluster_spec.bisection_fraction must be in (0, 1]");
+    detail::check_input(nodes > 0, "cluster_spec.nodes must be positive", nodes);
+    detail::check_input(nodes == 1 || fabric != inter_node_fabric::none,
+                        "cluster_spec.fabric must not be none with more than one node", nodes);
+    detail::check_input(nodes == 1 || node.nics.count > 0,
+                        "cluster_spec.node.nics.count must be positive with nodes > 1", nodes);
+    detail::check_input(detail::finite_positive(bisection_fraction) && bisection_fraction <= 1.0,
+                        "cluster_spec.bisection_fraction must be in (0, 1]", bisection_fraction);
   }
 };
 

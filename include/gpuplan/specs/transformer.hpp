@@ -24,6 +24,25 @@ enum class position_kind : unsigned char {
   learned,  ///< a learned table of max_positions x hidden (GPT-2, GPT-3)
 };
 
+/// The names of ffn_kind, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<ffn_kind> ffn_kind_names[] = {
+    {ffn_kind::gated, "gated"},
+    {ffn_kind::mlp, "mlp"},
+};
+constexpr const auto& enumerators(ffn_kind) { return ffn_kind_names; }
+/// The names of norm_kind, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<norm_kind> norm_kind_names[] = {
+    {norm_kind::rmsnorm, "rmsnorm"},
+    {norm_kind::layernorm, "layernorm"},
+};
+constexpr const auto& enumerators(norm_kind) { return norm_kind_names; }
+/// The names of position_kind, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<position_kind> position_kind_names[] = {
+    {position_kind::rotary, "rotary"},
+    {position_kind::learned, "learned"},
+};
+constexpr const auto& enumerators(position_kind) { return position_kind_names; }
+
 /// Mixture of experts. experts == 0 means a dense model.
 struct moe_spec {
   int experts = 0;             ///< routed experts per MoE layer
@@ -65,50 +84,53 @@ struct transformer_spec {
   /// Throws gpuplan::invalid_input naming the first field that is missing or inconsistent. In a
   /// constant expression the throw is a compile error that shows the message.
   constexpr void validate() const {
-    if (name.empty()) detail::fail("transformer_spec.name must not be empty");
-    if (layers <= 0) detail::fail("transformer_spec.layers must be positive");
-    if (hidden <= 0) detail::fail("transformer_spec.hidden must be positive");
-    if (heads <= 0) detail::fail("transformer_spec.heads must be positive");
-    if (kv_heads <= 0) detail::fail("transformer_spec.kv_heads must be positive");
-    if (kv_heads > heads)
-      detail::fail("transformer_spec.kv_heads must not exceed heads");
-    if (heads % kv_heads != 0)
-      detail::fail("transformer_spec.kv_heads must divide heads");
-    if (head_dim <= 0) detail::fail("transformer_spec.head_dim must be positive");
-    if (vocab <= 0) detail::fail("transformer_spec.vocab must be positive");
-    if (max_positions < 0)
-      detail::fail("transformer_spec.max_positions must not be negative");
-    if (positions == position_kind::learned && max_positions <= 0)
-      detail::fail(
-          "transformer_spec.max_positions must be positive with learned positions");
-    if (sliding_window < 0)
-      detail::fail("transformer_spec.sliding_window must not be negative (0: none)");
-    if (moe.experts < 0)
-      detail::fail("transformer_spec.moe.experts must not be negative");
+    detail::check_input(!name.empty(), "transformer_spec.name must not be empty");
+    detail::check_input(layers > 0, "transformer_spec.layers must be positive", layers);
+    detail::check_input(hidden > 0, "transformer_spec.hidden must be positive", hidden);
+    detail::check_input(heads > 0, "transformer_spec.heads must be positive", heads);
+    detail::check_input(kv_heads > 0, "transformer_spec.kv_heads must be positive", kv_heads);
+    detail::check_input(kv_heads <= heads, "transformer_spec.kv_heads must not exceed heads",
+                        kv_heads, heads);
+    detail::check_input(heads % kv_heads == 0, "transformer_spec.kv_heads must divide heads",
+                        kv_heads, heads);
+    detail::check_input(head_dim > 0, "transformer_spec.head_dim must be positive", head_dim);
+    detail::check_input(vocab > 0, "transformer_spec.vocab must be positive", vocab);
+    detail::check_input(max_positions >= 0, "transformer_spec.max_positions must not be negative",
+                        max_positions);
+    detail::check_input(positions != position_kind::learned || max_positions > 0,
+                        "transformer_spec.max_positions must be positive with learned positions",
+                        max_positions);
+    detail::check_input(sliding_window >= 0,
+                        "transformer_spec.sliding_window must not be negative (0: none)",
+                        sliding_window);
+    detail::check_input(moe.experts >= 0, "transformer_spec.moe.experts must not be negative",
+                        moe.experts);
     if (moe.experts == 0) {
-      if (ffn <= 0) detail::fail("transformer_spec.ffn must be positive");
-      if (moe.experts_per_token != 0 || moe.shared_experts != 0 || moe.expert_ffn != 0)
-        detail::fail(
-            "transformer_spec.moe.experts must be positive when other moe fields are set");
+      detail::check_input(ffn > 0, "transformer_spec.ffn must be positive", ffn);
+      detail::check_input(
+          moe.experts_per_token == 0 && moe.shared_experts == 0 && moe.expert_ffn == 0,
+          "transformer_spec.moe.experts must be positive when other moe fields are set",
+          moe.experts);
       return;
     }
-    if (moe.experts_per_token <= 0 || moe.experts_per_token > moe.experts)
-      detail::fail(
-          "transformer_spec.moe.experts_per_token must be between 1 and moe.experts");
-    if (moe.expert_ffn <= 0)
-      detail::fail("transformer_spec.moe.expert_ffn must be positive");
-    if (moe.shared_experts < 0 || moe.shared_expert_ffn < 0)
-      detail::fail(
-          "transformer_spec.moe.shared_experts and shared_expert_ffn must not be negative");
-    if (moe.first_dense_layers < 0 || moe.first_dense_layers >= layers)
-      detail::fail(
-          "transformer_spec.moe.first_dense_layers must be at least 0 and below layers");
-    if (moe.layer_interval <= 0)
-      detail::fail("transformer_spec.moe.layer_interval must be positive");
-    if (moe.first_dense_layers > 0 || moe.layer_interval > 1)
-      if (ffn <= 0)
-        detail::fail(
-            "transformer_spec.ffn must be positive when some layers keep a dense FFN");
+    detail::check_input(moe.experts_per_token >= 1 && moe.experts_per_token <= moe.experts,
+                        "transformer_spec.moe.experts_per_token must be between 1 and moe.experts",
+                        moe.experts_per_token, moe.experts);
+    detail::check_input(moe.expert_ffn > 0, "transformer_spec.moe.expert_ffn must be positive",
+                        moe.expert_ffn);
+    detail::check_input(
+        moe.shared_experts >= 0 && moe.shared_expert_ffn >= 0,
+        "transformer_spec.moe.shared_experts and shared_expert_ffn must not be negative",
+        moe.shared_experts, moe.shared_expert_ffn);
+    detail::check_input(
+        moe.first_dense_layers >= 0 && moe.first_dense_layers < layers,
+        "transformer_spec.moe.first_dense_layers must be at least 0 and below layers",
+        moe.first_dense_layers, layers);
+    detail::check_input(moe.layer_interval > 0,
+                        "transformer_spec.moe.layer_interval must be positive", moe.layer_interval);
+    detail::check_input((moe.first_dense_layers == 0 && moe.layer_interval == 1) || ffn > 0,
+                        "transformer_spec.ffn must be positive when some layers keep a dense FFN",
+                        ffn);
   }
 
   /// Whether layer i (0-based) has a routed-expert FFN.
@@ -127,17 +149,27 @@ struct transformer_spec {
   [[nodiscard]] constexpr double norm_parameters() const {
     return norm == norm_kind::layernorm ? 2.0 * hidden : 1.0 * hidden;
   }
+  /// The attention's weight matrices: Q (hidden x heads x head_dim), K and V (hidden x kv_heads x
+  /// head_dim each) and the output projection; no biases. What the FLOP count multiplies through.
+  [[nodiscard]] constexpr double attention_weights() const {
+    const double h = hidden, q = 1.0 * heads * head_dim, kv = 1.0 * kv_heads * head_dim;
+    return h * q + 2.0 * h * kv + q * h;
+  }
   [[nodiscard]] constexpr double attention_parameters() const {
     const double h = hidden, q = 1.0 * heads * head_dim, kv = 1.0 * kv_heads * head_dim;
-    double p = h * q + 2.0 * h * kv + q * h;
+    double p = attention_weights();
     if (qkv_bias) p += q + 2.0 * kv;
     if (out_bias) p += h;
     return p;
   }
+  /// The weight matrices of one FFN of inner size f: gate, up and down (gated) or up and down.
+  [[nodiscard]] constexpr double ffn_weights(double f) const {
+    return (ffn_type == ffn_kind::gated ? 3.0 : 2.0) * hidden * f;
+  }
   /// One dense FFN of inner size f.
   [[nodiscard]] constexpr double ffn_parameters(int f) const {
     const double h = hidden;
-    double p = (ffn_type == ffn_kind::gated ? 3.0 : 2.0) * h * f;
+    double p = ffn_weights(f);
     if (mlp_bias) p += (ffn_type == ffn_kind::gated ? 2.0 * f : 1.0 * f) + h;
     return p;
   }

@@ -155,8 +155,10 @@ inline constexpr unit<dims::money_per_token> usd_per_Mtoken{1e-6, "$/Mtok"};
 
 }  // namespace units
 
-/// User-defined literals: `using namespace gpuplan::literals;` then `80_GiB`, `3.35_TBps`.
-namespace literals {
+/// User-defined literals: `80_GiB`, `3.35_TBps`. The namespace is inline, as std::literals is:
+/// `using namespace gpuplan;` brings them, and `using namespace gpuplan::literals;` brings only
+/// them.
+inline namespace literals {
 #define GPUPLAN_DEFINE_LITERAL(suffix, unit_name)                                     \
   constexpr auto operator""_##suffix(long double v) {                                \
     return static_cast<double>(v) * ::gpuplan::units::unit_name;                            \

@@ -1,4 +1,4 @@
-// gpuplan/specs/flops.hpp: floating-point operations of a transformer, per token.
+// gpuplan/models/flops.hpp: floating-point operations of a transformer, per token.
 //
 // The count is the one Megatron-LM's papers use (Narayanan et al. 2021, arXiv:2104.04473, Sec.
 // 5.1 and Appendix; Korthikanti et al. 2022, arXiv:2205.05198, Sec. 6): only matrix multiplies,
@@ -25,8 +25,9 @@
 // Without recomputation the count is Korthikanti Eq. 7, 72 B s L h^2 (1 + s/6h + V/12hL), exactly.
 #pragma once
 
-#include <gpuplan/specs/transformer.hpp>
 #include <gpuplan/specs/checks.hpp>
+#include <gpuplan/specs/training.hpp>
+#include <gpuplan/specs/transformer.hpp>
 #include <gpuplan/units.hpp>
 
 #include <string_view>
@@ -45,22 +46,12 @@ enum class attention_mask : unsigned char {
   causal,
 };
 
-/// Activation recomputation during the backward pass.
-enum class recompute_mode : unsigned char {
-  none,       ///< keep every activation: backward = 2x forward
-  selective,  ///< recompute the attention core (Korthikanti et al. 2022, Sec. 4.2)
-  full,       ///< recompute every transformer layer's forward (checkpoint at layer inputs)
+/// The names of attention_mask, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<attention_mask> attention_mask_names[] = {
+    {attention_mask::full, "full"},
+    {attention_mask::causal, "causal"},
 };
-
-/// The enumerator's name, as the CLI and JSON spell it (parse_enum reads it back).
-constexpr std::string_view to_string(recompute_mode r) {
-  switch (r) {
-    case recompute_mode::none: return "none";
-    case recompute_mode::selective: return "selective";
-    case recompute_mode::full: return "full";
-  }
-  return "?";
-}
+constexpr const auto& enumerators(attention_mask) { return attention_mask_names; }
 
 /// Forward FLOPs per token, by part.
 struct forward_flops {
@@ -77,14 +68,12 @@ namespace detail {
 
 /// Weights of every matmul in one layer that a token passes through (biases and norms excluded).
 constexpr double layer_matmul_weights(const transformer_spec& m, int layer) {
-  const double h = m.hidden, q = 1.0 * m.heads * m.head_dim, kv = 1.0 * m.kv_heads * m.head_dim;
-  const double attention = h * q + 2.0 * h * kv + q * h;
-  const double per_ffn = m.ffn_type == ffn_kind::gated ? 3.0 * h : 2.0 * h;  // x inner size
-  if (!m.is_moe_layer(layer)) return attention + per_ffn * m.ffn;
+  const double attention = m.attention_weights();
+  if (!m.is_moe_layer(layer)) return attention + m.ffn_weights(m.ffn);
   const int shared_ffn = m.moe.shared_expert_ffn > 0 ? m.moe.shared_expert_ffn : m.moe.expert_ffn;
-  return attention + h * m.moe.experts                                       // router
-         + per_ffn * (1.0 * m.moe.experts_per_token * m.moe.expert_ffn)       // top-k experts
-         + per_ffn * (1.0 * m.moe.shared_experts * shared_ffn);               // shared experts
+  return attention + m.router_parameters()                                    // router
+         + m.ffn_weights(1.0 * m.moe.experts_per_token * m.moe.expert_ffn)     // top-k experts
+         + m.ffn_weights(1.0 * m.moe.shared_experts * shared_ffn);             // shared experts
 }
 
 /// Keys one query attends to, averaged over the queries, for `context` tokens.
@@ -99,7 +88,7 @@ constexpr double keys_attended(const transformer_spec& m, int context, attention
 }
 
 constexpr void check_context(int context) {
-  if (context <= 0) detail::fail("flops: context (tokens) must be positive");
+  detail::check_input(context > 0, "flops: context (tokens) must be positive", context);
 }
 
 }  // namespace detail
@@ -159,7 +148,7 @@ constexpr compute_amount prefill_flops(const transformer_spec& m, int prompt) {
 /// FLOPs to decode one token with `context` tokens already in the KV cache (it attends to them
 /// and to itself).
 constexpr compute_per_token decode_flops_per_token(const transformer_spec& m, int context) {
-  if (context < 0) detail::fail("flops: context (tokens) must not be negative");
+  detail::check_input(context >= 0, "flops: context (tokens) must not be negative", context);
   return forward_flops_per_token(m, context + 1, attention_mask::full).total();
 }
 

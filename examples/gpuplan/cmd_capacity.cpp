@@ -1,0 +1,306 @@
+// examples/gpuplan/cmd_capacity.cpp: `gpuplan capacity`: replicas for a demand at a wait SLO,
+// the utilisation they run at, growth month by month, and Kubernetes resource requests.
+//
+//   gpuplan capacity --rate 30 --peak-factor 1.6 --growth 0.1 --months 12
+//       --wait-slo 2 --replica-rate 2 --service-time 4 [--json] [--chart plan.svg]
+#include "chart.hpp"
+#include "cli.hpp"
+#include "options.hpp"
+
+#include <gpuplan/catalog.hpp>
+#include <gpuplan/catalog/mig.hpp>
+#include <gpuplan/io/capacity_json.hpp>
+#include <gpuplan/plan/capacity.hpp>
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuplan::cli {
+
+namespace {
+
+using ft = field_type;
+
+// The command's own settings (flags and --plan keys). The serving-plan route (`gpuplan serve`
+// flags giving the replica's capacity) joins when the serving model lands; until then a replica
+// is described by --replica-rate and --service-time, which also covers non-LLM workloads.
+constexpr field capacity_table[] = {
+    {"rate", "--rate", ft::number, "demand", "Mean demand, requests/s"},
+    {"peak_factor", "--peak-factor", ft::number, "demand", "Peak / mean demand (default 1)"},
+    {"hourly", "--hourly", ft::text, "demand",
+     "24 comma-separated hourly rates, requests/s (instead of --rate and --peak-factor)"},
+    {"arrival_cv", "--arrival-cv", ft::number, "demand",
+     "Coefficient of variation of inter-arrival times (1: Poisson, the default)"},
+    {"growth", "--growth", ft::number, "demand",
+     "Demand growth per month, compounding, as a fraction (0.1 = 10%; default 0)"},
+    {"months", "--months", ft::count0, "demand", "Months of growth to plan (default 12, at most 120)"},
+    {"wait_slo", "--wait-slo", ft::number, "slo",
+     "Longest queueing wait before service starts, seconds, at --wait-percentile"},
+    {"wait_percentile", "--wait-percentile", ft::number, "slo",
+     "Percentile of the wait target (default 99)"},
+    {"replica_rate", "--replica-rate", ft::number, "replica",
+     "Requests/s one replica sustains at its latency SLO"},
+    {"service_time", "--service-time", ft::number, "replica",
+     "Mean time one request is in service, seconds"},
+    {"service_cv", "--service-cv", ft::number, "replica",
+     "Coefficient of variation of the service time (1: exponential, the default)"},
+    {"gpus_per_replica", "--gpus-per-replica", ft::count, "replica",
+     "GPUs per replica (a TP x PP group; default 1)"},
+    {"current_replicas", "--current-replicas", ft::count0, "replica",
+     "Replicas running today, to say when they run out (default: the plan's)"},
+    {"price", "--price", ft::number, "replica", "$ per replica-hour (optional: a cost column)"},
+    {"gpu", "--gpu", ft::text, "replica", "GPU of the replicas, for --mig (catalog name)"},
+    {"mig", "--mig", ft::text, "replica", "Replicas are MIG slices of this profile (3g.40gb)"},
+    {"kubernetes", "--kubernetes", ft::text, "output",
+     "Print only a Kubernetes Deployment named NAME with the plan's replicas and GPU requests"},
+    {"image", "--image", ft::text, "output", "Container image for --kubernetes"},
+    {"chart", "--chart", ft::text, "output",
+     "Draw demand against capacity over the horizon into FILE (.svg or .png, through gnuplot)"},
+};
+
+struct capacity_command {
+  settings s;
+  bool json = false;
+};
+
+request_rate req_per_s(double v) { return v * units::request / units::s; }
+
+std::string pct(double x) { return fmt::format("{:.0f}%", x * 100); }
+std::string secs(duration d) {
+  if (!std::isfinite(d.value)) return "unbounded";
+  const double s = d.in(units::s);
+  if (s == 0) return "0 s";
+  if (s < 1) return fmt::format("{:.0f} ms", s * 1e3);
+  return fmt::format("{:.2f} s", s);
+}
+
+double need(const settings& s, std::string_view key, const char* why) {
+  const std::optional<double> v = s.number(key);
+  if (!v) throw usage_error(std::string("capacity: ") + why);
+  return *v;
+}
+
+double positive(const settings& s, std::string_view key, double v) {
+  if (!(v > 0) || !std::isfinite(v))
+    throw usage_error(fmt::format("{} must be positive (got {})", s.name(key), v));
+  return v;
+}
+
+double at_least(const settings& s, std::string_view key, double v, double lo) {
+  if (!(v >= lo) || !std::isfinite(v))
+    throw usage_error(fmt::format("{} must be at least {} (got {})", s.name(key), lo, v));
+  return v;
+}
+
+capacity_request build(const settings& s) {
+  capacity_request q{};
+  const double arrival_cv = at_least(s, "arrival_cv", s.number("arrival_cv").value_or(1.0), 0.0);
+  if (const std::optional<std::string> hourly = s.text("hourly")) {
+    if (s.has("rate") || s.has("peak_factor"))
+      throw usage_error(fmt::format("{} replaces --rate and --peak-factor: give one or the other",
+                                    s.name("hourly")));
+    std::vector<double> v;
+    std::string cur;
+    for (char ch : *hourly + ",") {
+      if (ch != ',') {
+        cur += ch;
+        continue;
+      }
+      double x = 0;
+      const char* b = cur.data();
+      while (*b == ' ') ++b;
+      const auto [end, ec] = std::from_chars(b, cur.data() + cur.size(), x);
+      if (ec != std::errc{} || end != cur.data() + cur.size() || !std::isfinite(x) || x < 0)
+        throw usage_error(fmt::format("{}: '{}' is not a rate (requests/s, not negative)",
+                                      s.name("hourly"), cur));
+      v.push_back(x);
+      cur.clear();
+    }
+    if (v.size() != 24)
+      throw usage_error(fmt::format("{} needs 24 comma-separated rates (got {})",
+                                    s.name("hourly"), v.size()));
+    request_rate hours[24]{};
+    for (std::size_t h = 0; h < 24; ++h) hours[h] = req_per_s(v[h]);
+    q.demand = demand_profile::from_hourly(hours, arrival_cv);
+    if (!(q.demand.mean.value > 0)) throw usage_error(s.name("hourly") + ": the rates are all zero");
+  } else {
+    q.demand.mean = req_per_s(positive(
+        s, "rate", need(s, "rate", "give the demand with --rate (requests/s) or --hourly")));
+    q.demand.peak_factor = at_least(s, "peak_factor", s.number("peak_factor").value_or(1.0), 1.0);
+    q.demand.arrival_cv = arrival_cv;
+  }
+  q.slo.max_wait =
+      at_least(s, "wait_slo",
+               need(s, "wait_slo", "give the waiting-time target with --wait-slo (seconds)"), 0.0) *
+      units::s;
+  const double p = s.number("wait_percentile").value_or(99.0);
+  if (!(p > 0 && p < 100))
+    throw usage_error(fmt::format("{} must be in (0, 100), e.g. 99 (got {})",
+                                  s.name("wait_percentile"), p));
+  q.slo.percentile = p / 100.0;
+  const char* replica_why =
+      "give one replica's capacity with --replica-rate (requests/s at its latency SLO) and "
+      "--service-time (seconds per request)";
+  q.replica.rate = req_per_s(positive(s, "replica_rate", need(s, "replica_rate", replica_why)));
+  q.replica.mean_service =
+      positive(s, "service_time", need(s, "service_time", replica_why)) * units::s;
+  q.replica.service_cv = at_least(s, "service_cv", s.number("service_cv").value_or(1.0), 0.0);
+  q.replica.gpus = s.count("gpus_per_replica").value_or(1);
+  q.monthly_growth = s.number("growth").value_or(0.0);
+  if (!(q.monthly_growth > -1.0) || !std::isfinite(q.monthly_growth))
+    throw usage_error(fmt::format("{} must be a fraction above -1 (0.1 = 10% a month; got {})",
+                                  s.name("growth"), q.monthly_growth));
+  q.months = s.count0("months").value_or(12);
+  if (q.months < 0 || q.months > capacity_plan::max_months)
+    throw usage_error(fmt::format("{} must be in [0, {}] (got {})", s.name("months"),
+                                  capacity_plan::max_months, q.months));
+  q.current_replicas = s.count0("current_replicas").value_or(0);
+  if (q.current_replicas < 0)
+    throw usage_error(fmt::format("{} must not be negative", s.name("current_replicas")));
+  if (const std::optional<double> price = s.number("price"))
+    q.replica_price = at_least(s, "price", *price, 0.0) * units::usd_per_h;
+  return q;
+}
+
+chart::chart_spec horizon_chart(const capacity_plan& p, const capacity_request& q) {
+  chart::chart_spec c;
+  c.title = "Capacity plan: peak demand against capacity";
+  c.x_label = "month";
+  c.y_label = "requests/s";
+  chart::series demand{"peak demand", {}, chart::style::lines};
+  chart::series needed{"capacity of the planned replicas", {}, chart::style::steps};
+  chart::series fleet{"capacity of today's fleet", {}, chart::style::lines};
+  const int today = q.current_replicas > 0 ? q.current_replicas : p.replicas;
+  const double per = q.replica.rate.in(units::requests_per_s);
+  for (int m = 0; m < p.growth_rows; ++m) {
+    const double x = m;
+    demand.points.push_back({x, p.growth[m].peak.in(units::requests_per_s)});
+    needed.points.push_back({x, p.growth[m].replicas * per});
+    fleet.points.push_back({x, today * per});
+  }
+  c.data = {demand, needed, fleet};
+  c.y_min = 0;
+  return c;
+}
+
+int run_capacity(capacity_command& cmd) {
+  settings& s = cmd.s;
+  s.read_plan();
+  const capacity_request q = build(s);
+  std::optional<mig_profile> mig;
+  if (const std::optional<std::string> mig_name = s.text("mig")) {
+    const std::optional<std::string> gpu_name = s.text("gpu");
+    if (!gpu_name)
+      throw usage_error(s.name("mig") + " needs --gpu (the GPU whose MIG profile it is)");
+    const gpu_choice g = resolve_gpu(*gpu_name);
+    const mig_profile* prof = catalog::find_mig_profile(g.spec, *mig_name);
+    if (prof == nullptr) {
+      std::string names;
+      for (const mig_profile& m : catalog::mig_profiles(g.spec))
+        names += (names.empty() ? "" : ", ") + std::string(m.name.view());
+      throw usage_error(fmt::format("{} '{}': {} has {}", s.name("mig"), *mig_name,
+                                    g.spec.name.view(),
+                                    names.empty() ? std::string("no MIG profiles")
+                                                  : "the profiles " + names));
+    }
+    mig = *prof;
+  }
+  const capacity_plan p = plan_capacity(q);
+  std::string yaml;
+  if (const std::optional<std::string> name = s.text("kubernetes"))
+    yaml = io::kubernetes_resources(*name, p.replicas, q.replica.gpus, mig,
+                                    s.text("image").value_or(""));
+  std::optional<chart::file_result> drawn;
+  if (const std::optional<std::string> file = s.text("chart"))
+    drawn = chart::render_file(horizon_chart(p, q), *file);
+
+  if (cmd.json) {
+    nlohmann::json j = io::to_json(p, q);
+    if (mig) {
+      j["mig_profile"] = std::string(mig->name.view());
+      j["replicas_per_gpu"] = mig->max_instances;
+      j["physical_gpus"] = (p.replicas + mig->max_instances - 1) / mig->max_instances;
+    }
+    if (!yaml.empty()) j["kubernetes"] = yaml;
+    if (drawn) j["chart"] = drawn->drawn ? drawn->image.string() : drawn->script.string();
+    print_json(j);
+    return 0;
+  }
+  if (!yaml.empty()) {  // only the manifest, so that it pipes into kubectl or a file
+    fmt::print("{}", yaml);
+    if (drawn) fmt::print(stderr, "{}\n", drawn->message);
+    return 0;
+  }
+  fmt::print("Demand: mean {:.4g} req/s, peak {:.4g} req/s (x{:.3g}), arrival CV {:.3g}\n",
+             q.demand.mean.in(units::requests_per_s), q.demand.peak().in(units::requests_per_s),
+             q.demand.peak_factor, q.demand.arrival_cv);
+  fmt::print("Replica: {:.4g} req/s at its SLO, {} per request (CV {:.3g}): {} request slot{}, {} GPU{}\n",
+             q.replica.rate.in(units::requests_per_s), secs(q.replica.mean_service),
+             q.replica.service_cv, p.slots_per_replica, p.slots_per_replica > 1 ? "s" : "",
+             q.replica.gpus, q.replica.gpus > 1 ? "s" : "");
+  fmt::print("Target: p{:g} wait <= {}\n\n", q.slo.percentile * 100, secs(q.slo.max_wait));
+  fmt::print("Replicas at the peak: {} ({} GPUs{})\n", p.replicas, p.gpus,
+             mig ? fmt::format("; {} per GPU as {}: {} GPUs", mig->max_instances,
+                               mig->name.view(),
+                               (p.replicas + mig->max_instances - 1) / mig->max_instances)
+                 : std::string());
+  fmt::print("  utilisation: mean {} ({}), peak {} ({})\n", pct(p.mean_utilization),
+             band_name(p.mean_band).data(), pct(p.peak_utilization), band_name(p.peak_band).data());
+  fmt::print("  at the peak: P(wait) {:.3f}, mean wait {}, p99 wait {}{}\n", p.at_peak.p_wait,
+             secs(p.at_peak.mean_wait), secs(p.at_peak.wait_percentile(0.99)),
+             p.at_peak.exact ? " (M/M/c, exact)" : " (Allen-Cunneen)");
+  if (p.replicas_in_band > p.replicas)
+    fmt::print("  to keep the peak within the healthy band (<= 90%): {} replicas\n",
+               p.replicas_in_band);
+  fmt::print("  off-peak (at the mean rate) an autoscaler needs {}\n", p.replicas_at_mean);
+  if (q.replica_price.value > 0)
+    fmt::print("  cost at the peak: ${:.2f}/h\n", p.cost_at_peak.in(units::usd_per_h));
+  if (q.months > 0) {
+    fmt::print("\nGrowth {}/month:\n", pct(q.monthly_growth));
+    table t;
+    t.header = {"month", "peak req/s", "replicas", "peak util", "today's fleet util", "fleet meets SLO"};
+    t.numeric = {true, true, true, true, true, false};
+    for (int m = 0; m < p.growth_rows; ++m) {
+      const growth_row& g = p.growth[m];
+      t.rows.push_back({std::to_string(m), fmt::format("{:.4g}", g.peak.in(units::requests_per_s)),
+                        std::to_string(g.replicas), pct(g.peak_utilization),
+                        pct(g.fleet_peak_utilization), g.fleet_meets_slo ? "yes" : "no"});
+    }
+    fmt::print("{}", t.render("  "));
+    const int today = q.current_replicas > 0 ? q.current_replicas : p.replicas;
+    if (p.fleet_leaves_band_month >= 0)
+      fmt::print("Today's {} replicas pass 90% at the peak in month {}", today,
+                 p.fleet_leaves_band_month);
+    else
+      fmt::print("Today's {} replicas stay within 90% at the peak for {} months", today, q.months);
+    if (p.fleet_runs_out_month >= 0)
+      fmt::print(" and miss the SLO in month {}: add capacity before then.\n", p.fleet_runs_out_month);
+    else
+      fmt::print(" and meet the SLO throughout.\n");
+    fmt::print("\n{}", chart::render_text(horizon_chart(p, q)));
+  }
+  if (drawn) fmt::print("\n{}\n", drawn->message);
+  return 0;
+}
+
+}  // namespace
+
+command add_capacity_command(CLI::App& app) {
+  auto cmd = std::make_shared<capacity_command>();
+  CLI::App* sub = app.add_subcommand(
+      "capacity",
+      "Replicas for a demand at a waiting-time target (Erlang C / Allen-Cunneen), their "
+      "utilisation against the 70-90% band, growth month by month");
+  cmd->s.add(sub, std::span<const field>(capacity_table));
+  cmd->s.add_plan_option(sub);
+  sub->add_flag("--json", cmd->json, "Print the plan as JSON (schema: docs/json-schema.md)");
+  return {sub, [cmd] { return run_capacity(*cmd); }};
+}
+
+}  // namespace gpuplan::cli

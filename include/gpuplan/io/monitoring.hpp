@@ -1,0 +1,876 @@
+// gpuplan/io/monitoring.hpp: read GPU monitoring exports and analyse utilisation against the
+// planning bands.
+//
+// An edge of the library (target gpuplan::json, needs nlohmann-json): never included by the
+// umbrella header. Three inputs, recognised by their content:
+//
+//   nvidia-smi   `nvidia-smi --query-gpu=timestamp,index,utilization.gpu,memory.used,power.draw
+//                --format=csv [-l 1 | -lms 500]`, with or without `,nounits`, with or without the
+//                header; columns in any order, extra columns (name, uuid, pci.bus_id,
+//                memory.total) allowed. Values "87 %", "40536 MiB", "300.50 W", and "[N/A]" /
+//                "[Not Supported]" (a missing reading, not an error).
+//   DCGM         a Prometheus range-query result (`/api/v1/query_range`, resultType "matrix")
+//                of the dcgm-exporter metrics DCGM_FI_DEV_GPU_UTIL (%), DCGM_FI_DEV_FB_USED
+//                (MiB), DCGM_FI_DEV_POWER_USAGE (W), or DCGM_FI_PROF_GR_ENGINE_ACTIVE (a ratio)
+//                for utilisation. A GPU is Hostname (or instance) + ":" + the gpu label.
+//   plain CSV    header `timestamp,gpu,utilization,memory_used,power`; utilisation in percent,
+//                memory in MiB and power in W unless the value carries a unit; timestamps as
+//                ISO 8601 ("2026-11-23T06:00:00Z"), nvidia-smi's "2026/11/23 06:00:00.000" or
+//                Unix seconds.
+//
+// Bad input throws gpuplan::io::error with one line naming file:row and the field
+// ("util.csv:17: field 'utilization.gpu': cannot read 'abc' as a percentage").
+//
+// Analysis is time-weighted: each sample holds until the next one of its GPU, so irregular
+// sampling does not bias the shares; rows may come in any order (they are sorted per GPU); an
+// interval longer than gap_factor x the GPU's median interval is a gap (the monitor was down):
+// the sample before it counts for one median interval only, and the gap is reported.
+#pragma once
+
+#include <gpuplan/io/json.hpp>
+#include <gpuplan/models/queueing.hpp>
+#include <gpuplan/units.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace gpuplan::io {
+
+/// One reading of one GPU.
+struct gpu_sample {
+  std::string gpu;             ///< GPU id: nvidia-smi index, "host:gpu" for DCGM, the CSV's gpu
+  double time = 0;             ///< seconds since the Unix epoch (UTC)
+  double utilization = 0;      ///< 0..1 (utilization.gpu / 100)
+  std::optional<data_size> memory_used;
+  std::optional<power> power_draw;
+};
+
+enum class monitoring_format { nvidia_smi, dcgm_prometheus, plain_csv };
+
+inline std::string_view to_string(monitoring_format f) {
+  switch (f) {
+    case monitoring_format::nvidia_smi: return "nvidia-smi";
+    case monitoring_format::dcgm_prometheus: return "dcgm-prometheus";
+    case monitoring_format::plain_csv: return "csv";
+  }
+  return "unknown";
+}
+
+struct monitoring_data {
+  std::string source;
+  monitoring_format format = monitoring_format::plain_csv;
+  std::vector<gpu_sample> samples;
+  int missing_readings = 0;  ///< "[N/A]" utilisation readings skipped
+};
+
+struct read_options {
+  /// Prefixed to every GPU id ("node1:" + "0"): set it when several files number their GPUs
+  /// from 0 (one nvidia-smi log per host).
+  std::string id_prefix;
+};
+
+namespace detail {
+
+inline std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+inline std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+/// Splits one CSV line at commas; double-quoted fields may hold commas ("" is a quote).
+inline std::vector<std::string> split_csv(std::string_view line) {
+  std::vector<std::string> out;
+  std::string cur;
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        cur += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        cur += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      out.emplace_back(trim(cur));
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  out.emplace_back(trim(cur));
+  return out;
+}
+
+inline bool parse_double(std::string_view s, double& v) {
+  s = trim(s);
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  if (s.empty()) return false;
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  return r.ec == std::errc() && r.ptr == s.data() + s.size() && std::isfinite(v);
+}
+
+inline bool is_missing(std::string_view s) {
+  const std::string l = lower(trim(s));
+  return l.empty() || l == "[n/a]" || l == "n/a" || l == "[not supported]" || l == "nan" ||
+         l == "[unknown error]" || l == "[gpu requires reset]";
+}
+
+/// A number followed by an optional unit: "300.5 W" -> (300.5, "W").
+inline bool split_value(std::string_view s, double& v, std::string& unit) {
+  s = trim(s);
+  std::size_t k = 0;
+  while (k < s.size() && (std::isdigit(static_cast<unsigned char>(s[k])) || s[k] == '.' ||
+                          s[k] == '-' || s[k] == '+' || s[k] == 'e' || s[k] == 'E')) {
+    // an 'e' must be an exponent: followed by a digit or a sign
+    if ((s[k] == 'e' || s[k] == 'E') &&
+        !(k + 1 < s.size() && (std::isdigit(static_cast<unsigned char>(s[k + 1])) ||
+                               s[k + 1] == '-' || s[k + 1] == '+')))
+      break;
+    ++k;
+  }
+  if (!parse_double(s.substr(0, k), v)) return false;
+  unit = std::string(trim(s.substr(k)));
+  return true;
+}
+
+/// Unix seconds (UTC) of a civil date (proleptic Gregorian).
+inline long long days_from_civil(long long y, unsigned m, unsigned d) {
+  y -= m <= 2;
+  const long long era = (y >= 0 ? y : y - 399) / 400;
+  const auto yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<long long>(doe) - 719468;
+}
+
+/// "2026/11/23 06:00:00.123", "2026-11-23T06:00:00Z", "2026-11-23 06:00:00+01:00", or Unix
+/// seconds "1795420800.5". False when it is none of these.
+inline bool parse_timestamp(std::string_view s, double& t) {
+  s = trim(s);
+  if (s.empty()) return false;
+  if (parse_double(s, t)) return t >= 0;
+  int Y = 0, M = 0, D = 0, h = 0, mi = 0;
+  double sec = 0;
+  auto num = [&](std::size_t pos, std::size_t len, int& out) {
+    if (pos + len > s.size()) return false;
+    int v = 0;
+    for (std::size_t i = pos; i < pos + len; ++i) {
+      if (!std::isdigit(static_cast<unsigned char>(s[i]))) return false;
+      v = v * 10 + (s[i] - '0');
+    }
+    out = v;
+    return true;
+  };
+  if (s.size() < 19 || !num(0, 4, Y) || !(s[4] == '/' || s[4] == '-') || !num(5, 2, M) ||
+      s[7] != s[4] || !num(8, 2, D) || !(s[10] == ' ' || s[10] == 'T') || !num(11, 2, h) ||
+      s[13] != ':' || !num(14, 2, mi) || s[16] != ':')
+    return false;
+  std::size_t k = 17;
+  while (k < s.size() && (std::isdigit(static_cast<unsigned char>(s[k])) || s[k] == '.')) ++k;
+  if (!parse_double(s.substr(17, k - 17), sec)) return false;
+  double offset = 0;
+  std::string_view zone = trim(s.substr(k));
+  if (zone == "Z" || zone == "UTC" || zone.empty()) {
+  } else if ((zone.front() == '+' || zone.front() == '-') && zone.size() == 6 && zone[3] == ':') {
+    int zh = 0, zm = 0;
+    const std::string z(zone);
+    if (!std::isdigit(static_cast<unsigned char>(z[1])) ||
+        !std::isdigit(static_cast<unsigned char>(z[2])) ||
+        !std::isdigit(static_cast<unsigned char>(z[4])) ||
+        !std::isdigit(static_cast<unsigned char>(z[5])))
+      return false;
+    zh = (z[1] - '0') * 10 + (z[2] - '0');
+    zm = (z[4] - '0') * 10 + (z[5] - '0');
+    offset = (zone.front() == '+' ? 1 : -1) * (zh * 3600.0 + zm * 60.0);
+  } else {
+    return false;
+  }
+  if (M < 1 || M > 12 || D < 1 || D > 31 || h > 23 || mi > 59 || sec >= 61) return false;
+  const long long days =
+      days_from_civil(Y, static_cast<unsigned>(M), static_cast<unsigned>(D));
+  t = static_cast<double>(days) * 86400.0 + h * 3600.0 + mi * 60.0 + sec - offset;
+  return true;
+}
+
+/// Where a CSV value came from, for messages: "util.csv:17: field 'power.draw'".
+struct csv_place {
+  const std::string* file;
+  std::size_t row;
+  std::string where(std::string_view field) const {
+    return *file + ":" + std::to_string(row) + ": field '" + std::string(field) + "'";
+  }
+};
+
+inline double read_percent(std::string_view text, std::string_view field, const csv_place& at) {
+  double v = 0;
+  std::string unit;
+  if (!split_value(text, v, unit) || !(unit.empty() || unit == "%"))
+    throw error(at.where(field) + ": cannot read '" + std::string(trim(text)) +
+                "' as a percentage");
+  if (v < 0 || v > 100)
+    throw error(at.where(field) + ": " + std::string(trim(text)) +
+                " is outside 0-100%");
+  return v / 100.0;
+}
+
+/// Memory: a bare number is in `default_unit` (the header's "[MiB]", else MiB).
+inline data_size read_memory(std::string_view text, std::string_view field, const csv_place& at,
+                             std::string_view default_unit) {
+  double v = 0;
+  std::string unit;
+  if (!split_value(text, v, unit))
+    throw error(at.where(field) + ": cannot read '" + std::string(trim(text)) + "' as memory");
+  if (unit.empty()) unit = default_unit.empty() ? "MiB" : std::string(default_unit);
+  static const std::pair<std::string_view, double> units_table[] = {
+      {"B", 1.0},      {"KiB", 1024.0},  {"MiB", 1048576.0}, {"GiB", 1073741824.0},
+      {"kB", 1e3},     {"KB", 1e3},      {"MB", 1e6},        {"GB", 1e9}};
+  for (const auto& [name, factor] : units_table)
+    if (unit == name) {
+      if (v < 0)
+        throw error(at.where(field) + ": " + std::string(trim(text)) + " is negative");
+      return v * factor * units::B;
+    }
+  throw error(at.where(field) + ": unknown memory unit '" + unit + "' in '" +
+              std::string(trim(text)) + "' (MiB, GiB, MB, GB, B)");
+}
+
+inline power read_power(std::string_view text, std::string_view field, const csv_place& at) {
+  double v = 0;
+  std::string unit;
+  if (!split_value(text, v, unit))
+    throw error(at.where(field) + ": cannot read '" + std::string(trim(text)) + "' as power");
+  double factor = 0;
+  if (unit.empty() || unit == "W") factor = 1;
+  else if (unit == "kW") factor = 1e3;
+  else if (unit == "mW") factor = 1e-3;
+  else
+    throw error(at.where(field) + ": unknown power unit '" + unit + "' in '" +
+                std::string(trim(text)) + "' (W, kW, mW)");
+  if (v < 0) throw error(at.where(field) + ": " + std::string(trim(text)) + " is negative");
+  return v * factor * units::W;
+}
+
+/// Column name without its "[unit]" suffix, lower case: "utilization.gpu [%]" -> "utilization.gpu".
+inline std::string column_key(std::string_view h, std::string* unit = nullptr) {
+  h = trim(h);
+  const auto open = h.find('[');
+  if (open != std::string_view::npos) {
+    const auto close = h.find(']', open);
+    if (unit != nullptr && close != std::string_view::npos)
+      *unit = std::string(trim(h.substr(open + 1, close - open - 1)));
+    h = trim(h.substr(0, open));
+  }
+  return lower(h);
+}
+
+inline std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(start, end - start);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines.push_back(std::move(line));
+    if (end == text.size()) break;
+    start = end + 1;
+  }
+  return lines;
+}
+
+inline std::string read_text(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw error(path.string() + ": no such file");
+  if (std::filesystem::is_directory(path, ec))
+    throw error(path.string() + ": is a directory, not a monitoring export");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw error(path.string() + ": cannot open the file for reading");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw error(path.string() + ": read error");
+  return text;
+}
+
+// ---- CSV (nvidia-smi and plain) ------------------------------------------------------------------
+
+struct csv_columns {
+  int time = -1, gpu = -1, util = -1, memory = -1, power = -1;
+  std::string memory_unit;
+  std::size_t count = 0;
+};
+
+inline monitoring_data read_csv_text(const std::string& text, const std::string& file,
+                                     const read_options& o) {
+  monitoring_data d;
+  d.source = file;
+  const std::vector<std::string> lines = lines_of(text);
+  csv_columns cols;
+  bool have_header = false;
+  std::vector<std::string> header;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::size_t row = i + 1;
+    const csv_place at{&file, row};
+    const std::string_view line = trim(lines[i]);
+    if (line.empty() || line.front() == '#') continue;
+    std::vector<std::string> f = split_csv(line);
+    // A header: nvidia-smi's (repeated when logs are concatenated) or the plain CSV's.
+    const std::string first = column_key(f[0]);
+    if (first == "timestamp") {
+      csv_columns c;
+      c.count = f.size();
+      bool smi = false;
+      for (std::size_t k = 0; k < f.size(); ++k) {
+        std::string unit;
+        const std::string key = column_key(f[k], &unit);
+        const int kk = static_cast<int>(k);
+        // nvidia-smi's columns are dotted names ("memory.used") and number GPUs by "index".
+        smi = smi || key == "index" || key.find('.') != std::string::npos;
+        if (key == "timestamp") c.time = kk;
+        else if (key == "index" || key == "gpu" || key == "gpu_id") c.gpu = kk;
+        else if ((key == "uuid" || key == "pci.bus_id") && c.gpu < 0) c.gpu = kk;
+        else if (key == "utilization.gpu" || key == "utilization") {
+          c.util = kk;
+        } else if (key == "memory.used" || key == "memory_used") {
+          c.memory = kk;
+          c.memory_unit = unit;
+        } else if (key == "power.draw" || key == "power" || key == "power.draw.average" ||
+                   key == "power.draw.instant") {
+          if (c.power < 0 || key == "power.draw") c.power = kk;
+        }
+      }
+      const std::string_view util_name = smi ? "utilization.gpu" : "utilization";
+      if (c.gpu < 0)
+        throw error(file + ":" + std::to_string(row) + ": missing column '" +
+                    (smi ? std::string("index") : std::string("gpu")) +
+                    "' (the GPU of each row)");
+      if (c.util < 0)
+        throw error(file + ":" + std::to_string(row) + ": missing column '" +
+                    std::string(util_name) + "'");
+      d.format = smi ? monitoring_format::nvidia_smi : monitoring_format::plain_csv;
+      cols = c;
+      header = f;
+      have_header = true;
+      continue;
+    }
+    if (!have_header)
+      throw error(file + ":" + std::to_string(row) +
+                  ": no header row before the data (expected 'timestamp, index, "
+                  "utilization.gpu [%], ...' or 'timestamp,gpu,utilization,memory_used,power')");
+    if (f.size() != cols.count)
+      throw error(file + ":" + std::to_string(row) + ": " + std::to_string(f.size()) +
+                  " fields, the header has " + std::to_string(cols.count));
+    auto name = [&](int k) { return column_key(header[static_cast<std::size_t>(k)]); };
+    gpu_sample s;
+    if (cols.time < 0)
+      throw error(file + ":" + std::to_string(row) + ": missing column 'timestamp'");
+    if (!parse_timestamp(f[static_cast<std::size_t>(cols.time)], s.time))
+      throw error(at.where("timestamp") + ": cannot read '" +
+                  f[static_cast<std::size_t>(cols.time)] +
+                  "' as a time (2026/11/23 06:00:00.000, ISO 8601 or Unix seconds)");
+    s.gpu = f[static_cast<std::size_t>(cols.gpu)];
+    if (s.gpu.empty()) throw error(at.where(name(cols.gpu)) + ": empty GPU id");
+    s.gpu = o.id_prefix + s.gpu;
+    const std::string& u = f[static_cast<std::size_t>(cols.util)];
+    if (is_missing(u)) {
+      ++d.missing_readings;
+      continue;
+    }
+    s.utilization = read_percent(u, name(cols.util), at);
+    if (cols.memory >= 0 && !is_missing(f[static_cast<std::size_t>(cols.memory)]))
+      s.memory_used = read_memory(f[static_cast<std::size_t>(cols.memory)], name(cols.memory), at,
+                                  cols.memory_unit);
+    if (cols.power >= 0 && !is_missing(f[static_cast<std::size_t>(cols.power)]))
+      s.power_draw = read_power(f[static_cast<std::size_t>(cols.power)], name(cols.power), at);
+    d.samples.push_back(std::move(s));
+  }
+  if (!have_header) throw error(file + ": empty file (no header, no data)");
+  if (d.samples.empty()) throw error(file + ": no utilisation readings after the header");
+  return d;
+}
+
+// ---- Prometheus range query (dcgm-exporter) ------------------------------------------------------
+
+inline monitoring_data read_prometheus_text(const std::string& text, const std::string& file,
+                                            const read_options& o) {
+  const nlohmann::json j = parse_json(text, file);
+  monitoring_data d;
+  d.source = file;
+  d.format = monitoring_format::dcgm_prometheus;
+  if (!j.is_object()) throw error(file + ": a Prometheus response must be a JSON object");
+  if (j.contains("status") && j["status"] != "success")
+    throw error(file + ": key 'status': '" + j["status"].dump() + "', not \"success\"");
+  if (!j.contains("data") || !j["data"].is_object())
+    throw error(file + ": missing key 'data' (a Prometheus /api/v1/query_range response)");
+  const nlohmann::json& data = j["data"];
+  if (!data.contains("resultType") || data["resultType"] != "matrix")
+    throw error(file + ": key 'data.resultType' must be \"matrix\" (a range query)");
+  if (!data.contains("result") || !data["result"].is_array())
+    throw error(file + ": key 'data.result' must be an array");
+  // (gpu, time) -> sample, merged across metrics
+  std::map<std::pair<std::string, double>, gpu_sample> merged;
+  std::map<std::pair<std::string, double>, bool> has_util;
+  const nlohmann::json& result = data["result"];
+  for (std::size_t i = 0; i < result.size(); ++i) {
+    const std::string where = file + ": data.result[" + std::to_string(i) + "]";
+    const nlohmann::json& series = result[i];
+    if (!series.is_object() || !series.contains("metric") || !series["metric"].is_object() ||
+        !series.contains("values") || !series["values"].is_array())
+      throw error(where + ": needs 'metric' (object) and 'values' (array)");
+    const nlohmann::json& m = series["metric"];
+    auto label = [&](const char* k) -> std::string {
+      return m.contains(k) && m[k].is_string() ? m[k].get<std::string>() : std::string();
+    };
+    const std::string metric = label("__name__");
+    enum { util_pct, util_ratio, fb_used, power_w, other } kind = other;
+    if (metric == "DCGM_FI_DEV_GPU_UTIL") kind = util_pct;
+    else if (metric == "DCGM_FI_PROF_GR_ENGINE_ACTIVE") kind = util_ratio;
+    else if (metric == "DCGM_FI_DEV_FB_USED") kind = fb_used;
+    else if (metric == "DCGM_FI_DEV_POWER_USAGE") kind = power_w;
+    else if (metric.empty())
+      throw error(where + ": metric has no '__name__' label (query the raw DCGM metric, e.g. "
+                          "DCGM_FI_DEV_GPU_UTIL, not an expression)");
+    else
+      continue;  // other DCGM fields are not used
+    std::string host = label("Hostname");
+    if (host.empty()) host = label("instance");
+    std::string gpu = label("gpu");
+    if (gpu.empty()) gpu = label("UUID");
+    if (gpu.empty()) throw error(where + ": metric has neither a 'gpu' nor a 'UUID' label");
+    const std::string id = o.id_prefix + (host.empty() ? gpu : host + ":" + gpu);
+    const nlohmann::json& values = series["values"];
+    for (std::size_t k = 0; k < values.size(); ++k) {
+      const std::string at = where + ".values[" + std::to_string(k) + "]";
+      const nlohmann::json& v = values[k];
+      if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_string())
+        throw error(at + ": expected [unix_time, \"value\"]");
+      const double t = v[0].get<double>();
+      const std::string text_value = v[1].get<std::string>();
+      if (is_missing(text_value)) continue;
+      double x = 0;
+      if (!parse_double(text_value, x))
+        throw error(at + " (" + metric + "): cannot read '" + text_value + "' as a number");
+      gpu_sample& s = merged[{id, t}];
+      s.gpu = id;
+      s.time = t;
+      switch (kind) {
+        case util_pct:
+          if (x < 0 || x > 100) throw error(at + " (" + metric + "): " + text_value + " is outside 0-100%");
+          s.utilization = x / 100.0;
+          has_util[{id, t}] = true;
+          break;
+        case util_ratio:
+          if (x < 0 || x > 1) throw error(at + " (" + metric + "): " + text_value + " is outside 0-1");
+          if (!has_util[{id, t}]) s.utilization = x;
+          has_util[{id, t}] = true;
+          break;
+        case fb_used:
+          if (x < 0) throw error(at + " (" + metric + "): negative memory");
+          s.memory_used = x * units::MiB;
+          break;
+        case power_w:
+          if (x < 0) throw error(at + " (" + metric + "): negative power");
+          s.power_draw = x * units::W;
+          break;
+        case other: break;
+      }
+    }
+  }
+  for (auto& [key, s] : merged) {
+    if (has_util[key]) d.samples.push_back(std::move(s));
+    else ++d.missing_readings;
+  }
+  if (d.samples.empty())
+    throw error(file + ": no DCGM_FI_DEV_GPU_UTIL (or DCGM_FI_PROF_GR_ENGINE_ACTIVE) samples");
+  return d;
+}
+
+}  // namespace detail
+
+/// Reads a monitoring export from text, recognising its format (JSON: Prometheus; a header with
+/// utilization.gpu: nvidia-smi; otherwise the plain CSV). `file` names it in errors.
+inline monitoring_data read_monitoring(const std::string& text, const std::string& file,
+                                       const read_options& o = {}) {
+  const std::string_view t = detail::trim(text);
+  if (!t.empty() && t.front() == '{') return detail::read_prometheus_text(text, file, o);
+  return detail::read_csv_text(text, file, o);
+}
+
+/// Reads a monitoring export file.
+inline monitoring_data read_monitoring_file(const std::filesystem::path& path,
+                                            const read_options& o = {}) {
+  return read_monitoring(detail::read_text(path), path.string(), o);
+}
+
+// ---- analysis ------------------------------------------------------------------------------------
+
+struct usage_options {
+  utilization_bands bands{};
+  /// A GPU whose mean utilisation is below this is idle. ESTIMATE: 5% separates a GPU that
+  /// only runs a monitoring agent or a warm but unused server from one doing work.
+  double idle_below = 0.05;
+  /// An interval longer than gap_factor x the GPU's median sampling interval is a gap.
+  double gap_factor = 3.0;
+  /// Utilisation to consolidate to: the middle of the healthy band (80%).
+  double consolidate_to = 0.80;
+  /// Monthly demand growth (0.1 = +10%/month), for "add capacity before month N" advice.
+  double monthly_growth = 0.0;
+};
+
+/// Time shares in the five bands (summing to 1).
+struct band_shares {
+  double under_30 = 0, b30_70 = 0, b70_90 = 0, b90_95 = 0, over_95 = 0;
+  [[nodiscard]] double sum() const { return under_30 + b30_70 + b70_90 + b90_95 + over_95; }
+};
+
+struct gpu_usage {
+  std::string id;
+  std::size_t samples = 0;
+  duration observed{};         ///< time covered (gaps excluded)
+  int gaps = 0;
+  int duplicates = 0;          ///< samples at an identical time (the later row kept)
+  double mean = 0, peak = 0, p95 = 0, peak_to_average = 0;  ///< utilisation, 0..1
+  band_shares bands{};
+  bool has_memory = false;
+  data_size memory_mean{}, memory_peak{};
+  bool has_power = false;
+  power power_mean{}, power_peak{};
+  energy energy_used{};        ///< mean power x observed time
+  bool idle = false;
+};
+
+struct usage_report {
+  std::vector<gpu_usage> gpus;
+  /// The fleet: mean, p95 and bands over all GPU-time pooled; peak = the highest fleet-average
+  /// utilisation at any moment (GPUs reporting at that time), the figure to size for.
+  gpu_usage fleet;
+  std::vector<std::string> advice;
+  double start_time = 0, end_time = 0;  ///< Unix seconds
+};
+
+namespace detail {
+
+struct weighted {
+  double value, weight;
+};
+
+inline double weighted_quantile(std::vector<weighted> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end(), [](const weighted& a, const weighted& b) { return a.value < b.value; });
+  double total = 0;
+  for (const weighted& w : v) total += w.weight;
+  double acc = 0;
+  for (const weighted& w : v) {
+    acc += w.weight;
+    if (acc >= p * total) return w.value;
+  }
+  return v.back().value;
+}
+
+inline void add_band(band_shares& b, const utilization_bands& edges, double u, double w) {
+  switch (edges.classify(u)) {
+    case utilization_band::waste: b.under_30 += w; break;
+    case utilization_band::low: b.b30_70 += w; break;
+    case utilization_band::healthy: b.b70_90 += w; break;
+    case utilization_band::high: b.b90_95 += w; break;
+    case utilization_band::overload: b.over_95 += w; break;
+  }
+}
+
+inline void normalise(band_shares& b, double total) {
+  if (!(total > 0)) return;
+  b.under_30 /= total;
+  b.b30_70 /= total;
+  b.b70_90 /= total;
+  b.b90_95 /= total;
+  b.over_95 /= total;
+}
+
+inline std::string pct(double x) {
+  const long long v = std::llround(x * 100.0);
+  return std::to_string(v) + "%";
+}
+
+}  // namespace detail
+
+/// Time-weighted utilisation per GPU and for the fleet, band shares, memory, power, idle GPUs
+/// and advice.
+inline usage_report analyze_usage(std::vector<gpu_sample> samples, const usage_options& o = {}) {
+  o.bands.validate();
+  if (samples.empty()) throw error("utilization: no samples to analyse");
+  std::stable_sort(samples.begin(), samples.end(), [](const gpu_sample& a, const gpu_sample& b) {
+    return a.gpu != b.gpu ? a.gpu < b.gpu : a.time < b.time;
+  });
+  usage_report r;
+  r.start_time = samples.front().time;
+  r.end_time = samples.front().time;
+  // per-GPU weighted intervals, kept for the fleet timeline: (start, end, utilisation)
+  struct interval {
+    double start, end, u;
+  };
+  std::vector<std::vector<interval>> per_gpu;
+  std::vector<detail::weighted> pooled;
+  band_shares pooled_bands;
+  double pooled_total = 0, pooled_sum = 0;
+  std::size_t i = 0;
+  while (i < samples.size()) {
+    std::size_t j = i;
+    while (j < samples.size() && samples[j].gpu == samples[i].gpu) ++j;
+    // dedupe identical times: keep the later row
+    std::vector<gpu_sample> g;
+    gpu_usage u;
+    u.id = samples[i].gpu;
+    for (std::size_t k = i; k < j; ++k) {
+      if (!g.empty() && g.back().time == samples[k].time) {
+        g.back() = samples[k];
+        ++u.duplicates;
+      } else {
+        g.push_back(samples[k]);
+      }
+    }
+    i = j;
+    u.samples = g.size();
+    std::vector<double> dts;
+    for (std::size_t k = 1; k < g.size(); ++k) dts.push_back(g[k].time - g[k - 1].time);
+    double median = 1.0;
+    if (!dts.empty()) {
+      std::vector<double> s = dts;
+      std::nth_element(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(s.size() / 2), s.end());
+      median = s[s.size() / 2];
+    }
+    std::vector<detail::weighted> ws;
+    std::vector<interval> spans;
+    double total = 0, sum = 0, mem_sum = 0, mem_w = 0, pow_sum = 0, pow_w = 0;
+    for (std::size_t k = 0; k < g.size(); ++k) {
+      double w = median;
+      if (k + 1 < g.size()) {
+        const double dt = g[k + 1].time - g[k].time;
+        if (dt > o.gap_factor * median) ++u.gaps;
+        else w = dt;
+      }
+      const gpu_sample& s = g[k];
+      ws.push_back({s.utilization, w});
+      spans.push_back({s.time, s.time + w, s.utilization});
+      total += w;
+      sum += s.utilization * w;
+      detail::add_band(u.bands, o.bands, s.utilization, w);
+      u.peak = std::max(u.peak, s.utilization);
+      if (s.memory_used) {
+        u.has_memory = true;
+        mem_sum += s.memory_used->value * w;
+        mem_w += w;
+        u.memory_peak = max(u.memory_peak, *s.memory_used);
+      }
+      if (s.power_draw) {
+        u.has_power = true;
+        pow_sum += s.power_draw->value * w;
+        pow_w += w;
+        u.power_peak = max(u.power_peak, *s.power_draw);
+      }
+      r.start_time = std::min(r.start_time, s.time);
+      r.end_time = std::max(r.end_time, s.time + w);
+    }
+    u.observed = total * units::s;
+    u.mean = total > 0 ? sum / total : 0;
+    u.p95 = detail::weighted_quantile(ws, 0.95);
+    u.peak_to_average = u.mean > 0 ? u.peak / u.mean : 0;
+    detail::normalise(u.bands, total);
+    if (u.has_memory) u.memory_mean = mem_sum / mem_w * units::B;
+    if (u.has_power) {
+      u.power_mean = pow_sum / pow_w * units::W;
+      u.energy_used = u.power_mean * (pow_w * units::s);
+    }
+    u.idle = u.mean < o.idle_below;
+    for (const detail::weighted& w : ws) pooled.push_back(w);
+    pooled_total += total;
+    pooled_sum += sum;
+    pooled_bands.under_30 += u.bands.under_30 * total;
+    pooled_bands.b30_70 += u.bands.b30_70 * total;
+    pooled_bands.b70_90 += u.bands.b70_90 * total;
+    pooled_bands.b90_95 += u.bands.b90_95 * total;
+    pooled_bands.over_95 += u.bands.over_95 * total;
+    r.gpus.push_back(std::move(u));
+    per_gpu.push_back(std::move(spans));
+  }
+
+  // The fleet.
+  gpu_usage& f = r.fleet;
+  f.id = "fleet";
+  for (const gpu_usage& u : r.gpus) {
+    f.samples += u.samples;
+    f.gaps += u.gaps;
+    f.duplicates += u.duplicates;
+    f.observed += u.observed;
+    if (u.has_memory) {
+      f.has_memory = true;
+      f.memory_mean += u.memory_mean;  // total memory in use across GPUs, on average
+      f.memory_peak += u.memory_peak;  // sum of per-GPU peaks (an upper bound)
+    }
+    if (u.has_power) {
+      f.has_power = true;
+      f.power_mean += u.power_mean;
+      f.power_peak += u.power_peak;
+      f.energy_used += u.energy_used;
+    }
+  }
+  f.mean = pooled_total > 0 ? pooled_sum / pooled_total : 0;
+  f.p95 = detail::weighted_quantile(pooled, 0.95);
+  f.bands = pooled_bands;
+  detail::normalise(f.bands, pooled_total);
+  // Fleet-average utilisation over time: sweep the start and end points of every interval.
+  {
+    std::vector<std::pair<double, double>> deltas;  // time, change of (sum u)
+    std::vector<std::pair<double, int>> count;      // time, change of active GPUs
+    for (const auto& spans : per_gpu)
+      for (const interval& s : spans) {
+        deltas.push_back({s.start, s.u});
+        deltas.push_back({s.end, -s.u});
+        count.push_back({s.start, 1});
+        count.push_back({s.end, -1});
+      }
+    std::vector<std::size_t> order(deltas.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    // ends before starts at the same time, so back-to-back intervals do not double count
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      if (deltas[a].first != deltas[b].first) return deltas[a].first < deltas[b].first;
+      return count[a].second < count[b].second;
+    });
+    double sum = 0, peak = 0;
+    int active = 0;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      sum += deltas[order[k]].second;
+      active += count[order[k]].second;
+      const bool last_at_time =
+          k + 1 == order.size() || deltas[order[k + 1]].first != deltas[order[k]].first;
+      if (last_at_time && active > 0) peak = std::max(peak, sum / active);
+    }
+    f.peak = std::min(peak, 1.0);
+  }
+  f.peak_to_average = f.mean > 0 ? f.peak / f.mean : 0;
+
+  // Advice, in plain words.
+  const utilization_bands& b = o.bands;
+  int idle = 0;
+  for (const gpu_usage& u : r.gpus)
+    if (u.idle) ++idle;
+  if (idle > 0) {
+    std::string ids;
+    for (const gpu_usage& u : r.gpus)
+      if (u.idle) ids += (ids.empty() ? "" : ", ") + u.id;
+    r.advice.push_back(std::to_string(idle) + " idle GPU" + (idle > 1 ? "s" : "") + " (mean below " +
+                       detail::pct(o.idle_below) + "): " + ids +
+                       ". Release them or move work onto them.");
+  }
+  const double gpu_count = static_cast<double>(r.gpus.size());
+  if (f.mean < b.waste_below && r.gpus.size() > 1) {
+    const double needed_exact = f.peak * gpu_count / o.consolidate_to;
+    const long long needed = std::max<long long>(1, static_cast<long long>(std::ceil(needed_exact)));
+    r.advice.push_back("Consolidate: the fleet averages " + detail::pct(f.mean) +
+                       " and peaks at " + detail::pct(f.peak) + "; its peak work fits on " +
+                       std::to_string(needed) + " of the " + std::to_string(r.gpus.size()) +
+                       " GPUs at " + detail::pct(o.consolidate_to) + ".");
+  }
+  for (const gpu_usage& u : r.gpus) {
+    if (!u.idle && u.p95 < b.waste_below)
+      r.advice.push_back("GPU " + u.id + " stays below " + detail::pct(b.waste_below) +
+                         " 95% of the time (p95 " + detail::pct(u.p95) +
+                         "): share it, with MIG slices (isolated) or time-slicing (not isolated)" +
+                         (u.has_memory ? ", if its work fits in a slice's memory (peak " +
+                                             std::to_string(std::llround(u.memory_peak.in(units::GiB))) +
+                                             " GiB)"
+                                       : std::string()) +
+                         ".");
+  }
+  const double hot = f.bands.b90_95 + f.bands.over_95;
+  if (f.bands.over_95 > 0.05 || hot > 0.20)
+    r.advice.push_back("Scale out: the fleet spends " + detail::pct(hot) + " of its time above " +
+                       detail::pct(b.healthy_to) + " (" + detail::pct(f.bands.over_95) +
+                       " above " + detail::pct(b.overload_above) +
+                       "); queues grow there. Add GPUs or shed load.");
+  if (o.monthly_growth > 0 && f.p95 > 0) {
+    if (f.p95 > b.healthy_to) {
+      r.advice.push_back("Add capacity now: the fleet's p95 (" + detail::pct(f.p95) +
+                         ") is already above the healthy band and demand grows " +
+                         detail::pct(o.monthly_growth) + " a month.");
+    } else {
+      const double months = std::log(b.healthy_to / f.p95) / std::log(1.0 + o.monthly_growth);
+      r.advice.push_back("At " + detail::pct(o.monthly_growth) + " growth a month the fleet's p95 (" +
+                         detail::pct(f.p95) + ") reaches " + detail::pct(b.healthy_to) +
+                         " in " + std::to_string(static_cast<long long>(std::floor(months))) +
+                         " months: add capacity before then.");
+    }
+  }
+  if (r.advice.empty())
+    r.advice.push_back("The fleet runs in the healthy band: mean " + detail::pct(f.mean) +
+                       ", p95 " + detail::pct(f.p95) + ". No change needed.");
+  return r;
+}
+
+// ---- JSON ----------------------------------------------------------------------------------------
+
+/// {"id", "mean", "peak", "p95", "peak_to_average", "bands": {"under_30", "30_70", "70_90",
+/// "90_95", "over_95"}, "samples", "observed_s", "gaps", "idle", "memory_mean_bytes",
+/// "memory_peak_bytes", "power_mean_watts", "power_peak_watts", "energy_joules"}; utilisation as
+/// fractions (0.87 = 87%).
+inline nlohmann::json to_json(const gpu_usage& u) {
+  nlohmann::json j;
+  j["id"] = u.id;
+  j["mean"] = u.mean;
+  j["peak"] = u.peak;
+  j["p95"] = u.p95;
+  j["peak_to_average"] = u.peak_to_average;
+  j["bands"] = {{"under_30", u.bands.under_30}, {"30_70", u.bands.b30_70},
+                {"70_90", u.bands.b70_90},      {"90_95", u.bands.b90_95},
+                {"over_95", u.bands.over_95}};
+  j["samples"] = u.samples;
+  j["observed_s"] = u.observed.in(units::s);
+  j["gaps"] = u.gaps;
+  j["idle"] = u.idle;
+  if (u.has_memory) {
+    j["memory_mean_bytes"] = u.memory_mean.in(units::B);
+    j["memory_peak_bytes"] = u.memory_peak.in(units::B);
+  }
+  if (u.has_power) {
+    j["power_mean_watts"] = u.power_mean.in(units::W);
+    j["power_peak_watts"] = u.power_peak.in(units::W);
+    j["energy_joules"] = u.energy_used.in(units::J);
+  }
+  return j;
+}
+
+inline nlohmann::json to_json(const usage_report& r) {
+  nlohmann::json j;
+  j["gpus"] = nlohmann::json::array();
+  for (const gpu_usage& u : r.gpus) j["gpus"].push_back(to_json(u));
+  j["fleet"] = to_json(r.fleet);
+  j["fleet"]["gpus"] = r.gpus.size();
+  j["advice"] = r.advice;
+  j["start_unix_s"] = r.start_time;
+  j["end_unix_s"] = r.end_time;
+  return j;
+}
+
+}  // namespace gpuplan::io

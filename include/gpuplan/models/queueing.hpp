@@ -1,0 +1,318 @@
+// gpuplan/models/queueing.hpp: waiting time of requests queued for c identical servers.
+//
+//   M/M/c   Poisson arrivals, exponential service: exact (Erlang C).
+//   G/G/c   any arrival and service variability: the Allen-Cunneen approximation.
+//
+// Erlang C is computed from the Erlang B recursion B(k) = a B(k-1) / (k + a B(k-1)), which stays
+// in [0, 1] for any load and server count (no a^c / c! overflow), in O(c) steps; the smallest
+// server count meeting a wait target reuses the recursion incrementally.
+//
+// Sources:
+//   [Kleinrock] L. Kleinrock, "Queueing Systems, Volume 1: Theory", Wiley 1975, sec. 3.5
+//               (M/M/m: the probability of queueing, eq. 3.40, and the waiting-time distribution).
+//   [GH]        D. Gross, J. Shortle, J. Thompson, C. Harris, "Fundamentals of Queueing Theory",
+//               4th ed., Wiley 2008, sec. 2.3 (M/M/c) and sec. 7.2 (approximations for G/G/c).
+//   [Allen]     A. O. Allen, "Probability, Statistics, and Queueing Theory with Computer Science
+//               Applications", 2nd ed., Academic Press 1990, sec. 6.4: the Allen-Cunneen
+//               approximation W_q(G/G/c) ~ W_q(M/M/c) (c_a^2 + c_s^2) / 2.
+//   [Kingman]   J. F. C. Kingman, "The single server queue in heavy traffic", Proc. Cambridge
+//               Philosophical Society 57(4), 1961: W_q(G/G/1) ~ rho/(1-rho) (c_a^2+c_s^2)/2 E[S],
+//               the c = 1 case of Allen-Cunneen.
+#pragma once
+
+#include <gpuplan/specs/checks.hpp>
+#include <gpuplan/units.hpp>
+
+#include <limits>
+#include <type_traits>
+
+namespace gpuplan {
+
+namespace detail {
+
+// exp and log usable in constant expressions (<cmath> is not constexpr before C++26). A series
+// when the compiler evaluates them, the C library at run time; they agree to about 1e-15
+// relative (tests/unit/test_queueing.cpp).
+constexpr double queue_log_series(double x) {  // x > 0, finite
+  int e = 0;
+  while (x >= 1.0) {
+    x *= 0.5;
+    ++e;
+  }
+  while (x < 0.5) {
+    x *= 2.0;
+    --e;
+  }
+  // ln x = 2 atanh(z), z = (x - 1) / (x + 1), |z| <= 1/3 for x in [0.5, 1)
+  const double z = (x - 1.0) / (x + 1.0), z2 = z * z;
+  double term = z, sum = 0.0;
+  for (int k = 1; k < 70; k += 2) {
+    sum += term / k;
+    term *= z2;
+  }
+  return 2.0 * sum + e * 0.693147180559945309417;
+}
+
+constexpr double queue_exp_series(double y) {
+  if (y < -745.0) return 0.0;
+  const double ln2 = 0.693147180559945309417;
+  const double kf = y / ln2;
+  const long long k = static_cast<long long>(kf < 0 ? kf - 0.5 : kf + 0.5);
+  const double r = y - static_cast<double>(k) * ln2;  // |r| <= ln2 / 2
+  double term = 1.0, sum = 1.0;
+  for (int i = 1; i < 30; ++i) {
+    term *= r / i;
+    sum += term;
+  }
+  for (long long i = 0; i < k; ++i) sum *= 2.0;
+  for (long long i = 0; i < -k; ++i) sum *= 0.5;
+  return sum;
+}
+
+/// e^y (y below 709; larger values are not needed here).
+constexpr double queue_exp(double y) {
+  if (std::is_constant_evaluated()) return queue_exp_series(y);
+  return __builtin_exp(y);
+}
+
+/// Natural logarithm of x > 0.
+constexpr double queue_log(double x) {
+  if (std::is_constant_evaluated()) return queue_log_series(x);
+  return __builtin_log(x);
+}
+
+}  // namespace detail
+
+// ---- Erlang B and C ------------------------------------------------------------------------------
+
+/// Erlang B: the probability that a request finding all `servers` busy is lost (M/M/c/c), for an
+/// offered load of `load` erlangs (arrival rate x mean service time). Recursion over k = 1..c.
+constexpr double erlang_b(double load, int servers) {
+  detail::check_input(load >= 0.0 && detail::finite(load),
+                      "erlang_b: load (erlangs) must be finite and not negative");
+  detail::check_input(servers >= 0, "erlang_b: servers must not be negative", servers);
+  double b = 1.0;
+  for (int k = 1; k <= servers; ++k) b = load * b / (k + load * b);
+  return b;
+}
+
+/// Erlang C: the probability that an arriving request waits (all servers busy) in M/M/c, for an
+/// offered load below the server count. C = c B / (c - a (1 - B)) [Kleinrock eq. 3.40].
+/// Returns 1 when load >= servers (the queue grows without bound: every request waits).
+constexpr double erlang_c(double load, int servers) {
+  detail::check_input(servers >= 1, "erlang_c: servers must be at least 1", servers);
+  const double b = erlang_b(load, servers);
+  if (load >= servers) return 1.0;
+  return servers * b / (servers - load * (1.0 - b));
+}
+
+// ---- one queue -----------------------------------------------------------------------------------
+
+/// A multi-server queue: requests arrive at `arrival_rate` and are served first come, first
+/// served by `servers` identical servers, each taking `mean_service` on average. The coefficients
+/// of variation (standard deviation / mean) describe the inter-arrival and service times:
+/// 1 and 1 is M/M/c (Poisson arrivals, exponential service), service_cv 0 is deterministic
+/// service (M/D/c).
+struct queue_model {
+  request_rate arrival_rate{};
+  duration mean_service{};
+  int servers = 1;
+  /// Inter-arrival time CV. 1: Poisson arrivals, the usual model of many independent users.
+  double arrival_cv = 1.0;
+  /// Service time CV. 1: exponential. LLM requests, whose length varies with the prompt and the
+  /// output, are often near or above 1; fixed-size inference (one image) is well below.
+  double service_cv = 1.0;
+
+  constexpr void validate() const {
+    detail::check_input(arrival_rate.value >= 0.0 && is_finite(arrival_rate),
+                        "queue_model.arrival_rate must be finite and not negative");
+    detail::check_input(mean_service.value > 0.0 && is_finite(mean_service),
+                        "queue_model.mean_service must be positive and finite");
+    detail::check_input(servers >= 1, "queue_model.servers must be at least 1", servers);
+    detail::check_input(arrival_cv >= 0.0 && detail::finite(arrival_cv),
+                        "queue_model.arrival_cv must be finite and not negative");
+    detail::check_input(service_cv >= 0.0 && detail::finite(service_cv),
+                        "queue_model.service_cv must be finite and not negative");
+  }
+  /// Offered load a = lambda x E[S] in erlangs: the mean number of busy servers.
+  [[nodiscard]] constexpr double offered_load() const { return (arrival_rate * mean_service).in(units::request); }
+  /// Utilisation rho = a / c: the share of time a server is busy.
+  [[nodiscard]] constexpr double utilization() const { return offered_load() / servers; }
+  /// True for M/M/c, where the results are exact rather than the Allen-Cunneen approximation.
+  [[nodiscard]] constexpr bool markovian() const { return arrival_cv == 1.0 && service_cv == 1.0; }
+};
+
+/// What a queue_model gives: the probability of waiting, the mean wait and its tail.
+struct queue_metrics {
+  int servers = 0;
+  double offered_load = 0;    ///< erlangs
+  double utilization = 0;     ///< offered_load / servers
+  bool stable = false;        ///< utilisation below 1; otherwise the waits below are infinite
+  bool exact = false;         ///< M/M/c (exact); false: the Allen-Cunneen approximation
+  double p_wait = 0;          ///< P(W > 0): Erlang C
+  /// (c_a^2 + c_s^2) / 2: the Allen-Cunneen factor on the M/M/c wait (1 for M/M/c).
+  double variability = 1;
+  duration mean_wait{};       ///< E[W_q], time in the queue before service starts
+  duration mean_response{};   ///< E[W_q] + E[S]
+  double mean_queue_length = 0;  ///< L_q = lambda E[W_q] (Little's law)
+  /// Decay rate of the wait tail: P(W > t) = p_wait exp(-t x decay). M/M/c: c mu - lambda
+  /// [Kleinrock sec. 3.5]. G/G/c: (c mu - lambda) / variability, which keeps the waits of the
+  /// requests that wait exponential with the Allen-Cunneen mean (an approximation: the same
+  /// assumption the Allen-Cunneen mean rests on; checked against simulation in the tests).
+  frequency decay{};
+
+  /// P(W > t), the share of requests that wait longer than t.
+  [[nodiscard]] constexpr double wait_exceeds(duration t) const {
+    if (!stable) return 1.0;
+    if (!(t.value > 0.0)) return p_wait;
+    return p_wait * detail::queue_exp(-(t * decay));
+  }
+  /// The wait that a share p (0 <= p < 1) of requests do not exceed, e.g. p = 0.99 for p99:
+  /// ln(p_wait / (1 - p)) / decay, or 0 when at least a share p is served at once.
+  [[nodiscard]] constexpr duration wait_percentile(double p) const {
+    detail::check_input(p >= 0.0 && p < 1.0, "wait_percentile: p must be in [0, 1)");
+    if (!stable) return std::numeric_limits<double>::infinity() * units::s;
+    if (p_wait <= 1.0 - p) return 0.0 * units::s;
+    return detail::queue_log(p_wait / (1.0 - p)) / decay;
+  }
+};
+
+namespace detail {
+
+constexpr queue_metrics queue_metrics_from(const queue_model& q, double b) {
+  queue_metrics r{};
+  r.servers = q.servers;
+  r.offered_load = q.offered_load();
+  r.utilization = q.utilization();
+  r.exact = q.markovian();
+  r.variability = (q.arrival_cv * q.arrival_cv + q.service_cv * q.service_cv) / 2.0;
+  r.stable = r.offered_load < q.servers;
+  if (!r.stable) {
+    const double inf = std::numeric_limits<double>::infinity();
+    r.p_wait = 1.0;
+    r.mean_wait = inf * units::s;
+    r.mean_response = inf * units::s;
+    r.mean_queue_length = inf;
+    r.decay = frequency{};
+    return r;
+  }
+  const double c = q.servers, a = r.offered_load;
+  r.p_wait = c * b / (c - a * (1.0 - b));
+  const frequency spare = (c - a) / q.mean_service;  // c mu - lambda
+  if (r.variability > 0.0) {
+    r.decay = spare / r.variability;
+    r.mean_wait = r.p_wait / r.decay;
+  } else {  // deterministic arrivals and service: nobody waits below saturation
+    r.p_wait = 0.0;
+    r.decay = spare;
+    r.mean_wait = 0.0 * units::s;
+  }
+  r.mean_response = r.mean_wait + q.mean_service;
+  r.mean_queue_length = (q.arrival_rate * r.mean_wait).in(units::request);
+  return r;
+}
+
+}  // namespace detail
+
+/// The waiting time of a queue: exact for M/M/c, Allen-Cunneen for other variabilities.
+///   p_wait = Erlang C(a, c);  E[W_q] = p_wait / (c mu - lambda) x (c_a^2 + c_s^2) / 2
+/// [Kleinrock sec. 3.5; Allen sec. 6.4]. With c_a = 0 and c_s = 0 nobody waits.
+constexpr queue_metrics analyze_queue(const queue_model& q) {
+  q.validate();
+  return detail::queue_metrics_from(q, erlang_b(q.offered_load(), q.servers));
+}
+
+/// A waiting-time target: the share `percentile` of requests wait at most `max_wait` in the
+/// queue (p99 wait <= 200 ms: {200 * units::ms, 0.99}).
+struct wait_slo {
+  duration max_wait{};
+  double percentile = 0.99;
+
+  constexpr void validate() const {
+    detail::check_input(max_wait.value >= 0.0 && is_finite(max_wait),
+                        "wait_slo.max_wait must be finite and not negative");
+    detail::check_input(percentile >= 0.0 && percentile < 1.0,
+                        "wait_slo.percentile must be in [0, 1), e.g. 0.99");
+  }
+  [[nodiscard]] constexpr bool met_by(const queue_metrics& m) const {
+    return m.stable && m.wait_percentile(percentile) <= max_wait;
+  }
+};
+
+/// The smallest server count c (at least `q.servers`) whose queue meets the SLO, and its metrics.
+/// The Erlang B recursion runs once, upward from c = 1, so the search is O(c). Servers are
+/// capped at `max_servers`; past that it throws (the target is unreachable or the load absurd).
+constexpr queue_metrics min_servers(queue_model q, const wait_slo& slo, int max_servers = 10000000) {
+  q.validate();
+  slo.validate();
+  const double a = q.offered_load();
+  double b = 1.0;  // Erlang B with k servers
+  for (int k = 1; k <= max_servers; ++k) {
+    b = a * b / (k + a * b);
+    if (k < q.servers || !(a < k)) continue;
+    queue_model at = q;
+    at.servers = k;
+    const queue_metrics m = detail::queue_metrics_from(at, b);
+    if (slo.met_by(m)) return m;
+  }
+  detail::check_input(false, "min_servers: no server count up to max_servers meets the wait SLO",
+                      max_servers);
+  return {};
+}
+
+// ---- utilisation bands ---------------------------------------------------------------------------
+
+/// Where a utilisation sits. The planner's convention (gpuplan issue 12, the healthy band of
+/// capacity planning), with each edge a named field so it can be changed.
+enum class utilization_band : unsigned char {
+  waste,     ///< below waste_below (30%): paying for idle GPUs
+  low,       ///< 30-70%: room to consolidate
+  healthy,   ///< 70-90%: busy, with headroom for bursts
+  high,      ///< 90-95%: little headroom, queues lengthen fast
+  overload,  ///< above 95%: waits grow without bound
+};
+
+/// The band edges as utilisation fractions. Why 70-90% is called healthy: under queueing the
+/// wait grows as rho / (1 - rho) (M/M/1: E[W_q] = rho / (1 - rho) E[S], [Kleinrock sec. 3.2]):
+/// 2.3 service times at 70%, 9 at 90%, 19 at 95%. Below 70% capacity is paid for and unused;
+/// above 90% a 10% burst pushes the queue toward saturation. It is a planning convention, not a
+/// law (the issue that specified this planner names the bands; operators' utilisation targets
+/// cluster in the same range), which is why every edge is a field.
+struct utilization_bands {
+  double waste_below = 0.30;     ///< under 30%: waste
+  double healthy_from = 0.70;    ///< 70%: start of the healthy band
+  double healthy_to = 0.90;      ///< 90%: end of the healthy band
+  double overload_above = 0.95;  ///< over 95%: overload
+
+  constexpr void validate() const {
+    detail::check_input(0.0 <= waste_below && waste_below <= healthy_from &&
+                            healthy_from <= healthy_to && healthy_to <= overload_above &&
+                            overload_above <= 1.0,
+                        "utilization_bands: edges must rise: 0 <= waste_below <= healthy_from <= "
+                        "healthy_to <= overload_above <= 1");
+  }
+  /// The band of a utilisation fraction (1.0 = 100%). An edge belongs to the band above it,
+  /// except that exactly healthy_to (90%) is still healthy and exactly overload_above (95%) is
+  /// still high: "over 95%" is overload.
+  [[nodiscard]] constexpr utilization_band classify(double u) const {
+    if (u < waste_below) return utilization_band::waste;
+    if (u < healthy_from) return utilization_band::low;
+    if (u <= healthy_to) return utilization_band::healthy;
+    if (u <= overload_above) return utilization_band::high;
+    return utilization_band::overload;
+  }
+};
+
+/// A short name of a band: "waste", "low", "healthy", "high", "overload".
+constexpr text_view band_name(utilization_band b) {
+  switch (b) {
+    case utilization_band::waste: return "waste";
+    case utilization_band::low: return "low";
+    case utilization_band::healthy: return "healthy";
+    case utilization_band::high: return "high";
+    case utilization_band::overload: return "overload";
+  }
+  return "unknown";
+}
+
+}  // namespace gpuplan

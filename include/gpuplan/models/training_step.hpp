@@ -1,0 +1,971 @@
+// gpuplan/models/training_step.hpp: the time of one training iteration, its breakdown, MFU and
+// time to train, for a transformer on a cluster under a parallel layout.
+//
+// The model follows one micro-batch through one pipeline stage, then the pipeline schedule, then
+// what comes after the last backward (gradient reduction, optimizer step). Every rate is a
+// mechanism with a named parameter (step_assumptions), not a fitted efficiency per case.
+//
+// Per layer and micro-batch, per GPU (T = micro_batch x seq / cp tokens):
+//   GEMMs        Q/K/V, output, FFN (or the routed experts' share under uniform routing), at the
+//                GPU's dense peak for the precision x the measured max achievable matmul fraction
+//                x the wave-quantisation efficiency of the GEMM's tiles over the SMs; or the
+//                bytes the GEMM moves over HBM, whichever is slower (roofline), + a fixed
+//                per-kernel overhead. Backward = 2x forward (data and weight gradients, same shapes).
+//   attention    fused (flash) kernels: 4 T keys q / tp FLOP forward at a sequence-dependent
+//                fraction of peak (measured); without flash: two batched GEMMs per head, plus the
+//                softmax / mask / dropout passes over the b x heads x s x s scores through HBM.
+//   memory-bound norms, (bias-dropout-)residual adds, activation, rotary, and without flash the
+//                softmax and dropout over the scores: the bytes each fused kernel reads and
+//                writes, forward and backward, over the achievable HBM bandwidth.
+//   tensor-par.  without sequence parallelism 2 all-reduces forward and 2 backward of T x h
+//                elements; with it all-gathers and reduce-scatters of the same volume
+//                (Korthikanti et al. 2022, Sec. 4.2.2), minus the `tp_overlap` fraction hidden.
+//   context-par. ring attention: cp - 1 KV exchanges forward, 2x backward, overlapped with the
+//                attention kernels; only what exceeds them is exposed.
+//   expert-par.  dispatch and combine all-to-all forward and backward.
+//   recompute    selective: the attention core forward again; full: the whole layer forward
+//                again, including its tensor-parallel communication.
+// Pipeline (Narayanan et al. 2021, Sec. 2.2): with m micro-batches, v virtual stages and stage
+// times t_i (the first stage holds the embedding, the last the LM head and loss),
+//   pipeline = m x max_i t_i + (sum_i t_i - max_i t_i) / v
+// which is (m + (p - 1)/v) t for even stages; the excess over m x max is the bubble. Point-to-
+// point activations (T x h / tp elements, Megatron's scatter-gather) cross between stages
+// forward and backward for every micro-batch and virtual stage.
+// After the pipeline: the dense gradients of the stage reduced over dp x cp (all-reduce, or
+// reduce-scatter with the distributed optimizer / ZeRO), bucketed and overlapped with the last
+// micro-batch's backward except for the last bucket; the distributed optimizer's parameter
+// all-gather overlapped with the next forward; ZeRO-3 gathers per micro-batch, prefetched
+// behind compute. The optimizer step: Adam's bytes per local parameter over HBM, or with CPU
+// offload the gradients and parameters over PCIe and the step at the CPU's rate. Data: the
+// step's tokens read from storage, prefetched behind the step.
+#pragma once
+
+#include <gpuplan/models/collectives.hpp>
+#include <gpuplan/models/placement.hpp>
+#include <gpuplan/models/flops.hpp>
+#include <gpuplan/specs/layout.hpp>
+#include <gpuplan/specs/network.hpp>
+#include <gpuplan/specs/node.hpp>
+#include <gpuplan/specs/training.hpp>
+#include <gpuplan/specs/transformer.hpp>
+#include <gpuplan/specs/enum_names.hpp>
+#include <gpuplan/units.hpp>
+
+#include <string_view>
+
+namespace gpuplan {
+
+/// How context parallelism exchanges keys and values.
+enum class context_parallel_kind : unsigned char {
+  /// Ring attention (Megatron-Core / Transformer Engine): cp - 1 point-to-point KV exchanges
+  /// forward and twice that backward, overlapped with the attention kernels.
+  ring,
+  /// All-gather of K and V before attention and reduce-scatter of their gradients after it, not
+  /// overlapped (Llama 3 paper, Sec. 3.3.2: chosen for simplicity and masks, its latency exposed).
+  all_gather,
+};
+inline constexpr enumerator<context_parallel_kind> context_parallel_kind_names[] = {
+    {context_parallel_kind::ring, "ring"},
+    {context_parallel_kind::all_gather, "all_gather"},
+};
+constexpr const auto& enumerators(context_parallel_kind) { return context_parallel_kind_names; }
+
+/// The software that runs the step.
+enum class software_stack : unsigned char {
+  /// Megatron-LM / Megatron-Core with Transformer Engine: fused norms, fused bias-dropout-add,
+  /// fused activations, fused QKV; kernels large enough that launch cost hides behind them.
+  megatron,
+  /// Eager PyTorch as Hugging Face transformers runs it: every elementwise op its own kernel
+  /// (RMSNorm as cast, pow, mean, rsqrt, multiply, cast, weight multiply; rotary as neg, cat,
+  /// multiply, multiply, add), separate Q, K, V projections, fp32 logits and loss, and every
+  /// kernel at least `eager_op_floor` long.
+  eager,
+};
+inline constexpr enumerator<software_stack> software_stack_names[] = {
+    {software_stack::megatron, "megatron"},
+    {software_stack::eager, "eager"},
+};
+constexpr const auto& enumerators(software_stack) { return software_stack_names; }
+
+/// The knobs of the step-time model. Each default says where it comes from.
+struct step_assumptions {
+  software_stack stack = software_stack::megatron;
+  /// Shortest time of one kernel in eager PyTorch (Python dispatch and launch): a 1 MiB
+  /// `copy_` on one H100 SXM under PyTorch 2.11 took about 10.7 us (195 GB/s for 2 MiB moved)
+  /// where HBM would need 0.7 us.
+  duration eager_op_floor = 10.0 * units::us;
+  /// Backward kernels and bytes of an elementwise op relative to its forward (autograd's
+  /// backward of a unary op reads the saved input and the gradient and writes one gradient;
+  /// binary ops write two).
+  double eager_backward_factor = 2.0;
+  // ---- compute -------------------------------------------------------------------------------
+  /// Largest fraction of the dense tensor peak a GEMM reaches. 0: by GPU architecture from the
+  /// maximum achievable matmul FLOPS (MAMF) measurements of stas00/ml-engineering
+  /// (compute/accelerator/README.md, bf16): A100 SXM 271.2 / 312 = 0.869, H100 SXM 794.5 / 989.5
+  /// = 0.803, B200 1745 / 2250 = 0.776, MI300X 668.4 / 1307.4 = 0.511; others 0.80. fp8: H100
+  /// 1402.6 / 1979 = 0.709, H200 1453.4 / 1979 = 0.734, B200 3432.5 / 4500 = 0.763.
+  double matmul_peak_fraction = 0.0;
+  /// Sustained-load factor on that fraction: MAMF is the best of a short sweep, but a training
+  /// step keeps the GPU at its power limit and the clocks drop. In a bf16 GEMM sweep on one H100
+  /// SXM (PyTorch 2.11, cuBLAS, mean of 20 runs), the seven largest products (m = 16384) ran at
+  /// 780, 720, 718, 697, 603, 710, 762 TFLOP/s, mean 713, against 818 for the best mid-size
+  /// product: 0.87.
+  double sustained_fraction = 0.87;
+  /// Output tile of a GEMM kernel (rows x columns) used for wave quantisation: cuBLAS' common
+  /// 128 x 128 CTA tile on Ampere and Hopper (CUTLASS default GEMM configurations).
+  int gemm_tile_m = 128;
+  int gemm_tile_n = 128;
+  /// Split-K: a GEMM with few tiles and a deep K is split in slices of at least this depth so
+  /// that more SMs work (cuBLAS heuristics do this for narrow products).
+  int split_k_min_depth = 1024;
+  /// Fixed cost per GEMM kernel (launch, prologue, epilogue). From a bf16 GEMM sweep on one H100
+  /// SXM (PyTorch 2.11, cuBLAS; m = 512 and 1024 against 4096 x 4096 weights ran 3.6-4.7 us over
+  /// the roofline), 4 us.
+  duration kernel_overhead = 4.0 * units::us;
+  /// Fraction of the HBM datasheet bandwidth a streaming kernel reaches: 3028 / 3350 GB/s for a
+  /// 4 GiB copy on one H100 SXM (same sweep).
+  double memory_bandwidth_fraction = 0.9;
+  /// Fused (flash) attention forward + backward speed, as a fraction of the dense peak with the
+  /// work counted as 3.5x the forward FLOPs: f(s) = max_fraction x s / (s + half_seq). Fitted to
+  /// PyTorch SDPA flash on one H100 SXM, head dim 128: 356, 454, 516 TFLOP/s at s = 2048, 4096,
+  /// 8192 (0.36, 0.46, 0.52 of 989.5).
+  double flash_attention_max_fraction = 0.61;
+  double flash_attention_half_seq = 1423.0;
+
+  // ---- communication -------------------------------------------------------------------------
+  collective_assumptions collectives{};
+  network_assumptions network{};
+  rank_order order = rank_order::megatron;
+  context_parallel_kind cp_kind = context_parallel_kind::ring;
+  /// Transformer layers on the first and the last pipeline stage; 0: the even split (Megatron-LM
+  /// --decoder-first-pipeline-num-layers / --decoder-last-pipeline-num-layers).
+  int first_stage_layers = 0;
+  int last_stage_layers = 0;
+  /// Fraction of tensor-parallel communication hidden behind GEMMs (Megatron's
+  /// --tp-comm-overlap with Transformer Engine userbuffers). 0: off, Megatron-LM's default.
+  double tp_overlap = 0.0;
+  /// Gradient reduction overlapped with the backward pass (--overlap-grad-reduce, on in
+  /// Megatron-LM's recommended configurations and in PyTorch DDP / FSDP by default).
+  bool overlap_grad_reduce = true;
+  /// Distributed-optimizer parameter all-gather overlapped with the next forward
+  /// (--overlap-param-gather).
+  bool overlap_param_gather = true;
+  /// Gradient bucket size in elements: Megatron-LM's default max(40M, 1M x dp)
+  /// (megatron/core/distributed/distributed_data_parallel_config.py bucket_size).
+  double grad_bucket_elements = 40e6;
+  /// ZeRO-3 / FSDP parameter gathers and gradient reduce-scatters happen in buckets of these many
+  /// elements: DeepSpeed's defaults stage3_prefetch_bucket_size = 5e7 and reduce_bucket_size =
+  /// 5e8 (deepspeed.ai/docs/config-json). PyTorch FSDP gathers one wrapped module (usually one
+  /// transformer layer) at a time: set both to a layer's parameters.
+  double zero3_gather_elements = 5e7;
+  double zero3_reduce_elements = 5e8;
+  /// Fraction of pipeline point-to-point time hidden behind compute (--overlap-p2p-comm with the
+  /// interleaved schedule). 0: Megatron-LM's default for 1F1B.
+  double p2p_overlap = 0.0;
+
+  // ---- optimizer, offload, data --------------------------------------------------------------
+  /// Global gradient-norm clipping reads every gradient once more (Megatron-LM --clip-grad 1.0,
+  /// its default).
+  bool clip_grad_norm = true;
+  /// CPU Adam throughput with optimizer offload, parameters per second per GPU's share of the
+  /// host. Rough: ZeRO-Offload (Ren et al. 2021, Sec. 5) reports its CPU-Adam updating a 1B-
+  /// parameter model in about 0.5 s on a 2-socket server shared by its GPUs: 2e9 / s per node,
+  /// taken per GPU here. A placeholder order of magnitude, flagged as weak in the docs.
+  double cpu_optimizer_params_per_s = 2e9 / 8;
+  /// Fraction of the GPU's PCIe link offload transfers reach (pinned host memory copies reach
+  /// about 0.8-0.9 of PCIe Gen4/Gen5 per direction: NVIDIA bandwidthTest results).
+  double pcie_fraction = 0.85;
+  /// Aggregate storage read rate for the training data; zero: not limiting (not modelled).
+  bandwidth storage_read{};
+  /// Bytes per stored token (uint32 token ids in Megatron's indexed datasets for vocabularies
+  /// above 65,535; uint16 below).
+  data_per_token stored_token_bytes = 4.0 * units::B / units::token;
+  /// FLOP convention of MFU: attention counted over all s keys (Megatron's formulas,
+  /// Korthikanti Eq. 7, Narayanan Eq. 3) or the causal half.
+  attention_mask mfu_attention = attention_mask::full;
+
+  /// Throws gpuplan::invalid_input naming the first field out of range.
+  constexpr void validate() const {
+    auto fraction = [](double x) { return detail::finite(x) && x > 0.0 && x <= 1.0; };
+    auto share = [](double x) { return detail::finite(x) && x >= 0.0 && x <= 1.0; };
+    detail::check_input(share(matmul_peak_fraction),
+                        "step_assumptions.matmul_peak_fraction must be in [0, 1] (0: by GPU)");
+    detail::check_input(fraction(sustained_fraction),
+                        "step_assumptions.sustained_fraction must be in (0, 1]");
+    detail::check_input(fraction(memory_bandwidth_fraction),
+                        "step_assumptions.memory_bandwidth_fraction must be in (0, 1]");
+    detail::check_input(fraction(flash_attention_max_fraction),
+                        "step_assumptions.flash_attention_max_fraction must be in (0, 1]");
+    detail::check_input(fraction(pcie_fraction), "step_assumptions.pcie_fraction must be in (0, 1]");
+    detail::check_input(share(tp_overlap), "step_assumptions.tp_overlap must be in [0, 1]");
+    detail::check_input(share(p2p_overlap), "step_assumptions.p2p_overlap must be in [0, 1]");
+    detail::check_input(detail::finite_nonnegative(flash_attention_half_seq),
+                        "step_assumptions.flash_attention_half_seq must not be negative");
+    detail::check_input(gemm_tile_m >= 1 && gemm_tile_n >= 1 && split_k_min_depth >= 1,
+                        "step_assumptions.gemm_tile_m, gemm_tile_n and split_k_min_depth must be "
+                        "positive");
+    detail::check_input(detail::finite_nonnegative(kernel_overhead.value) &&
+                            detail::finite_nonnegative(eager_op_floor.value),
+                        "step_assumptions.kernel_overhead and eager_op_floor must not be negative");
+    detail::check_input(detail::finite_nonnegative(eager_backward_factor),
+                        "step_assumptions.eager_backward_factor must not be negative");
+    detail::check_input(grad_bucket_elements > 0.0 && zero3_gather_elements > 0.0 &&
+                            zero3_reduce_elements > 0.0,
+                        "step_assumptions.grad_bucket_elements, zero3_gather_elements and "
+                        "zero3_reduce_elements must be positive");
+    detail::check_input(cpu_optimizer_params_per_s > 0.0,
+                        "step_assumptions.cpu_optimizer_params_per_s must be positive");
+    detail::check_input(detail::finite_nonnegative(storage_read.value),
+                        "step_assumptions.storage_read must not be negative (0: not limiting)");
+    detail::check_input(stored_token_bytes.value > 0.0,
+                        "step_assumptions.stored_token_bytes must be positive");
+    detail::check_input(first_stage_layers >= 0 && last_stage_layers >= 0,
+                        "step_assumptions.first_stage_layers and last_stage_layers must not be "
+                        "negative (0: even split)");
+    detail::check_input(collectives.half_bandwidth_payload.value > 0.0 &&
+                            collectives.ramp_exponent > 0.0,
+                        "collective_assumptions.half_bandwidth_payload and ramp_exponent must be "
+                        "positive");
+    detail::check_input(fraction(collectives.nvls_efficiency),
+                        "collective_assumptions.nvls_efficiency must be in (0, 1]");
+    detail::check_input(fraction(network.nvlink_achievable) && fraction(network.nic_achievable) &&
+                            fraction(network.pcie_achievable) &&
+                            fraction(network.ethernet_achievable),
+                        "network_assumptions: achievable fractions must be in (0, 1]");
+  }
+};
+
+/// What one iteration is made of.
+struct training_plan {
+  transformer_spec model{};
+  node_spec node{};
+  /// Nodes in the cluster; 0: as many as the layout needs.
+  int nodes = 0;
+  inter_node_fabric fabric = inter_node_fabric::infiniband;
+  /// The fabric's bisection as a fraction of injection (cluster_spec::bisection_fraction; 1: a
+  /// non-blocking fat tree). Expert all-to-all is held to it.
+  double bisection_fraction = 1.0;
+  parallel_layout layout{};
+  /// Precision, recompute, micro-batch, sequence, global batch (sequences per step), flash
+  /// attention, dropout, offload. global_batch 0 means micro_batch x dp x micro_batches (or one
+  /// micro-batch per pipeline stage when neither is given).
+  training_config config{};
+  step_assumptions assumptions{};
+};
+
+/// The part of the step that bounds it.
+enum class step_bottleneck : unsigned char {
+  compute,
+  memory_bound,
+  tensor_parallel,
+  context_parallel,
+  expert_parallel,
+  pipeline_bubble,
+  pipeline_p2p,
+  data_parallel,
+  optimizer,
+  offload,
+  data_loading,
+};
+
+/// The names of step_bottleneck, as the CLI and JSON spell them (specs/enum_names.hpp).
+inline constexpr enumerator<step_bottleneck> step_bottleneck_names[] = {
+    {step_bottleneck::compute, "compute"},
+    {step_bottleneck::memory_bound, "memory_bound"},
+    {step_bottleneck::tensor_parallel, "tensor_parallel"},
+    {step_bottleneck::context_parallel, "context_parallel"},
+    {step_bottleneck::expert_parallel, "expert_parallel"},
+    {step_bottleneck::pipeline_bubble, "pipeline_bubble"},
+    {step_bottleneck::pipeline_p2p, "pipeline_p2p"},
+    {step_bottleneck::data_parallel, "data_parallel"},
+    {step_bottleneck::optimizer, "optimizer"},
+    {step_bottleneck::offload, "offload"},
+    {step_bottleneck::data_loading, "data_loading"},
+};
+constexpr const auto& enumerators(step_bottleneck) { return step_bottleneck_names; }
+
+/// A sentence-case description of the bottleneck, for people.
+constexpr std::string_view describe(step_bottleneck b) {
+  switch (b) {
+    case step_bottleneck::compute: return "compute";
+    case step_bottleneck::memory_bound: return "memory-bound kernels";
+    case step_bottleneck::tensor_parallel: return "tensor-parallel communication";
+    case step_bottleneck::context_parallel: return "context-parallel communication";
+    case step_bottleneck::expert_parallel: return "expert-parallel all-to-all";
+    case step_bottleneck::pipeline_bubble: return "pipeline bubble";
+    case step_bottleneck::pipeline_p2p: return "pipeline point-to-point";
+    case step_bottleneck::data_parallel: return "data-parallel gradient reduction";
+    case step_bottleneck::optimizer: return "optimizer step";
+    case step_bottleneck::offload: return "CPU offload over PCIe";
+    case step_bottleneck::data_loading: return "data loading";
+  }
+  return "?";
+}
+
+/// One iteration: its time, where it goes, and what it yields. The parts add up to `total`.
+struct step_breakdown {
+  duration total{};
+  duration compute{};          ///< GEMMs and attention kernels on the critical path
+  duration memory_bound{};     ///< norms, activations, dropout, softmax, loss
+  duration tensor_parallel{};  ///< exposed TP collectives
+  duration context_parallel{}; ///< exposed ring-attention exchanges
+  duration expert_parallel{};  ///< exposed MoE all-to-all
+  duration bubble{};           ///< pipeline fill and drain
+  duration pipeline_p2p{};     ///< exposed stage-to-stage sends
+  duration data_parallel{};    ///< exposed gradient reduction and parameter gathers
+  duration optimizer{};        ///< the optimizer step on the GPU
+  duration offload{};          ///< PCIe transfers and the CPU step with optimizer offload
+  duration data_loading{};     ///< exposed storage reads
+
+  step_bottleneck bottleneck = step_bottleneck::compute;
+  int micro_batches = 1;       ///< per pipeline per step
+  int global_batch = 1;        ///< sequences per step
+  int gpus = 1;
+  int nodes = 1;
+  token_count tokens_per_step{};
+  token_rate tokens_per_s{};
+  double samples_per_s = 0.0;
+  compute_amount model_flops{};     ///< per step, no recompute (MFU's numerator)
+  compute_amount hardware_flops{};  ///< per step, with recompute (HFU's numerator)
+  compute_amount six_nd{};          ///< 6 x parameters x tokens, per step (Kaplan's estimate)
+  double mfu = 0.0;
+  double hfu = 0.0;
+  bool tp_crosses_nodes = false, cp_crosses_nodes = false, ep_crosses_nodes = false,
+       dp_crosses_nodes = false, pp_crosses_nodes = false;
+};
+
+namespace detail {
+
+/// Max achievable matmul fraction by architecture (see step_assumptions::matmul_peak_fraction).
+constexpr double mamf_fraction(const gpu_spec& g, precision p = precision::bf16) {
+  const std::string_view a = g.architecture.view();
+  if (p == precision::fp8) {
+    // fp8 MAMF (same source): H100 SXM 1402.6 / 1979, H200 1453.4 / 1979, B200 3432.5 / 4500
+    if (a == "Hopper") return g.memory.value > 100e9 ? 1453.4 / 1979.0 : 1402.6 / 1979.0;
+    if (a == "Blackwell") return 3432.5 / 4500.0;
+  }
+  if (a == "Ampere" && g.form == form_factor::sxm) return 0.869;
+  if (a == "Ampere") return 252.9 / 312.0;  // A100 PCIe: 252.9 TFLOP/s
+  if (a == "Hopper") return 0.803;
+  if (a == "Blackwell") return 0.776;
+  if (a == "CDNA3") return 0.511;
+  return 0.80;
+}
+
+struct gemm_ctx {
+  double peak = 0.0;      // FLOP/s
+  double hbm = 0.0;       // bytes/s achievable
+  double frac = 0.8;      // matmul peak fraction
+  double overhead = 0.0;  // s
+  double floor = 0.0;     // s, shortest kernel (eager PyTorch)
+  double e = 2.0;         // bytes per element
+  int sms = 0, tm = 128, tn = 128, split_depth = 1024;
+};
+
+constexpr long long ceil_div(double a, double b) {
+  const double q = a / b;
+  const long long i = static_cast<long long>(q);
+  return (static_cast<double>(i) < q) ? i + 1 : i;
+}
+
+/// Seconds for `batch` GEMMs of m x n x k.
+constexpr double gemm_seconds(const gemm_ctx& c, double m, double n, double k, double batch = 1.0) {
+  if (!(m > 0.0 && n > 0.0 && k > 0.0 && batch > 0.0)) return 0.0;
+  const double flops = 2.0 * m * n * k * batch;
+  double wave = 1.0;
+  if (c.sms > 0) {
+    const double tiles = static_cast<double>(ceil_div(m, c.tm) * ceil_div(n, c.tn)) * batch;
+    double split = 1.0;
+    if (tiles < c.sms) {
+      const double want = static_cast<double>(c.sms / static_cast<long long>(tiles > 1 ? tiles : 1));
+      const double deep = static_cast<double>(static_cast<long long>(k / c.split_depth));
+      split = want < deep ? want : deep;
+      if (split < 1.0) split = 1.0;
+    }
+    const double work = tiles * split;
+    const double waves = static_cast<double>(ceil_div(work, c.sms));
+    wave = work / (waves * c.sms);
+  }
+  const double t_compute = flops / (c.peak * c.frac * wave);
+  const double t_memory = c.e * (m * k + k * n + m * n) * batch / c.hbm;
+  const double t = (t_compute > t_memory ? t_compute : t_memory) + c.overhead;
+  return t > c.floor ? t : c.floor;
+}
+
+/// A linear layer y[m, n] = x[m, k] W[k, n], `batch` of them: forward, and the backward's data
+/// gradient dx[m, k] = dy[m, n] W^T and weight gradient dW[k, n] = x^T dy (reduction over m).
+struct linear_seconds {
+  double fwd = 0.0, bwd = 0.0;
+  constexpr linear_seconds& operator+=(const linear_seconds& o) {
+    fwd += o.fwd;
+    bwd += o.bwd;
+    return *this;
+  }
+};
+constexpr linear_seconds linear(const gemm_ctx& c, double m, double n, double k,
+                                double batch = 1.0) {
+  return {gemm_seconds(c, m, n, k, batch),
+          gemm_seconds(c, m, k, n, batch) + gemm_seconds(c, k, n, m, batch)};
+}
+
+constexpr int moe_layer_count(const transformer_spec& m) {
+  if (!m.is_moe()) return 0;
+  const int interval = m.moe.layer_interval > 0 ? m.moe.layer_interval : 1;
+  const int after = m.layers - m.moe.first_dense_layers;
+  return after > 0 ? (after + interval - 1) / interval : 0;
+}
+
+/// Times of one layer for one micro-batch on one GPU, by part (seconds).
+struct layer_time {
+  double compute = 0.0, memory = 0.0, tp = 0.0, cp = 0.0, ep = 0.0;
+  double bwd_compute = 0.0;  // backward part of compute + memory (the DP overlap window)
+  [[nodiscard]] constexpr double total() const { return compute + memory + tp + cp + ep; }
+};
+
+struct layer_inputs {
+  const transformer_spec* m = nullptr;
+  const training_config* c = nullptr;
+  const parallel_layout* l = nullptr;
+  const step_assumptions* a = nullptr;
+  const placement* p = nullptr;
+  gemm_ctx g{};
+  double act_e = 2.0;   // bytes per activation element (16-bit under fp8 GEMMs)
+  double tokens = 0.0;  // T = b s / cp
+};
+
+constexpr double coll(collective_kind k, double bytes, const collective_group& g,
+                      const collective_assumptions& a) {
+  return collective_time(k, bytes * units::B, g, a).total.value;
+}
+
+constexpr layer_time one_layer(const layer_inputs& in, bool moe) {
+  const transformer_spec& m = *in.m;
+  const training_config& c = *in.c;
+  const parallel_layout& l = *in.l;
+  const step_assumptions& a = *in.a;
+  const gemm_ctx& g = in.g;
+  const double T = in.tokens, h = m.hidden, tp = l.tp, e = in.act_e;
+  const double q = 1.0 * m.heads * m.head_dim, kv = 1.0 * m.kv_heads * m.head_dim;
+  const double kv_local = kv / tp > m.head_dim ? kv / tp : 1.0 * m.head_dim;  // replicated KV
+  const double s = c.seq;
+  const bool sp = l.sequence_parallel && l.tp > 1;
+  const double seq_shard = sp ? tp : 1.0;
+
+  layer_time t;
+  // ---- GEMMs ----
+  linear_seconds lin;
+  if (a.stack == software_stack::eager) {  // Hugging Face: separate Q, K and V projections
+    lin += linear(g, T, q / tp, h);
+    lin += linear(g, T, kv_local, h, 2.0);
+  } else {
+    lin += linear(g, T, q / tp + 2.0 * kv_local, h);  // fused QKV
+  }
+  lin += linear(g, T, h, q / tp);                   // output projection
+  const double gate = m.ffn_type == ffn_kind::gated ? 2.0 : 1.0;
+  double ffn_inner = 0.0;  // elements of FFN activations per token per GPU
+  if (!moe) {
+    lin += linear(g, T, gate * m.ffn / tp, h);
+    lin += linear(g, T, h, m.ffn / tp);
+    ffn_inner = m.ffn / tp;
+  } else {
+    const double etp = l.expert_tensor_parallel();
+    const double local_experts = 1.0 * m.moe.experts / l.ep;
+    // tokens this GPU's experts see under uniform routing: T x top-k x (tp / etp) spread over
+    // the ep ranks' experts; per expert GEMM rows:
+    const double routed = T * m.moe.experts_per_token * (tp / etp);
+    const double rows = routed / local_experts;
+    lin += linear(g, T, m.moe.experts, h);  // router
+    lin += linear(g, rows, gate * m.moe.expert_ffn / etp, h, local_experts);
+    lin += linear(g, rows, h, m.moe.expert_ffn / etp, local_experts);
+    ffn_inner = routed * m.moe.expert_ffn / etp / T;
+    if (m.moe.shared_experts > 0) {
+      const double sf = m.moe.shared_experts *
+                        (m.moe.shared_expert_ffn > 0 ? m.moe.shared_expert_ffn : m.moe.expert_ffn);
+      lin += linear(g, T, gate * sf / tp, h);
+      lin += linear(g, T, h, sf / tp);
+      ffn_inner += sf / tp;
+    }
+  }
+  // ---- attention core ----
+  const double heads_local = m.heads / tp;
+  const double keys_full = s;  // a rank's queries attend over the whole sequence (all cp chunks)
+  double attn_fwd = 0.0, attn_fwd_bwd = 0.0, scores_bytes = 0.0;
+  if (c.flash_attention) {
+    const double keys = detail::keys_attended(m, c.seq, attention_mask::causal);
+    const double f_fwd = 4.0 * T * keys * heads_local * m.head_dim;
+    const double frac = a.flash_attention_max_fraction * s / (s + a.flash_attention_half_seq);
+    attn_fwd_bwd = 3.5 * f_fwd / (g.peak * frac);
+    attn_fwd = attn_fwd_bwd / 3.5;
+  } else {
+    const double b_heads = c.micro_batch * heads_local;
+    const double rows = T / c.micro_batch;  // query rows per sequence on this rank
+    attn_fwd = gemm_seconds(g, rows, keys_full, m.head_dim, b_heads) +
+               gemm_seconds(g, rows, m.head_dim, keys_full, b_heads);
+    // backward: dS = dO V^T, dV = P^T dO, dQ = dS K, dK = dS^T Q: twice the forward's GEMMs
+    attn_fwd_bwd = 3.0 * attn_fwd;
+    const double scores = T * heads_local * keys_full;  // elements
+    // fused scale-mask-softmax reads and writes the scores; dropout reads, writes, and stores a
+    // 1-byte mask
+    scores_bytes = 2.0 * scores * e + (c.dropout ? (2.0 * e + 1.0) * scores : 0.0);
+  }
+  // ---- memory-bound: bytes each op reads and writes (fused kernels as Megatron runs them:
+  // Apex/TE fused layer norm, fused bias-dropout-add, fused bias-GeLU / SwiGLU) ----
+  const double th = T * h / seq_shard;  // sequence-sharded activation elements
+  const double d = c.dropout ? 1.0 : 0.0;  // 1-byte dropout mask per element
+  double fwd_b = 0.0, bwd_b = 0.0;
+  fwd_b += 2.0 * 2.0 * e * th;            // two norms: read x, write y
+  bwd_b += 2.0 * 3.0 * e * th;            //   read x and dy, write dx
+  fwd_b += 2.0 * (3.0 * e + d) * th;      // two (bias-dropout-)adds: read x and residual, write
+  bwd_b += 2.0 * (3.0 * e + d) * th;      //   read dy (and mask), accumulate into the residual
+  const double f_el = T * ffn_inner;      // FFN activation elements on this GPU
+  fwd_b += (gate + 1.0) * e * f_el;       // activation: read gate (and up), write
+  bwd_b += (2.0 * gate + 1.0) * e * f_el; //   read inputs and dy, write the input gradients
+  fwd_b += 2.0 * e * T * (q / tp + kv_local);  // rotary (or bias) on Q and K: read, write
+  bwd_b += 2.0 * e * T * (q / tp + kv_local);
+  if (!c.flash_attention) {
+    fwd_b += scores_bytes;
+    // softmax backward reads y and dy and writes dx; dropout backward reads dy and the mask
+    const double scores = T * heads_local * keys_full;
+    bwd_b += 3.0 * e * scores + (c.dropout ? (2.0 * e + 1.0) * scores : 0.0);
+  }
+  if (c.dtype == precision::fp8) {
+    // Transformer Engine casts each GEMM's 16-bit input to fp8 with its transpose for the weight
+    // gradient (read 2 bytes, write 1 + 1) forward, and each output gradient likewise backward
+    const double inputs = T * (h + q / tp + h + ffn_inner);              // QKV, O, FC1, FC2 inputs
+    const double outputs = T * (q / tp + 2.0 * kv_local + h + gate * ffn_inner + h);
+    fwd_b += 4.0 * inputs;
+    bwd_b += 4.0 * outputs;
+  }
+  double mem_fwd = fwd_b / g.hbm;
+  double mem_bwd = bwd_b / g.hbm;
+  double amp_casts = 0.0;
+  if (a.stack == software_stack::eager) {
+    // every op its own kernel: n kernels of `bytes` each, none shorter than the floor
+    auto ops = [&](double n, double bytes) {
+      const double one = bytes / g.hbm;
+      return n * (one > g.floor ? one : g.floor);
+    };
+    // the residual stream is fp32 under autocast with fp32 parameters (amp), else 16-bit
+    const double r = c.master_weights && c.dtype != precision::fp32 ? 4.0 : e;
+    const double Eh = T * h, Eq = T * q / tp, Ekv = T * kv_local, Ef = T * ffn_inner;
+    double f = 0.0;
+    // RMSNorm / LayerNorm, twice: cast up, pow, mean, rsqrt, multiply, cast, weight multiply
+    f += 2.0 * (ops(1, (r + 4.0) * Eh) + ops(1, 8.0 * Eh) + ops(1, 4.0 * Eh) + ops(1, 8.0 * T) +
+                ops(1, 8.0 * Eh) + ops(1, (4.0 + e) * Eh) + ops(1, 2.0 * e * Eh));
+    // rotary on Q and K: neg, cat, multiply, multiply, add
+    f += ops(4, 2.0 * e * Eq) + ops(1, 3.0 * e * Eq) + ops(4, 2.0 * e * Ekv) + ops(1, 3.0 * e * Ekv);
+    f += ops(1, 2.0 * e * Eq);                        // attention output made contiguous
+    f += ops(2, (2.0 * r + e) * Eh);                  // two residual adds
+    f += ops(1, 2.0 * e * Ef) + ops(gate - 1.0, 3.0 * e * Ef);  // activation (x up)
+    if (c.dropout) f += ops(2, (2.0 * e + 1.0) * Eh);
+    if (!c.flash_attention) f += ops(c.dropout ? 3 : 2, scores_bytes / (c.dropout ? 3.0 : 2.0));
+    mem_fwd = f;
+    mem_bwd = a.eager_backward_factor * f;
+    if (c.master_weights && c.dtype != precision::fp32) {
+      // autocast casts each fp32 weight to 16 bits once per forward; its 16-bit gradient is
+      // cast back into the fp32 .grad: (4 + 2) bytes per parameter each way
+      const double w = (q / tp + 2.0 * kv_local) * h + h * q / tp + (gate + 1.0) * ffn_inner * h;
+      const double gemms = (m.ffn_type == ffn_kind::gated ? 7.0 : 6.0);
+      amp_casts = 2.0 * ops(gemms, 6.0 * w / gemms);
+    }
+  }
+
+  // ---- recompute: what it recomputes, at the same rates ----
+  double re_compute = 0.0, re_memory = 0.0;
+  if (c.recompute == recompute_mode::selective) {
+    re_compute = attn_fwd;
+    re_memory = scores_bytes / g.hbm;
+  } else if (c.recompute == recompute_mode::full) {
+    re_compute = lin.fwd + attn_fwd;
+    re_memory = mem_fwd;
+  }
+  t.compute = lin.fwd + lin.bwd + attn_fwd_bwd + re_compute;
+  t.memory = mem_fwd + mem_bwd + re_memory + amp_casts;
+  t.bwd_compute = lin.bwd + (attn_fwd_bwd - attn_fwd) + mem_bwd + re_compute + re_memory;
+
+  // ---- tensor parallel: 2 all-reduces (or AG + RS pairs) forward, 2 backward ----
+  if (l.tp > 1) {
+    const double act = T * h * e;
+    const double fwd_comm = sp ? 2.0 * (coll(collective_kind::all_gather, act, in.p->tp, a.collectives) +
+                                        coll(collective_kind::reduce_scatter, act, in.p->tp, a.collectives))
+                               : 2.0 * coll(collective_kind::all_reduce, act, in.p->tp, a.collectives);
+    const double n_fwd = c.recompute == recompute_mode::full ? 2.0 : 1.0;
+    t.tp = (n_fwd + 1.0) * fwd_comm * (1.0 - a.tp_overlap);
+  }
+  // ---- context parallel: ring attention KV exchange ----
+  if (l.cp > 1) {
+    const double kv_bytes = 2.0 * T * kv_local * e;  // this rank's K and V chunk
+    if (a.cp_kind == context_parallel_kind::ring) {
+      const double step = coll(collective_kind::send_recv, kv_bytes, in.p->cp, a.collectives);
+      const double comm = (l.cp - 1.0) * step * 3.0;  // forward, and 2x backward (KV and dKV)
+      const double hidden = attn_fwd_bwd;
+      t.cp = comm > hidden ? comm - hidden : 0.0;
+    } else {
+      // all-gather K, V forward (and again when recomputed), reduce-scatter dK, dV backward;
+      // nccl sizes are the gathered buffers
+      const double full = kv_bytes * l.cp;
+      const double n_ag = c.recompute == recompute_mode::full ? 2.0 : 1.0;
+      t.cp = n_ag * coll(collective_kind::all_gather, full, in.p->cp, a.collectives) +
+             coll(collective_kind::reduce_scatter, full, in.p->cp, a.collectives);
+    }
+  }
+  // ---- expert parallel: dispatch + combine, forward and backward ----
+  if (moe && l.ep > 1) {
+    const double routed_bytes = T / seq_shard * m.moe.experts_per_token * h * e;
+    t.ep = 4.0 * coll(collective_kind::all_to_all, routed_bytes, in.p->ep, a.collectives);
+  }
+  return t;
+}
+
+}  // namespace detail
+
+/// Nodes the plan uses: plan.nodes, or as many as the layout's GPUs need.
+constexpr int plan_nodes(const training_plan& p) {
+  if (p.nodes > 0) return p.nodes;
+  const int g = p.node.gpus > 0 ? p.node.gpus : 1;
+  return (p.layout.gpus() + g - 1) / g;
+}
+
+/// Sequences per step: config.global_batch, else micro_batch x dp x micro-batches (0
+/// micro-batches: one per pipeline stage).
+constexpr int plan_global_batch(const training_plan& p) {
+  if (p.config.global_batch > 0) return p.config.global_batch;
+  const int mb = p.config.micro_batches > 0 ? p.config.micro_batches : p.layout.pp;
+  return p.config.micro_batch * p.layout.dp * mb;
+}
+
+/// The step's time and breakdown. Throws gpuplan::invalid_input naming the field for an invalid
+/// model, node, layout, batch, or a layout that needs more GPUs than the nodes hold (a compile
+/// error in a constant expression).
+constexpr step_breakdown estimate_step(const training_plan& p) {
+  const transformer_spec& m = p.model;
+  const parallel_layout& l = p.layout;
+  const step_assumptions& a = p.assumptions;
+  a.validate();
+  training_config c = p.config;
+  c.global_batch = plan_global_batch(p);
+  // Uneven first and last stages (Megatron-LM --decoder-first/last-pipeline-num-layers; the
+  // Llama 3 paper removes one layer from each to balance the embedding and the LM head).
+  const int first_layers = l.pp > 1 && a.first_stage_layers > 0 ? a.first_stage_layers : 0;
+  const int last_layers = l.pp > 1 && a.last_stage_layers > 0 ? a.last_stage_layers : 0;
+  const bool uneven = first_layers > 0 || last_layers > 0;
+  double mid_layers = 1.0 * m.layers / l.pp;
+  if (uneven) {
+    detail::check_input(l.pp > 2, "step_assumptions.first/last_stage_layers need layout.pp > 2", l.pp);
+    const int rest = m.layers - first_layers - last_layers;
+    const int middle_stages = l.pp - (first_layers > 0 ? 1 : 0) - (last_layers > 0 ? 1 : 0);
+    detail::check_input(rest > 0 && rest % middle_stages == 0,
+                        "step_assumptions.first/last_stage_layers must leave a whole number of "
+                        "layers for every other stage",
+                        rest, middle_stages);
+    mid_layers = 1.0 * rest / middle_stages;
+    transformer_spec even = m;  // the layout checks see the middle stages' split
+    even.layers = static_cast<int>(mid_layers) * l.pp;
+    l.validate(even);
+  } else {
+    l.validate(m);
+  }
+  p.node.validate();
+  c.validate(l.dp);
+  detail::check_input(c.seq % l.cp == 0, "training_config.seq must be a multiple of layout.cp",
+                      c.seq, l.cp);
+  const int nodes = plan_nodes(p);
+  detail::check_input(nodes * p.node.gpus >= l.gpus(),
+                      "training_plan.nodes x node.gpus must hold layout.gpus()",
+                      nodes * p.node.gpus, l.gpus());
+  detail::check_input(nodes == 1 || p.node.nics.count > 0,
+                      "training_plan.node has no NICs but the layout spans several nodes", nodes);
+  const compute_rate peak_rate = p.node.gpu.peak.tensor(c.dtype);
+  detail::check_input(peak_rate.value > 0.0,
+                      "training_config.dtype has no tensor-core rate on this GPU (peak is zero)");
+
+  detail::check_input(p.bisection_fraction > 0.0 && p.bisection_fraction <= 1.0,
+                      "training_plan.bisection_fraction must be in (0, 1]");
+  network_topology topo = topology(p.node, nodes, p.fabric, a.network);
+  topo.bisection_fraction = p.bisection_fraction;
+  const placement pl = place(l, topo, a.order);
+  const int micro = c.global_batch / (c.micro_batch * l.dp);
+
+  detail::layer_inputs in;
+  in.m = &m;
+  in.c = &c;
+  in.l = &l;
+  in.a = &a;
+  in.p = &pl;
+  in.g.peak = peak_rate.value;
+  in.g.hbm = a.memory_bandwidth_fraction * p.node.gpu.memory_bandwidth.value;
+  in.g.frac = (a.matmul_peak_fraction > 0.0 ? a.matmul_peak_fraction
+                                             : detail::mamf_fraction(p.node.gpu, c.dtype)) *
+              a.sustained_fraction;
+  in.g.overhead = a.kernel_overhead.value;
+  in.g.floor = a.stack == software_stack::eager ? a.eager_op_floor.value : 0.0;
+  in.g.e = bytes_per_element(c.dtype == precision::fp8 ? precision::fp8 : c.dtype).value;
+  in.g.sms = p.node.gpu.sm_count;
+  in.g.tm = a.gemm_tile_m;
+  in.g.tn = a.gemm_tile_n;
+  in.g.split_depth = a.split_k_min_depth;
+  in.tokens = 1.0 * c.micro_batch * c.seq / l.cp;
+  // activations and communication stay 16-bit under fp8 GEMMs (Transformer Engine)
+  const double act_e = c.dtype == precision::fp8 ? 2.0 : in.g.e;
+  in.act_e = act_e;
+
+  const int n_moe = detail::moe_layer_count(m);
+  const int n_dense = m.layers - n_moe;
+  const detail::layer_time dense = n_dense > 0 ? detail::one_layer(in, false) : detail::layer_time{};
+  const detail::layer_time moe = n_moe > 0 ? detail::one_layer(in, true) : detail::layer_time{};
+  const double share_dense = 1.0 * n_dense / m.layers, share_moe = 1.0 * n_moe / m.layers;
+  auto mix = [&](double d, double e) { return share_dense * d + share_moe * e; };
+  detail::layer_time avg;
+  avg.compute = mix(dense.compute, moe.compute);
+  avg.memory = mix(dense.memory, moe.memory);
+  avg.tp = mix(dense.tp, moe.tp);
+  avg.cp = mix(dense.cp, moe.cp);
+  avg.ep = mix(dense.ep, moe.ep);
+  avg.bwd_compute = mix(dense.bwd_compute, moe.bwd_compute);
+
+  // ---- stages ----
+  const double T = in.tokens, h = m.hidden, tp = l.tp;
+  const double layers_per_stage = mid_layers;
+  const double first_n = first_layers > 0 ? first_layers : mid_layers;
+  const double last_n = last_layers > 0 ? last_layers : mid_layers;
+  const detail::gemm_ctx& g = in.g;
+  // last stage: LM head GEMM forward + 2x backward, and the loss over fp32 logits (write,
+  // softmax read + write, backward read + write)
+  const detail::linear_seconds head = detail::linear(g, T, m.vocab / tp, h);
+  const double head_compute = head.fwd + head.bwd;
+  const double logits = T * m.vocab / tp;
+  double head_memory = 5.0 * logits * 4.0 / g.hbm;
+  if (a.stack == software_stack::eager) {
+    // logits.float(), log_softmax, nll_loss; backward: nll (fill + scatter), log_softmax, cast
+    // back to 16 bits; and the embedding's dense gradient (zero-filled, then scattered)
+    auto op = [&](double bytes) { return bytes / g.hbm > g.floor ? bytes / g.hbm : g.floor; };
+    head_memory = op((act_e + 4.0) * logits) + op(8.0 * logits) + op(4.0 * T) + op(4.0 * logits) +
+                  op(12.0 * logits) + op((4.0 + act_e) * logits) +
+                  2.0 * op(4.0 * m.vocab * h / tp);
+  }
+  // first stage: the embedding lookup (read rows, write activations; backward scatters)
+  const double embed_memory = 3.0 * T * h * act_e / g.hbm;
+  double tp_head = 0.0;
+  if (l.tp > 1)  // vocab-parallel loss: all-reduces of T floats (max, sum, target logit)
+    tp_head = 3.0 * detail::coll(collective_kind::all_reduce, T * 4.0, pl.tp, a.collectives);
+
+  const double body = layers_per_stage * avg.total();
+  double first = first_n * avg.total() + embed_memory;
+  double last = last_n * avg.total() + head_compute + head_memory + tp_head;
+  if (l.pp == 1) first = last = body + embed_memory + head_compute + head_memory + tp_head;
+  double t_max = first > last ? first : last;
+  const bool middle_is_max = l.pp > 2 && body > t_max;
+  if (middle_is_max) t_max = body;
+  const double sum_stages = l.pp == 1 ? first : first + last + (l.pp - 2.0) * body;
+  const double v = l.virtual_stages;
+  const double pipeline = micro * t_max + (sum_stages - t_max) / v;
+
+  // ---- pipeline point-to-point ----
+  double p2p = 0.0;
+  if (l.pp > 1) {
+    const double bytes = T * h * act_e / tp;  // Megatron scatter-gather: 1/tp of the activation
+    const double one = detail::coll(collective_kind::send_recv, bytes, pl.pp_pair, a.collectives);
+    p2p = 2.0 * v * micro * one * (1.0 - a.p2p_overlap);
+  }
+
+  // ---- data parallel ----
+  double dense_layer_p = 0.0, moe_layer_p_nonexpert = 0.0, moe_layer_p_expert = 0.0;
+  {
+    const double attn = m.attention_parameters() + 2.0 * m.norm_parameters();
+    dense_layer_p = attn + m.ffn_parameters(m.ffn > 0 ? m.ffn : 1);
+    if (n_moe > 0) {
+      moe_layer_p_nonexpert = attn + m.router_parameters() + m.shared_expert_parameters();
+      moe_layer_p_expert = m.moe.experts * m.ffn_parameters(m.moe.expert_ffn);
+    }
+  }
+  const double embed_p = m.embedding_parameters() + m.lm_head_parameters();
+  // parameters on the GPU of the heaviest stage (first or last holds the embedding / head)
+  const double stage_dense = (n_dense * dense_layer_p + n_moe * moe_layer_p_nonexpert) / l.pp;
+  const double stage_embed = l.pp == 1 ? embed_p : (m.tied_embeddings ? m.embedding_parameters()
+                                                                        : embed_p / 2.0);
+  const double dense_local = (stage_dense + stage_embed) / tp;
+  const double expert_local = n_moe * moe_layer_p_expert / l.pp / (l.ep * l.expert_tensor_parallel());
+  const double grad_e = bytes_per_element(c.grad_dtype).value;
+  const double param_e = bytes_per_element(c.dtype == precision::fp8 ? precision::bf16 : c.dtype).value;
+  const bool dist_opt = l.zero >= 1;
+  double dp_exposed = 0.0;
+  const double bwd_window = layers_per_stage * avg.bwd_compute;
+  auto reduce_grads = [&](double params, const collective_group& grp) {
+    if (grp.ranks <= 1 || !(params > 0.0)) return 0.0;
+    const double bytes = params * grad_e;
+    const double buckets_n = params / a.grad_bucket_elements;
+    const double n_buckets = buckets_n < 1.0 ? 1.0 : static_cast<double>(detail::ceil_div(buckets_n, 1.0));
+    const collective_kind k = dist_opt ? collective_kind::reduce_scatter : collective_kind::all_reduce;
+    const double per_bucket = detail::coll(k, bytes / n_buckets, grp, a.collectives);
+    const double all = n_buckets * per_bucket;
+    if (!a.overlap_grad_reduce) return all;
+    const double hidden_part = all - per_bucket;
+    return per_bucket + (hidden_part > bwd_window ? hidden_part - bwd_window : 0.0);
+  };
+  auto gather_params = [&](double params, const collective_group& grp) {
+    if (grp.ranks <= 1 || !(params > 0.0)) return 0.0;
+    const double t = detail::coll(collective_kind::all_gather, params * param_e, grp, a.collectives);
+    if (!a.overlap_param_gather) return t;
+    const double window = layers_per_stage * (avg.compute - avg.bwd_compute) / 3.0;  // ~ one forward
+    return t > window ? t - window : 0.0;
+  };
+  if (l.zero <= 2) {
+    dp_exposed += reduce_grads(dense_local, pl.dp_cp);
+    dp_exposed += reduce_grads(expert_local, pl.expert_dp);
+    if (dist_opt) {
+      dp_exposed += gather_params(dense_local, pl.dp_cp);
+      dp_exposed += gather_params(expert_local, pl.expert_dp);
+    }
+  } else {
+    // ZeRO-3 / FSDP: every micro-batch gathers the stage's parameters forward and backward, in
+    // buckets, and reduce-scatters the gradients in buckets; prefetching hides them behind the
+    // micro-batch's compute. Each bucket pays its collective's latency (ring steps grow with
+    // the group), which is what makes ZeRO-3 latency-bound on large groups.
+    auto buckets = [](double params, double per) {
+      const double n = params / (per > 0.0 ? per : params);
+      return n < 1.0 ? 1.0 : static_cast<double>(detail::ceil_div(n, 1.0));
+    };
+    const double n_ag = buckets(dense_local, a.zero3_gather_elements);
+    const double n_rs = buckets(dense_local, a.zero3_reduce_elements);
+    const double per_mb =
+        2.0 * n_ag * detail::coll(collective_kind::all_gather, dense_local / n_ag * param_e,
+                                  pl.dp_cp, a.collectives) +
+        n_rs * detail::coll(collective_kind::reduce_scatter, dense_local / n_rs * grad_e, pl.dp_cp,
+                            a.collectives);
+    const double compute_mb = layers_per_stage * (avg.compute + avg.memory);
+    dp_exposed += micro * (per_mb > compute_mb ? per_mb - compute_mb : 0.0);
+  }
+
+  // ---- optimizer ----
+  const double shard = dist_opt ? 1.0 * l.shard_degree() : 1.0;
+  const double opt_params = dense_local / shard + expert_local / (dist_opt ? l.expert_shard_degree() : 1.0);
+  const bool has_master = c.master_weights && c.dtype != precision::fp32;
+  // Adam: read and write both moments (16 B) and the master copy (8 B); read the gradient; copy
+  // the master into the working weights (read 4, write param_e). Around it, per gradient
+  // element: the found-inf check of fp16 loss scaling (read), the global-norm clipping (read)
+  // and zeroing the gradient buffer for the next step (write) -- Megatron's
+  // MixedPrecisionOptimizer.step / DistributedOptimizer.
+  const double opt_bytes = 16.0 + (has_master ? 8.0 + 4.0 : 0.0) + grad_e + param_e +
+                           (c.dtype == precision::fp16 ? grad_e : 0.0) +
+                           (a.clip_grad_norm ? grad_e : 0.0) + grad_e;
+  double optimizer = 0.0, offload = 0.0;
+  if (c.offload == offload_kind::none) {
+    optimizer = opt_params * opt_bytes / g.hbm;
+  } else {
+    const double pcie = a.pcie_fraction * p.node.gpu.pcie.per_direction().value;
+    detail::check_input(pcie > 0.0, "node.gpu.pcie is unknown: CPU offload needs the PCIe link");
+    offload = opt_params * (grad_e + param_e) / pcie + opt_params / a.cpu_optimizer_params_per_s;
+  }
+
+  double before_data = pipeline + p2p + dp_exposed + optimizer + offload;
+  double data = 0.0;
+  if (a.storage_read.value > 0.0) {
+    const double bytes = 1.0 * c.global_batch * c.seq * (a.stored_token_bytes * units::token).value;
+    const double read = bytes / a.storage_read.value;
+    data = read > before_data ? read - before_data : 0.0;
+  }
+
+  step_breakdown r;
+  r.total = (before_data + data) * units::s;
+  // the critical stage's micro-batch work, m times; the rest is bubble
+  const bool last_is_max = !middle_is_max && last >= first;
+  const bool first_is_max = !middle_is_max && !last_is_max;
+  const double crit_n = l.pp == 1 ? layers_per_stage
+                        : middle_is_max ? layers_per_stage
+                        : last_is_max   ? last_n
+                                        : first_n;
+  const double extra_c = l.pp == 1 || last_is_max ? head_compute : 0.0;
+  const double extra_m = l.pp == 1 ? head_memory + embed_memory
+                         : last_is_max ? head_memory
+                         : first_is_max ? embed_memory
+                                        : 0.0;
+  const double extra_tp = (l.pp == 1 || last_is_max) ? tp_head : 0.0;
+  r.compute = micro * (crit_n * avg.compute + extra_c) * units::s;
+  r.memory_bound = micro * (crit_n * avg.memory + extra_m) * units::s;
+  r.tensor_parallel = micro * (crit_n * avg.tp + extra_tp) * units::s;
+  r.context_parallel = micro * crit_n * avg.cp * units::s;
+  r.expert_parallel = micro * crit_n * avg.ep * units::s;
+  r.bubble = ((sum_stages - t_max) / v) * units::s;
+  r.pipeline_p2p = p2p * units::s;
+  r.data_parallel = dp_exposed * units::s;
+  r.optimizer = optimizer * units::s;
+  r.offload = offload * units::s;
+  r.data_loading = data * units::s;
+
+  struct {
+    duration d;
+    step_bottleneck b;
+  } parts[] = {{r.compute, step_bottleneck::compute},
+               {r.memory_bound, step_bottleneck::memory_bound},
+               {r.tensor_parallel, step_bottleneck::tensor_parallel},
+               {r.context_parallel, step_bottleneck::context_parallel},
+               {r.expert_parallel, step_bottleneck::expert_parallel},
+               {r.bubble, step_bottleneck::pipeline_bubble},
+               {r.pipeline_p2p, step_bottleneck::pipeline_p2p},
+               {r.data_parallel, step_bottleneck::data_parallel},
+               {r.optimizer, step_bottleneck::optimizer},
+               {r.offload, step_bottleneck::offload},
+               {r.data_loading, step_bottleneck::data_loading}};
+  duration most{};
+  for (const auto& part : parts)
+    if (part.d > most) {
+      most = part.d;
+      r.bottleneck = part.b;
+    }
+
+  r.micro_batches = micro;
+  r.global_batch = c.global_batch;
+  r.gpus = l.gpus();
+  r.nodes = nodes;
+  const double tokens = 1.0 * c.global_batch * c.seq;
+  r.tokens_per_step = tokens * units::token;
+  r.tokens_per_s = r.tokens_per_step / r.total;
+  r.samples_per_s = c.global_batch / r.total.value;
+  r.model_flops = training_flops_per_token(m, c.seq, recompute_mode::none, a.mfu_attention) *
+                  r.tokens_per_step;
+  r.hardware_flops = training_flops_per_token(m, c.seq, c.recompute, a.mfu_attention) *
+                     r.tokens_per_step;
+  r.six_nd = 6.0 * m.active_parameters() * tokens * units::FLOP;
+  const double capacity = r.total.value * l.gpus() * peak_rate.value;
+  r.mfu = r.model_flops.value / capacity;
+  r.hfu = r.hardware_flops.value / capacity;
+  r.tp_crosses_nodes = pl.tp_crosses_nodes();
+  r.cp_crosses_nodes = pl.cp_crosses_nodes();
+  r.ep_crosses_nodes = pl.ep_crosses_nodes();
+  r.dp_crosses_nodes = pl.dp_cp.crosses_nodes();
+  r.pp_crosses_nodes = pl.pp_crosses_nodes();
+  return r;
+}
+
+/// Seconds of one iteration of the global batch.
+constexpr duration step_time(const training_plan& p) { return estimate_step(p).total; }
+
+/// Time to train on `tokens` tokens: whole steps of the global batch, the last one rounded up.
+constexpr duration time_to_train(const training_plan& p, token_count tokens) {
+  detail::check_input(detail::finite_nonnegative(tokens.value), "tokens must be finite and not negative");
+  const step_breakdown s = estimate_step(p);
+  const double steps = tokens.value / s.tokens_per_step.value;
+  return static_cast<double>(detail::ceil_div(steps, 1.0)) * s.total;
+}
+
+/// GPU-hours to train on `tokens` tokens (all GPUs of the layout, for the whole time).
+constexpr duration gpu_time_to_train(const training_plan& p, token_count tokens) {
+  return (1.0 * p.layout.gpus()) * time_to_train(p, tokens);
+}
+
+/// The FLOPs of a token budget: exact (Megatron's count, with the plan's recompute: the work the
+/// GPUs do) and Kaplan's 6 N D.
+struct budget_flops {
+  compute_amount model{};     ///< no recompute
+  compute_amount hardware{};  ///< with the plan's recompute
+  compute_amount six_nd{};
+};
+
+constexpr budget_flops training_budget_flops(const training_plan& p, token_count tokens) {
+  const int seq = p.config.seq;
+  return {training_flops_per_token(p.model, seq, recompute_mode::none, p.assumptions.mfu_attention) * tokens,
+          training_flops_per_token(p.model, seq, p.config.recompute, p.assumptions.mfu_attention) * tokens,
+          6.0 * p.model.active_parameters() * tokens.value * units::FLOP};
+}
+
+}  // namespace gpuplan

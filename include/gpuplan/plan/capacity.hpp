@@ -1,0 +1,454 @@
+// gpuplan/plan/capacity.hpp: how many replicas a demand needs at a waiting-time target, the
+// utilisation they run at, month-by-month growth, the options ranked, and the GPUs a training run
+// needs to meet a deadline.
+//
+// A replica is whatever serves requests as one unit: a TP/PP group of GPUs, one GPU, a MIG slice,
+// or a CPU process. The plan takes its capacity as input (requests/s it sustains at the latency
+// SLO, the mean time a request spends in service, and that time's variability), so it works for
+// any workload; the serving model supplies these figures for LLMs.
+//
+// Mechanism: a replica that serves `rate` requests/s while each takes `mean_service` holds
+// rate x mean_service requests at once (Little's law), so it is modelled as that many parallel
+// slots (at least one), each serving one request at a time. The fleet is a G/G/(replicas x slots)
+// queue (models/queueing.hpp): M/M/c exact for Poisson arrivals and exponential service,
+// Allen-Cunneen otherwise. The smallest replica count whose queue meets the wait SLO at the peak
+// rate is the plan.
+#pragma once
+
+#include <gpuplan/models/queueing.hpp>
+#include <gpuplan/specs/checks.hpp>
+#include <gpuplan/specs/name.hpp>
+#include <gpuplan/units.hpp>
+
+namespace gpuplan {
+
+// ---- inputs --------------------------------------------------------------------------------------
+
+/// What one replica can do.
+struct replica_capacity {
+  /// Requests per second one replica sustains while meeting the latency SLO (its throughput at
+  /// the SLO: the serving model's per-replica capacity, or a load test's knee).
+  request_rate rate{};
+  /// Mean time a request spends being served (without queueing), e.g. end-to-end latency at
+  /// that load.
+  duration mean_service{};
+  /// Coefficient of variation of the service time (1: exponential).
+  double service_cv = 1.0;
+  /// GPUs one replica occupies (a TP x PP group), for GPU counts. A MIG slice is 1 here and
+  /// counted in slices; see catalog/mig.hpp for slices per GPU.
+  int gpus = 1;
+
+  constexpr void validate() const {
+    detail::check_input(rate.value > 0.0 && is_finite(rate),
+                        "replica_capacity.rate must be positive and finite");
+    detail::check_input(mean_service.value > 0.0 && is_finite(mean_service),
+                        "replica_capacity.mean_service must be positive and finite");
+    detail::check_input(service_cv >= 0.0 && detail::finite(service_cv),
+                        "replica_capacity.service_cv must be finite and not negative");
+    detail::check_input(gpus >= 1, "replica_capacity.gpus must be at least 1", gpus);
+  }
+  /// Requests served at once: rate x mean_service (Little's law), rounded down, at least 1.
+  [[nodiscard]] constexpr int slots() const {
+    const double n = (rate * mean_service).in(units::request);
+    const long long k = static_cast<long long>(n + 1e-9);
+    return k < 1 ? 1 : static_cast<int>(k);
+  }
+  /// Service time of one slot such that slots / slot_service = rate exactly. Equals
+  /// mean_service when rate x mean_service is a whole number; longer when it was rounded down
+  /// (the replica's throughput, not its latency, is what the plan must preserve).
+  [[nodiscard]] constexpr duration slot_service() const {
+    return (slots() * units::request) / rate;
+  }
+};
+
+/// Demand: a mean arrival rate and a peak, either as a factor or from 24 hourly rates.
+struct demand_profile {
+  request_rate mean{};
+  /// Peak rate / mean rate (>= 1). Set by from_hourly when an hourly profile is given.
+  double peak_factor = 1.0;
+  /// Coefficient of variation of the inter-arrival times: 1 for Poisson arrivals (many
+  /// independent users), above 1 for bursty traffic (batch jobs submitting together).
+  double arrival_cv = 1.0;
+  /// Rates for the 24 hours of a day (has_hourly true), else unused.
+  request_rate hourly[24]{};
+  bool has_hourly = false;
+
+  /// A profile from 24 hourly rates: mean = their average, peak = their maximum.
+  static constexpr demand_profile from_hourly(const request_rate (&hours)[24],
+                                              double arrival_cv = 1.0) {
+    demand_profile d{};
+    request_rate sum{}, top{};
+    for (int h = 0; h < 24; ++h) {
+      detail::check_input(hours[h].value >= 0.0 && is_finite(hours[h]),
+                          "demand_profile.hourly: rates must be finite and not negative", h);
+      d.hourly[h] = hours[h];
+      sum += hours[h];
+      if (hours[h] > top) top = hours[h];
+    }
+    d.has_hourly = true;
+    d.mean = sum / 24.0;
+    d.arrival_cv = arrival_cv;
+    d.peak_factor = d.mean.value > 0.0 ? top / d.mean : 1.0;
+    return d;
+  }
+
+  constexpr void validate() const {
+    detail::check_input(mean.value > 0.0 && is_finite(mean),
+                        "demand_profile.mean must be positive and finite");
+    detail::check_input(peak_factor >= 1.0 && detail::finite(peak_factor),
+                        "demand_profile.peak_factor must be at least 1 (peak / mean)");
+    detail::check_input(arrival_cv >= 0.0 && detail::finite(arrival_cv),
+                        "demand_profile.arrival_cv must be finite and not negative");
+  }
+  [[nodiscard]] constexpr request_rate peak() const { return mean * peak_factor; }
+};
+
+struct capacity_assumptions {
+  utilization_bands bands{};
+  /// Search cap for the replica count (a target that needs more is reported as an error).
+  int max_replicas = 1000000;
+};
+
+/// The question: this demand, this replica, this wait target; growth over a horizon; today's
+/// fleet (to say when it runs out).
+struct capacity_request {
+  demand_profile demand{};
+  replica_capacity replica{};
+  wait_slo slo{.max_wait = 0.0 * units::s, .percentile = 0.99};
+  /// Monthly demand growth, compounding (0.10 = +10% a month).
+  double monthly_growth = 0.0;
+  /// Months of growth to plan (0 = today only). At most capacity_plan::max_months.
+  int months = 12;
+  /// Replicas running today; 0: assume the plan's month-0 replica count is bought now.
+  int current_replicas = 0;
+  /// Optional: price of one replica-hour (0: no cost column; the cost model supplies prices).
+  money_rate replica_price{};
+
+  constexpr void validate() const;
+};
+
+// ---- results -------------------------------------------------------------------------------------
+
+struct growth_row {
+  int month = 0;
+  request_rate mean{};
+  request_rate peak{};
+  int replicas = 0;              ///< smallest count meeting the SLO at this month's peak
+  double mean_utilization = 0;   ///< at that count
+  double peak_utilization = 0;
+  /// Today's fleet (current_replicas) at this month's peak: its utilisation and whether it meets
+  /// the SLO.
+  double fleet_peak_utilization = 0;
+  bool fleet_meets_slo = false;
+};
+
+struct hour_row {
+  request_rate rate{};
+  int replicas = 0;            ///< needed this hour (autoscaled)
+  double fleet_utilization = 0;  ///< of the peak-sized fleet this hour
+};
+
+struct capacity_plan {
+  static constexpr int max_months = 120;
+
+  int replicas = 0;       ///< at the peak, meeting the SLO (month 0)
+  int gpus = 0;           ///< replicas x replica.gpus
+  int slots_per_replica = 1;
+  queue_metrics at_peak{};  ///< the fleet's queue at the peak rate
+  queue_metrics at_mean{};  ///< the same fleet at the mean rate
+  double mean_utilization = 0;
+  double peak_utilization = 0;
+  utilization_band mean_band = utilization_band::waste;
+  utilization_band peak_band = utilization_band::waste;
+  /// Smallest count meeting the SLO at the mean rate (what an autoscaler would run off-peak).
+  int replicas_at_mean = 0;
+  /// Smallest count keeping the peak utilisation at or below the healthy band's top (90%):
+  /// ceil(peak / (rate x healthy_to)). A large fleet meets a loose wait SLO at 95%+ (pooling);
+  /// this is the count that also leaves the headroom the band asks for.
+  int replicas_in_band = 0;
+  money_rate cost_at_peak{};  ///< replicas x replica_price (0 when no price was given)
+
+  growth_row growth[max_months + 1]{};
+  int growth_rows = 0;
+  /// First month in which today's fleet no longer meets the SLO at the peak (-1: not within the
+  /// horizon). 0 means it does not meet it today.
+  int fleet_runs_out_month = -1;
+  /// First month in which today's fleet's peak utilisation passes the healthy band's top (90%):
+  /// the month to have added capacity by (-1: not within the horizon).
+  int fleet_leaves_band_month = -1;
+
+  hour_row hours[24]{};
+  bool has_hours = false;
+};
+
+// ---- the plan ------------------------------------------------------------------------------------
+
+constexpr void capacity_request::validate() const {
+  demand.validate();
+  replica.validate();
+  slo.validate();
+  detail::check_input(monthly_growth > -1.0 && detail::finite(monthly_growth),
+                      "capacity_request.monthly_growth must be finite and above -1 (-100%)");
+  detail::check_input(months >= 0 && months <= capacity_plan::max_months,
+                      "capacity_request.months must be in [0, 120]", months);
+  detail::check_input(current_replicas >= 0,
+                      "capacity_request.current_replicas must not be negative", current_replicas);
+  detail::check_input(replica_price.value >= 0.0 && is_finite(replica_price),
+                      "capacity_request.replica_price must be finite and not negative");
+}
+
+namespace detail {
+
+/// The fleet of n replicas as a queue at arrival rate r.
+constexpr queue_model fleet_queue(const replica_capacity& rep, double arrival_cv, request_rate r,
+                                  int n) {
+  return {.arrival_rate = r,
+          .mean_service = rep.slot_service(),
+          .servers = n * rep.slots(),
+          .arrival_cv = arrival_cv,
+          .service_cv = rep.service_cv};
+}
+
+/// Smallest replica count meeting the SLO at rate r.
+constexpr int replicas_for(const replica_capacity& rep, double arrival_cv, request_rate r,
+                           const wait_slo& slo, int max_replicas) {
+  if (!(r.value > 0.0)) return 0;
+  const int k = rep.slots();
+  const queue_metrics m =
+      min_servers(fleet_queue(rep, arrival_cv, r, 1), slo,
+                  max_replicas > 2147483647 / k ? 2147483647 : max_replicas * k);
+  return (m.servers + k - 1) / k;
+}
+
+constexpr double fleet_utilization(const replica_capacity& rep, request_rate r, int n) {
+  return n > 0 ? r / (n * rep.rate) : 0.0;
+}
+
+}  // namespace detail
+
+/// Replicas at the peak meeting the wait SLO, utilisation at mean and peak judged against the
+/// bands, replicas month by month under compounding growth, and when today's fleet runs out.
+constexpr capacity_plan plan_capacity(const capacity_request& q,
+                                      const capacity_assumptions& a = {}) {
+  q.validate();
+  a.bands.validate();
+  const replica_capacity& rep = q.replica;
+  const double cv = q.demand.arrival_cv;
+  capacity_plan p{};
+  p.slots_per_replica = rep.slots();
+  p.replicas = detail::replicas_for(rep, cv, q.demand.peak(), q.slo, a.max_replicas);
+  p.gpus = p.replicas * rep.gpus;
+  p.replicas_at_mean = detail::replicas_for(rep, cv, q.demand.mean, q.slo, a.max_replicas);
+  p.at_peak = analyze_queue(detail::fleet_queue(rep, cv, q.demand.peak(), p.replicas));
+  p.at_mean = analyze_queue(detail::fleet_queue(rep, cv, q.demand.mean, p.replicas));
+  p.peak_utilization = detail::fleet_utilization(rep, q.demand.peak(), p.replicas);
+  p.mean_utilization = detail::fleet_utilization(rep, q.demand.mean, p.replicas);
+  p.peak_band = a.bands.classify(p.peak_utilization);
+  {
+    const double n = q.demand.peak() / (rep.rate * a.bands.healthy_to);
+    const long long whole = static_cast<long long>(n);
+    p.replicas_in_band = static_cast<int>(static_cast<double>(whole) < n ? whole + 1 : whole);
+    if (p.replicas_in_band < 1) p.replicas_in_band = 1;
+  }
+  p.mean_band = a.bands.classify(p.mean_utilization);
+  p.cost_at_peak = p.replicas * q.replica_price;
+
+  const int fleet = q.current_replicas > 0 ? q.current_replicas : p.replicas;
+  double scale = 1.0;
+  for (int m = 0; m <= q.months; ++m) {
+    growth_row& g = p.growth[m];
+    g.month = m;
+    g.mean = q.demand.mean * scale;
+    g.peak = q.demand.peak() * scale;
+    g.replicas = detail::replicas_for(rep, cv, g.peak, q.slo, a.max_replicas);
+    g.mean_utilization = detail::fleet_utilization(rep, g.mean, g.replicas);
+    g.peak_utilization = detail::fleet_utilization(rep, g.peak, g.replicas);
+    g.fleet_peak_utilization = detail::fleet_utilization(rep, g.peak, fleet);
+    g.fleet_meets_slo = g.replicas <= fleet;
+    if (!g.fleet_meets_slo && p.fleet_runs_out_month < 0) p.fleet_runs_out_month = m;
+    if (g.fleet_peak_utilization > a.bands.healthy_to && p.fleet_leaves_band_month < 0)
+      p.fleet_leaves_band_month = m;
+    scale *= 1.0 + q.monthly_growth;
+  }
+  p.growth_rows = q.months + 1;
+
+  if (q.demand.has_hourly) {
+    p.has_hours = true;
+    for (int h = 0; h < 24; ++h) {
+      p.hours[h].rate = q.demand.hourly[h];
+      p.hours[h].replicas =
+          detail::replicas_for(rep, cv, q.demand.hourly[h], q.slo, a.max_replicas);
+      p.hours[h].fleet_utilization =
+          detail::fleet_utilization(rep, q.demand.hourly[h], p.replicas);
+    }
+  }
+  return p;
+}
+
+// ---- options ranked ------------------------------------------------------------------------------
+
+/// One way to serve the demand: a replica type (the same GPU, a bigger GPU, a MIG slice, a
+/// smaller GPU), how many of it share one physical GPU, and optionally its price.
+struct capacity_option {
+  name_string name{};
+  replica_capacity replica{};
+  /// Replicas that share one GPU: 1 for whole GPUs (or TP groups: replica.gpus GPUs each),
+  /// up to 7 for MIG slices (catalog/mig.hpp: mig_replicas_per_gpu).
+  int replicas_per_gpu = 1;
+  money_rate replica_price{};  ///< per replica-hour; 0 when unknown
+};
+
+struct option_result {
+  name_string name{};
+  int replicas = 0;
+  int gpus = 0;                  ///< physical GPUs: ceil(replicas / replicas_per_gpu) x gpus
+  double peak_utilization = 0;
+  double mean_utilization = 0;
+  utilization_band peak_band = utilization_band::waste;
+  duration wait_at_percentile{};  ///< at the peak
+  money_rate cost{};              ///< replicas x price (0 when no price)
+  bool priced = false;
+};
+
+/// The options for one demand and SLO, each sized with plan_capacity, ranked: by cost when every
+/// option has a price, else by physical GPUs, then by peak utilisation closest to the healthy
+/// band's middle. Writes up to `capacity` results into `out`; returns how many.
+template <std::size_t N>
+constexpr int rank_options(const capacity_request& q, const capacity_option (&options)[N],
+                           option_result (&out)[N], const capacity_assumptions& a = {}) {
+  bool all_priced = true;
+  for (std::size_t i = 0; i < N; ++i) {
+    const capacity_option& o = options[i];
+    detail::check_input(o.replicas_per_gpu >= 1,
+                        "capacity_option.replicas_per_gpu must be at least 1",
+                        o.replicas_per_gpu);
+    capacity_request r = q;
+    r.replica = o.replica;
+    r.replica_price = o.replica_price;
+    r.months = 0;
+    r.current_replicas = 0;
+    const capacity_plan p = plan_capacity(r, a);
+    option_result& x = out[i];
+    x.name = o.name;
+    x.replicas = p.replicas;
+    x.gpus = (p.replicas + o.replicas_per_gpu - 1) / o.replicas_per_gpu * o.replica.gpus;
+    x.peak_utilization = p.peak_utilization;
+    x.mean_utilization = p.mean_utilization;
+    x.peak_band = p.peak_band;
+    x.wait_at_percentile = p.at_peak.wait_percentile(q.slo.percentile);
+    x.priced = o.replica_price.value > 0.0;
+    x.cost = p.cost_at_peak;
+    all_priced = all_priced && x.priced;
+  }
+  const double mid = (a.bands.healthy_from + a.bands.healthy_to) / 2.0;
+  auto before = [&](const option_result& l, const option_result& r) {
+    if (all_priced && l.cost != r.cost) return l.cost < r.cost;
+    if (l.gpus != r.gpus) return l.gpus < r.gpus;
+    const double dl = l.peak_utilization - mid, dr = r.peak_utilization - mid;
+    return (dl < 0 ? -dl : dl) < (dr < 0 ? -dr : dr);
+  };
+  for (std::size_t i = 1; i < N; ++i)  // insertion sort: constexpr, stable, N is small
+    for (std::size_t j = i; j > 0 && before(out[j], out[j - 1]); --j) {
+      const option_result t = out[j];
+      out[j] = out[j - 1];
+      out[j - 1] = t;
+    }
+  return static_cast<int>(N);
+}
+
+// ---- owned base + cloud burst --------------------------------------------------------------------
+
+/// Owned replicas run all day; cloud replicas are rented for the hours the owned ones cannot
+/// meet the SLO. The split minimising the daily cost over the hourly profile (needs one).
+struct burst_split {
+  int owned = 0;               ///< replicas owned (paid every hour)
+  double cloud_replica_hours = 0;  ///< per day
+  int peak_cloud = 0;          ///< most cloud replicas at once
+  money daily_cost{};
+  money all_owned_daily_cost{};  ///< for comparison: owning the peak
+  money all_cloud_daily_cost{};  ///< for comparison: renting every replica-hour
+};
+
+/// The cheapest owned base for an hourly profile: for each owned count b, the daily cost is
+/// b x 24 x owned_price + sum over hours of max(0, needed - b) x cloud_price.
+constexpr burst_split plan_burst(const capacity_plan& p, money_rate owned_price,
+                                 money_rate cloud_price) {
+  detail::check_input(p.has_hours, "plan_burst: the demand needs a 24-hour profile");
+  detail::check_input(owned_price.value >= 0.0 && cloud_price.value >= 0.0,
+                      "plan_burst: prices must not be negative");
+  const duration hour = 1 * units::h;
+  int peak = 0;
+  double all_hours = 0;
+  for (const hour_row& h : p.hours) {
+    if (h.replicas > peak) peak = h.replicas;
+    all_hours += h.replicas;
+  }
+  burst_split best{};
+  bool first = true;
+  for (int b = 0; b <= peak; ++b) {
+    double cloud = 0;
+    int top = 0;
+    for (const hour_row& h : p.hours) {
+      const int extra = h.replicas > b ? h.replicas - b : 0;
+      cloud += extra;
+      if (extra > top) top = extra;
+    }
+    const money cost = b * 24.0 * owned_price * hour + cloud * cloud_price * hour;
+    if (first || cost < best.daily_cost) {
+      best = {b, cloud, top, cost, {}, {}};
+      first = false;
+    }
+  }
+  best.all_owned_daily_cost = peak * 24.0 * owned_price * hour;
+  best.all_cloud_daily_cost = all_hours * cloud_price * hour;
+  return best;
+}
+
+// ---- training capacity ---------------------------------------------------------------------------
+
+struct training_capacity_assumptions {
+  /// Share of wall-clock time spent making training progress (the rest: failures, restarts,
+  /// checkpoints, evaluation). Meta reports "higher than 90% effective training time" for Llama 3
+  /// 405B on 16K H100s (Llama Team, "The Llama 3 Herd of Models", 2024, sec. 3.3.4).
+  double goodput = 0.90;
+  /// Round the GPU count up to a multiple of this (whole nodes; 8 GPUs per HGX node).
+  int gpu_multiple = 8;
+};
+
+struct training_capacity {
+  int gpus = 0;                 ///< rounded up to a multiple of gpu_multiple
+  double exact_gpus = 0;        ///< before rounding
+  duration time_to_train{};     ///< with `gpus` GPUs, goodput included
+  token_rate cluster_rate{};    ///< gpus x per-GPU rate
+};
+
+/// GPUs needed to train `tokens` within `deadline`, given the tokens/s one GPU achieves in the
+/// target configuration (from the training model or a measurement at that scale: the per-GPU
+/// rate already carries the parallel efficiency at that size).
+constexpr training_capacity plan_training_capacity(token_count tokens, duration deadline,
+                                                   token_rate per_gpu,
+                                                   const training_capacity_assumptions& a = {}) {
+  detail::check_input(tokens.value > 0.0 && is_finite(tokens),
+                      "training capacity: tokens must be positive and finite");
+  detail::check_input(deadline.value > 0.0 && is_finite(deadline),
+                      "training capacity: deadline must be positive and finite");
+  detail::check_input(per_gpu.value > 0.0 && is_finite(per_gpu),
+                      "training capacity: per-GPU throughput must be positive and finite");
+  detail::check_input(a.goodput > 0.0 && a.goodput <= 1.0,
+                      "training_capacity_assumptions.goodput must be in (0, 1]");
+  detail::check_input(a.gpu_multiple >= 1,
+                      "training_capacity_assumptions.gpu_multiple must be at least 1",
+                      a.gpu_multiple);
+  training_capacity r{};
+  r.exact_gpus = tokens / (per_gpu * deadline * a.goodput);
+  const long long whole = static_cast<long long>(r.exact_gpus);
+  long long n = static_cast<double>(whole) < r.exact_gpus ? whole + 1 : whole;
+  n = (n + a.gpu_multiple - 1) / a.gpu_multiple * a.gpu_multiple;
+  detail::check_input(n <= 100000000, "training capacity: more than 1e8 GPUs needed");
+  r.gpus = static_cast<int>(n);
+  r.cluster_rate = per_gpu * static_cast<double>(n);
+  r.time_to_train = tokens / (r.cluster_rate * a.goodput);
+  return r;
+}
+
+}  // namespace gpuplan

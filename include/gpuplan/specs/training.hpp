@@ -1,0 +1,157 @@
+// gpuplan/specs/training.hpp: how a training run is configured: precision, optimizer,
+// recomputation, batch, adapters, offload. What every training model (memory, FLOPs, step time,
+// cost) reads; the models themselves live in gpuplan/models/.
+#pragma once
+
+#include <gpuplan/specs/checks.hpp>
+#include <gpuplan/specs/enum_names.hpp>
+#include <gpuplan/specs/precision.hpp>
+
+namespace gpuplan {
+
+/// Activation recomputation during the backward pass.
+enum class recompute_mode : unsigned char {
+  none,       ///< keep every activation: backward = 2x forward
+  selective,  ///< recompute the attention core (Korthikanti et al. 2022, Sec. 4.2)
+  full,       ///< recompute every transformer layer's forward (checkpoint at layer inputs)
+};
+
+/// The names of recompute_mode, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<recompute_mode> recompute_mode_names[] = {
+    {recompute_mode::none, "none"},
+    {recompute_mode::selective, "selective"},
+    {recompute_mode::full, "full"},
+};
+constexpr const auto& enumerators(recompute_mode) { return recompute_mode_names; }
+
+enum class optimizer_kind : unsigned char {
+  adamw,      ///< two fp32 states (momentum, variance): 8 bytes per parameter
+  adam,       ///< the same state as AdamW
+  sgd,        ///< SGD with momentum: one fp32 state, 4 bytes per parameter
+  adamw8bit,  ///< bitsandbytes 8-bit AdamW: two 1-byte states + block-wise fp32 absmax
+  adafactor,  ///< Adafactor without momentum: factored second moment, rows + cols per matrix
+};
+/// Activation recomputation, by its older name (the memory model's): none keeps every activation
+/// (Korthikanti Table 2, first rows); selective recomputes the attention core (softmax, dropout,
+/// attention over V); full keeps only each layer's input.
+using recompute_kind = recompute_mode;
+enum class offload_kind : unsigned char {
+  none,
+  optimizer,  ///< ZeRO-Offload: optimizer state and fp32 master weights in CPU memory
+  params,     ///< ZeRO-Infinity: also parameters and gradients in CPU memory (needs ZeRO-3)
+};
+enum class lora_target : unsigned char {
+  attention_qv,  ///< W_q and W_v (Hu et al. 2021, the LoRA paper's choice)
+  attention,     ///< W_q, W_k, W_v, W_o
+  all_linear,    ///< every linear layer of attention and FFN (Dettmers et al. 2023, QLoRA)
+};
+
+/// The names of optimizer_kind, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<optimizer_kind> optimizer_kind_names[] = {
+    {optimizer_kind::adamw, "adamw"},
+    {optimizer_kind::adam, "adam"},
+    {optimizer_kind::sgd, "sgd"},
+    {optimizer_kind::adamw8bit, "adamw8bit"},
+    {optimizer_kind::adafactor, "adafactor"},
+};
+constexpr const auto& enumerators(optimizer_kind) { return optimizer_kind_names; }
+/// The names of offload_kind, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<offload_kind> offload_kind_names[] = {
+    {offload_kind::none, "none"},
+    {offload_kind::optimizer, "optimizer"},
+    {offload_kind::params, "params"},
+};
+constexpr const auto& enumerators(offload_kind) { return offload_kind_names; }
+/// The names of lora_target, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<lora_target> lora_target_names[] = {
+    {lora_target::attention_qv, "attention_qv"},
+    {lora_target::attention, "attention"},
+    {lora_target::all_linear, "all_linear"},
+};
+constexpr const auto& enumerators(lora_target) { return lora_target_names; }
+
+struct training_config {
+  /// Weights and activations. bf16/fp16: mixed precision; fp32: full precision (no separate
+  /// master copy); fp8: Transformer Engine FP8 GEMMs over bf16 parameters.
+  precision dtype = precision::bf16;
+  /// Gradient buffers. Defaults to the weights' dtype (ZeRO's 2 + 2 + 12 = 16 bytes/param);
+  /// fp32 is Megatron-LM's gradient accumulation in fp32 (18 bytes/param). fp8 training keeps
+  /// bf16 gradients.
+  precision grad_dtype = dtype == precision::fp8 ? precision::bf16 : dtype;
+  optimizer_kind optimizer = optimizer_kind::adamw;
+  /// An fp32 master copy of the weights inside the optimizer (ZeRO's K includes its 4 bytes).
+  /// Ignored for fp32 training, whose weights are the master copy.
+  bool master_weights = true;
+  recompute_kind recompute = recompute_kind::none;
+  int micro_batch = 1;  ///< sequences per micro-batch per data-parallel rank
+  int seq = 2048;       ///< tokens per sequence
+  /// Micro-batches per iteration per pipeline (gradient-accumulation steps); 0 means at least as
+  /// many as pipeline stages, so the first stage fills up (Korthikanti sec. 4.2.3).
+  int micro_batches = 0;
+  /// FlashAttention / fused attention: the s x s score matrix is never stored; only the
+  /// softmax's log-sum-exp per row (fp32) is kept for the backward pass.
+  bool flash_attention = true;
+  /// Dropout layers that store a 1-byte mask (GPT-3 / Megatron-LM's GPT; Korthikanti's
+  /// accounting). Llama-family training uses no dropout.
+  bool dropout = false;
+  int lora_rank = 0;   ///< > 0: LoRA fine-tuning: frozen base in `dtype`, trainable adapters
+  int qlora_rank = 0;  ///< > 0: QLoRA: frozen base in 4-bit NF4, trainable adapters
+  lora_target lora_targets = lora_target::all_linear;
+  offload_kind offload = offload_kind::none;
+  /// Sequences per optimizer step over all data-parallel ranks; 0: not given. When given it must
+  /// be a multiple of micro_batch x dp (x cp does not apply: CP splits sequences), and it sets
+  /// micro_batches = global_batch / (micro_batch x dp) unless that is given too (then they must
+  /// agree).
+  int global_batch = 0;
+
+  /// The micro-batches per step per pipeline implied by this config on data-parallel degree dp.
+  [[nodiscard]] constexpr int micro_batches_for(int dp) const {
+    if (micro_batches > 0) return micro_batches;
+    if (global_batch > 0 && micro_batch > 0 && dp > 0) return global_batch / (micro_batch * dp);
+    return 0;
+  }
+
+  /// The batch checks that need the layout: global_batch divisible by micro_batch x dp and
+  /// consistent with micro_batches.
+  constexpr void validate(int dp) const {
+    validate();
+    if (global_batch == 0) return;
+    detail::check_input(global_batch % (micro_batch * dp) == 0,
+                        "training_config.global_batch must be a multiple of micro_batch x "
+                        "layout.dp",
+                        global_batch, micro_batch * dp);
+    detail::check_input(micro_batches == 0 || micro_batches * micro_batch * dp == global_batch,
+                        "training_config.micro_batches x micro_batch x layout.dp must equal "
+                        "global_batch",
+                        micro_batches * micro_batch * dp, global_batch);
+  }
+
+  /// Throws gpuplan::invalid_input naming the field (a compile error in a constant expression).
+  constexpr void validate() const {
+    detail::check_input(micro_batch >= 1, "training_config.micro_batch must be at least 1",
+                        micro_batch);
+    detail::check_input(global_batch >= 0, "training_config.global_batch must not be negative",
+                        global_batch);
+    detail::check_input(seq >= 1, "training_config.seq must be at least 1", seq);
+    detail::check_input(micro_batches >= 0,
+                        "training_config.micro_batches must be 0 (fill the pipeline) or positive",
+                        micro_batches);
+    detail::check_input(lora_rank >= 0, "training_config.lora_rank must not be negative",
+                        lora_rank);
+    detail::check_input(qlora_rank >= 0, "training_config.qlora_rank must not be negative",
+                        qlora_rank);
+    detail::check_input(lora_rank == 0 || qlora_rank == 0,
+                        "training_config.lora_rank and qlora_rank are exclusive: set one",
+                        lora_rank, qlora_rank);
+    detail::check_input(dtype != precision::int8 && dtype != precision::int4 &&
+                            dtype != precision::fp4 && dtype != precision::tf32,
+                        "training_config.dtype must be fp64, fp32, bf16, fp16 or fp8");
+    detail::check_input(grad_dtype == precision::fp32 || grad_dtype == precision::bf16 ||
+                            grad_dtype == precision::fp16,
+                        "training_config.grad_dtype must be fp32, bf16 or fp16");
+  }
+
+  friend constexpr bool operator==(const training_config&, const training_config&) = default;
+};
+
+}  // namespace gpuplan

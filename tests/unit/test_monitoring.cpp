@@ -1,0 +1,210 @@
+// Monitoring readers (nvidia-smi CSV with and without units, DCGM through Prometheus, the plain
+// CSV), their errors, and the time-weighted utilisation analysis. The files are written by
+// tests/data/monitoring/make_data.py with patterns whose figures are exact (stated below).
+#include "../catch.hpp"
+
+#include <gpuplan/io/monitoring.hpp>
+
+#include <string>
+
+using namespace gpuplan;
+using namespace gpuplan::io;
+
+namespace {
+const std::string dir = std::string(GPUPLAN_TEST_DATA_DIR) + "/monitoring/";
+
+const gpu_usage& find(const usage_report& r, const std::string& id) {
+  for (const gpu_usage& u : r.gpus)
+    if (u.id == id) return u;
+  FAIL("no GPU " << id);
+  return r.fleet;
+}
+
+std::string error_of(const std::string& file) {
+  try {
+    read_monitoring_file(dir + file);
+  } catch (const io::error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+}  // namespace
+
+TEST_CASE("Timestamps, values and units", "[monitoring][parse]") {
+  double t = 0;
+  REQUIRE(io::detail::parse_timestamp("2026/11/23 14:00:00.000", t));
+  CHECK(t == 1795442400.0);
+  REQUIRE(io::detail::parse_timestamp("2026-11-23T14:00:00.5Z", t));
+  CHECK(t == 1795442400.5);
+  REQUIRE(io::detail::parse_timestamp("2026-11-23 15:00:00+01:00", t));
+  CHECK(t == 1795442400.0);
+  REQUIRE(io::detail::parse_timestamp("1795442400", t));
+  CHECK(t == 1795442400.0);
+  REQUIRE(io::detail::parse_timestamp("1970-01-01T00:00:00Z", t));
+  CHECK(t == 0.0);
+  CHECK_FALSE(io::detail::parse_timestamp("2026/13/01 00:00:00", t));
+  CHECK_FALSE(io::detail::parse_timestamp("yesterday", t));
+  const std::string f = "x.csv";
+  const io::detail::csv_place at{&f, 3};
+  CHECK(io::detail::read_percent("87 %", "u", at) == Approx(0.87));
+  CHECK(io::detail::read_percent("87", "u", at) == Approx(0.87));
+  CHECK(io::detail::read_power("300.5 W", "p", at).in(units::W) == Approx(300.5));
+  CHECK(io::detail::read_memory("40536 MiB", "m", at, "").in(units::MiB) == Approx(40536));
+  CHECK(io::detail::read_memory("10 GiB", "m", at, "MiB").in(units::GiB) == Approx(10));
+  CHECK(io::detail::read_memory("100", "m", at, "GiB").in(units::GiB) == Approx(100));
+  CHECK_THROWS_WITH(io::detail::read_percent("87 W", "utilization.gpu", at),
+                    "x.csv:3: field 'utilization.gpu': cannot read '87 W' as a percentage");
+  CHECK(io::detail::is_missing("[N/A]"));
+  CHECK(io::detail::is_missing("[Not Supported]"));
+}
+
+TEST_CASE("nvidia-smi CSV with units: four GPUs in four bands", "[monitoring][nvidia-smi]") {
+  const monitoring_data d = read_monitoring_file(dir + "nvidia-smi-units.csv");
+  CHECK(d.format == monitoring_format::nvidia_smi);
+  CHECK(d.samples.size() == 480);
+  const usage_report r = analyze_usage(d.samples);
+  REQUIRE(r.gpus.size() == 4);
+  // GPU 0: 85% throughout.
+  const gpu_usage& g0 = find(r, "0");
+  CHECK(g0.mean == Approx(0.85));
+  CHECK(g0.peak == Approx(0.85));
+  CHECK(g0.p95 == Approx(0.85));
+  CHECK(g0.bands.b70_90 == Approx(1.0));
+  CHECK(g0.memory_mean.in(units::MiB) == Approx(40536));
+  CHECK(g0.power_mean.in(units::W) == Approx(120 + 580 * 0.85));
+  CHECK(g0.observed.in(units::s) == Approx(600));
+  CHECK(g0.energy_used.in(units::J) == Approx(613.0 * 600));
+  // GPU 1: alternating 20% / 60%.
+  const gpu_usage& g1 = find(r, "1");
+  CHECK(g1.mean == Approx(0.40));
+  CHECK(g1.peak == Approx(0.60));
+  CHECK(g1.peak_to_average == Approx(1.5));
+  CHECK(g1.bands.under_30 == Approx(0.5));
+  CHECK(g1.bands.b30_70 == Approx(0.5));
+  // GPU 2: idle.
+  CHECK(find(r, "2").idle);
+  CHECK(find(r, "2").mean == 0.0);
+  // GPU 3: 97% then 92%.
+  const gpu_usage& g3 = find(r, "3");
+  CHECK(g3.mean == Approx(0.945));
+  CHECK(g3.bands.over_95 == Approx(0.5));
+  CHECK(g3.bands.b90_95 == Approx(0.5));
+  CHECK(g3.p95 == Approx(0.97));
+  for (const gpu_usage& u : r.gpus) CHECK(u.bands.sum() == Approx(1.0));
+  // Fleet: pooled GPU-time; peak = highest fleet average at one moment: (85+60+0+97)/4.
+  CHECK(r.fleet.mean == Approx((0.85 + 0.40 + 0.0 + 0.945) / 4));
+  CHECK(r.fleet.bands.under_30 == Approx((0.5 + 1.0) / 4));
+  CHECK(r.fleet.bands.b30_70 == Approx(0.5 / 4));
+  CHECK(r.fleet.bands.b70_90 == Approx(1.0 / 4));
+  CHECK(r.fleet.bands.b90_95 == Approx(0.5 / 4));
+  CHECK(r.fleet.bands.over_95 == Approx(0.5 / 4));
+  CHECK(r.fleet.bands.sum() == Approx(1.0));
+  CHECK(r.fleet.peak == Approx(0.605));
+  // Advice: the idle GPU, and scale out (25% of GPU-time above 90%).
+  REQUIRE(r.advice.size() >= 2);
+  CHECK_THAT(r.advice[0], Catch::Contains("1 idle GPU") && Catch::Contains(": 2."));
+  bool scale_out = false;
+  for (const std::string& a : r.advice) scale_out = scale_out || a.rfind("Scale out", 0) == 0;
+  CHECK(scale_out);
+  // JSON carries the contract's keys.
+  const nlohmann::json j = to_json(r);
+  REQUIRE(j["gpus"].size() == 4);
+  CHECK(j["gpus"][0]["id"] == "0");
+  CHECK(j["gpus"][0]["bands"]["70_90"].get<double>() == Approx(1.0));
+  for (const char* k : {"mean", "peak", "p95", "bands"}) CHECK(j["fleet"].contains(k));
+  for (const char* k : {"under_30", "30_70", "70_90", "90_95", "over_95"})
+    CHECK(j["fleet"]["bands"].contains(k));
+}
+
+TEST_CASE("nvidia-smi CSV without units: shuffled rows, repeated header, a gap, [N/A]",
+          "[monitoring][nvidia-smi]") {
+  const monitoring_data d = read_monitoring_file(dir + "nvidia-smi-nounits.csv");
+  CHECK(d.format == monitoring_format::nvidia_smi);
+  CHECK(d.samples.size() == 120 + 108);
+  const usage_report r = analyze_usage(d.samples);
+  const gpu_usage& g0 = find(r, "0");
+  CHECK(g0.mean == Approx(0.85));
+  CHECK(g0.gaps == 0);
+  CHECK(g0.power_mean.in(units::W) == Approx(613.0));  // the [N/A] reading left out
+  const gpu_usage& g1 = find(r, "1");
+  CHECK(g1.gaps == 1);                              // 65 s between samples 39 and 52
+  CHECK(g1.observed.in(units::s) == Approx(540.0));  // 108 samples x 5 s; the gap not counted
+  CHECK(g1.mean == Approx(0.40));
+  // Two logs of the same GPUs from two hosts: prefix the ids.
+  const monitoring_data p = read_monitoring_file(dir + "nvidia-smi-nounits.csv", {.id_prefix = "node7:"});
+  CHECK(p.samples.front().gpu.rfind("node7:", 0) == 0);
+}
+
+TEST_CASE("DCGM exporter metrics from a Prometheus range query", "[monitoring][dcgm]") {
+  const monitoring_data d = read_monitoring_file(dir + "dcgm-range.json");
+  CHECK(d.format == monitoring_format::dcgm_prometheus);
+  CHECK(d.samples.size() == 80);
+  const usage_report r = analyze_usage(d.samples, {.monthly_growth = 0.05});
+  const gpu_usage& a = find(r, "node-a:0");
+  const gpu_usage& b = find(r, "node-b:0");
+  CHECK(a.mean == Approx(0.5));
+  CHECK(a.memory_mean.in(units::MiB) == Approx(30000));
+  CHECK(a.power_mean.in(units::W) == Approx(120 + 580 * 0.5));
+  CHECK(b.mean == Approx(0.5));
+  CHECK(b.bands.under_30 == Approx(0.5));
+  CHECK(b.bands.b70_90 == Approx(0.5));
+  CHECK(b.peak_to_average == Approx(1.8));
+  CHECK(r.fleet.peak == Approx(0.70));  // (50 + 90) / 2
+  // Pooled GPU-time: half of the fleet time is at 50%, a quarter at 10%, a quarter at 90%.
+  CHECK(r.fleet.p95 == Approx(0.90));
+}
+
+TEST_CASE("Plain CSV: time-weighted, not sample-averaged", "[monitoring][csv]") {
+  const monitoring_data d = read_monitoring_file(dir + "plain.csv");
+  CHECK(d.format == monitoring_format::plain_csv);
+  const usage_report r = analyze_usage(d.samples);
+  const gpu_usage& a = find(r, "a");
+  CHECK(a.mean == Approx(0.70));  // (30% x 20 s + 90% x 40 s) / 60 s; samples average 78%
+  CHECK(a.memory_peak.in(units::GiB) == Approx(12));
+  CHECK(a.power_peak.in(units::W) == Approx(600));
+  CHECK(find(r, "b").idle);
+}
+
+TEST_CASE("Growth advice and consolidation", "[monitoring][advice]") {
+  // Eight GPUs at 10-20%: consolidate; growth at 10%/month from p95 45% reaches 90% in 7 months.
+  std::vector<gpu_sample> s;
+  for (int g = 0; g < 8; ++g)
+    for (int k = 0; k < 100; ++k)
+      s.push_back({std::to_string(g), k * 10.0, g < 4 ? 0.10 : (k % 2 ? 0.45 : 0.15), {}, {}});
+  const usage_report r = analyze_usage(s, {.monthly_growth = 0.10});
+  bool consolidate = false, growth = false;
+  for (const std::string& a : r.advice) {
+    consolidate = consolidate || a.rfind("Consolidate", 0) == 0;
+    if (a.find("growth a month") != std::string::npos) {
+      growth = true;
+      CHECK_THAT(a, Catch::Contains("in 7 months"));  // ln(0.9/0.45)/ln(1.1) = 7.27
+    }
+  }
+  CHECK(consolidate);
+  CHECK(growth);
+  CHECK(r.fleet.p95 == Approx(0.45));
+}
+
+TEST_CASE("Bad files: one line naming file:row and field", "[monitoring][errors]") {
+  CHECK_THAT(error_of("bad/bad-percent.csv"),
+             Catch::Contains("bad-percent.csv:3: field 'utilization.gpu': cannot read 'abc' as a "
+                             "percentage"));
+  CHECK_THAT(error_of("bad/bad-power-unit.csv"),
+             Catch::Contains("bad-power-unit.csv:2: field 'power.draw': unknown power unit 'V'"));
+  CHECK_THAT(error_of("bad/over-100.csv"),
+             Catch::Contains("over-100.csv:2: field 'utilization': 130 is outside 0-100%"));
+  CHECK_THAT(error_of("bad/missing-column.csv"),
+             Catch::Contains("missing-column.csv:1: missing column 'utilization.gpu'"));
+  CHECK_THAT(error_of("bad/field-count.csv"),
+             Catch::Contains("field-count.csv:2: 4 fields, the header has 5"));
+  CHECK_THAT(error_of("bad/bad-time.csv"),
+             Catch::Contains("bad-time.csv:2: field 'timestamp': cannot read"));
+  CHECK_THAT(error_of("bad/no-header.csv"), Catch::Contains("no-header.csv:1: no header row"));
+  CHECK_THAT(error_of("bad/not-matrix.json"), Catch::Contains("must be \"matrix\""));
+  CHECK_THAT(error_of("bad/bad-value.json"),
+             Catch::Contains("data.result[0].values[1] (DCGM_FI_DEV_GPU_UTIL): cannot read 'fifty'"));
+  CHECK_THAT(error_of("bad/truncated.json"), Catch::Contains("malformed JSON"));
+  CHECK_THAT(error_of("no-such-file.csv"), Catch::Contains("no such file"));
+  for (const char* f : {"bad/bad-percent.csv", "bad/bad-value.json", "bad/truncated.json"})
+    CHECK(error_of(f).find('\n') == std::string::npos);
+}

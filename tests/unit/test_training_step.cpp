@@ -1,0 +1,479 @@
+// Step time against published iteration times. Every reference number carries its source and
+// the tolerance it is held to.
+#include <gpuplan/catalog.hpp>
+#include <gpuplan/models/training_step.hpp>
+
+#include "../catch.hpp"
+
+#include <cmath>
+
+using namespace gpuplan;
+
+namespace {
+
+/// Korthikanti et al. 2022 (arXiv:2205.05198), Tables 3 and 5: GPT models on Selene (DGX A100
+/// 80GB, 8x HDR 200 Gb/s), s = 2048, V = 51200, TP 8, no data parallelism, fp16, interleaved
+/// schedule with 3 model chunks for 175B and 530B. Iteration times in seconds with full
+/// recomputation (no sequence parallelism) and with sequence parallelism + selective recompute.
+struct kor_case {
+  const transformer_spec* model;
+  int pp, gpus, global_batch, micro_batch, chunks;
+  double full_s, selective_s;
+};
+const kor_case kor_table5[] = {
+    {&catalog::megatron_22b, 1, 8, 4, 4, 1, 1.42, 1.10},
+    {&catalog::megatron_175b, 8, 64, 64, 1, 3, 18.13, 13.75},
+    {&catalog::megatron_530b, 35, 280, 280, 1, 3, 49.05, 37.83},
+    {&catalog::megatron_1t, 64, 512, 512, 1, 1, 94.42, 71.49},
+};
+
+training_plan kor_plan(const kor_case& k, bool selective) {
+  training_plan p;
+  p.model = *k.model;
+  p.node = catalog::dgx_a100;
+  p.layout = {.dp = 1, .tp = 8, .pp = k.pp, .sequence_parallel = selective,
+              .virtual_stages = k.chunks};
+  p.config.dtype = precision::fp16;
+  p.config.grad_dtype = precision::fp32;  // Megatron accumulates gradients in fp32
+  p.config.micro_batch = k.micro_batch;
+  p.config.seq = 2048;
+  p.config.global_batch = k.global_batch;
+  p.config.flash_attention = false;  // 2022 Megatron: fused softmax, no flash attention
+  p.config.dropout = true;
+  p.config.recompute = selective ? recompute_mode::selective : recompute_mode::full;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("Korthikanti et al. 2022 Table 5: 8 iteration times, mean error <= 3.65%, max <= 8.87%") {
+  // Goal from Calculon (Isaev et al. SC23), which reports 3.65% mean and 8.87% max on this table.
+  double sum = 0.0, worst = 0.0;
+  int n = 0;
+  for (const kor_case& k : kor_table5) {
+    for (bool sel : {false, true}) {
+      const step_breakdown b = estimate_step(kor_plan(k, sel));
+      const double want = sel ? k.selective_s : k.full_s;
+      const double err = std::abs(b.total.in(units::s) / want - 1.0);
+      INFO(k.model->name.view() << (sel ? " selective+SP" : " full") << ": " << b.total.in(units::s)
+                                << " s, published " << want << " s");
+      CHECK(b.total.in(units::s) == Approx(want).epsilon(0.0887));
+      CHECK(b.gpus == k.gpus);
+      sum += err;
+      worst = err > worst ? err : worst;
+      ++n;
+    }
+  }
+  INFO("mean " << sum / n << " max " << worst);
+  CHECK(sum / n <= 0.0365);
+  CHECK(worst <= 0.0887);
+}
+
+TEST_CASE("Korthikanti Table 5: MFU of the selective runs within 4 points") {
+  // Published MFU (same table): 22B 41.5%, 175B 51.4%, 530B 56.0%, 1T 56.3%.
+  const double mfu[] = {0.415, 0.514, 0.560, 0.563};
+  for (int i = 0; i < 4; ++i) {
+    const step_breakdown b = estimate_step(kor_plan(kor_table5[i], true));
+    INFO(kor_table5[i].model->name.view() << " MFU " << b.mfu);
+    CHECK(std::abs(b.mfu - mfu[i]) < 0.04);
+    CHECK(b.hfu > b.mfu);
+  }
+}
+
+TEST_CASE("Korthikanti: 530B on 2240 GPUs with 8-way data parallelism") {
+  // Korthikanti et al. 2022 Sec. 6.3: 530B, TP 8, PP 35, DP 8 (2240 GPUs), global batch 2240:
+  // 39.15 s per iteration, MFU 54.2%. Tolerance 8%.
+  training_plan p = kor_plan(kor_table5[2], true);
+  p.layout.dp = 8;
+  p.config.global_batch = 2240;
+  const step_breakdown b = estimate_step(p);
+  CHECK(b.gpus == 2240);
+  CHECK(b.dp_crosses_nodes);
+  CHECK(b.total.in(units::s) == Approx(39.15).epsilon(0.08));
+  CHECK(std::abs(b.mfu - 0.542) < 0.05);
+}
+
+TEST_CASE("breakdown parts add up to the total and name the largest") {
+  const step_breakdown b = estimate_step(kor_plan(kor_table5[1], true));
+  const duration sum = b.compute + b.memory_bound + b.tensor_parallel + b.context_parallel +
+                       b.expert_parallel + b.bubble + b.pipeline_p2p + b.data_parallel +
+                       b.optimizer + b.offload + b.data_loading;
+  CHECK(sum.in(units::s) == Approx(b.total.in(units::s)).epsilon(1e-9));
+  CHECK(b.bottleneck == step_bottleneck::compute);
+  CHECK(b.micro_batches == 64);
+  CHECK(b.tokens_per_s.in(units::tokens_per_s) ==
+        Approx(64.0 * 2048 / b.total.in(units::s)));
+  CHECK(b.samples_per_s == Approx(64.0 / b.total.in(units::s)));
+  // the model FLOPs are Korthikanti Eq. 7: 72 B s L h^2 (1 + s/6h + V/12hL)
+  const double B = 64, s = 2048, L = 96, h = 12288, V = 51200;
+  CHECK(b.model_flops.in(units::FLOP) ==
+        Approx(72 * B * s * L * h * h * (1 + s / (6 * h) + V / (12 * h * L))).epsilon(1e-6));
+}
+
+TEST_CASE("mechanisms move the time the right way") {
+  const training_plan base = kor_plan(kor_table5[1], true);
+  const double t0 = step_time(base).in(units::s);
+  SECTION("fewer micro-batches: a bigger bubble share") {
+    training_plan p = base;
+    p.config.global_batch = 8;
+    const step_breakdown b = estimate_step(p);
+    const step_breakdown b0 = estimate_step(base);
+    CHECK(b.bubble / b.total > 3 * (b0.bubble / b0.total));
+  }
+  SECTION("interleaving shrinks the bubble") {
+    training_plan p = base;
+    p.layout.virtual_stages = 1;
+    CHECK(estimate_step(p).bubble > estimate_step(base).bubble);
+  }
+  SECTION("TP 16 spills out of the node and pays for it") {
+    training_plan p = base;
+    p.layout.tp = 16;
+    p.layout.pp = 4;
+    p.layout.virtual_stages = 1;
+    const step_breakdown b = estimate_step(p);
+    CHECK(b.tp_crosses_nodes);
+    CHECK(b.tensor_parallel > 2 * estimate_step(base).tensor_parallel);
+  }
+  SECTION("a faster GPU is faster") {
+    training_plan p = base;
+    p.node = catalog::dgx_h100;
+    p.config.dtype = precision::bf16;
+    CHECK(step_time(p).in(units::s) < 0.6 * t0);
+  }
+  SECTION("fp8 GEMMs: faster than bf16, well short of the 2x peak ratio") {
+    training_plan p = base;
+    p.node = catalog::dgx_h100;
+    p.config.dtype = precision::bf16;
+    const double bf16 = step_time(p).in(units::s);
+    p.config.dtype = precision::fp8;
+    const double fp8 = step_time(p).in(units::s);
+    CHECK(fp8 < bf16);
+    CHECK(fp8 > 0.5 * bf16);
+  }
+  SECTION("full recompute costs more than selective") {
+    training_plan p = base;
+    p.config.recompute = recompute_mode::full;
+    CHECK(step_time(p).in(units::s) > 1.2 * t0);
+  }
+  SECTION("slow storage becomes the bottleneck") {
+    training_plan p = base;
+    p.assumptions.storage_read = 1.0 * units::kBps;
+    const step_breakdown b = estimate_step(p);
+    CHECK(b.bottleneck == step_bottleneck::data_loading);
+  }
+  SECTION("CPU offload pays PCIe and the CPU step") {
+    training_plan p = base;
+    p.config.offload = offload_kind::optimizer;
+    const step_breakdown b = estimate_step(p);
+    CHECK(b.offload.in(units::s) > 0.0);
+    CHECK(b.optimizer.in(units::s) == 0.0);
+  }
+}
+
+TEST_CASE("ZeRO-3 and data parallelism on a small model") {
+  training_plan p;
+  p.model = catalog::llama31_8b;
+  p.node = catalog::dgx_h100;
+  p.layout = {.dp = 16, .zero = 3};
+  p.config.micro_batch = 1;
+  p.config.seq = 8192;
+  p.config.global_batch = 64;
+  const step_breakdown z3 = estimate_step(p);
+  CHECK(z3.nodes == 2);
+  CHECK(z3.dp_crosses_nodes);
+  CHECK(z3.mfu > 0.2);
+  CHECK(z3.mfu < 0.75);
+  // long sequences: the per-micro-batch gathers hide behind compute; short ones do not, and
+  // ZeRO-3 then exposes more than ZeRO-1's one gradient reduction per step
+  p.config.seq = 512;
+  const step_breakdown z3s = estimate_step(p);
+  p.layout.zero = 1;
+  const step_breakdown z1s = estimate_step(p);
+  CHECK(z3s.data_parallel > 2 * z1s.data_parallel);
+  CHECK(z3s.bottleneck == step_bottleneck::data_parallel);
+  // without the distributed optimizer every rank runs the whole optimizer step
+  p.layout.zero = 0;
+  CHECK(estimate_step(p).optimizer > 10 * z1s.optimizer);
+}
+
+TEST_CASE("time to train and GPU-hours") {
+  const training_plan p = kor_plan(kor_table5[1], true);
+  const step_breakdown b = estimate_step(p);
+  const token_count budget = 300.0 * units::Btoken;
+  const duration t = time_to_train(p, budget);
+  const double steps = std::ceil(300e9 / (64.0 * 2048));
+  CHECK(t.in(units::s) == Approx(steps * b.total.in(units::s)));
+  CHECK(gpu_time_to_train(p, budget).in(units::h) == Approx(64 * t.in(units::h)));
+  const budget_flops f = training_budget_flops(p, budget);
+  CHECK(f.hardware > f.model);
+  CHECK(f.six_nd.in(units::FLOP) == Approx(6 * catalog::megatron_175b.parameters() * 300e9));
+}
+
+TEST_CASE("bad plans are refused, naming the field") {
+  training_plan p = kor_plan(kor_table5[1], true);
+  p.config.global_batch = 63;  // not a multiple of micro_batch x dp... with dp 2
+  p.layout.dp = 2;
+  CHECK_THROWS_AS(estimate_step(p), invalid_input);
+  p = kor_plan(kor_table5[1], true);
+  p.nodes = 2;  // 64 GPUs on 16 GPUs
+  CHECK_THROWS_AS(estimate_step(p), invalid_input);
+  p = kor_plan(kor_table5[1], true);
+  p.layout.cp = 3;  // 2048 not a multiple of 3
+  CHECK_THROWS_AS(estimate_step(p), invalid_input);
+}
+
+// ---- published measurements beyond the calibration table ---------------------------------------
+
+namespace {
+
+/// A 2021 Megatron-LM run on Selene: fp16, fp32 gradients, full recomputation, no sequence
+/// parallelism, no flash attention, dropout, gradient all-reduce after the backward pass (the
+/// overlap came to Megatron-LM later), V = 51200, s = 2048, micro-batch 1, 1F1B.
+training_plan narayanan_plan(const transformer_spec& m, int tp, int pp, int gpus, int batch) {
+  training_plan p;
+  p.model = m;
+  p.node = catalog::dgx_a100;
+  p.layout = {.dp = gpus / (tp * pp), .tp = tp, .pp = pp};
+  p.config.dtype = precision::fp16;
+  p.config.grad_dtype = precision::fp32;
+  p.config.micro_batch = 1;
+  p.config.seq = 2048;
+  p.config.global_batch = batch;
+  p.config.flash_attention = false;
+  p.config.dropout = true;
+  p.config.recompute = recompute_mode::full;
+  p.assumptions.overlap_grad_reduce = false;
+  return p;
+}
+
+/// Narayanan's "achieved teraFLOP/s per GPU": Eq. 3 FLOPs (with the recomputed forward) per
+/// second per GPU, which is gpuplan's hardware FLOPs under full recomputation.
+double achieved_tflops(const step_breakdown& b) {
+  return b.hardware_flops.in(units::TFLOP) / b.total.in(units::s) / b.gpus;
+}
+
+}  // namespace
+
+TEST_CASE("Narayanan et al. 2021 Table 1: weak scaling with pipeline parallelism, within 8%") {
+  // arXiv:2104.04473 Table 1 (Selene, DGX A100 80GB). Rows with pipeline parallelism; the rows
+  // without it (1.7B-18.4B) are left out because their micro-batch size is not published and
+  // their tensor-parallel all-reduces depend on it (docs/models/training-time.md).
+  const struct {
+    int layers, hidden, heads, tp, pp, gpus, batch;
+    double tflops;
+  } rows[] = {{48, 8192, 64, 8, 2, 512, 1536, 138},     {60, 10240, 80, 8, 4, 1024, 1792, 140},
+              {80, 12288, 96, 8, 8, 1536, 2304, 148},   {96, 16384, 128, 8, 16, 1920, 2160, 155},
+              {105, 20480, 128, 8, 35, 2520, 2520, 163}, {128, 25600, 160, 8, 64, 3072, 3072, 163}};
+  double sum = 0.0;
+  for (const auto& r : rows) {
+    const transformer_spec m = catalog::gpt_decoder("gpt", r.layers, r.hidden, r.heads, 51200, 2048);
+    const double got = achieved_tflops(estimate_step(narayanan_plan(m, r.tp, r.pp, r.gpus, r.batch)));
+    INFO(r.layers << " layers x " << r.hidden << " on " << r.gpus << " GPUs: " << got
+                  << " TFLOP/s per GPU, published " << r.tflops);
+    CHECK(got == Approx(r.tflops).epsilon(0.08));
+    sum += std::abs(got / r.tflops - 1.0);
+  }
+  CHECK(sum / 6 < 0.05);
+}
+
+TEST_CASE("Narayanan et al. 2021 Table 2: PTD parallelism strong scaling, and its ranking") {
+  // arXiv:2104.04473 Table 2, PTD rows: 175B (model-parallel 96 = TP 8 x PP 12, batch 1536) on
+  // 384 / 768 / 1536 GPUs: 153 / 149 / 141 TFLOP/s per GPU; 530B (TP 8 x PP 35, batch 2240) on
+  // 560 / 1120 / 2240 GPUs: 171 / 167 / 159. Micro-batch 1. Tolerance 8% per row; the
+  // per-GPU throughput must fall as GPUs are added, as published.
+  const struct {
+    const transformer_spec* m;
+    int pp, batch, gpus[3];
+    double tflops[3];
+  } rows[] = {{&catalog::megatron_175b, 12, 1536, {384, 768, 1536}, {153, 149, 141}},
+              {&catalog::megatron_530b, 35, 2240, {560, 1120, 2240}, {171, 167, 159}}};
+  for (const auto& r : rows) {
+    double prev = 1e9;
+    for (int i = 0; i < 3; ++i) {
+      const double got =
+          achieved_tflops(estimate_step(narayanan_plan(*r.m, 8, r.pp, r.gpus[i], r.batch)));
+      INFO(r.m->name.view() << " on " << r.gpus[i] << " GPUs: " << got << ", published "
+                            << r.tflops[i]);
+      CHECK(got == Approx(r.tflops[i]).epsilon(0.08));
+      CHECK(got < prev);
+      prev = got;
+    }
+  }
+}
+
+TEST_CASE("Llama 3 405B on 8k and 16k H100s: TFLOP/s per GPU and the ranking of layouts") {
+  // Llama 3 paper (arXiv:2407.21783) Table 4, BF16 on H100 (Meta's Grand Teton, 8 x 400 Gb/s
+  // RoCE per node), TP 8, PP 16, 16M tokens per batch:
+  //   8,192 GPUs,  CP 1,  seq 8,192:   430 TFLOP/s per GPU (43% MFU)
+  //   16,384 GPUs, CP 1,  seq 8,192:   400 (41%)
+  //   16,384 GPUs, CP 16, seq 131,072: 380 (38%)
+  // Sec. 3.3.2: interleaved 1F1B with one layer fewer on the first and last stages, FSDP
+  // sharding optimizer states and gradients (ZeRO-2), all-gather context parallelism, micro-batch
+  // 1. Not published: the number of interleaved chunks; assumed 4 (two layers per chunk). The
+  // FLOP convention is taken as causal attention. Tolerance 10% per row; ranking reproduced.
+  const struct {
+    int gpus, cp, seq;
+    double tflops;
+  } rows[] = {{8192, 1, 8192, 430}, {16384, 1, 8192, 400}, {16384, 16, 131072, 380}};
+  double got[3] = {};
+  for (int i = 0; i < 3; ++i) {
+    training_plan p;
+    p.model = catalog::llama31_405b;
+    p.node = catalog::dgx_h100;
+    p.fabric = inter_node_fabric::roce;
+    p.layout = {.dp = rows[i].gpus / (8 * 16 * rows[i].cp), .tp = 8, .pp = 16, .cp = rows[i].cp,
+                .zero = 2, .sequence_parallel = true, .virtual_stages = 4};
+    p.config.micro_batch = 1;
+    p.config.seq = rows[i].seq;
+    p.config.global_batch = 16 * 1024 * 1024 / rows[i].seq;
+    p.assumptions.first_stage_layers = 7;
+    p.assumptions.last_stage_layers = 7;
+    p.assumptions.cp_kind = context_parallel_kind::all_gather;
+    p.assumptions.mfu_attention = attention_mask::causal;
+    const step_breakdown b = estimate_step(p);
+    got[i] = b.model_flops.in(units::TFLOP) / b.total.in(units::s) / b.gpus;
+    INFO(rows[i].gpus << " GPUs, CP " << rows[i].cp << ": " << got[i] << " TFLOP/s, published "
+                      << rows[i].tflops);
+    CHECK(got[i] == Approx(rows[i].tflops).epsilon(0.10));
+    CHECK(b.mfu == Approx(got[i] / 989.4).epsilon(0.01));
+  }
+  CHECK(got[0] > got[1]);
+  CHECK(got[1] > got[2]);
+}
+
+TEST_CASE("eager PyTorch (Hugging Face) on one H100: measured step times, within 15%") {
+  // Measured by the project on one H100 SXM 80GB (driver 580.159, CUDA 13.0, PyTorch 2.11,
+  // transformers 5.17, SDPA flash attention, fused AdamW), median of 3 steps after 2 warm-ups:
+  // Llama 3.2 1B bf16 (parameters, gradients, AdamW states in bf16) 8 x 2048: 0.343 s;
+  // 4 x 8192 with gradient checkpointing: 0.947 s; the same model under autocast with fp32
+  // parameters (amp) 8 x 2048: 0.379 s; Mistral 7B bf16 1 x 4096 with checkpointing: 0.632 s.
+  // Small, launch-bound steps are predicted too fast (docs/models/training-time.md).
+  const transformer_spec llama32_1b{.name = "llama-3.2-1b", .layers = 16, .hidden = 2048,
+                                    .heads = 32, .kv_heads = 8, .head_dim = 64, .ffn = 8192,
+                                    .vocab = 128256, .tied_embeddings = true};
+  const struct {
+    const transformer_spec* m;
+    int micro_batch, seq;
+    bool checkpointing, amp;
+    double seconds;
+  } runs[] = {{&llama32_1b, 8, 2048, false, false, 0.343},
+              {&llama32_1b, 4, 8192, true, false, 0.947},
+              {&llama32_1b, 8, 2048, false, true, 0.379},
+              {&catalog::mistral_7b, 1, 4096, true, false, 0.632}};
+  for (const auto& r : runs) {
+    training_plan p;
+    p.model = *r.m;
+    p.node = catalog::dgx_h100;
+    p.assumptions.stack = software_stack::eager;
+    p.config.micro_batch = r.micro_batch;
+    p.config.seq = r.seq;
+    p.config.global_batch = r.micro_batch;
+    p.config.recompute = r.checkpointing ? recompute_mode::full : recompute_mode::none;
+    p.config.master_weights = r.amp;
+    const step_breakdown b = estimate_step(p);
+    INFO(r.m->name.view() << " " << r.micro_batch << " x " << r.seq);
+    CHECK(b.total.in(units::s) == Approx(r.seconds).epsilon(0.15));
+    // the same step under Megatron's fused kernels is faster
+    p.assumptions.stack = software_stack::megatron;
+    CHECK(step_time(p) < b.total);
+  }
+}
+
+TEST_CASE("MoE: the expert all-to-all is charged, and more when EP spans nodes") {
+  // Mixtral 8x7B, EP 8 (expert-parallel ranks adjacent: expert_tp = 1): on 8-GPU DGX H100 nodes
+  // the 8 ranks share a node; on 4-GPU nodes of the same GPUs and NICs they span two.
+  training_plan p;
+  p.model = catalog::mixtral_8x7b;
+  p.node = catalog::dgx_h100;
+  p.layout = {.dp = 32, .ep = 8, .zero = 1};
+  p.config.micro_batch = 1;
+  p.config.seq = 4096;
+  p.config.global_batch = 256;
+  const step_breakdown in_node = estimate_step(p);
+  CHECK(in_node.expert_parallel.in(units::s) > 0.0);
+  CHECK_FALSE(in_node.ep_crosses_nodes);
+  p.node.gpus = 4;
+  p.node.nics.count = 4;
+  const step_breakdown across = estimate_step(p);
+  CHECK(across.ep_crosses_nodes);
+  CHECK(across.expert_parallel > 2 * in_node.expert_parallel);
+  // without expert parallelism there is no all-to-all
+  p.layout = {.dp = 32, .zero = 1};
+  CHECK(estimate_step(p).expert_parallel.in(units::s) == 0.0);
+}
+
+TEST_CASE("Narayanan Table 2, ZeRO-3 rows: per-GPU throughput collapses with the group size") {
+  // arXiv:2104.04473 Table 2: 175B with ZeRO-3 and no model parallelism, batch 1536, on
+  // 384 / 768 / 1536 GPUs (micro-batch 4 / 2 / 1): 144 / 88 / 44 TFLOP/s per GPU, against PTD's
+  // 153 / 149 / 141. gpuplan reproduces the fall and the ranking at 1536 GPUs, where the bucketed
+  // gathers become latency-bound; at 384 and 768 GPUs it is far too optimistic (known weakness,
+  // docs/models/training-time.md), so only the direction and the 1536-GPU ranking are asserted.
+  double prev = 1e9, at1536 = 0.0;
+  for (int i = 0; i < 3; ++i) {
+    const int gpus = 384 << i;
+    training_plan p = narayanan_plan(catalog::megatron_175b, 1, 1, gpus, 1536);
+    p.layout.zero = 3;
+    p.config.micro_batch = 4 >> i;
+    const double got = achieved_tflops(estimate_step(p));
+    INFO(gpus << " GPUs: " << got << " TFLOP/s per GPU");
+    CHECK(got < prev);
+    prev = got;
+    at1536 = got;
+  }
+  const double ptd = achieved_tflops(estimate_step(narayanan_plan(catalog::megatron_175b, 8, 12, 1536, 1536)));
+  CHECK(at1536 < ptd);
+}
+
+TEST_CASE("MosaicML llm-foundry MPT benchmarks on H100 (FSDP, eager PyTorch): MFU, mean within 12%") {
+  // mosaicml/llm-foundry scripts/train/benchmarking/README.md, "H100 80GB BF16": MPT models
+  // (GeLU MLP 4h, LayerNorm, ALiBi, tied embeddings, vocabulary 50368) trained with Composer +
+  // PyTorch FSDP FULL_SHARD, flash attention, amp_bf16, on 8-64 H100 80GB; MFU counts attention
+  // over the full sequence (their formula, as gpuplan's default). Eager PyTorch is the matching
+  // stack; FSDP gathers one layer at a time. Per-row tolerance 35%, mean 12% (largest: MPT-1B at
+  // 8k sequences, +31%).
+  const struct {
+    int layers, hidden, heads, seq, gpus, micro_batch, grad_accum;
+    bool checkpointing;
+    double mfu_percent;
+  } rows[] = {{24, 1536, 12, 2048, 8, 24, 2, false, 34.90}, {24, 2048, 16, 2048, 8, 14, 1, false, 41.82},
+              {32, 2560, 20, 4096, 8, 5, 6, false, 42.31},  {32, 4096, 32, 2048, 8, 6, 1, false, 46.44},
+              {40, 5120, 40, 2048, 8, 2, 1, false, 39.79},  {40, 5120, 40, 2048, 64, 2, 1, false, 39.86},
+              {32, 4096, 32, 4096, 8, 16, 2, true, 40.42},  {32, 4096, 32, 8192, 8, 8, 2, true, 37.14},
+              {48, 7168, 64, 2048, 8, 3, 21, true, 38.11},  {48, 7168, 64, 2048, 32, 14, 3, true, 43.92},
+              {80, 8192, 64, 2048, 64, 8, 4, true, 42.57},  {40, 5120, 40, 4096, 8, 10, 3, true, 41.60},
+              {24, 2048, 16, 8192, 8, 3, 4, false, 37.73}};
+  double sum = 0.0;
+  for (const auto& r : rows) {
+    transformer_spec m = catalog::gpt_decoder("mpt", r.layers, r.hidden, r.heads, 50368, 2048);
+    m.positions = position_kind::rotary;  // ALiBi: no position parameters
+    m.qkv_bias = m.out_bias = m.mlp_bias = false;
+    training_plan p;
+    p.model = m;
+    p.node = catalog::dgx_h100;
+    p.layout = {.dp = r.gpus, .zero = 3};
+    p.config.micro_batch = r.micro_batch;
+    p.config.seq = r.seq;
+    p.config.global_batch = r.micro_batch * r.grad_accum * r.gpus;
+    p.config.recompute = r.checkpointing ? recompute_mode::full : recompute_mode::none;
+    p.assumptions.stack = software_stack::eager;
+    p.assumptions.zero3_gather_elements = m.layer_parameters(0);
+    p.assumptions.zero3_reduce_elements = m.layer_parameters(0);
+    const double got = 100.0 * estimate_step(p).mfu;
+    INFO("MPT " << r.layers << " x " << r.hidden << ", seq " << r.seq << ", " << r.gpus << " GPUs");
+    CHECK(got == Approx(r.mfu_percent).epsilon(0.35));
+    sum += std::abs(got / r.mfu_percent - 1.0);
+  }
+  CHECK(sum / 13 < 0.12);
+}
+
+TEST_CASE("out-of-range assumptions are refused, naming the field") {
+  training_plan p = kor_plan(kor_table5[0], true);
+  p.assumptions.sustained_fraction = 1.5;
+  CHECK_THROWS_WITH(estimate_step(p), Catch::Contains("sustained_fraction"));
+  p = kor_plan(kor_table5[0], true);
+  p.assumptions.storage_read = -1.0 * units::GBps;
+  CHECK_THROWS_WITH(estimate_step(p), Catch::Contains("storage_read"));
+  p = kor_plan(kor_table5[0], true);
+  p.assumptions.collectives.nvls_efficiency = 0.0;
+  CHECK_THROWS_WITH(estimate_step(p), Catch::Contains("nvls_efficiency"));
+}
