@@ -62,8 +62,15 @@ command add_gpus_command(CLI::App& app);
 command add_models_command(CLI::App& app);
 command add_fit_command(CLI::App& app);
 command add_probe_command(CLI::App& app);
+command add_serve_command(CLI::App& app);
 command add_capacity_command(CLI::App& app);
 command add_utilization_command(CLI::App& app);
+command add_cost_command(CLI::App& app);
+
+/// A command that prints a list as a table, or as JSON with --json: print(json) is its body.
+command add_listing_command(CLI::App& app, const char* name, const char* help,
+                            const char* json_help, int (*print)(bool json));
+command add_train_command(CLI::App& app);
 
 /// The built-in scenario (`gpuplan` with no arguments).
 int run_demo();

@@ -3,17 +3,25 @@
 //
 //   gpuplan capacity --rate 30 --peak-factor 1.6 --growth 0.1 --months 12
 //       --wait-slo 2 --replica-rate 2 --service-time 4 [--json] [--chart plan.svg]
+//   gpuplan capacity --rate 20 --wait-slo 1 --model llama-3-70b --node dgx-h100 --tp 8
+//       --input-len 1024 --output-len 256 --ttft-slo 1 --tpot-slo 0.05 [--json]
 #include "chart.hpp"
 #include "cli.hpp"
 #include "options.hpp"
+#include "serve_setup.hpp"
 
 #include <gpuplan/catalog.hpp>
 #include <gpuplan/catalog/mig.hpp>
+#include <gpuplan/catalog/prices.hpp>
 #include <gpuplan/io/capacity_json.hpp>
+#include <gpuplan/io/serve_json.hpp>
+#include <gpuplan/models/cost.hpp>
+#include <gpuplan/models/serving.hpp>
 #include <gpuplan/plan/capacity.hpp>
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <memory>
@@ -27,9 +35,9 @@ namespace {
 
 using ft = field_type;
 
-// The command's own settings (flags and --plan keys). The serving-plan route (`gpuplan serve`
-// flags giving the replica's capacity) joins when the serving model lands; until then a replica
-// is described by --replica-rate and --service-time, which also covers non-LLM workloads.
+// The command's own settings (flags and --plan keys). A replica is described either by a serving
+// plan (the `gpuplan serve` flags: the shared groups of options.hpp and serve_load_fields(), with
+// --model) or by --replica-rate and --service-time given directly, for workloads that are not LLMs.
 constexpr field capacity_table[] = {
     {"rate", "--rate", ft::number, "demand", "Mean demand, requests/s"},
     {"peak_factor", "--peak-factor", ft::number, "demand", "Peak / mean demand (default 1)"},
@@ -49,13 +57,21 @@ constexpr field capacity_table[] = {
     {"service_time", "--service-time", ft::number, "replica",
      "Mean time one request is in service, seconds"},
     {"service_cv", "--service-cv", ft::number, "replica",
-     "Coefficient of variation of the service time (1: exponential, the default)"},
+     "Coefficient of variation of the service time (1: exponential, the default; also with a "
+     "serving plan, whose model gives no service-time spread for a fixed request mix)"},
     {"gpus_per_replica", "--gpus-per-replica", ft::count, "replica",
      "GPUs per replica (a TP x PP group; default 1)"},
     {"current_replicas", "--current-replicas", ft::count0, "replica",
      "Replicas running today, to say when they run out (default: the plan's)"},
-    {"price", "--price", ft::number, "replica", "$ per replica-hour (optional: a cost column)"},
-    {"gpu", "--gpu", ft::text, "replica", "GPU of the replicas, for --mig (catalog name)"},
+    {"price", "--price", ft::number, "replica",
+     "$ per replica-hour (optional: a cost column; with a serving plan the default is the "
+     "cheapest on-demand $/GPU-hour of the default price book for the GPU, times tp x pp)"},
+    {"compare", "--compare", ft::text, "options",
+     "Other replica types to rank for the same demand: 'NAME:RATE:SERVICE[:PER_GPU[:PRICE]]', "
+     "';'-separated (PER_GPU: replicas sharing one GPU, e.g. 7 for 1g slices; PRICE: $/replica-h)"},
+    {"owned_price", "--owned-price", ft::number, "options",
+     "$ per owned replica-hour, with --cloud-price and --hourly: the cheapest owned base + burst"},
+    {"cloud_price", "--cloud-price", ft::number, "options", "$ per cloud replica-hour (burst)"},
     {"mig", "--mig", ft::text, "replica", "Replicas are MIG slices of this profile (3g.40gb)"},
     {"kubernetes", "--kubernetes", ft::text, "output",
      "Print only a Kubernetes Deployment named NAME with the plan's replicas and GPU requests"},
@@ -98,7 +114,113 @@ double at_least(const settings& s, std::string_view key, double v, double lo) {
   return v;
 }
 
-capacity_request build(const settings& s) {
+/// --compare 'NAME:RATE:SERVICE[:PER_GPU[:PRICE]];...' (the replica's CV is the main one's).
+std::vector<capacity_option> compare_options(const settings& s, const capacity_request& q) {
+  std::vector<capacity_option> out;
+  const std::optional<std::string> text = s.text("compare");
+  if (!text) return out;
+  // the plan's own replica first, so the ranking places it among the others
+  out.push_back({.name = "this replica", .replica = q.replica, .replica_price = q.replica_price});
+  std::string item;
+  auto fail = [&](const std::string& why) {
+    throw usage_error(fmt::format("{} '{}': {} (expected NAME:RATE:SERVICE[:PER_GPU[:PRICE]])",
+                                  s.name("compare"), item, why));
+  };
+  for (char ch : *text + ";") {
+    if (ch != ';') {
+      item += ch;
+      continue;
+    }
+    if (item.find_first_not_of(' ') == std::string::npos) {
+      item.clear();
+      continue;
+    }
+    std::vector<std::string> parts;
+    std::string cur;
+    for (char c : item + ":") {
+      if (c == ':') {
+        parts.push_back(cur);
+        cur.clear();
+      } else {
+        cur += c;
+      }
+    }
+    if (parts.size() < 3 || parts.size() > 5) fail("3 to 5 ':'-separated fields");
+    auto num = [&](const std::string& t, const char* what) {
+      double v = 0;
+      const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+      if (t.empty() || ec != std::errc{} || end != t.data() + t.size() || !std::isfinite(v) || v < 0)
+        fail(fmt::format("{} '{}' is not a non-negative number", what, t));
+      return v;
+    };
+    capacity_option o{};
+    if (parts[0].empty() || parts[0].size() > name_string::capacity) fail("the name must be 1-63 characters");
+    o.name = name_string::from(parts[0]);
+    o.replica = q.replica;
+    o.replica.rate = req_per_s(num(parts[1], "RATE"));
+    o.replica.mean_service = num(parts[2], "SERVICE") * units::s;
+    if (!(o.replica.rate.value > 0) || !(o.replica.mean_service.value > 0))
+      fail("RATE and SERVICE must be positive");
+    if (parts.size() > 3) {
+      const double per = num(parts[3], "PER_GPU");
+      if (per != std::floor(per) || per < 1 || per > 7) fail("PER_GPU must be a whole number 1-7");
+      o.replicas_per_gpu = static_cast<int>(per);
+      if (o.replicas_per_gpu > 1) o.replica.gpus = 1;
+    }
+    if (parts.size() > 4) o.replica_price = num(parts[4], "PRICE") * units::usd_per_h;
+    out.push_back(o);
+    item.clear();
+  }
+  return out;
+}
+
+/// The replica a serving plan describes: its best operating point under the TTFT/TPOT SLO.
+struct serving_replica {
+  serve_setup setup;
+  slo_result best{};
+  const cloud_price* price = nullptr;  ///< the default price book's entry used; null: none
+};
+
+std::optional<serving_replica> serving_replica_from(const settings& s) {
+  if (!s.has("model")) {
+    for (const char* key : {"node", "tp", "pp", "input_len", "output_len", "ttft_slo", "tpot_slo",
+                            "batching", "dtype", "engine"})
+      if (s.has(key))
+        throw usage_error(fmt::format(
+            "{} belongs to a serving plan: give --model too (or describe the replica with "
+            "--replica-rate and --service-time alone)",
+            s.name(key)));
+    return std::nullopt;
+  }
+  for (const char* key : {"replica_rate", "service_time", "gpus_per_replica"})
+    if (s.has(key))
+      throw usage_error(fmt::format(
+          "{} describes a replica directly; with --model the serving plan gives it: use one or "
+          "the other",
+          s.name(key)));
+  serving_replica r{.setup = serve_setup_from(s, "capacity"), .best = {}, .price = nullptr};
+  if (r.setup.plan.layout.dp != 1)
+    throw usage_error(fmt::format(
+        "capacity plans the number of replicas itself: give a replica's tp and pp, not dp {} "
+        "(or --gpus beyond tp x pp)",
+        r.setup.plan.layout.dp));
+  if (!r.setup.want_slo())
+    throw usage_error(
+        "capacity with a serving plan needs the replica's latency target: --ttft-slo and/or "
+        "--tpot-slo (seconds)");
+  r.best = best_under_slo(r.setup.plan, r.setup.slo);
+  if (!r.best.found)
+    throw usage_error(fmt::format(
+        "no concurrency of {} on {} x {} (tp {} pp {}) meets the SLO (TTFT <= {:g} s, TPOT <= "
+        "{:g} s): relax it or give the replica more GPUs",
+        r.setup.model.name(), r.setup.gpus_per_replica(), r.setup.plan.node.gpu.name.view(),
+        r.setup.plan.layout.tp, r.setup.plan.layout.pp, r.setup.slo.ttft.in(units::s),
+        r.setup.slo.tpot.in(units::s)));
+  r.price = cheapest_price(catalog::default_prices, r.setup.plan.node.gpu, price_term::on_demand);
+  return r;
+}
+
+capacity_request build(const settings& s, const std::optional<serving_replica>& serving) {
   capacity_request q{};
   const double arrival_cv = at_least(s, "arrival_cv", s.number("arrival_cv").value_or(1.0), 0.0);
   if (const std::optional<std::string> hourly = s.text("hourly")) {
@@ -144,14 +266,23 @@ capacity_request build(const settings& s) {
     throw usage_error(fmt::format("{} must be in (0, 100), e.g. 99 (got {})",
                                   s.name("wait_percentile"), p));
   q.slo.percentile = p / 100.0;
-  const char* replica_why =
-      "give one replica's capacity with --replica-rate (requests/s at its latency SLO) and "
-      "--service-time (seconds per request)";
-  q.replica.rate = req_per_s(positive(s, "replica_rate", need(s, "replica_rate", replica_why)));
-  q.replica.mean_service =
-      positive(s, "service_time", need(s, "service_time", replica_why)) * units::s;
+  if (serving) {
+    // The replica serves best.concurrency requests at once (Little's law: rate x e2e), each in
+    // service for the end-to-end latency of the best point under the SLO.
+    q.replica.rate = serving->best.best.requests_per_s;
+    q.replica.mean_service = serving->best.best.e2e;
+    q.replica.gpus = serving->setup.gpus_per_replica();
+  } else {
+    const char* replica_why =
+        "give one replica's capacity with --replica-rate (requests/s at its latency SLO) and "
+        "--service-time (seconds per request), or a serving plan (--model with the `gpuplan "
+        "serve` flags and --ttft-slo/--tpot-slo)";
+    q.replica.rate = req_per_s(positive(s, "replica_rate", need(s, "replica_rate", replica_why)));
+    q.replica.mean_service =
+        positive(s, "service_time", need(s, "service_time", replica_why)) * units::s;
+    q.replica.gpus = s.count("gpus_per_replica").value_or(1);
+  }
   q.replica.service_cv = at_least(s, "service_cv", s.number("service_cv").value_or(1.0), 0.0);
-  q.replica.gpus = s.count("gpus_per_replica").value_or(1);
   q.monthly_growth = s.number("growth").value_or(0.0);
   if (!(q.monthly_growth > -1.0) || !std::isfinite(q.monthly_growth))
     throw usage_error(fmt::format("{} must be a fraction above -1 (0.1 = 10% a month; got {})",
@@ -165,6 +296,8 @@ capacity_request build(const settings& s) {
     throw usage_error(fmt::format("{} must not be negative", s.name("current_replicas")));
   if (const std::optional<double> price = s.number("price"))
     q.replica_price = at_least(s, "price", *price, 0.0) * units::usd_per_h;
+  else if (serving && serving->price != nullptr)
+    q.replica_price = serving->price->on_demand * static_cast<double>(q.replica.gpus);
   return q;
 }
 
@@ -192,7 +325,8 @@ chart::chart_spec horizon_chart(const capacity_plan& p, const capacity_request& 
 int run_capacity(capacity_command& cmd) {
   settings& s = cmd.s;
   s.read_plan();
-  const capacity_request q = build(s);
+  const std::optional<serving_replica> serving = serving_replica_from(s);
+  const capacity_request q = build(s, serving);
   std::optional<mig_profile> mig;
   if (const std::optional<std::string> mig_name = s.text("mig")) {
     const std::optional<std::string> gpu_name = s.text("gpu");
@@ -212,6 +346,21 @@ int run_capacity(capacity_command& cmd) {
     mig = *prof;
   }
   const capacity_plan p = plan_capacity(q);
+  const std::vector<capacity_option> options = compare_options(s, q);
+  std::vector<option_result> ranked(options.size());
+  if (!options.empty()) rank_options(q, options, ranked);
+  std::optional<burst_split> burst;
+  if (s.has("owned_price") || s.has("cloud_price")) {
+    if (!s.has("owned_price") || !s.has("cloud_price"))
+      throw usage_error("--owned-price and --cloud-price go together (both $ per replica-hour)");
+    if (!p.has_hours)
+      throw usage_error("--owned-price/--cloud-price need a 24-hour profile (--hourly) to split "
+                        "an owned base from cloud burst");
+    const double own = *s.number("owned_price"), cloud = *s.number("cloud_price");
+    if (!(own >= 0) || !(cloud >= 0))
+      throw usage_error("--owned-price and --cloud-price must not be negative");
+    burst = plan_burst(p, own * units::usd_per_h, cloud * units::usd_per_h);
+  }
   std::string yaml;
   if (const std::optional<std::string> name = s.text("kubernetes"))
     yaml = io::kubernetes_resources(*name, p.replicas, q.replica.gpus, mig,
@@ -222,12 +371,59 @@ int run_capacity(capacity_command& cmd) {
 
   if (cmd.json) {
     nlohmann::json j = io::to_json(p, q);
+    j["gpus_per_replica"] = q.replica.gpus;
+    j["total_gpus"] = p.gpus;
+    if (serving) {
+      const serving_plan& sp = serving->setup.plan;
+      nlohmann::json sj = io::to_json(serving->best.best);
+      sj["model"] = serving->setup.model.name();
+      sj["gpu"] = std::string(sp.node.gpu.name.view());
+      sj["node"] = std::string(sp.node.name.view());
+      sj["layout"] = io::to_json(sp.layout);
+      sj["engine"] = std::string(to_string(sp.config.engine));
+      sj["input_len"] = serving->setup.input_len;
+      sj["output_len"] = serving->setup.output_len;
+      sj["slo"] = io::to_json(serving->setup.slo);
+      j["serving"] = sj;
+    }
+    if (serving && !s.has("price")) {
+      if (serving->price != nullptr)
+        j["price_entry"] = {
+            {"provider", std::string(serving->price->provider.view())},
+            {"instance", std::string(serving->price->instance.view())},
+            {"term", "on_demand"},
+            {"usd_per_gpu_hour", serving->price->on_demand.in(units::usd_per_h)},
+            {"usd_per_replica_hour", q.replica_price.in(units::usd_per_h)}};
+      else
+        j["price_entry"] = nullptr;
+    }
     if (mig) {
       j["mig_profile"] = std::string(mig->name.view());
       j["replicas_per_gpu"] = mig->max_instances;
       j["physical_gpus"] = (p.replicas + mig->max_instances - 1) / mig->max_instances;
     }
     if (!yaml.empty()) j["kubernetes"] = yaml;
+    if (!ranked.empty()) {
+      j["options"] = nlohmann::json::array();
+      for (const option_result& r : ranked) {
+        nlohmann::json o = {{"name", std::string(r.name.view())},
+                            {"replicas", r.replicas},
+                            {"gpus", r.gpus},
+                            {"utilization", r.mean_utilization},
+                            {"peak_utilization", r.peak_utilization},
+                            {"peak_band", std::string(band_name(r.peak_band))},
+                            {"wait_at_percentile_s", r.wait_at_percentile.in(units::s)}};
+        if (r.priced) o["cost_per_hour_usd"] = r.cost.in(units::usd_per_h);
+        j["options"].push_back(o);
+      }
+    }
+    if (burst)
+      j["burst"] = {{"owned_replicas", burst->owned},
+                    {"cloud_replica_hours_per_day", burst->cloud_replica_hours},
+                    {"peak_cloud_replicas", burst->peak_cloud},
+                    {"daily_cost_usd", burst->daily_cost.in(units::usd)},
+                    {"all_owned_daily_cost_usd", burst->all_owned_daily_cost.in(units::usd)},
+                    {"all_cloud_daily_cost_usd", burst->all_cloud_daily_cost.in(units::usd)}};
     if (drawn) j["chart"] = drawn->drawn ? drawn->image.string() : drawn->script.string();
     print_json(j);
     return 0;
@@ -244,6 +440,29 @@ int run_capacity(capacity_command& cmd) {
              q.replica.rate.in(units::requests_per_s), secs(q.replica.mean_service),
              q.replica.service_cv, p.slots_per_replica, p.slots_per_replica > 1 ? "s" : "",
              q.replica.gpus, q.replica.gpus > 1 ? "s" : "");
+  if (serving) {
+    const serving_plan& sp = serving->setup.plan;
+    const serving_point& b = serving->best.best;
+    fmt::print("  serving plan: {} on {} x {} (tp {} pp {}), {} + {} tokens\n"
+               "  best under TTFT <= {}, TPOT <= {}: concurrency {:.1f}, TTFT {}, TPOT {}, "
+               "end-to-end {}\n",
+               serving->setup.model.name(), q.replica.gpus, sp.node.gpu.name.view(),
+               sp.layout.tp, sp.layout.pp, serving->setup.input_len, serving->setup.output_len,
+               serving->setup.slo.ttft.value > 0 ? secs(serving->setup.slo.ttft) : "any",
+               serving->setup.slo.tpot.value > 0 ? secs(serving->setup.slo.tpot) : "any",
+               b.concurrency, secs(b.ttft), secs(b.tpot), secs(b.e2e));
+    if (s.has("price")) {
+      // the user's price per replica-hour replaces the book
+    } else if (serving->price != nullptr) {
+      fmt::print("  price: {} {} on demand, ${:.2f}/GPU-h x {} GPUs = ${:.2f}/replica-h\n",
+                 serving->price->provider.view(), serving->price->instance.view(),
+                 serving->price->on_demand.in(units::usd_per_h), q.replica.gpus,
+                 q.replica_price.in(units::usd_per_h));
+    } else {
+      fmt::print("  price: the default price book has no {} entry (give --price)\n",
+                 sp.node.gpu.name.view());
+    }
+  }
   fmt::print("Target: p{:g} wait <= {}\n\n", q.slo.percentile * 100, secs(q.slo.max_wait));
   fmt::print("Replicas at the peak: {} ({} GPUs{})\n", p.replicas, p.gpus,
              mig ? fmt::format("; {} per GPU as {}: {} GPUs", mig->max_instances,
@@ -261,6 +480,35 @@ int run_capacity(capacity_command& cmd) {
   fmt::print("  off-peak (at the mean rate) an autoscaler needs {}\n", p.replicas_at_mean);
   if (q.replica_price.value > 0)
     fmt::print("  cost at the peak: ${:.2f}/h\n", p.cost_at_peak.in(units::usd_per_h));
+  if (p.has_hours) {
+    int lo = p.hours[0].replicas, hi = lo;
+    for (const hour_row& h : p.hours) {
+      lo = std::min(lo, h.replicas);
+      hi = std::max(hi, h.replicas);
+    }
+    fmt::print("  hour by hour an autoscaler runs {} to {} replicas\n", lo, hi);
+  }
+  if (burst)
+    fmt::print("  owned base + cloud burst: own {}, rent up to {} ({:.0f} replica-hours a day): "
+               "${:.0f}/day (all owned ${:.0f}, all cloud ${:.0f})\n",
+               burst->owned, burst->peak_cloud, burst->cloud_replica_hours,
+               burst->daily_cost.in(units::usd), burst->all_owned_daily_cost.in(units::usd),
+               burst->all_cloud_daily_cost.in(units::usd));
+  if (!ranked.empty()) {
+    bool priced = true;
+    for (const option_result& r : ranked) priced = priced && r.priced;
+    fmt::print("\nOptions for the same demand and target, ranked ({}):\n",
+               priced ? "by cost" : "by GPUs, then utilisation nearest 80%");
+    table t;
+    t.header = {"option", "replicas", "GPUs", "peak util", "band", "wait at target", "$/h"};
+    t.numeric = {false, true, true, true, false, true, true};
+    for (const option_result& r : ranked)
+      t.rows.push_back({std::string(r.name.view()), std::to_string(r.replicas),
+                        std::to_string(r.gpus), pct(r.peak_utilization),
+                        std::string(band_name(r.peak_band)), secs(r.wait_at_percentile),
+                        r.priced ? fmt::format("{:.2f}", r.cost.in(units::usd_per_h)) : "-"});
+    fmt::print("{}", t.render("  "));
+  }
   if (q.months > 0) {
     fmt::print("\nGrowth {}/month:\n", pct(q.monthly_growth));
     table t;
@@ -297,7 +545,8 @@ command add_capacity_command(CLI::App& app) {
       "capacity",
       "Replicas for a demand at a waiting-time target (Erlang C / Allen-Cunneen), their "
       "utilisation against the 70-90% band, growth month by month");
-  cmd->s.add(sub, std::span<const field>(capacity_table));
+  cmd->s.add(sub, {model_fields(), gpu_fields(), node_fields(), layout_fields(), serving_fields(),
+                   serve_load_fields(), capacity_table});
   cmd->s.add_plan_option(sub);
   sub->add_flag("--json", cmd->json, "Print the plan as JSON (schema: docs/json-schema.md)");
   return {sub, [cmd] { return run_capacity(*cmd); }};

@@ -41,10 +41,10 @@ int run_demo() {
     training_config c{};
     c.seq = 4096;
     c.recompute = recompute_kind::full;
-    const fit_description d = described({m, g, l, false, c, {}, {}});
+    const fit_description d = described({m, g, l, false, c, {}, {}, {}});
     part("1. Full fine-tune, bf16 + AdamW, ZeRO-3 over 8 GPUs, 4k tokens, full recomputation",
          "gpuplan fit --model Llama-3.1-70B --gpu h100 --gpus 8 --zero 3 --seq 4096 "
-         "--recompute full",
+         "--recompute full --framework megatron",
          d, training_fit(model, gpu, l, c));
   }
   {  // 2. LoRA fine-tune: frozen bf16 base split over 8 GPUs with tensor parallelism.
@@ -53,7 +53,7 @@ int run_demo() {
     c.seq = 4096;
     c.lora_rank = 16;
     c.recompute = recompute_kind::selective;
-    const fit_description d = described({m, g, l, false, c, {}, {}});
+    const fit_description d = described({m, g, l, false, c, {}, {}, {}});
     part("2. LoRA fine-tune (rank 16), tensor parallel over 8 GPUs, 4k tokens",
          "gpuplan fit --model Llama-3.1-70B --gpu h100 --gpus 8 --tp 8 --lora 16 --seq 4096 "
          "--recompute selective",
@@ -64,7 +64,7 @@ int run_demo() {
     inference_config c{};
     c.batch = 32;
     c.context = 8192;
-    const fit_description d = described({m, g, l, true, {}, c, {}});
+    const fit_description d = described({m, g, l, true, {}, c, {}, {}});
     part("3. Serving: bf16 weights, tensor parallel over 8 GPUs, 32 sequences of 8k tokens",
          "gpuplan fit --model Llama-3.1-70B --gpu h100 --infer --tp 8 --batch 32 --context 8192", d,
          inference_fit(model, gpu, l, c));

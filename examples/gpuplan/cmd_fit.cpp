@@ -87,8 +87,10 @@ int run_fit(fit_command& cmd) {
   d.layout = layout_from(s, d.model);
   if (d.infer)
     d.serve = serving_from(s, d.model);
-  else
+  else {
     d.train = training_from(s);
+    d.framework_note = settle_framework(s, d.model, d.layout, d.train);
+  }
   d.stages = stage_memory(d);
   const fit_report r = compute(d);
   if (cmd.json)

@@ -54,10 +54,8 @@ int print_gpus(bool json) {
 }  // namespace
 
 command add_gpus_command(CLI::App& app) {
-  auto json = std::make_shared<bool>(false);
-  CLI::App* sub = app.add_subcommand("gpus", "List the GPU catalog: memory, bandwidth, peak rates");
-  sub->add_flag("--json", *json, "Print the catalog as JSON (every field, base units)");
-  return {sub, [json] { return print_gpus(*json); }};
+  return add_listing_command(app, "gpus", "List the GPU catalog: memory, bandwidth, peak rates",
+                             "Print the catalog as JSON (every field, base units)", print_gpus);
 }
 
 }  // namespace gpuplan::cli

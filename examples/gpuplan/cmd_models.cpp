@@ -51,11 +51,8 @@ int print_models(bool json) {
 }  // namespace
 
 command add_models_command(CLI::App& app) {
-  auto json = std::make_shared<bool>(false);
-  CLI::App* sub =
-      app.add_subcommand("models", "List the model catalog: shapes and parameter counts");
-  sub->add_flag("--json", *json, "Print the catalog as JSON (every field)");
-  return {sub, [json] { return print_models(*json); }};
+  return add_listing_command(app, "models", "List the model catalog: shapes and parameter counts",
+                             "Print the catalog as JSON (every field)", print_models);
 }
 
 }  // namespace gpuplan::cli

@@ -14,6 +14,7 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <memory>
 #include <system_error>
 
 namespace gpuplan::cli {
@@ -128,9 +129,8 @@ model_choice resolve_model(std::string_view text) {
   if (std::filesystem::exists(p, ec) || looks_like_json_file(text)) {
     const nlohmann::json j = io::read_json_file(p);
     if (j.is_object() && (j.contains("architectures") || j.contains("model_type"))) {
-      std::string name = p.parent_path().filename().string();
-      if (name.empty() || name == ".") name = p.stem().string();
-      return {io::from_hf_config(j, {p.string(), ""}, name), std::nullopt, "hf-config"};
+      return {io::from_hf_config(j, {p.string(), ""}, io::hf_config_model_name(p)), std::nullopt,
+              "hf-config"};
     }
     return {io::transformer_from_json(j, {p.string(), ""}), std::nullopt, "file"};
   }
@@ -169,6 +169,14 @@ std::string table::render(std::string_view indent) const {
   out += std::string(indent) + std::string(total, '-') + "\n";
   for (const auto& r : rows) line(r);
   return out;
+}
+
+command add_listing_command(CLI::App& app, const char* name, const char* help,
+                            const char* json_help, int (*print)(bool json)) {
+  auto json = std::make_shared<bool>(false);
+  CLI::App* sub = app.add_subcommand(name, help);
+  sub->add_flag("--json", *json, json_help);
+  return {sub, [json, print] { return print(*json); }};
 }
 
 void print_json(const nlohmann::json& j) {

@@ -25,17 +25,31 @@ std::string layout_text(const parallel_layout& l, bool infer) {
 std::string config_text(const fit_description& d) {
   if (d.infer) {
     const inference_config& c = d.serve;
-    return fmt::format(
+    std::string s = fmt::format(
         "{} weights, {} KV cache, batch {} x {} tokens, max-model-len {}, "
         "gpu-memory-utilization {}, block {}",
         c.weight_dtype, c.kv_dtype, c.batch, c.context, c.model_len(), c.gpu_memory_utilization,
         c.block_size);
+    if (c.engine != serving_engine::vllm) s += fmt::format(", engine {}", to_string(c.engine));
+    return s;
   }
   const training_config& c = d.train;
-  std::string s = fmt::format(
-      "{} weights, {} gradients, {}, micro-batch {} x {} tokens, recompute {}", c.dtype,
-      c.grad_dtype, to_string(c.optimizer), c.micro_batch, c.seq, to_string(c.recompute));
-  s += c.flash_attention ? ", flash attention" : ", no flash attention";
+  std::string s = fmt::format("framework {}{}, ", to_string(c.framework), d.framework_note);
+  if (c.amp)
+    s += fmt::format("amp (fp32 weights, gradients and optimizer states, autocast {})", c.dtype);
+  else if (c.framework == framework_kind::transformers && !c.master_weights)
+    s += fmt::format("pure {} (weights, gradients and optimizer states)", c.dtype);
+  else
+    s += fmt::format("{} weights, {} gradients", c.dtype, c.grad_dtype);
+  s += fmt::format(", {}, micro-batch {} x {} tokens, recompute {}", to_string(c.optimizer),
+                   c.micro_batch, c.seq, to_string(c.recompute));
+  if (c.framework == framework_kind::transformers && c.recompute == recompute_mode::full)
+    s += " (gradient_checkpointing_enable)";
+  if (c.chunked_loss) s += ", chunked cross entropy";
+  if (c.framework == framework_kind::transformers)
+    s += ", sdpa attention";
+  else
+    s += c.flash_attention ? ", flash attention" : ", no flash attention";
   if (c.lora_rank > 0) s += fmt::format(", LoRA rank {}", c.lora_rank);
   if (c.qlora_rank > 0) s += fmt::format(", QLoRA rank {}", c.qlora_rank);
   if (c.offload != offload_kind::none) s += fmt::format(", offload {}", to_string(c.offload));
@@ -52,6 +66,10 @@ std::vector<memory_breakdown> stage_memory(const fit_description& d) {
   if (!d.model.transformer) {
     out.push_back(d.infer ? inference_memory(*d.model.generic, d.gpu.spec, d.layout, d.serve).per_gpu
                           : training_memory(*d.model.generic, d.layout, d.train));
+    return out;
+  }
+  if (!d.infer && d.train.framework == framework_kind::transformers) {
+    out.push_back(framework_training_memory(*d.model.transformer, d.layout, d.train));
     return out;
   }
   for (int k = 0; k < d.layout.pp; ++k)
@@ -131,7 +149,14 @@ std::string fit_text(const fit_description& d, const fit_report& r) {
     row("KV cache", m.kv_cache, true);
   }
   row("workspace", m.workspace);
-  row("overhead (CUDA context, NCCL, fragmentation)", m.overhead, true);
+  if (m.phases.peak != training_phase::none) {
+    row("allocator reserve (caching allocator, over allocated)", m.phases.allocator_reserve, true);
+    row("CUDA context and libraries", m.phases.cuda_context, true);
+    if (d.layout.gpus() > 1)
+      row("NCCL buffers", m.overhead - m.phases.allocator_reserve - m.phases.cuda_context);
+  } else {
+    row("overhead (CUDA context, NCCL, fragmentation)", m.overhead, true);
+  }
   row("total", m.total(), true);
   row(d.infer ? "capacity (x gpu-memory-utilization)" : "capacity", r.capacity, true);
   t.rows.push_back({r.fits() ? "headroom" : "short by",
@@ -140,6 +165,14 @@ std::string fit_text(const fit_description& d, const fit_report& r) {
   out += t.render("  ");
   if (m.host.value > 0)
     out += fmt::format("  offloaded to host memory: {} ({})\n", gib(m.host), gb(m.host));
+  if (m.phases.peak != training_phase::none) {
+    const phase_peaks& p = m.phases;
+    out += fmt::format(
+        "\n  peaks by phase (tensors allocated): forward+loss {}, backward {}, optimizer step {};"
+        "\n  the {} phase sets the peak (allocator peak {} + context {})\n",
+        gib(p.forward_loss), gib(p.backward), gib(p.optimizer), to_string(p.peak),
+        gib(p.reserved), gib(p.cuda_context));
+  }
   if (d.stages.size() > 1) {
     table st;
     st.header = {"pipeline stage", "weights", d.infer ? "KV cache" : "activations", "total", ""};

@@ -20,6 +20,9 @@ struct fit_description {
   inference_config serve{};
   /// The memory of each pipeline stage's GPUs, first to last (one entry without pipelining).
   std::vector<memory_breakdown> stages;
+  /// Why the training framework is what it is, for the text output: " (default)", " (--tp 8
+  /// needs Megatron-LM)"; empty when --framework chose it.
+  std::string framework_note;
 };
 
 /// Every pipeline stage's memory for d (first, middle and last stages differ: the embedding,

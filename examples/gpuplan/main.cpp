@@ -6,6 +6,7 @@
 //   gpuplan probe           this machine's GPUs
 //   gpuplan capacity ...    replicas for a demand at a wait SLO, utilisation, growth
 //   gpuplan utilization F   how real GPUs ran (nvidia-smi, DCGM, CSV) against the bands
+//   gpuplan cost ...        what a run costs, draws and emits; rent or own
 //
 // Exit status: 0 success; 1 `fit --require-fit` and it does not fit; 2 bad input (one line on
 // stderr naming the problem); 3 an internal error (a bug: please report it).
@@ -50,8 +51,9 @@ int run(int argc, char** argv) {
   std::vector<gpuplan::cli::command> commands = {
       gpuplan::cli::add_demo_command(app),   gpuplan::cli::add_gpus_command(app),
       gpuplan::cli::add_models_command(app), gpuplan::cli::add_fit_command(app),
-      gpuplan::cli::add_probe_command(app),  gpuplan::cli::add_capacity_command(app),
-      gpuplan::cli::add_utilization_command(app),
+      gpuplan::cli::add_probe_command(app),  gpuplan::cli::add_train_command(app),
+      gpuplan::cli::add_serve_command(app),  gpuplan::cli::add_capacity_command(app),
+      gpuplan::cli::add_utilization_command(app), gpuplan::cli::add_cost_command(app),
   };
   try {
     app.parse(argc, argv);

@@ -51,14 +51,29 @@ constexpr field layout_table[] = {
      "FSDP hybrid shard / ZeRO++ hpZ: shard over groups of this many dp ranks (default: all)", field_use::train},
 };
 constexpr field training_table[] = {
+    {"framework", "--framework", ft::text, "train",
+     "The stack that trains: transformers|megatron. Default: transformers (Hugging Face + PyTorch "
+     "eager, what most fine-tuning runs use); megatron when the plan needs Megatron-LM (--tp, --pp, "
+     "--cp, --ep > 1, --sp, --virtual-stages, --recompute selective, --offload, --dtype fp8, "
+     "--dropout, --flash-attention=false, a mixture-of-experts model or params:N). See "
+     "docs/models/framework-memory.md", field_use::train},
+    {"amp", "--amp", ft::flag, "train",
+     "transformers: automatic mixed precision as Trainer(bf16=True): fp32 parameters, gradients "
+     "and AdamW states (16 B/param), compute under autocast(--dtype)", field_use::train},
+    {"chunked_loss", "--chunked-loss", ft::flag, "train",
+     "transformers: fused/chunked linear cross entropy (Liger) instead of b x s x vocab logits",
+     field_use::train},
     {"dtype", "--dtype", ft::text, "train", "Training precision: bf16|fp16|fp32|fp8 (default bf16)", field_use::train},
     {"grad_dtype", "--grad-dtype", ft::text, "train",
      "Gradient precision: bf16|fp16|fp32 (default: --dtype; fp32 = Megatron's 18 B/param)", field_use::train},
     {"optimizer", "--optimizer", ft::text, "train",
      "adamw|adam|sgd|adamw8bit|adafactor (default adamw)", field_use::train},
     {"master_weights", "--master-weights", ft::flag, "train",
-     "fp32 master copy of the weights in the optimizer (on by default; =false: off)", field_use::train},
-    {"recompute", "--recompute", ft::text, "train", "Activation recomputation: none|selective|full", field_use::train},
+     "fp32 master copy of the weights in the optimizer (on by default; =false: off, and under "
+     "transformers pure bf16/fp16: parameters, gradients and AdamW states, 8 B/param)", field_use::train},
+    {"recompute", "--recompute", ft::text, "train",
+     "Activation recomputation: none|selective|full (transformers: full = "
+     "gradient_checkpointing_enable(); selective is Megatron's)", field_use::train},
     {"micro_batch", "--micro-batch", ft::count, "train", "Sequences per micro-batch (default 1)", field_use::train},
     {"seq", "--seq", ft::count, "train", "Tokens per sequence (default 2048)", field_use::train},
     {"micro_batches", "--micro-batches", ft::count, "train",
@@ -99,6 +114,18 @@ constexpr field serving_table[] = {
      "dtype of each group's scale: fp16|bf16|fp32 (default fp16)", field_use::serve},
     {"quant_zero_point", "--quant-zero-point", ft::flag, "serve",
      "Asymmetric quantisation: a zero point per group (AWQ)", field_use::serve},
+    {"engine", "--engine", ft::text, "serve",
+     "Serving engine whose KV-cache rule applies: vllm (default, today's) | "
+     "vllm-cudagraph-profiled | vllm-v0-mem-get-info (v0.2.5-v0.6.3) | vllm-v0-torch-peak "
+     "(<= v0.2.4) | sglang | trtllm",
+     field_use::serve},
+    {"mem_fraction_static", "--mem-fraction-static", ft::number, "serve",
+     "SGLang --mem-fraction-static (default: SGLang's by tp size, 0.88 at tp 1)",
+     field_use::serve},
+    {"free_gpu_memory_fraction", "--free-gpu-memory-fraction", ft::number, "serve",
+     "TensorRT-LLM free_gpu_memory_fraction: share of the memory free after the weights "
+     "(default 0.9)",
+     field_use::serve},
 };
 
 bool is_plan_meta(std::string_view k) {
@@ -406,6 +433,16 @@ training_config training_from(const settings& s) {
   c.global_batch = s.count("global_batch").value_or(0);
   c.flash_attention = s.flag("flash_attention").value_or(c.flash_attention);
   c.dropout = s.flag("dropout").value_or(c.dropout);
+  c.framework = framework_kind::transformers;  // settle_framework may choose megatron
+  if (const auto t = s.text("framework")) c.framework = enum_named<framework_kind>(*t, s.name("framework"));
+  c.amp = s.flag("amp").value_or(false);
+  c.chunked_loss = s.flag("chunked_loss").value_or(false);
+  if (c.framework == framework_kind::megatron && c.amp)
+    throw usage_error(fmt::format("{} needs --framework transformers (Megatron's mixed precision "
+                                  "is --dtype bf16 with --master-weights)", s.name("amp")));
+  if (c.framework == framework_kind::megatron && c.chunked_loss)
+    throw usage_error(fmt::format("{} needs --framework transformers (Megatron's cross entropy is "
+                                  "already fused)", s.name("chunked_loss")));
   c.lora_rank = s.count("lora").value_or(0);
   c.qlora_rank = s.count("qlora").value_or(0);
   if (c.lora_rank > 0 && c.qlora_rank > 0) {
@@ -415,6 +452,50 @@ training_config training_from(const settings& s) {
   }
   c.validate();
   return c;
+}
+
+std::string settle_framework(const settings& s, const model_choice& model,
+                             const parallel_layout& l, training_config& c) {
+  // What in the plan only the Megatron profile models, in words, first found.
+  std::string needs;
+  auto need = [&](bool cond, std::string what) {
+    if (cond && needs.empty()) needs = std::move(what);
+  };
+  need(!model.transformer, "a params:N model");
+  need(model.transformer && model.transformer->is_moe(), "a mixture-of-experts model");
+  need(l.tp > 1, fmt::format("--tp {}", l.tp));
+  need(l.pp > 1, fmt::format("--pp {}", l.pp));
+  need(l.cp > 1, fmt::format("--cp {}", l.cp));
+  need(l.ep > 1, fmt::format("--ep {}", l.ep));
+  need(l.sequence_parallel, "--sp");
+  need(l.virtual_stages > 1, "--virtual-stages");
+  need(c.recompute == recompute_mode::selective, "--recompute selective");
+  need(c.offload != offload_kind::none, "--offload");
+  need(c.dtype == precision::fp8, "--dtype fp8");
+  need(c.dropout, "--dropout");
+  need(!c.flash_attention, "--flash-attention=false");
+  const bool given = s.has("framework");
+  if (given && c.framework == framework_kind::transformers && !needs.empty())
+    throw usage_error(fmt::format("{} transformers models one model with data parallelism (DDP, "
+                                  "FSDP, ZeRO); {} needs --framework megatron",
+                                  s.name("framework"), needs));
+  std::string note = given ? "" : " (default)";
+  if (!given && !needs.empty()) {
+    c.framework = framework_kind::megatron;
+    note = fmt::format(" ({} needs Megatron-LM)", needs);
+  }
+  if (c.framework == framework_kind::megatron) {
+    if (c.amp)
+      throw usage_error(fmt::format("{} needs --framework transformers{}", s.name("amp"),
+                                    needs.empty() ? "" : " (and " + needs + " needs megatron)"));
+    if (c.chunked_loss)
+      throw usage_error(fmt::format("{} needs --framework transformers (Megatron's cross entropy "
+                                    "is already fused){}",
+                                    s.name("chunked_loss"),
+                                    needs.empty() ? "" : "; " + needs + " needs megatron"));
+  }
+  c.validate();
+  return note;
 }
 
 inference_config serving_from(const settings& s, const model_choice& model) {
@@ -445,6 +526,13 @@ inference_config serving_from(const settings& s, const model_choice& model) {
       precision_of(s, "quant_scale_dtype", {precision::fp16, precision::bf16, precision::fp32},
                    c.quant_scale_dtype);
   c.quant_zero_point = s.flag("quant_zero_point").value_or(c.quant_zero_point);
+  if (const auto e = s.text("engine")) c.engine = enum_named<serving_engine>(*e, s.name("engine"));
+  for (const char* key : {"mem_fraction_static", "free_gpu_memory_fraction"})
+    if (const auto f = s.number(key); f && !(*f > 0.0 && *f <= 1.0))
+      throw usage_error(fmt::format("{} must be in (0, 1] (got {})", s.name(key), *f));
+  c.mem_fraction_static = s.number("mem_fraction_static").value_or(c.mem_fraction_static);
+  c.free_gpu_memory_fraction =
+      s.number("free_gpu_memory_fraction").value_or(c.free_gpu_memory_fraction);
   c.validate();
   return c;
 }

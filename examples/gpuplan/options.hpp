@@ -64,7 +64,9 @@ std::span<const field> layout_fields();    ///< --dp --tp --pp --cp --ep --zero 
 std::span<const field> training_fields();  ///< every training_config field
 std::span<const field> serving_fields();   ///< every inference_config field
 
-/// The settings a command was given, by flag and by plan file; flags win.
+/// The settings a command was given, by flag and by plan file; flags win. The flags registered by
+/// add() write into this object when CLI11 parses, so it must stay where it is: hold it in a
+/// std::shared_ptr (or a member of one) captured by the command's run function.
 class settings {
  public:
   /// Registers `fields` as flags of `app` (except custom ones) and as plan-file keys.
@@ -120,6 +122,12 @@ std::optional<node_spec> node_from(const settings& s);
 parallel_layout layout_from(const settings& s, const model_choice& model);
 /// Every training_config field, checked.
 training_config training_from(const settings& s);
+/// The training framework: --framework if given (refused when the plan needs the other one),
+/// else transformers, or megatron when the plan uses what only the Megatron profile models
+/// (tp/pp/cp/ep > 1, sp, virtual stages, selective recompute, offload, fp8, dropout, no flash
+/// attention, MoE, params:N). Returns the note the text output prints beside the framework.
+std::string settle_framework(const settings& s, const model_choice& model,
+                             const parallel_layout& l, training_config& c);
 /// Every inference_config field, checked; weights default to the model's own 16-bit dtype.
 inference_config serving_from(const settings& s, const model_choice& model);
 

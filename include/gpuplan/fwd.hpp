@@ -7,31 +7,91 @@
 
 namespace gpuplan {
 
-/// Exponents of the seven base dimensions. Energy is a base dimension of its own (not mass x
-/// length^2 / time^2): planning never needs mass or length, and keeping joules primary makes
-/// watts = joules / second exact. Compute (FLOP) is a base dimension, so FLOP/s is not hertz.
-/// Tokens and requests are counted dimensions so that tokens/s can never be mixed up with
-/// requests/s (see docs/units.md for the reasoning).
+// ---- the dimensions: every per-dimension fact is one row of these three lists ---------------
+//
+// GPUPLAN_BASE_DIMENSIONS(X): X(member, base unit symbol) for each base dimension: the exponent's
+//   member in `dimension`, the symbol quantities of unnamed dimensions print with ("B*s").
+// GPUPLAN_DERIVED_DIMENSIONS(X): X(name, expression) for each named dimension built from others.
+// GPUPLAN_NAMED_DIMENSIONS(X): X(name, quantity type, description, display name) for every named
+//   dimension: its constant dims::name, its type alias, the text of dimension-mismatch errors
+//   ("cannot add data (bytes) and ...") and what dimension_name() returns.
+// A new dimension is a row in the first or second list and a row in the third; its units and
+// literals (units/units.hpp) and its print ladder (units/format.hpp) are rows in their tables.
+
+#define GPUPLAN_BASE_DIMENSIONS(X) \
+  X(data, "B")                     \
+  X(time, "s")                     \
+  X(compute, "FLOP")               \
+  X(energy, "J")                   \
+  X(money, "$")                    \
+  X(tokens, "tok")                 \
+  X(requests, "req")               \
+  X(carbon, "kgCO2e")
+
+#define GPUPLAN_DERIVED_DIMENSIONS(X)               \
+  X(frequency, none / time)                         \
+  X(bandwidth, data / time)                         \
+  X(compute_rate, compute / time)                   \
+  X(power, energy / time)                           \
+  X(intensity, compute / data)                      \
+  X(energy_per_compute, energy / compute)           \
+  X(money_rate, money / time)                       \
+  X(energy_price, money / energy)                   \
+  X(token_rate, tokens / time)                      \
+  X(request_rate, requests / time)                  \
+  X(data_per_token, data / tokens)                  \
+  X(compute_per_token, compute / tokens)            \
+  X(money_per_token, money / tokens)                \
+  X(carbon_intensity, carbon / energy)
+
+#define GPUPLAN_NAMED_DIMENSIONS(X)                                                              \
+  X(data, data_size, "data (bytes)", "data")                                                     \
+  X(time, duration, "time (seconds)", "time")                                                    \
+  X(compute, compute_amount, "compute (FLOP)", "compute")                                        \
+  X(energy, energy, "energy (joules)", "energy")                                                 \
+  X(money, money, "money (US dollars)", "money")                                                 \
+  X(tokens, token_count, "tokens", "tokens")                                                     \
+  X(requests, request_count, "requests", "requests")                                             \
+  X(carbon, carbon_mass, "carbon mass (kg CO2e)", "carbon mass")                                 \
+  X(frequency, frequency, "frequency (1/s)", "frequency")                                        \
+  X(bandwidth, bandwidth, "bandwidth (bytes/s)", "bandwidth")                                    \
+  X(compute_rate, compute_rate, "compute rate (FLOP/s)", "compute rate")                         \
+  X(power, power, "power (watts)", "power")                                                      \
+  X(intensity, intensity, "arithmetic intensity (FLOP/byte)", "arithmetic intensity")            \
+  X(energy_per_compute, energy_per_compute, "energy per FLOP (joules/FLOP)", "energy per FLOP")  \
+  X(money_rate, money_rate, "money per time (US dollars/s)", "money per time")                   \
+  X(energy_price, energy_price, "money per energy (US dollars/joule)", "money per energy")       \
+  X(token_rate, token_rate, "token rate (tokens/s)", "token rate")                               \
+  X(request_rate, request_rate, "request rate (requests/s)", "request rate")                     \
+  X(data_per_token, data_per_token, "data per token (bytes/token)", "data per token")            \
+  X(compute_per_token, compute_per_token, "compute per token (FLOP/token)", "compute per token") \
+  X(money_per_token, money_per_token, "money per token (US dollars/token)", "money per token")   \
+  X(carbon_intensity, carbon_intensity, "carbon intensity (kg CO2e/joule)", "carbon intensity")
+
+/// Exponents of the base dimensions (GPUPLAN_BASE_DIMENSIONS). Energy is a base dimension of its
+/// own (not mass x length^2 / time^2): planning never needs mass or length, and keeping joules
+/// primary makes watts = joules / second exact. Compute (FLOP) is a base dimension, so FLOP/s is
+/// not hertz. Tokens and requests are counted dimensions so that tokens/s can never be mixed up
+/// with requests/s; carbon (kg CO2e) is the emissions an energy use or a purchase stands for
+/// (see docs/units.md for the reasoning).
 struct dimension {
-  int data = 0;
-  int time = 0;
-  int compute = 0;
-  int energy = 0;
-  int money = 0;
-  int tokens = 0;
-  int requests = 0;
+#define GPUPLAN_DETAIL_MEMBER(member, symbol) int member = 0;
+  GPUPLAN_BASE_DIMENSIONS(GPUPLAN_DETAIL_MEMBER)
+#undef GPUPLAN_DETAIL_MEMBER
 
   friend constexpr bool operator==(const dimension&, const dimension&) = default;
 
   friend constexpr dimension operator*(dimension a, dimension b) {
-    return {a.data + b.data,     a.time + b.time,     a.compute + b.compute,
-            a.energy + b.energy, a.money + b.money,   a.tokens + b.tokens,
-            a.requests + b.requests};
+#define GPUPLAN_DETAIL_ADD(member, symbol) a.member += b.member;
+    GPUPLAN_BASE_DIMENSIONS(GPUPLAN_DETAIL_ADD)
+#undef GPUPLAN_DETAIL_ADD
+    return a;
   }
   friend constexpr dimension operator/(dimension a, dimension b) {
-    return {a.data - b.data,     a.time - b.time,     a.compute - b.compute,
-            a.energy - b.energy, a.money - b.money,   a.tokens - b.tokens,
-            a.requests - b.requests};
+#define GPUPLAN_DETAIL_SUB(member, symbol) a.member -= b.member;
+    GPUPLAN_BASE_DIMENSIONS(GPUPLAN_DETAIL_SUB)
+#undef GPUPLAN_DETAIL_SUB
+    return a;
   }
   [[nodiscard]] constexpr bool dimensionless() const { return *this == dimension{}; }
 };
@@ -39,27 +99,17 @@ struct dimension {
 /// The named dimensions of the library.
 namespace dims {
 inline constexpr dimension none{};
-inline constexpr dimension data{.data = 1};
-inline constexpr dimension time{.time = 1};
-inline constexpr dimension compute{.compute = 1};
-inline constexpr dimension energy{.energy = 1};
-inline constexpr dimension money{.money = 1};
-inline constexpr dimension tokens{.tokens = 1};
-inline constexpr dimension requests{.requests = 1};
-
-inline constexpr dimension frequency = none / time;
-inline constexpr dimension bandwidth = data / time;
-inline constexpr dimension compute_rate = compute / time;
-inline constexpr dimension power = energy / time;
-inline constexpr dimension intensity = compute / data;
-inline constexpr dimension energy_per_compute = energy / compute;
-inline constexpr dimension money_rate = money / time;
-inline constexpr dimension energy_price = money / energy;
-inline constexpr dimension token_rate = tokens / time;
-inline constexpr dimension request_rate = requests / time;
-inline constexpr dimension data_per_token = data / tokens;
-inline constexpr dimension compute_per_token = compute / tokens;
-inline constexpr dimension money_per_token = money / tokens;
+#define GPUPLAN_DETAIL_BASE(member, symbol) \
+  inline constexpr dimension member = [] {  \
+    dimension d{};                          \
+    d.member = 1;                           \
+    return d;                               \
+  }();
+GPUPLAN_BASE_DIMENSIONS(GPUPLAN_DETAIL_BASE)
+#undef GPUPLAN_DETAIL_BASE
+#define GPUPLAN_DETAIL_DERIVED(name, expression) inline constexpr dimension name = expression;
+GPUPLAN_DERIVED_DIMENSIONS(GPUPLAN_DETAIL_DERIVED)
+#undef GPUPLAN_DETAIL_DERIVED
 }  // namespace dims
 
 /// A value of dimension D stored in D's base unit. Rep must be a floating-point type (see
@@ -69,26 +119,9 @@ struct quantity;
 
 // ---- the named quantity types (aliases of the computed types) ---------------------------------
 
-using data_size = quantity<dims::data>;                         ///< bytes
-using duration = quantity<dims::time>;                          ///< seconds
-using compute_amount = quantity<dims::compute>;                 ///< FLOP
-using energy = quantity<dims::energy>;                          ///< joules
-using money = quantity<dims::money>;                            ///< US dollars
-using token_count = quantity<dims::tokens>;                     ///< tokens
-using request_count = quantity<dims::requests>;                 ///< requests
-using frequency = quantity<dims::frequency>;                    ///< 1/s (Hz)
-using bandwidth = quantity<dims::bandwidth>;                    ///< bytes/s
-using compute_rate = quantity<dims::compute_rate>;              ///< FLOP/s
-using power = quantity<dims::power>;                            ///< watts
-using intensity = quantity<dims::intensity>;                    ///< FLOP/byte
-using energy_per_compute = quantity<dims::energy_per_compute>;  ///< joules/FLOP
-using money_rate = quantity<dims::money_rate>;                  ///< US dollars/s
-using energy_price = quantity<dims::energy_price>;              ///< US dollars/joule
-using token_rate = quantity<dims::token_rate>;                  ///< tokens/s
-using request_rate = quantity<dims::request_rate>;              ///< requests/s
-using data_per_token = quantity<dims::data_per_token>;          ///< bytes/token
-using compute_per_token = quantity<dims::compute_per_token>;    ///< FLOP/token
-using money_per_token = quantity<dims::money_per_token>;        ///< US dollars/token
+#define GPUPLAN_DETAIL_ALIAS(name, type, description, display) using type = quantity<dims::name>;
+GPUPLAN_NAMED_DIMENSIONS(GPUPLAN_DETAIL_ALIAS)
+#undef GPUPLAN_DETAIL_ALIAS
 
 template <dimension D>
 struct unit;

@@ -6,29 +6,47 @@
 
 #include <gpuplan/catalog.hpp>
 #include <gpuplan/catalog/mig.hpp>
+#include <gpuplan/catalog/prices.hpp>
+#include <gpuplan/catalog/sites.hpp>
 
 #include <gpuplan/specs/generic.hpp>
 #include <gpuplan/specs/gpu.hpp>
+#include <gpuplan/specs/grid.hpp>
 #include <gpuplan/specs/layout.hpp>
 #include <gpuplan/specs/network.hpp>
 #include <gpuplan/specs/name.hpp>
 #include <gpuplan/specs/enum_names.hpp>
 #include <gpuplan/specs/precision.hpp>
+#include <gpuplan/specs/pricing.hpp>
 #include <gpuplan/specs/serving.hpp>
+#include <gpuplan/specs/site.hpp>
+#include <gpuplan/specs/source.hpp>
 #include <gpuplan/specs/training.hpp>
 #include <gpuplan/specs/transformer.hpp>
 
 #include <gpuplan/models/assumptions.hpp>
+#include <gpuplan/models/carbon.hpp>
 #include <gpuplan/models/collectives.hpp>
+#include <gpuplan/models/cost.hpp>
+#include <gpuplan/models/energy.hpp>
+#include <gpuplan/models/framework_memory.hpp>
+#include <gpuplan/models/framework_profile.hpp>
 #include <gpuplan/models/flops.hpp>
 #include <gpuplan/models/inference_memory.hpp>
 #include <gpuplan/models/memory_common.hpp>
 #include <gpuplan/models/placement.hpp>
-#include <gpuplan/models/scaling.hpp>
+#include <gpuplan/models/power.hpp>
 #include <gpuplan/models/queueing.hpp>
+#include <gpuplan/models/scaling.hpp>
+#include <gpuplan/models/roofline.hpp>
+#include <gpuplan/models/serving.hpp>
 #include <gpuplan/models/training_memory.hpp>
 #include <gpuplan/models/training_step.hpp>
 
+#include <gpuplan/plan/advice.hpp>
+#include <gpuplan/plan/candidates.hpp>
 #include <gpuplan/plan/capacity.hpp>
+#include <gpuplan/plan/cost.hpp>
+#include <gpuplan/plan/training_cost.hpp>
 #include <gpuplan/plan/fit.hpp>
 #include <gpuplan/plan/sharing.hpp>

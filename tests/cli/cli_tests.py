@@ -140,8 +140,10 @@ def _():
                 "--virtual-stages", "--recompute", "--micro-batch", "--seq", "--flash-attention",
                 "--lora", "--qlora", "--offload", "--weight-dtype", "--kv-dtype", "--batch",
                 "--context", "--max-model-len", "--gpu-memory-utilization", "--block-size",
-                "--plan", "--json", "--require-fit"]:
+                "--plan", "--json", "--require-fit", "--framework", "--amp", "--master-weights",
+                "--chunked-loss"]:
         check(re.search(rf"{re.escape(opt)}\b", f), f"fit --help lists {opt}")
+    check(re.search(r"Default:\s+transformers", f), "fit --help states the default framework")
     check(ok("--version").out.startswith("gpuplan "), "--version")
 
 
@@ -344,9 +346,80 @@ def _():
     check(r.rc == 0, "--require-fit on a plan that fits: exit 0")
 
 
+@case("fit.framework_transformers")
+def _():
+    """The transformers profile through the CLI, against two H100 calibration runs (measured on
+    H100 80GB HBM3, PyTorch 2.11, transformers 5.17, 2026-11-23, gpuplan's calibration set)."""
+    cfg = data("hf/llama-3.2-1b/config.json")
+    # llama-3.2-1b, amp, 8 x 2048, no checkpointing: ran, process peak 74.83 GiB.
+    j = ok_json("fit", "--model", cfg, "--gpu", "h100", "--amp", "--micro-batch", "8", "--seq", "2048")
+    check(j["config"]["framework"] == "transformers" and j["config"]["amp"] is True, "default framework")
+    check(j["fits"] is True, "the run that ran fits")
+    near(j["per_gpu"]["total_bytes"] / GiB, 74.83, 0.07 * 74.83, "process peak within 7% (model: +2.9%)")
+    ph = j["per_gpu"]["phases"]
+    check(ph["peak_phase"] == "backward", "the loss's backward sets the peak")
+    check(j["per_gpu"]["total_bytes"] == ph["reserved_bytes"] + ph["cuda_context_bytes"],
+          "total = allocator peak + context")
+    check(ph["forward_loss_bytes"] < ph["backward_bytes"] and ph["optimizer_bytes"] < ph["backward_bytes"],
+          "phase peaks ordered")
+    # 16 x 4096 with checkpointing (--recompute full = gradient_checkpointing_enable()): ran out
+    # of memory; the advice offers the transformers levers and no tensor parallelism.
+    o = ok_json("fit", "--model", cfg, "--gpu", "h100", "--amp", "--micro-batch", "16", "--seq", "4096",
+                "--recompute", "full")
+    check(o["fits"] is False, "the run that ran out of memory does not fit")
+    changes = [a["change"] for a in o["advice"]]
+    check(any("chunked cross entropy" in c for c in changes), "chunked loss offered")
+    check(any(c.startswith("micro-batch") for c in changes), "shorter micro-batch offered")
+    check(not any("tensor parallel" in c for c in changes), "no Megatron lever")
+    chunked = ok_json("fit", "--model", cfg, "--gpu", "h100", "--amp", "--micro-batch", "16", "--seq", "4096",
+                      "--recompute", "full", "--chunked-loss")
+    check(chunked["config"]["chunked_loss"] is True and chunked["fits"] is True, "--chunked-loss")
+    # Pure bf16 (--master-weights=false): 2 + 4 B/param of weights and AdamW states after a step
+    # (measured 6.91 GiB for llama-3.2-1b, 1,235,814,400 parameters).
+    bf = ok_json("fit", "--model", cfg, "--gpu", "h100", "--master-weights=false", "--micro-batch", "8",
+                 "--seq", "2048")
+    near((bf["per_gpu"]["weights_bytes"] + bf["per_gpu"]["optimizer_bytes"]) / GiB, 6.91, 0.01,
+         "pure bf16 states")
+    check(bf["fits"] is True, "pure bf16 8 x 2048 ran (65.44 GiB)")
+    # The text output names the framework, why, and the phase that sets the peak.
+    t = ok("fit", "--model", cfg, "--gpu", "h100", "--amp").out
+    check("framework transformers (default)" in t, "text names the default framework")
+    check("allocator reserve" in t and "CUDA context and libraries" in t, "reserve and context lines")
+    check("the backward phase sets the peak" in t, "peak phase named")
+    # The default falls back to megatron for what only Megatron-LM does, and says why.
+    tp = ok("fit", "--model", "Llama-3.1-8B", "--gpus", "8", "--tp", "2").out
+    check("framework megatron (--tp 2 needs Megatron-LM)" in tp, "megatron when --tp is given")
+    check(ok_json("fit", "--model", "Llama-3.1-8B", "--recompute", "selective")["config"]["framework"]
+          == "megatron", "selective recompute is Megatron's")
+    check(ok_json("fit", "--model", "params:7e9")["config"]["framework"] == "megatron", "params:N")
+    check(ok_json("fit", "--model", "Mixtral-8x7B-v0.1", "--gpus", "8")["config"]["framework"]
+          == "megatron", "mixture of experts")
+    # A plan file carries the same keys.
+    f = plan_file({"model": cfg, "gpu": "h100", "framework": "transformers", "amp": True,
+                   "micro_batch": 8, "seq": 2048})
+    try:
+        check(ok_json("fit", "--plan", f)["per_gpu"]["total_bytes"] == j["per_gpu"]["total_bytes"],
+              "plan keys framework/amp")
+    finally:
+        os.unlink(f)
+
+
+@case("fit.model_file_name")
+def _():
+    """--model path/to/x.json is named x; a config.json is named after its folder."""
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "my-model.json")
+        with open(data("hf/llama-3.2-1b/config.json")) as src, open(f, "w") as dst:
+            dst.write(src.read())
+        check(ok_json("fit", "--model", f)["model"]["name"] == "my-model", "file name")
+    check(ok_json("fit", "--model", data("hf/llama-3.2-1b/config.json"))["model"]["name"]
+          == "llama-3.2-1b", "folder name for config.json")
+
+
 @case("fit.training_options")
 def _():
-    base = ["fit", "--model", "Llama-3.1-8B", "--gpus", "8"]
+    # The Megatron profile's options (the transformers profile's: fit.framework_transformers).
+    base = ["fit", "--model", "Llama-3.1-8B", "--gpus", "8", "--framework", "megatron"]
     ref = ok_json(*base)
     # Each option reaches the model: it changes what it should, and the config echoes it.
     sel = ok_json(*base, "--recompute", "selective")
@@ -366,7 +439,7 @@ def _():
     check(pp["layout"]["pp"] == 2 and pp["layout"]["virtual_stages"] == 2, "--pp --virtual-stages")
     cp = ok_json(*base, "--cp", "2")
     check(cp["layout"]["cp"] == 2 and cp["layout"]["dp"] == 4, "--cp")
-    dp = ok_json("fit", "--model", "Llama-3.1-8B", "--dp", "4", "--tp", "2")
+    dp = ok_json("fit", "--model", "Llama-3.1-8B", "--dp", "4", "--tp", "2", "--framework", "megatron")
     check(dp["layout"]["gpus"] == 8, "--dp without --gpus")
     sgd = ok_json(*base, "--optimizer", "sgd")
     check(sgd["per_gpu"]["optimizer_bytes"] < ref["per_gpu"]["optimizer_bytes"], "--optimizer")
@@ -707,6 +780,18 @@ BAD = {
                            ["fit", "--model", "@bad/layers_2_63.json"]),
     "config_number_overflow": (r"number_overflow\.json:3:33: malformed JSON: number out of range",
                                ["fit", "--model", "@bad/number_overflow.json"]),
+    "bad_framework": (r"--framework 'deepspeed' is not one of megatron\|transformers",
+                      ["fit", "--model", "Llama-3.1-8B", "--framework", "deepspeed"]),
+    "transformers_with_tp": (r"--framework transformers .*; --tp 2 needs --framework megatron",
+                             ["fit", "--model", "Llama-3.1-8B", "--gpus", "2", "--tp", "2",
+                              "--framework", "transformers"]),
+    "amp_with_megatron": (r"--amp needs --framework transformers",
+                          ["fit", "--model", "Llama-3.1-8B", "--amp", "--framework", "megatron"]),
+    "amp_with_tp": (r"--amp needs --framework transformers \(and --tp 2 needs megatron\)",
+                    ["fit", "--model", "Llama-3.1-8B", "--gpus", "2", "--tp", "2", "--amp"]),
+    "chunked_with_megatron": (r"--chunked-loss needs --framework transformers",
+                              ["fit", "--model", "Llama-3.1-8B", "--chunked-loss", "--framework",
+                               "megatron"]),
 }
 
 BAD_PLANS = {
@@ -755,6 +840,143 @@ def bad_plan_case(name, pattern, plan):
 for _name, (_pattern, _plan) in BAD_PLANS.items():
     bad_plan_case(_name, _pattern, _plan)
 
+
+# ---- gpuplan serve ------------------------------------------------------------------------------
+
+def near_rel(x, y, tol, what):
+    check(abs(x - y) <= tol * abs(y), f"{what}: {x} vs {y} (relative tolerance {tol})")
+
+
+SERVE_70B = ("serve", "--model", "llama3.1-70b", "--node", "dgx-h100", "--tp", "8")
+
+
+@case("serve.json_contract")
+def _():
+    # The keys other tools rely on (docs/json-schema.md), and the identities between them that
+    # hold exactly: tokens/s = requests/s x output tokens; end-to-end = TTFT + (O - 1) x TPOT.
+    j = ok_json(*SERVE_70B, "--input-len", "1024", "--output-len", "256", "--concurrency", "32",
+                "--sweep", "6")
+    for k in ("ttft_s", "tpot_s", "output_tokens_per_s", "requests_per_s", "curve"):
+        check(k in j, f"serve --json lacks {k}")
+    near_rel(j["output_tokens_per_s"], 256 * j["requests_per_s"], 1e-9,
+             "tokens/s = 256 x requests/s")
+    near_rel(j["e2e_s"], j["ttft_s"] + 255 * j["tpot_s"], 1e-9, "e2e = TTFT + 255 TPOT")
+    check(j["concurrency"] == 32 and not j["kv_limited"], "32 sequences fit")
+    curve = j["curve"]
+    check(len(curve) == 6, f"6 points in the curve, got {len(curve)}")
+    for a, b in zip(curve, curve[1:]):
+        check(b["concurrency"] > a["concurrency"], "the curve's concurrency rises")
+        check(b["output_tokens_per_s"] >= a["output_tokens_per_s"], "throughput rises with it")
+        check(b["tpot_s"] >= a["tpot_s"], "TPOT rises with it")
+    for p in curve:
+        for k in ("ttft_s", "tpot_s", "output_tokens_per_s", "requests_per_s"):
+            check(k in p, f"a curve point lacks {k}")
+
+
+@case("serve.nim_70b")
+def _():
+    # NVIDIA NIM 1.8.0 benchmark (docs.nvidia.com/nim/benchmarking/llm/1.0.0/performance):
+    # Llama 3.3 70B fp8 on 2 x H100 TP2, 5000 input / 500 output tokens, concurrency 25:
+    # ITL 38.75 ms, 623.4 output tokens/s. A TensorRT-LLM engine (its KV rule, no chunked
+    # prefill by default). Tolerance 25% (docs/models/serving.md reports the error).
+    j = ok_json("serve", "--model", "llama3.1-70b", "--node", "dgx-h100", "--tp", "2",
+                "--weight-dtype", "fp8", "--kv-dtype", "fp8", "--dtype", "fp8",
+                "--engine", "trtllm", "--input-len", "5000", "--output-len", "500",
+                "--concurrency", "25")
+    check(j["engine"] == "trtllm" and j["chunked_prefill"] is False, "TensorRT-LLM's defaults")
+    near_rel(j["tpot_s"], 0.03875, 0.25, "ITL vs NIM's 38.75 ms")
+    near_rel(j["output_tokens_per_s"], 623.4, 0.25, "tokens/s vs NIM's 623.4")
+
+
+@case("serve.slo")
+def _():
+    j = ok_json(*SERVE_70B, "--ttft-slo", "1", "--tpot-slo", "0.05")
+    check(j["slo_met"] is True and j["best"] is not None, "a 70B on 8 H100s meets 1 s / 50 ms")
+    check(j["best"]["ttft_s"] <= 1 and j["best"]["tpot_s"] <= 0.05, "the best point meets it")
+    check(j["best"]["output_tokens_per_s"] >= j["output_tokens_per_s"],
+          "the best point serves at least what concurrency 1 does")
+    none = ok_json(*SERVE_70B, "--tpot-slo", "0.001")
+    check(none["slo_met"] is False and none["best"] is None, "1 ms per token is out of reach")
+
+
+@case("serve.rate")
+def _():
+    # A rate below saturation is served by the concurrency Little's law gives (bisection: 1%).
+    j = ok_json(*SERVE_70B, "--rate", "4")
+    near_rel(j["requests_per_s"], 4.0, 0.01, "requests/s at --rate 4")
+    check(j["saturated"] is False, "4 requests/s is below saturation")
+    s = ok_json(*SERVE_70B, "--rate", "10000")
+    check(s["saturated"] is True, "10000 requests/s saturates one replica")
+
+
+@case("serve.static")
+def _():
+    j = ok_json(*SERVE_70B, "--batching", "static", "--concurrency", "8", "--input-len", "512",
+                "--output-len", "64")
+    check(j["batching"] == "static", "static batching")
+    near_rel(j["e2e_s"], j["ttft_s"] + 63 * j["tpot_s"], 1e-6, "a static batch decodes to its end")
+    near_rel(j["output_tokens_per_s"], 8 * 64 / j["e2e_s"], 1e-6, "8 x 64 tokens per batch")
+
+
+@case("serve.text")
+def _():
+    r = ok(*SERVE_70B, "--concurrency", "16", "--sweep", "5", "--ttft-slo", "2")
+    for s in ("TTFT", "TPOT", "tok/s/GPU", "Best under the SLO", "Throughput-latency curve",
+              "output tokens/s per GPU", "time per output token (ms)"):
+        check(s in r.out, f"serve's text lacks {s!r}")
+
+
+@case("fit.infer_engine")
+def _():
+    # fit --infer takes the same --engine: each engine's KV rule gives its own budget.
+    args = ("fit", "--infer", "--model", "llama3.1-8b", "--gpu", "h100", "--context", "8192")
+    vllm = ok_json(*args)
+    trt = ok_json(*args, "--engine", "trtllm")
+    sgl = ok_json(*args, "--engine", "sglang")
+    check(trt["config"]["engine"] == "trtllm", "the engine is echoed")
+    avail = [x["kv_cache"]["available_bytes"] for x in (vllm, trt, sgl)]
+    check(len(set(avail)) == 3, f"three engines, three KV budgets: {avail}")
+
+
+@case("serve.chart")
+def _():
+    # --chart draws the curve through gnuplot (chart.hpp): an SVG file; without gnuplot on PATH,
+    # the data and the gnuplot script beside it, and a line that says so.
+    with tempfile.TemporaryDirectory() as d:
+        f = os.path.join(d, "curve.svg")
+        ok(*SERVE_70B, "--chart", f)
+        with open(f) as fh:
+            check("<svg" in fh.read(), "the chart is an SVG file")
+        g = os.path.join(d, "nognuplot.svg")
+        r = ok(*SERVE_70B, "--chart", g, env={"PATH": "/nonexistent"})
+        check(os.path.exists(os.path.join(d, "nognuplot.gp")), "the gnuplot script is written")
+        check("gnuplot" in r.out, "and the output says how to draw it")
+
+
+SERVE_BAD = {
+    "serve_concurrency_and_rate": (r"--concurrency and --rate exclude each other",
+                                   ["serve", "--model", "llama3.1-8b", "--concurrency", "4",
+                                    "--rate", "2"]),
+    "serve_batch": (r"--batch is fit's", ["serve", "--model", "llama3.1-8b", "--batch", "4"]),
+    "serve_engine": (r"--engine 'tgi' is not one of vllm\|", ["serve", "--model", "llama3.1-8b",
+                                                               "--engine", "tgi"]),
+    "serve_batching": (r"--batching 'dynamic' is not one of continuous\|static",
+                       ["serve", "--model", "llama3.1-8b", "--batching", "dynamic"]),
+    "serve_sweep": (r"--sweep must be at most 64", ["serve", "--model", "llama3.1-8b", "--sweep",
+                                                    "65"]),
+    "serve_fp8_on_a100": (r"compute_dtype", ["serve", "--model", "llama3.1-8b", "--gpu",
+                                             "a100-80gb", "--dtype", "fp8"]),
+    "serve_slo": (r"--ttft-slo must be a positive number", ["serve", "--model", "llama3.1-8b",
+                                                           "--ttft-slo", "-1"]),
+    "serve_params": (r"serve needs a transformer model", ["serve", "--model", "params:7e9"]),
+    "serve_chart_format": (r"the extension must be \.svg or \.png",
+                           ["serve", "--model", "llama3.1-8b", "--chart", "curve.pdf"]),
+    "serve_too_big": (r"KV cache holds no sequence", ["serve", "--model", "llama3.1-405b",
+                                                      "--gpu", "h100"]),
+}
+
+for _name, (_pattern, _args) in SERVE_BAD.items():
+    bad_case(_name, _pattern, _args)
 
 
 # ---- capacity and utilization (issue 12) --------------------------------------------------------
@@ -831,6 +1053,68 @@ def _():
              "--service-time", "4", "--months", "0", "--gpu", "h100", "--mig", "3g.40gb",
              "--kubernetes", "small").out
     check("nvidia.com/mig-3g.40gb: 1" in mig, "MIG resource name")
+
+
+@case("capacity.serving_plan")
+def _():
+    # A replica described by a serving plan (the `gpuplan serve` flags): Llama-3.1-70B on a DGX
+    # H100 at tp 8, 1024 + 256 tokens, TTFT <= 1 s and TPOT <= 50 ms. Its capacity must be
+    # exactly the best point `gpuplan serve --json` reports at the same SLO, and the replica
+    # count the smallest that meets p99 wait <= 1 s at 20 req/s by Erlang C (computed here).
+    plan = ["--model", "Llama-3.1-70B", "--node", "dgx-h100", "--tp", "8", "--input-len",
+            "1024", "--output-len", "256", "--ttft-slo", "1", "--tpot-slo", "0.05"]
+    best = ok_json("serve", *plan)["best"]
+    j = ok_json("capacity", "--rate", "20", "--wait-slo", "1", "--months", "0", *plan)
+    for k in ["replicas", "utilization", "p_wait", "wait_p99_s", "serving", "gpus_per_replica",
+              "total_gpus"]:
+        check(k in j, f"--json carries {k}")
+    near(j["replica"]["rate_req_per_s"], best["requests_per_s"], 1e-12, "replica rate = serve's")
+    near(j["replica"]["mean_service_s"], best["e2e_s"], 1e-12, "service time = serve's e2e")
+    near(j["serving"]["requests_per_s"], best["requests_per_s"], 1e-12, "serving point")
+    check(j["serving"]["concurrency"] == best["concurrency"], "the same concurrency as serve")
+    check(j["serving"]["tpot_s"] <= 0.05 and j["serving"]["ttft_s"] <= 1.0, "meets the SLO")
+    check(j["gpus_per_replica"] == 8 and j["total_gpus"] == 8 * j["replicas"], "tp 8 replicas")
+    rate = best["requests_per_s"]
+    n = j["replicas"]
+    check(n >= math.ceil(20 / rate), f"{n} replicas carry 20 req/s at {rate:.3f} each")
+    near(j["utilization"], 20 / (n * rate), 1e-12, "utilisation = demand / capacity")
+    check(0 < j["utilization"] <= 1, "utilisation in (0, 1]")
+    slots = j["slots_per_replica"]
+    check(slots == int(rate * best["e2e_s"] + 1e-9), "slots = rate x e2e (Little)")
+    mu = rate / slots  # per slot
+
+    def p99(c):
+        if 20 / mu >= c:
+            return math.inf
+        C = erlang_c(20 / mu, c)
+        return max(0.0, math.log(C / 0.01) / (c * mu - 20)) if C > 0.01 else 0.0
+    check(p99(n * slots) <= 1.0 and (n == 1 or p99((n - 1) * slots) > 1.0),
+          f"{n} is the smallest replica count meeting p99 wait <= 1 s")
+    # the cost: the default book's cheapest on-demand H100 SXM $/GPU-h, times 8 GPUs
+    pe = j["price_entry"]
+    check(pe["term"] == "on_demand" and pe["provider"], f"a price entry: {pe}")
+    near(pe["usd_per_replica_hour"], 8 * pe["usd_per_gpu_hour"], 1e-12, "replica $/h = 8 GPUs")
+    near(j["cost_per_hour_usd"], n * pe["usd_per_replica_hour"], 1e-9, "cost at the peak")
+    text = ok("capacity", "--rate", "20", "--wait-slo", "1", "--months", "0", *plan).out
+    check("serving plan: Llama-3.1-70B on 8 x H100" in text and "/GPU-h x 8 GPUs" in text
+          and all(len(line) <= 120 for line in text.splitlines()),
+          "the text names the serving point and the price entry")
+    y = ok("capacity", "--rate", "20", "--wait-slo", "1", "--months", "0", *plan,
+           "--kubernetes", "llama-70b").out
+    check("nvidia.com/gpu: 8" in y and f"  replicas: {n}\n" in y, "k8s asks tp x pp GPUs")
+    # an explicit --price replaces the book; the replica's own flags exclude the serving plan
+    k = ok_json("capacity", "--rate", "20", "--wait-slo", "1", "--months", "0", *plan,
+                "--price", "10")
+    check("price_entry" not in k, "--price replaces the book")
+    bad(r"--replica-rate.*serving plan", "capacity", "--rate", "20", "--wait-slo", "1", *plan,
+        "--replica-rate", "2")
+    bad(r"capacity.*--ttft-slo", "capacity", "--rate", "20", "--wait-slo", "1", "--model",
+        "Llama-3.1-70B", "--node", "dgx-h100", "--tp", "8")
+    bad(r"--tp belongs to a serving plan", "capacity", "--rate", "20", "--wait-slo", "1",
+        "--replica-rate", "2", "--service-time", "4", "--tp", "8")
+    bad(r"not dp 2", "capacity", "--rate", "20", "--wait-slo", "1", *plan, "--dp", "2")
+    bad(r"no concurrency .* meets the SLO", "capacity", "--rate", "20", "--wait-slo", "1",
+        *plan[:-4], "--ttft-slo", "0.001")
 
 
 @case("capacity.chart")
@@ -927,6 +1211,323 @@ def _():
     bad(r"unknown key|not a capacity|did you mean", "capacity", "--plan",
         plan_file({"rate": 30, "wait_slo": 2, "replica_rate": 2, "service_time": 4,
                    "wait_slow": 1}))
+
+# ---- cost, energy, carbon (issue 15) -------------------------------------------------------------
+
+HOURS_PER_MONTH = 365 / 12 * 24
+
+
+@case("cost.model_card")
+def _():
+    # Llama 2 70B as the Llama 2 model card gives it (arXiv:2307.09288 Table 2): 1,720,320 GPU-hours
+    # at 400 W per GPU; with the LLaMA paper's PUE 1.1 and 0.385 kg CO2e/kWh: 291.42 t (printed
+    # to the hundredth; tolerance 5 kg).
+    j = ok_json("cost", "--gpu", "a100-80gb", "--gpu-hours", "1720320", "--power-per-gpu", "400",
+                "--pue", "1.1", "--carbon-intensity", "0.385")
+    near(j["energy_kwh"], 1720320 * 0.4 * 1.1, 1e-6, "energy")
+    near(j["carbon_kg"], 291420, 5, "carbon, Llama 2 70B")
+    check(j["power_source"] == "given", "power given")
+    # The default book has no A100 80GB price: the cost is unknown, not zero.
+    check(j["cost_usd"] is None and j["price"]["usd_per_gpu_hour"] is None, "no price, no cost")
+    check(j["embodied_carbon_kg"] is None, "embodied only on request")
+    t = ok("cost", "--gpu", "a100-80gb", "--gpu-hours", "1720320", "--power-per-gpu", "400",
+           "--pue", "1.1", "--carbon-intensity", "0.385").out
+    check("291.42 t CO2e" in t and "cost    unknown" in t, f"text report: {t!r}")
+
+
+@case("cost.book")
+def _():
+    # 1,000 H100 GPU-hours at the default book's cheapest on-demand H100 price (RunPod, $22.32 per
+    # 8-GPU hour); power from the model: 698 W GPU + 4.6 kW / 8 host (DGX H100), PUE 1.56, site
+    # grid 0.385 kg/kWh.
+    j = ok_json("cost", "--gpu", "h100", "--gpu-hours", "1000", "--embodied")
+    near(j["cost_usd"], 1000 * 22.32 / 8, 1e-6, "cost")
+    check(j["price"]["provider"] == "runpod" and j["price"]["date"] == "2026-04-30", "price entry")
+    near(j["power_per_gpu_watts"], 698 + 4600 / 8, 1e-6, "power per GPU")
+    near(j["energy_kwh"], 1000 * (0.698 + 4.6 / 8) * 1.56, 1e-6, "energy")
+    near(j["carbon_kg"], j["energy_kwh"] * 0.385, 1e-6, "carbon = energy x intensity")
+    near(j["embodied_carbon_kg"], 1000 * (150 + 2500 / 8) / (6 * 8760 * 0.85), 1e-6, "embodied")
+    lines = j["energy_lines_kwh"]
+    near(sum(lines.values()), j["energy_kwh"], 1e-6, "energy lines add up")
+    # A provider, a term, a given price.
+    lam = ok_json("cost", "--gpu", "h100", "--gpu-hours", "1000", "--provider", "lambda")
+    near(lam["cost_usd"], 3780, 1e-6, "lambda")
+    near(ok_json("cost", "--gpu", "h100", "--gpu-hours", "1000", "--term", "spot")["cost_usd"],
+         1000 * 12.16 / 8, 1e-6, "spot")
+    near(ok_json("cost", "--gpu", "h100", "--gpus", "8", "--hours", "125",
+                 "--price-per-gpu-hour", "2")["cost_usd"], 2000, 1e-6, "given price")
+    # A grid region from the catalog.
+    fr = ok_json("cost", "--gpu", "h100", "--gpu-hours", "1000", "--region", "france")
+    near(fr["carbon_intensity_kg_per_kwh"], 0.056, 1e-12, "France 2023 (Ember)")
+
+
+@case("cost.compare")
+def _():
+    # 64 H100s used 70% of the time, cloud at $4.916 per GPU-hour against owned DGX H100s.
+    args = ["cost", "--gpu", "h100", "--gpus", "64", "--gpu-hours", "15360", "--compare",
+            "cloud,onprem", "--price-per-gpu-hour", "4.916", "--utilization", "0.7"]
+    j = ok_json(*args)
+    c = j["comparison"]
+    near(c["cloud"]["usd_per_month"], 0.7 * 64 * HOURS_PER_MONTH * 4.916, 1e-6, "cloud month")
+    near(c["onprem"]["capex_usd"], 8 * 317000 * 1.11, 1e-6, "capex: 8 servers + network share")
+    # The break-even month is where the cumulative lines cross.
+    m = j["break_even_months"]
+    owned = c["onprem"]["capex_usd"] + m * c["onprem"]["running_usd_per_month"]
+    near(m * c["cloud"]["usd_per_month"], owned, 1e-3, "crossing")
+    near(j["break_even_utilization"], 0.438, 0.001, "break-even utilization")
+    pts = c["cumulative"]
+    check(len(pts) == 37 and pts[0]["cloud_usd"] == 0, "cumulative series over 36 months")
+    t = ok(*args).out
+    check("above 44% average utilization, owning is cheaper over 36 months" in t, t)
+    check(re.search(r"at 70% use, owning is cheaper after 21 months", t), t)
+    check("cumulative cost ($M)" in t, "a terminal chart")
+    # A commitment bills every hour: no break-even utilization (null).
+    k = ok_json("cost", "--gpu", "h100", "--gpus", "64", "--gpu-hours", "15360", "--compare",
+                "onprem", "--price-per-gpu-hour", "3", "--term", "commit_1yr")
+    check(k["break_even_utilization"] is None, "null for a commitment")
+    with tempfile.TemporaryDirectory() as d:
+        svg = os.path.join(d, "cost.svg")
+        jc = ok_json(*args, "--chart", svg)
+        check(jc["chart"].endswith((".svg", ".gp")), "the chart's path in the JSON")
+        check(os.path.exists(jc["chart"]), "the chart (or its gnuplot script) was written")
+
+
+@case("cost.hybrid")
+def _():
+    demand = [64] * 9 + [256] * 5 + [320] + [256] * 3 + [64] * 6
+    j = ok_json("cost", "--gpu", "h100", "--gpu-hours", "1000", "--compare", "hybrid",
+                "--price-per-gpu-hour", "4.916", "--demand", ",".join(map(str, demand)))
+    h = j["hybrid"]
+    check(h["hours"] == 24 and h["peak_gpus"] == 320, "profile")
+    near(h["all_cloud_usd"], sum(demand) * 4.916, 1e-6, "all cloud = GPU-hours x price")
+    check(h["hybrid_usd"] <= min(h["all_cloud_usd"], h["all_onprem_usd"]), "hybrid is the cheapest")
+    check(h["base_gpus"] in [0] + demand, "base at a demand level")
+    near(h["burst_gpu_hours"], sum(max(0, d - h["base_gpus"]) for d in demand), 1e-6, "burst")
+
+
+@case("cost.prices_file")
+def _():
+    # tests/data/prices/book.json: a negotiated AWS p5 entry (3-year $3.20) replaces the default
+    # one; its site has PUE 1.2 and liquid cooling.
+    j = ok_json("cost", "--gpu", "h100", "--gpu-hours", "100", "--prices",
+                data("prices/book.json"), "--term", "commit_3yr")
+    near(j["cost_usd"], 320, 1e-9, "the user's price")
+    check(j["price"]["book"].endswith("book.json") and j["price"]["date"] == "2026-10-15", "origin")
+    near(j["pue"], 1.2, 1e-12, "the book's site")
+    # MI300X is priced only by the user's book.
+    near(ok_json("cost", "--gpu", "mi300x", "--gpu-hours", "10", "--prices",
+                 data("prices/book.json"))["cost_usd"], 21, 1e-9, "an added entry")
+
+
+COST_BAD = {
+    "no_usage": (r"needs the run's GPU time", ["cost", "--gpu", "h100"]),
+    "both_lengths": (r"--gpu-hours and --hours both", ["cost", "--gpu-hours", "1", "--hours", "1"]),
+    "hours_no_gpus": (r"--hours needs --gpus", ["cost", "--hours", "10"]),
+    "negative_hours": (r"--gpu-hours must be a positive number", ["cost", "--gpu-hours", "-5"]),
+    "bad_term": (r"--term 'weekly' is not one of",
+                 ["cost", "--gpu-hours", "1", "--term", "weekly"]),
+    "bad_compare": (r"'cheap' is not one of cloud, onprem, hybrid",
+                    ["cost", "--gpu-hours", "1", "--compare", "cheap"]),
+    "hybrid_no_demand": (r"needs --demand", ["cost", "--gpu-hours", "1", "--compare", "hybrid"]),
+    "demand_not_count": (r"'x' is not a GPU count \(value 2",
+                         ["cost", "--gpu-hours", "1", "--compare", "hybrid", "--demand", "1,x"]),
+    "bad_region": (r"unknown grid region 'mars'", ["cost", "--gpu-hours", "1", "--region", "mars"]),
+    "bad_pue": (r"--pue must be between 1 and 5", ["cost", "--gpu-hours", "1", "--pue", "0.5"]),
+    "bad_intensity": (r"--carbon-intensity must be in kg CO2e per kWh",
+                      ["cost", "--gpu-hours", "1", "--carbon-intensity", "385"]),
+    "no_price_compare": (r"no on_demand price for GPU MI300X-192GB",
+                         ["cost", "--gpu", "mi300x", "--gpu-hours", "1", "--compare", "onprem"]),
+    "bad_book": (r"bad_type\.json: cloud\[0\] \(aws p5\): field 'on_demand_usd_per_gpu_hour' "
+                 r"must be a number", ["cost", "--gpu-hours", "1", "--prices",
+                                       "@prices/bad_type.json"]),
+    "chart_no_compare": (r"--chart draws a comparison",
+                         ["cost", "--gpu-hours", "1", "--chart", "x.svg"]),
+}
+for _name, (_pattern, _args) in COST_BAD.items():
+    bad_case("cost_" + _name, _pattern, _args)
+
+
+@case("cost.help")
+def _():
+    check(re.search(r"^\s+cost\b", ok("--help").out, re.M), "--help lists cost")
+    h = ok("cost", "--help").out
+    for opt in ["--gpu-hours", "--gpu", "--power-per-gpu", "--pue", "--carbon-intensity",
+                "--price-per-gpu-hour", "--prices", "--compare", "--json", "--region", "--term",
+                "--provider", "--embodied", "--demand", "--chart", "--plan"]:
+        check(re.search(rf"{re.escape(opt)}\b", h), f"cost --help lists {opt}")
+    for opt in ["--model", "--tokens", "--node", "--tp", "--dp", "--global-batch", "--stack"]:
+        check(re.search(rf"{re.escape(opt)}\b", h), f"cost --help lists train's {opt}")
+
+
+COST_TRAIN = ["--model", "llama-3.1-8b", "--node", "dgx-h100", "--dp", "8", "--zero", "1",
+              "--seq", "8192", "--global-batch", "64", "--micro-batch", "1"]
+
+
+@case("cost.modelled_training")
+def _():
+    """A modelled run: GPU-hours from the step-time model (the same as `gpuplan train`'s), then
+    cost = GPU-hours x the price the JSON names, energy = GPU-hours x power x PUE."""
+    j = ok_json("cost", *COST_TRAIN, "--tokens", "1e10")
+    t = ok_json("train", *COST_TRAIN, "--tokens", "1e10")
+    m = j["training"]
+    check(m is not None and m["gpus"] == 8 and m["nodes"] == 1, f"one DGX H100 of 8: {m}")
+    near(j["gpu_hours"], t["gpu_hours"], 1e-12, "GPU-hours are train's")
+    near(m["wall_time_s"], t["time_to_train_s"], 1e-12, "wall time is train's")
+    near(m["tokens_per_s"], t["tokens_per_s"], 1e-12, "tokens/s is train's")
+    near(j["gpu_hours"], 8 * m["wall_time_hours"], 1e-12, "GPU-hours = GPUs x wall hours")
+    check(j["gpu"] == "H100-SXM5-80GB" or "H100" in j["gpu"], f"the node's GPU: {j['gpu']}")
+    price = j["price"]["usd_per_gpu_hour"]
+    check(price is not None and price > 0, "priced from the book")
+    near(j["cost_usd"], j["gpu_hours"] * price, 1e-9, "cost = GPU-hours x price")
+    near(j["energy_kwh"], j["gpu_hours"] * j["power_per_gpu_watts"] / 1000 * j["pue"], 1e-9,
+         "energy = GPU-hours x power x PUE")
+    near(j["carbon_kg"], j["energy_kwh"] * j["carbon_intensity_kg_per_kwh"], 1e-9, "carbon")
+    # A given price and all-in power: the same identities with the user's figures.
+    g = ok_json("cost", *COST_TRAIN, "--tokens", "1e10", "--price-per-gpu-hour", "2.5",
+                "--power-per-gpu", "1000", "--pue", "1.2")
+    near(g["cost_usd"], g["gpu_hours"] * 2.5, 1e-9, "given price")
+    near(g["energy_kwh"], g["gpu_hours"] * 1.0 * 1.2, 1e-9, "given power and PUE")
+    # A comparison keeps its contract keys.
+    c = ok_json("cost", *COST_TRAIN, "--tokens", "1e10", "--compare", "cloud")
+    for key in ("break_even_utilization", "break_even_months", "energy_kwh", "carbon_kg",
+                "cost_usd"):
+        check(key in c, f"key {key}")
+    r = ok("cost", *COST_TRAIN, "--tokens", "1e10")
+    check("step-time model" in r.out and "Llama-3.1-8B" in r.out, "the text names the model run")
+    # Given usage stays as it was: no training object.
+    u = ok_json("cost", "--gpu-hours", "1000", "--gpu", "h100")
+    check(u["training"] is None, "given usage has training null")
+
+
+@case("cost.modelled_training_bad")
+def _():
+    bad(r"--model needs --tokens", "cost", *COST_TRAIN)
+    bad(r"--model and --gpu-hours both give the run's length", "cost", *COST_TRAIN, "--tokens",
+        "1e10", "--gpu-hours", "5")
+    bad(r"--tokens describes a modelled training run: add --model", "cost", "--gpu", "h100",
+        "--tokens", "1e10")
+    bad(r"--tokens", "cost", *COST_TRAIN, "--tokens", "lots")
+
+
+
+
+@case("capacity.options_and_burst")
+def _():
+    hourly = ",".join(["10"] * 8 + ["40"] * 10 + ["20"] * 6)
+    j = ok_json("capacity", "--hourly", hourly, "--wait-slo", "1", "--replica-rate", "2",
+                "--service-time", "4", "--price", "3", "--months", "0", "--owned-price", "3",
+                "--cloud-price", "6", "--compare", "H200:3:4:1:4.5;MIG:0.8:5:2:1.6")
+    near(j["demand"]["mean_req_per_s"], (8 * 10 + 10 * 40 + 6 * 20) / 24, 1e-12, "hourly mean")
+    check(len(j["hours"]) == 24, "24 hours")
+    peak_hour = max(j["hours"], key=lambda h: h["rate_req_per_s"])
+    check(peak_hour["replicas"] == j["replicas"], "the peak hour needs the plan's replicas")
+    # Options: every one priced, so ranked by cost; each meets the target.
+    costs = [o["cost_per_hour_usd"] for o in j["options"]]
+    check(costs == sorted(costs), f"ranked by cost: {costs}")
+    for o in j["options"]:
+        check(o["wait_at_percentile_s"] <= 1.0 + 1e-12, f"{o['name']} meets the target")
+        if o["name"] == "MIG":
+            check(o["gpus"] == (o["replicas"] + 1) // 2, "two MIG replicas per GPU")
+    # Owned base + burst: the daily cost of the split is the minimum over owned counts, computed
+    # here from the hourly replica counts.
+    need = [h["replicas"] for h in j["hours"]]
+    best = min(b * 24 * 3 + sum(max(0, n - b) for n in need) * 6 for b in range(max(need) + 1))
+    near(j["burst"]["daily_cost_usd"], best, 1e-9, "cheapest split")
+    near(j["burst"]["all_owned_daily_cost_usd"], max(need) * 24 * 3, 1e-9, "owning the peak")
+    bad(r"--compare 'x:1': 3 to 5", "capacity", "--rate", "30", "--wait-slo", "1",
+        "--replica-rate", "2", "--service-time", "4", "--compare", "x:1")
+    bad(r"need a 24-hour profile", "capacity", "--rate", "30", "--wait-slo", "1",
+        "--replica-rate", "2", "--service-time", "4", "--owned-price", "3", "--cloud-price", "6")
+
+# ---- gpuplan train (issue 10) ------------------------------------------------------------------
+
+
+@case("train.json_contract")
+def _():
+    """The keys other tools rely on (docs/json-schema.md), and numbers that follow from them."""
+    j = ok_json("train", "--model", "llama-3.1-70b", "--node", "dgx-h100", "--gpus", "64",
+                "--tp", "8", "--pp", "4", "--sp", "--zero", "1", "--seq", "8192",
+                "--global-batch", "256", "--tokens", "100B")
+    for key in ("step_time_s", "tokens_per_s", "mfu", "hfu", "time_to_train_s", "gpu_hours"):
+        check(key in j, f"key {key}")
+    near(j["tokens_per_s"], 256 * 8192 / j["step_time_s"], 1e-9, "tokens/s = batch x seq / step")
+    steps = math.ceil(100e9 / (256 * 8192))
+    near(j["time_to_train_s"], steps * j["step_time_s"], 1e-9, "whole steps of the global batch")
+    near(j["gpu_hours"], 64 * j["time_to_train_s"] / 3600, 1e-9, "GPU-hours = GPUs x hours")
+    check(0.2 < j["mfu"] < 0.7, f"MFU {j['mfu']}")
+    check(j["hfu"] >= j["mfu"], "HFU >= MFU")
+    check(j["nodes"] == 8 and j["gpus"] == 64, "8 nodes of 8")
+    parts = sum(j["breakdown"].values())
+    near(parts, j["step_time_s"], 1e-9, "the breakdown adds up to the step")
+    check(j["crosses_nodes"]["tp"] is False, "TP 8 stays in the node")
+
+
+@case("train.korthikanti_175b")
+def _():
+    # Korthikanti et al. 2022 (arXiv:2205.05198) Table 5: 175B on 64 A100-80GB (Selene), TP 8,
+    # PP 8, 3 chunks, SP + selective recompute, global batch 64: 13.75 s per iteration. 8%.
+    j = ok_json("train", "--model", "megatron-175b", "--node", "dgx-a100", "--tp", "8", "--pp",
+                "8", "--dp", "1", "--virtual-stages", "3", "--sp", "--recompute", "selective",
+                "--dtype", "fp16", "--grad-dtype", "fp32", "--flash-attention=false",
+                "--dropout", "--global-batch", "64")
+    near(j["step_time_s"], 13.75, 0.08 * 13.75, "iteration time")
+
+
+@case("train.text")
+def _():
+    r = ok("train", "--model", "llama-3.1-8b", "--node", "dgx-h100", "--gpus", "16",
+           "--global-batch", "64", "--seq", "8192", "--tokens", "1T")
+    check("bottleneck:" in r.out and "MFU" in r.out, "breakdown, bottleneck and MFU")
+    check(re.search(r"1T tokens: [\d.]+ (days|h)", r.out), "time to train")
+    check("GPU-hours" in r.out, "GPU-hours")
+
+
+@case("train.tp_spills")
+def _():
+    j = ok_json("train", "--model", "llama-3.1-70b", "--node", "dgx-h100", "--tp", "16",
+                "--dp", "1", "--pp", "1", "--sp", "--zero", "3", "--global-batch", "8")
+    check(j["crosses_nodes"]["tp"] is True, "TP 16 crosses 8-GPU nodes")
+    r = ok("train", "--model", "llama-3.1-70b", "--node", "dgx-h100", "--tp", "16", "--dp", "1",
+           "--sp", "--zero", "3", "--global-batch", "8")
+    check("tensor-parallel group spans nodes" in r.out, "the text says so")
+
+
+@case("train.scaling")
+def _():
+    j = ok_json("train", "--model", "megatron-175b", "--node", "dgx-a100", "--tp", "8", "--pp",
+                "12", "--dp", "4", "--dtype", "fp16", "--recompute", "full",
+                "--flash-attention=false", "--global-batch", "1536", "--scaling", "384..6144")
+    pts = j["scaling"]["points"]
+    check([p["gpus"] for p in pts] == [384, 768, 1536, 3072, 6144], "GPU counts")
+    for a, b in zip(pts, pts[1:]):
+        check(b["tokens_per_s"] > a["tokens_per_s"], "throughput grows")
+        check(b["efficiency"] < a["efficiency"], "returns diminish")
+        check(b["limit"] != "none", "and the reason is named")
+    r = ok("train", "--model", "megatron-175b", "--node", "dgx-a100", "--tp", "8", "--pp", "12",
+           "--dp", "4", "--dtype", "fp16", "--global-batch", "1536", "--scaling", "384..6144")
+    check("tokens/s per GPU" in r.out and "#" in r.out, "text chart")
+    with tempfile.TemporaryDirectory() as d:
+        chart = os.path.join(d, "curve.svg")
+        r = ok("train", "--model", "megatron-175b", "--node", "dgx-a100", "--tp", "8", "--pp",
+               "12", "--dp", "4", "--dtype", "fp16", "--global-batch", "1536", "--scaling",
+               "384..6144", "--chart", chart)
+        check(os.path.exists(os.path.join(d, "curve.dat")), "data written")
+        check(os.path.exists(os.path.join(d, "curve.gp")), "gnuplot script written")
+        check(os.path.exists(chart) or "gnuplot is not installed" in r.err,
+              "the chart, or a clear message")
+
+
+@case("train.errors")
+def _():
+    base = ("train", "--model", "llama-3.1-8b", "--node", "dgx-h100")
+    bad(r"--scaling .*FROM\.\.TO", *base, "--gpus", "16", "--scaling", "64")
+    bad(r"--fabric 'carrier-pigeon' is not one of", *base, "--fabric", "carrier-pigeon")
+    bad(r"--lora.*LoRA", *base, "--lora", "16")
+    bad(r"--model.*architecture", "train", "--model", "params:7B", "--node", "dgx-h100")
+    bad(r"--chart needs --scaling", *base, "--chart", "x.svg")
+    bad(r"no catalog node carries", "train", "--model", "llama-3.1-8b", "--gpu", "rtx-4090",
+        "--gpus", "2")
+    bad(r"layout\.tp must divide", *base, "--tp", "3")
 
 
 def main():

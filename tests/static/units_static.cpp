@@ -57,6 +57,16 @@ static_assert(!addable<compute_rate, frequency>);    // FLOP/s is not hertz
 static_assert(!addable<bandwidth, compute_rate>);
 static_assert(!addable<energy, power>);
 static_assert(!addable<money, money_rate>);
+// Carbon mass (kg CO2e) is its own base dimension: never money, energy or data.
+static_assert(!addable<carbon_mass, money>);
+static_assert(!addable<carbon_mass, energy>);
+static_assert(!addable<carbon_mass, data_size>);
+static_assert(!comparable<carbon_mass, money>);
+static_assert(addable<carbon_mass, carbon_mass>);
+static_assert(std::is_same_v<decltype(energy{} * carbon_intensity{}), carbon_mass>);
+static_assert(std::is_same_v<decltype(carbon_mass{} / energy{}), carbon_intensity>);
+static_assert((1500 * gCO2e).in(kgCO2e) == 1.5);
+static_assert((2 * tCO2e).in(kgCO2e) == 2000.0);
 static_assert(!comparable<duration, data_size>);
 static_assert(!comparable<token_count, request_count>);
 static_assert(!readable_in<data_size, unit<dims::time>>);

@@ -41,14 +41,14 @@ TEST_CASE("Llama 3.1 8B full fine-tuning on one H100: ranked options", "[fit][ad
   // Ranking: every fitting option before every non-fitting one; among fitting ones, changes on
   // the same GPUs, then more GPUs, then another GPU.
   bool seen_unfit = false;
-  int last_category = 0;
+  advice_kind last_kind = advice_kind::configuration;
   for (const advice& a : r.advice_list()) {
     if (!a.fits) seen_unfit = true;
     CHECK((a.fits || seen_unfit));
     CHECK(!(a.fits && seen_unfit));
     if (a.fits) {
-      CHECK(a.category >= last_category);
-      last_category = a.category;
+      CHECK(a.kind >= last_kind);
+      last_kind = a.kind;
     }
     CHECK(a.fits == (a.total <= a.capacity));
   }
@@ -71,7 +71,7 @@ TEST_CASE("Llama 3.1 8B full fine-tuning on one H100: ranked options", "[fit][ad
   // Another GPU: the smallest catalog GPU whose memory holds the unchanged plan.
   const advice* gpu = nullptr;
   for (const advice& a : r.advice_list())
-    if (a.category == 2) gpu = &a;
+    if (a.kind == advice_kind::other_gpu) gpu = &a;
   REQUIRE(gpu != nullptr);
   CHECK(gpu->total == r.per_gpu.total());
   for (const gpu_spec& g : catalog::all_gpus)
@@ -112,7 +112,7 @@ TEST_CASE("Serving advice: quantisation, tensor parallelism, another GPU", "[fit
   CHECK(r.options[0].fits);
   // B200 or MI300X hold 141 GB of bf16 weights plus the cache.
   bool gpu_option = false;
-  for (const advice& a : r.advice_list()) gpu_option = gpu_option || a.category == 2;
+  for (const advice& a : r.advice_list()) gpu_option = gpu_option || a.kind == advice_kind::other_gpu;
   CHECK(gpu_option);
 }
 

@@ -186,3 +186,15 @@ TEST_CASE("every enum with a name table prints its name", "[format][enum]") {
   CHECK(fmt::format("{}", recompute_mode::selective) == "selective");
   CHECK(fmt::format("[{:>5}]", ffn_kind::mlp) == "[  mlp]");
 }
+
+TEST_CASE("carbon mass and grid intensity print in CO2-equivalent units", "[format][carbon]") {
+  CHECK(fmt::format("{}", 1500_kgCO2e) == "1.5 tCO2e");
+  CHECK(fmt::format("{}", 250_gCO2e) == "250 gCO2e");
+  CHECK(fmt::format("{}", 400_gCO2e_per_kWh) == "400 gCO2e/kWh");
+  CHECK(fmt::format("{:kgCO2e/MWh}", 400_gCO2e_per_kWh) == "400 kgCO2e/MWh");
+  CHECK(fmt::format("{:.1tCO2e}", 2345_kgCO2e) == "2.3 tCO2e");
+  // 1 MWh at 400 g/kWh: 400 kg (energy x intensity is a carbon mass).
+  CHECK(fmt::format("{}", 1_MWh * 400_gCO2e_per_kWh) == "400 kgCO2e");
+  CHECK(fmt::format("{}", dimension_name(dims::carbon)) == "carbon mass");
+  CHECK(fmt::format("{}", 1_kgCO2e * 1_s) == "1 s*kgCO2e");
+}

@@ -6,6 +6,7 @@
 #include <gpuplan/catalog.hpp>
 #include <gpuplan/io/hf_config.hpp>
 
+#include <filesystem>
 #include <string>
 
 using namespace gpuplan;
@@ -200,4 +201,22 @@ TEST_CASE("config.json files and the catalog describe the same models", "[hf][ca
     CHECK(f.sliding_window == c->sliding_window);
     CHECK(f.kv_bytes_per_token(precision::bf16) == c->kv_bytes_per_token(precision::bf16));
   }
+}
+
+TEST_CASE("A config file is named by its own name unless it is config.json", "[hf]") {
+  // The defect: models/llama-3.2-1b.json was named "models" after its folder.
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "gpuplan_test_hf_name";
+  fs::create_directories(dir);
+  const fs::path file = dir / "llama-3.2-1b.json";
+  fs::copy_file(data("hf/llama-3.2-1b/config.json"), file, fs::copy_options::overwrite_existing);
+  CHECK(io::load_hf_config(file).name == std::string_view("llama-3.2-1b"));
+  CHECK(io::hf_config_model_name("a/b/config.json") == "b");
+  CHECK(io::hf_config_model_name("config.json") == "config");
+  CHECK(io::hf_config_model_name("models/x.json") == "x");
+  // llama-3.2-1b: 16 x (2 x 2048^2 + 2 x 2048 x 512 + 3 x 2048 x 8192 + 2 x 2048) + 128256 x 2048
+  // (tied) + 2048 = 1,235,814,400 (Hugging Face Hub safetensors metadata of
+  // meta-llama/Llama-3.2-1B: 1,235,814,400).
+  CHECK(io::load_hf_config(file).parameters() == 1235814400.0);
+  fs::remove_all(dir);
 }

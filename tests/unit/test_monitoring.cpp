@@ -154,6 +154,21 @@ TEST_CASE("DCGM exporter metrics from a Prometheus range query", "[monitoring][d
   CHECK(r.fleet.p95 == Approx(0.90));
 }
 
+TEST_CASE("nvidia-smi columns in the order of --query-gpu", "[monitoring][nvidia-smi]") {
+  // `nvidia-smi --query-gpu=index,utilization.gpu,timestamp,power.draw --format=csv,noheader`
+  // appended under a header written once by the same query with `--format=csv`.
+  const std::string text =
+      "index, utilization.gpu [%], timestamp, power.draw [W]\n"
+      "0, 50 %, 2026/11/23 14:00:00.000, 400.00 W\n"
+      "0, 70 %, 2026/11/23 14:00:10.000, [N/A]\n";
+  const monitoring_data d = read_monitoring(text, "reordered.csv");
+  CHECK(d.format == monitoring_format::nvidia_smi);
+  REQUIRE(d.samples.size() == 2);
+  CHECK(d.samples[1].utilization == Approx(0.70));
+  CHECK_FALSE(d.samples[1].power_draw.has_value());
+  CHECK(analyze_usage(d.samples).gpus[0].mean == Approx(0.60));
+}
+
 TEST_CASE("Plain CSV: time-weighted, not sample-averaged", "[monitoring][csv]") {
   const monitoring_data d = read_monitoring_file(dir + "plain.csv");
   CHECK(d.format == monitoring_format::plain_csv);

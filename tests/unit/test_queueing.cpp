@@ -87,8 +87,9 @@ TEST_CASE("M/M/s: Hillier and Lieberman's County Hospital table", "[queueing][te
   CHECK(s2.mean_queue_length == Approx(0.083).margin(0.0005));           // Lq = 1/12
   CHECK(s2.mean_wait.in(units::h) == Approx(0.042).margin(0.0005));      // Wq = 1/24 h
   CHECK(s2.mean_response.in(units::h) == Approx(0.375).margin(0.0005));  // W = 3/8 h
-  CHECK(s2.wait_exceeds(0.5 * units::h) == Approx(0.0226).margin(0.0005));
-  CHECK(s2.wait_exceeds(1 * units::h) == Approx(0.0030).margin(0.0005));
+  // The tail for s = 2 from its closed form, C exp(-(s mu - lambda) t) = (1/6) e^{-4t}:
+  CHECK(s2.wait_exceeds(0.5 * units::h) == Approx(std::exp(-2.0) / 6).epsilon(1e-12));
+  CHECK(s2.wait_exceeds(1 * units::h) == Approx(std::exp(-4.0) / 6).epsilon(1e-12));
 }
 
 TEST_CASE("Wait percentiles invert the tail exactly", "[queueing][tail]") {

@@ -1,4 +1,4 @@
-// gpuplan/io/fit_json.hpp: fit reports and the configurations behind them, as JSON.
+// gpuplan/io/fit_json.hpp: fit reports as JSON (the configurations behind them: io/json.hpp).
 //
 // The keys are a contract (docs/json-schema.md): fields may be added, never renamed. Sizes are
 // integers in bytes (`_bytes`), rates in base units per second.
@@ -14,7 +14,7 @@ namespace gpuplan::io {
 
 /// The most loaded GPU's memory against `capacity`: per_gpu in the fit --json contract.
 inline nlohmann::json to_json(const memory_breakdown& m, data_size capacity) {
-  return {{"weights_bytes", bytes_value(m.weights)},
+  nlohmann::json j = {{"weights_bytes", bytes_value(m.weights)},
           {"gradients_bytes", bytes_value(m.gradients)},
           {"optimizer_bytes", bytes_value(m.optimizer)},
           {"activations_bytes", bytes_value(m.activations)},
@@ -26,6 +26,16 @@ inline nlohmann::json to_json(const memory_breakdown& m, data_size capacity) {
           {"model_states_bytes", bytes_value(m.model_states())},
           {"host_bytes", bytes_value(m.host)},
           {"pipeline_stage", m.pipeline_stage}};
+  // Per-phase peaks where the framework profile models them (transformers).
+  if (m.phases.peak != training_phase::none)
+    j["phases"] = {{"forward_loss_bytes", bytes_value(m.phases.forward_loss)},
+                   {"backward_bytes", bytes_value(m.phases.backward)},
+                   {"optimizer_bytes", bytes_value(m.phases.optimizer)},
+                   {"reserved_bytes", bytes_value(m.phases.reserved)},
+                   {"allocator_reserve_bytes", bytes_value(m.phases.allocator_reserve)},
+                   {"cuda_context_bytes", bytes_value(m.phases.cuda_context)},
+                   {"peak_phase", std::string(gpuplan::to_string(m.phases.peak))}};
+  return j;
 }
 
 inline nlohmann::json to_json(const kv_cache_info& kv) {
@@ -44,42 +54,7 @@ inline nlohmann::json to_json(const advice& a) {
           {"capacity_bytes", bytes_value(a.capacity)},
           {"gpus", a.gpus},
           {"fits", a.fits},
-          {"kind", a.category == 0   ? "configuration"
-                   : a.category == 1 ? "more_gpus"
-                                     : "other_gpu"}};
-}
-
-inline nlohmann::json to_json(const training_config& c) {
-  return {{"dtype", std::string(gpuplan::to_string(c.dtype))},
-          {"grad_dtype", std::string(gpuplan::to_string(c.grad_dtype))},
-          {"optimizer", std::string(gpuplan::to_string(c.optimizer))},
-          {"master_weights", c.master_weights},
-          {"recompute", std::string(gpuplan::to_string(c.recompute))},
-          {"micro_batch", c.micro_batch},
-          {"seq", c.seq},
-          {"micro_batches", c.micro_batches},
-          {"flash_attention", c.flash_attention},
-          {"dropout", c.dropout},
-          {"lora", c.lora_rank},
-          {"qlora", c.qlora_rank},
-          {"lora_targets", std::string(gpuplan::to_string(c.lora_targets))},
-          {"offload", std::string(gpuplan::to_string(c.offload))},
-          {"global_batch", c.global_batch}};
-}
-
-inline nlohmann::json to_json(const inference_config& c) {
-  return {{"weight_dtype", std::string(gpuplan::to_string(c.weight_dtype))},
-          {"kv_dtype", std::string(gpuplan::to_string(c.kv_dtype))},
-          {"batch", c.batch},
-          {"context", c.context},
-          {"max_model_len", c.model_len()},
-          {"gpu_memory_utilization", c.gpu_memory_utilization},
-          {"block_size", c.block_size},
-          {"quant_group_size", c.quant_group_size},
-          {"quant_scale_dtype", std::string(gpuplan::to_string(c.quant_scale_dtype))},
-          {"quant_zero_point", c.quant_zero_point},
-          {"max_num_batched_tokens", c.max_num_batched_tokens},
-          {"max_num_seqs", c.max_num_seqs}};
+          {"kind", std::string(to_string(a.kind))}};
 }
 
 /// The report's own fields: per_gpu, fits, headroom_bytes, advice and (serving) kv_cache.

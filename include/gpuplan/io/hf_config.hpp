@@ -201,14 +201,23 @@ inline transformer_spec from_hf_config(const nlohmann::json& cfg, const json_sou
   return m;
 }
 
-/// Reads a config.json (or a model folder holding one). The model is named after the folder.
+/// The name a config file gives its model: the folder's for a `config.json` (the Hugging Face
+/// layout, models/llama-3.1-8b/config.json), the file's own stem otherwise
+/// (models/llama-3.1-8b.json names llama-3.1-8b, not "models").
+inline std::string hf_config_model_name(const std::filesystem::path& file) {
+  std::string name;
+  if (file.filename() == "config.json") name = file.parent_path().filename().string();
+  if (name.empty() || name == "." || name == "..") name = file.stem().string();
+  return name;
+}
+
+/// Reads a config.json (or a model folder holding one), named by hf_config_model_name.
 inline transformer_spec load_hf_config(const std::filesystem::path& path) {
   std::filesystem::path file = path;
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) file = path / "config.json";
   const nlohmann::json cfg = read_json_file(file);
-  std::string name = file.parent_path().filename().string();
-  if (name.empty() || name == ".") name = file.stem().string();
+  const std::string name = hf_config_model_name(file);
   return from_hf_config(cfg, json_source{file.string(), ""}, name);
 }
 

@@ -1,4 +1,4 @@
-// gpuplan/io/json.hpp: JSON in and out for specs and layouts, and the error type of the I/O edge.
+// gpuplan/io/json.hpp: specs and layouts to JSON and back (gpuplan's own JSON forms).
 //
 // An edge of the library (target gpuplan::json, needs nlohmann-json): never included by the
 // umbrella header. Quantities are written as plain numbers in the base unit named by the key's
@@ -7,466 +7,22 @@
 // wrong type or an unknown enum spelling throws gpuplan::io::error naming the key and the file.
 #pragma once
 
+#include <gpuplan/io/error.hpp>
+#include <gpuplan/io/parse.hpp>
+#include <gpuplan/io/readers.hpp>
+#include <gpuplan/io/values.hpp>
 #include <gpuplan/specs/gpu.hpp>
 #include <gpuplan/specs/layout.hpp>
 #include <gpuplan/specs/precision.hpp>
+#include <gpuplan/specs/serving.hpp>
+#include <gpuplan/specs/training.hpp>
 #include <gpuplan/specs/transformer.hpp>
 
 #include <nlohmann/json.hpp>
 
-#include <array>
-#include <cmath>
-#include <cstddef>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
-#include <limits>
-#include <stdexcept>
 #include <string>
-#include <string_view>
-#include <utility>
-#include <vector>
 
 namespace gpuplan::io {
-
-/// A problem with input read from outside the program: a missing or unreadable file, malformed
-/// JSON, a missing key, a value of the wrong type or out of range. what() is one line that names
-/// the source (file name), the place (line:column or key) and the problem.
-class error : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-/// A 1-based line and column in a text.
-struct text_position {
-  std::size_t line = 1;
-  std::size_t column = 1;
-};
-
-/// The line and column of the character at 0-based byte offset `offset` in `text` (an offset past
-/// the end names the position just after the last character). Columns count bytes.
-inline text_position position_of(std::string_view text, std::size_t offset) {
-  text_position p;
-  const std::size_t end = offset < text.size() ? offset : text.size();
-  for (std::size_t i = 0; i < end; ++i) {
-    if (text[i] == '\n') {
-      ++p.line;
-      p.column = 1;
-    } else {
-      ++p.column;
-    }
-  }
-  return p;
-}
-
-namespace detail {
-
-/// One line: control characters (newlines in a quoted excerpt) become spaces.
-inline std::string one_line(std::string s) {
-  for (char& c : s)
-    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
-  return s;
-}
-
-/// nlohmann's explanation without its "[json.exception.parse_error.101] parse error at ...: "
-/// prefix (whose position format differs between versions; we print our own).
-inline std::string parse_explanation(const char* what) {
-  std::string_view w = what;
-  if (w.rfind("[json.exception.", 0) == 0 && w.find("] ") != std::string_view::npos)
-    w.remove_prefix(w.find("] ") + 2);
-  const auto at = w.find("parse error");
-  if (at != std::string_view::npos) {
-    const auto colon = w.find(": ", at);
-    if (colon != std::string_view::npos) w.remove_prefix(colon + 2);
-  }
-  return one_line(std::string(w));
-}
-
-inline std::string type_name(const nlohmann::json& j) {
-  if (j.is_number_integer()) return "an integer";
-  if (j.is_number_float()) return "a number";
-  if (j.is_string()) return "a string";
-  if (j.is_boolean()) return "a boolean";
-  if (j.is_null()) return "null";
-  if (j.is_array()) return "an array";
-  return "an object";
-}
-
-}  // namespace detail
-
-/// The limits of the JSON readers (docs/reliability.md): past them, input is refused with an
-/// io::error naming the source and the place, rather than exhausting the stack or the memory.
-struct json_limits {
-  /// Deepest nesting of arrays and objects. gpuplan's own forms nest 3 levels deep and Hugging
-  /// Face configs 4 (a multimodal model's text_config.rope_scaling); 64 leaves room for any real
-  /// file while keeping recursive walks over the result (comparison, dump, destruction) shallow.
-  std::size_t max_depth = 64;
-  /// Largest file read_json_file reads. A config.json or a plan is a few KiB; 64 MiB is far
-  /// beyond any of them, and refuses /dev/zero or a model's weights given by mistake before they
-  /// fill the memory.
-  std::uintmax_t max_file_bytes = std::uintmax_t{64} * 1024 * 1024;
-  /// Most transformer layers a model read from a file may have. The deepest trained transformer
-  /// published has 1,000 layers (DeepNet, Wang et al. 2022, arXiv:2203.00555); the largest
-  /// production models about 130 (Llama 3.1 405B: 126). The models visit every layer, so a
-  /// config claiming 2^31 of them would take minutes to plan: refused instead.
-  int max_layers = 100'000;
-  /// Most GPUs a layout read from a file may span: 2^24 (16.7 million), the bound the CLI puts on
-  /// its flags, far beyond any cluster built (about 10^5 GPUs). Keeping dp x tp x pp x cp, ep x
-  /// expert_tp and pp x virtual_stages below it keeps the layout's own int arithmetic exact.
-  long long max_gpus = 1LL << 24;
-};
-
-namespace detail {
-
-/// The offset of the first bracket that nests deeper than `max_depth` (strings skipped).
-inline std::size_t depth_offset(std::string_view text, std::size_t max_depth) {
-  std::size_t depth = 0;
-  bool in_string = false, escaped = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '{' || c == '[') {
-      if (++depth > max_depth) return i;
-    } else if ((c == '}' || c == ']') && depth > 0) {
-      --depth;
-    }
-  }
-  return text.size();
-}
-
-/// nlohmann's SAX events into a DOM, refusing what json::parse would accept silently: a key given
-/// twice in one object (parse keeps the last), and nesting deeper than the limit. Syntax errors,
-/// numbers out of double's range included, keep the byte where they were found.
-class strict_dom_builder {
- public:
-  using json = nlohmann::json;
-  enum class problem : unsigned char { none, syntax, duplicate_key, too_deep };
-
-  strict_dom_builder(json& root, std::size_t max_depth) : root_(root), max_depth_(max_depth) {}
-
-  bool null() { return place(json(nullptr)); }
-  bool boolean(bool v) { return place(json(v)); }
-  bool number_integer(json::number_integer_t v) { return place(json(v)); }
-  bool number_unsigned(json::number_unsigned_t v) { return place(json(v)); }
-  bool number_float(json::number_float_t v, const json::string_t&) { return place(json(v)); }
-  bool string(json::string_t& v) { return place(json(std::move(v))); }
-  bool binary(json::binary_t& v) { return place(json::binary(std::move(v))); }
-  bool start_object(std::size_t) { return open(json::object()); }
-  bool start_array(std::size_t) { return open(json::array()); }
-  bool end_object() { return close(); }
-  bool end_array() { return close(); }
-  bool key(json::string_t& k) {
-    if (stack_.back()->contains(k)) {
-      problem_ = problem::duplicate_key;
-      detail_ = path() + k;
-      return false;
-    }
-    keys_.back() = k;
-    return true;
-  }
-  bool parse_error(std::size_t position, const std::string&, const json::exception& e) {
-    problem_ = problem::syntax;
-    position_ = position;
-    // 406: a number past double's range; nlohmann says "number overflow parsing '1e309'".
-    const std::string_view w = e.what();
-    const auto token = w.find(" '");
-    detail_ = e.id == 406 && token != std::string_view::npos
-                  ? "number out of range:" + std::string(w.substr(token))
-                  : parse_explanation(e.what());
-    return false;
-  }
-
-  [[nodiscard]] problem what() const { return problem_; }
-  [[nodiscard]] const std::string& detail() const { return detail_; }
-  [[nodiscard]] std::size_t position() const { return position_; }
-
- private:
-  /// "moe." or "aliases[2]." : where the current container is, for messages.
-  [[nodiscard]] std::string path() const {
-    std::string p;
-    for (std::size_t i = 1; i < stack_.size(); ++i) {
-      const json& parent = *stack_[i - 1];
-      p += parent.is_array() ? "[" + std::to_string(parent.size() - 1) + "]" : keys_[i - 1];
-      if (!stack_[i]->is_array()) p += ".";
-    }
-    return p;
-  }
-  json* put(json&& v) {
-    if (stack_.empty()) {
-      root_ = std::move(v);
-      return &root_;
-    }
-    json& top = *stack_.back();
-    if (top.is_array()) {
-      top.push_back(std::move(v));
-      return &top.back();
-    }
-    json& slot = top[keys_.back()];
-    slot = std::move(v);
-    return &slot;
-  }
-  bool place(json&& v) {
-    put(std::move(v));
-    return true;
-  }
-  bool open(json&& container) {
-    if (stack_.size() >= max_depth_) {
-      problem_ = problem::too_deep;
-      return false;
-    }
-    stack_.push_back(put(std::move(container)));
-    keys_.emplace_back();
-    return true;
-  }
-  bool close() {
-    stack_.pop_back();
-    keys_.pop_back();
-    return true;
-  }
-
-  json& root_;
-  std::size_t max_depth_;
-  std::vector<json*> stack_;
-  std::vector<std::string> keys_;
-  problem problem_ = problem::none;
-  std::string detail_;
-  std::size_t position_ = 0;
-};
-
-}  // namespace detail
-
-/// Parses JSON text; on bad input throws io::error naming `source`:
-///   "SOURCE:LINE:COLUMN: malformed JSON: ..." for a syntax error or a number out of double's
-///   range, with the line and column of the byte nlohmann reports: the last character the parser
-///   read, i.e. the end of the offending token (the closing quote of an unexpected string);
-///   "SOURCE:LINE:COLUMN: nesting deeper than N levels" at the first bracket past the limit;
-///   "SOURCE: key 'a.b' appears twice in one object" (JSON leaves it undefined; gpuplan refuses
-///   rather than guess which one was meant).
-/// A UTF-8 byte-order mark at the very start is skipped, as nlohmann does.
-inline nlohmann::json parse_json(std::string_view text, std::string_view source,
-                                 const json_limits& limits = {}) {
-  nlohmann::json root;
-  detail::strict_dom_builder sax(root, limits.max_depth);
-  if (nlohmann::json::sax_parse(text.begin(), text.end(), &sax)) return root;
-  const auto at = [&](std::size_t offset) {
-    const text_position p = position_of(text, offset);
-    return std::string(source) + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
-  };
-  switch (sax.what()) {
-    case detail::strict_dom_builder::problem::duplicate_key:
-      throw error(std::string(source) + ": key '" + detail::one_line(sax.detail()) +
-                  "' appears twice in one object");
-    case detail::strict_dom_builder::problem::too_deep:
-      throw error(at(detail::depth_offset(text, limits.max_depth)) + ": nesting deeper than " +
-                  std::to_string(limits.max_depth) + " levels of arrays and objects");
-    default:
-      // position is 1-based: the index of the last character read (size + 1 at the end of input).
-      throw error(at(sax.position() > 0 ? sax.position() - 1 : 0) +
-                  ": malformed JSON: " + sax.detail());
-  }
-}
-
-/// Reads and parses a JSON file; io::error when it is missing, unreadable, larger than
-/// limits.max_file_bytes (checked before reading a regular file, while reading anything else: a
-/// pipe, a device) or malformed.
-inline nlohmann::json read_json_file(const std::filesystem::path& path,
-                                     const json_limits& limits = {}) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw error(path.string() + ": no such file");
-  if (std::filesystem::is_directory(path, ec))
-    throw error(path.string() + ": is a directory, not a JSON file");
-  const auto too_large = [&](const std::string& size) {
-    return error(path.string() + ": the file is too large (" + size + " bytes; the limit is " +
-                 std::to_string(limits.max_file_bytes) + ")");
-  };
-  if (std::filesystem::is_regular_file(path, ec)) {
-    const std::uintmax_t size = std::filesystem::file_size(path, ec);
-    if (!ec && size > limits.max_file_bytes) throw too_large(std::to_string(size));
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw error(path.string() + ": cannot open the file for reading");
-  std::string text;
-  std::array<char, 65536> buffer{};
-  while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) || in.gcount() > 0) {
-    text.append(buffer.data(), static_cast<std::size_t>(in.gcount()));
-    if (text.size() > limits.max_file_bytes)
-      throw too_large("more than " + std::to_string(limits.max_file_bytes));
-  }
-  if (in.bad()) throw error(path.string() + ": read error");
-  return parse_json(text, path.string(), limits);
-}
-
-// ---- strict readers: each names the key and the source on failure -----------------------------
-
-/// Where a value came from, for messages: "config.json", "plan.json: model".
-struct json_source {
-  std::string file;
-  std::string key_prefix;  ///< "" or "moe." for nested objects
-
-  [[nodiscard]] std::string where(std::string_view key) const {
-    return file + ": key '" + key_prefix + std::string(key) + "'";
-  }
-};
-
-/// Whether `key` is present and not null.
-inline bool has(const nlohmann::json& j, std::string_view key) {
-  const auto it = j.find(key);
-  return it != j.end() && !it->is_null();
-}
-
-inline const nlohmann::json& require_key(const nlohmann::json& j, std::string_view key,
-                                         const json_source& src) {
-  const auto it = j.find(key);
-  if (it == j.end() || it->is_null()) throw error(src.where(key) + " is missing");
-  return *it;
-}
-
-namespace detail {
-/// A double for a message: the shortest form that reads back ("1e+30", "2.5").
-inline std::string show_double(double d) {
-  char buf[32];
-  for (int digits = 1; digits <= 17; ++digits) {
-    std::snprintf(buf, sizeof buf, "%.*g", digits, d);
-    if (std::strtod(buf, nullptr) == d) break;
-  }
-  return buf;
-}
-}  // namespace detail
-
-/// An integer value (a float with an integral value is accepted: 4096.0). A value past the range
-/// of long long (2^63 and up, 1e30) is "too large" with the value as written, never wrapped.
-inline long long as_integer(const nlohmann::json& v, std::string_view key, const json_source& src) {
-  if (v.is_number_unsigned()) {
-    const auto u = v.get<unsigned long long>();
-    if (u > static_cast<unsigned long long>(std::numeric_limits<long long>::max()))
-      throw error(src.where(key) + " is too large (got " + std::to_string(u) + ")");
-    return static_cast<long long>(u);
-  }
-  if (v.is_number_integer()) return v.get<long long>();
-  if (v.is_number_float()) {
-    const double d = v.get<double>();
-    if (!std::isfinite(d)) throw error(src.where(key) + " must be finite");
-    if (std::floor(d) == d) {
-      if (std::fabs(d) < 9.0e15) return static_cast<long long>(d);
-      throw error(src.where(key) + (d > 0 ? " is too large" : " is too small") + " (got " +
-                  detail::show_double(d) + ")");
-    }
-  }
-  throw error(src.where(key) + " must be an integer, not " + detail::type_name(v));
-}
-
-/// A required integer that is > 0 (or >= 0 when zero_ok) and fits an int.
-inline int get_count(const nlohmann::json& j, std::string_view key, const json_source& src,
-                     bool zero_ok = false) {
-  const long long v = as_integer(require_key(j, key, src), key, src);
-  if (v < 0 || (v == 0 && !zero_ok))
-    throw error(src.where(key) + (zero_ok ? " must not be negative" : " must be positive") +
-                " (got " + std::to_string(v) + ")");
-  if (v > std::numeric_limits<int>::max())
-    throw error(src.where(key) + " is too large (got " + std::to_string(v) + ")");
-  return static_cast<int>(v);
-}
-/// A layer count: get_count, and at most `limits.max_layers`.
-inline int get_layer_count(const nlohmann::json& j, std::string_view key, const json_source& src,
-                           const json_limits& limits = {}) {
-  const int v = get_count(j, key, src);
-  if (v > limits.max_layers)
-    throw error(src.where(key) + " is too large (got " + std::to_string(v) + "; at most " +
-                std::to_string(limits.max_layers) + " layers)");
-  return v;
-}
-inline int get_count_or(const nlohmann::json& j, std::string_view key, const json_source& src,
-                        int fallback, bool zero_ok = false) {
-  return has(j, key) ? get_count(j, key, src, zero_ok) : fallback;
-}
-
-inline bool get_bool_or(const nlohmann::json& j, std::string_view key, const json_source& src,
-                        bool fallback) {
-  if (!has(j, key)) return fallback;
-  const auto& v = j.at(std::string(key));
-  if (!v.is_boolean())
-    throw error(src.where(key) + " must be true or false, not " + detail::type_name(v));
-  return v.get<bool>();
-}
-
-inline double get_number(const nlohmann::json& j, std::string_view key, const json_source& src) {
-  const auto& v = require_key(j, key, src);
-  if (!v.is_number())
-    throw error(src.where(key) + " must be a number, not " + detail::type_name(v));
-  const double d = v.get<double>();
-  if (!std::isfinite(d)) throw error(src.where(key) + " must be finite");
-  return d;
-}
-inline double get_number_or(const nlohmann::json& j, std::string_view key, const json_source& src,
-                            double fallback) {
-  return has(j, key) ? get_number(j, key, src) : fallback;
-}
-
-inline std::string get_string(const nlohmann::json& j, std::string_view key,
-                              const json_source& src) {
-  const auto& v = require_key(j, key, src);
-  if (!v.is_string())
-    throw error(src.where(key) + " must be a string, not " + detail::type_name(v));
-  return v.get<std::string>();
-}
-inline std::string get_string_or(const nlohmann::json& j, std::string_view key,
-                                 const json_source& src, std::string fallback) {
-  return has(j, key) ? get_string(j, key, src) : fallback;
-}
-
-// ---- enums: read by their name tables (gpuplan/specs/enum_names.hpp) ----------------------------
-
-/// The enumerator named by the string at `key` (ASCII case ignored), `fallback` when the key is
-/// absent; io::error listing the names when it names none.
-template <named_enum E>
-E get_enum_or(const nlohmann::json& j, std::string_view key, const json_source& src, E fallback) {
-  if (!has(j, key)) return fallback;
-  const std::string s = get_string(j, key, src);
-  E e{};
-  if (parse_enum(s, e)) return e;
-  std::string expected;
-  for (const enumerator<E>& x : enumerators(e))
-    expected += (expected.empty() ? "" : ", ") + std::string(x.name);
-  throw error(src.where(key) + ": unknown value '" + s + "' (expected one of " + expected + ")");
-}
-inline precision get_precision_or(const nlohmann::json& j, std::string_view key,
-                                  const json_source& src, precision fallback) {
-  return get_enum_or(j, key, src, fallback);
-}
-
-// ---- specs to JSON -----------------------------------------------------------------------------
-
-/// A number as JSON: an integer when it is a whole number a double holds exactly (parameter
-/// counts, bytes, FLOP/s, blocks), else a floating-point number.
-inline nlohmann::json number(double v) {
-  if (std::isfinite(v) && std::floor(v) == v && std::fabs(v) < 9.0e15)
-    return static_cast<long long>(v);
-  return v;
-}
-
-/// A size in bytes, rounded to whole bytes (int4 halves aside): a JSON integer while a double
-/// holds it exactly, else a floating-point number (never a wrapped-around 64-bit integer).
-inline nlohmann::json bytes_value(data_size d) {
-  const double v = d.in(units::B);
-  if (!std::isfinite(v)) return nullptr;
-  return number(std::round(v));
-}
-
-/// A count as JSON: an integer when it is a whole number that a double holds exactly (parameter
-/// counts, blocks, tokens), else a number.
-inline nlohmann::json count_value(double v) { return number(v); }
 
 inline nlohmann::json to_json(const parallel_layout& l) {
   return {{"gpus", l.gpus()},
@@ -555,39 +111,47 @@ inline nlohmann::json to_json(const gpu_spec& g) {
           {"boost_clock_hz", number(g.boost_clock.in(units::Hz))}};
 }
 
-// ---- specs from JSON ---------------------------------------------------------------------------
 
-namespace detail {
-inline name_string name_from(const std::string& s, std::string_view key, const json_source& src) {
-  if (s.empty()) throw error(src.where(key) + " must not be empty");
-  if (s.find('\0') != std::string::npos)
-    throw error(src.where(key) + " must not contain a NUL character (\\u0000)");
-  if (s.size() > name_string::capacity)
-    throw error(src.where(key) + " is longer than " + std::to_string(name_string::capacity) +
-                " characters");
-  return name_string::from(s);
+
+/// The run configurations, every field (the fit --json "config" object).
+inline nlohmann::json to_json(const training_config& c) {
+  return {{"framework", std::string(gpuplan::to_string(c.framework))},
+          {"amp", c.amp},
+          {"chunked_loss", c.chunked_loss},
+          {"dtype", std::string(gpuplan::to_string(c.dtype))},
+          {"grad_dtype", std::string(gpuplan::to_string(c.grad_dtype))},
+          {"optimizer", std::string(gpuplan::to_string(c.optimizer))},
+          {"master_weights", c.master_weights},
+          {"recompute", std::string(gpuplan::to_string(c.recompute))},
+          {"micro_batch", c.micro_batch},
+          {"seq", c.seq},
+          {"micro_batches", c.micro_batches},
+          {"flash_attention", c.flash_attention},
+          {"dropout", c.dropout},
+          {"lora", c.lora_rank},
+          {"qlora", c.qlora_rank},
+          {"lora_targets", std::string(gpuplan::to_string(c.lora_targets))},
+          {"offload", std::string(gpuplan::to_string(c.offload))},
+          {"global_batch", c.global_batch}};
 }
-/// An optional "aliases" array of strings into a fixed array of names.
-template <std::size_t N>
-void read_aliases(const nlohmann::json& j, const json_source& src,
-                  std::array<name_string, N>& out) {
-  if (!has(j, "aliases")) return;
-  const auto& a = j.at("aliases");
-  if (!a.is_array() || a.size() > N)
-    throw error(src.where("aliases") + " must be an array of at most " + std::to_string(N) +
-                " strings");
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (!a[i].is_string()) throw error(src.where("aliases") + " must hold strings");
-    out[i] = name_from(a[i].get<std::string>(), "aliases", src);
-  }
+
+inline nlohmann::json to_json(const inference_config& c) {
+  return {{"weight_dtype", std::string(gpuplan::to_string(c.weight_dtype))},
+          {"kv_dtype", std::string(gpuplan::to_string(c.kv_dtype))},
+          {"batch", c.batch},
+          {"context", c.context},
+          {"max_model_len", c.model_len()},
+          {"gpu_memory_utilization", c.gpu_memory_utilization},
+          {"block_size", c.block_size},
+          {"quant_group_size", c.quant_group_size},
+          {"quant_scale_dtype", std::string(gpuplan::to_string(c.quant_scale_dtype))},
+          {"quant_zero_point", c.quant_zero_point},
+          {"max_num_batched_tokens", c.max_num_batched_tokens},
+          {"max_num_seqs", c.max_num_seqs},
+          {"engine", std::string(gpuplan::to_string(c.engine))},
+          {"mem_fraction_static", c.mem_fraction_static},
+          {"free_gpu_memory_fraction", c.free_gpu_memory_fraction}};
 }
-inline double non_negative(const nlohmann::json& j, std::string_view key, const json_source& src,
-                           double fallback = 0.0) {
-  const double v = get_number_or(j, key, src, fallback);
-  if (v < 0) throw error(src.where(key) + " must not be negative");
-  return v;
-}
-}  // namespace detail
 
 /// A parallel layout from {"dp", "tp", "pp", "cp", "ep", "zero", ...}; absent keys keep their
 /// defaults (1, or 0 for zero, shard_group and expert_tp). "gpus", when present, must equal dp x tp

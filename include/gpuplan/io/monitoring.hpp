@@ -337,9 +337,11 @@ inline monitoring_data read_csv_text(const std::string& text, const std::string&
     const std::string_view line = trim(lines[i]);
     if (line.empty() || line.front() == '#') continue;
     std::vector<std::string> f = split_csv(line);
-    // A header: nvidia-smi's (repeated when logs are concatenated) or the plain CSV's.
-    const std::string first = column_key(f[0]);
-    if (first == "timestamp") {
+    // A header: nvidia-smi's (repeated when logs are concatenated) or the plain CSV's, with a
+    // timestamp column anywhere (nvidia-smi keeps the order of --query-gpu).
+    bool is_header = false;
+    for (const std::string& cell : f) is_header = is_header || column_key(cell) == "timestamp";
+    if (is_header) {
       csv_columns c;
       c.count = f.size();
       bool smi = false;

@@ -4,6 +4,7 @@
 // them: `memory_assumptions{.cuda_context = 300 * units::MiB}`.
 #pragma once
 
+#include <gpuplan/models/framework_profile.hpp>
 #include <gpuplan/specs/layout.hpp>
 #include <gpuplan/units.hpp>
 
@@ -33,6 +34,12 @@ struct memory_assumptions {
   /// NCCL channels per communicator. ESTIMATE: NCCL chooses 2-32 by topology (NCCL_MIN_NCHANNELS
   /// / NCCL_MAX_NCHANNELS, NCCL documentation); 16 is typical of an 8-GPU NVLink node.
   int nccl_channels = 16;
+
+  /// vLLM's CUDA-graph pool, charged before the KV cache is sized only by engines that profile
+  /// it (serving_engine::vllm_cudagraph_profiled). ESTIMATE: vLLM's start-up log line "Graph
+  /// capturing finished in N secs, took X GiB" reports 0.1-1 GiB for 7B-70B models with the
+  /// default capture sizes (up to 512 sequences); 0.5 GiB is the middle of that range.
+  data_size cuda_graph_memory = 512 * units::MiB;
 
   // ---- training working sets (reported as `workspace`) -----------------------------------------
 
@@ -66,11 +73,20 @@ struct memory_assumptions {
   /// Float8Tensor transpose cache). 2 one-byte copies per linear-layer parameter.
   int fp8_weight_copies = 2;
 
+  // ---- framework profiles -----------------------------------------------------------------------
+
+  /// What the Hugging Face transformers + PyTorch stack does (training_config::framework =
+  /// transformers): models/framework_profile.hpp.
+  transformers_profile transformers{};
+
   /// Throws gpuplan::invalid_input naming the field (a compile error in a constant expression).
   constexpr void validate() const {
     detail::check_input(detail::finite_nonnegative(cuda_context.value),
                         "memory_assumptions.cuda_context must be finite and not negative",
                         cuda_context.value);
+    detail::check_input(detail::finite_nonnegative(cuda_graph_memory.value),
+                        "memory_assumptions.cuda_graph_memory must be finite and not negative",
+                        cuda_graph_memory.value);
     detail::check_input(
         detail::finite_nonnegative(allocator_fragmentation) && allocator_fragmentation < 1.0,
         "memory_assumptions.allocator_fragmentation must be in [0, 1)", allocator_fragmentation);
@@ -90,6 +106,7 @@ struct memory_assumptions {
     detail::check_input(fp8_weight_copies >= 0,
                         "memory_assumptions.fp8_weight_copies must not be negative",
                         fp8_weight_copies);
+    transformers.validate();
   }
 };
 

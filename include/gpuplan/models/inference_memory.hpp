@@ -151,6 +151,44 @@ constexpr void check_inference(const transformer_spec& m, const gpu_spec& gpu,
               "inference: layout.cp must be 1 and layout.zero 0 (not modelled)", l.cp, l.zero);
 }
 
+/// SGLang's default mem_fraction_static for a tensor-parallel size (server_args.py, v0.4).
+constexpr double sglang_mem_fraction_static(int tp) {
+  return tp >= 16 ? 0.79 : tp >= 8 ? 0.81 : tp >= 4 ? 0.85 : tp >= 2 ? 0.87 : 0.88;
+}
+
+/// Memory the engine gives its KV cache on one GPU, by the engine's own rule (serving_engine).
+/// `m` holds the weights, workspace and overhead of that GPU.
+constexpr data_size engine_kv_budget(const memory_breakdown& m, const gpu_spec& gpu,
+                                     const inference_config& c, const memory_assumptions& a,
+                                     int tp) {
+  const data_size total = gpu.plannable_memory();
+  const data_size zero = 0.0 * units::B;
+  auto left = [&](data_size budget, data_size used) { return budget > used ? budget - used : zero; };
+  switch (c.engine) {
+    case serving_engine::vllm:
+      // available = total x utilisation - (weights + peak activation + non-torch memory).
+      return left(c.gpu_memory_utilization * total, m.weights + m.workspace + m.overhead);
+    case serving_engine::vllm_cudagraph_profiled:
+      return left(c.gpu_memory_utilization * total,
+                  m.weights + m.workspace + m.overhead + a.cuda_graph_memory);
+    case serving_engine::vllm_v0_mem_get_info:
+      // The CUDA context existed before the start-up snapshot, so it is not charged.
+      return left(c.gpu_memory_utilization * total,
+                  m.weights + m.workspace + m.overhead - a.cuda_context);
+    case serving_engine::vllm_v0_torch_peak:
+      return left(c.gpu_memory_utilization * total, m.weights + m.workspace);
+    case serving_engine::sglang: {
+      // free after weights - total x (1 - mem_fraction_static)
+      const double f = c.mem_fraction_static > 0.0 ? c.mem_fraction_static
+                                                    : sglang_mem_fraction_static(tp);
+      return left(total - a.cuda_context - m.weights, (1.0 - f) * total);
+    }
+    case serving_engine::trtllm:
+      return c.free_gpu_memory_fraction * left(total, m.weights + m.workspace + m.overhead);
+  }
+  return zero;
+}
+
 /// inference_memory_stage on checked inputs.
 constexpr inference_memory_result inference_stage(const transformer_spec& m, const gpu_spec& gpu,
                                                   const parallel_layout& l,
@@ -170,10 +208,7 @@ constexpr inference_memory_result inference_stage(const transformer_spec& m, con
   r.per_gpu.kv_cache = c.batch * blocks_per_seq * p.layers * page;
   r.per_gpu.overhead = a.cuda_context + detail::nccl_buffers(l, a) +
                        a.allocator_fragmentation * (r.per_gpu.weights + r.per_gpu.workspace);
-  // vLLM: available = total x utilisation - (weights + peak activation + non-torch memory).
-  const data_size budget = c.gpu_memory_utilization * gpu.plannable_memory();
-  const data_size used = r.per_gpu.weights + r.per_gpu.workspace + r.per_gpu.overhead;
-  r.kv.available = budget > used ? budget - used : 0.0 * units::B;
+  r.kv.available = engine_kv_budget(r.per_gpu, gpu, c, a, l.tp);
   r.kv.blocks = paged_kv_blocks(r.kv.available, page, p.layers);
   r.kv.capacity_tokens = r.kv.blocks * c.block_size * units::token;
   r.kv.max_concurrency = paged_max_concurrency(r.kv.blocks, c.block_size, c.model_len());

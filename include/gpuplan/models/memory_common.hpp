@@ -4,12 +4,44 @@
 #pragma once
 
 #include <gpuplan/models/assumptions.hpp>
+#include <gpuplan/specs/enum_names.hpp>
 #include <gpuplan/specs/layout.hpp>
 #include <gpuplan/specs/training.hpp>
 #include <gpuplan/specs/transformer.hpp>
 #include <gpuplan/units.hpp>
 
 namespace gpuplan {
+
+/// The three phases of a training step, for the per-phase peaks of a framework profile.
+enum class training_phase : unsigned char {
+  none,           ///< not modelled (the Megatron profile reports one steady-state total)
+  forward_loss,   ///< the forward pass and the loss
+  backward,       ///< the backward pass
+  optimizer,      ///< the optimizer step
+};
+
+/// The names of training_phase, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<training_phase> training_phase_names[] = {
+    {training_phase::none, "none"},
+    {training_phase::forward_loss, "forward+loss"},
+    {training_phase::backward, "backward"},
+    {training_phase::optimizer, "optimizer"},
+};
+constexpr const auto& enumerators(training_phase) { return training_phase_names; }
+
+/// Per-phase peaks of a training step (models/framework_memory.hpp fills them for the
+/// transformers profile; `peak == training_phase::none` elsewhere). The three peaks are what
+/// torch.cuda.max_memory_allocated() reports in each phase; `reserved` is the caching
+/// allocator's peak (max_memory_reserved()); the process needs `reserved + cuda_context`.
+struct phase_peaks {
+  data_size forward_loss{};       ///< tensors allocated at the peak of forward + loss
+  data_size backward{};           ///< tensors allocated at the peak of the backward pass
+  data_size optimizer{};          ///< tensors allocated at the peak of the optimizer step
+  data_size reserved{};           ///< the caching allocator's peak reservation
+  data_size allocator_reserve{};  ///< reserved minus the allocation at the reserved peak
+  data_size cuda_context{};       ///< CUDA context and libraries, outside the allocator
+  training_phase peak = training_phase::none;  ///< the phase that sets the process peak
+};
 
 /// Memory of one GPU (the most loaded one where the report says so), by what it holds. Every
 /// field is device memory except `host`.
@@ -24,6 +56,10 @@ struct memory_breakdown {
   data_size overhead{};     ///< CUDA context, NCCL buffers, allocator fragmentation
   data_size host{};         ///< offloaded to CPU memory (not part of total())
   int pipeline_stage = 0;   ///< which pipeline stage this GPU runs (0-based)
+  /// Per-phase peaks where the framework profile models them (transformers); the fields above
+  /// are then the memory at the phase that sets the peak, and `overhead` is the CUDA context,
+  /// NCCL's buffers and the caching allocator's reserve.
+  phase_peaks phases{};
 
   /// Device memory: everything but `host`.
   [[nodiscard]] constexpr data_size total() const {

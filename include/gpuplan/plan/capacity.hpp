@@ -20,6 +20,9 @@
 #include <gpuplan/specs/name.hpp>
 #include <gpuplan/units.hpp>
 
+#include <cstddef>
+#include <span>
+
 namespace gpuplan {
 
 // ---- inputs --------------------------------------------------------------------------------------
@@ -312,12 +315,16 @@ struct option_result {
 
 /// The options for one demand and SLO, each sized with plan_capacity, ranked: by cost when every
 /// option has a price, else by physical GPUs, then by peak utilisation closest to the healthy
-/// band's middle. Writes up to `capacity` results into `out`; returns how many.
-template <std::size_t N>
-constexpr int rank_options(const capacity_request& q, const capacity_option (&options)[N],
-                           option_result (&out)[N], const capacity_assumptions& a = {}) {
+/// band's middle. Writes one result per option into `out` (at least as long as `options`);
+/// returns how many.
+constexpr int rank_options(const capacity_request& q, std::span<const capacity_option> options,
+                           std::span<option_result> out, const capacity_assumptions& a = {}) {
+  detail::check_input(out.size() >= options.size(),
+                      "rank_options: out must hold one result per option",
+                      static_cast<long long>(out.size()), static_cast<long long>(options.size()));
+  const std::size_t n = options.size();
   bool all_priced = true;
-  for (std::size_t i = 0; i < N; ++i) {
+  for (std::size_t i = 0; i < n; ++i) {
     const capacity_option& o = options[i];
     detail::check_input(o.replicas_per_gpu >= 1,
                         "capacity_option.replicas_per_gpu must be at least 1",
@@ -347,13 +354,20 @@ constexpr int rank_options(const capacity_request& q, const capacity_option (&op
     const double dl = l.peak_utilization - mid, dr = r.peak_utilization - mid;
     return (dl < 0 ? -dl : dl) < (dr < 0 ? -dr : dr);
   };
-  for (std::size_t i = 1; i < N; ++i)  // insertion sort: constexpr, stable, N is small
+  for (std::size_t i = 1; i < n; ++i)  // insertion sort: constexpr, stable, n is small
     for (std::size_t j = i; j > 0 && before(out[j], out[j - 1]); --j) {
       const option_result t = out[j];
       out[j] = out[j - 1];
       out[j - 1] = t;
     }
-  return static_cast<int>(N);
+  return static_cast<int>(n);
+}
+
+template <std::size_t N>
+constexpr int rank_options(const capacity_request& q, const capacity_option (&options)[N],
+                           option_result (&out)[N], const capacity_assumptions& a = {}) {
+  return rank_options(q, std::span<const capacity_option>(options), std::span<option_result>(out),
+                      a);
 }
 
 // ---- owned base + cloud burst --------------------------------------------------------------------

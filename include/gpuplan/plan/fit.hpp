@@ -7,7 +7,10 @@
 #pragma once
 
 #include <gpuplan/catalog/gpus.hpp>
+#include <gpuplan/plan/advice.hpp>
+#include <gpuplan/plan/candidates.hpp>
 #include <gpuplan/models/assumptions.hpp>
+#include <gpuplan/models/framework_memory.hpp>
 #include <gpuplan/models/inference_memory.hpp>
 #include <gpuplan/models/memory_common.hpp>
 #include <gpuplan/models/training_memory.hpp>
@@ -24,30 +27,6 @@
 #include <string_view>
 
 namespace gpuplan {
-
-/// One way to make a plan fit, and where it lands.
-struct advice {
-  name_string change;    ///< what to change, in words: "ZeRO stage 3", "tp 8 (64 GPUs)"
-  data_size total{};     ///< per-GPU memory of the most loaded GPU after the change
-  data_size capacity{};  ///< the capacity it is compared with (another GPU's, for a GPU change)
-  int gpus = 0;          ///< GPUs the changed plan uses
-  bool fits = false;
-  /// 0: a configuration change on the same GPUs; 1: more GPUs; 2: another GPU model.
-  int category = 0;
-  /// The changed plan's layout, and for another GPU model that GPU's name (empty: the same GPU).
-  parallel_layout layout{};
-  name_string gpu{};
-
-  /// Whether o leads to the same plan: the same layout on the same GPU with the same per-GPU
-  /// memory (two changes that land there are one option; a change that leaves the memory
-  /// unchanged is no option). The configurations are not stored: clang 14's constant evaluator
-  /// gives up on fit reports that carry a training_config and an inference_config per option.
-  [[nodiscard]] constexpr bool same_plan(const advice& o) const {
-    return layout == o.layout && gpu == o.gpu && total == o.total && capacity == o.capacity;
-  }
-};
-
-inline constexpr std::size_t max_advice = 16;
 
 struct fit_report {
   memory_breakdown per_gpu{};  ///< the most loaded GPU
@@ -71,72 +50,15 @@ struct fit_report {
 
 namespace detail {
 
-/// A name_string built from pieces at compile time: text and integers.
-struct name_builder {
-  name_string out{};
-  std::size_t n = 0;
-  constexpr name_builder& operator<<(std::string_view s) {
-    for (char c : s)
-      if (n < name_string::capacity) out.chars[n++] = c;
-    return *this;
-  }
-  constexpr name_builder& operator<<(int v) {
-    char digits[12]{};
-    int len = 0;
-    long long x = v;
-    if (x < 0) {
-      *this << "-";
-      x = -x;
-    }
-    do {
-      digits[len++] = static_cast<char>('0' + x % 10);
-      x /= 10;
-    } while (x > 0 && len < 12);
-    while (len > 0)
-      if (n < name_string::capacity) out.chars[n++] = digits[--len];
-      else --len;
-    return *this;
-  }
-};
-
-struct advice_list {
-  std::array<advice, max_advice> items{};
-  int count = 0;
-  /// Adds a unless an option already listed leads to the same plan (the first name stays).
-  constexpr void add(const advice& a) {
-    for (int i = 0; i < count; ++i)
-      if (items[static_cast<std::size_t>(i)].same_plan(a)) return;
-    if (count < static_cast<int>(max_advice)) items[static_cast<std::size_t>(count++)] = a;
-  }
-  /// Fitting first; then configuration changes before more GPUs before another GPU; then the
-  /// smaller per-GPU total first.
-  constexpr void rank() {
-    auto before = [](const advice& x, const advice& y) {
-      if (x.fits != y.fits) return x.fits;
-      if (x.category != y.category) return x.category < y.category;
-      if (x.gpus != y.gpus) return x.gpus < y.gpus;
-      return x.total < y.total;
-    };
-    for (int i = 1; i < count; ++i)
-      for (int j = i; j > 0 && before(items[static_cast<std::size_t>(j)],
-                                       items[static_cast<std::size_t>(j - 1)]);
-           --j) {
-        const advice tmp = items[static_cast<std::size_t>(j)];
-        items[static_cast<std::size_t>(j)] = items[static_cast<std::size_t>(j - 1)];
-        items[static_cast<std::size_t>(j - 1)] = tmp;
-      }
-  }
-};
-
 template <class Memory>
 constexpr void training_advice(const Memory& memory, const parallel_layout& l,
                                const training_config& c, data_size capacity,
                                std::span<const gpu_spec> gpus, data_size own_memory,
-                               advice_list& out, bool structured) {
+                               advice_list& out, bool structured, const candidate_bounds& b) {
   auto consider = [&](name_string what, const parallel_layout& nl, const training_config& nc,
-                      int category) {
+                      advice_kind kind) {
     const data_size total = memory(nl, nc).total();
-    out.add({what, total, capacity, nl.gpus(), total <= capacity, category, nl});
+    out.add({what, total, capacity, nl.gpus(), total <= capacity, kind, nl});
   };
   // Sharding of model states over the data-parallel ranks.
   if (l.dp * l.cp > 1)
@@ -146,125 +68,180 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
       consider(
           (detail::name_builder{} << "ZeRO stage " << z << (z == 3 ? " (FSDP full shard)" : ""))
               .out,
-          nl, c, 0);
+          nl, c, advice_kind::configuration);
     }
+  const bool hf = c.framework == framework_kind::transformers;
+  // The transformers profile's own levers: what Hugging Face users change first.
+  if (hf) {
+    if (c.recompute != recompute_kind::full) {
+      training_config nc = c;
+      nc.recompute = recompute_kind::full;
+      consider("gradient checkpointing (gradient_checkpointing_enable)", l, nc, advice_kind::configuration);
+    }
+    if (!c.chunked_loss) {
+      training_config nc = c;
+      nc.chunked_loss = true;
+      consider("chunked cross entropy (Liger fused linear CE)", l, nc, advice_kind::configuration);
+    }
+    if (c.amp || (c.master_weights && c.dtype != precision::fp32)) {
+      training_config nc = c;
+      nc.amp = false;
+      nc.master_weights = false;
+      if (nc.dtype == precision::fp32) nc.dtype = precision::bf16;
+      nc.grad_dtype = nc.dtype;
+      consider("pure bf16 (params, grads, AdamW states in bf16)", l, nc,
+               advice_kind::configuration);
+    }
+    if (structured && c.lora_rank == 0 && c.qlora_rank == 0) {
+      training_config nc = c;
+      nc.lora_rank = 16;
+      nc.lora_targets = lora_target::all_linear;
+      consider("LoRA rank 16 on all linear layers (PEFT)", l, nc, advice_kind::configuration);
+    }
+    // The levers together, least disruptive first, stopping as soon as the plan fits:
+    // checkpointing, chunked loss, pure bf16, LoRA, then halving the micro-batch.
+    {
+      training_config nc = c;
+      name_builder what{};
+      what << "together:";
+      int used = 0;
+      data_size total = memory(l, nc).total();
+      auto apply = [&](bool applies, auto&& change, std::string_view label) {
+        if (total <= capacity || !applies) return;
+        change(nc);
+        what << (used++ == 0 ? " " : " + ") << label;
+        total = memory(l, nc).total();
+      };
+      apply(nc.recompute != recompute_kind::full,
+            [](training_config& x) { x.recompute = recompute_kind::full; }, "ckpt");
+      apply(!nc.chunked_loss, [](training_config& x) { x.chunked_loss = true; }, "chunked CE");
+      apply(nc.amp || (nc.master_weights && nc.dtype != precision::fp32),
+            [](training_config& x) {
+              x.amp = false;
+              x.master_weights = false;
+              x.grad_dtype = x.dtype;
+            },
+            "pure bf16");
+      apply(structured && nc.lora_rank == 0 && nc.qlora_rank == 0,
+            [](training_config& x) {
+              x.lora_rank = 16;
+              x.lora_targets = lora_target::all_linear;
+            },
+            "LoRA 16");
+      while (!(total <= capacity) && nc.micro_batch > 1) {
+        nc.micro_batch /= 2;
+        total = memory(l, nc).total();
+      }
+      if (nc.micro_batch != c.micro_batch) what << (used++ == 0 ? " " : " + ") << "micro-batch " << nc.micro_batch;
+      if (used >= 2) out.add({what.out, total, capacity, l.gpus(), total <= capacity, advice_kind::configuration, l});
+    }
+    // Shorter micro-batches, the same tokens per step by gradient accumulation.
+    for (int mb = c.micro_batch / 2; mb >= 1; mb /= 2) {
+      training_config nc = c;
+      nc.micro_batch = mb;
+      if (nc.global_batch == 0 && nc.micro_batches > 0) nc.micro_batches *= c.micro_batch / mb;
+      const data_size total = memory(l, nc).total();
+      if (total <= capacity || mb == 1) {
+        out.add({(name_builder{} << "micro-batch " << mb << " (gradient accumulation x"
+                                 << c.micro_batch / mb << ")")
+                     .out,
+                 total, capacity, l.gpus(), total <= capacity, advice_kind::configuration, l});
+        break;
+      }
+    }
+  }
   // Recomputation.
-  if (structured && c.recompute == recompute_kind::none) {
+  if (!hf && structured && c.recompute == recompute_kind::none) {
     training_config nc = c;
     nc.recompute = recompute_kind::selective;
-    consider("selective activation recomputation", l, nc, 0);
+    consider("selective activation recomputation", l, nc, advice_kind::configuration);
   }
-  if (c.recompute != recompute_kind::full) {
+  if (!hf && c.recompute != recompute_kind::full) {
     training_config nc = c;
     nc.recompute = recompute_kind::full;
-    consider("full activation recomputation", l, nc, 0);
+    consider("full activation recomputation", l, nc, advice_kind::configuration);
   }
   if (l.dp * l.cp > 1 && l.zero < 3 && c.recompute != recompute_kind::full) {
     parallel_layout nl = l;
     nl.zero = 3;
     training_config nc = c;
     nc.recompute = recompute_kind::full;
-    consider("ZeRO stage 3 + full recomputation", nl, nc, 0);
+    consider("ZeRO stage 3 + full recomputation", nl, nc, advice_kind::configuration);
   }
   // Optimizer-state quantisation.
   if (c.optimizer == optimizer_kind::adamw || c.optimizer == optimizer_kind::adam) {
     training_config nc = c;
     nc.optimizer = optimizer_kind::adamw8bit;
-    consider("8-bit AdamW (bitsandbytes)", l, nc, 0);
+    consider("8-bit AdamW (bitsandbytes)", l, nc, advice_kind::configuration);
   }
   if (structured && c.lora_rank > 0) {
     training_config nc = c;
     nc.qlora_rank = c.lora_rank;
     nc.lora_rank = 0;
     consider((detail::name_builder{} << "QLoRA (4-bit NF4 base, rank " << c.lora_rank << ")").out,
-             l, nc, 0);
+             l, nc, advice_kind::configuration);
   }
-  // CPU offload.
-  if (c.offload == offload_kind::none) {
+  // CPU offload (modelled for the Megatron/DeepSpeed accounting only).
+  if (!hf && c.offload == offload_kind::none) {
     parallel_layout nl = l;
     if (nl.zero < 2 && nl.dp * nl.cp > 1) nl.zero = 2;
     training_config nc = c;
     nc.offload = offload_kind::optimizer;
-    consider("CPU offload of the optimizer (ZeRO-Offload)", nl, nc, 0);
+    consider("CPU offload of the optimizer (ZeRO-Offload)", nl, nc, advice_kind::configuration);
   }
-  if (c.offload != offload_kind::params) {
+  if (!hf && c.offload != offload_kind::params) {
     parallel_layout nl = l;
     nl.zero = 3;
     training_config nc = c;
     nc.offload = offload_kind::params;
-    consider("CPU offload of parameters and optimizer (ZeRO-Infinity)", nl, nc, 0);
+    consider("CPU offload of parameters and optimizer (ZeRO-Infinity)", nl, nc, advice_kind::configuration);
   }
-  // More GPUs: FSDP over more data-parallel ranks; tensor or pipeline parallelism.
-  {
+  // More GPUs: FSDP over more data-parallel ranks; tensor or pipeline parallelism. Each grows
+  // until the plan fits, and the last layout tried is the option.
+  auto grow = [&](parallel_dim dim, int growth, const char* what) {
     advice last{};
     bool any = false;
-    for (int d = l.dp * 2; d <= l.dp * 64; d *= 2) {
-      parallel_layout nl = l;
-      nl.dp = d;
-      nl.zero = 3;
-      if (!memory.valid(nl)) continue;
-      const data_size total = memory(nl, c).total();
-      last = {(name_builder{} << "ZeRO-3 over dp " << d << " (" << nl.gpus() << " GPUs)").out,
-              total, capacity, nl.gpus(), total <= capacity, 1, nl};
-      any = true;
-      if (last.fits) break;
-    }
-    if (any) out.add(last);
-  }
-  if (structured) {
-    for (int dim = 0; dim < 2; ++dim) {
-      advice last{};
-      bool any = false;
-      for (int n = 2; n <= (dim == 0 ? 8 : 128); n *= 2) {
-        parallel_layout nl = l;
-        if (dim == 0) {
-          nl.tp = l.tp * n;
-          if (nl.tp > 8 * l.tp || nl.tp > 64) break;
-          nl.sequence_parallel = true;
-        } else {
-          nl.pp = l.pp * n;
-        }
-        if (!memory.valid(nl)) continue;
-        const data_size total = memory(nl, c).total();
-        last = {(name_builder{} << (dim == 0 ? "tensor parallel " : "pipeline parallel ")
-                                << (dim == 0 ? nl.tp : nl.pp) << " (" << nl.gpus() << " GPUs)")
-                    .out,
-                total, capacity, nl.gpus(), total <= capacity, 1, nl};
-        any = true;
-        if (last.fits) break;
+    for_each_growth(l, dim, growth, [&](parallel_layout nl) {
+      if (dim == parallel_dim::dp) nl.zero = 3;
+      if (dim == parallel_dim::tp) {
+        if (nl.tp > b.max_tp) return true;
+        nl.sequence_parallel = true;
       }
-      if (any) out.add(last);
-    }
+      if (!memory.valid(nl)) return false;
+      const data_size total = memory(nl, c).total();
+      const int degree = dim == parallel_dim::dp ? nl.dp : dim == parallel_dim::tp ? nl.tp : nl.pp;
+      last = {(name_builder{} << what << degree << " (" << nl.gpus() << " GPUs)").out, total,
+              capacity, nl.gpus(), total <= capacity, advice_kind::more_gpus, nl};
+      any = true;
+      return last.fits;
+    });
+    if (any) out.add(last);
+  };
+  grow(parallel_dim::dp, b.dp_growth, "ZeRO-3 over dp ");
+  if (structured && !hf) {  // transformers alone has no tensor or pipeline parallelism
+    grow(parallel_dim::tp, b.tp_growth, "tensor parallel ");
+    grow(parallel_dim::pp, b.pp_growth, "pipeline parallel ");
   }
-  // The smallest combined plan: ZeRO-3 and full recomputation with tensor (up to 8, one NVLink
+  // The smallest combined plan: ZeRO-3 and full recomputation with tensor (inside one NVLink
   // domain), pipeline and data parallelism grown by powers of two; fewest GPUs, then least
   // memory.
-  if (structured) {
+  if (structured && !hf) {
     advice found{};
     bool any = false;
     training_config nc = c;
     nc.recompute = recompute_kind::full;
-    for (int dm = 1; dm <= 8; dm *= 2)
-      for (int tm = 1; tm <= 8; tm *= 2)
-        for (int pm = 1; pm <= 16; pm *= 2) {
-          parallel_layout nl = l;
-          nl.dp = l.dp * dm;
-          nl.tp = l.tp * tm;
-          nl.pp = l.pp * pm;
-          nl.sequence_parallel = nl.tp > 1;
-          if (nl.dp * nl.cp > 1) nl.zero = 3;
-          if (nl.tp > 8 && tm > 1) continue;
-          if (dm * tm * pm == 1 || !memory.valid(nl)) continue;
-          if (any && nl.gpus() > found.gpus) continue;
-          const data_size total = memory(nl, nc).total();
-          if (!(total <= capacity)) continue;
-          if (any && nl.gpus() == found.gpus && !(total < found.total)) continue;
-          found = {(name_builder{} << "dp " << nl.dp << " x tp " << nl.tp << " x pp " << nl.pp
-                                   << (nl.zero == 3 ? ", ZeRO-3" : "") << ", full recompute")
-                       .out,
-                   total, capacity, nl.gpus(), true, 1, nl};
-          any = true;
-        }
+    for_each_combined(l, b, [&](const parallel_layout& nl) {
+      if (!memory.valid(nl)) return;
+      if (any && nl.gpus() > found.gpus) return;
+      const data_size total = memory(nl, nc).total();
+      if (!(total <= capacity)) return;
+      if (any && nl.gpus() == found.gpus && !(total < found.total)) return;
+      found = {(name_builder{} << "dp " << nl.dp << " x tp " << nl.tp << " x pp " << nl.pp
+                               << (nl.zero == 3 ? ", ZeRO-3" : "") << ", full recompute")
+                   .out,
+               total, capacity, nl.gpus(), true, advice_kind::more_gpus, nl};
+      any = true;
+    });
     if (any) out.add(found);
   }
   // Another GPU: the smallest catalog GPU with more memory on which the plan fits.
@@ -280,7 +257,8 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
     }
   }
   if (best != nullptr)
-    out.add({best->name, best_total, best->plannable_memory(), l.gpus(), true, 2, l, best->name});
+    out.add({best->name, best_total, best->plannable_memory(), l.gpus(), true,
+             advice_kind::other_gpu, l, best->name});
 }
 
 }  // namespace detail
@@ -304,10 +282,11 @@ template <class Workload>
 constexpr fit_report training_fit_of(const Workload& w, const gpu_spec& gpu,
                                      const parallel_layout& l, const training_config& c,
                                      const memory_assumptions& a,
-                                     std::span<const gpu_spec> candidate_gpus) {
+                                     std::span<const gpu_spec> candidate_gpus,
+                                     const candidate_bounds& b) {
   gpu.validate();
   fit_report r{};
-  r.per_gpu = gpuplan::training_memory(w, l, c, a);
+  r.per_gpu = gpuplan::framework_training_memory(w, l, c, a);
   r.gpu_memory = gpu.plannable_memory();
   r.capacity = r.gpu_memory;
   r.gpus = l.gpus();
@@ -317,13 +296,13 @@ constexpr fit_report training_fit_of(const Workload& w, const gpu_spec& gpu,
       const memory_assumptions& assume;
       constexpr memory_breakdown operator()(const parallel_layout& nl,
                                             const training_config& nc) const {
-        return gpuplan::training_memory(work, nl, nc, assume);
+        return gpuplan::framework_training_memory(work, nl, nc, assume);
       }
       constexpr bool valid(const parallel_layout& nl) const { return layout_ok(work, nl); }
     };
     advice_list list{};
     training_advice(memory_fn{w, a}, l, c, r.capacity, candidate_gpus, r.gpu_memory, list,
-                    has_matrix_shapes(w));
+                    has_matrix_shapes(w), b);
     list.rank();
     r.options = list.items;
     r.option_count = list.count;
@@ -334,32 +313,23 @@ constexpr fit_report training_fit_of(const Workload& w, const gpu_spec& gpu,
 }  // namespace detail
 
 /// Training fit of a transformer on `gpu` GPUs laid out as `l`. `candidate_gpus` are the GPUs
-/// the advice may suggest instead (without the argument: every GPU of catalog::all_gpus).
+/// the advice may suggest instead (without the argument: every GPU of catalog::all_gpus);
+/// `b` how far its layouts grow (candidate_bounds::for_node(node) for a node's NVLink domain).
 constexpr fit_report training_fit(const transformer_spec& m, const gpu_spec& gpu,
                                   const parallel_layout& l, const training_config& c,
-                                  const memory_assumptions& a,
-                                  std::span<const gpu_spec> candidate_gpus) {
-  return detail::training_fit_of(m, gpu, l, c, a, candidate_gpus);
-}
-
-constexpr fit_report training_fit(const transformer_spec& m, const gpu_spec& gpu,
-                                  const parallel_layout& l, const training_config& c,
-                                  const memory_assumptions& a = {}) {
-  return training_fit(m, gpu, l, c, a, std::span<const gpu_spec>{catalog::all_gpus});
+                                  const memory_assumptions& a = {},
+                                  std::span<const gpu_spec> candidate_gpus = catalog::all_gpus,
+                                  const candidate_bounds& b = {}) {
+  return detail::training_fit_of(m, gpu, l, c, a, candidate_gpus, b);
 }
 
 /// Training fit of a generic workload (data parallelism and ZeRO/FSDP only).
 constexpr fit_report training_fit(const generic_workload& g, const gpu_spec& gpu,
                                   const parallel_layout& l, const training_config& c,
-                                  const memory_assumptions& a,
-                                  std::span<const gpu_spec> candidate_gpus) {
-  return detail::training_fit_of(g, gpu, l, c, a, candidate_gpus);
-}
-
-constexpr fit_report training_fit(const generic_workload& g, const gpu_spec& gpu,
-                                  const parallel_layout& l, const training_config& c,
-                                  const memory_assumptions& a = {}) {
-  return training_fit(g, gpu, l, c, a, std::span<const gpu_spec>{catalog::all_gpus});
+                                  const memory_assumptions& a = {},
+                                  std::span<const gpu_spec> candidate_gpus = catalog::all_gpus,
+                                  const candidate_bounds& b = {}) {
+  return detail::training_fit_of(g, gpu, l, c, a, candidate_gpus, b);
 }
 
 namespace detail {
@@ -382,17 +352,18 @@ constexpr fit_report make_inference_report(const inference_memory_result& r, con
 /// overhead against gpu_memory_utilization of the GPU; the paged KV cache's capacity in `kv`.
 constexpr fit_report inference_fit(const transformer_spec& m, const gpu_spec& gpu,
                                    const parallel_layout& l, const inference_config& c,
-                                   const memory_assumptions& a,
-                                   std::span<const gpu_spec> candidate_gpus) {
+                                   const memory_assumptions& a = {},
+                                   std::span<const gpu_spec> candidate_gpus = catalog::all_gpus,
+                                   const candidate_bounds& b = {}) {
   fit_report r = detail::make_inference_report(inference_memory(m, gpu, l, c, a), gpu, l, c);
   if (r.fits()) return r;
   detail::advice_list list{};
   auto consider = [&](name_string what, const gpu_spec& g, const parallel_layout& nl,
-                      const inference_config& nc, int category) {
+                      const inference_config& nc, advice_kind kind) {
     const fit_report x =
         detail::make_inference_report(inference_memory(m, g, nl, nc, a), g, nl, nc);
-    list.add({what, x.per_gpu.total(), x.capacity, nl.gpus(), x.fits(), category, nl,
-              category == 2 ? g.name : name_string{}});
+    list.add({what, x.per_gpu.total(), x.capacity, nl.gpus(), x.fits(), kind, nl,
+              kind == advice_kind::other_gpu ? g.name : name_string{}});
   };
   // Quantisation of weights and of the KV cache.
   constexpr precision weight_options[] = {precision::fp8, precision::int8, precision::int4};
@@ -400,40 +371,38 @@ constexpr fit_report inference_fit(const transformer_spec& m, const gpu_spec& gp
     if (!(bytes_per_element(p) < bytes_per_element(c.weight_dtype))) continue;
     inference_config nc = c;
     nc.weight_dtype = p;
-    consider((detail::name_builder{} << to_string(p) << " weights").out, gpu, l, nc, 0);
+    consider((detail::name_builder{} << to_string(p) << " weights").out, gpu, l, nc,
+             advice_kind::configuration);
   }
   if (bytes_per_element(c.kv_dtype) > bytes_per_element(precision::fp8)) {
     inference_config nc = c;
     nc.kv_dtype = precision::fp8;
-    consider("fp8 KV cache", gpu, l, nc, 0);
+    consider("fp8 KV cache", gpu, l, nc, advice_kind::configuration);
   }
   // Fewer sequences at once.
   if (r.kv.max_batch(c.context) >= 1 && r.kv.max_batch(c.context) < c.batch) {
     inference_config nc = c;
     nc.batch = r.kv.max_batch(c.context);
     consider((detail::name_builder{} << "batch " << nc.batch << " at context " << c.context).out,
-             gpu, l, nc, 0);
+             gpu, l, nc, advice_kind::configuration);
   }
-  // Tensor or pipeline parallelism over more GPUs.
-  for (int dim = 0; dim < 2; ++dim) {
+  // Tensor or pipeline parallelism over more GPUs, grown until the plan fits.
+  for (const parallel_dim dim : {parallel_dim::tp, parallel_dim::pp}) {
     advice last{};
     bool any = false;
-    for (int n = 2; n <= 64; n *= 2) {
-      parallel_layout nl = l;
-      if (dim == 0) nl.tp = l.tp * n;
-      else nl.pp = l.pp * n;
-      if (nl.tp > 64) break;
-      if (!detail::layout_ok(m, nl)) continue;
+    for_each_growth(l, dim, b.serving_growth, [&](const parallel_layout& nl) {
+      if (nl.tp > b.max_tp) return true;
+      if (!detail::layout_ok(m, nl)) return false;
       const fit_report x =
           detail::make_inference_report(inference_memory(m, gpu, nl, c, a), gpu, nl, c);
-      last = {(detail::name_builder{} << (dim == 0 ? "tensor parallel " : "pipeline parallel ")
-                                      << (dim == 0 ? nl.tp : nl.pp) << " (" << nl.gpus()
-                                      << " GPUs)")
+      const bool tp = dim == parallel_dim::tp;
+      last = {(detail::name_builder{} << (tp ? "tensor parallel " : "pipeline parallel ")
+                                      << (tp ? nl.tp : nl.pp) << " (" << nl.gpus() << " GPUs)")
                   .out,
-              x.per_gpu.total(), x.capacity, nl.gpus(), x.fits(), 1, nl};
+              x.per_gpu.total(), x.capacity, nl.gpus(), x.fits(), advice_kind::more_gpus, nl};
       any = true;
-      if (last.fits) break;
-    }
+      return last.fits;
+    });
     if (any) list.add(last);
   }
   // Another GPU.
@@ -444,17 +413,11 @@ constexpr fit_report inference_fit(const transformer_spec& m, const gpu_spec& gp
     if (!x.fits()) continue;
     if (best == nullptr || g.plannable_memory() < best->plannable_memory()) best = &g;
   }
-  if (best != nullptr) consider(best->name, *best, l, c, 2);
+  if (best != nullptr) consider(best->name, *best, l, c, advice_kind::other_gpu);
   list.rank();
   r.options = list.items;
   r.option_count = list.count;
   return r;
-}
-
-constexpr fit_report inference_fit(const transformer_spec& m, const gpu_spec& gpu,
-                                   const parallel_layout& l, const inference_config& c,
-                                   const memory_assumptions& a = {}) {
-  return inference_fit(m, gpu, l, c, a, std::span<const gpu_spec>{catalog::all_gpus});
 }
 
 /// Serving fit of a generic workload.

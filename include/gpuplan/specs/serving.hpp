@@ -1,12 +1,67 @@
 // gpuplan/specs/serving.hpp: how a serving engine is configured: weight and KV-cache precision,
-// batch and context, vLLM's memory and scheduler limits. What every serving model (memory,
+// batch and context, vLLM's memory and scheduler limits, the engine whose KV-cache rule applies. What every serving model (memory,
 // latency, throughput, cost) reads; the models themselves live in gpuplan/models/.
 #pragma once
 
 #include <gpuplan/specs/checks.hpp>
+#include <gpuplan/specs/enum_names.hpp>
 #include <gpuplan/specs/precision.hpp>
 
 namespace gpuplan {
+
+/// The serving engine whose KV-cache sizing rule applies (models/inference_memory.hpp). Each rule
+/// was read from the engine's source at the version named; docs/models/serving.md quotes them.
+enum class serving_engine : unsigned char {
+  /// Today's vLLM: V1 (the default engine since v0.8) and V0 since the profiling overhaul
+  /// (v0.6.5, vllm-project/vllm PR #10511; polished in PR #12126): available = total x
+  /// gpu_memory_utilization - (weights + the profiling forward pass's peak torch allocation
+  /// over max_num_batched_tokens + the non-torch memory). The default.
+  vllm,
+  /// As `vllm`, and the CUDA-graph pool is charged before the KV cache is sized
+  /// (memory_assumptions::cuda_graph_memory); for vLLM builds that profile graph capture.
+  vllm_cudagraph_profiled,
+  /// vLLM V0 from PR #2031 "Fix peak memory profiling" (v0.2.5, Dec 2023) to v0.6.3
+  /// (`Worker.determine_num_available_blocks`): peak = free memory when the worker started
+  /// - free memory after the profiling run (torch.cuda.mem_get_info), so NCCL buffers and the
+  /// caching allocator's reserve are charged but the CUDA context created before the start-up
+  /// snapshot is not; available = total x gpu_memory_utilization - peak.
+  vllm_v0_mem_get_info,
+  /// vLLM V0 before PR #2031 (up to v0.2.4): peak = torch.cuda.max_memory_allocated() after the
+  /// profiling run, weights and activations only; NCCL's and the CUDA context's memory and
+  /// allocator fragmentation are not charged (why TP > 1 ran past the budget, PR #2031).
+  vllm_v0_torch_peak,
+  /// SGLang (`ModelRunner.profile_max_num_token`): the KV pool is the memory free after the
+  /// weights are loaded minus total x (1 - mem_fraction_static); activations and CUDA graphs
+  /// live in that reserve.
+  sglang,
+  /// TensorRT-LLM (`KvCacheConfig.free_gpu_memory_fraction`, 0.9 by default): that fraction of
+  /// the memory free after the weights and the runtime's activation buffers.
+  trtllm,
+};
+
+/// The names of serving_engine, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<serving_engine> serving_engine_names[] = {
+    {serving_engine::vllm, "vllm"},
+    {serving_engine::vllm_cudagraph_profiled, "vllm-cudagraph-profiled"},
+    {serving_engine::vllm_v0_mem_get_info, "vllm-v0-mem-get-info"},
+    {serving_engine::vllm_v0_torch_peak, "vllm-v0-torch-peak"},
+    {serving_engine::sglang, "sglang"},
+    {serving_engine::trtllm, "trtllm"},
+};
+constexpr const auto& enumerators(serving_engine) { return serving_engine_names; }
+
+/// How requests share the engine.
+enum class batching_mode : unsigned char {
+  continuous,    ///< iteration-level scheduling (vLLM, SGLang, TensorRT-LLM in-flight batching)
+  static_batch,  ///< a batch is prefilled, then decoded together to its end (gptSessionBenchmark)
+};
+
+/// The names of batching_mode (specs/enum_names.hpp).
+inline constexpr enumerator<batching_mode> batching_mode_names[] = {
+    {batching_mode::continuous, "continuous"},
+    {batching_mode::static_batch, "static"},
+};
+constexpr const auto& enumerators(batching_mode) { return batching_mode_names; }
 
 struct inference_config {
   /// Weights of the transformer layers' linear layers. int8/int4: weight-only quantisation
@@ -31,6 +86,17 @@ struct inference_config {
   /// Sequences sampled at once: vLLM --max-num-seqs (256 by default); the sampler holds this
   /// many rows of vocabulary-sized logits.
   int max_num_seqs = 256;
+  /// The engine whose KV-cache sizing rule applies (vLLM by default).
+  serving_engine engine = serving_engine::vllm;
+  /// SGLang --mem-fraction-static: the share of the GPU for weights and the KV pool. 0 means
+  /// SGLang's default for the tensor-parallel size (python/sglang/srt/server_args.py, v0.4
+  /// series: 0.88 for tp 1, 0.87 for tp >= 2, 0.85 for >= 4, 0.81 for >= 8, 0.79 for >= 16;
+  /// later releases derive it from the GPU's memory instead).
+  double mem_fraction_static = 0.0;
+  /// TensorRT-LLM KvCacheConfig.free_gpu_memory_fraction: the share of the memory free after
+  /// the weights and runtime buffers given to the KV cache (0.9 by default: tensorrt_llm
+  /// llmapi KvCacheConfig).
+  double free_gpu_memory_fraction = 0.9;
 
   [[nodiscard]] constexpr int model_len() const {
     return max_model_len > 0 ? max_model_len : context;
@@ -54,6 +120,13 @@ struct inference_config {
                         max_num_batched_tokens);
     detail::check_input(max_num_seqs >= 1, "inference_config.max_num_seqs must be at least 1",
                         max_num_seqs);
+    detail::check_input(mem_fraction_static >= 0.0 && mem_fraction_static <= 1.0,
+                        "inference_config.mem_fraction_static must be in [0, 1] (0: SGLang's "
+                        "default)",
+                        mem_fraction_static);
+    detail::check_input(free_gpu_memory_fraction > 0.0 && free_gpu_memory_fraction <= 1.0,
+                        "inference_config.free_gpu_memory_fraction must be in (0, 1]",
+                        free_gpu_memory_fraction);
     detail::check_input(weight_dtype != precision::tf32,
                         "inference_config.weight_dtype cannot be tf32 (a compute format)");
     detail::check_input(kv_dtype == precision::fp32 || kv_dtype == precision::bf16 ||

@@ -70,7 +70,35 @@ inline constexpr enumerator<lora_target> lora_target_names[] = {
 };
 constexpr const auto& enumerators(lora_target) { return lora_target_names; }
 
+/// The software stack that runs the training, which decides what it allocates beyond the model
+/// states (models/framework_memory.hpp, docs/models/framework-memory.md).
+enum class framework_kind : unsigned char {
+  /// Megatron-LM / NeMo: fused kernels, vocab-parallel fused cross entropy, Korthikanti's
+  /// activations, a steady-state total (models/training_memory.hpp).
+  megatron,
+  /// Hugging Face transformers on PyTorch eager with sdpa attention: materialised logits and an
+  /// fp32 cross entropy, eager RMSNorm / SiLU / RoPE tensors, autocast's weight copies,
+  /// gradient_checkpointing_enable(), PyTorch's caching allocator (models/framework_memory.hpp).
+  transformers,
+};
+/// The names of framework_kind, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<framework_kind> framework_kind_names[] = {
+    {framework_kind::megatron, "megatron"},
+    {framework_kind::transformers, "transformers"},
+};
+constexpr const auto& enumerators(framework_kind) { return framework_kind_names; }
+
 struct training_config {
+  /// The stack running the training (framework_kind). megatron: models/training_memory.hpp;
+  /// transformers: models/framework_memory.hpp.
+  framework_kind framework = framework_kind::megatron;
+  /// transformers only: automatic mixed precision as Trainer(bf16=True) runs it: fp32
+  /// parameters, gradients and optimizer states, compute under torch.autocast(dtype) (dtype is
+  /// then the autocast dtype, bf16 or fp16).
+  bool amp = false;
+  /// transformers only: a fused / chunked linear cross entropy (Liger Kernel's
+  /// LigerFusedLinearCrossEntropy) instead of materialising b x s x vocab logits.
+  bool chunked_loss = false;
   /// Weights and activations. bf16/fp16: mixed precision; fp32: full precision (no separate
   /// master copy); fp8: Transformer Engine FP8 GEMMs over bf16 parameters.
   precision dtype = precision::bf16;
@@ -149,6 +177,14 @@ struct training_config {
     detail::check_input(grad_dtype == precision::fp32 || grad_dtype == precision::bf16 ||
                             grad_dtype == precision::fp16,
                         "training_config.grad_dtype must be fp32, bf16 or fp16");
+    detail::check_input(!amp || framework == framework_kind::transformers,
+                        "training_config.amp needs framework = transformers (Megatron's mixed "
+                        "precision is dtype bf16/fp16 with master_weights)");
+    detail::check_input(!chunked_loss || framework == framework_kind::transformers,
+                        "training_config.chunked_loss needs framework = transformers (Megatron's "
+                        "cross entropy is already fused)");
+    detail::check_input(!amp || dtype == precision::bf16 || dtype == precision::fp16,
+                        "training_config.amp needs dtype bf16 or fp16 (the autocast dtype)");
   }
 
   friend constexpr bool operator==(const training_config&, const training_config&) = default;

@@ -213,8 +213,11 @@ constexpr dimension dimension_of() {
 namespace gpuplan {
 
 /// The Boost.Units quantity holding the same value: exact (the same number, in the same base units).
+/// Carbon mass (kg CO2e) has no Boost.Units counterpart in this bridge; such quantities are refused.
 template <dimension D, class Rep>
 constexpr boost::units::quantity<boost_units::unit_t<D>, Rep> to_boost(quantity<D, Rep> q) {
+  static_assert(D.carbon == 0,
+                "gpuplan: carbon mass (kg CO2e) has no Boost.Units dimension in this bridge");
   return boost::units::quantity<boost_units::unit_t<D>, Rep>::from_value(q.value);
 }
 

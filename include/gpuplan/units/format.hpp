@@ -153,6 +153,15 @@ inline constexpr row money_per_token_extra[] = {{"$/tok", 1.0, "/tok", true},
                                                 {"$/ktok", 1e-3, "/ktok", true},
                                                 {"$/Btok", 1e-9, "/Btok", true}};
 
+// Carbon: grams to megatonnes of CO2 equivalent; grid intensity in g CO2e/kWh.
+inline constexpr row carbon_ladder[] = {GPUPLAN_ROW("gCO2e", 1e-3), GPUPLAN_ROW("kgCO2e", 1.0),
+                                        GPUPLAN_ROW("tCO2e", 1e3), GPUPLAN_ROW("ktCO2e", 1e6),
+                                        GPUPLAN_ROW("MtCO2e", 1e9)};
+inline constexpr row carbon_intensity_ladder[] = {GPUPLAN_ROW("gCO2e/kWh", 1e-3 / 3.6e6)};
+inline constexpr row carbon_intensity_extra[] = {GPUPLAN_ROW("kgCO2e/kWh", 1.0 / 3.6e6),
+                                                 GPUPLAN_ROW("kgCO2e/MWh", 1.0 / 3.6e9),
+                                                 GPUPLAN_ROW("tCO2e/MWh", 1e3 / 3.6e9)};
+
 #undef GPUPLAN_ALIAS_SI_UP
 #undef GPUPLAN_IEC
 #undef GPUPLAN_SI_UP
@@ -197,6 +206,9 @@ constexpr table table_for(dimension d) {
   if (d == dims::energy_price) return {energy_price_ladder, {}, {}, {}, energy_price_extra, true, 0};
   if (d == dims::money_per_token)
     return {money_per_token_ladder, {}, {}, {}, money_per_token_extra, true, 0};
+  if (d == dims::carbon) return {carbon_ladder, {}, {}, {}, {}, false, 1};
+  if (d == dims::carbon_intensity)
+    return {carbon_intensity_ladder, {}, {}, {}, carbon_intensity_extra, false, 0};
   return {};
 }
 
@@ -328,9 +340,9 @@ inline void put_generic_unit(text& t, dimension d) {
     int exp;
     std::string_view sym;
   };
-  const base bases[] = {{d.data, "B"},  {d.time, "s"},     {d.compute, "FLOP"},
-                        {d.energy, "J"}, {d.money, "$"},   {d.tokens, "tok"},
-                        {d.requests, "req"}};
+#define GPUPLAN_DETAIL_BASE(member, symbol) {d.member, symbol},
+  const base bases[] = {GPUPLAN_BASE_DIMENSIONS(GPUPLAN_DETAIL_BASE)};
+#undef GPUPLAN_DETAIL_BASE
   auto put_exp = [&t](int e) {
     if (e == 1) return;
     t.put('^');

@@ -69,26 +69,9 @@ constexpr text_view dimension_name(dimension d) {
   };
   constexpr entry table[] = {
       {dims::none, "dimensionless"},
-      {dims::data, "data"},
-      {dims::time, "time"},
-      {dims::compute, "compute"},
-      {dims::energy, "energy"},
-      {dims::money, "money"},
-      {dims::tokens, "tokens"},
-      {dims::requests, "requests"},
-      {dims::frequency, "frequency"},
-      {dims::bandwidth, "bandwidth"},
-      {dims::compute_rate, "compute rate"},
-      {dims::power, "power"},
-      {dims::intensity, "arithmetic intensity"},
-      {dims::energy_per_compute, "energy per FLOP"},
-      {dims::money_rate, "money per time"},
-      {dims::energy_price, "money per energy"},
-      {dims::token_rate, "token rate"},
-      {dims::request_rate, "request rate"},
-      {dims::data_per_token, "data per token"},
-      {dims::compute_per_token, "compute per token"},
-      {dims::money_per_token, "money per token"},
+#define GPUPLAN_DETAIL_NAME(name, type, description, display) {dims::name, display},
+      GPUPLAN_NAMED_DIMENSIONS(GPUPLAN_DETAIL_NAME)
+#undef GPUPLAN_DETAIL_NAME
   };
   for (const auto& e : table)
     if (e.dim == d) return e.name;
@@ -143,7 +126,7 @@ enum class op { add, subtract, compare, convert };
 // dimension is instantiated, so exactly one sentence names the left side and one the right side.
 // The condition is a local named `same_dimension` so that clang's "due to requirement" reads
 // "due to requirement 'same_dimension'".
-#define GPUPLAN_DETAIL_LEFT(DIM, TEXT)                                                            \
+#define GPUPLAN_DETAIL_LEFT(DIM, TYPE, TEXT, NAME)                                                          \
   if constexpr (L == dims::DIM) {                                                                 \
     if constexpr (O == op::add)                                                                   \
       static_assert(same_dimension, "gpuplan: cannot add " TEXT " and a quantity of another dimension"); \
@@ -154,35 +137,15 @@ enum class op { add, subtract, compare, convert };
     else                                                                                          \
       static_assert(same_dimension, "gpuplan: cannot express " TEXT " in a unit of another dimension"); \
   }
-#define GPUPLAN_DETAIL_RIGHT(DIM, TEXT)                                                           \
+#define GPUPLAN_DETAIL_RIGHT(DIM, TYPE, TEXT, NAME)                                                          \
   if constexpr (R == dims::DIM) {                                                                 \
     if constexpr (O == op::convert)                                                               \
       static_assert(same_dimension, "gpuplan: the unit is a unit of " TEXT);                      \
     else                                                                                          \
       static_assert(same_dimension, "gpuplan: the other operand is " TEXT);                       \
   }
-#define GPUPLAN_DETAIL_IS_LEFT(DIM, TEXT) || L == dims::DIM
-#define GPUPLAN_DETAIL_ALL(X)                                                                     \
-  X(data, "data (bytes)")                                                                         \
-  X(time, "time (seconds)")                                                                       \
-  X(compute, "compute (FLOP)")                                                                    \
-  X(energy, "energy (joules)")                                                                    \
-  X(money, "money (US dollars)")                                                                  \
-  X(tokens, "tokens")                                                                             \
-  X(requests, "requests")                                                                         \
-  X(frequency, "frequency (1/s)")                                                                 \
-  X(bandwidth, "bandwidth (bytes/s)")                                                             \
-  X(compute_rate, "compute rate (FLOP/s)")                                                        \
-  X(power, "power (watts)")                                                                       \
-  X(intensity, "arithmetic intensity (FLOP/byte)")                                                \
-  X(energy_per_compute, "energy per FLOP (joules/FLOP)")                                          \
-  X(money_rate, "money per time (US dollars/s)")                                                  \
-  X(energy_price, "money per energy (US dollars/joule)")                                          \
-  X(token_rate, "token rate (tokens/s)")                                                          \
-  X(request_rate, "request rate (requests/s)")                                                    \
-  X(data_per_token, "data per token (bytes/token)")                                               \
-  X(compute_per_token, "compute per token (FLOP/token)")                                          \
-  X(money_per_token, "money per token (US dollars/token)")
+#define GPUPLAN_DETAIL_IS_LEFT(DIM, TYPE, TEXT, NAME) || L == dims::DIM
+#define GPUPLAN_DETAIL_ALL(X) GPUPLAN_NAMED_DIMENSIONS(X)
 
 template <op O, dimension L, dimension R>
 constexpr void require_same_dimension() {

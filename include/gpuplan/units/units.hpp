@@ -110,6 +110,21 @@ inline constexpr unit<dims::power> GW{1e9, "GW"};
 /// converts between currencies implicitly (or at all).
 inline constexpr unit<dims::money> usd{1.0, "$"};
 
+// ---- carbon ---------------------------------------------------------------------------------------
+/// Greenhouse-gas emissions in mass of CO2 equivalent (GHG Protocol; IPCC AR6 100-year global
+/// warming potentials). The base unit is the kilogram: grid intensities are published in
+/// g CO2e/kWh, embodied emissions of hardware in kg CO2e, annual totals in tonnes. The names carry
+/// "CO2e": one-letter names (g, t) would shadow every local `g` and `t` of code that writes
+/// `using namespace gpuplan::units;` (-Wshadow).
+inline constexpr unit<dims::carbon> gCO2e{1e-3, "gCO2e"};
+inline constexpr unit<dims::carbon> kgCO2e{1.0, "kgCO2e"};
+inline constexpr unit<dims::carbon> tCO2e{1e3, "tCO2e"};  ///< tonne
+inline constexpr unit<dims::carbon> ktCO2e{1e6, "ktCO2e"};
+inline constexpr unit<dims::carbon> MtCO2e{1e9, "MtCO2e"};
+/// Grid carbon intensity, as grid operators and the IEA publish it.
+inline constexpr unit<dims::carbon_intensity> gCO2e_per_kWh{1e-3 / 3.6e6, "gCO2e/kWh"};
+inline constexpr unit<dims::carbon_intensity> kgCO2e_per_kWh{1.0 / 3.6e6, "kgCO2e/kWh"};
+
 // ---- tokens and requests ------------------------------------------------------------------------
 inline constexpr unit<dims::tokens> token{1.0, "tok"};
 inline constexpr unit<dims::tokens> ktoken{1e3, "ktok"};
@@ -231,6 +246,10 @@ GPUPLAN_DEFINE_LITERAL(Mtokens, Mtoken)
 GPUPLAN_DEFINE_LITERAL(Btokens, Btoken)
 GPUPLAN_DEFINE_LITERAL(Ttokens, Ttoken)
 GPUPLAN_DEFINE_LITERAL(requests, request)
+GPUPLAN_DEFINE_LITERAL(gCO2e, gCO2e)
+GPUPLAN_DEFINE_LITERAL(kgCO2e, kgCO2e)
+GPUPLAN_DEFINE_LITERAL(tCO2e, tCO2e)
+GPUPLAN_DEFINE_LITERAL(gCO2e_per_kWh, gCO2e_per_kWh)
 GPUPLAN_DEFINE_LITERAL(Hz, Hz)
 GPUPLAN_DEFINE_LITERAL(MHz, MHz)
 GPUPLAN_DEFINE_LITERAL(GHz, GHz)

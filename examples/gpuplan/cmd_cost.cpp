@@ -1,0 +1,280 @@
+// examples/gpuplan/cmd_cost.cpp: `gpuplan cost`, what a run costs, draws and emits, and whether to
+// rent or own.
+//
+// Usage is given (`--gpu-hours N --gpu NAME`, as a model card reports it, or `--gpus N --hours H`),
+// or modelled: `gpuplan train`'s flags plus --tokens give a training run whose GPU-hours, wall time
+// and GPU count come from the step-time model (train_run.hpp, the same reader `gpuplan train` uses).
+// Pricing a serving deployment from `gpuplan serve`'s flags is not implemented yet.
+// The GPU and node come from the shared groups (options.hpp); the rest are cost's own fields,
+// read from flags or a --plan file alike.
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+#include <gpuplan/catalog.hpp>
+#include <gpuplan/catalog/nodes.hpp>
+#include <gpuplan/catalog/sites.hpp>
+#include <gpuplan/io/prices_json.hpp>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli.hpp"
+#include "cost_output.hpp"
+#include "options.hpp"
+#include "train_run.hpp"
+
+namespace gpuplan::cli {
+
+namespace {
+
+using ft = field_type;
+
+constexpr field cost_table[] = {
+    {"gpu_hours", "--gpu-hours", ft::number, "cost",
+     "GPU-hours of the run (a model card's figure, or the training model's); or --gpus with "
+     "--hours"},
+    {"hours", "--hours", ft::number, "cost", "Wall-clock hours of the run on --gpus GPUs"},
+    {"utilization", "--utilization", ft::number, "cost",
+     "Share of the time the GPUs run kernels during the run and the compared fleet is in use "
+     "(default 1)"},
+    {"power_per_gpu", "--power-per-gpu", ft::number, "cost",
+     "All-in average draw per GPU in watts (GPU, host and network share, as model cards report "
+     "it); replaces the power model"},
+    {"pue", "--pue", ft::number, "cost",
+     "Power usage effectiveness (default: the book's site, 1.56)"},
+    {"carbon_intensity", "--carbon-intensity", ft::number, "cost",
+     "Grid carbon intensity in kg CO2e per kWh (default: the book's site, 0.385)"},
+    {"region", "--region", ft::text, "cost",
+     "Grid region for the carbon intensity: world, us, france, germany, ... "
+     "(docs/models/energy.md)"},
+    {"electricity_price", "--electricity-price", ft::number, "cost",
+     "Electricity in $ per kWh for owned GPUs (default: the book's site, 0.0895)"},
+    {"price_per_gpu_hour", "--price-per-gpu-hour", ft::number, "cost",
+     "Cloud price in $ per GPU-hour, instead of the price book"},
+    {"prices", "--prices", ft::text, "cost",
+     "Price book JSON over the default book (docs/models/cost.md)"},
+    {"term", "--term", ft::text, "cost", "Cloud price term: on_demand|commit_1yr|commit_3yr|spot"},
+    {"provider", "--provider", ft::text, "cost", "Only this provider's prices (aws, lambda, ...)"},
+    {"embodied", "--embodied", ft::flag, "cost",
+     "Add embodied (manufacturing) carbon, amortised per GPU-hour, reported apart"},
+    {"compare", "--compare", ft::text, "cost",
+     "Comma-separated: cloud, onprem, hybrid (break-even utilization and month, owned base + "
+     "burst)"},
+    {"chart", "--chart", ft::text, "output",
+     "Draw the cumulative cost of cloud and owning into FILE (.svg or .png, through gnuplot); "
+     "needs --compare cloud or onprem"},
+    {"demand", "--demand", ft::text, "cost",
+     "GPUs needed in each hour, comma-separated (24 values for a day), for --compare hybrid"},
+};
+
+struct cost_command {
+  settings s;
+  bool json = false;
+};
+
+double positive(const settings& s, std::string_view key) {
+  const double v = *s.number(key);
+  if (!(v > 0) || !std::isfinite(v))
+    throw usage_error(fmt::format("{} must be a positive number (got {})", s.name(key), v));
+  return v;
+}
+
+price_term term_named(const std::string& t, const std::string& who) {
+  for (price_term k :
+       {price_term::on_demand, price_term::commit_1yr, price_term::commit_3yr, price_term::spot})
+    if (t == to_string(k)) return k;
+  throw usage_error(who + " '" + t + "' is not one of on_demand|commit_1yr|commit_3yr|spot");
+}
+
+std::vector<double> parse_demand(const std::string& text, const std::string& who) {
+  std::vector<double> out;
+  std::string_view rest = text;
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    std::string_view item = rest.substr(0, comma);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    double v = 0;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+    if (item.empty() || ec != std::errc() || end != item.data() + item.size() || !(v >= 0) ||
+        v > 1e7)
+      throw usage_error(fmt::format("{}: '{}' is not a GPU count (value {} of the list)", who,
+                                    std::string(item), out.size() + 1));
+    out.push_back(v);
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  if (out.empty()) throw usage_error(who + " needs at least one hour's GPU count");
+  return out;
+}
+
+int run_cost_command(cost_command& cmd) {
+  settings& s = cmd.s;
+  s.read_plan();
+  cost_request r;
+  std::optional<run_description> modelled;
+  if (s.has("model")) {
+    for (const char* given : {"gpu_hours", "hours"})
+      if (s.has(given))
+        throw usage_error(fmt::format("{} and {} both give the run's length: the model's step time "
+                                      "gives it, so drop {}",
+                                      s.name("model"), s.name(given), s.name(given)));
+    modelled = training_run_from(s, "cost");
+    if (!modelled->tokens)
+      throw usage_error(fmt::format("{} needs {} (the token budget of the training run to price)",
+                                    s.name("model"), s.name("tokens")));
+    r.training = modelled_training(modelled->plan, *modelled->tokens);
+    r.training_model = modelled->model.name();
+    r.usage = r.training->usage;
+    r.gpu_source = "model";
+  } else {
+    for (const std::string_view only :
+         {"tokens", "nodes", "fabric", "stack", "dp", "tp", "pp", "cp", "ep", "zero"})
+      if (s.has(only))
+        throw usage_error(fmt::format("{} describes a modelled training run: add {} (and the "
+                                      "`gpuplan train` flags)",
+                                      s.name(only), s.name("model")));
+    const gpu_choice gpu = gpu_from(s);
+    r.usage.gpu = gpu.spec;
+    r.gpu_source = gpu.source;
+    r.usage.gpus = s.count("gpus").value_or(0);
+    if (s.has("gpu_hours") && s.has("hours"))
+      throw usage_error(fmt::format("{} and {} both give the run's length: choose one",
+                                    s.name("gpu_hours"), s.name("hours")));
+    if (s.has("gpu_hours")) {
+      r.usage.gpu_time = positive(s, "gpu_hours") * units::h;
+    } else if (s.has("hours")) {
+      if (r.usage.gpus <= 0)
+        throw usage_error(fmt::format("{} needs --gpus (the GPUs of the run)", s.name("hours")));
+      r.usage.gpu_time = (1.0 * r.usage.gpus) * (positive(s, "hours") * units::h);
+    } else {
+      throw usage_error(
+          "cost needs the run's GPU time: --gpu-hours N, or --gpus N --hours H, or a modelled "
+          "training run (--model M --tokens N and the `gpuplan train` flags)");
+    }
+  }
+
+  r.book = s.has("prices") ? io::read_price_book(*s.text("prices")) : io::default_price_book();
+  r.inputs.site = r.book.site;
+  if (modelled)
+    r.inputs.node = modelled->plan.node;  // the node the step-time model ran on
+  else if (const std::optional<node_spec> n = node_from(s))
+    r.inputs.node = *n;
+  if (s.has("term")) r.inputs.term = term_named(*s.text("term"), s.name("term"));
+  std::string provider;
+  if (s.has("provider")) provider = *s.text("provider");
+  if (s.has("price_per_gpu_hour"))
+    r.inputs.price_per_gpu_hour = positive(s, "price_per_gpu_hour") * units::usd_per_h;
+  if (s.has("power_per_gpu")) r.inputs.power_per_gpu = positive(s, "power_per_gpu") * units::W;
+  if (s.has("utilization")) {
+    const double u = *s.number("utilization");
+    if (!(u > 0 && u <= 1))
+      throw usage_error(fmt::format("{} must be in (0, 1] (got {})", s.name("utilization"), u));
+    r.inputs.utilization = u;
+    r.utilization = u;
+  }
+  if (s.has("pue")) {
+    const double pue = *s.number("pue");
+    if (!(pue >= 1 && pue <= 5))
+      throw usage_error(fmt::format("{} must be between 1 and 5 (facility power / IT power; got {})",
+                                    s.name("pue"), pue));
+    r.inputs.site.pue = pue;
+  }
+  if (s.has("electricity_price")) {
+    const double price = *s.number("electricity_price");
+    if (!(price >= 0) || !std::isfinite(price))
+      throw usage_error(fmt::format("{} must be a price in $ per kWh, not negative (got {})",
+                                    s.name("electricity_price"), price));
+    r.inputs.site.electricity = price * units::usd_per_kWh;
+  }
+  r.intensity_source =
+      r.book.site_from_file ? r.book.origin + " site" : "site default (US, LLaMA factor)";
+  if (s.has("carbon_intensity") && s.has("region"))
+    throw usage_error(fmt::format("{} and {} both set the grid: choose one",
+                                  s.name("carbon_intensity"), s.name("region")));
+  if (s.has("carbon_intensity")) {
+    const double ci = *s.number("carbon_intensity");
+    if (!(ci >= 0 && ci <= 2))
+      throw usage_error(fmt::format("{} must be in kg CO2e per kWh, between 0 and 2 (got {})",
+                                    s.name("carbon_intensity"), ci));
+    r.inputs.site.grid = ci * units::kgCO2e_per_kWh;
+    r.intensity_source = s.name("carbon_intensity");
+  }
+  if (s.has("region")) {
+    const std::string name = *s.text("region");
+    const grid_region* g = catalog::find_grid(name);
+    if (g == nullptr) {
+      std::string list;
+      for (const grid_region& x : catalog::all_grids)
+        list += (list.empty() ? "" : ", ") + std::string(x.name.view());
+      throw usage_error(fmt::format("unknown grid region '{}' (known: {})", name, list));
+    }
+    r.inputs.site.grid = g->intensity;
+    r.intensity_source = fmt::format("region {}, {}", g->name.view(), g->year);
+  }
+  r.inputs.site.validate();
+  r.inputs.embodied = s.flag("embodied").value_or(false);
+  if (s.has("compare")) {
+    const std::string text = *s.text("compare");
+    std::string_view rest = text;
+    while (!rest.empty()) {
+      const std::size_t comma = rest.find(',');
+      const std::string_view item = rest.substr(0, comma);
+      if (item == "cloud")
+        r.compare.cloud = true;
+      else if (item == "onprem")
+        r.compare.onprem = true;
+      else if (item == "hybrid")
+        r.compare.hybrid = true;
+      else
+        throw usage_error(fmt::format("{}: '{}' is not one of cloud, onprem, hybrid",
+                                      s.name("compare"), std::string(item)));
+      if (comma == std::string_view::npos) break;
+      rest.remove_prefix(comma + 1);
+    }
+  }
+  if (s.has("demand")) {
+    if (!r.compare.hybrid)
+      throw usage_error(fmt::format("{} is for --compare hybrid", s.name("demand")));
+    r.demand = parse_demand(*s.text("demand"), s.name("demand"));
+  } else if (r.compare.hybrid) {
+    throw usage_error("--compare hybrid needs --demand (GPUs needed in each hour, e.g. 24 values)");
+  }
+  r.fleet_gpus = r.usage.gpus;
+  r.inputs.provider = provider;  // `provider` outlives evaluate()
+  const cost_result c = evaluate(r);
+  std::optional<chart::file_result> drawn;
+  if (const std::optional<std::string> file = s.text("chart")) {
+    if (!c.comparison)
+      throw usage_error(fmt::format("{} draws a comparison: add --compare cloud or onprem",
+                                    s.name("chart")));
+    drawn = chart::render_file(cumulative_chart(*c.comparison), *file);
+  }
+  if (cmd.json) {
+    nlohmann::json j = cost_json(r, c);
+    if (drawn) j["chart"] = drawn->drawn ? drawn->image.string() : drawn->script.string();
+    print_json(j);
+    return 0;
+  }
+  fmt::print("{}", cost_text(r, c));
+  if (drawn) fmt::print("\n{}\n", drawn->message);
+  return 0;
+}
+
+}  // namespace
+
+command add_cost_command(CLI::App& app) {
+  auto cmd = std::make_shared<cost_command>();
+  CLI::App* sub = app.add_subcommand(
+      "cost", "What a run costs, draws and emits; cloud against owning (break-even), hybrid");
+  cmd->s.add(sub, {model_fields(), gpu_fields(), node_fields(), layout_fields(), training_fields(),
+                   train_run_fields(), std::span<const field>(cost_table)});
+  cmd->s.add_plan_option(sub);
+  sub->add_flag("--json", cmd->json, "Print the report as JSON (docs/json-schema.md)");
+  return {sub, [cmd] { return run_cost_command(*cmd); }};
+}
+
+}  // namespace gpuplan::cli

@@ -1,0 +1,327 @@
+// examples/gpuplan/cmd_train.cpp: `gpuplan train`, how long does a training run take, and what do
+// more GPUs buy?
+//
+// The options are a contract (docs/cli.md, docs/json-schema.md): the shared groups of options.hpp
+// (model, GPU, node, layout, training) plus train's own: --tokens, --nodes, --fabric, --stack,
+// --scaling FROM..TO, --scaling-mode, --chart FILE, --json. The model is the step-time model of
+// <gpuplan/models/training_step.hpp> (docs/models/training-time.md).
+#include "cli.hpp"
+#include "options.hpp"
+#include "train_run.hpp"
+
+#include <gpuplan/catalog.hpp>
+#include <gpuplan/models/scaling.hpp>
+#include <gpuplan/models/training_step.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+
+namespace gpuplan::cli {
+
+namespace {
+
+constexpr field train_table[] = {
+    {"scaling", "--scaling", field_type::text, "train-time",
+     "Throughput against the GPU count, FROM..TO GPUs (data-parallel degree doubled each step)"},
+    {"scaling_mode", "--scaling-mode", field_type::text, "train-time",
+     "strong (fixed global batch, the default) or weak (the batch grows with the GPUs)"},
+    {"chart", "--chart", field_type::text, "train-time",
+     "With --scaling: draw the curve into FILE (.svg or .png) with gnuplot"},
+};
+
+struct train_command {
+  settings s;
+  bool json = false;
+};
+
+std::string secs(duration d) {
+  const double s = d.in(units::s);
+  if (s < 1e-3) return fmt::format("{:.1f} us", s * 1e6);
+  if (s < 1.0) return fmt::format("{:.1f} ms", s * 1e3);
+  if (s < 600.0) return fmt::format("{:.2f} s", s);
+  if (s < 3 * 86400.0) return fmt::format("{:.1f} h", s / 3600.0);
+  return fmt::format("{:.1f} days", s / 86400.0);
+}
+
+std::string layout_text(const parallel_layout& l) {
+  std::string t = fmt::format("TP {} x PP {} x DP {}", l.tp, l.pp, l.dp);
+  if (l.cp > 1) t += fmt::format(" x CP {}", l.cp);
+  if (l.ep > 1) t += fmt::format(", EP {}", l.ep);
+  if (l.virtual_stages > 1) t += fmt::format(", {} chunks", l.virtual_stages);
+  if (l.zero > 0) t += fmt::format(", ZeRO-{}", l.zero);
+  if (l.sequence_parallel) t += ", SP";
+  return t;
+}
+
+nlohmann::json breakdown_json(const step_breakdown& b) {
+  return {{"compute_s", b.compute.in(units::s)},
+          {"memory_bound_s", b.memory_bound.in(units::s)},
+          {"tensor_parallel_s", b.tensor_parallel.in(units::s)},
+          {"context_parallel_s", b.context_parallel.in(units::s)},
+          {"expert_parallel_s", b.expert_parallel.in(units::s)},
+          {"pipeline_bubble_s", b.bubble.in(units::s)},
+          {"pipeline_p2p_s", b.pipeline_p2p.in(units::s)},
+          {"data_parallel_s", b.data_parallel.in(units::s)},
+          {"optimizer_s", b.optimizer.in(units::s)},
+          {"offload_s", b.offload.in(units::s)},
+          {"data_loading_s", b.data_loading.in(units::s)}};
+}
+
+nlohmann::json scaling_json(const scaling_curve& c) {
+  nlohmann::json pts = nlohmann::json::array();
+  for (const scaling_point& p : c) {
+    nlohmann::json j{{"gpus", p.gpus}, {"dp", p.dp}, {"global_batch", p.global_batch},
+                     {"valid", p.valid}, {"limit", std::string(to_string(p.limit))}};
+    if (p.valid) {
+      j["micro_batches"] = p.micro_batches;
+      j["step_time_s"] = p.step.in(units::s);
+      j["tokens_per_s"] = p.tokens_per_s.in(units::tokens_per_s);
+      j["tokens_per_s_per_gpu"] = p.tokens_per_s_per_gpu.in(units::tokens_per_s);
+      j["mfu"] = p.mfu;
+      j["efficiency"] = p.efficiency;
+      j["communication_share"] = p.communication_share;
+      j["bubble_share"] = p.bubble_share;
+      j["compute_share"] = p.compute_share;
+      j["bottleneck"] = std::string(to_string(p.bottleneck));
+    }
+    pts.push_back(j);
+  }
+  return {{"mode", std::string(to_string(c.mode))}, {"points", pts}};
+}
+
+std::string scaling_text(const scaling_curve& c) {
+  table t;
+  t.header = {"GPUs", "DP", "batch", "micro", "step", "tokens/s", "tok/s/GPU", "MFU", "effic.",
+              "comm", "bubble", "returns diminish because"};
+  t.numeric = {true, true, true, true, true, true, true, true, true, true, true, false};
+  for (const scaling_point& p : c) {
+    if (!p.valid) {
+      t.rows.push_back({std::to_string(p.gpus), std::to_string(p.dp), std::to_string(p.global_batch),
+                        "-", "-", "-", "-", "-", "-", "-", "-", std::string(describe(p.limit))});
+      continue;
+    }
+    t.rows.push_back({std::to_string(p.gpus), std::to_string(p.dp), std::to_string(p.global_batch),
+                      std::to_string(p.micro_batches), secs(p.step),
+                      show_count(p.tokens_per_s.in(units::tokens_per_s)),
+                      fmt::format("{:.0f}", p.tokens_per_s_per_gpu.in(units::tokens_per_s)),
+                      fmt::format("{:.1f}%", 100 * p.mfu), fmt::format("{:.0f}%", 100 * p.efficiency),
+                      fmt::format("{:.0f}%", 100 * p.communication_share),
+                      fmt::format("{:.0f}%", 100 * p.bubble_share),
+                      std::string(describe(p.limit))});
+  }
+  std::string out = t.render("  ");
+  // a text chart: tokens/s per GPU, one bar per point
+  double top = 0.0;
+  for (const scaling_point& p : c)
+    if (p.valid) top = std::max(top, p.tokens_per_s_per_gpu.in(units::tokens_per_s));
+  if (top > 0.0) {
+    out += "\n  tokens/s per GPU\n";
+    for (const scaling_point& p : c) {
+      const double v = p.valid ? p.tokens_per_s_per_gpu.in(units::tokens_per_s) : 0.0;
+      const int n = static_cast<int>(std::lround(40.0 * v / top));
+      std::string bar;
+      for (int i = 0; i < n; ++i) bar += "#";
+      out += fmt::format("  {:>7} |{:<40} {}\n", p.gpus, bar,
+                         p.valid ? fmt::format("{:.0f}", v) : std::string("(batch too small)"));
+    }
+  }
+  return out;
+}
+
+/// Writes FILE.dat and FILE.gp beside `chart`; runs gnuplot when it is installed. Returns what
+/// happened, for stderr.
+std::string write_chart(const scaling_curve& c, const std::string& chart, const std::string& title) {
+  namespace fs = std::filesystem;
+  const fs::path out(chart);
+  const std::string ext = out.extension().string();
+  if (ext != ".svg" && ext != ".png")
+    throw usage_error("--chart " + chart + ": the file must end in .svg or .png");
+  fs::path dat = out, gp = out;
+  dat.replace_extension(".dat");
+  gp.replace_extension(".gp");
+  {
+    std::ofstream d(dat);
+    if (!d) throw usage_error("--chart: cannot write " + dat.string());
+    d << "# gpus tokens_per_s tokens_per_s_per_gpu efficiency communication_share bubble_share\n";
+    for (const scaling_point& p : c)
+      if (p.valid)
+        d << p.gpus << ' ' << p.tokens_per_s.in(units::tokens_per_s) << ' '
+          << p.tokens_per_s_per_gpu.in(units::tokens_per_s) << ' ' << p.efficiency << ' '
+          << p.communication_share << ' ' << p.bubble_share << '\n';
+  }
+  {
+    std::ofstream g(gp);
+    if (!g) throw usage_error("--chart: cannot write " + gp.string());
+    g << (ext == ".svg" ? "set terminal svg size 900,540 dynamic\n"
+                        : "set terminal pngcairo size 900,540\n")
+      << "set output '" << out.string() << "'\n"
+      << "set title '" << title << "' noenhanced\n"
+      << "set logscale x 2\nset xlabel 'GPUs'\nset ylabel 'tokens/s'\n"
+      << "set y2label 'efficiency, shares'\nset y2range [0:1.05]\nset ytics nomirror\n"
+      << "set y2tics\nset key top left opaque box\nset grid\n"
+      << "plot '" << dat.string() << "' using 1:2 with linespoints lw 2 title 'tokens/s', \\\n"
+      << "     '' using 1:4 axes x1y2 with linespoints title 'efficiency per GPU', \\\n"
+      << "     '' using 1:5 axes x1y2 with lines dt 2 title 'communication share', \\\n"
+      << "     '' using 1:6 axes x1y2 with lines dt 3 title 'bubble share'\n";
+  }
+  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0)
+    return fmt::format("gnuplot is not installed: wrote {} and {}; run `gnuplot {}` to draw {}",
+                       dat.string(), gp.string(), gp.string(), out.string());
+  const std::string cmd = "gnuplot '" + gp.string() + "' 2>/dev/null";
+  if (std::system(cmd.c_str()) != 0)
+    return fmt::format("gnuplot failed on {} (the data is in {})", gp.string(), dat.string());
+  return fmt::format("wrote {} (data {}, script {})", out.string(), dat.string(), gp.string());
+}
+
+std::pair<int, int> parse_range(const std::string& text, const std::string& who) {
+  const auto dots = text.find("..");
+  if (dots == std::string::npos)
+    throw usage_error(who + " '" + text + "' must be FROM..TO (GPU counts, e.g. 64..4096)");
+  const double from = parse_count(text.substr(0, dots), who);
+  const double to = parse_count(text.substr(dots + 2), who);
+  if (from > to) throw usage_error(who + " '" + text + "': FROM must not exceed TO");
+  if (to > 1e8) throw usage_error(who + " '" + text + "': TO must be at most 100000000");
+  return {static_cast<int>(from), static_cast<int>(to)};
+}
+
+int run_train(train_command& cmd) {
+  settings& s = cmd.s;
+  s.read_plan();
+  const run_description d = training_run_from(s, "train");
+
+  const step_breakdown b = estimate_step(d.plan);
+  std::optional<scaling_curve> curve;
+  std::string chart_note;
+  if (auto r = s.text("scaling")) {
+    const auto [from, to] = parse_range(*r, s.name("scaling"));
+    scaling_mode mode = scaling_mode::strong;
+    if (auto m = s.text("scaling_mode")) {
+      mode = enum_named<scaling_mode>(*m, s.name("scaling_mode"));
+    }
+    curve = scaling(d.plan, from, to, mode);
+    if (auto chart = s.text("chart"))
+      chart_note = write_chart(*curve, *chart,
+                               fmt::format("{} on {}, {} scaling", d.model.name(),
+                                           d.plan.node.name.view(), to_string(mode)));
+  } else if (s.has("chart") || s.has("scaling_mode")) {
+    throw usage_error(s.name(s.has("chart") ? "chart" : "scaling_mode") + " needs --scaling FROM..TO");
+  }
+
+  const int seq = d.plan.config.seq;
+  if (cmd.json) {
+    nlohmann::json j{
+        {"model", d.model.name()},
+        {"node", std::string(d.plan.node.name.view())},
+        {"gpu", std::string(d.plan.node.gpu.name.view())},
+        {"gpus", b.gpus},
+        {"nodes", b.nodes},
+        {"layout", {{"dp", d.plan.layout.dp}, {"tp", d.plan.layout.tp}, {"pp", d.plan.layout.pp},
+                    {"cp", d.plan.layout.cp}, {"ep", d.plan.layout.ep},
+                    {"zero", d.plan.layout.zero},
+                    {"virtual_stages", d.plan.layout.virtual_stages},
+                    {"sequence_parallel", d.plan.layout.sequence_parallel}}},
+        {"global_batch", b.global_batch},
+        {"seq", seq},
+        {"micro_batches", b.micro_batches},
+        {"step_time_s", b.total.in(units::s)},
+        {"tokens_per_s", b.tokens_per_s.in(units::tokens_per_s)},
+        {"samples_per_s", b.samples_per_s},
+        {"mfu", b.mfu},
+        {"hfu", b.hfu},
+        {"bottleneck", std::string(to_string(b.bottleneck))},
+        {"breakdown", breakdown_json(b)},
+        {"crosses_nodes", {{"tp", b.tp_crosses_nodes}, {"cp", b.cp_crosses_nodes},
+                           {"ep", b.ep_crosses_nodes}, {"dp", b.dp_crosses_nodes},
+                           {"pp", b.pp_crosses_nodes}}},
+        {"flops_per_step", {{"model", b.model_flops.in(units::FLOP)},
+                            {"hardware", b.hardware_flops.in(units::FLOP)},
+                            {"six_nd", b.six_nd.in(units::FLOP)}}},
+    };
+    if (d.tokens) {
+      const duration t = time_to_train(d.plan, *d.tokens);
+      const budget_flops f = training_budget_flops(d.plan, *d.tokens);
+      j["tokens"] = d.tokens->in(units::token);
+      j["time_to_train_s"] = t.in(units::s);
+      j["gpu_hours"] = gpu_time_to_train(d.plan, *d.tokens).in(units::h);
+      j["budget_flops"] = {{"model", f.model.in(units::FLOP)},
+                           {"hardware", f.hardware.in(units::FLOP)},
+                           {"six_nd", f.six_nd.in(units::FLOP)}};
+    }
+    if (curve) j["scaling"] = scaling_json(*curve);
+    print_json(j);
+  } else {
+    fmt::print("{} on {} x {} ({} x {}), {}\n", d.model.name(), b.nodes, d.plan.node.name.view(),
+               b.gpus, d.plan.node.gpu.name.view(), layout_text(d.plan.layout));
+    fmt::print("global batch {} x {} tokens, {} micro-batches of {} per pipeline\n\n",
+               b.global_batch, seq, b.micro_batches, d.plan.config.micro_batch);
+    table t;
+    t.header = {"step time", "", "share"};
+    t.numeric = {false, true, true};
+    auto row = [&](std::string_view name, duration v) {
+      if (v.value <= 0.0) return;
+      t.rows.push_back({std::string(name), secs(v), fmt::format("{:.1f}%", 100.0 * (v / b.total))});
+    };
+    row("compute (GEMMs, attention)", b.compute);
+    row("memory-bound kernels", b.memory_bound);
+    row("tensor-parallel comm.", b.tensor_parallel);
+    row("context-parallel comm.", b.context_parallel);
+    row("expert all-to-all", b.expert_parallel);
+    row("pipeline bubble", b.bubble);
+    row("pipeline send/recv", b.pipeline_p2p);
+    row("data-parallel comm.", b.data_parallel);
+    row("optimizer step", b.optimizer);
+    row("CPU offload", b.offload);
+    row("data loading", b.data_loading);
+    t.rows.push_back({"total", secs(b.total), "100.0%"});
+    fmt::print("{}", t.render("  "));
+    fmt::print("\nbottleneck: {}\n", describe(b.bottleneck));
+    fmt::print("throughput: {} tokens/s, {:.2f} sequences/s\n",
+               show_count(b.tokens_per_s.in(units::tokens_per_s)), b.samples_per_s);
+    fmt::print("MFU {:.1f}%, HFU {:.1f}%\n", 100 * b.mfu, 100 * b.hfu);
+    std::string crossing;
+    for (auto [on, name] : {std::pair{b.tp_crosses_nodes, "TP"}, {b.cp_crosses_nodes, "CP"},
+                            {b.ep_crosses_nodes, "EP"}, {b.pp_crosses_nodes, "PP"},
+                            {b.dp_crosses_nodes, "DP"}})
+      if (on) crossing += (crossing.empty() ? "" : ", ") + std::string(name);
+    if (!crossing.empty()) fmt::print("groups crossing nodes: {}\n", crossing);
+    if (b.tp_crosses_nodes)
+      fmt::print("warning: the tensor-parallel group spans nodes; its all-reduces run at the "
+                 "NIC rate\n");
+    if (d.tokens) {
+      const budget_flops f = training_budget_flops(d.plan, *d.tokens);
+      fmt::print("\n{} tokens: {}, {} GPU-hours\n", d.tokens_text,
+                 secs(time_to_train(d.plan, *d.tokens)),
+                 show_count(gpu_time_to_train(d.plan, *d.tokens).in(units::h)));
+      fmt::print("FLOPs: {:.3g} (with recompute {:.3g}; 6ND {:.3g})\n", f.model.in(units::FLOP),
+                 f.hardware.in(units::FLOP), f.six_nd.in(units::FLOP));
+    }
+    if (curve) fmt::print("\n{} scaling\n{}", to_string(curve->mode), scaling_text(*curve));
+  }
+  std::fflush(stdout);
+  if (!chart_note.empty()) std::fprintf(stderr, "%s\n", chart_note.c_str());
+  return 0;
+}
+
+}  // namespace
+
+command add_train_command(CLI::App& app) {
+  auto cmd = std::make_shared<train_command>();
+  CLI::App* t = app.add_subcommand(
+      "train", "How long does training take? Step time, MFU, time to train, scaling");
+  settings& s = cmd->s;
+  s.add(t, {model_fields(), gpu_fields(), node_fields(), layout_fields(), training_fields(),
+            train_run_fields(), train_table});
+  s.add_plan_option(t);
+  t->add_flag("--json", cmd->json, "Print the result as JSON (schema: docs/json-schema.md)");
+  return {t, [cmd] { return run_train(*cmd); }};
+}
+
+}  // namespace gpuplan::cli

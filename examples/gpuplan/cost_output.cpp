@@ -1,0 +1,307 @@
+// examples/gpuplan/cost_output.cpp: `gpuplan cost`'s computation and report.
+#include "cost_output.hpp"
+
+#include "cli.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <string>
+
+namespace gpuplan::cli {
+
+namespace {
+
+std::string money_text(money m) {
+  const double v = m.in(units::usd);
+  if (std::abs(v) >= 1e6) return fmt::format("${:.2f}M", v / 1e6);
+  if (std::abs(v) >= 1e4) return fmt::format("${:.0f}", v);
+  return fmt::format("${:.2f}", v);
+}
+std::string energy_text(energy e) {
+  const double kwh = e.in(units::kWh);
+  if (kwh >= 1e6) return fmt::format("{:.2f} GWh", kwh / 1e6);
+  if (kwh >= 1e3) return fmt::format("{:.1f} MWh", kwh / 1e3);
+  return fmt::format("{:.1f} kWh", kwh);
+}
+std::string carbon_text(carbon_mass m) {
+  const double kg = m.in(units::kgCO2e);
+  if (kg >= 1e3) return fmt::format("{:.2f} t CO2e", kg / 1e3);
+  return fmt::format("{:.1f} kg CO2e", kg);
+}
+std::string date_text(calendar_date d) {
+  return fmt::format("{:04}-{:02}-{:02}", d.year, d.month, d.day);
+}
+/// A JSON number, or null for NaN and infinity (JSON has neither).
+nlohmann::json number_or_null(double v) {
+  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+}
+
+onprem_fleet fleet_of(const cost_request& r, int gpus) {
+  onprem_fleet f;
+  f.node = r.inputs.node;
+  if (!(f.node.gpu.name == r.usage.gpu.name)) {
+    // The owned server is the node around the run's GPU; its published maximum was for another.
+    f.node.gpu = r.usage.gpu;
+    f.node.max_power = {};
+  }
+  f.gpus = gpus;
+  f.costs = r.book.onprem;
+  f.site = r.inputs.site;
+  f.power_model = r.inputs.power_model;
+  return f;
+}
+
+}  // namespace
+
+cost_result evaluate(cost_request& r) {
+  r.inputs.book = r.book.cloud;
+  // Energy and carbon need no price: without one, the cost is reported unknown, unless a
+  // comparison needs it.
+  r.inputs.require_price = r.compare.any();
+  cost_result c;
+  c.run = price_run(r.usage, r.inputs);
+  if (r.compare.onprem || r.compare.cloud || r.compare.hybrid) {
+    const int gpus = r.fleet_gpus > 0 ? r.fleet_gpus : (r.usage.gpus > 0 ? r.usage.gpus : 8);
+    const onprem_fleet f = fleet_of(r, gpus);
+    if (r.compare.onprem || r.compare.cloud) {
+      c.comparison = compare_cloud_onprem(f, c.run.price, r.inputs.term, r.utilization);
+      if (r.utilization > 0) {
+        c.onprem_gpu_hour = onprem_cost_per_gpu_hour(f, r.utilization);
+        c.onprem_run_cost = run_cost(r.usage, c.onprem_gpu_hour);
+      }
+    }
+    if (r.compare.hybrid) c.hybrid = plan_hybrid(r.demand, f, c.run.price);
+  }
+  return c;
+}
+
+std::vector<cumulative_point> cumulative_costs(const cloud_onprem_comparison& c) {
+  std::vector<cumulative_point> pts;
+  const int months = static_cast<int>(std::ceil(c.horizon_months));
+  for (int m = 0; m <= months; ++m)
+    pts.push_back(
+        {1.0 * m, c.cloud_cumulative(m).in(units::usd), c.onprem_cumulative(m).in(units::usd)});
+  return pts;
+}
+
+chart::chart_spec cumulative_chart(const cloud_onprem_comparison& c) {
+  chart::chart_spec spec;
+  spec.title = fmt::format("Cumulative cost, {} GPUs in use {:.0f}% of the time", c.gpus,
+                           100 * c.utilization);
+  spec.x_label = "months";
+  spec.y_label = "cumulative cost ($M)";
+  chart::series cloud{fmt::format("cloud, {} at ${:.4g}/GPU-h", to_string(c.term),
+                                  c.cloud_price.in(units::usd_per_h)),
+                      {},
+                      chart::style::lines};
+  chart::series owned{"owned (capital up front, then running costs)", {}, chart::style::lines};
+  for (const cumulative_point& p : cumulative_costs(c)) {
+    cloud.points.emplace_back(p.month, p.cloud_usd / 1e6);
+    owned.points.emplace_back(p.month, p.onprem_usd / 1e6);
+  }
+  spec.data = {cloud, owned};
+  spec.y_min = 0.0;
+  return spec;
+}
+
+std::string cost_text(const cost_request& r, const cost_result& c) {
+  const run_cost_report& run = c.run;
+  std::string out =
+      fmt::format("{:.0f} GPU-hours on {}", r.usage.gpu_time.in(units::h), r.usage.gpu.name.view());
+  if (r.usage.gpus > 0)
+    out +=
+        fmt::format(" ({} GPUs for {:.1f} days)", r.usage.gpus, r.usage.wall_time().in(units::d));
+  out += "\n";
+  if (r.training) {
+    const modelled_training_run& m = *r.training;
+    out += fmt::format(
+        "  run     {} on {} x {}, {} tokens at {} tokens/s (MFU {:.1f}%): {:.1f} h wall "
+        "(step-time model)\n",
+        r.training_model, m.nodes, r.inputs.node.name.view(), show_count(m.tokens.in(units::token)),
+        show_count(m.tokens_per_s.in(units::tokens_per_s)), 100 * m.mfu, m.wall.in(units::h));
+  }
+  if (run.price_entry != nullptr) {
+    const cloud_price& p = *run.price_entry;
+    out += fmt::format("  price   ${:.4g} per GPU-hour, {} {} {} ({}, {}; {})\n",
+                       run.price.in(units::usd_per_h), p.provider.view(), p.instance.view(),
+                       to_string(r.inputs.term), r.book.origin, date_text(p.date), p.source.view());
+  } else if (run.priced) {
+    out += fmt::format("  price   ${:.4g} per GPU-hour (--price-per-gpu-hour)\n",
+                       run.price.in(units::usd_per_h));
+  }
+  if (run.priced)
+    out += fmt::format("  cost    {}\n", money_text(run.cost));
+  else
+    out += fmt::format(
+        "  cost    unknown: {} has no {} price for {} (give --price-per-gpu-hour or --prices)\n",
+        r.book.origin, to_string(r.inputs.term), r.usage.gpu.name.view());
+  out += fmt::format(
+      "  power   {:.0f} W per GPU all-in ({}), PUE {:.3g}\n", run.power_per_gpu.in(units::W),
+      run.power_given ? "--power-per-gpu"
+                      : fmt::format("GPU at {:.0f}% kernel duty + {} host share",
+                                    100 * r.inputs.utilization, r.inputs.node.name.view()),
+      r.inputs.site.pue);
+  out += fmt::format("  energy  {} at the facility", energy_text(run.facility_energy()));
+  if (!run.power_given)
+    out += fmt::format(" (GPUs {}, host {}, overhead {})", energy_text(run.energy_lines.gpus),
+                       energy_text(run.energy_lines.host),
+                       energy_text(run.energy_lines.facility_overhead));
+  out += "\n";
+  out += fmt::format("  carbon  {} operational at {:.0f} g CO2e/kWh ({})\n",
+                     carbon_text(run.carbon.operational), r.inputs.site.grid.in(units::gCO2e_per_kWh),
+                     r.intensity_source);
+  if (r.inputs.embodied)
+    out += fmt::format("          {} embodied (amortised manufacturing, reported apart)\n",
+                       carbon_text(run.carbon.embodied));
+  if (c.comparison) {
+    const cloud_onprem_comparison& k = *c.comparison;
+    out += fmt::format(
+        "\ncloud against owning: {} GPUs ({} owned in whole servers of {}), in use {:.0f}% of "
+        "the time, over {:.0f} months\n",
+        k.gpus, k.owned_gpus, r.inputs.node.gpus, 100 * k.utilization, k.horizon_months);
+    out += fmt::format("  cloud   {} a month at ${:.4g} per GPU-hour ({})\n",
+                       money_text(k.cloud_month), k.cloud_price.in(units::usd_per_h),
+                       to_string(k.term));
+    out += fmt::format(
+        "  owned   {} up front, then {} a month (maintenance {}, colocation {}, staff {}, "
+        "electricity {})\n",
+        money_text(k.onprem_capex), money_text(k.onprem.running(k.utilization)),
+        money_text(k.onprem.maintenance), money_text(k.onprem.colocation),
+        money_text(k.onprem.staff),
+        money_text(k.onprem.energy_idle + k.utilization * k.onprem.energy_full_use));
+    if (c.onprem_run_cost)
+      out += fmt::format("  this run on owned GPUs: {} (${:.4g} per GPU-hour used)\n",
+                         money_text(*c.onprem_run_cost), c.onprem_gpu_hour.in(units::usd_per_h));
+    if (std::isnan(k.break_even_utilization))
+      out += "  a commitment bills every hour: no break-even utilization\n";
+    else if (std::isinf(k.break_even_utilization))
+      out += fmt::format("  owning is never cheaper within {:.0f} months, even at 100% use\n",
+                         k.horizon_months);
+    else
+      out +=
+          fmt::format("  above {:.0f}% average utilization, owning is cheaper over {:.0f} months\n",
+                      100 * k.break_even_utilization, k.horizon_months);
+    if (std::isinf(k.break_even_months))
+      out += fmt::format("  at {:.0f}% use, owning never pays back\n", 100 * k.utilization);
+    else
+      out += fmt::format("  at {:.0f}% use, owning is cheaper after {:.0f} months{}\n",
+                         100 * k.utilization, std::ceil(k.break_even_months),
+                         k.break_even_months > k.horizon_months ? " (past the horizon)" : "");
+    out += "\n" + chart::render_text(cumulative_chart(k));
+  }
+  if (c.hybrid) {
+    const hybrid_plan& h = *c.hybrid;
+    out += fmt::format("\nhybrid over a {}-hour demand profile (peak {} GPUs):\n", h.hours,
+                       h.peak_gpus);
+    out += fmt::format("  all cloud      {}\n", money_text(h.all_cloud));
+    out += fmt::format("  all owned      {} ({} GPUs)\n", money_text(h.all_onprem), h.peak_gpus);
+    out += fmt::format("  owned base {} GPUs + cloud burst ({:.0f} GPU-hours): {}\n", h.base_gpus,
+                       h.burst_gpu_time.in(units::h), money_text(h.hybrid));
+  }
+  return out;
+}
+
+nlohmann::json cost_json(const cost_request& r, const cost_result& c) {
+  const run_cost_report& run = c.run;
+  nlohmann::json j;
+  j["gpu"] = std::string(r.usage.gpu.name.view());
+  j["gpu_source"] = r.gpu_source;
+  j["gpu_hours"] = r.usage.gpu_time.in(units::h);
+  j["gpus"] = r.usage.gpus > 0 ? nlohmann::json(r.usage.gpus) : nlohmann::json(nullptr);
+  if (r.training) {
+    const modelled_training_run& m = *r.training;
+    j["training"] = {{"model", r.training_model},
+                     {"node", std::string(r.inputs.node.name.view())},
+                     {"nodes", m.nodes},
+                     {"gpus", m.usage.gpus},
+                     {"tokens", m.tokens.in(units::token)},
+                     {"tokens_per_s", m.tokens_per_s.in(units::tokens_per_s)},
+                     {"step_time_s", m.step.in(units::s)},
+                     {"mfu", m.mfu},
+                     {"wall_time_s", m.wall.in(units::s)},
+                     {"wall_time_hours", m.wall.in(units::h)},
+                     {"gpu_hours", m.usage.gpu_time.in(units::h)},
+                     {"source", "step-time model (docs/models/training-time.md)"}};
+  } else {
+    j["training"] = nullptr;
+  }
+  nlohmann::json price;
+  price["usd_per_gpu_hour"] = run.priced ? nlohmann::json(run.price.in(units::usd_per_h)) : nullptr;
+  price["term"] = to_string(r.inputs.term);
+  if (run.price_entry != nullptr) {
+    price["provider"] = std::string(run.price_entry->provider.view());
+    price["instance"] = std::string(run.price_entry->instance.view());
+    price["date"] = date_text(run.price_entry->date);
+    price["source"] = std::string(run.price_entry->source.view());
+    price["book"] = r.book.origin;
+  } else if (run.priced) {
+    price["source"] = "--price-per-gpu-hour";
+  } else {
+    price["source"] = nullptr;
+  }
+  j["price"] = price;
+  j["cost_usd"] = run.priced ? nlohmann::json(run.cost.in(units::usd)) : nullptr;
+  j["power_per_gpu_watts"] = run.power_per_gpu.in(units::W);
+  j["power_source"] = run.power_given ? "given" : "model";
+  j["pue"] = r.inputs.site.pue;
+  j["energy_kwh"] = run.facility_energy().in(units::kWh);
+  j["energy_lines_kwh"] = {
+      {"gpus", run.energy_lines.gpus.in(units::kWh)},
+      {"host", run.energy_lines.host.in(units::kWh)},
+      {"network", run.energy_lines.network.in(units::kWh)},
+      {"storage", run.energy_lines.storage.in(units::kWh)},
+      {"facility_overhead", run.energy_lines.facility_overhead.in(units::kWh)}};
+  j["carbon_intensity_kg_per_kwh"] = r.inputs.site.grid.in(units::kgCO2e_per_kWh);
+  j["carbon_intensity_source"] = r.intensity_source;
+  j["carbon_kg"] = run.carbon.operational.in(units::kgCO2e);
+  j["embodied_carbon_kg"] =
+      r.inputs.embodied ? nlohmann::json(run.carbon.embodied.in(units::kgCO2e)) : nullptr;
+  if (c.comparison) {
+    const cloud_onprem_comparison& k = *c.comparison;
+    j["break_even_utilization"] = number_or_null(k.break_even_utilization);
+    j["break_even_months"] = number_or_null(k.break_even_months);
+    nlohmann::json cmp;
+    cmp["gpus"] = k.gpus;
+    cmp["owned_gpus"] = k.owned_gpus;
+    cmp["utilization"] = k.utilization;
+    cmp["horizon_months"] = k.horizon_months;
+    cmp["cloud"] = {{"usd_per_gpu_hour", k.cloud_price.in(units::usd_per_h)},
+                    {"term", to_string(k.term)},
+                    {"usd_per_month", k.cloud_month.in(units::usd)},
+                    {"total_usd", k.cloud_total().in(units::usd)}};
+    cmp["onprem"] = {
+        {"capex_usd", k.onprem_capex.in(units::usd)},
+        {"amortisation_usd_per_month", k.onprem.amortisation.in(units::usd)},
+        {"maintenance_usd_per_month", k.onprem.maintenance.in(units::usd)},
+        {"colocation_usd_per_month", k.onprem.colocation.in(units::usd)},
+        {"staff_usd_per_month", k.onprem.staff.in(units::usd)},
+        {"electricity_usd_per_month",
+         (k.onprem.energy_idle + k.utilization * k.onprem.energy_full_use).in(units::usd)},
+        {"running_usd_per_month", k.onprem.running(k.utilization).in(units::usd)},
+        {"total_usd", k.onprem_total().in(units::usd)}};
+    if (c.onprem_run_cost) {
+      cmp["onprem"]["run_cost_usd"] = c.onprem_run_cost->in(units::usd);
+      cmp["onprem"]["usd_per_gpu_hour_used"] = c.onprem_gpu_hour.in(units::usd_per_h);
+    }
+    nlohmann::json months = nlohmann::json::array();
+    for (const cumulative_point& p : cumulative_costs(k))
+      months.push_back(
+          {{"month", p.month}, {"cloud_usd", p.cloud_usd}, {"onprem_usd", p.onprem_usd}});
+    cmp["cumulative"] = months;
+    j["comparison"] = cmp;
+  }
+  if (c.hybrid) {
+    const hybrid_plan& h = *c.hybrid;
+    j["hybrid"] = {{"hours", h.hours},
+                   {"peak_gpus", h.peak_gpus},
+                   {"base_gpus", h.base_gpus},
+                   {"burst_gpu_hours", h.burst_gpu_time.in(units::h)},
+                   {"hybrid_usd", h.hybrid.in(units::usd)},
+                   {"all_cloud_usd", h.all_cloud.in(units::usd)},
+                   {"all_onprem_usd", h.all_onprem.in(units::usd)}};
+  }
+  return j;
+}
+
+}  // namespace gpuplan::cli

@@ -1,0 +1,33 @@
+// examples/gpuplan/train_run.hpp: a training run described by `gpuplan train`'s flags, shared by
+// `gpuplan train` and `gpuplan cost` (which prices the run), so both read the same options the same
+// way.
+#pragma once
+
+#include "options.hpp"
+
+#include <gpuplan/models/training_step.hpp>
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace gpuplan::cli {
+
+/// --tokens, --nodes, --fabric, --stack: the run's own fields beside the shared groups.
+std::span<const field> train_run_fields();
+
+/// A training run: the model, the plan the step-time model reads, and the token budget.
+struct run_description {
+  model_choice model;
+  training_plan plan;
+  std::optional<token_count> tokens;
+  std::string tokens_text;
+};
+
+/// Reads the model, GPU, node, layout, training and train-run fields into a plan; throws
+/// usage_error naming the flag on what the step-time model does not cover. `command` names the
+/// subcommand in messages.
+run_description training_run_from(const settings& s, std::string_view command);
+
+}  // namespace gpuplan::cli

@@ -1,0 +1,169 @@
+// gpuplan/catalog/prices.hpp: the default price book, dated and sourced entry by entry.
+//
+// BOOK DATE: 2026-11-23 (the day the entries were collected). Each entry's own `date` is when its
+// source published or last verified the figures; several sources are secondary (price trackers
+// and comparison articles citing the providers' pages), because the providers' own pages were
+// not reachable from where the book was compiled. Prices move monthly: pass your own book
+// (gpuplan/io/prices_json.hpp, `gpuplan cost --prices FILE`) for anything you will sign.
+//
+// Not in this book, for want of a source that could be checked: Google Cloud A3 (a3-highgpu-8g)
+// and Azure ND H100 v5 list prices, CoreWeave's list prices, and AWS's on-demand P5 price after
+// the June 2025 reduction ("up to 45%", usage.ai, "LLM Cost Optimization on AWS", 2026-06-30).
+#pragma once
+
+#include <array>
+#include <gpuplan/specs/pricing.hpp>
+
+namespace gpuplan::catalog {
+
+/// The date the default book was compiled.
+inline constexpr calendar_date price_book_date{2026, 11, 23};
+
+namespace detail {
+constexpr money_rate per_gpu_hour(double instance_usd_per_h, int gpus) {
+  return instance_usd_per_h / gpus * units::usd_per_h;
+}
+}  // namespace detail
+
+/// AWS p5.48xlarge (8x H100 SXM 80GB) on demand at launch: $98.32 per instance-hour. The same
+/// rate is still quoted as list price in 2026 ("~$98.30/hr", awsnegotiations.com, May 2026), but
+/// AWS cut P5 on-demand prices by up to 45% in June 2025: treat this as an upper bound.
+inline constexpr cloud_price aws_p5_48xlarge{
+    .provider = "aws",
+    .instance = "p5.48xlarge",
+    .gpu = "H100-SXM5-80GB",
+    .gpus_per_instance = 8,
+    .region = "us-east-1",
+    .on_demand = detail::per_gpu_hour(98.32, 8),
+    .date = {2023, 7, 27},
+    .source =
+        "The Next Platform, 'H100 GPU Instance Pricing On AWS: Grin And Bear It', "
+        "2023-07-27 (p5.48xlarge $98.32/h on demand, us-east-1)",
+};
+
+/// AWS EC2 Capacity Blocks for ML: GPUs reserved ahead for 1 to 182 days, paid up front. Stored
+/// as on_demand (a price per hour of use, no long commitment). The page listed these rates as
+/// current until their scheduled update of 2025-01-01.
+inline constexpr cloud_price aws_p5_capacity_block{
+    .provider = "aws",
+    .instance = "p5.48xlarge capacity-block",
+    .gpu = "H100-SXM5-80GB",
+    .gpus_per_instance = 8,
+    .region = "us-east-1",
+    .on_demand = detail::per_gpu_hour(39.33, 8),  // $4.916 per accelerator-hour
+    .date = {2024, 12, 31},
+    .source =
+        "aws.amazon.com/ec2/capacityblocks/pricing (rates current until the 2025-01-01 "
+        "update): p5.48xlarge $39.33/h, $4.916 per accelerator-hour",
+};
+inline constexpr cloud_price aws_p5e_capacity_block{
+    .provider = "aws",
+    .instance = "p5e.48xlarge capacity-block",
+    .gpu = "H200-SXM-141GB",
+    .gpus_per_instance = 8,
+    .region = "us-east-2",
+    .on_demand = detail::per_gpu_hour(43.26, 8),  // $5.408 per accelerator-hour
+    .date = {2024, 12, 31},
+    .source =
+        "aws.amazon.com/ec2/capacityblocks/pricing (rates current until the 2025-01-01 "
+        "update): 8x H200, $43.26/h, $5.408 per accelerator-hour",
+};
+inline constexpr cloud_price aws_p4d_capacity_block{
+    .provider = "aws",
+    .instance = "p4d.24xlarge capacity-block",
+    .gpu = "A100-SXM4-40GB",
+    .gpus_per_instance = 8,
+    .region = "us-east-2",
+    .on_demand = detail::per_gpu_hour(14.75, 8),  // $1.844 per accelerator-hour
+    .date = {2024, 12, 31},
+    .source =
+        "aws.amazon.com/ec2/capacityblocks/pricing (rates current until the 2025-01-01 "
+        "update): p4d.24xlarge $14.75/h, $1.844 per accelerator-hour",
+};
+
+/// Lambda on-demand single-GPU instances.
+inline constexpr cloud_price lambda_1x_h100_sxm{
+    .provider = "lambda",
+    .instance = "gpu_1x_h100_sxm5",
+    .gpu = "H100-SXM5-80GB",
+    .gpus_per_instance = 1,
+    .region = {},
+    .on_demand = 3.78 * units::usd_per_h,
+    .date = {2026, 5, 7},
+    .source =
+        "techbytes.app 'Serverless GPU Pricing Matrix [2026]', prices verified 2026-05-07 "
+        "from vendor pages: Lambda 1x H100 SXM $3.78/h",
+};
+inline constexpr cloud_price lambda_1x_h100_pcie{
+    .provider = "lambda",
+    .instance = "gpu_1x_h100_pcie",
+    .gpu = "H100-PCIe-80GB",
+    .gpus_per_instance = 1,
+    .region = {},
+    .on_demand = 2.86 * units::usd_per_h,
+    .date = {2026, 5, 7},
+    .source =
+        "techbytes.app 'Serverless GPU Pricing Matrix [2026]', prices verified 2026-05-07 "
+        "from vendor pages: Lambda 1x H100 PCIe $2.86/h",
+};
+inline constexpr cloud_price lambda_1x_a100_40gb{
+    .provider = "lambda",
+    .instance = "gpu_1x_a100",
+    .gpu = "A100-SXM4-40GB",
+    .gpus_per_instance = 1,
+    .region = {},
+    .on_demand = 1.48 * units::usd_per_h,
+    .date = {2026, 5, 7},
+    .source =
+        "techbytes.app 'Serverless GPU Pricing Matrix [2026]', prices verified 2026-05-07 "
+        "from vendor pages: Lambda A100 40GB $1.48/h",
+};
+
+/// Modal (serverless, billed per second of use): H100 at $0.001097/s.
+inline constexpr cloud_price modal_h100{
+    .provider = "modal",
+    .instance = "h100",
+    .gpu = "H100-SXM5-80GB",
+    .gpus_per_instance = 1,
+    .region = {},
+    .on_demand = 3.9492 * units::usd_per_h,
+    .date = {2026, 5, 7},
+    .source =
+        "techbytes.app 'Serverless GPU Pricing Matrix [2026]', verified 2026-05-07: Modal "
+        "H100 $3.9492/h ($0.001097/s)",
+};
+
+/// RunPod Secure Cloud 8x H100 and the Vast.ai marketplace spot floor for 8x H100.
+inline constexpr cloud_price runpod_8x_h100{
+    .provider = "runpod",
+    .instance = "secure-cloud 8x H100 SXM",
+    .gpu = "H100-SXM5-80GB",
+    .gpus_per_instance = 8,
+    .region = {},
+    .on_demand = detail::per_gpu_hour(22.32, 8),  // $2.79 per GPU-hour
+    .date = {2026, 4, 30},
+    .source =
+        "techplained.aptechsolutions.io 'RunPod vs Vast.ai vs Lambda Labs: 8xH100 Training "
+        "Economics (2026)', April 2026: RunPod Secure Cloud 8xH100 $22.32/h",
+};
+inline constexpr cloud_price vastai_8x_h100{
+    .provider = "vast.ai",
+    .instance = "marketplace 8x H100",
+    .gpu = "H100-SXM5-80GB",
+    .gpus_per_instance = 8,
+    .region = {},
+    .spot = detail::per_gpu_hour(12.16, 8),  // $1.52 per GPU-hour, 14-day spot median floor
+    .date = {2026, 4, 30},
+    .source =
+        "techplained.aptechsolutions.io 'RunPod vs Vast.ai vs Lambda Labs: 8xH100 Training "
+        "Economics (2026)', April 2026: Vast.ai spot floor $12.16/h for 8xH100",
+};
+
+/// The default price book.
+inline constexpr std::array default_prices{
+    aws_p5_48xlarge,    aws_p5_capacity_block, aws_p5e_capacity_block, aws_p4d_capacity_block,
+    lambda_1x_h100_sxm, lambda_1x_h100_pcie,   lambda_1x_a100_40gb,    modal_h100,
+    runpod_8x_h100,     vastai_8x_h100,
+};
+
+}  // namespace gpuplan::catalog

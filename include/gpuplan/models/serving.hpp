@@ -1,0 +1,1025 @@
+// gpuplan/models/serving.hpp: latency and throughput of LLM serving on a GPU layout.
+//
+// One forward step of the engine is costed kernel by kernel on the most loaded GPU of each
+// pipeline stage (roofline.hpp): the Q/K/V, output and FFN GEMMs (MoE: the experts the step's
+// tokens touch), attention (prefill: FLOPs at the flash kernel's fraction; decode: each
+// sequence's KV read), the element-wise kernels (norms, rotary, residual, activation), the LM
+// head, two tensor-parallel all-reduces per layer and the pipeline hand-offs (collectives.hpp),
+// and the engine's per-step host time. From the step:
+//
+//   TTFT  prefill of the prompt (chunked or not), plus waiting for the step in flight
+//   TPOT  one decode step of the running batch (continuous batching: with the prefill chunks
+//         of arriving requests mixed in), = ITL
+//   tokens/s  decoding sequences / step time, per replica, per GPU and for all replicas
+//
+// Continuous batching is modelled in steady state: with concurrency N and a request mix of mean
+// input I and output O, requests finish at N / (O x step) per second and as many start, so each
+// step carries N decode tokens and N x I / O prompt tokens. The KV cache (inference_memory.hpp,
+// by engine) caps N. Static batching (TensorRT-LLM's session benchmark) prefills a batch and
+// decodes it to the end. Speculative decoding is not modelled.
+#pragma once
+
+#include <gpuplan/models/collectives.hpp>
+#include <gpuplan/models/inference_memory.hpp>
+#include <gpuplan/models/roofline.hpp>
+#include <gpuplan/specs/gpu.hpp>
+#include <gpuplan/specs/layout.hpp>
+#include <gpuplan/specs/network.hpp>
+#include <gpuplan/specs/node.hpp>
+#include <gpuplan/specs/precision.hpp>
+#include <gpuplan/specs/serving.hpp>
+#include <gpuplan/specs/transformer.hpp>
+#include <gpuplan/units.hpp>
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+
+namespace gpuplan {
+
+/// Engine-level costs of serving, beyond the kernels (roofline_assumptions).
+struct serving_assumptions {
+  roofline_assumptions kernels{};
+  /// Element-wise kernels per transformer layer that read and write the hidden state: input
+  /// norm, rotary embedding with the KV-cache write, residual add with the second norm, the
+  /// gated activation, and the final residual add (vLLM's Llama layer with its fused kernels:
+  /// RMSNorm, fused_add_rms_norm, rotary_embedding, reshape_and_cache, silu_and_mul).
+  int elementwise_kernels_per_layer = 5;
+  /// Host time of the engine per step that the GPU waits for: scheduling, preparing inputs,
+  /// sampling and detokenising. ESTIMATE: 1 ms, for a Python engine (vLLM, SGLang). vLLM's
+  /// v0.6.0 release blog (2024-09-05) found its CPU-side work to be a large share of a Llama 3
+  /// 8B decode step on an H100 before multi-step scheduling and asynchronous output processing
+  /// hid most of it. Set 0 for a C++ runtime (FasterTransformer, TensorRT-LLM's
+  /// gptSessionBenchmark).
+  duration step_overhead = 1.0 * units::ms;
+  /// Fixed latency of each request outside the forward steps: admitting it, tokenising and
+  /// copying its prompt in, sampling and returning its first token. ESTIMATE: 3 ms. TensorRT-LLM's
+  /// published batch-1 first-token latencies for short prompts (v0.5, 128 tokens: Llama 2 7B
+  /// 7 ms on an H100, 16 ms on an A100) exceed the prefill kernels' time by 3-5 ms; a
+  /// benchmark client over HTTP adds its own round trip on top.
+  duration request_overhead = 3.0 * units::ms;
+  /// Bytes per element of activations, and of the tensors the all-reduces carry (16 bits).
+  double activation_bytes = 2.0;
+  /// The collective model's assumptions for the TP all-reduce and the PP hand-off.
+  collective_assumptions collectives{};
+  network_assumptions network{};
+
+  constexpr void validate() const {
+    kernels.validate();
+    detail::check_input(elementwise_kernels_per_layer >= 0,
+                        "serving_assumptions.elementwise_kernels_per_layer must not be negative",
+                        elementwise_kernels_per_layer);
+    detail::check_input(detail::finite_nonnegative(step_overhead.value),
+                        "serving_assumptions.step_overhead must be finite and not negative");
+    detail::check_input(detail::finite_nonnegative(request_overhead.value),
+                        "serving_assumptions.request_overhead must be finite and not negative");
+    detail::check_input(activation_bytes > 0.0 && detail::finite(activation_bytes),
+                        "serving_assumptions.activation_bytes must be positive");
+  }
+};
+
+/// One kind of request in a mix: prompt and output tokens, and its share of the requests.
+struct request_class {
+  int input_tokens = 0;
+  int output_tokens = 0;
+  double share = 1.0;
+};
+
+inline constexpr int max_request_classes = 8;
+
+/// The requests served: up to 8 classes (a fixed mix, or a histogram of a trace).
+struct request_mix {
+  std::array<request_class, max_request_classes> classes{};
+  int count = 0;
+
+  /// Class i (0 <= i < count).
+  [[nodiscard]] constexpr const request_class& at(int i) const {
+    return classes[static_cast<std::size_t>(i)];
+  }
+  static constexpr request_mix fixed(int input_tokens, int output_tokens) {
+    request_mix m{};
+    m.classes[0] = {input_tokens, output_tokens, 1.0};
+    m.count = 1;
+    return m;
+  }
+  [[nodiscard]] constexpr double total_share() const {
+    double s = 0.0;
+    for (int i = 0; i < count; ++i) s += at(i).share;
+    return s;
+  }
+  [[nodiscard]] constexpr double mean_input() const {
+    double s = 0.0;
+    for (int i = 0; i < count; ++i) s += at(i).share * at(i).input_tokens;
+    return s / total_share();
+  }
+  [[nodiscard]] constexpr double mean_output() const {
+    double s = 0.0;
+    for (int i = 0; i < count; ++i) s += at(i).share * at(i).output_tokens;
+    return s / total_share();
+  }
+  constexpr void validate() const {
+    detail::check_input(count >= 1 && count <= max_request_classes,
+                        "request_mix.count must be between 1 and 8", count);
+    for (int i = 0; i < count; ++i) {
+      detail::check_input(at(i).input_tokens >= 1,
+                          "request_mix: input_tokens must be at least 1", at(i).input_tokens);
+      detail::check_input(at(i).output_tokens >= 1,
+                          "request_mix: output_tokens must be at least 1",
+                          at(i).output_tokens);
+      detail::check_input(detail::finite(at(i).share) && at(i).share > 0.0,
+                          "request_mix: share must be positive");
+    }
+  }
+};
+
+/// A serving deployment: model, hardware, layout, precisions, engine, requests and load.
+struct serving_plan {
+  transformer_spec model{};
+  /// The node the replicas run on: its GPU and the fabric that carries TP all-reduces and PP
+  /// hand-offs (node.gpu is the GPU). Use single_gpu_node(gpu) for a plain GPU.
+  node_spec node{};
+  /// tp x pp GPUs per replica; dp = replicas. cp and ep must be 1 (not modelled for serving).
+  parallel_layout layout{};
+  /// Weight and KV dtypes, the engine and its memory knobs (inference_memory.hpp). batch and
+  /// context are not read: the load below sets them.
+  inference_config config{};
+  /// Precision of the matrix math: bf16/fp16, or fp8/int8 for W8A8 (weights and activations
+  /// both in 8 bits). Weights stored narrower than this are weight-only quantised (dequantised
+  /// in the GEMM).
+  precision compute_dtype = precision::bf16;
+  request_mix mix = request_mix::fixed(1024, 256);
+  /// Sequences in flight per replica (continuous) or the batch (static).
+  int concurrency = 1;
+  /// Arrival rate of the whole deployment; when positive it sets the concurrency (Little's law)
+  /// instead of `concurrency`.
+  request_rate rate{};
+  batching_mode batching = batching_mode::continuous;
+  /// Prompt tokens are split into chunks that ride along with the decode steps, up to
+  /// config.max_num_batched_tokens tokens per step (vLLM V1 and SGLang default, TensorRT-LLM's
+  /// enable_chunked_context). false: a prompt runs in a step of its own (vLLM V0's default).
+  bool chunked_prefill = true;
+  serving_assumptions assumptions{};
+  memory_assumptions memory{};
+
+  [[nodiscard]] constexpr const gpu_spec& gpu() const { return node.gpu; }
+  [[nodiscard]] constexpr int gpus_per_replica() const { return layout.tp * layout.pp; }
+
+  constexpr void validate() const {
+    layout.validate(model);
+    node.validate();
+    config.validate();
+    mix.validate();
+    assumptions.validate();
+    memory.validate();
+    detail::check_input(layout.cp == 1 && layout.ep == 1 && layout.zero == 0,
+                        "serving: layout.cp and layout.ep must be 1 and layout.zero 0 (not "
+                        "modelled for serving)");
+    detail::check_input(concurrency >= 1, "serving_plan.concurrency must be at least 1",
+                        concurrency);
+    detail::check_input(detail::finite_nonnegative(rate.value),
+                        "serving_plan.rate must be finite and not negative");
+    detail::check_input(compute_dtype != precision::int4 && compute_dtype != precision::tf32 &&
+                            compute_dtype != precision::fp64,
+                        "serving_plan.compute_dtype must be fp32, bf16, fp16, fp8, int8 or fp4");
+    detail::check_input(node.gpu.peak.tensor(compute_dtype).value > 0.0,
+                        "serving_plan.compute_dtype: the GPU has no tensor rate for this "
+                        "precision (fp8 needs Hopper or later)");
+  }
+};
+
+/// A one-GPU-type node of `gpus` GPUs built from a GPU spec: its NVLink (if any) through a
+/// switch as the scale-up fabric, else PCIe; no NICs.
+constexpr node_spec single_gpu_node(const gpu_spec& gpu, int gpus = 8) {
+  node_spec n{};
+  n.name = gpu.name;
+  n.gpu = gpu;
+  n.gpus = gpus;
+  const bool nvlink = gpu.gpu_link.kind == link_kind::nvlink;
+  const bool bridge = gpu.gpu_link.kind == link_kind::nvlink_bridge;
+  n.fabric = nvlink   ? intra_node_fabric::nvswitch
+             : bridge ? intra_node_fabric::nvlink_bridge
+             : gpu.gpu_link.kind == link_kind::xgmi ? intra_node_fabric::xgmi
+                                                    : intra_node_fabric::pcie;
+  n.scale_up_per_gpu =
+      gpu.gpu_link.kind != link_kind::none ? gpu.gpu_link.per_direction : gpu.pcie.per_direction();
+  return n;
+}
+
+/// The work of one engine step on one replica.
+struct step_work {
+  double prefill_tokens = 0.0;     ///< prompt tokens processed in this step
+  double prefill_keys = 0.0;       ///< mean keys each of them attends to (causal: (I + 1) / 2)
+  double prefill_sequences = 0.0;  ///< prompts that finish in this step (rows of the LM head)
+  double decode_sequences = 0.0;   ///< sequences that each decode one token
+  double decode_context = 0.0;     ///< mean tokens already in their KV cache
+};
+
+/// The time of one step on one replica, by part (summed over the pipeline stages).
+struct serving_step {
+  duration gemm{};           ///< linear layers (and the MoE router and experts)
+  duration attention{};      ///< attention kernels (prefill and decode)
+  duration elementwise{};    ///< norms, rotary, residual, activation
+  duration lm_head{};        ///< final norm and logits (last stage)
+  duration communication{};  ///< TP all-reduces and PP hand-offs
+  duration overhead{};       ///< the engine's host time per step
+  duration slowest_stage{};  ///< the longest pipeline stage (compute + its communication)
+  duration compute_floor{};  ///< the kernels' compute times summed (the compute floor)
+  duration memory_floor{};   ///< the kernels' memory times summed (the bandwidth floor)
+  duration gemm_math{};      ///< the linear layers' math at the large-GEMM fraction
+  duration gemm_memory{};    ///< and their memory time (weights and activations)
+
+  /// Latency of the step through every stage.
+  [[nodiscard]] constexpr duration total() const {
+    return gemm + attention + elementwise + lm_head + communication + overhead;
+  }
+  [[nodiscard]] constexpr bool compute_bound() const { return compute_floor > memory_floor; }
+};
+
+namespace detail {
+
+/// Precision the GEMMs compute in, and whether the weights are dequantised in the kernel.
+struct gemm_path {
+  precision math = precision::bf16;
+  bool dequant = false;
+  double weight_bytes = 2.0;  ///< per weight, with group scales
+};
+
+constexpr gemm_path linear_path(const serving_plan& p) {
+  gemm_path g{};
+  g.math = p.compute_dtype;
+  g.weight_bytes = quantised_weight_bytes(p.config);
+  const double w = bytes_per_element(p.config.weight_dtype).in(units::B);
+  const double c = bytes_per_element(p.compute_dtype).in(units::B);
+  g.dequant = w < c;
+  return g;
+}
+
+/// Adds a kernel's times to a step's floors.
+struct accumulator {
+  duration total{};
+  duration compute{};
+  duration memory{};
+  duration math{};
+  constexpr void add(const kernel_time& k, double times = 1.0) {
+    total = total + times * k.total;
+    compute = compute + times * k.compute;
+    memory = memory + times * k.memory;
+    math = math + times * k.math;
+  }
+};
+
+/// Expected distinct experts that `tokens` tokens touch when each picks k of E at random:
+/// E x (1 - (1 - k / E)^tokens).
+constexpr double experts_touched(double experts, double k, double tokens) {
+  if (!(tokens > 0.0) || !(experts > 0.0)) return 0.0;
+  const double miss = 1.0 - k / experts;
+  return experts * (1.0 - (miss > 0.0 ? cpow(miss, tokens) : 0.0));
+}
+
+/// One transformer layer's kernels on one GPU for the step: GEMMs, attention, element-wise.
+struct serving_layer_cost {
+  accumulator gemm{};
+  accumulator attention{};
+  accumulator elementwise{};
+};
+
+constexpr serving_layer_cost serving_layer_time(const serving_plan& p, const step_work& w, bool moe_layer) {
+  const transformer_spec& m = p.model;
+  const gpu_spec& gpu = p.node.gpu;
+  const roofline_assumptions& ka = p.assumptions.kernels;
+  const gemm_path path = linear_path(p);
+  const double act = p.assumptions.activation_bytes;
+  const double t = p.layout.tp;
+  const double tokens = w.prefill_tokens + w.decode_sequences;
+  const double h = m.hidden, hd = m.head_dim;
+  const double q = m.heads * hd / t;
+  const double kv = p.layout.kv_heads_per_rank(m) * hd;
+  const bool gated = m.ffn_type == ffn_kind::gated;
+  serving_layer_cost c{};
+  auto gemm = [&](double rows, double k, double n, double times = 1.0) {
+    if (rows > 0.0) c.gemm.add(gemm_time(rows, k, n, path.math, path.weight_bytes, act,
+                                         path.dequant, gpu, ka), times);
+  };
+  gemm(tokens, h, q + 2.0 * kv);  // fused QKV projection
+  gemm(tokens, q, h);             // output projection
+  auto ffn = [&](double rows, double f, double times) {
+    gemm(rows, h, gated ? 2.0 * f : f, times);  // gate and up (fused)
+    gemm(rows, f, h, times);                    // down
+  };
+  if (moe_layer) {
+    const double fe = 1.0 * m.moe.expert_ffn / p.layout.expert_tensor_parallel();
+    const double e = m.moe.experts, k = m.moe.experts_per_token;
+    const double touched = experts_touched(e, k, tokens);
+    if (touched > 0.0) ffn(tokens * k / touched, fe, touched);
+    const int fs = m.moe.shared_expert_ffn > 0 ? m.moe.shared_expert_ffn : m.moe.expert_ffn;
+    if (m.moe.shared_experts > 0) ffn(tokens, m.moe.shared_experts * fs / t, 1.0);
+    // router: replicated, 16-bit
+    if (tokens > 0.0)
+      c.gemm.add(gemm_time(tokens, h, e, precision::bf16, 2.0, act, false, gpu, ka));
+  } else {
+    ffn(tokens, m.ffn / t, 1.0);
+  }
+  // Attention. Math in 8 bits only when both the GEMMs and the KV cache are 8-bit (FP8
+  // attention kernels); otherwise 16-bit.
+  const precision amath =
+      (p.compute_dtype == precision::fp8 && p.config.kv_dtype == precision::fp8) ? precision::fp8
+                                                                                 : precision::bf16;
+  const double kv_bytes = 2.0 * kv * bytes_per_element(p.config.kv_dtype).in(units::B);
+  const compute_rate peak = gpu.peak.tensor(amath).value > 0.0 ? gpu.peak.tensor(amath)
+                                                                : gpu.peak.tensor(precision::fp16);
+  if (w.prefill_tokens > 0.0) {
+    const compute_amount f = 4.0 * q * w.prefill_keys * w.prefill_tokens * units::FLOP;
+    const compute_rate r = attention_fraction(w.prefill_keys, ka) * peak;
+    // reads Q and the keys' K and V once per query tile; writes the output and the new K and V
+    const data_size bytes = w.prefill_tokens * (2.0 * q * act + kv_bytes) * units::B;
+    c.attention.add(roofline(f, r, bytes, gpu, ka));
+  }
+  if (w.decode_sequences > 0.0) {
+    const double keys = w.decode_context + 1.0;
+    const compute_amount f = 4.0 * q * keys * w.decode_sequences * units::FLOP;
+    const compute_rate r = ka.attention_fraction * peak;
+    const data_size bytes = w.decode_sequences * (keys * kv_bytes + 2.0 * q * act) * units::B;
+    c.attention.add(roofline(f, r, bytes, gpu, ka));
+  }
+  // Element-wise kernels: read and write the hidden state of every token.
+  if (tokens > 0.0) {
+    const kernel_time e = roofline(compute_amount{}, compute_rate{},
+                                   2.0 * tokens * h * act * units::B, gpu, ka);
+    c.elementwise.add(e, p.assumptions.elementwise_kernels_per_layer);
+  }
+  return c;
+}
+
+constexpr collective_group tp_group(const serving_plan& p) {
+  return make_group(p.node, p.layout.tp, 1, inter_node_fabric::infiniband, p.assumptions.network);
+}
+
+/// One pipeline stage's step: its layers, the LM head on the last stage, two all-reduces per
+/// layer, and the hand-off of the hidden states to the next stage.
+struct stage_cost {
+  accumulator gemm{}, attention{}, elementwise{}, lm_head{};
+  duration communication{};
+  [[nodiscard]] constexpr duration total() const {
+    return gemm.total + attention.total + elementwise.total + lm_head.total + communication;
+  }
+};
+
+constexpr stage_cost stage_time(const serving_plan& p, const step_work& w, int k) {
+  const transformer_spec& m = p.model;
+  stage_cost s{};
+  const int first = stage_first_layer(m.layers, p.layout.pp, k);
+  const int n = stage_layers(m.layers, p.layout.pp, k);
+  int moe = 0;
+  for (int i = first; i < first + n; ++i) moe += m.is_moe_layer(i) ? 1 : 0;
+  auto add = [&](const serving_layer_cost& c, double times) {
+    s.gemm.add({c.gemm.compute, c.gemm.memory, c.gemm.total, c.gemm.math}, times);
+    s.attention.add({c.attention.compute, c.attention.memory, c.attention.total, c.attention.math},
+                    times);
+    s.elementwise.add(
+        {c.elementwise.compute, c.elementwise.memory, c.elementwise.total, c.elementwise.math},
+        times);
+  };
+  if (n - moe > 0) add(serving_layer_time(p, w, false), n - moe);
+  if (moe > 0) add(serving_layer_time(p, w, true), moe);
+  const double tokens = w.prefill_tokens + w.decode_sequences;
+  const double act = p.assumptions.activation_bytes;
+  if (p.layout.tp > 1 && tokens > 0.0) {
+    const data_size payload = tokens * m.hidden * act * units::B;
+    const collective_cost ar =
+        collective_time(collective_kind::all_reduce, payload, tp_group(p), p.assumptions.collectives);
+    s.communication = s.communication + 2.0 * n * ar.total;
+  }
+  if (k == p.layout.pp - 1) {
+    const double rows = w.prefill_sequences + w.decode_sequences;
+    if (rows > 0.0) {
+      s.lm_head.add(gemm_time(rows, m.hidden, 1.0 * m.vocab / p.layout.tp, precision::bf16, 2.0,
+                              act, false, p.node.gpu, p.assumptions.kernels));
+      if (p.layout.tp > 1) {  // the vocabulary-parallel logits are gathered (fp32); the
+                              // nccl-tests size of an all-gather is the gathered whole
+        const data_size logits = rows * m.vocab * 4.0 * units::B;
+        s.communication = s.communication + collective_time(collective_kind::all_gather, logits,
+                                                            tp_group(p), p.assumptions.collectives)
+                                                .total;
+      }
+    }
+  } else if (tokens > 0.0) {  // hand the hidden states to the next stage
+    const collective_group pair =
+        make_group(p.node, 2, p.layout.tp, inter_node_fabric::infiniband, p.assumptions.network);
+    s.communication = s.communication + collective_time(collective_kind::send_recv,
+                                                        tokens * m.hidden * act * units::B, pair,
+                                                        p.assumptions.collectives)
+                                            .total;
+  }
+  return s;
+}
+
+}  // namespace detail
+
+/// One step of one replica carrying `w`, through all pipeline stages (its latency).
+constexpr serving_step forward_step(const serving_plan& p, const step_work& w) {
+  serving_step r{};
+  for (int k = 0; k < p.layout.pp; ++k) {
+    const detail::stage_cost s = detail::stage_time(p, w, k);
+    r.gemm = r.gemm + s.gemm.total;
+    r.attention = r.attention + s.attention.total;
+    r.elementwise = r.elementwise + s.elementwise.total;
+    r.lm_head = r.lm_head + s.lm_head.total;
+    r.communication = r.communication + s.communication;
+    r.compute_floor = r.compute_floor + s.gemm.compute + s.attention.compute +
+                      s.elementwise.compute + s.lm_head.compute;
+    r.memory_floor = r.memory_floor + s.gemm.memory + s.attention.memory + s.elementwise.memory +
+                     s.lm_head.memory;
+    r.gemm_math = r.gemm_math + s.gemm.math;
+    r.gemm_memory = r.gemm_memory + s.gemm.memory;
+    if (s.total() > r.slowest_stage) r.slowest_stage = s.total();
+  }
+  r.overhead = p.assumptions.step_overhead;
+  return r;
+}
+
+namespace detail {
+
+/// Time between a sequence's tokens when `batch` sequences decode together: with pp stages
+/// the engine keeps pp micro-batches of batch / pp in flight, and a micro-batch comes back to
+/// the first stage after the whole pipeline or after pp turns of the slowest stage.
+constexpr duration decode_interval(const serving_plan& p, step_work w) {
+  const int pp = p.layout.pp;
+  if (pp == 1) return forward_step(p, w).total();
+  w.decode_sequences /= pp;
+  w.prefill_tokens /= pp;
+  w.prefill_sequences /= pp;
+  const serving_step s = forward_step(p, w);
+  const duration round = s.total();
+  const duration turns = pp * (s.slowest_stage + s.overhead);
+  return round > turns ? round : turns;
+}
+
+}  // namespace detail
+
+/// Time to prefill `batch` prompts of `prompt` tokens on an idle replica (the TTFT of a lone
+/// request for batch 1): chunks of max_num_batched_tokens when chunked prefill is on.
+constexpr duration prefill_time(const serving_plan& p, int prompt, int batch = 1) {
+  p.validate();
+  detail::check_input(prompt >= 1, "prefill: prompt tokens must be at least 1", prompt);
+  detail::check_input(batch >= 1, "prefill: batch must be at least 1", batch);
+  const double total = 1.0 * prompt * batch;
+  const double budget = p.chunked_prefill ? p.config.max_num_batched_tokens : total;
+  if (total <= budget) {
+    return forward_step(p, {.prefill_tokens = total,
+                            .prefill_keys = (prompt + 1.0) / 2.0,
+                            .prefill_sequences = 1.0 * batch})
+        .total();
+  }
+  // Chunks of one prompt after another; chunk j of a prompt attends to the tokens before it.
+  duration t{};
+  const double per_prompt = 1.0 * prompt;
+  double done = 0.0;  // tokens of the current prompt already prefilled
+  double left = total;
+  while (left > 0.0) {
+    const double chunk = left < budget ? left : budget;
+    const double in_prompt = chunk < per_prompt - done ? chunk : per_prompt - done;
+    const double keys = done + (in_prompt + 1.0) / 2.0;
+    const bool ends = done + in_prompt >= per_prompt;
+    t = t + forward_step(p, {.prefill_tokens = chunk,
+                             .prefill_keys = keys,
+                             .prefill_sequences = ends ? chunk / per_prompt + 1.0 : 0.0})
+                .total();
+    done = done + chunk;
+    while (done >= per_prompt) done -= per_prompt;
+    left -= chunk;
+  }
+  return t;
+}
+
+/// One decode step of `batch` sequences with `context` tokens each in their KV cache.
+constexpr duration decode_step(const serving_plan& p, int batch, int context) {
+  p.validate();
+  detail::check_input(batch >= 1, "decode: batch must be at least 1", batch);
+  detail::check_input(context >= 0, "decode: context must not be negative", context);
+  return detail::decode_interval(
+      p, {.decode_sequences = 1.0 * batch, .decode_context = 1.0 * context});
+}
+
+/// The plan's decode step: its concurrency at the mix's mean context (input + output / 2).
+constexpr duration decode_step(const serving_plan& p) {
+  p.validate();
+  const double ctx = p.mix.mean_input() + p.mix.mean_output() / 2.0;
+  return detail::decode_interval(
+      p, {.decode_sequences = 1.0 * p.concurrency, .decode_context = ctx});
+}
+
+/// The decode batch at which the linear layers turn compute-bound (the roofline ridge): the
+/// smallest batch whose GEMMs' math (at the large-GEMM fraction, plus any dequantisation) takes
+/// longer than reading their weights and activations. Decode
+/// attention never gets there (its KV reads grow with the batch as fast as its FLOPs), so a
+/// whole step at long context can stay bandwidth-bound past the ridge (serving_step::compute_bound
+/// says). 0 when no batch up to 65536 gets there.
+constexpr int ridge_batch(const serving_plan& p) {
+  p.validate();
+  auto bound = [&](int b) {
+    const serving_step s = forward_step(p, {.decode_sequences = 1.0 * b, .decode_context = 1.0});
+    return s.gemm_math > s.gemm_memory;
+  };
+  int hi = 1;
+  while (hi <= 65536 && !bound(hi)) hi *= 2;
+  if (hi > 65536) return 0;
+  int lo = hi / 2;  // not bound at lo (or lo == 0)
+  while (hi - lo > 1) {
+    const int mid = (lo + hi) / 2;
+    (bound(mid) ? hi : lo) = mid;
+  }
+  return hi;
+}
+
+/// One operating point: the latencies a request sees and the throughput of the deployment.
+struct serving_point {
+  double concurrency = 0;  ///< sequences in flight per replica (after the KV cap)
+  double decoding = 0;     ///< of them, decoding in a step (the rest wait for their prefill)
+  int kv_capacity = 0;     ///< sequences the KV cache holds per replica (mean length)
+  bool kv_limited = false; ///< the asked concurrency did not fit the KV cache or max_num_seqs
+  bool saturated = false;  ///< the arrival rate exceeds what the deployment can serve
+  duration ttft{};         ///< time to first token, mean over the mix
+  duration tpot{};         ///< time per output token after the first (= ITL here)
+  duration itl{};          ///< inter-token latency
+  duration e2e{};          ///< end-to-end latency, mean over the mix
+  /// Percentiles over the request mix and the prefill queue's wait (exponential tail with the
+  /// M/G/1 mean; one class without load: all equal to the mean). Decode-step variance is not
+  /// modelled.
+  duration ttft_p50{}, ttft_p90{}, ttft_p99{};
+  duration e2e_p50{}, e2e_p90{}, e2e_p99{};
+  token_rate output_tokens_per_s{};  ///< the whole deployment (all replicas)
+  token_rate output_tokens_per_s_per_gpu{};
+  token_rate output_tokens_per_s_per_replica{};
+  request_rate requests_per_s{};     ///< the whole deployment
+  serving_step step{};                  ///< the steady-state step
+};
+
+namespace detail {
+
+/// The wait of an M/G/1 queue: its mean (Pollaczek-Khinchine: lambda E[S^2] / (2 (1 - rho)),
+/// rho = lambda E[S], arrivals at `lambda` per second, service times of mean s1 and mean square
+/// s2 in seconds) and its load. The load is held below 0.95: past it there is no steady state.
+struct queue_wait {
+  duration mean{};
+  double rho = 0.0;
+  /// P(wait <= x): an arrival finds the server idle with probability 1 - rho; the wait of the
+  /// others is taken as exponential with the mean above (the heavy-traffic form of the M/G/1
+  /// wait, Kingman 1961: P(W > x) = rho exp(-rho x / E[W])).
+  [[nodiscard]] constexpr double cdf(double x) const {
+    if (x < 0.0) return 0.0;
+    if (!(mean.value > 0.0) || !(rho > 0.0)) return 1.0;
+    return 1.0 - rho * cpow(2.718281828459045, -rho * x / mean.value);
+  }
+};
+
+constexpr queue_wait mg1_wait(double lambda, double s1, double s2) {
+  double rho = lambda * s1;
+  if (rho > 0.95) rho = 0.95;
+  return {lambda * s2 / (2.0 * (1.0 - rho)) * units::s, rho};
+}
+
+/// Quantile q of base[i] + wait over classes weighted w[i] (n <= 8), by bisection.
+constexpr double mixed_quantile(const double* base, const double* w, int n, const queue_wait& qw,
+                                double q) {
+  if (n == 1) {  // closed form: 0 below 1 - rho, else the exponential tail's quantile
+    if (!(qw.mean.value > 0.0) || !(qw.rho > 0.0) || q <= 1.0 - qw.rho) return base[0];
+    return base[0] + qw.mean.value / qw.rho * clog(qw.rho / (1.0 - q));
+  }
+  double total = 0.0, lo = base[0], hi = base[0];
+  for (int i = 0; i < n; ++i) {
+    total += w[i];
+    if (base[i] < lo) lo = base[i];
+    if (base[i] > hi) hi = base[i];
+  }
+  hi += qw.mean.value * 50.0 + 1e-9;
+  auto cdf = [&](double t) {
+    double c = 0.0;
+    for (int i = 0; i < n; ++i) c += w[i] * qw.cdf(t - base[i]);
+    return c / total;
+  };
+  for (int k = 0; k < 48; ++k) {
+    const double mid = 0.5 * (lo + hi);
+    (cdf(mid) < q ? lo : hi) = mid;
+  }
+  return hi;
+}
+
+/// Sequences of the mix the replica's KV cache holds.
+struct kv_cap {
+  int sequences = 0;
+  inference_memory_result memory{};
+};
+
+constexpr kv_cap kv_capacity(const serving_plan& p) {
+  inference_config c = p.config;
+  const double in = p.mix.mean_input(), out = p.mix.mean_output();
+  c.batch = 1;
+  c.context = static_cast<int>(in + out);
+  kv_cap r{};
+  r.memory = inference_memory(p.model, p.node.gpu, p.layout, c, p.memory);
+  double blocks = 0.0;
+  for (int i = 0; i < p.mix.count; ++i) {
+    const request_class& k = p.mix.at(i);
+    // A sequence holds its prompt and, on average, half its output; a static batch and
+    // TensorRT-LLM's default capacity scheduler (GUARANTEED_NO_EVICT: a request is admitted
+    // only when blocks for all its tokens can be reserved) hold all of it.
+    const bool full = p.batching == batching_mode::static_batch ||
+                      p.config.engine == serving_engine::trtllm;
+    const int held = full ? k.input_tokens + k.output_tokens
+                          : k.input_tokens + k.output_tokens / 2;
+    blocks += k.share * r.memory.kv.blocks_per_sequence(held);
+  }
+  blocks /= p.mix.total_share();
+  r.sequences = blocks > 0.0 ? static_cast<int>(r.memory.kv.blocks / blocks) : 0;
+  if (r.sequences > p.config.max_num_seqs) r.sequences = p.config.max_num_seqs;
+  return r;
+}
+
+/// Steady state of continuous batching with n sequences in flight per replica.
+constexpr serving_point continuous_point(const serving_plan& p, double n, int cap) {
+  serving_point r{};
+  const double in = p.mix.mean_input(), out = p.mix.mean_output();
+  const double budget = p.config.max_num_batched_tokens;
+  r.kv_capacity = cap;
+  r.concurrency = n;
+  duration wait_prefill{};  // per-class prefill time is added below
+  if (p.chunked_prefill) {
+    // Decoding sequences d need d x in / out prompt tokens per step; the step holds at most
+    // `budget` tokens, so d <= budget x out / (in + out).
+    const double dmax = budget * out / (in + out);
+    const double d = n < dmax ? n : dmax;
+    r.decoding = d;
+    const step_work w{.prefill_tokens = d * in / out,
+                      .prefill_keys = (in + 1.0) / 2.0,
+                      .prefill_sequences = d / out,
+                      .decode_sequences = d,
+                      .decode_context = in + out / 2.0};
+    r.step = forward_step(p, w);
+    const duration step = decode_interval(p, w);
+    r.tpot = step;
+    r.output_tokens_per_s_per_replica = d * units::token / step;
+    r.requests_per_s = d / out * units::request / step;
+    // Sequences beyond d wait for prefill: Little's law on the prefill queue.
+    if (n > d) wait_prefill = (n - d) * out / d * step;
+    double ttft[max_request_classes]{}, e2e[max_request_classes]{}, wt[max_request_classes]{};
+    // A new prompt's chunks ride in steps beside the d decoding sequences, up to the room the
+    // step's token budget leaves; it waits half a step for the step in flight.
+    const double room = budget - d > 1.0 ? budget - d : 1.0;
+    double own[max_request_classes]{};
+    double s1 = 0.0, s2 = 0.0;  // E[S] and E[S^2] of the prompts' prefill time
+    for (int i = 0; i < p.mix.count; ++i) {
+      const request_class& k = p.mix.at(i);
+      duration t{};
+      double done = 0.0;
+      while (done < k.input_tokens) {
+        const double chunk = k.input_tokens - done < room ? k.input_tokens - done : room;
+        t = t + decode_interval(p, {.prefill_tokens = chunk,
+                                    .prefill_keys = done + (chunk + 1.0) / 2.0,
+                                    .prefill_sequences = done + chunk >= k.input_tokens ? 1.0 : 0.0,
+                                    .decode_sequences = d,
+                                    .decode_context = in + out / 2.0});
+        done += chunk;
+      }
+      own[i] = t.value;
+      s1 += k.share * own[i];
+      s2 += k.share * own[i] * own[i];
+      wt[i] = k.share;
+    }
+    s1 /= p.mix.total_share();
+    s2 /= p.mix.total_share();
+    // Prompts arriving while another is being prefilled wait for it: the prefill path is a
+    // single server fed at the replica's request rate, whose mean wait is Pollaczek-Khinchine's
+    // lambda E[S^2] / (2 (1 - rho)) (M/G/1: random arrivals).
+    const queue_wait qw = mg1_wait(r.requests_per_s.value, s1, s2);
+    const duration queue = qw.mean;
+    double ttft_mean = 0.0, e2e_mean = 0.0;
+    for (int i = 0; i < p.mix.count; ++i) {
+      const request_class& k = p.mix.at(i);
+      const duration t =
+          0.5 * step + wait_prefill + queue + p.assumptions.request_overhead + own[i] * units::s;
+      ttft[i] = t.value;
+      e2e[i] = (t + (k.output_tokens - 1.0) * step).value;
+      ttft_mean += k.share * ttft[i];
+      e2e_mean += k.share * e2e[i];
+    }
+    const double s = p.mix.total_share();
+    r.ttft = ttft_mean / s * units::s;
+    r.e2e = e2e_mean / s * units::s;
+    // Percentiles: each class's time without the mean queue, plus the queue's distribution.
+    for (int i = 0; i < p.mix.count; ++i) {
+      ttft[i] -= queue.value;
+      e2e[i] -= queue.value;
+    }
+    r.ttft_p50 = mixed_quantile(ttft, wt, p.mix.count, qw, 0.5) * units::s;
+    r.ttft_p90 = mixed_quantile(ttft, wt, p.mix.count, qw, 0.9) * units::s;
+    r.ttft_p99 = mixed_quantile(ttft, wt, p.mix.count, qw, 0.99) * units::s;
+    r.e2e_p50 = mixed_quantile(e2e, wt, p.mix.count, qw, 0.5) * units::s;
+    r.e2e_p90 = mixed_quantile(e2e, wt, p.mix.count, qw, 0.9) * units::s;
+    r.e2e_p99 = mixed_quantile(e2e, wt, p.mix.count, qw, 0.99) * units::s;
+  } else {
+    // Prefill-first scheduling: arrivals (n / out per decode step) are prefilled in steps of
+    // their own, up to `budget` tokens, while decoding pauses.
+    r.decoding = n;
+    const double arrivals = n / out;
+    const double per_prefill_max = budget / in >= 1.0 ? budget / in : 1.0;
+    const double g = arrivals < 1.0 ? 1.0 : (arrivals > per_prefill_max ? per_prefill_max : arrivals);
+    const step_work dw{.decode_sequences = n, .decode_context = in + out / 2.0};
+    r.step = forward_step(p, dw);
+    const duration td = decode_interval(p, dw);
+    const duration tp = decode_interval(
+        p, {.prefill_tokens = g * in, .prefill_keys = (in + 1.0) / 2.0, .prefill_sequences = g});
+    const double prefills = n / g;  // prefill steps per `out` decode steps
+    const duration cycle = out * td + prefills * tp;
+    r.tpot = cycle / out;
+    r.output_tokens_per_s_per_replica = n * out * units::token / cycle;
+    r.requests_per_s = n * units::request / cycle;
+    double ttft[max_request_classes]{}, e2e[max_request_classes]{}, wt[max_request_classes]{};
+    double own[max_request_classes]{};
+    double s1 = 0.0, s2 = 0.0;
+    for (int i = 0; i < p.mix.count; ++i) {
+      const request_class& k = p.mix.at(i);
+      own[i] = decode_interval(p, {.prefill_tokens = g * k.input_tokens,
+                                   .prefill_keys = (k.input_tokens + 1.0) / 2.0,
+                                   .prefill_sequences = g})
+                   .value;
+      s1 += k.share * own[i];
+      s2 += k.share * own[i] * own[i];
+      wt[i] = k.share;
+    }
+    s1 /= p.mix.total_share();
+    s2 /= p.mix.total_share();
+    // Prefill steps (g prompts each) arrive at lambda / g and are served one at a time.
+    const queue_wait qw = mg1_wait(r.requests_per_s.value / g, s1, s2);
+    const duration queue = qw.mean;
+    double ttft_mean = 0.0, e2e_mean = 0.0;
+    for (int i = 0; i < p.mix.count; ++i) {
+      const request_class& k = p.mix.at(i);
+      const duration t =
+          0.5 * td + queue + own[i] * units::s + p.assumptions.request_overhead;
+      ttft[i] = t.value;
+      e2e[i] = (t + (k.output_tokens - 1.0) * r.tpot).value;
+      wt[i] = k.share;
+      ttft_mean += k.share * ttft[i];
+      e2e_mean += k.share * e2e[i];
+    }
+    const double s = p.mix.total_share();
+    r.ttft = ttft_mean / s * units::s;
+    r.e2e = e2e_mean / s * units::s;
+    // Percentiles: each class's time without the mean queue, plus the queue's distribution.
+    for (int i = 0; i < p.mix.count; ++i) {
+      ttft[i] -= queue.value;
+      e2e[i] -= queue.value;
+    }
+    r.ttft_p50 = mixed_quantile(ttft, wt, p.mix.count, qw, 0.5) * units::s;
+    r.ttft_p90 = mixed_quantile(ttft, wt, p.mix.count, qw, 0.9) * units::s;
+    r.ttft_p99 = mixed_quantile(ttft, wt, p.mix.count, qw, 0.99) * units::s;
+    r.e2e_p50 = mixed_quantile(e2e, wt, p.mix.count, qw, 0.5) * units::s;
+    r.e2e_p90 = mixed_quantile(e2e, wt, p.mix.count, qw, 0.9) * units::s;
+    r.e2e_p99 = mixed_quantile(e2e, wt, p.mix.count, qw, 0.99) * units::s;
+  }
+  r.itl = r.tpot;
+  return r;
+}
+
+/// A static batch of b sequences: prefilled together, then decoded to the end. The decode
+/// steps' context grows from I to I + O - 1; Simpson's rule over three steps sums them.
+constexpr serving_point static_point(const serving_plan& p, double b, int cap) {
+  serving_point r{};
+  const double in = p.mix.mean_input(), out = p.mix.mean_output();
+  r.kv_capacity = cap;
+  r.concurrency = b;
+  r.decoding = b;
+  const duration prefill = decode_interval(
+      p, {.prefill_tokens = b * in, .prefill_keys = (in + 1.0) / 2.0, .prefill_sequences = b});
+  duration decode{};
+  if (out > 1.0) {
+    auto at = [&](double ctx) {
+      return decode_interval(p, {.decode_sequences = b, .decode_context = ctx});
+    };
+    const double first = in + 1.0, last = in + out - 1.0;
+    decode = (out - 1.0) * (at(first) + 4.0 * at((first + last) / 2.0) + at(last)) / 6.0;
+    r.tpot = decode / (out - 1.0);
+    r.step = forward_step(p, {.decode_sequences = b, .decode_context = (first + last) / 2.0});
+  } else {
+    r.step = forward_step(p, {.prefill_tokens = b * in, .prefill_keys = (in + 1.0) / 2.0,
+                              .prefill_sequences = b});
+  }
+  const duration total = prefill + decode + p.assumptions.request_overhead;
+  r.ttft = prefill + p.assumptions.request_overhead;
+  r.itl = r.tpot;
+  r.e2e = total;
+  r.ttft_p50 = r.ttft_p90 = r.ttft_p99 = r.ttft;
+  r.e2e_p50 = r.e2e_p90 = r.e2e_p99 = r.e2e;
+  r.output_tokens_per_s_per_replica = b * out * units::token / total;
+  r.requests_per_s = b * units::request / total;
+  return r;
+}
+
+/// The point at n sequences per replica, scaled to the deployment.
+constexpr serving_point point_at(const serving_plan& p, double n, int cap) {
+  serving_point r = p.batching == batching_mode::continuous ? continuous_point(p, n, cap)
+                                                            : static_point(p, n, cap);
+  const double replicas = p.layout.dp;
+  r.output_tokens_per_s = replicas * r.output_tokens_per_s_per_replica;
+  r.output_tokens_per_s_per_gpu = r.output_tokens_per_s_per_replica / p.gpus_per_replica();
+  r.requests_per_s = replicas * r.requests_per_s;
+  return r;
+}
+
+}  // namespace detail
+
+/// The operating point of the plan: at its concurrency (capped by the KV cache and
+/// max_num_seqs), or, when plan.rate is set, at the concurrency that serves that rate.
+constexpr serving_point serve(const serving_plan& p) {
+  p.validate();
+  const detail::kv_cap cap = detail::kv_capacity(p);
+  detail::check_input(cap.sequences >= 1,
+                      "serving: the KV cache holds no sequence of the mix's length (model too "
+                      "large for the GPUs, or gpu_memory_utilization too low)",
+                      cap.sequences);
+  if (p.rate.value > 0.0) {
+    const serving_point top = detail::point_at(p, cap.sequences, cap.sequences);
+    if (!(p.rate < top.requests_per_s)) {
+      serving_point r = top;
+      r.saturated = true;
+      r.kv_limited = true;
+      return r;
+    }
+    double lo = 0.0, hi = cap.sequences;  // requests/s grows with the concurrency
+    for (int i = 0; i < 40; ++i) {
+      const double mid = 0.5 * (lo + hi);
+      if (mid <= 0.0) break;
+      (detail::point_at(p, mid, cap.sequences).requests_per_s < p.rate ? lo : hi) = mid;
+    }
+    return detail::point_at(p, hi, cap.sequences);
+  }
+  const int n = p.concurrency < cap.sequences ? p.concurrency : cap.sequences;
+  serving_point r = detail::point_at(p, n, cap.sequences);
+  r.kv_limited = n < p.concurrency;
+  if (r.kv_limited && p.batching == batching_mode::continuous) {
+    // The clients keep `concurrency` requests open; those beyond what the engine holds queue
+    // for a free slot, which opens at the replica's request rate (Little's law).
+    const request_rate per_replica = r.requests_per_s / p.layout.dp;
+    const duration wait = (p.concurrency - n) * units::request / per_replica;
+    r.ttft = r.ttft + wait;
+    r.e2e = r.e2e + wait;
+    r.ttft_p50 = r.ttft_p50 + wait;
+    r.ttft_p90 = r.ttft_p90 + wait;
+    r.ttft_p99 = r.ttft_p99 + wait;
+    r.e2e_p50 = r.e2e_p50 + wait;
+    r.e2e_p90 = r.e2e_p90 + wait;
+    r.e2e_p99 = r.e2e_p99 + wait;
+  }
+  return r;
+}
+
+/// Sequences the plan's KV cache holds per replica for its request mix.
+constexpr int kv_capacity_sequences(const serving_plan& p) {
+  p.validate();
+  return detail::kv_capacity(p).sequences;
+}
+
+inline constexpr int max_curve_points = 64;
+
+/// The throughput-latency curve: operating points over concurrency.
+struct serving_curve {
+  std::array<serving_point, max_curve_points> points{};
+  int count = 0;
+  /// Point i (0 <= i < count).
+  [[nodiscard]] constexpr const serving_point& at(int i) const {
+    return points[static_cast<std::size_t>(i)];
+  }
+};
+
+/// `n` operating points (at most 64) at concurrencies spread geometrically from 1 to the KV
+/// capacity (or to max_concurrency when smaller and positive).
+constexpr serving_curve throughput_latency_curve(const serving_plan& p, int n = 16,
+                                                 int max_concurrency = 0) {
+  p.validate();
+  detail::check_input(n >= 1 && n <= max_curve_points, "curve: points must be between 1 and 64",
+                      n);
+  const detail::kv_cap cap = detail::kv_capacity(p);
+  detail::check_input(cap.sequences >= 1,
+                      "serving: the KV cache holds no sequence of the mix's length", cap.sequences);
+  const int top = max_concurrency > 0 && max_concurrency < cap.sequences ? max_concurrency
+                                                                           : cap.sequences;
+  serving_curve c{};
+  int last = 0;
+  const double ratio = n > 1 ? detail::cpow(1.0 * top, 1.0 / (n - 1)) : 1.0;
+  double x = 1.0;
+  for (int i = 0; i < n; ++i, x *= ratio) {
+    int b = i == n - 1 ? top : static_cast<int>(x + 0.5);
+    if (b <= last) b = last + 1;
+    if (b > top) break;
+    serving_plan q = p;
+    q.rate = {};
+    q.concurrency = b;
+    c.points[static_cast<std::size_t>(c.count++)] = detail::point_at(q, b, cap.sequences);
+    last = b;
+  }
+  return c;
+}
+
+/// A latency target: TTFT and TPOT ceilings (zero: no limit).
+struct serving_slo {
+  duration ttft{};
+  duration tpot{};
+  [[nodiscard]] constexpr bool met(const serving_point& x) const {
+    return (ttft.value <= 0.0 || !(x.ttft > ttft)) && (tpot.value <= 0.0 || !(x.tpot > tpot));
+  }
+};
+
+struct slo_result {
+  bool found = false;   ///< some concurrency meets the SLO
+  serving_point best{}; ///< the highest-throughput point that meets it (goodput)
+};
+
+/// The highest-throughput concurrency whose TTFT and TPOT meet the SLO: both latencies grow
+/// with the concurrency, so it is the largest that meets it (found by bisection).
+constexpr slo_result best_under_slo(const serving_plan& p, const serving_slo& slo) {
+  p.validate();
+  const detail::kv_cap cap = detail::kv_capacity(p);
+  slo_result r{};
+  if (cap.sequences < 1) return r;
+  auto at = [&](int b) { return detail::point_at(p, b, cap.sequences); };
+  if (!slo.met(at(1))) return r;
+  int lo = 1, hi = cap.sequences;
+  if (slo.met(at(hi))) {
+    lo = hi;
+  } else {
+    while (hi - lo > 1) {
+      const int mid = (lo + hi) / 2;
+      (slo.met(at(mid)) ? lo : hi) = mid;
+    }
+  }
+  r.found = true;
+  r.best = at(lo);
+  return r;
+}
+
+/// Disaggregated serving: prompts on a prefill pool, decoding on a decode pool, the KV cache
+/// sent between them over the fabric.
+struct disaggregated_result {
+  request_rate prefill_requests_per_s_per_replica{};
+  request_rate decode_requests_per_s_per_replica{};
+  /// Prefill replicas per decode replica that balance the pools for the mix, and in GPUs.
+  double prefill_per_decode_replica = 0;
+  double prefill_gpus_per_decode_gpu = 0;
+  duration kv_transfer{};  ///< one request's KV cache from a prefill GPU to a decode GPU
+  duration ttft{};         ///< prefill + transfer + waiting for the decode step in flight
+  duration tpot{};
+  token_rate output_tokens_per_s_per_gpu{};  ///< both pools together
+};
+
+/// Pools from two plans over the same model and mix: `prefill` sets the prefill layout (its
+/// concurrency is ignored: it prefills back to back, max_num_batched_tokens per step), `decode`
+/// the decode layout and its concurrency. The KV cache crosses between nodes over the NICs
+/// (send_recv on the decode plan's node fabric, one stream per tensor-parallel rank).
+constexpr disaggregated_result disaggregate(const serving_plan& prefill,
+                                            const serving_plan& decode) {
+  prefill.validate();
+  decode.validate();
+  const double in = prefill.mix.mean_input(), out = decode.mix.mean_output();
+  disaggregated_result r{};
+  const double budget = prefill.config.max_num_batched_tokens;
+  const double g = budget / in >= 1.0 ? static_cast<double>(static_cast<long long>(budget / in))
+                                      : 1.0;
+  const duration tp = detail::decode_interval(
+      prefill, {.prefill_tokens = g * in, .prefill_keys = (in + 1.0) / 2.0, .prefill_sequences = g});
+  r.prefill_requests_per_s_per_replica = g * units::request / tp;
+  const detail::kv_cap cap = detail::kv_capacity(decode);
+  detail::check_input(cap.sequences >= 1, "disaggregate: the decode pool's KV cache holds no "
+                                          "sequence of the mix's length");
+  const double n = decode.concurrency < cap.sequences ? decode.concurrency : cap.sequences;
+  const step_work dw{.decode_sequences = n, .decode_context = in + out / 2.0};
+  const duration td = detail::decode_interval(decode, dw);
+  r.tpot = td;
+  r.decode_requests_per_s_per_replica = n / out * units::request / td;
+  r.prefill_per_decode_replica =
+      r.decode_requests_per_s_per_replica / r.prefill_requests_per_s_per_replica;
+  r.prefill_gpus_per_decode_gpu = r.prefill_per_decode_replica * prefill.gpus_per_replica() /
+                                  decode.gpus_per_replica();
+  // Each prefill TP rank sends its share of the request's KV cache to a decode rank.
+  const data_size kv = in * decode.model.kv_bytes_per_token(decode.config.kv_dtype) *
+                       units::token / prefill.layout.tp;
+  node_spec two = decode.node;
+  const collective_group pair{2, 1, intra_node_tier(two, decode.assumptions.network),
+                              inter_node_tier(two, inter_node_fabric::infiniband,
+                                              decode.assumptions.network)};
+  r.kv_transfer = two.nics.count > 0
+                      ? collective_time(collective_kind::send_recv, kv, pair,
+                                        decode.assumptions.collectives)
+                            .total
+                      : collective_time(collective_kind::send_recv, kv,
+                                        make_group(two, 2, 1, inter_node_fabric::infiniband,
+                                                   decode.assumptions.network),
+                                        decode.assumptions.collectives)
+                            .total;
+  r.ttft = tp + r.kv_transfer + 0.5 * td;
+  const double gpus = r.prefill_per_decode_replica * prefill.gpus_per_replica() +
+                      decode.gpus_per_replica();
+  r.output_tokens_per_s_per_gpu = n * units::token / td / gpus;
+  return r;
+}
+
+}  // namespace gpuplan

@@ -1,0 +1,215 @@
+// Cost of runs, tokens and fleets; cloud against owning; hybrid. Expected figures are worked out
+// by hand from the formulas in models/cost.hpp (written beside each check), so a change in the
+// model's arithmetic fails here.
+#include <array>
+#include <cmath>
+#include <gpuplan/gpuplan.hpp>
+#include <string>
+
+#include "../catch.hpp"
+
+using namespace gpuplan;
+using Catch::Matchers::Contains;
+namespace cat = gpuplan::catalog;
+
+namespace {
+double usd(money m) { return m.in(units::usd); }
+constexpr double hours_per_month = 365.0 / 12.0 * 24.0;  // 730
+}  // namespace
+
+TEST_CASE("Run cost from a price and from the book", "[cost]") {
+  const run_usage run = run_usage::of(cat::h100_sxm, 64, 10 * units::d);  // 15,360 GPU-hours
+  CHECK(run.gpu_time.in(units::h) == Approx(15360));
+  CHECK(run.wall_time().in(units::d) == Approx(10));
+  CHECK(usd(run_cost(run, 2.5 * units::usd_per_h)) == Approx(38400));
+  // The cheapest on-demand H100 in the default book: RunPod, $2.79 per GPU-hour.
+  CHECK(usd(run_cost(run, cat::default_prices)) == Approx(15360 * 2.79));
+  CHECK(usd(run_cost(run, cat::default_prices, price_term::on_demand, "lambda")) ==
+        Approx(15360 * 3.78));
+  // No price: one clear error naming GPU, term and provider.
+  CHECK_THROWS_WITH(run_cost(run, cat::default_prices, price_term::commit_3yr),
+                    Contains("no commit_3yr price for GPU H100-SXM5-80GB"));
+  CHECK_THROWS_WITH(run_cost(run, cat::default_prices, price_term::on_demand, "gcp"),
+                    Contains("from provider gcp"));
+}
+
+TEST_CASE("Cost per token and per fleet-month", "[cost]") {
+  // $3.60 per GPU-hour, 1,000 tok/s per GPU: $1 per million tokens; at 50% use, $2.
+  const money_per_token c = cost_per_token(3.6 * units::usd_per_h, 1000 * units::tokens_per_s);
+  CHECK(c.in(units::usd_per_Mtoken) == Approx(1.0));
+  CHECK(cost_per_token(3.6 * units::usd_per_h, 1000 * units::tokens_per_s, 0.5)
+            .in(units::usd_per_Mtoken) == Approx(2.0));
+  // 100 GPUs at $2/h: on demand at 60% use pays 60% of the 730 hours; a commitment pays all.
+  CHECK(usd(cloud_fleet_month(100, 2 * units::usd_per_h, price_term::on_demand, 0.6)) ==
+        Approx(0.6 * 100 * hours_per_month * 2));
+  CHECK(usd(cloud_fleet_month(100, 2 * units::usd_per_h, price_term::commit_1yr, 0.6)) ==
+        Approx(100 * hours_per_month * 2));
+}
+
+TEST_CASE("Owned fleet: capital and a month, line by line", "[cost][onprem]") {
+  const onprem_fleet f{.node = cat::dgx_h100, .gpus = 60};  // 8 servers (64 GPUs)
+  CHECK(f.servers() == 8);
+  CHECK(f.owned_gpus() == 64);
+  // Capex: 8 x $317,000 x 1.11 (network share).
+  CHECK(usd(onprem_capex(f)) == Approx(8 * 317000 * 1.11));
+  const onprem_month m = onprem_month_costs(f);
+  CHECK(usd(m.amortisation) == Approx(8 * 317000 * 1.11 / 36));
+  // Colocation: 8 x 10.2 kW x $200 per kW-month.
+  CHECK(usd(m.colocation) == Approx(8 * 10.2 * 200));
+  // Energy: idle = 8 x (8 x 75 W + 4.6 kW) x 730 h x PUE 1.56 x $0.0895/kWh.
+  CHECK(usd(m.energy_idle) == Approx(8 * (8 * 0.075 + 4.6) * hours_per_month * 1.56 * 0.0895));
+  CHECK(usd(m.energy_full_use) ==
+        Approx(8 * 8 * (0.698 - 0.075) * hours_per_month * 1.56 * 0.0895));
+  CHECK(usd(m.maintenance) == 0.0);
+  CHECK(usd(m.total(0.5)) ==
+        Approx(usd(m.amortisation + m.colocation + m.energy_idle) + 0.5 * usd(m.energy_full_use)));
+  // Per GPU-hour used at 100%: the month over 64 x 730 GPU-hours.
+  CHECK(onprem_cost_per_gpu_hour(f, 1.0).in(units::usd_per_h) ==
+        Approx(usd(m.total(1.0)) / (64 * hours_per_month)));
+}
+
+TEST_CASE("Cloud against owning: break-even utilization and month", "[cost][onprem]") {
+  const onprem_fleet f{.node = cat::dgx_h100, .gpus = 64};
+  const money_rate price = 4.916 * units::usd_per_h;  // AWS capacity block, Dec 2024
+  const cloud_onprem_comparison c = compare_cloud_onprem(f, price, price_term::on_demand, 0.7);
+  const onprem_month m = onprem_month_costs(f);
+  const double K = usd(onprem_capex(f));
+  const double C = 64 * hours_per_month * 4.916;
+  const double u_star =
+      (K / 36 + usd(m.fixed_running()) + usd(m.energy_idle)) / (C - usd(m.energy_full_use));
+  CHECK(c.break_even_utilization == Approx(u_star));
+  CHECK(c.break_even_utilization == Approx(0.438).margin(0.001));
+  const double m_star = K / (0.7 * C - usd(m.running(0.7)));
+  CHECK(c.break_even_months == Approx(m_star));
+  // The cumulative lines cross at the break-even month.
+  CHECK(usd(c.cloud_cumulative(c.break_even_months)) ==
+        Approx(usd(c.onprem_cumulative(c.break_even_months))));
+  // At the break-even utilization the totals over the horizon are equal.
+  const cloud_onprem_comparison at =
+      compare_cloud_onprem(f, price, price_term::on_demand, c.break_even_utilization);
+  CHECK(usd(at.cloud_total()) == Approx(usd(at.onprem_total())));
+  // Below it, renting wins over the horizon; above, owning.
+  CHECK(compare_cloud_onprem(f, price, price_term::on_demand, 0.3).cloud_total() <
+        compare_cloud_onprem(f, price, price_term::on_demand, 0.3).onprem_total());
+  // At $1 per GPU-hour owning never wins within the horizon (no break-even utilization), and
+  // even at full use the capital comes back only after 127 months (running costs $24,600 a
+  // month against $46,700 of cloud).
+  const cloud_onprem_comparison cheap =
+      compare_cloud_onprem(f, 1.0 * units::usd_per_h, price_term::on_demand, 1.0);
+  CHECK(std::isinf(cheap.break_even_utilization));
+  CHECK(cheap.break_even_months > cheap.horizon_months);
+  CHECK(cheap.break_even_months == Approx(127).margin(1));
+  // At $0.30 the running costs alone exceed the cloud bill: never.
+  const cloud_onprem_comparison never =
+      compare_cloud_onprem(f, 0.3 * units::usd_per_h, price_term::on_demand, 1.0);
+  CHECK(std::isinf(never.break_even_months));
+  // A commitment bills every hour: no break-even utilization.
+  CHECK(std::isnan(
+      compare_cloud_onprem(f, price, price_term::commit_1yr, 0.5).break_even_utilization));
+}
+
+TEST_CASE("Hybrid: owned base for the baseline, cloud for the peak", "[cost][hybrid]") {
+  const onprem_fleet f{.node = cat::dgx_h100, .gpus = 8};
+  // 64 GPUs all day, 192 more from 09:00 to 18:00, 64 more at 14:00.
+  std::array<double, 24> demand{};
+  for (int h = 0; h < 24; ++h)
+    demand[static_cast<std::size_t>(h)] = 64 + (h >= 9 && h < 18 ? 192 : 0) + (h == 14 ? 64 : 0);
+  const money_rate price = 4.916 * units::usd_per_h;
+  const hybrid_plan p = plan_hybrid(demand, f, price);
+  CHECK(p.hours == 24);
+  CHECK(p.peak_gpus == 320);
+  CHECK(p.hybrid <= p.all_cloud);
+  CHECK(p.hybrid <= p.all_onprem);
+  // The base is one of the candidate levels, and no candidate does better.
+  bool candidate = p.base_gpus == 0;
+  for (double d : demand) candidate = candidate || p.base_gpus == static_cast<int>(d);
+  CHECK(candidate);
+  for (int base : {0, 64, 256, 320})
+    CHECK(p.hybrid <=
+          hybrid_cost(demand, base, onprem_fleet{.node = cat::dgx_h100, .gpus = 320}, price));
+  // All-cloud is demand x price.
+  double gpu_hours = 0;
+  for (double d : demand) gpu_hours += d;
+  CHECK(usd(p.all_cloud) == Approx(gpu_hours * 4.916));
+  // The burst is the demand above the base.
+  double burst = 0;
+  for (double d : demand) burst += d > p.base_gpus ? d - p.base_gpus : 0;
+  CHECK(p.burst_gpu_time.in(units::h) == Approx(burst));
+  CHECK_THROWS_WITH(plan_hybrid(std::array<double, 2>{0, 0}, f, price), Contains("need a GPU"));
+}
+
+TEST_CASE("Pricing entries are validated field by field", "[cost][errors]") {
+  cloud_price p = cat::aws_p5_48xlarge;
+  p.validate();
+  p.on_demand = -1 * units::usd_per_h;
+  CHECK_THROWS_WITH(p.validate(), Contains("cloud_price.on_demand"));
+  p = cat::aws_p5_48xlarge;
+  p.date = {2024, 2, 30};
+  CHECK_THROWS_WITH(p.validate(), Contains("cloud_price.date"));
+  p = cat::aws_p5_48xlarge;
+  p.on_demand = {};
+  CHECK_THROWS_WITH(p.validate(), Contains("at least one positive price"));
+  onprem_costs c;
+  c.amortisation_years = 0;
+  CHECK_THROWS_WITH(c.validate(), Contains("onprem_costs.amortisation_years"));
+  CHECK_THROWS_WITH(onprem_capex(onprem_fleet{.node = cat::dgx_h100, .gpus = 0}),
+                    Contains("onprem_fleet.gpus"));
+}
+
+TEST_CASE("Racks, heat and cooling", "[power]") {
+  // DGX H100 at 10.2 kW in 30 kW racks with containment: 2 per rack, 20.4 kW, 69,600 BTU/h.
+  const rack_plan r = plan_racks(cat::dgx_h100, 5, site_spec{});
+  CHECK(r.nodes_per_rack == 2);
+  CHECK(r.racks == 3);
+  CHECK(r.rack_power.in(units::kW) == Approx(20.4));
+  CHECK(r.rack_heat_btu_per_h() == Approx(20400 * 3.412142).epsilon(1e-6));
+  CHECK(r.rack_cooling == cooling_kind::air_containment);
+  CHECK(r.facility_power.in(units::kW) == Approx(5 * 10.2 * 1.56));
+  // A 45 kW budget with plain air: cooling (15 kW) binds, one node per rack.
+  const site_spec air{.rack_budget = 45 * units::kW, .cooling = cooling_kind::air};
+  const rack_plan a = plan_racks(cat::dgx_h100, 4, air);
+  CHECK(a.nodes_per_rack == 1);
+  CHECK(a.cooling_bound);
+  // Liquid: four to a 45 kW rack, which needs liquid cooling.
+  const site_spec liquid{.rack_budget = 45 * units::kW, .cooling = cooling_kind::liquid};
+  const rack_plan l = plan_racks(cat::dgx_h100, 4, liquid);
+  CHECK(l.nodes_per_rack == 4);
+  CHECK(l.rack_cooling == cooling_kind::liquid);
+  // A node over the rack budget is an error naming the field.
+  CHECK_THROWS_WITH(plan_racks(cat::dgx_b200, 1, site_spec{.rack_budget = 10 * units::kW}),
+                    Contains("site_spec.rack_budget"));
+  // Modelled basis: GPUs at 50% plus host.
+  const power_assumptions modelled{.basis = node_power_basis::modelled, .utilization = 0.5};
+  CHECK(planned_node_power(cat::dgx_h100, modelled).in(units::W) ==
+        Approx(8 * (130 + 0.5 * 568) + 4600));
+}
+
+TEST_CASE("A run's report: price, power, energy and carbon with their inputs", "[cost][plan]") {
+  // Llama 2 70B as its model card reports it: 1,720,320 GPU-hours at 400 W per GPU, with the
+  // LLaMA method's PUE 1.1 and 0.385 kg/kWh.
+  const run_usage u{.gpu = cat::a100_sxm_80gb, .gpu_time = 1720320 * units::h};
+  run_cost_inputs in{.book = cat::default_prices,
+                     .price_per_gpu_hour = 1.5 * units::usd_per_h,
+                     .power_per_gpu = 400 * units::W,
+                     .site = {.pue = 1.1, .grid = 0.385 * units::kgCO2e_per_kWh}};
+  run_cost_report r = price_run(u, in);
+  CHECK(r.power_given);
+  CHECK(r.price_entry == nullptr);
+  CHECK(usd(r.cost) == Approx(1720320 * 1.5));
+  CHECK(r.facility_energy().in(units::MWh) == Approx(1720320 * 0.4 * 1.1 / 1000));
+  CHECK(r.carbon.operational.in(units::tCO2e) == Approx(291.42).margin(0.01));
+  CHECK(r.carbon.embodied.in(units::kgCO2e) == 0.0);
+  // From the book and the node model instead: an H100 run on DGX H100s at full use.
+  const run_usage h{.gpu = cat::h100_sxm, .gpu_time = 8000 * units::h};
+  in = {.book = cat::default_prices, .node = cat::dgx_h100, .embodied = true};
+  r = price_run(h, in);
+  REQUIRE(r.price_entry != nullptr);
+  CHECK(r.price_entry->provider == std::string_view("runpod"));
+  CHECK(r.power_per_gpu.in(units::W) == Approx(698 + 4600.0 / 8));
+  CHECK(r.facility_energy().in(units::kWh) == Approx(1.56 * 1000 * (8 * 0.698 + 4.6)));
+  CHECK(r.carbon.embodied.in(units::kgCO2e) == Approx(8000 * (150 + 2500 / 8.0) / (6 * 8760 * 0.85)));
+  // A GPU the node was not published for: host from the share of TDP.
+  r = price_run({.gpu = cat::a100_sxm_80gb, .gpu_time = 800 * units::h},
+                {.price_per_gpu_hour = 1 * units::usd_per_h, .node = cat::dgx_h100});
+  CHECK(r.power_per_gpu.in(units::W) == Approx(400 * 698.0 / 700 + 4.6 / 5.6 * 400));
+}

@@ -1,0 +1,578 @@
+// Serving performance: the kernel roofline against H100 measurements, the FasterTransformer
+// calibration points, and published serving measurements (TensorRT-LLM, NVIDIA NIM, vLLM) with
+// each source and tolerance beside it; then the mechanisms (MoE, quantisation, KV dtype, GQA,
+// batching, KV capacity, SLO search, disaggregation, engines) and input errors.
+#include "../catch.hpp"
+
+#include <gpuplan/gpuplan.hpp>
+#include <gpuplan/models/serving.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+using namespace gpuplan;
+namespace cat = gpuplan::catalog;
+
+namespace {
+
+double err(double got, double want) { return got / want - 1.0; }
+
+double median_abs(std::vector<double> v) {
+  for (double& x : v) x = std::fabs(x);
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/// A C++ runtime's plan (no Python host time per step).
+serving_plan cpp_runtime(serving_plan p) {
+  p.assumptions.step_overhead = 0.0 * units::ms;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("Roofline: bf16 GEMMs against the H100 cuBLAS table", "[serving][roofline]") {
+  // This project's H100 SXM measurement (PyTorch/cuBLAS bf16, TFLOP/s = 2mnk / time, mean of 20):
+  // weights n x k = 8192 x 8192 and 4096 x 14336, rows m. These set the GEMM assumptions
+  // (calibration), so the tolerance is what the two-parameter size model leaves: 25% from
+  // m = 32 up, where the kernels are past their launch ramp.
+  struct row {
+    double n, k, m, tflops;
+  };
+  const row rows[] = {{8192, 8192, 32, 86},    {8192, 8192, 128, 339},  {8192, 8192, 256, 621},
+                      {8192, 8192, 512, 695},  {8192, 8192, 1024, 789}, {8192, 8192, 4096, 798},
+                      {4096, 14336, 32, 80},   {4096, 14336, 256, 583}, {4096, 14336, 1024, 796},
+                      {4096, 14336, 4096, 817}};
+  for (const row& r : rows) {
+    const kernel_time t =
+        gemm_time(r.m, r.k, r.n, precision::bf16, 2.0, 2.0, false, cat::h100_sxm, {});
+    const double got = 2.0 * r.m * r.n * r.k / t.total.in(units::s) / 1e12;
+    INFO(r.n << " x " << r.k << " m " << r.m << ": " << got << " vs " << r.tflops);
+    CHECK(std::fabs(err(got, r.tflops)) < 0.25);
+  }
+  // Batch 1 is bandwidth-bound: 8192 x 28672 bf16 weights (470 MB) at 3 TFLOP/s measured.
+  const kernel_time gemv =
+      gemm_time(1, 8192, 28672, precision::bf16, 2.0, 2.0, false, cat::h100_sxm, {});
+  CHECK_FALSE(gemv.compute_bound());
+  CHECK(2.0 * 8192 * 28672 / gemv.total.in(units::s) / 1e12 == Approx(3.0).epsilon(0.25));
+  // fp8 (torch._scaled_mm e4m3) at m >= 1024: 1352-1443 TFLOP/s; tolerance 10%.
+  for (double m : {1024.0, 4096.0, 8192.0}) {
+    const kernel_time t = gemm_time(m, 8192, 8192, precision::fp8, 1.0, 2.0, false,
+                                    cat::h100_sxm, {});
+    CHECK(2.0 * m * 8192 * 8192 / t.total.in(units::s) / 1e12 == Approx(1400).epsilon(0.10));
+  }
+  // Flash attention forward (bf16, head dim 128): 548, 603, 634 TFLOP/s at 2048, 4096, 8192.
+  CHECK(attention_fraction(1024, {}) * 989.5 == Approx(548).epsilon(0.02));
+  CHECK(attention_fraction(2048, {}) * 989.5 == Approx(603).epsilon(0.02));
+  CHECK(attention_fraction(4096, {}) * 989.5 == Approx(634).epsilon(0.02));
+}
+
+TEST_CASE("Calibration: FasterTransformer 13B on one and two A100-40GB", "[serving][accuracy]") {
+  // kipply, "Transformer Inference Arithmetic" (2022), FasterTransformer benchmarks as used by
+  // cli99/llm-analysis: a 13B GPT (40 layers, d_model 5120, 40 heads), fp16, context 512,
+  // batch 1. TP1: prefill 63.17 ms, decode 22.0 ms/token; TP2: 45.45 ms, 13.5 ms/token.
+  // Calibration points; tolerance 16%. (The model is lower on all four: docs/models/serving.md.)
+  const transformer_spec m = cat::gpt_decoder("FT-13B", 40, 5120, 40, 50257, 2048);
+  serving_plan p = cpp_runtime({.model = m,
+                                .node = single_gpu_node(cat::a100_sxm_40gb),
+                                .config = {.weight_dtype = precision::fp16,
+                                           .kv_dtype = precision::fp16},
+                                .compute_dtype = precision::fp16,
+                                .chunked_prefill = false});
+  struct point {
+    int tp;
+    double prefill_ms, decode_ms;
+  };
+  for (const point& x : {point{1, 63.17, 22.0}, point{2, 45.45, 13.5}}) {
+    p.layout.tp = x.tp;
+    const double pre = forward_step(p, {.prefill_tokens = 512, .prefill_keys = 256.5,
+                                        .prefill_sequences = 1})
+                           .total()
+                           .in(units::ms);
+    const double dec = decode_step(p, 1, 512).in(units::ms);
+    WARN("FT 13B TP" << x.tp << ": prefill " << pre << " ms (" << 100 * err(pre, x.prefill_ms)
+                     << "%), decode " << dec << " ms (" << 100 * err(dec, x.decode_ms) << "%)");
+    CHECK(std::fabs(err(pre, x.prefill_ms)) < 0.16);
+    CHECK(std::fabs(err(dec, x.decode_ms)) < 0.16);
+  }
+}
+
+namespace {
+
+struct static_case {
+  const char* what;
+  const transformer_spec* model;
+  const gpu_spec* gpu;
+  precision dtype;
+  int batch, tp, in, out;
+  double tokens_per_s_per_gpu;
+  double tolerance;
+};
+
+}  // namespace
+
+TEST_CASE("Static batching: TensorRT-LLM v0.6.1 published throughput", "[serving][accuracy]") {
+  // NVIDIA/TensorRT-LLM docs/source/performance.md ("This data has been updated for v0.6.1"):
+  // gptSessionBenchmark (a batch prefilled, then decoded to the end), Llama 2 7B / 70B,
+  // A100 SXM 80GB fp16 and H100 SXM fp8 (fp8 weights, activations and KV cache), output
+  // tokens/s per GPU. The engine: TensorRT-LLM's KV rule, memory fraction 0.95, no host time.
+  // Tolerances: 15% where the model is within it; the rest are the model's known misses
+  // (docs/models/serving.md: the 2023 fp8 kernels ran well below today's rates, and the
+  // A100 70B 128/2048 row is KV-capped at 230 sequences in the model against 240 measured).
+  const static_case cases[] = {
+      {"A100 7B b384 128/128", &cat::llama2_7b, &cat::a100_sxm_80gb, precision::fp16, 384, 1,
+       128, 128, 5586, 0.15},
+      {"A100 7B b60 128/2048", &cat::llama2_7b, &cat::a100_sxm_80gb, precision::fp16, 60, 1, 128,
+       2048, 1928, 0.15},
+      {"A100 7B b52 2048/128", &cat::llama2_7b, &cat::a100_sxm_80gb, precision::fp16, 52, 1,
+       2048, 128, 591, 0.15},
+      {"A100 7B b64 tp2 2048/2048", &cat::llama2_7b, &cat::a100_sxm_80gb, precision::fp16, 64, 2,
+       2048, 2048, 782, 0.15},
+      {"A100 70B b1280 tp4 128/128", &cat::llama2_70b, &cat::a100_sxm_80gb, precision::fp16,
+       1280, 4, 128, 128, 670, 0.15},
+      {"A100 70B b240 tp4 128/2048", &cat::llama2_70b, &cat::a100_sxm_80gb, precision::fp16, 240,
+       4, 128, 2048, 525, 0.55},
+      {"A100 70B b120 tp4 2048/128", &cat::llama2_70b, &cat::a100_sxm_80gb, precision::fp16, 120,
+       4, 2048, 128, 79, 0.15},
+      {"H100 7B b768 128/128", &cat::llama2_7b, &cat::h100_sxm, precision::fp8, 768, 1, 128, 128,
+       19694, 0.40},
+      {"H100 7B b112 128/2048", &cat::llama2_7b, &cat::h100_sxm, precision::fp8, 112, 1, 128,
+       2048, 6818, 0.20},
+      {"H100 7B b80 2048/128", &cat::llama2_7b, &cat::h100_sxm, precision::fp8, 80, 1, 2048, 128,
+       2244, 0.20},
+      {"H100 7B b48 2048/2048", &cat::llama2_7b, &cat::h100_sxm, precision::fp8, 48, 1, 2048,
+       2048, 2740, 0.15},
+      {"H100 70B b1024 tp2 128/128", &cat::llama2_70b, &cat::h100_sxm, precision::fp8, 1024, 2,
+       128, 128, 2657, 0.45},
+      {"H100 70B b480 tp4 128/2048", &cat::llama2_70b, &cat::h100_sxm, precision::fp8, 480, 4,
+       128, 2048, 1486, 1.00},
+      {"H100 70B b96 tp2 2048/128", &cat::llama2_70b, &cat::h100_sxm, precision::fp8, 96, 2, 2048,
+       128, 306, 0.40},
+      {"H100 70B b64 tp2 2048/2048", &cat::llama2_70b, &cat::h100_sxm, precision::fp8, 64, 2,
+       2048, 2048, 547, 1.10},
+  };
+  std::vector<double> errors;
+  for (const static_case& c : cases) {
+    const bool fp8 = c.dtype == precision::fp8;
+    const serving_plan p = cpp_runtime(
+        {.model = *c.model,
+         .node = single_gpu_node(*c.gpu),
+         .layout = {.tp = c.tp},
+         .config = {.weight_dtype = c.dtype,
+                    .kv_dtype = fp8 ? precision::fp8 : precision::fp16,
+                    .gpu_memory_utilization = 0.95,
+                    .max_num_seqs = 4096,
+                    .engine = serving_engine::trtllm,
+                    .free_gpu_memory_fraction = 0.95},
+         .compute_dtype = c.dtype,
+         .mix = request_mix::fixed(c.in, c.out),
+         .concurrency = c.batch,
+         .batching = batching_mode::static_batch});
+    const serving_point r = serve(p);
+    const double got = r.output_tokens_per_s_per_gpu.in(units::tokens_per_s);
+    const double e = err(got, c.tokens_per_s_per_gpu);
+    errors.push_back(e);
+    WARN(c.what << ": " << got << " tok/s/GPU vs " << c.tokens_per_s_per_gpu << " ("
+                << 100 * e << "%)");
+    CHECK(std::fabs(e) < c.tolerance);
+  }
+  // NVIDIA/TensorRT-LLM docs/source/blogs/H200launch.md ("TensorRT LLM v0.5.0, TensorRT v9.1.0.4",
+  // preliminary): H200 fp8 max throughput, out tok/s/GPU. The model is 30-190% above these
+  // first fp8 releases (docs/models/serving.md, weaknesses); tolerances record that.
+  const static_case h200[] = {
+      {"H200 13B b1024 128/128", &cat::llama2_13b, &cat::h200_sxm, precision::fp8, 1024, 1, 128,
+       128, 11819, 0.6},
+      {"H200 13B b128 128/2048", &cat::llama2_13b, &cat::h200_sxm, precision::fp8, 128, 1, 128,
+       2048, 4750, 0.6},
+      {"H200 13B b64 2048/128", &cat::llama2_13b, &cat::h200_sxm, precision::fp8, 64, 1, 2048,
+       128, 1349, 0.6},
+      {"H200 70B b512 128/128", &cat::llama2_70b, &cat::h200_sxm, precision::fp8, 512, 1, 128,
+       128, 3014, 0.7},
+      {"H200 70B b512 tp2 128/2048", &cat::llama2_70b, &cat::h200_sxm, precision::fp8, 512, 2, 128,
+       2048, 1654, 2.0},
+      {"H200 70B b64 2048/128", &cat::llama2_70b, &cat::h200_sxm, precision::fp8, 64, 1, 2048,
+       128, 341, 0.6},
+      {"H200 70B b32 2048/128", &cat::llama2_70b, &cat::h200_sxm, precision::fp8, 32, 1, 2048,
+       128, 303, 0.6},
+  };
+  std::vector<double> early;
+  for (const static_case& c : h200) {
+    const serving_plan p = cpp_runtime(
+        {.model = *c.model,
+         .node = single_gpu_node(*c.gpu),
+         .layout = {.tp = c.tp},
+         .config = {.weight_dtype = c.dtype,
+                    .kv_dtype = precision::fp8,
+                    .gpu_memory_utilization = 0.95,
+                    .max_num_seqs = 4096,
+                    .engine = serving_engine::trtllm,
+                    .free_gpu_memory_fraction = 0.95},
+         .compute_dtype = c.dtype,
+         .mix = request_mix::fixed(c.in, c.out),
+         .concurrency = c.batch,
+         .batching = batching_mode::static_batch});
+    const double got = serve(p).output_tokens_per_s_per_gpu.in(units::tokens_per_s);
+    const double e = err(got, c.tokens_per_s_per_gpu);
+    early.push_back(e);
+    WARN(c.what << ": " << got << " tok/s/GPU vs " << c.tokens_per_s_per_gpu << " ("
+                << 100 * e << "%)");
+    CHECK(std::fabs(e) < c.tolerance);
+  }
+  WARN("TensorRT-LLM v0.6.1 static throughput: median |error| " << 100 * median_abs(errors)
+                                                                 << "%; v0.5 H200 "
+                                                                 << 100 * median_abs(early) << "%");
+  // Goal: median within 15% on the A100 rows; all rows together are reported in the docs.
+  CHECK(median_abs({errors.begin(), errors.begin() + 7}) < 0.15);
+}
+
+TEST_CASE("Prefill: TensorRT-LLM v0.5 batch-1 first-token latency", "[serving][accuracy]") {
+  // NVIDIA/TensorRT-LLM docs/source/performance.md, "Low Latency" (data from v0.5): batch 1,
+  // first-token latency, Llama 2 7B and 70B; H100 fp8, A100 fp16. Tolerance 35% (short
+  // prompts: the fixed per-request cost dominates and is an estimate; long ones within 15%).
+  struct row {
+    const char* what;
+    const transformer_spec* model;
+    const gpu_spec* gpu;
+    precision dtype;
+    int tp, in;
+    double ms, tolerance;
+  };
+  const row rows[] = {
+      {"H100 7B 128", &cat::llama2_7b, &cat::h100_sxm, precision::fp8, 1, 128, 7, 0.35},
+      {"H100 7B 2048", &cat::llama2_7b, &cat::h100_sxm, precision::fp8, 1, 2048, 36, 0.35},
+      {"H100 70B tp4 128", &cat::llama2_70b, &cat::h100_sxm, precision::fp8, 4, 128, 26, 0.15},
+      {"H100 70B tp4 2048", &cat::llama2_70b, &cat::h100_sxm, precision::fp8, 4, 2048, 109, 0.15},
+      {"A100 7B 128", &cat::llama2_7b, &cat::a100_sxm_80gb, precision::fp16, 1, 128, 16, 0.15},
+      {"A100 7B 2048", &cat::llama2_7b, &cat::a100_sxm_80gb, precision::fp16, 1, 2048, 133, 0.15},
+      {"A100 70B tp4 128", &cat::llama2_70b, &cat::a100_sxm_80gb, precision::fp16, 4, 128, 47,
+       0.15},
+      {"A100 70B tp4 2048", &cat::llama2_70b, &cat::a100_sxm_80gb, precision::fp16, 4, 2048, 377,
+       0.15},
+  };
+  std::vector<double> errors;
+  for (const row& x : rows) {
+    const bool fp8 = x.dtype == precision::fp8;
+    const serving_plan p = cpp_runtime(
+        {.model = *x.model,
+         .node = single_gpu_node(*x.gpu),
+         .layout = {.tp = x.tp},
+         .config = {.weight_dtype = x.dtype, .kv_dtype = fp8 ? precision::fp8 : precision::fp16},
+         .compute_dtype = x.dtype,
+         .mix = request_mix::fixed(x.in, 1),
+         .batching = batching_mode::static_batch});
+    const double got = serve(p).ttft.in(units::ms);
+    const double e = err(got, x.ms);
+    errors.push_back(e);
+    WARN(x.what << ": TTFT " << got << " ms vs " << x.ms << " (" << 100 * e << "%)");
+    CHECK(std::fabs(e) < x.tolerance);
+  }
+  WARN("TensorRT-LLM v0.5 TTFT: median |error| " << 100 * median_abs(errors) << "%");
+  CHECK(median_abs(errors) < 0.15);
+}
+
+TEST_CASE("Continuous batching: NVIDIA NIM Llama 3.3 70B fp8 on two H100s", "[serving][accuracy]") {
+  // docs.nvidia.com/nim/benchmarking/llm/1.0.0/performance, "Llama-3.3-70b-instruct Results",
+  // version 1.8.0, 2 x H100 80G, fp8, TP2 (a TensorRT-LLM engine), AIPerf at fixed concurrency:
+  // TTFT, ITL and total output tokens/s. Tolerances: ITL and throughput 25%, TTFT 40% (under
+  // load the measured TTFT holds queueing the mean-value model only approximates; at
+  // concurrency 100 the clients outnumber the sequences the KV cache admits and the wait is
+  // (100 - capacity) / request rate: the measured 8 s implies about 86 sequences).
+  struct row {
+    int in, out, concurrency;
+    double ttft_ms, itl_ms, tokens_per_s;
+  };
+  const row rows[] = {{5000, 500, 1, 406.77, 18.58, 51.67},    {5000, 500, 5, 546.7, 21.83, 218.48},
+                      {5000, 500, 25, 688.69, 38.75, 623.4},   {5000, 500, 50, 834.51, 59.73, 814.37},
+                      {5000, 500, 100, 7996.25, 92.91, 917.26}, {500, 2000, 1, 47.77, 18.91, 52.85}};
+  std::vector<double> ttft_e, itl_e, thr_e;
+  for (const row& x : rows) {
+    const serving_plan p{.model = cat::llama31_70b,
+                         .node = cat::dgx_h100,
+                         .layout = {.tp = 2},
+                         .config = {.weight_dtype = precision::fp8,
+                                    .kv_dtype = precision::fp8,
+                                    .engine = serving_engine::trtllm},
+                         .compute_dtype = precision::fp8,
+                         .mix = request_mix::fixed(x.in, x.out),
+                         .concurrency = x.concurrency,
+                         // TensorRT-LLM schedules a prompt in a step of its own unless chunked
+                         // context is enabled (LLM API enable_chunked_prefill, False by default).
+                         .chunked_prefill = false};
+    const serving_point r = serve(p);
+    const double t = err(r.ttft.in(units::ms), x.ttft_ms);
+    const double i = err(r.itl.in(units::ms), x.itl_ms);
+    const double k = err(r.output_tokens_per_s.in(units::tokens_per_s), x.tokens_per_s);
+    ttft_e.push_back(t);
+    itl_e.push_back(i);
+    thr_e.push_back(k);
+    WARN("NIM 70B " << x.in << "/" << x.out << " c" << x.concurrency << ": TTFT " << 100 * t
+                    << "%, ITL " << 100 * i << "%, tokens/s " << 100 * k << "%");
+    CHECK(std::fabs(i) < 0.25);
+    CHECK(std::fabs(k) < 0.25);
+    CHECK(std::fabs(t) < 0.4);
+  }
+  WARN("NIM: median |error| TTFT " << 100 * median_abs(ttft_e) << "%, ITL "
+                                   << 100 * median_abs(itl_e) << "%, throughput "
+                                   << 100 * median_abs(thr_e) << "%");
+  CHECK(median_abs(itl_e) < 0.15);
+  CHECK(median_abs(thr_e) < 0.15);
+}
+
+TEST_CASE("vLLM latency benchmark on an H200 (batch 8, 32 in, 128 out)", "[serving][accuracy]") {
+  // vLLM's performance dashboard (buildkite.com/vllm/performance-benchmark, build 9515),
+  // "Latency tests": input 32, output 128, batch 8, bf16, mean end-to-end latency: Llama 3.1 8B
+  // TP1 833.42 ms, Llama 3 70B TP4 2077.53 ms, Mixtral 8x7B TP2 1917.44 ms. vLLM's offline
+  // generate runs the batch like a static batch. Tolerance 20%.
+  struct row {
+    const char* what;
+    const transformer_spec* model;
+    int tp;
+    double ms;
+  };
+  const row rows[] = {{"Llama 3.1 8B TP1", &cat::llama31_8b, 1, 833.421},
+                      {"Llama 3 70B TP4", &cat::llama31_70b, 4, 2077.53},
+                      {"Mixtral 8x7B TP2", &cat::mixtral_8x7b, 2, 1917.44}};
+  for (const row& x : rows) {
+    const serving_plan p{.model = *x.model,
+                         .node = cat::hgx_h200,
+                         .layout = {.tp = x.tp},
+                         .mix = request_mix::fixed(32, 128),
+                         .concurrency = 8,
+                         .batching = batching_mode::static_batch};
+    const double got = serve(p).e2e.in(units::ms);
+    WARN("vLLM " << x.what << ": " << got << " ms vs " << x.ms << " (" << 100 * err(got, x.ms)
+                 << "%)");
+    CHECK(std::fabs(err(got, x.ms)) < 0.20);
+  }
+}
+
+TEST_CASE("Decode mechanisms: quantisation, KV dtype, GQA, MoE, ridge", "[serving][decode]") {
+  const serving_plan base =
+      cpp_runtime({.model = cat::llama31_8b, .node = single_gpu_node(cat::h100_sxm)});
+  // int4 weight-only (Marlin-style) decodes faster than bf16 at batch 1 (a quarter of the weight
+  // bytes plus scales), and loses its edge at large batch (dequantised once per 64 rows).
+  serving_plan w4 = base;
+  w4.config.weight_dtype = precision::int4;
+  const double small = decode_step(base, 1, 1024) / decode_step(w4, 1, 1024);
+  const double large = decode_step(base, 1024, 1024) / decode_step(w4, 1024, 1024);
+  WARN("int4 / bf16 decode speed-up: batch 1 " << small << ", batch 1024 " << large);
+  CHECK(small > 2.0);
+  CHECK(large < 1.2);
+  // fp8 KV halves the attention's KV reads: decode at long context gets faster.
+  serving_plan kv8 = base;
+  kv8.config.kv_dtype = precision::fp8;
+  CHECK(decode_step(kv8, 64, 8192) < decode_step(base, 64, 8192));
+  // GQA: Llama 2 7B (32 KV heads) reads 4x the KV of Llama 3.1 8B (8 KV heads) per token, so a
+  // long-context batch decodes much slower.
+  serving_plan mha = base;
+  mha.model = cat::llama2_7b;
+  CHECK(decode_step(mha, 64, 4000) > 1.5 * decode_step(base, 64, 4000));
+  // The ridge: the linear layers turn compute-bound between batch 64 and 512 on an H100 in bf16
+  // (989.5 TFLOP/s x 0.8 / (3.35 TB/s x 0.9) = 263 FLOP/B: about 260 rows for 2-byte weights,
+  // a little more with the activations' traffic); fp8 weights and math move it little (twice
+  // the rate, half the bytes); int4 weight-only with 16-bit math brings it down to tens of rows.
+  const int ridge = ridge_batch(base);
+  CHECK(ridge > 64);
+  CHECK(ridge < 512);
+  const serving_step below = forward_step(base, {.decode_sequences = ridge - 1.0, .decode_context = 1});
+  const serving_step at = forward_step(base, {.decode_sequences = 1.0 * ridge, .decode_context = 1});
+  CHECK(below.gemm_math <= below.gemm_memory);
+  CHECK(at.gemm_math > at.gemm_memory);
+  serving_plan fp8w = base;
+  fp8w.config.weight_dtype = precision::fp8;
+  fp8w.compute_dtype = precision::fp8;
+  CHECK(std::abs(ridge_batch(fp8w) - ridge) < ridge / 4);
+  CHECK(ridge_batch(w4) < ridge / 3);
+  // At a long context the whole step stays bandwidth-bound past the ridge: the KV reads grow
+  // with the batch.
+  CHECK_FALSE(forward_step(base, {.decode_sequences = 2.0 * ridge, .decode_context = 8000})
+                  .compute_bound());
+  // MoE: expected distinct experts touched, E (1 - (1 - k/E)^B): 8 experts, top-2.
+  CHECK(detail::experts_touched(8, 2, 1) == Approx(2.0));
+  CHECK(detail::experts_touched(8, 2, 2) == Approx(8 * (1 - 0.75 * 0.75)));
+  CHECK(detail::experts_touched(8, 2, 1000) == Approx(8.0));
+  // Mixtral at batch 1 reads 2 of 8 experts' weights: well under the full model's bytes.
+  const serving_plan moe{.model = cat::mixtral_8x7b, .node = cat::hgx_h200, .layout = {.tp = 2}};
+  const serving_step one = forward_step(moe, {.decode_sequences = 1, .decode_context = 512});
+  const serving_step many = forward_step(moe, {.decode_sequences = 256, .decode_context = 512});
+  CHECK(many.memory_floor > 2.0 * one.memory_floor);
+}
+
+TEST_CASE("Continuous batching: steady state, KV cap, rate, curve, SLO", "[serving][batching]") {
+  serving_plan p{.model = cat::llama31_70b,
+                 .node = cat::dgx_h100,
+                 .layout = {.dp = 2, .tp = 4},
+                 .mix = request_mix::fixed(2000, 500),
+                 .concurrency = 32};
+  const serving_point a = serve(p);
+  CHECK(a.tpot == a.itl);
+  CHECK(a.e2e.in(units::s) == Approx((a.ttft + 499.0 * a.tpot).in(units::s)).epsilon(1e-9));
+  // Little's law: requests/s = concurrency / time per request (decode part), two replicas.
+  CHECK(a.requests_per_s.value == Approx(2 * 32 / (500 * a.tpot.value)).epsilon(1e-9));
+  CHECK(a.output_tokens_per_s.value == Approx(500 * a.requests_per_s.value).epsilon(1e-9));
+  CHECK(a.output_tokens_per_s_per_gpu.value * 4 == Approx(a.output_tokens_per_s_per_replica.value));
+  // More concurrency: more throughput, slower tokens.
+  p.concurrency = 128;
+  const serving_point b = serve(p);
+  CHECK(b.output_tokens_per_s > a.output_tokens_per_s);
+  CHECK(b.tpot > a.tpot);
+  // Beyond the KV cache: capped, flagged, and the excess waits in the queue.
+  p.concurrency = 100000;
+  const serving_point c = serve(p);
+  CHECK(c.kv_limited);
+  CHECK(c.concurrency == c.kv_capacity);
+  CHECK(c.ttft > b.ttft);
+  // Rate: the concurrency that serves a rate reproduces it (Little's law, by bisection).
+  p.concurrency = 1;
+  p.rate = b.requests_per_s;
+  const serving_point d = serve(p);
+  CHECK(d.concurrency == Approx(128).epsilon(0.01));
+  p.rate = 10.0 * c.requests_per_s;
+  CHECK(serve(p).saturated);
+  p.rate = {};
+  // A mix: percentiles over the classes.
+  p.concurrency = 32;
+  p.mix = {.classes = {request_class{200, 200, 3}, request_class{8000, 500, 1}}, .count = 2};
+  const serving_point m = serve(p);
+  CHECK(m.ttft_p50 < m.ttft_p99);
+  CHECK(m.ttft_p50 <= m.ttft);
+  CHECK(m.e2e_p50 < m.e2e_p99);
+  // One class under load: the queue spreads TTFT around its mean (an arrival that finds the
+  // prefill path idle waits nothing), p50 <= mean <= p99.
+  p.mix = request_mix::fixed(4000, 200);
+  p.concurrency = 64;
+  const serving_point q = serve(p);
+  CHECK(q.ttft_p50 <= q.ttft);
+  CHECK(q.ttft < q.ttft_p99);
+  CHECK(q.ttft_p90 < q.ttft_p99);
+  // The curve rises in throughput and latency over concurrency; the SLO point is the largest
+  // concurrency that meets both targets.
+  p.mix = request_mix::fixed(2000, 500);
+  const serving_curve curve = throughput_latency_curve(p, 12);
+  REQUIRE(curve.count >= 8);
+  for (int i = 1; i < curve.count; ++i) {
+    CHECK(curve.at(i).concurrency > curve.at(i - 1).concurrency);
+    CHECK(curve.at(i).output_tokens_per_s >= curve.at(i - 1).output_tokens_per_s);
+    CHECK(curve.at(i).tpot >= curve.at(i - 1).tpot);
+  }
+  const serving_slo slo{.ttft = 2.0 * units::s, .tpot = 50.0 * units::ms};
+  const slo_result best = best_under_slo(p, slo);
+  REQUIRE(best.found);
+  CHECK(slo.met(best.best));
+  serving_plan more = p;
+  more.concurrency = static_cast<int>(best.best.concurrency) + 1;
+  if (more.concurrency <= best.best.kv_capacity) CHECK_FALSE(slo.met(serve(more)));
+  CHECK_FALSE(best_under_slo(p, {.tpot = 1.0 * units::ms}).found);
+  // Without chunked prefill the prompts stall the decoders: slower tokens on average.
+  serving_plan v0 = p;
+  v0.chunked_prefill = false;
+  CHECK(serve(v0).tpot > serve(p).tpot);
+}
+
+TEST_CASE("Static batching and pipeline parallelism", "[serving][batching]") {
+  serving_plan p{.model = cat::llama31_70b,
+                 .node = cat::dgx_h100,
+                 .layout = {.tp = 8},
+                 .mix = request_mix::fixed(1024, 128),
+                 .concurrency = 16,
+                 .batching = batching_mode::static_batch,
+                 .chunked_prefill = false};  // a static batch is prefilled in one pass
+  const serving_point s = serve(p);
+  CHECK(s.ttft.in(units::s) == Approx((prefill_time(p, 1024, 16) +
+                                       p.assumptions.request_overhead)
+                                          .in(units::s))
+                                   .epsilon(1e-9));
+  CHECK(s.e2e.in(units::s) == Approx((s.ttft + 127.0 * s.tpot).in(units::s)).epsilon(1e-6));
+  // pp = 2 x tp = 4: the same GPUs; a lone request's step runs both stages one after the other
+  // and pays a hand-off.
+  serving_plan pp = p;
+  pp.layout = {.tp = 4, .pp = 2};
+  CHECK(decode_step(pp, 1, 1024) > 0.0 * units::s);
+  const serving_step two = forward_step(pp, {.decode_sequences = 1, .decode_context = 1024});
+  CHECK(two.slowest_stage < two.total());
+}
+
+TEST_CASE("Disaggregated prefill and decode pools", "[serving][disaggregated]") {
+  const serving_plan pre{.model = cat::llama31_70b,
+                         .node = cat::dgx_h100,
+                         .layout = {.tp = 4},
+                         .mix = request_mix::fixed(4000, 250)};
+  serving_plan dec = pre;
+  dec.concurrency = 64;
+  const disaggregated_result r = disaggregate(pre, dec);
+  // Long prompts and short outputs need more prefill than decode capacity.
+  CHECK(r.prefill_per_decode_replica > 1.0);
+  CHECK(r.prefill_gpus_per_decode_gpu == Approx(r.prefill_per_decode_replica));
+  CHECK(r.kv_transfer > 0.0 * units::s);
+  CHECK(r.ttft > r.kv_transfer);
+  // Short prompts, long outputs: the other way round.
+  serving_plan pre2 = pre, dec2 = dec;
+  pre2.mix = dec2.mix = request_mix::fixed(200, 2000);
+  CHECK(disaggregate(pre2, dec2).prefill_per_decode_replica < 1.0);
+}
+
+TEST_CASE("Engines' KV budgets", "[serving][engines]") {
+  // vllm-project/vllm PR #2031 "Fix peak memory profiling" (v0.2.5): Llama 2 7B, TP1, one
+  // A100-80GB: "# GPU blocks" 7449 before (torch peak only) and 7351 after (mem_get_info).
+  // The model's blocks under the two rules, tolerance 3%; and the order (before > after).
+  const inference_config before{.context = 2048,
+                                .max_num_batched_tokens = 2048,
+                                .engine = serving_engine::vllm_v0_torch_peak};
+  inference_config after = before;
+  after.engine = serving_engine::vllm_v0_mem_get_info;
+  const double b0 = inference_memory(cat::llama2_7b, cat::a100_sxm_80gb, {}, before).kv.blocks;
+  const double b1 = inference_memory(cat::llama2_7b, cat::a100_sxm_80gb, {}, after).kv.blocks;
+  WARN("vLLM PR #2031 blocks: " << b0 << " (7449), " << b1 << " (7351)");
+  CHECK(b0 > b1);
+  CHECK(std::fabs(err(b0, 7449)) < 0.03);
+  CHECK(std::fabs(err(b1, 7351)) < 0.03);
+  // SGLang: KV = total x mem_fraction_static - context - weights (0.88 by default at tp 1,
+  // 0.81 at tp 8); TensorRT-LLM: 0.9 of what is free.
+  const gpu_spec& g = cat::h100_sxm;
+  const inference_config sg{.engine = serving_engine::sglang};
+  const inference_memory_result s = inference_memory(cat::llama31_8b, g, {}, sg);
+  const memory_assumptions a{};
+  CHECK(s.kv.available.in(units::B) ==
+        Approx((0.88 * g.plannable_memory() - a.cuda_context - s.per_gpu.weights).in(units::B)));
+  const inference_memory_result s8 = inference_memory(cat::llama31_70b, g, {.tp = 8}, sg);
+  CHECK(s8.kv.available.in(units::B) ==
+        Approx((0.81 * g.plannable_memory() - a.cuda_context - s8.per_gpu.weights).in(units::B)));
+  const inference_config trt{.engine = serving_engine::trtllm};
+  const inference_memory_result t = inference_memory(cat::llama31_8b, g, {}, trt);
+  CHECK(t.kv.available.in(units::B) ==
+        Approx(0.9 * (g.plannable_memory() - t.per_gpu.total() + t.per_gpu.kv_cache).in(units::B)));
+  // vLLM with the CUDA-graph pool charged has less.
+  inference_config graphs{};
+  graphs.engine = serving_engine::vllm_cudagraph_profiled;
+  CHECK(inference_memory(cat::llama31_8b, g, {}, graphs).kv.available <
+        inference_memory(cat::llama31_8b, g, {}, {}).kv.available);
+  serving_engine e{};
+  CHECK(parse_enum("sglang", e));
+  CHECK(e == serving_engine::sglang);
+  CHECK_FALSE(parse_enum("tgi", e));
+}
+
+TEST_CASE("Serving input errors name the field", "[serving][errors]") {
+  const serving_plan ok{.model = cat::llama31_8b, .node = single_gpu_node(cat::h100_sxm)};
+  serving_plan p = ok;
+  p.concurrency = 0;
+  CHECK_THROWS_WITH(serve(p), Catch::Contains("serving_plan.concurrency"));
+  p = ok;
+  p.node = single_gpu_node(cat::a100_sxm_80gb);
+  p.compute_dtype = precision::fp8;
+  CHECK_THROWS_WITH(serve(p), Catch::Contains("compute_dtype"));
+  p = ok;
+  p.mix = request_mix::fixed(0, 10);
+  CHECK_THROWS_WITH(serve(p), Catch::Contains("input_tokens"));
+  p = ok;
+  p.layout.tp = 3;
+  CHECK_THROWS_AS(serve(p), gpuplan::invalid_input);
+  p = ok;
+  p.model = cat::llama31_405b;  // 810 GB of bf16 weights on one GPU: no KV cache at all
+  CHECK_THROWS_WITH(serve(p), Catch::Contains("KV cache holds no sequence"));
+  p = ok;
+  p.assumptions.kernels.hbm_fraction = 1.5;
+  CHECK_THROWS_WITH(serve(p), Catch::Contains("hbm_fraction"));
+}
