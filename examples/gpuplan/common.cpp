@@ -109,6 +109,13 @@ model_choice resolve_model(std::string_view text) {
   if (text.empty()) throw usage_error("--model: empty model name");
   if (text.substr(0, 7) == "params:") {
     const double n = parse_count(text.substr(7), "--model params:N");
+    // The largest model published has 1.6e12 parameters (Switch-C, Fedus et al., JMLR 2022);
+    // 1e15 is 600 times that and keeps every byte count the models derive finite (1e308
+    // parameters gave "needs inf GiB").
+    constexpr double max_parameters = 1e15;
+    if (n > max_parameters)
+      throw usage_error(
+          fmt::format("--model params:N is too large (got {}; at most {:g})", n, max_parameters));
     generic_workload w;
     w.name = name_string::from(text.size() <= name_string::capacity ? text : text.substr(0, 63));
     w.parameters = n;

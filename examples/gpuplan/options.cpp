@@ -351,6 +351,18 @@ parallel_layout layout_from(const settings& s, const model_choice& model) {
   const std::optional<int> gpus = s.count("gpus"), dp = s.count("dp");
   if (1LL * dp.value_or(1) * l.tp * l.pp * l.cp > max_gpus || gpus.value_or(1) > max_gpus)
     throw usage_error(fmt::format("the layout asks for more than {} GPUs", max_gpus));
+  // ep x expert tp, pp x virtual stages and shard_group x cp are int products in the layout's
+  // own checks: bound them too (--virtual-stages 2147483647 wrapped; found by fuzzing).
+  if (1LL * l.ep * (l.expert_tp > 0 ? l.expert_tp : l.tp) > max_gpus)
+    throw usage_error(fmt::format("{} {} x {} {} is more than {} GPUs", s.name("ep"), l.ep,
+                                  l.expert_tp > 0 ? "expert_tp" : "tp",
+                                  l.expert_tp > 0 ? l.expert_tp : l.tp, max_gpus));
+  if (1LL * l.pp * l.virtual_stages > max_gpus)
+    throw usage_error(fmt::format("{} {} x pp {} is more than {} pipeline chunks",
+                                  s.name("virtual_stages"), l.virtual_stages, l.pp, max_gpus));
+  if (1LL * l.shard_group * l.cp > max_gpus)
+    throw usage_error(fmt::format("{} {} x cp {} is more than {} GPUs", s.name("shard_group"),
+                                  l.shard_group, l.cp, max_gpus));
   const int model_parallel = l.tp * l.pp * l.cp;
   if (dp) {
     l.dp = *dp;

@@ -580,6 +580,22 @@ def _():
         os.unlink(f)
 
 
+@case("fit.plan_inline_config_without_architectures")
+def _():
+    # Found by fuzzing: an inline config whose "architectures" is null (model_type names the
+    # family) was an internal error (exit 3) when the plan gave the model no name.
+    cfg = {"architectures": None, "model_type": "llama", "hidden_size": 4096,
+           "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 14336,
+           "vocab_size": 128256, "num_hidden_layers": 32, "torch_dtype": "bfloat16"}
+    f = plan_file({"model": cfg, "gpus": 8, "zero": 3})
+    try:
+        j = ok_json("fit", "--plan", f)
+        check(j["model"]["name"] == "llama", f"name {j['model']['name']!r}")
+        check(j["model"]["parameters"] == 8030261248, "Llama 3.1 8B's count")
+    finally:
+        os.unlink(f)
+
+
 @case("fit.spec_files_round_trip")
 def _():
     """What `gpus --json` and `models --json` print, read back as --gpu FILE and --model FILE,
@@ -615,6 +631,23 @@ def _():
         return
     bad(r"probe: (libcuda\.so\.1 not found|cuInit failed|0 CUDA devices)", "probe")
     bad(r"--gpu local: ", "fit", "--model", "Llama-3.1-8B", "--gpu", "local")
+
+
+@case("probe.fake_driver_mid_listing_error")
+def _():
+    """The driver refuses the second of two GPUs (CUDA_ERROR_DEVICE_UNAVAILABLE): the first is
+    still listed, and the refusal is a note, not an error (tests/probe/fake_gpus.hpp)."""
+    fake = os.environ.get("GPUPLAN_FAKE_DRIVER_DIR", "")
+    if not fake or not os.path.exists(os.path.join(fake, "libcuda.so.1")):
+        print("skipped: no fake driver libraries built")
+        return
+    env = {"LD_LIBRARY_PATH": fake, "GPUPLAN_FAKE_GPU": "mid_listing_error"}
+    j = ok_json("probe", env=env)
+    check(len(j["devices"]) == 1, f"{len(j['devices'])} devices")
+    check(j["devices"][0]["name"]["value"] == "NVIDIA A100-SXM4-40GB", "the first device")
+    check(j["warnings"] == ["cuDeviceGet(1) failed: CUDA_ERROR_DEVICE_UNAVAILABLE (46); CUDA "
+                            "device 1 not listed"], f"warnings {j['warnings']}")
+    check("CUDA device 1 not listed" in ok("probe", env=env).out, "the table says so")
 
 
 @case("probe.fake_driver")
@@ -733,6 +766,20 @@ BAD = {
                     ["fit", "--model", "Llama-3.1-8B", "--offload", "disk"]),
     "bad_kv_dtype": (r"--kv-dtype 'int4' is not one of bf16\|fp16\|fp8",
                      ["fit", "--model", "Llama-3.1-8B", "--infer", "--kv-dtype", "int4"]),
+    # found by fuzzing (docs/reliability.md): each was an internal error, a sanitizer report or
+    # an infinite number in the output before
+    "params_too_large": (r"--model params:N is too large \(got 1e\+308; at most 1e\+15\)",
+                         ["fit", "--model", "params:1e308"]),
+    "ep_times_tp_overflow": (r"--ep 2147483647 x tp 2 is more than 16777216 GPUs",
+                             ["fit", "--model", "Mixtral-8x7B-v0.1", "--ep", "2147483647",
+                              "--tp", "2"]),
+    "virtual_stages_overflow": (r"--virtual-stages 2147483647 x pp 2 is more than 16777216",
+                                ["fit", "--model", "Llama-3.1-8B", "--pp", "2",
+                                 "--virtual-stages", "2147483647"]),
+    "config_layers_2_63": (r"key 'num_hidden_layers' is too large \(got 9223372036854775808\)",
+                           ["fit", "--model", "@bad/layers_2_63.json"]),
+    "config_number_overflow": (r"number_overflow\.json:3:33: malformed JSON: number out of range",
+                               ["fit", "--model", "@bad/number_overflow.json"]),
     "bad_framework": (r"--framework 'deepspeed' is not one of megatron\|transformers",
                       ["fit", "--model", "Llama-3.1-8B", "--framework", "deepspeed"]),
     "transformers_with_tp": (r"--framework transformers .*; --tp 2 needs --framework megatron",
@@ -764,6 +811,9 @@ BAD_PLANS = {
     "plan_not_object": (r"a plan must be a JSON object", "[1, 2]"),
     "plan_bad_gpu_object": (r"key 'gpu\.memory_bytes' is missing",
                             {"model": "Llama-3.1-8B", "gpu": {"name": "X"}}),
+    "plan_duplicate_key": (r"key 'gpus' appears twice in one object",
+                           '{"model": "Llama-3.1-8B", "gpus": 8, "gpus": 16}'),
+    "plan_deep": (r"\.json:1:76: nesting deeper than 64 levels", '{"comment": ' + "[" * 70 + "]" * 70 + "}"),
 }
 
 

@@ -53,6 +53,8 @@ abi::cu_result cuDeviceGet(abi::cu_device* device_out, int ordinal) {
   if (!initialised) return 3;
   if (device_out == nullptr) return 1;
   if (device(ordinal) == nullptr) return 101;  // CUDA_ERROR_INVALID_DEVICE
+  const fake::scenario s = fake::current();
+  if (ordinal == s.failing_ordinal) return s.failing_result;
   *device_out = ordinal;
   return 0;
 }

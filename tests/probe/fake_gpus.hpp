@@ -108,13 +108,17 @@ struct scenario {
   int cu_count_result;        ///< what cuDeviceGetCount returns
   int nvml_init_result;       ///< what nvmlInit_v2 returns
   bool attribute_errors;      ///< memory clock and L2 attributes answer CUDA_ERROR_INVALID_VALUE
+  int failing_ordinal = -1;   ///< cuDeviceGet for this ordinal answers failing_result
+  int failing_result = 0;
 };
 
 /// GPUPLAN_FAKE_GPU: h100 (default), a100_40gb, h100_unsized, hopper_unknown, ada_unknown,
 /// blackwell_unknown, two (A100 then H100 for CUDA, the other order for NVML), zero (no devices),
 /// no_device (cuInit: CUDA_ERROR_NO_DEVICE), odd_init (cuInit: an unlisted code 4242),
 /// count_error (cuDeviceGetCount: CUDA_ERROR_NOT_INITIALIZED), nvml_init_error (nvmlInit_v2:
-/// NVML_ERROR_DRIVER_NOT_LOADED), attribute_errors (H100 with failing attributes).
+/// NVML_ERROR_DRIVER_NOT_LOADED), attribute_errors (H100 with failing attributes),
+/// mid_listing_error (two devices; cuDeviceGet(1) answers CUDA_ERROR_DEVICE_UNAVAILABLE, as for a
+/// GPU another process holds in exclusive mode), all_failing (cuDeviceGet(0) fails likewise).
 inline scenario current() {
   const char* e = std::getenv("GPUPLAN_FAKE_GPU");
   const auto is = [e](const char* s) { return e != nullptr && std::strcmp(e, s) == 0; };
@@ -137,6 +141,10 @@ inline scenario current() {
   if (is("count_error")) s.cu_count_result = 3;
   if (is("nvml_init_error")) s.nvml_init_result = 9;
   if (is("attribute_errors")) s.attribute_errors = true;
+  if (is("mid_listing_error")) {
+    s = {{&a100_sxm_40gb, &h100_sxm}, {&h100_sxm, &a100_sxm_40gb}, 2, 0, 0, 0, false, 1, 46};
+  }
+  if (is("all_failing")) s = {{&h100_sxm, nullptr}, {&h100_sxm, nullptr}, 1, 0, 0, 0, false, 0, 46};
   return s;
 }
 

@@ -427,6 +427,29 @@ TEST_CASE("cuDeviceGetCount failing is a query error", "[probe][fake][errors]") 
   CHECK(r.message == "cuDeviceGetCount failed: CUDA_ERROR_NOT_INITIALIZED (3)");
 }
 
+TEST_CASE("a device the driver refuses mid-listing is skipped with a warning, not the whole list",
+          "[probe][fake][errors]") {
+  // Before: cuDeviceGet(1) failing cleared the devices already read and failed the probe, so one
+  // GPU held by another process in exclusive mode hid every GPU of the machine.
+  const probe_result r = probe_gpus(fake("mid_listing_error"));
+  REQUIRE(r.ok());
+  REQUIRE(r.devices.size() == 1);
+  CHECK(r.devices[0].index == 0);
+  CHECK(r.devices[0].name.value == "NVIDIA A100-SXM4-40GB");
+  REQUIRE(r.warnings.size() == 1);
+  CHECK(r.warnings[0] ==
+        "cuDeviceGet(1) failed: CUDA_ERROR_DEVICE_UNAVAILABLE (46); CUDA device 1 not listed");
+}
+
+TEST_CASE("no device readable is a query error naming the first failure",
+          "[probe][fake][errors]") {
+  const probe_result r = probe_gpus(fake("all_failing"));
+  CHECK(r.error == probe_error::query_failed);
+  CHECK(r.driver_code == 46);
+  CHECK(r.message == "cuDeviceGet(0) failed: CUDA_ERROR_DEVICE_UNAVAILABLE (46)");
+  CHECK(r.devices.empty());
+}
+
 TEST_CASE("a driver lacking a required entry point is reported, not called",
           "[probe][fake][errors]") {
   const probe_result r = probe_gpus(fake("h100", GPUPLAN_FAKE_CUDA_PARTIAL_DIR));

@@ -109,18 +109,21 @@ inline transformer_spec from_hf_config(const nlohmann::json& cfg, const json_sou
   const hf_family family = detail::hf_family_of(cfg, src);
   transformer_spec m;
 
+  // The label: `name`, else _name_or_path (up to a NUL, which would end the name early), else
+  // the architecture. `architectures` may be present but null: model_type named the family then.
   std::string label(name);
   if (label.empty()) label = get_string_or(cfg, "_name_or_path", src, "");
+  label = label.substr(0, label.find('\0'));
   if (label.empty())
-    label = cfg.contains("architectures") ? cfg["architectures"][0].get<std::string>()
-                                          : get_string(cfg, "model_type", src);
+    label = has(cfg, "architectures") ? cfg.at("architectures")[0].get<std::string>()
+                                      : get_string(cfg, "model_type", src);
   if (label.size() > name_string::capacity) label.resize(name_string::capacity);
   m.name = name_string::from(label);
   m.native_dtype = detail::hf_dtype(cfg, src);
 
   if (family == hf_family::gpt2) {
     m.hidden = get_count(cfg, "n_embd", src);
-    m.layers = get_count(cfg, "n_layer", src);
+    m.layers = get_layer_count(cfg, "n_layer", src);
     m.heads = get_count(cfg, "n_head", src);
     m.kv_heads = m.heads;
     if (m.hidden % m.heads != 0)
@@ -140,7 +143,7 @@ inline transformer_spec from_hf_config(const nlohmann::json& cfg, const json_sou
   }
 
   m.hidden = get_count(cfg, "hidden_size", src);
-  m.layers = get_count(cfg, "num_hidden_layers", src);
+  m.layers = get_layer_count(cfg, "num_hidden_layers", src);
   m.heads = get_count(cfg, "num_attention_heads", src);
   m.kv_heads = get_count_or(cfg, "num_key_value_heads", src, m.heads);
   if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0)

@@ -170,6 +170,17 @@ inline parallel_layout layout_from_json(const nlohmann::json& j, const json_sour
   l.sequence_parallel = get_bool_or(j, "sequence_parallel", src, false);
   l.virtual_stages = get_count_or(j, "virtual_stages", src, 1);
   l.expert_tp = get_count_or(j, "expert_tp", src, 0, true);
+  // Products in long long before the layout computes them in int (2^31 x 2 would wrap).
+  const long long most = json_limits{}.max_gpus;
+  const auto at_most = [&](long long v, const char* what) {
+    if (v > most)
+      throw error(src.file + ": " + what + " is too large (got " + std::to_string(v) +
+                  "; at most " + std::to_string(most) + ")");
+  };
+  at_most(1LL * l.dp * l.tp * l.pp * l.cp, "dp x tp x pp x cp");
+  at_most(1LL * l.ep * (l.expert_tp > 0 ? l.expert_tp : l.tp), "ep x expert_tp");
+  at_most(1LL * l.pp * l.virtual_stages, "pp x virtual_stages");
+  at_most(l.shard_group, "shard_group");
   if (has(j, "gpus") && get_count(j, "gpus", src) != l.gpus())
     throw error(src.where("gpus") + " is " + std::to_string(get_count(j, "gpus", src)) +
                 " but dp x tp x pp x cp = " + std::to_string(l.gpus()));
@@ -183,7 +194,7 @@ inline transformer_spec transformer_from_json(const nlohmann::json& j, const jso
   transformer_spec m;
   m.name = detail::name_from(get_string(j, "name", src), "name", src);
   detail::read_aliases(j, src, m.aliases);
-  m.layers = get_count(j, "layers", src);
+  m.layers = get_layer_count(j, "layers", src);
   m.hidden = get_count(j, "hidden", src);
   m.heads = get_count(j, "heads", src);
   m.kv_heads = get_count_or(j, "kv_heads", src, m.heads);

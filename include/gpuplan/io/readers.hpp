@@ -15,6 +15,8 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -60,13 +62,36 @@ inline const nlohmann::json& require_key(const nlohmann::json& j, std::string_vi
   return *it;
 }
 
-/// An integer value (a float with an integral value is accepted: 4096.0).
+namespace detail {
+/// A double for a message: the shortest form that reads back ("1e+30", "2.5").
+inline std::string show_double(double d) {
+  char buf[32];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, d);
+    if (std::strtod(buf, nullptr) == d) break;
+  }
+  return buf;
+}
+}  // namespace detail
+
+/// An integer value (a float with an integral value is accepted: 4096.0). A value past the range
+/// of long long (2^63 and up, 1e30) is "too large" with the value as written, never wrapped.
 inline long long as_integer(const nlohmann::json& v, std::string_view key, const json_source& src) {
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<unsigned long long>();
+    if (u > static_cast<unsigned long long>(std::numeric_limits<long long>::max()))
+      throw error(src.where(key) + " is too large (got " + std::to_string(u) + ")");
+    return static_cast<long long>(u);
+  }
   if (v.is_number_integer()) return v.get<long long>();
   if (v.is_number_float()) {
     const double d = v.get<double>();
-    if (std::isfinite(d) && std::floor(d) == d && std::fabs(d) < 9.0e15)
-      return static_cast<long long>(d);
+    if (!std::isfinite(d)) throw error(src.where(key) + " must be finite");
+    if (std::floor(d) == d) {
+      if (std::fabs(d) < 9.0e15) return static_cast<long long>(d);
+      throw error(src.where(key) + (d > 0 ? " is too large" : " is too small") + " (got " +
+                  detail::show_double(d) + ")");
+    }
   }
   throw error(src.where(key) + " must be an integer, not " + detail::type_name(v));
 }
@@ -81,6 +106,15 @@ inline int get_count(const nlohmann::json& j, std::string_view key, const json_s
   if (v > std::numeric_limits<int>::max())
     throw error(src.where(key) + " is too large (got " + std::to_string(v) + ")");
   return static_cast<int>(v);
+}
+/// A layer count: get_count, and at most `limits.max_layers`.
+inline int get_layer_count(const nlohmann::json& j, std::string_view key, const json_source& src,
+                           const json_limits& limits = {}) {
+  const int v = get_count(j, key, src);
+  if (v > limits.max_layers)
+    throw error(src.where(key) + " is too large (got " + std::to_string(v) + "; at most " +
+                std::to_string(limits.max_layers) + " layers)");
+  return v;
 }
 inline int get_count_or(const nlohmann::json& j, std::string_view key, const json_source& src,
                         int fallback, bool zero_ok = false) {
@@ -144,6 +178,8 @@ inline precision get_precision_or(const nlohmann::json& j, std::string_view key,
 namespace detail {
 inline name_string name_from(const std::string& s, std::string_view key, const json_source& src) {
   if (s.empty()) throw error(src.where(key) + " must not be empty");
+  if (s.find('\0') != std::string::npos)
+    throw error(src.where(key) + " must not contain a NUL character (\\u0000)");
   if (s.size() > name_string::capacity)
     throw error(src.where(key) + " is longer than " + std::to_string(name_string::capacity) +
                 " characters");

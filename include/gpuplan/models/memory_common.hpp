@@ -109,14 +109,21 @@ struct rank_accumulator {
     (expert ? p.expert : p.dense) += n;
     p.adafactor += n;
   }
-  constexpr void matrix(double rows, double cols, bool expert, bool linear, bool adapted) {
-    (expert ? p.expert : p.dense) += rows * cols;
-    if (linear) p.linear += rows * cols;
-    p.adafactor += rows + cols;
+  /// `copies` identical matrices (the experts of a layer): one multiplication, not a loop, so the
+  /// cost does not grow with the expert count.
+  constexpr void matrix(double rows, double cols, bool expert, bool linear, bool adapted,
+                        double copies = 1.0) {
+    (expert ? p.expert : p.dense) += copies * (rows * cols);
+    if (linear) p.linear += copies * (rows * cols);
+    p.adafactor += copies * (rows + cols);
     if (adapted && rank > 0) {
-      p.lora += rank * (rows + cols);
-      p.lora_adafactor += (rows + rank) + (rank + cols);
+      p.lora += copies * (rank * (rows + cols));
+      p.lora_adafactor += copies * ((rows + rank) + (rank + cols));
     }
+  }
+  constexpr void vector(double n, bool expert, double copies) {
+    (expert ? p.expert : p.dense) += copies * n;
+    p.adafactor += copies * n;
   }
 };
 
@@ -149,14 +156,15 @@ constexpr rank_params stage_params(const transformer_spec& m, const parallel_lay
   const bool lora_attn = lora_qv && lora != lora_target::attention_qv;
   const bool lora_mlp = lora_qv && lora == lora_target::all_linear;
 
-  auto ffn = [&](double f, bool expert) {
+  // `copies` FFNs of inner size f (a layer's experts on this rank).
+  auto ffn = [&](double f, bool expert, double copies = 1.0) {
     const bool gated = m.ffn_type == ffn_kind::gated;
-    if (gated) acc.matrix(h, f, expert, true, lora_mlp);
-    acc.matrix(h, f, expert, true, lora_mlp);
-    acc.matrix(f, h, expert, true, lora_mlp);
+    if (gated) acc.matrix(h, f, expert, true, lora_mlp, copies);
+    acc.matrix(h, f, expert, true, lora_mlp, copies);
+    acc.matrix(f, h, expert, true, lora_mlp, copies);
     if (m.mlp_bias) {
-      acc.vector(gated ? 2.0 * f : f, expert);
-      acc.vector(h, expert);
+      acc.vector(gated ? 2.0 * f : f, expert, copies);
+      acc.vector(h, expert, copies);
     }
   };
 
@@ -177,9 +185,9 @@ constexpr rank_params stage_params(const transformer_spec& m, const parallel_lay
     if (m.is_moe_layer(i)) {
       acc.matrix(h, m.moe.experts, false, false, false);  // router, replicated
       const double fe = 1.0 * m.moe.expert_ffn / l.expert_tensor_parallel();
-      for (int e = 0; e < m.moe.experts / l.ep; ++e) ffn(fe, true);
+      ffn(fe, true, m.moe.experts / l.ep);
       const int fs = m.moe.shared_expert_ffn > 0 ? m.moe.shared_expert_ffn : m.moe.expert_ffn;
-      for (int e = 0; e < m.moe.shared_experts; ++e) ffn(fs / t, false);
+      ffn(fs / t, false, m.moe.shared_experts);
     } else {
       ffn(m.ffn / t, false);
     }

@@ -116,7 +116,7 @@ constexpr double layer_activation_bytes(const transformer_spec& m, int layer,
     const double tokens = s * b * m.moe.experts_per_token * (etp > 1 ? 1.0 : np);
     bytes += ffn(fe, tokens, 1.0);  // the dispatched (permuted) copy of the tokens
     const int fs = m.moe.shared_expert_ffn > 0 ? m.moe.shared_expert_ffn : m.moe.expert_ffn;
-    for (int i = 0; i < m.moe.shared_experts; ++i) bytes += ffn(fs / t, s * b, 0.0);
+    bytes += m.moe.shared_experts * ffn(fs / t, s * b, 0.0);
   } else {
     bytes += ffn(m.ffn / t, s * b, np);
   }

@@ -626,14 +626,21 @@ inline probe_result probe_gpus(const probe_options& opt = {}) {
   }
 
   res.devices.reserve(static_cast<std::size_t>(count));
+  std::string first_failure;
+  abi::cu_result first_code = abi::cuda_success;
   for (int i = 0; i < count; ++i) {
     abi::cu_device dev = 0;
     if (const abi::cu_result r = cu.device_get(&dev, i); r != abi::cuda_success) {
-      res.devices.clear();
-      res.driver_code = r;
-      res.error = probe_error::query_failed;
-      res.message = "cuDeviceGet(" + std::to_string(i) + ") failed: " + cu.error_text(r);
-      return res;
+      // One device the driver will not hand out (unavailable, fallen off the bus) does not hide
+      // the others: it is skipped with a warning; only when none can be read is it an error.
+      const std::string what =
+          "cuDeviceGet(" + std::to_string(i) + ") failed: " + cu.error_text(r);
+      if (first_failure.empty()) {
+        first_failure = what;
+        first_code = r;
+      }
+      res.warnings.push_back(what + "; CUDA device " + std::to_string(i) + " not listed");
+      continue;
     }
     device_info d;
     d.index = i;
@@ -647,6 +654,13 @@ inline probe_result probe_gpus(const probe_options& opt = {}) {
     }
     detail::derive(d);
     res.devices.push_back(std::move(d));
+  }
+  if (res.devices.empty()) {
+    res.driver_code = first_code;
+    res.error = probe_error::query_failed;
+    res.message = first_failure;
+    res.warnings.clear();
+    return res;
   }
   res.query_time = detail::seconds_since(t1);
   return res;
