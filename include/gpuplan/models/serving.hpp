@@ -636,6 +636,27 @@ constexpr kv_cap kv_capacity(const serving_plan& p) {
 }
 
 /// Steady state of continuous batching with n sequences in flight per replica.
+/// The mix's mean TTFT and end-to-end time, and their percentiles: each class's times (ttft[i],
+/// e2e[i], which include the mean queue wait `queue`) without the mean queue, plus the queue's
+/// distribution qw. Overwrites ttft and e2e.
+constexpr void latency_stats(serving_point& r, const request_mix& mix, double* ttft, double* e2e,
+                             const double* wt, double ttft_mean, double e2e_mean, duration queue,
+                             const queue_wait& qw) {
+  const double s = mix.total_share();
+  r.ttft = ttft_mean / s * units::s;
+  r.e2e = e2e_mean / s * units::s;
+  for (int i = 0; i < mix.count; ++i) {
+    ttft[i] -= queue.value;
+    e2e[i] -= queue.value;
+  }
+  r.ttft_p50 = mixed_quantile(ttft, wt, mix.count, qw, 0.5) * units::s;
+  r.ttft_p90 = mixed_quantile(ttft, wt, mix.count, qw, 0.9) * units::s;
+  r.ttft_p99 = mixed_quantile(ttft, wt, mix.count, qw, 0.99) * units::s;
+  r.e2e_p50 = mixed_quantile(e2e, wt, mix.count, qw, 0.5) * units::s;
+  r.e2e_p90 = mixed_quantile(e2e, wt, mix.count, qw, 0.9) * units::s;
+  r.e2e_p99 = mixed_quantile(e2e, wt, mix.count, qw, 0.99) * units::s;
+}
+
 constexpr serving_point continuous_point(const serving_plan& p, double n, int cap) {
   serving_point r{};
   const double in = p.mix.mean_input(), out = p.mix.mean_output();
@@ -702,20 +723,7 @@ constexpr serving_point continuous_point(const serving_plan& p, double n, int ca
       ttft_mean += k.share * ttft[i];
       e2e_mean += k.share * e2e[i];
     }
-    const double s = p.mix.total_share();
-    r.ttft = ttft_mean / s * units::s;
-    r.e2e = e2e_mean / s * units::s;
-    // Percentiles: each class's time without the mean queue, plus the queue's distribution.
-    for (int i = 0; i < p.mix.count; ++i) {
-      ttft[i] -= queue.value;
-      e2e[i] -= queue.value;
-    }
-    r.ttft_p50 = mixed_quantile(ttft, wt, p.mix.count, qw, 0.5) * units::s;
-    r.ttft_p90 = mixed_quantile(ttft, wt, p.mix.count, qw, 0.9) * units::s;
-    r.ttft_p99 = mixed_quantile(ttft, wt, p.mix.count, qw, 0.99) * units::s;
-    r.e2e_p50 = mixed_quantile(e2e, wt, p.mix.count, qw, 0.5) * units::s;
-    r.e2e_p90 = mixed_quantile(e2e, wt, p.mix.count, qw, 0.9) * units::s;
-    r.e2e_p99 = mixed_quantile(e2e, wt, p.mix.count, qw, 0.99) * units::s;
+    latency_stats(r, p.mix, ttft, e2e, wt, ttft_mean, e2e_mean, queue, qw);
   } else {
     // Prefill-first scheduling: arrivals (n / out per decode step) are prefilled in steps of
     // their own, up to `budget` tokens, while decoding pauses.
@@ -762,20 +770,7 @@ constexpr serving_point continuous_point(const serving_plan& p, double n, int ca
       ttft_mean += k.share * ttft[i];
       e2e_mean += k.share * e2e[i];
     }
-    const double s = p.mix.total_share();
-    r.ttft = ttft_mean / s * units::s;
-    r.e2e = e2e_mean / s * units::s;
-    // Percentiles: each class's time without the mean queue, plus the queue's distribution.
-    for (int i = 0; i < p.mix.count; ++i) {
-      ttft[i] -= queue.value;
-      e2e[i] -= queue.value;
-    }
-    r.ttft_p50 = mixed_quantile(ttft, wt, p.mix.count, qw, 0.5) * units::s;
-    r.ttft_p90 = mixed_quantile(ttft, wt, p.mix.count, qw, 0.9) * units::s;
-    r.ttft_p99 = mixed_quantile(ttft, wt, p.mix.count, qw, 0.99) * units::s;
-    r.e2e_p50 = mixed_quantile(e2e, wt, p.mix.count, qw, 0.5) * units::s;
-    r.e2e_p90 = mixed_quantile(e2e, wt, p.mix.count, qw, 0.9) * units::s;
-    r.e2e_p99 = mixed_quantile(e2e, wt, p.mix.count, qw, 0.99) * units::s;
+    latency_stats(r, p.mix, ttft, e2e, wt, ttft_mean, e2e_mean, queue, qw);
   }
   r.itl = r.tpot;
   return r;
