@@ -105,27 +105,67 @@ def _():
     r = ok()
     first = r.out.splitlines()[0]
     check(first.startswith("gpuplan demo: Llama-3.1-70B"), f"first line: {first!r}")
-    check(r.out.count("== ") == 3, "three parts")
-    check("DOES NOT FIT: Llama-3.1-70B training on 8 x H100-SXM5-80GB" in r.out,
-          "the full fine-tune's verdict")
-    check(r.out.count("FITS: Llama-3.1-70B") == 2, "LoRA and serving fit")
-    check("advice (ranked" in r.out, "advice for the part that does not fit")
+    # fit, speed, cost, serving, GPUs needed: one short part each, each with its command.
+    check(len(re.findall(r"^\d\. ", r.out, re.M)) == 5, "five parts")
+    for c in ["fit", "train", "cost", "serve", "capacity"]:
+        check(f"$ gpuplan {c} " in r.out, f"the {c} command is shown")
+    check(len(r.out.splitlines()) <= 30, f"brief: {len(r.out.splitlines())} lines")
+    check("8 GPUs: does not fit" in r.out and "with --gpus 16: fits" in r.out,
+          "the full fine-tune does not fit on one node and fits on two")
     check(r.err == "", f"stderr: {r.err!r}")
     check(ok("demo").out == r.out, "`gpuplan demo` prints what `gpuplan` prints")
 
 
-@case("demo.agrees_with_fit")
+def demo_parts():
+    """{command name: (argv, the part's text)} from the demo's output."""
+    parts = {}
+    for part in re.split(r"^\d\. ", ok("demo").out, flags=re.M)[1:]:
+        m = re.search(r"\$ gpuplan (\w+) (.*)", part)
+        parts[m.group(1)] = ([m.group(1), *m.group(2).split()], part)
+    return parts
+
+
+def num(pattern, text):
+    m = re.search(pattern, text)
+    check(m, f"/{pattern}/ not in {text!r}")
+    return float(m.group(1))
+
+
+@case("demo.agrees_with_commands")
 def _():
-    """Each demo part prints the fit command that gives the same answer; run it and compare."""
-    out = ok("demo").out
-    parts = out.split("== ")[1:]
-    check(len(parts) == 3, "three parts")
-    for part in parts:
-        cmd = re.search(r"\$ gpuplan (.*)", part).group(1).split()
-        total = float(re.search(r"^\s+total\s+([\d.]+)", part, re.M).group(1))
-        j = ok_json(*cmd)
-        near(j["per_gpu"]["total_bytes"] / GiB, total, 0.005, f"demo total vs {' '.join(cmd)}")
-        check(j["fits"] == ("DOES NOT FIT" not in part), "verdicts agree")
+    """Each demo part prints the command that gives its figures; run it and compare."""
+    p = demo_parts()
+    argv, text = p["fit"]
+    j = ok_json(*argv)
+    check(not j["fits"], "the 8-GPU full fine-tune does not fit")
+    near(j["per_gpu"]["total_bytes"] / GiB, num(r"8 GPUs: does not fit, ([\d.]+) GiB", text), 0.05,
+         "fit total")
+    check(j["advice"][0]["change"] in text, "the first advice is shown")
+    j16 = ok_json(*[("16" if a == "8" else a) for a in argv])
+    check(j16["fits"], "16 GPUs fit")
+    near(j16["per_gpu"]["total_bytes"] / GiB, num(r"--gpus 16: fits, ([\d.]+) GiB", text), 0.05,
+         "fit total on 16 GPUs")
+    argv, text = p["train"]
+    j = ok_json(*argv)
+    near(j["step_time_s"], num(r"step ([\d.]+) s", text), 0.005, "step time")
+    near(j["tokens_per_s"] / 1e3, num(r"([\d.]+)k tokens/s", text), 0.05, "tokens/s")
+    near(j["gpu_hours"], num(r"\(([\d.]+) GPU-hours\)", text), 0.5, "GPU-hours")
+    argv, text = p["cost"]
+    j = ok_json(*argv)
+    near(j["cost_usd"], num(r"\$([\d.]+) at", text), 0.5, "cost")
+    near(j["energy_kwh"], num(r"([\d.]+) kWh", text), 0.5, "energy")
+    near(j["carbon_kg"], num(r"([\d.]+) kg CO2e", text), 0.5, "carbon")
+    argv, text = p["serve"]
+    j = ok_json(*argv)
+    near(j["ttft_s"] * 1e3, num(r"TTFT ([\d.]+) ms", text), 0.5, "TTFT")
+    near(j["tpot_s"] * 1e3, num(r"TPOT ([\d.]+) ms", text), 0.05, "TPOT")
+    near(j["best"]["output_tokens_per_s"], num(r"in flight, ([\d.]+) tokens/s", text), 0.5,
+         "best throughput under the SLO")
+    argv, text = p["capacity"]
+    j = ok_json(*argv)
+    check(int(num(r"(\d+) replicas", text)) == j["replicas"], "replicas")
+    check(int(num(r"\((\d+) GPUs\)", text)) == j["gpus"], "GPUs")
+    near(j["utilization"] * 100, num(r"utilisation ([\d.]+)% mean", text), 0.5, "utilisation")
 
 
 @case("help")
