@@ -39,14 +39,14 @@ class sampler {
     if (cv_ == 1.0) return exponential(rng, mean_);
     return uniform(rng) < p_ ? exponential(rng, m1_) : exponential(rng, m2_);
   }
-
- private:
   static double uniform(std::mt19937_64& rng) {  // (0, 1), 53 random bits
     return (static_cast<double>(rng() >> 11) + 0.5) * 0x1.0p-53;
   }
   static double exponential(std::mt19937_64& rng, double mean) {
     return -mean * std::log(uniform(rng));
   }
+
+ private:
   double mean_, cv_, p_ = 0, m1_ = 0, m2_ = 0;
 };
 
@@ -59,13 +59,16 @@ struct sim_result {
   long long requests = 0;  ///< measured requests (after the warm-up)
 };
 
+/// Draws one service time (seconds).
+using service_sampler = std::function<double(std::mt19937_64&)>;
+
 /// Simulates `requests` arrivals (plus `warmup` discarded ones) at `rate` per second to `servers`
-/// servers with the given mean service time and variabilities.
-inline sim_result simulate_queue(double rate, double mean_service, int servers, double arrival_cv,
-                                 double service_cv, long long requests, std::uint64_t seed,
+/// servers whose service times `service` draws.
+inline sim_result simulate_queue(double rate, const service_sampler& service, int servers,
+                                 double arrival_cv, long long requests, std::uint64_t seed,
                                  long long warmup = 20000) {
   std::mt19937_64 rng(seed);
-  const sampler gap(1.0 / rate, arrival_cv), service(mean_service, service_cv);
+  const sampler gap(1.0 / rate, arrival_cv);
   std::priority_queue<double, std::vector<double>, std::greater<>> free_at;
   for (int i = 0; i < servers; ++i) free_at.push(0.0);
   std::vector<double> waits;
@@ -102,6 +105,16 @@ inline sim_result simulate_queue(double rate, double mean_service, int servers, 
   return r;
 }
 
+/// The same with service times of the given mean and variability (sampler above).
+inline sim_result simulate_queue(double rate, double mean_service, int servers, double arrival_cv,
+                                 double service_cv, long long requests, std::uint64_t seed,
+                                 long long warmup = 20000) {
+  const sampler service(mean_service, service_cv);
+  return simulate_queue(
+      rate, [&](std::mt19937_64& rng) { return service(rng); }, servers, arrival_cv, requests,
+      seed, warmup);
+}
+
 /// The mean of `replicas` independent runs (seeds seed, seed + 1, ...) and the standard error of
 /// each mean (the spread of the runs / sqrt(replicas)). Waits in one run are strongly correlated
 /// near saturation, so independent replications, not the run's sample count, measure the
@@ -111,12 +124,12 @@ struct sim_estimate {
   sim_result stderr_;
 };
 
-inline sim_estimate replicate_queue(double rate, double mean_service, int servers,
-                                    double arrival_cv, double service_cv, long long requests,
-                                    std::uint64_t seed, int replicas) {
+inline sim_estimate replicate_queue(double rate, const service_sampler& service, int servers,
+                                    double arrival_cv, long long requests, std::uint64_t seed,
+                                    int replicas) {
   std::vector<sim_result> runs;
   for (int i = 0; i < replicas; ++i)
-    runs.push_back(simulate_queue(rate, mean_service, servers, arrival_cv, service_cv, requests,
+    runs.push_back(simulate_queue(rate, service, servers, arrival_cv, requests,
                                   seed + static_cast<std::uint64_t>(i)));
   sim_estimate e;
   auto stat = [&](double sim_result::*field, double& mean, double& se) {
@@ -133,6 +146,15 @@ inline sim_estimate replicate_queue(double rate, double mean_service, int server
   stat(&sim_result::utilization, e.mean.utilization, e.stderr_.utilization);
   e.mean.requests = requests * replicas;
   return e;
+}
+
+inline sim_estimate replicate_queue(double rate, double mean_service, int servers,
+                                    double arrival_cv, double service_cv, long long requests,
+                                    std::uint64_t seed, int replicas) {
+  const sampler service(mean_service, service_cv);
+  return replicate_queue(
+      rate, [&](std::mt19937_64& rng) { return service(rng); }, servers, arrival_cv, requests,
+      seed, replicas);
 }
 
 }  // namespace gpuplan_test

@@ -6,6 +6,10 @@
 
 #include <gpuplan/gpuplan.hpp>
 
+#include <algorithm>
+#include <cmath>
+#include <random>
+
 using namespace gpuplan;
 
 namespace {
@@ -118,35 +122,66 @@ TEST_CASE("Capacity plan agrees with a simulation of the same fleet", "[capacity
   }
 }
 
-TEST_CASE("Hourly profile, owned base and cloud burst", "[capacity][burst]") {
+TEST_CASE("Hourly profile, owned base and cloud burst priced by the cost model",
+          "[capacity][burst]") {
   // A diurnal profile: 10 req/s at night, 40 at the day's peak.
   request_rate hours[24]{};
   for (int h = 0; h < 24; ++h) hours[h] = per_s(h < 8 ? 10 : (h < 18 ? 40 : 20));
   const demand_profile d = demand_profile::from_hourly(hours);
   CHECK(d.mean.in(units::requests_per_s) == Approx((8 * 10 + 10 * 40 + 6 * 20) / 24.0));
   CHECK(d.peak().in(units::requests_per_s) == Approx(40.0));
-  const capacity_plan p = plan_capacity({.demand = d,
-                                         .replica = llm,
-                                         .slo = {.max_wait = 1 * units::s, .percentile = 0.99},
-                                         .months = 0});
+  const capacity_request q{.demand = d,
+                           .replica = llm,
+                           .slo = {.max_wait = 1 * units::s, .percentile = 0.99},
+                           .months = 0};
+  const capacity_plan p = plan_capacity(q);
   REQUIRE(p.has_hours);
   CHECK(p.hours[12].replicas == p.replicas);
   CHECK(p.hours[2].replicas < p.replicas);
-  // Owned at $2/replica-hour vs cloud at $6: cloud is only worth it for the 10 peak hours
-  // when 24 x 2 > 10 x 6 is false... 48 > 60 is false, so own everything up to the day peak.
-  const money_rate own = 2 * units::usd_per_h, cloud = 6 * units::usd_per_h;
-  const burst_split all_own = plan_burst(p, own, cloud);
-  CHECK(all_own.owned == p.replicas);
-  CHECK(all_own.daily_cost == all_own.all_owned_daily_cost);
-  // At $3 owned the 10 daytime hours (cost 60 in the cloud) are cheaper in the cloud than
-  // owning (72): own the evening level, burst the day.
-  const burst_split split = plan_burst(p, 3 * units::usd_per_h, cloud);
-  CHECK(split.owned == p.hours[20].replicas);
-  CHECK(split.peak_cloud == p.replicas - p.hours[20].replicas);
-  CHECK(split.daily_cost < split.all_owned_daily_cost);
-  CHECK(split.daily_cost < split.all_cloud_daily_cost);
+  // Owned DGX H100 servers at the cost model's defaults (onprem_costs, site), cloud at the
+  // default book's cheapest on-demand H100 SXM price.
+  const onprem_fleet owned{.node = catalog::dgx_h100, .gpus = 8};
+  const money_rate cloud = cloud_rate(catalog::default_prices, catalog::h100_sxm,
+                                      price_term::on_demand);
+  const hybrid_capacity h = plan_hybrid_capacity(p, q, owned, cloud);
+  // The same split from the cost model directly, on the hourly GPU demand built here.
+  double gpus[24]{};
+  for (int i = 0; i < 24; ++i) gpus[i] = p.hours[i].replicas * 2.0;
+  const hybrid_plan direct = plan_hybrid(gpus, {.node = catalog::dgx_h100, .gpus = 8}, cloud);
+  CHECK(h.cost.base_gpus == direct.base_gpus);
+  CHECK(h.cost.hybrid == direct.hybrid);
+  CHECK(h.cost.base_gpus % 8 == 0);  // whole servers
+  CHECK(h.base_replicas == h.cost.base_gpus / 2);
+  CHECK(h.cost.hybrid <= h.cost.all_cloud);
+  CHECK(h.cost.hybrid <= h.cost.all_onprem);
+  CHECK(h.peak_cloud_replicas == std::max(0, p.replicas - h.base_replicas));
+  CHECK(h.option.priced);
+  CHECK(h.option.gpus == h.cost.base_gpus);
+  CHECK(h.option.cost.in(units::usd_per_h) == Approx(h.cost.hybrid.in(units::usd) / 24.0));
+  // Hand check of the owned GPU-hour: capex / 36 months + colocation on provisioned power, per
+  // GPU-hour; owning an hour's GPUs all day beats renting them only if they are needed more
+  // than owned_hour x 24 / cloud hours. The night level is needed all 24 hours: owned when
+  // owning is cheaper than cloud, i.e. always here, so the base covers it.
+  const onprem_month m = onprem_month_costs({.node = catalog::dgx_h100, .gpus = 8});
+  const money_rate owned_hour =
+      (m.amortisation + m.maintenance + m.colocation + m.energy_idle) / (8.0 * units::month);
+  REQUIRE(owned_hour < cloud);
+  CHECK(h.cost.base_gpus >= p.hours[2].replicas * 2);
+  // A cloud price below the owned GPU-hour: rent everything.
+  const hybrid_capacity cheap = plan_hybrid_capacity(p, q, owned, 0.5 * owned_hour);
+  CHECK(cheap.cost.base_gpus == 0);
+  CHECK(cheap.cost.hybrid == cheap.cost.all_cloud);
   const capacity_plan flat = plan_capacity({.demand = {.mean = per_s(30)}, .replica = llm});
-  CHECK_THROWS_AS(plan_burst(flat, own, cloud), invalid_input);
+  CHECK_THROWS_AS(plan_hybrid_capacity(flat, q, owned, cloud), invalid_input);
+  // The split ranks among the other options by cost.
+  option_result ranked[2] = {{.name = "cloud, sized to the peak",
+                              .replicas = p.replicas,
+                              .gpus = p.gpus,
+                              .cost = p.gpus * cloud,
+                              .priced = true},
+                             h.option};
+  sort_options(ranked);
+  CHECK(ranked[0].cost <= ranked[1].cost);
 }
 
 TEST_CASE("Options ranked: more of the same, a bigger GPU, MIG slices", "[capacity][options]") {
@@ -192,4 +227,122 @@ TEST_CASE("Training capacity: GPUs for a token budget by a deadline", "[capacity
   CHECK_THROWS_AS(plan_training_capacity(1 * units::Btoken, 0 * units::d,
                                          1 * units::tokens_per_s),
                   invalid_input);
+}
+
+TEST_CASE("Training capacity from the training model: GPUs by a deadline", "[capacity][training]") {
+  // Llama 3.1 8B on DGX H100, tp 1, global batch 512 x 8192 tokens (4M), micro-batch 1.
+  training_plan base{.model = catalog::llama31_8b, .node = catalog::dgx_h100};
+  base.layout = {.dp = 8};
+  base.config.micro_batch = 1;
+  base.config.seq = 8192;
+  base.config.global_batch = 512;
+  base.config.recompute = recompute_mode::selective;
+  const token_count tokens = 1 * units::Ttoken;
+  // The time the model gives at 64 GPUs (dp 64), as the deadline: dp 64 must be the answer.
+  training_plan at64 = scale_plan(base, 64, scaling_mode::strong).plan;
+  const duration t64 = time_to_train(at64, tokens) / 0.9;
+  const training_gpus g = plan_training_gpus(base, tokens, t64);
+  REQUIRE(g.met);
+  CHECK(g.dp <= 64);
+  CHECK(g.wall_time <= t64);
+  CHECK(g.gpus == g.dp);
+  CHECK(g.nodes == (g.gpus + 7) / 8);
+  CHECK(512 % g.dp == 0);  // strong scaling: dp divides the batch
+  // the next smaller divisor of 512 misses the deadline
+  int smaller = g.dp - 1;
+  while (smaller > 0 && 512 % smaller != 0) --smaller;
+  if (smaller > 0) CHECK(time_to_train(scale_plan(base, smaller, scaling_mode::strong).plan,
+                                       tokens) / 0.9 > t64);
+  // A deadline no count meets: not met, the fastest reported.
+  const training_gpus none = plan_training_gpus(base, tokens, 1 * units::s);
+  CHECK_FALSE(none.met);
+  CHECK(none.dp == 512);
+  // Weak scaling (the batch grows with dp) searched by bisection gives the smallest dp too.
+  training_plan weak = base;
+  weak.config.global_batch = 0;
+  weak.layout.dp = 1;
+  const training_gpus w = plan_training_gpus(weak, tokens, 30 * units::d, scaling_mode::weak);
+  REQUIRE(w.met);
+  CHECK(w.wall_time <= 30 * units::d);
+  if (w.dp > 1)
+    CHECK(time_to_train(scale_plan(weak, w.dp - 1, scaling_mode::weak).plan, tokens) / 0.9 >
+          30 * units::d);
+  CHECK_THROWS_AS(plan_training_gpus(base, tokens, 0 * units::s), invalid_input);
+}
+
+TEST_CASE("Service-time spread: hand computation", "[capacity][serving]") {
+  // Two classes of equal share taking 2 s and 6 s, and a wait of mean 0.5 s that is non-zero
+  // with probability rho = 0.5 (then exponential of mean 1 s):
+  // Var(base) = 4, E[W^2] = 2 x 0.5^2 / 0.5 = 1, Var(W) = 1 - 0.25 = 0.75: sd = sqrt(4.75).
+  const double base[] = {2.0, 6.0}, w[] = {1.0, 1.0};
+  constexpr detail::queue_wait qw{.mean = 0.5 * units::s, .rho = 0.5};
+  CHECK(detail::service_spread(base, w, 2, qw) == Approx(2.1794494717703369).epsilon(1e-12));
+  constexpr detail::queue_wait none{};
+  CHECK(detail::service_spread(base, w, 2, none) == Approx(2.0).epsilon(1e-12));
+  static_assert(detail::csqrt(4.75) > 2.17944947177033 && detail::csqrt(4.75) < 2.17944947177034);
+}
+
+TEST_CASE("Service-time CV from the request mix of a serving plan", "[capacity][serving]") {
+  // Same prompt, outputs 128 and 384 (mean 256): the step, TPOT and prefill queue are those of
+  // the fixed mix 1024/256 (they read the mix's means and the prompts' prefill times), so the
+  // variance adds tpot^2 x Var(output) = tpot^2 x 128^2 to the fixed mix's.
+  serving_plan p{.model = catalog::llama31_8b, .node = catalog::dgx_h100};
+  p.layout = {.tp = 1};
+  p.concurrency = 64;
+  p.mix = request_mix::fixed(1024, 256);
+  const serving_point fixed = serve(p);
+  serving_plan mixed = p;
+  mixed.mix.classes[0] = {1024, 128, 1.0};
+  mixed.mix.classes[1] = {1024, 384, 1.0};
+  mixed.mix.count = 2;
+  const serving_point m = serve(mixed);
+  CHECK(m.tpot == fixed.tpot);
+  CHECK(m.e2e.in(units::s) == Approx(fixed.e2e.in(units::s)).epsilon(1e-12));
+  const double tpot = m.tpot.in(units::s);
+  const double want = std::sqrt(fixed.e2e_sd.in(units::s) * fixed.e2e_sd.in(units::s) +
+                                tpot * tpot * 128.0 * 128.0);
+  CHECK(m.e2e_sd.in(units::s) == Approx(want).epsilon(1e-9));
+  const replica_capacity r = replica_from_serving(mixed, m);
+  CHECK(r.rate == m.requests_per_s);
+  CHECK(r.mean_service == m.e2e);
+  CHECK(r.service_cv == Approx(want / m.e2e.in(units::s)));
+  CHECK(r.gpus == 1);
+  CHECK(r.service_cv > replica_from_serving(p, fixed).service_cv);
+  // A static batch: every request takes the batch's time.
+  serving_plan st = p;
+  st.batching = batching_mode::static_batch;
+  CHECK(replica_from_serving(st, serve(st)).service_cv == 0.0);
+}
+
+TEST_CASE("A plan with the mix's service CV against a simulation of the mix", "[capacity][serving]") {
+  // Replicas serve a mix of 70% short requests (2 s) and 30% long ones (12 s): mean 5 s,
+  // sd sqrt(0.7 x 9 + 0.3 x 49) = sqrt(21), CV 0.9165 (service_spread with no queue). Each
+  // replica sustains 2 req/s (10 slots). The plan with that CV is checked against a simulation
+  // whose service times are drawn from the two classes themselves.
+  const double base[] = {2.0, 12.0}, w[] = {0.7, 0.3};
+  const double cv = detail::service_spread(base, w, 2, {}) / 5.0;
+  CHECK(cv == Approx(std::sqrt(21.0) / 5.0));
+  const replica_capacity rep{.rate = per_s(2), .mean_service = 5 * units::s, .service_cv = cv};
+  const capacity_plan p = plan_capacity({.demand = {.mean = per_s(40)},
+                                         .replica = rep,
+                                         .slo = {.max_wait = 0.5 * units::s, .percentile = 0.99},
+                                         .months = 0});
+  const int servers = p.replicas * rep.slots();
+  auto mix = [](std::mt19937_64& rng) {
+    return gpuplan_test::sampler::uniform(rng) < 0.7 ? 2.0 : 12.0;
+  };
+  const gpuplan_test::sim_estimate at =
+      gpuplan_test::replicate_queue(40.0, mix, servers, 1.0, 200000, 21, 8);
+  const gpuplan_test::sim_estimate fewer =
+      gpuplan_test::replicate_queue(40.0, mix, servers - rep.slots(), 1.0, 200000, 31, 8);
+  const queue_metrics less = analyze_queue(detail::fleet_queue(rep, 1.0, per_s(40), p.replicas - 1));
+  INFO("replicas " << p.replicas << " (" << servers << " slots): plan p99 "
+                   << p.at_peak.wait_percentile(0.99).in(units::s) << " sim " << at.mean.p99_wait
+                   << " (se " << at.stderr_.p99_wait << "); one fewer: plan "
+                   << less.wait_percentile(0.99).in(units::s) << " sim " << fewer.mean.p99_wait
+                   << " (se " << fewer.stderr_.p99_wait << ")");
+  CHECK(at.mean.utilization == Approx(p.peak_utilization).epsilon(0.01));
+  CHECK(at.mean.p99_wait <= 0.5 * 1.05);
+  CHECK(fewer.mean.p99_wait > 0.5);
+  CHECK(less.wait_percentile(0.99).in(units::s) == Approx(fewer.mean.p99_wait).epsilon(0.10));
 }

@@ -1,4 +1,4 @@
-// gpuplan/models/cmath.hpp: exp, log and pow usable in constant expressions.
+// gpuplan/models/cmath.hpp: exp, log, pow and sqrt usable in constant expressions.
 //
 // <cmath> is not constexpr before C++26. These evaluate a series when the compiler evaluates them
 // (std::is_constant_evaluated) and call <cmath> at run time, so that the models stay fast; the
@@ -53,6 +53,18 @@ constexpr double cpow(double x, double p) {
 constexpr double clog(double x) {
   if (std::is_constant_evaluated()) return series_log(x);
   return std::log(x);
+}
+
+/// Square root for x >= 0 (0 for x <= 0): Newton's iteration when evaluated at compile time.
+constexpr double csqrt(double x) {
+  if (!(x > 0.0)) return 0.0;
+  if (!std::is_constant_evaluated()) return std::sqrt(x);
+  double scale = 1.0;  // x = m 4^k with m in [1, 4): sqrt(x) = sqrt(m) 2^k
+  while (x >= 4.0) { x *= 0.25; scale *= 2.0; }
+  while (x < 1.0) { x *= 4.0; scale *= 0.5; }
+  double r = 1.5;
+  for (int i = 0; i < 8; ++i) r = 0.5 * (r + x / r);  // quadratic: 8 steps reach the last bit
+  return r * scale;
 }
 
 /// log2 of a positive integer, rounded up (the depth of a binary tree over n leaves).

@@ -88,6 +88,35 @@ struct scaling_curve {
   [[nodiscard]] constexpr const scaling_point* end() const { return points.data() + count; }
 };
 
+/// `base` at data-parallel degree dp, as the scaling curve builds each point: as many nodes as
+/// the layout needs, the global batch base's (strong) or scaled by dp / base.layout.dp (weak),
+/// micro-batches following from it. valid is false when that batch cannot be split over dp ranks
+/// of micro_batch sequences (or the experts do not divide dp x cp).
+struct scaled_plan {
+  training_plan plan{};
+  int global_batch = 0;
+  bool valid = false;
+};
+
+constexpr scaled_plan scale_plan(const training_plan& base, int dp, scaling_mode mode) {
+  detail::check_input(dp >= 1, "scale_plan: dp must be at least 1", dp);
+  scaled_plan r{.plan = base, .global_batch = 0, .valid = false};
+  training_plan& p = r.plan;
+  p.nodes = 0;
+  p.layout.dp = dp;
+  if (p.layout.shard_group > 0 && dp % p.layout.shard_group != 0) p.layout.shard_group = 0;
+  p.config.micro_batches = 0;
+  const int base_batch = plan_global_batch(base);
+  const double scaled =
+      mode == scaling_mode::weak ? 1.0 * base_batch * dp / base.layout.dp : 1.0 * base_batch;
+  r.global_batch = static_cast<int>(scaled);
+  p.config.global_batch = r.global_batch;
+  const int per_step = p.config.micro_batch * dp;
+  r.valid = !(r.global_batch < per_step || r.global_batch % per_step != 0 ||
+              (p.layout.ep > 1 && (dp * p.layout.cp) % p.layout.ep != 0));
+  return r;
+}
+
 /// Throughput of `base` from `from_gpus` to `to_gpus` GPUs, doubling the data-parallel degree.
 /// Both bounds must be multiples of base.layout's model-parallel size (tp x pp x cp), and the
 /// nodes of base are ignored (as many as each point needs). In weak scaling the global batch is
@@ -101,26 +130,16 @@ constexpr scaling_curve scaling(const training_plan& base, int from_gpus, int to
                       "scaling: from_gpus must be a multiple of tp x pp x cp", from_gpus, mp);
   scaling_curve curve;
   curve.mode = mode;
-  const int base_batch = plan_global_batch(base);
   double first_per_gpu = 0.0;
   scaling_point prev{};
   for (long long g = from_gpus; g <= to_gpus && curve.count < 32; g *= 2) {
     scaling_point pt;
     pt.gpus = static_cast<int>(g);
     pt.dp = static_cast<int>(g / mp);
-    training_plan p = base;
-    p.nodes = 0;
-    p.layout.dp = pt.dp;
-    if (p.layout.shard_group > 0 && pt.dp % p.layout.shard_group != 0) p.layout.shard_group = 0;
-    p.config.micro_batches = 0;
-    const double scaled = mode == scaling_mode::weak
-                              ? 1.0 * base_batch * pt.dp / base.layout.dp
-                              : 1.0 * base_batch;
-    pt.global_batch = static_cast<int>(scaled);
-    p.config.global_batch = pt.global_batch;
-    const int per_step = p.config.micro_batch * pt.dp;
-    if (pt.global_batch < per_step || pt.global_batch % per_step != 0 ||
-        (p.layout.ep > 1 && (pt.dp * p.layout.cp) % p.layout.ep != 0)) {
+    const scaled_plan sp = scale_plan(base, pt.dp, mode);
+    const training_plan& p = sp.plan;
+    pt.global_batch = sp.global_batch;
+    if (!sp.valid) {
       pt.limit = scaling_limit::batch_too_small;
       curve.points[static_cast<std::size_t>(curve.count++)] = pt;
       continue;

@@ -547,6 +547,11 @@ struct serving_point {
   /// modelled.
   duration ttft_p50{}, ttft_p90{}, ttft_p99{};
   duration e2e_p50{}, e2e_p90{}, e2e_p99{};
+  /// Standard deviation of the end-to-end latency over the same distribution as the
+  /// percentiles: the classes' times (their input and output lengths) and the prefill queue's
+  /// wait. 0 for a static batch (every request takes the batch's time). Over e2e it is the
+  /// service-time CV a capacity plan reads (plan/capacity.hpp: replica_from_serving).
+  duration e2e_sd{};
   token_rate output_tokens_per_s{};  ///< the whole deployment (all replicas)
   token_rate output_tokens_per_s_per_gpu{};
   token_rate output_tokens_per_s_per_replica{};
@@ -635,6 +640,25 @@ constexpr kv_cap kv_capacity(const serving_plan& p) {
   return r;
 }
 
+/// Standard deviation, in seconds, of base[i] + wait over classes weighted w[i] (n <= 8), the
+/// wait independent of the class: Var = Var(base) + Var(wait). The wait is qw's distribution
+/// (P(W > x) = rho exp(-rho x / m), m its mean), so E[W^2] = 2 m^2 / rho and
+/// Var(W) = m^2 (2 / rho - 1).
+constexpr double service_spread(const double* base, const double* w, int n, const queue_wait& qw) {
+  double total = 0.0, s1 = 0.0, s2 = 0.0;
+  for (int i = 0; i < n; ++i) {
+    total += w[i];
+    s1 += w[i] * base[i];
+    s2 += w[i] * base[i] * base[i];
+  }
+  const double mean = s1 / total;
+  double var = s2 / total - mean * mean;
+  if (var < 0.0) var = 0.0;  // rounding when every class takes the same time
+  const double m = qw.mean.value;
+  if (m > 0.0 && qw.rho > 0.0) var += m * m * (2.0 / qw.rho - 1.0);
+  return csqrt(var);
+}
+
 /// Steady state of continuous batching with n sequences in flight per replica.
 /// The mix's mean TTFT and end-to-end time, and their percentiles: each class's times (ttft[i],
 /// e2e[i], which include the mean queue wait `queue`) without the mean queue, plus the queue's
@@ -655,6 +679,7 @@ constexpr void latency_stats(serving_point& r, const request_mix& mix, double* t
   r.e2e_p50 = mixed_quantile(e2e, wt, mix.count, qw, 0.5) * units::s;
   r.e2e_p90 = mixed_quantile(e2e, wt, mix.count, qw, 0.9) * units::s;
   r.e2e_p99 = mixed_quantile(e2e, wt, mix.count, qw, 0.99) * units::s;
+  r.e2e_sd = service_spread(e2e, wt, mix.count, qw) * units::s;
 }
 
 constexpr serving_point continuous_point(const serving_plan& p, double n, int cap) {

@@ -15,7 +15,10 @@
 // rate is the plan.
 #pragma once
 
+#include <gpuplan/models/cost.hpp>
 #include <gpuplan/models/queueing.hpp>
+#include <gpuplan/models/scaling.hpp>
+#include <gpuplan/models/serving.hpp>
 #include <gpuplan/specs/checks.hpp>
 #include <gpuplan/specs/name.hpp>
 #include <gpuplan/units.hpp>
@@ -63,6 +66,21 @@ struct replica_capacity {
     return (slots() * units::request) / rate;
   }
 };
+
+/// One replica of a serving plan at an operating point (best_under_slo's `best`, or serve()):
+/// its requests/s (the point's over the plan's dp replicas), its mean end-to-end latency as the
+/// service time, the spread of that latency over the request mix (the classes' input and output
+/// lengths, and the prefill queue's wait: serving_point::e2e_sd) as the service CV, and tp x pp
+/// GPUs.
+constexpr replica_capacity replica_from_serving(const serving_plan& plan,
+                                                const serving_point& at) {
+  detail::check_input(at.e2e.value > 0.0 && at.requests_per_s.value > 0.0,
+                      "replica_from_serving: the operating point serves no request");
+  return {.rate = at.requests_per_s / (1.0 * plan.layout.dp),
+          .mean_service = at.e2e,
+          .service_cv = at.e2e_sd / at.e2e,
+          .gpus = plan.gpus_per_replica()};
+}
 
 /// Demand: a mean arrival rate and a peak, either as a factor or from 24 hourly rates.
 struct demand_profile {
@@ -313,6 +331,26 @@ struct option_result {
   bool priced = false;
 };
 
+/// Orders option results as rank_options does: by cost when every one is priced, else by
+/// physical GPUs, then by peak utilisation closest to the healthy band's middle (stable).
+constexpr void sort_options(std::span<option_result> out, const capacity_assumptions& a = {}) {
+  bool all_priced = true;
+  for (const option_result& x : out) all_priced = all_priced && x.priced;
+  const double mid = (a.bands.healthy_from + a.bands.healthy_to) / 2.0;
+  auto before = [&](const option_result& l, const option_result& r) {
+    if (all_priced && l.cost != r.cost) return l.cost < r.cost;
+    if (l.gpus != r.gpus) return l.gpus < r.gpus;
+    const double dl = l.peak_utilization - mid, dr = r.peak_utilization - mid;
+    return (dl < 0 ? -dl : dl) < (dr < 0 ? -dr : dr);
+  };
+  for (std::size_t i = 1; i < out.size(); ++i)  // insertion sort: constexpr, stable, n is small
+    for (std::size_t j = i; j > 0 && before(out[j], out[j - 1]); --j) {
+      const option_result t = out[j];
+      out[j] = out[j - 1];
+      out[j - 1] = t;
+    }
+}
+
 /// The options for one demand and SLO, each sized with plan_capacity, ranked: by cost when every
 /// option has a price, else by physical GPUs, then by peak utilisation closest to the healthy
 /// band's middle. Writes one result per option into `out` (at least as long as `options`);
@@ -323,7 +361,6 @@ constexpr int rank_options(const capacity_request& q, std::span<const capacity_o
                       "rank_options: out must hold one result per option",
                       static_cast<long long>(out.size()), static_cast<long long>(options.size()));
   const std::size_t n = options.size();
-  bool all_priced = true;
   for (std::size_t i = 0; i < n; ++i) {
     const capacity_option& o = options[i];
     detail::check_input(o.replicas_per_gpu >= 1,
@@ -345,21 +382,8 @@ constexpr int rank_options(const capacity_request& q, std::span<const capacity_o
     x.wait_at_percentile = p.at_peak.wait_percentile(q.slo.percentile);
     x.priced = o.replica_price.value > 0.0;
     x.cost = p.cost_at_peak;
-    all_priced = all_priced && x.priced;
   }
-  const double mid = (a.bands.healthy_from + a.bands.healthy_to) / 2.0;
-  auto before = [&](const option_result& l, const option_result& r) {
-    if (all_priced && l.cost != r.cost) return l.cost < r.cost;
-    if (l.gpus != r.gpus) return l.gpus < r.gpus;
-    const double dl = l.peak_utilization - mid, dr = r.peak_utilization - mid;
-    return (dl < 0 ? -dl : dl) < (dr < 0 ? -dr : dr);
-  };
-  for (std::size_t i = 1; i < n; ++i)  // insertion sort: constexpr, stable, n is small
-    for (std::size_t j = i; j > 0 && before(out[j], out[j - 1]); --j) {
-      const option_result t = out[j];
-      out[j] = out[j - 1];
-      out[j - 1] = t;
-    }
+  sort_options(out.first(n), a);
   return static_cast<int>(n);
 }
 
@@ -372,50 +396,48 @@ constexpr int rank_options(const capacity_request& q, const capacity_option (&op
 
 // ---- owned base + cloud burst --------------------------------------------------------------------
 
-/// Owned replicas run all day; cloud replicas are rented for the hours the owned ones cannot
-/// meet the SLO. The split minimising the daily cost over the hourly profile (needs one).
-struct burst_split {
-  int owned = 0;               ///< replicas owned (paid every hour)
-  double cloud_replica_hours = 0;  ///< per day
-  int peak_cloud = 0;          ///< most cloud replicas at once
-  money daily_cost{};
-  money all_owned_daily_cost{};  ///< for comparison: owning the peak
-  money all_cloud_daily_cost{};  ///< for comparison: renting every replica-hour
+/// Owned GPUs for the baseline, cloud GPUs rented for the hours above it, priced with the cost
+/// model (models/cost.hpp: plan_hybrid over the hourly GPU demand).
+struct hybrid_capacity {
+  hybrid_plan cost{};  ///< base_gpus owned, burst GPU-hours, the day's cost against all-cloud/owned
+  int base_replicas = 0;  ///< owned replicas: base_gpus / replica.gpus
+  int peak_cloud_replicas = 0;  ///< most replicas rented at once
+  option_result option{};  ///< the split as a ranked option (cost: the day's average per hour)
 };
 
-/// The cheapest owned base for an hourly profile: for each owned count b, the daily cost is
-/// b x 24 x owned_price + sum over hours of max(0, needed - b) x cloud_price.
-constexpr burst_split plan_burst(const capacity_plan& p, money_rate owned_price,
-                                 money_rate cloud_price) {
-  detail::check_input(p.has_hours, "plan_burst: the demand needs a 24-hour profile");
-  detail::check_input(owned_price.value >= 0.0 && cloud_price.value >= 0.0,
-                      "plan_burst: prices must not be negative");
-  const duration hour = 1 * units::h;
-  int peak = 0;
-  double all_hours = 0;
-  for (const hour_row& h : p.hours) {
-    if (h.replicas > peak) peak = h.replicas;
-    all_hours += h.replicas;
-  }
-  burst_split best{};
-  bool first = true;
-  for (int b = 0; b <= peak; ++b) {
-    double cloud = 0;
-    int top = 0;
-    for (const hour_row& h : p.hours) {
-      const int extra = h.replicas > b ? h.replicas - b : 0;
-      cloud += extra;
-      if (extra > top) top = extra;
-    }
-    const money cost = b * 24.0 * owned_price * hour + cloud * cloud_price * hour;
-    if (first || cost < best.daily_cost) {
-      best = {b, cloud, top, cost, {}, {}};
-      first = false;
-    }
-  }
-  best.all_owned_daily_cost = peak * 24.0 * owned_price * hour;
-  best.all_cloud_daily_cost = all_hours * cloud_price * hour;
-  return best;
+/// The cheapest owned base for plan_capacity(q)'s 24-hour profile (it needs one): each hour needs
+/// hours[h].replicas x replica.gpus GPUs; owned GPUs cost the on-prem fleet's amortisation,
+/// maintenance, colocation and energy every hour (onprem_fleet: the server, onprem_costs, the
+/// site), rented ones `cloud_per_gpu_hour` for the hours used. `fleet.gpus` is ignored (sized
+/// to the peak). Owned GPUs are bought as whole servers, so the base is a multiple of the
+/// server's GPUs.
+constexpr hybrid_capacity plan_hybrid_capacity(const capacity_plan& p, const capacity_request& q,
+                                               const onprem_fleet& fleet,
+                                               money_rate cloud_per_gpu_hour) {
+  detail::check_input(p.has_hours, "plan_hybrid_capacity: the demand needs a 24-hour profile");
+  const replica_capacity& rep = q.replica;
+  rep.validate();
+  double gpus[24]{};
+  for (int h = 0; h < 24; ++h) gpus[h] = 1.0 * p.hours[h].replicas * rep.gpus;
+  onprem_fleet f = fleet;
+  f.gpus = 1;  // plan_hybrid sizes it to the peak
+  hybrid_capacity r{};
+  r.cost = plan_hybrid(std::span<const double>(gpus), f, cloud_per_gpu_hour);
+  r.base_replicas = r.cost.base_gpus / rep.gpus;
+  for (const hour_row& h : p.hours)
+    if (h.replicas - r.base_replicas > r.peak_cloud_replicas)
+      r.peak_cloud_replicas = h.replicas - r.base_replicas;
+  option_result& o = r.option;
+  o.name = name_string::from("owned base + cloud burst");
+  o.replicas = p.replicas;
+  o.gpus = r.cost.base_gpus;
+  o.peak_utilization = p.peak_utilization;
+  o.mean_utilization = p.mean_utilization;
+  o.peak_band = p.peak_band;
+  o.wait_at_percentile = p.at_peak.wait_percentile(q.slo.percentile);
+  o.cost = r.cost.hybrid / (static_cast<double>(r.cost.hours) * units::h);
+  o.priced = true;
+  return r;
 }
 
 // ---- training capacity ---------------------------------------------------------------------------
@@ -463,6 +485,92 @@ constexpr training_capacity plan_training_capacity(token_count tokens, duration 
   r.cluster_rate = per_gpu * static_cast<double>(n);
   r.time_to_train = tokens / (r.cluster_rate * a.goodput);
   return r;
+}
+
+/// The smallest data-parallel degree of `base` (its tp x pp x cp kept) whose modelled time to
+/// train `tokens`, divided by the goodput, meets `deadline`.
+struct training_gpus {
+  bool met = false;       ///< false: no dp up to max_gpus meets it (the fastest tried is reported)
+  int gpus = 0;           ///< dp x tp x pp x cp
+  int dp = 0;
+  int nodes = 0;          ///< whole servers of base.node
+  int global_batch = 0;
+  duration wall_time{};   ///< time_to_train / goodput
+  token_rate tokens_per_s{};
+  double mfu = 0.0;
+  training_plan plan{};   ///< the plan at that dp
+};
+
+/// GPUs needed to train `tokens` by `deadline` with the training step-time model
+/// (models/training_step.hpp), the data-parallel degree scaled as the scaling curve scales it
+/// (models/scaling.hpp: scale_plan). Strong (default): the global batch stays the plan's, so dp
+/// runs over its divisors; weak: the batch grows with dp. Wall time = time_to_train / goodput.
+/// The per-GPU throughput is assumed not to rise with dp (it falls with communication and
+/// bubbles), so the first dp meeting the deadline is the smallest; weak scaling is searched by
+/// doubling and then bisection.
+constexpr training_gpus plan_training_gpus(const training_plan& base, token_count tokens,
+                                           duration deadline,
+                                           scaling_mode mode = scaling_mode::strong,
+                                           const training_capacity_assumptions& a = {},
+                                           int max_gpus = 1000000) {
+  detail::check_input(tokens.value > 0.0 && is_finite(tokens),
+                      "training capacity: tokens must be positive and finite");
+  detail::check_input(deadline.value > 0.0 && is_finite(deadline),
+                      "training capacity: deadline must be positive and finite");
+  detail::check_input(a.goodput > 0.0 && a.goodput <= 1.0,
+                      "training_capacity_assumptions.goodput must be in (0, 1]");
+  const int mp = base.layout.tp * base.layout.pp * base.layout.cp;
+  detail::check_input(max_gpus >= mp, "training capacity: max_gpus below tp x pp x cp", max_gpus,
+                      mp);
+  const int max_dp = max_gpus / mp;
+  training_gpus best{};
+  auto eval = [&](int dp, training_gpus& out) {
+    const scaled_plan sp = scale_plan(base, dp, mode);
+    out.met = false;
+    if (!sp.valid) return false;
+    const step_breakdown b = estimate_step(sp.plan);
+    out.plan = sp.plan;
+    out.dp = dp;
+    out.gpus = sp.plan.layout.gpus();
+    out.nodes = plan_nodes(sp.plan);
+    out.global_batch = sp.global_batch;
+    out.wall_time = time_to_train(sp.plan, tokens) / a.goodput;
+    out.tokens_per_s = b.tokens_per_s;
+    out.mfu = b.mfu;
+    out.met = !(out.wall_time > deadline);
+    return true;
+  };
+  training_gpus t{};
+  if (mode == scaling_mode::strong) {
+    const int batch = plan_global_batch(base);
+    for (int dp = 1; dp <= max_dp && dp <= batch; ++dp) {
+      if (!eval(dp, t)) continue;
+      if (best.dp == 0 || t.wall_time < best.wall_time) best = t;
+      if (t.met) return t;
+    }
+    return best;
+  }
+  int lo = 0, hi = 1;  // lo: largest dp known to miss (0: none)
+  while (true) {
+    eval(hi, t);  // weak scaling keeps micro_batch x dp dividing the batch: always valid
+    if (t.met) break;
+    best = t;
+    lo = hi;
+    if (hi == max_dp) return best;
+    hi = hi > max_dp / 2 ? max_dp : hi * 2;
+  }
+  best = t;
+  while (hi - lo > 1) {
+    const int mid = lo + (hi - lo) / 2;
+    eval(mid, t);
+    if (t.met) {
+      hi = mid;
+      best = t;
+    } else {
+      lo = mid;
+    }
+  }
+  return best;
 }
 
 }  // namespace gpuplan
