@@ -7,6 +7,7 @@
 //       --input-len 1024 --output-len 256 --ttft-slo 1 --tpot-slo 0.05 [--json]
 #include "chart.hpp"
 #include "cli.hpp"
+#include "cost_output.hpp"
 #include "options.hpp"
 #include "serve_setup.hpp"
 
@@ -57,8 +58,9 @@ constexpr field capacity_table[] = {
     {"service_time", "--service-time", ft::number, "replica",
      "Mean time one request is in service, seconds"},
     {"service_cv", "--service-cv", ft::number, "replica",
-     "Coefficient of variation of the service time (1: exponential, the default; also with a "
-     "serving plan, whose model gives no service-time spread for a fixed request mix)"},
+     "Coefficient of variation of the service time (default 1, exponential; with a serving plan "
+     "the default is the serving model's spread of the end-to-end latency over the request mix "
+     "(--mix) and its prefill queue, and this overrides it)"},
     {"gpus_per_replica", "--gpus-per-replica", ft::count, "replica",
      "GPUs per replica (a TP x PP group; default 1)"},
     {"current_replicas", "--current-replicas", ft::count0, "replica",
@@ -69,9 +71,10 @@ constexpr field capacity_table[] = {
     {"compare", "--compare", ft::text, "options",
      "Other replica types to rank for the same demand: 'NAME:RATE:SERVICE[:PER_GPU[:PRICE]]', "
      "';'-separated (PER_GPU: replicas sharing one GPU, e.g. 7 for 1g slices; PRICE: $/replica-h)"},
-    {"owned_price", "--owned-price", ft::number, "options",
-     "$ per owned replica-hour, with --cloud-price and --hourly: the cheapest owned base + burst"},
-    {"cloud_price", "--cloud-price", ft::number, "options", "$ per cloud replica-hour (burst)"},
+    {"hybrid", "--hybrid", ft::flag, "options",
+     "With --hourly: rank an owned base for the baseline plus cloud burst for the peaks, priced by "
+     "the cost model (owned servers like --node, default DGX H100, at the price book's on-prem "
+     "costs; cloud at the replica's $/GPU-hour)"},
     {"mig", "--mig", ft::text, "replica", "Replicas are MIG slices of this profile (3g.40gb)"},
     {"kubernetes", "--kubernetes", ft::text, "output",
      "Print only a Kubernetes Deployment named NAME with the plan's replicas and GPU requests"},
@@ -268,10 +271,9 @@ capacity_request build(const settings& s, const std::optional<serving_replica>& 
   q.slo.percentile = p / 100.0;
   if (serving) {
     // The replica serves best.concurrency requests at once (Little's law: rate x e2e), each in
-    // service for the end-to-end latency of the best point under the SLO.
-    q.replica.rate = serving->best.best.requests_per_s;
-    q.replica.mean_service = serving->best.best.e2e;
-    q.replica.gpus = serving->setup.gpus_per_replica();
+    // service for the end-to-end latency of the best point under the SLO, spread as the mix and
+    // the prefill queue spread it (replica_from_serving).
+    q.replica = replica_from_serving(serving->setup.plan, serving->best.best);
   } else {
     const char* replica_why =
         "give one replica's capacity with --replica-rate (requests/s at its latency SLO) and "
@@ -282,7 +284,8 @@ capacity_request build(const settings& s, const std::optional<serving_replica>& 
         positive(s, "service_time", need(s, "service_time", replica_why)) * units::s;
     q.replica.gpus = s.count("gpus_per_replica").value_or(1);
   }
-  q.replica.service_cv = at_least(s, "service_cv", s.number("service_cv").value_or(1.0), 0.0);
+  if (!serving || s.has("service_cv"))
+    q.replica.service_cv = at_least(s, "service_cv", s.number("service_cv").value_or(1.0), 0.0);
   q.monthly_growth = s.number("growth").value_or(0.0);
   if (!(q.monthly_growth > -1.0) || !std::isfinite(q.monthly_growth))
     throw usage_error(fmt::format("{} must be a fraction above -1 (0.1 = 10% a month; got {})",
@@ -349,17 +352,48 @@ int run_capacity(capacity_command& cmd) {
   const std::vector<capacity_option> options = compare_options(s, q);
   std::vector<option_result> ranked(options.size());
   if (!options.empty()) rank_options(q, options, ranked);
-  std::optional<burst_split> burst;
-  if (s.has("owned_price") || s.has("cloud_price")) {
-    if (!s.has("owned_price") || !s.has("cloud_price"))
-      throw usage_error("--owned-price and --cloud-price go together (both $ per replica-hour)");
+  std::optional<hybrid_capacity> hybrid;
+  money_rate cloud_gpu_hour{};
+  if (s.flag("hybrid").value_or(false)) {
     if (!p.has_hours)
-      throw usage_error("--owned-price/--cloud-price need a 24-hour profile (--hourly) to split "
-                        "an owned base from cloud burst");
-    const double own = *s.number("owned_price"), cloud = *s.number("cloud_price");
-    if (!(own >= 0) || !(cloud >= 0))
-      throw usage_error("--owned-price and --cloud-price must not be negative");
-    burst = plan_burst(p, own * units::usd_per_h, cloud * units::usd_per_h);
+      throw usage_error(s.name("hybrid") + " needs a 24-hour profile (--hourly) to split an owned "
+                        "base from cloud burst");
+    std::optional<gpu_spec> gpu;
+    if (serving)
+      gpu = serving->setup.plan.node.gpu;
+    else if (const std::optional<std::string> g = s.text("gpu"))
+      gpu = resolve_gpu(*g).spec;
+    else
+      throw usage_error(s.name("hybrid") + " needs the GPU the replicas run on: a serving plan "
+                        "(--model ...) or --gpu");
+    if (s.has("price")) {
+      cloud_gpu_hour = q.replica_price / (1.0 * q.replica.gpus);
+    } else {
+      const cloud_price* c = cheapest_price(catalog::default_prices, *gpu, price_term::on_demand);
+      if (c == nullptr)
+        throw usage_error(fmt::format("{}: the default price book has no on-demand {} price; give "
+                                      "--price ($ per replica-hour in the cloud)",
+                                      s.name("hybrid"), gpu->name.view()));
+      cloud_gpu_hour = c->on_demand;
+    }
+    const node_spec node =
+        serving && serving->setup.node ? *serving->setup.node : catalog::dgx_h100;
+    hybrid = plan_hybrid_capacity(p, q,
+                                  owned_fleet(node, *gpu, 1, io::default_price_book(), site_spec{},
+                                              node_power_assumptions{}),
+                                  cloud_gpu_hour);
+    if (ranked.empty() && q.replica_price.value > 0)  // rank it against this replica in the cloud
+      ranked.push_back({.name = name_string::from("this replica"),
+                        .replicas = p.replicas,
+                        .gpus = p.gpus,
+                        .peak_utilization = p.peak_utilization,
+                        .mean_utilization = p.mean_utilization,
+                        .peak_band = p.peak_band,
+                        .wait_at_percentile = p.at_peak.wait_percentile(q.slo.percentile),
+                        .cost = p.cost_at_peak,
+                        .priced = true});
+    ranked.push_back(hybrid->option);
+    sort_options(ranked);
   }
   std::string yaml;
   if (const std::optional<std::string> name = s.text("kubernetes"))
@@ -417,13 +451,18 @@ int run_capacity(capacity_command& cmd) {
         j["options"].push_back(o);
       }
     }
-    if (burst)
-      j["burst"] = {{"owned_replicas", burst->owned},
-                    {"cloud_replica_hours_per_day", burst->cloud_replica_hours},
-                    {"peak_cloud_replicas", burst->peak_cloud},
-                    {"daily_cost_usd", burst->daily_cost.in(units::usd)},
-                    {"all_owned_daily_cost_usd", burst->all_owned_daily_cost.in(units::usd)},
-                    {"all_cloud_daily_cost_usd", burst->all_cloud_daily_cost.in(units::usd)}};
+    if (hybrid) {
+      const hybrid_plan& h = hybrid->cost;
+      j["hybrid"] = {{"owned_gpus", h.base_gpus},
+                     {"owned_replicas", hybrid->base_replicas},
+                     {"peak_cloud_replicas", hybrid->peak_cloud_replicas},
+                     {"burst_gpu_hours_per_day", h.burst_gpu_time.in(units::h)},
+                     {"cloud_usd_per_gpu_hour", cloud_gpu_hour.in(units::usd_per_h)},
+                     {"daily_cost_usd", h.hybrid.in(units::usd)},
+                     {"all_cloud_daily_cost_usd", h.all_cloud.in(units::usd)},
+                     {"all_owned_daily_cost_usd", h.all_onprem.in(units::usd)},
+                     {"all_owned_gpus", h.peak_gpus}};
+    }
     if (drawn) j["chart"] = drawn->drawn ? drawn->image.string() : drawn->script.string();
     print_json(j);
     return 0;
@@ -436,9 +475,11 @@ int run_capacity(capacity_command& cmd) {
   fmt::print("Demand: mean {:.4g} req/s, peak {:.4g} req/s (x{:.3g}), arrival CV {:.3g}\n",
              q.demand.mean.in(units::requests_per_s), q.demand.peak().in(units::requests_per_s),
              q.demand.peak_factor, q.demand.arrival_cv);
-  fmt::print("Replica: {:.4g} req/s at its SLO, {} per request (CV {:.3g}): {} request slot{}, {} GPU{}\n",
+  fmt::print("Replica: {:.4g} req/s at its SLO, {} per request (CV {:.3g}{}): {} request slot{}, "
+             "{} GPU{}\n",
              q.replica.rate.in(units::requests_per_s), secs(q.replica.mean_service),
-             q.replica.service_cv, p.slots_per_replica, p.slots_per_replica > 1 ? "s" : "",
+             q.replica.service_cv,
+             serving && !s.has("service_cv") ? ", the serving model's over the mix" : "", p.slots_per_replica, p.slots_per_replica > 1 ? "s" : "",
              q.replica.gpus, q.replica.gpus > 1 ? "s" : "");
   if (serving) {
     const serving_plan& sp = serving->setup.plan;
@@ -488,17 +529,22 @@ int run_capacity(capacity_command& cmd) {
     }
     fmt::print("  hour by hour an autoscaler runs {} to {} replicas\n", lo, hi);
   }
-  if (burst)
-    fmt::print("  owned base + cloud burst: own {}, rent up to {} ({:.0f} replica-hours a day): "
-               "${:.0f}/day (all owned ${:.0f}, all cloud ${:.0f})\n",
-               burst->owned, burst->peak_cloud, burst->cloud_replica_hours,
-               burst->daily_cost.in(units::usd), burst->all_owned_daily_cost.in(units::usd),
-               burst->all_cloud_daily_cost.in(units::usd));
+  if (hybrid) {
+    const hybrid_plan& h = hybrid->cost;
+    fmt::print("  owned base + cloud burst (cost model; cloud ${:.2f}/GPU-h): own {} GPUs ({} "
+               "replicas), rent up to {} replicas ({:.0f} GPU-hours a day): ${:.0f}/day (all "
+               "cloud ${:.0f}, all owned ${:.0f} for {} GPUs)\n",
+               cloud_gpu_hour.in(units::usd_per_h), h.base_gpus, hybrid->base_replicas,
+               hybrid->peak_cloud_replicas, h.burst_gpu_time.in(units::h), h.hybrid.in(units::usd),
+               h.all_cloud.in(units::usd), h.all_onprem.in(units::usd), h.peak_gpus);
+  }
   if (!ranked.empty()) {
     bool priced = true;
     for (const option_result& r : ranked) priced = priced && r.priced;
-    fmt::print("\nOptions for the same demand and target, ranked ({}):\n",
-               priced ? "by cost" : "by GPUs, then utilisation nearest 80%");
+    fmt::print("\nOptions for the same demand and target, ranked ({}){}:\n",
+               priced ? "by cost" : "by GPUs, then utilisation nearest 80%",
+               hybrid ? "; the hybrid's $/h is its day's cost over 24 h, its GPUs the owned ones"
+                      : "");
     table t;
     t.header = {"option", "replicas", "GPUs", "peak util", "band", "wait at target", "$/h"};
     t.numeric = {false, true, true, true, false, true, true};

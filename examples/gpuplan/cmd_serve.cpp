@@ -131,6 +131,7 @@ int run_serve(serve_command& cmd) {
     j["kv_dtype"] = std::string(to_string(p.config.kv_dtype));
     j["input_len"] = in;
     j["output_len"] = out;
+    if (p.mix.count > 1) j["mix"] = io::to_json(p.mix);
     j["ridge_batch"] = ridge_batch(p);
     if (want_slo) {
       j["slo"] = io::to_json(slo);
@@ -149,9 +150,11 @@ int run_serve(serve_command& cmd) {
              node ? fmt::format(" ({})", p.node.name.view()) : std::string(), p.layout.tp,
              p.layout.pp, p.layout.dp, to_string(p.config.engine), to_string(p.batching),
              chunked ? ", chunked prefill" : "");
-  fmt::print("weights {}, KV cache {}, math {}; requests of {} prompt + {} output tokens\n\n",
+  fmt::print("weights {}, KV cache {}, math {}; requests of {}{} prompt + {} output tokens\n\n",
              to_string(p.config.weight_dtype), to_string(p.config.kv_dtype),
-             to_string(p.compute_dtype), in, out);
+             to_string(p.compute_dtype),
+             p.mix.count > 1 ? fmt::format("a {}-class mix, mean ", p.mix.count) : std::string(),
+             in, out);
   table t = point_table();
   t.rows.push_back(row_of(point));
   fmt::print("{}", t.render("  "));

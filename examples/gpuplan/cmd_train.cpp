@@ -13,6 +13,7 @@
 #include <gpuplan/catalog.hpp>
 #include <gpuplan/models/scaling.hpp>
 #include <gpuplan/models/training_step.hpp>
+#include <gpuplan/plan/capacity.hpp>
 
 #include <fmt/format.h>
 
@@ -35,6 +36,12 @@ constexpr field train_table[] = {
      "strong (fixed global batch, the default) or weak (the batch grows with the GPUs)"},
     {"chart", "--chart", field_type::text, "train-time",
      "With --scaling: draw the curve into FILE (.svg or .png) with gnuplot"},
+    {"deadline", "--deadline", field_type::number, "train-time",
+     "With --tokens: the fewest GPUs (data-parallel degree of the layout; --scaling-mode) that "
+     "train the tokens within this many days"},
+    {"goodput", "--goodput", field_type::number, "train-time",
+     "With --deadline: share of wall-clock time making progress (default 0.90, Llama 3 on 16K "
+     "H100s)"},
 };
 
 struct train_command {
@@ -170,8 +177,30 @@ int run_train(train_command& cmd) {
         throw usage_error(s.name("chart") + " " + *file + ": the file must end in .svg or .png");
       chart_note = chart::render_file(scaling_chart(*curve, chart_title), *file).message;
     }
-  } else if (s.has("chart") || s.has("scaling_mode")) {
+  } else if (s.has("chart") || (s.has("scaling_mode") && !s.has("deadline"))) {
     throw usage_error(s.name(s.has("chart") ? "chart" : "scaling_mode") + " needs --scaling FROM..TO");
+  }
+  std::optional<training_gpus> needed;
+  duration deadline{};
+  if (const std::optional<double> days = s.number("deadline")) {
+    if (!d.tokens) throw usage_error(s.name("deadline") + " needs --tokens (the budget to train)");
+    if (!(*days > 0) || !std::isfinite(*days) || *days > 36500)
+      throw usage_error(fmt::format("{} must be a positive number of days (got {})",
+                                    s.name("deadline"), *days));
+    training_capacity_assumptions a{};
+    if (const std::optional<double> g = s.number("goodput")) {
+      if (!(*g > 0 && *g <= 1))
+        throw usage_error(fmt::format("{} must be in (0, 1] (got {})", s.name("goodput"), *g));
+      a.goodput = *g;
+    }
+    const scaling_mode mode = s.has("scaling_mode")
+                                  ? enum_named<scaling_mode>(*s.text("scaling_mode"),
+                                                             s.name("scaling_mode"))
+                                  : scaling_mode::strong;
+    deadline = *days * units::d;
+    needed = plan_training_gpus(d.plan, *d.tokens, deadline, mode, a);
+  } else if (s.has("goodput")) {
+    throw usage_error(s.name("goodput") + " goes with --deadline");
   }
 
   const int seq = d.plan.config.seq;
@@ -216,6 +245,16 @@ int run_train(train_command& cmd) {
                            {"six_nd", f.six_nd.in(units::FLOP)}};
     }
     if (curve) j["scaling"] = scaling_json(*curve);
+    if (needed)
+      j["deadline"] = {{"days", deadline.in(units::d)},
+                       {"met", needed->met},
+                       {"gpus", needed->gpus},
+                       {"nodes", needed->nodes},
+                       {"dp", needed->dp},
+                       {"global_batch", needed->global_batch},
+                       {"wall_time_s", needed->wall_time.in(units::s)},
+                       {"tokens_per_s", needed->tokens_per_s.in(units::tokens_per_s)},
+                       {"mfu", needed->mfu}};
     print_json(j);
   } else {
     fmt::print("{} on {} x {} ({} x {}), {}\n", d.model.name(), b.nodes, d.plan.node.name.view(),
@@ -263,6 +302,20 @@ int run_train(train_command& cmd) {
                  show_count(gpu_time_to_train(d.plan, *d.tokens).in(units::h)));
       fmt::print("FLOPs: {:.3g} (with recompute {:.3g}; 6ND {:.3g})\n", f.model.in(units::FLOP),
                  f.hardware.in(units::FLOP), f.six_nd.in(units::FLOP));
+    }
+    if (needed) {
+      const training_gpus& n = *needed;
+      if (n.met)
+        fmt::print("\nto train {} tokens within {:g} days: {} GPUs ({} nodes), {}, global batch "
+                   "{}: {} at {} tokens/s, MFU {:.1f}% (goodput counted)\n",
+                   d.tokens_text, deadline.in(units::d), n.gpus, n.nodes,
+                   layout_text(n.plan.layout), n.global_batch, secs(n.wall_time),
+                   show_count(n.tokens_per_s.in(units::tokens_per_s)), 100 * n.mfu);
+      else
+        fmt::print("\nno GPU count meets {:g} days for {} tokens: the fastest tried, {} GPUs ({}), "
+                   "takes {}\n",
+                   deadline.in(units::d), d.tokens_text, n.gpus, layout_text(n.plan.layout),
+                   secs(n.wall_time));
     }
     if (curve) {
       fmt::print("\n{} scaling\n{}", to_string(curve->mode), scaling_text(*curve));

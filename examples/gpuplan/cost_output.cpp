@@ -38,21 +38,28 @@ nlohmann::json number_or_null(double v) {
 }
 
 onprem_fleet fleet_of(const cost_request& r, int gpus) {
-  onprem_fleet f;
-  f.node = r.inputs.node;
-  if (!(f.node.gpu.name == r.usage.gpu.name)) {
-    // The owned server is the node around the run's GPU; its published maximum was for another.
-    f.node.gpu = r.usage.gpu;
-    f.node.max_power = {};
-  }
-  f.gpus = gpus;
-  f.costs = r.book.onprem;
-  f.site = r.inputs.site;
-  f.power_model = r.inputs.power_model;
-  return f;
+  return owned_fleet(r.inputs.node, r.usage.gpu, gpus, r.book, r.inputs.site,
+                     r.inputs.power_model);
 }
 
 }  // namespace
+
+onprem_fleet owned_fleet(const node_spec& node, const gpu_spec& gpu, int gpus,
+                         const io::price_book& book, const site_spec& site,
+                         const node_power_assumptions& power_model) {
+  onprem_fleet f;
+  f.node = node;
+  if (!(f.node.gpu.name == gpu.name)) {
+    // The owned server is the node around the run's GPU; its published maximum was for another.
+    f.node.gpu = gpu;
+    f.node.max_power = {};
+  }
+  f.gpus = gpus;
+  f.costs = book.onprem;
+  f.site = site;
+  f.power_model = power_model;
+  return f;
+}
 
 cost_result evaluate(cost_request& r) {
   r.inputs.book = r.book.cloud;

@@ -17,6 +17,13 @@
 
 namespace gpuplan::cli {
 
+/// The owned fleet of `gpus` GPUs of type `gpu` in servers like `node` (its GPU replaced, and its
+/// published maximum power dropped, when it held another GPU), with the book's on-prem costs.
+/// Shared by `gpuplan cost` (cloud against owning, hybrid) and `gpuplan capacity --hybrid`.
+onprem_fleet owned_fleet(const node_spec& node, const gpu_spec& gpu, int gpus,
+                         const io::price_book& book, const site_spec& site,
+                         const node_power_assumptions& power_model);
+
 /// What to compare the run against.
 struct cost_comparisons {
   bool cloud = false;

@@ -6,7 +6,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <string>
+#include <vector>
 
 namespace gpuplan::cli {
 
@@ -19,6 +22,9 @@ constexpr field serve_load_table[] = {
      "Prompt tokens per request (default 1024)"},
     {"output_len", "--output-len", ft::count, "serve-load",
      "Output tokens per request (default 256)"},
+    {"mix", "--mix", ft::text, "serve-load",
+     "A request mix instead of --input-len/--output-len: 'IN:OUT:SHARE,...', up to 8 classes "
+     "(e.g. 512:128:0.7,4096:1024:0.3); shares are relative"},
     {"ttft_slo", "--ttft-slo", ft::number, "serve-load",
      "Time-to-first-token target in seconds: report the best concurrency that meets it"},
     {"tpot_slo", "--tpot-slo", ft::number, "serve-load",
@@ -36,6 +42,45 @@ constexpr field serve_load_table[] = {
 }  // namespace
 
 std::span<const field> serve_load_fields() { return serve_load_table; }
+
+request_mix mix_from(std::string_view text, const std::string& flag) {
+  request_mix m{};
+  std::string item;
+  auto fail = [&](const std::string& why) {
+    throw usage_error(fmt::format("{} '{}': {} (expected IN:OUT:SHARE, comma-separated)", flag,
+                                  item, why));
+  };
+  for (char ch : std::string(text) + ",") {
+    if (ch != ',') {
+      item += ch;
+      continue;
+    }
+    std::vector<std::string> parts(1);
+    for (char c : item) {
+      if (c == ':')
+        parts.emplace_back();
+      else if (c != ' ')
+        parts.back() += c;
+    }
+    if (parts.size() != 3) fail("three ':'-separated fields");
+    double v[3]{};
+    for (std::size_t i = 0; i < 3; ++i) {
+      const std::string& t = parts[i];
+      const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v[i]);
+      if (t.empty() || ec != std::errc{} || end != t.data() + t.size() || !std::isfinite(v[i]) ||
+          !(v[i] > 0))
+        fail(fmt::format("'{}' is not a positive number", t));
+    }
+    if (v[0] != std::floor(v[0]) || v[1] != std::floor(v[1]) || v[0] > 1e7 || v[1] > 1e7)
+      fail("IN and OUT are whole token counts (at most 1e7)");
+    if (m.count == max_request_classes)
+      fail(fmt::format("at most {} classes", max_request_classes));
+    m.classes[static_cast<std::size_t>(m.count++)] = {static_cast<int>(v[0]),
+                                                      static_cast<int>(v[1]), v[2]};
+    item.clear();
+  }
+  return m;
+}
 
 double positive_or_zero(const settings& s, std::string_view key) {
   const auto v = s.number(key);
@@ -70,9 +115,18 @@ serve_setup serve_setup_from(const settings& s, std::string_view command) {
                                                            {precision::bf16, precision::fp16,
                                                             precision::fp8, precision::int8})
                                    : weights16;
-  r.input_len = s.count("input_len").value_or(1024);
-  r.output_len = s.count("output_len").value_or(256);
-  p.mix = request_mix::fixed(r.input_len, r.output_len);
+  if (const std::optional<std::string> mix = s.text("mix")) {
+    if (s.has("input_len") || s.has("output_len"))
+      throw usage_error(fmt::format("{} replaces --input-len and --output-len: give one or the other",
+                                    s.name("mix")));
+    p.mix = mix_from(*mix, s.name("mix"));
+    r.input_len = static_cast<int>(std::lround(p.mix.mean_input()));
+    r.output_len = static_cast<int>(std::lround(p.mix.mean_output()));
+  } else {
+    r.input_len = s.count("input_len").value_or(1024);
+    r.output_len = s.count("output_len").value_or(256);
+    p.mix = request_mix::fixed(r.input_len, r.output_len);
+  }
   if (const auto b = s.text("batching"))
     p.batching = enum_named<batching_mode>(*b, s.name("batching"));
   p.chunked_prefill = s.flag("chunked_prefill").value_or(p.config.engine != serving_engine::trtllm);

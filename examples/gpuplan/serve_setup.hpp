@@ -2,7 +2,7 @@
 // once for every command that takes them (`gpuplan serve`, `gpuplan capacity`).
 //
 // The flags are the shared groups of options.hpp (model, GPU, node, layout, serving engine) plus
-// serve_load_fields(): --input-len, --output-len, --ttft-slo, --tpot-slo, --batching, --dtype,
+// serve_load_fields(): --input-len, --output-len, --mix, --ttft-slo, --tpot-slo, --batching, --dtype,
 // --chunked-prefill. The load itself (--concurrency or --rate) is the command's own.
 #pragma once
 
@@ -17,7 +17,7 @@
 
 namespace gpuplan::cli {
 
-/// --input-len --output-len --ttft-slo --tpot-slo --batching --dtype --chunked-prefill
+/// --input-len --output-len --mix --ttft-slo --tpot-slo --batching --dtype --chunked-prefill
 std::span<const field> serve_load_fields();
 
 /// What the serve flags describe: the plan (load left at its defaults), the SLO and the lengths.
@@ -26,8 +26,8 @@ struct serve_setup {
   serving_plan plan{};
   std::optional<node_spec> node;  ///< the --node given, if any
   serving_slo slo{};
-  int input_len = 1024;
-  int output_len = 256;
+  int input_len = 1024;   ///< the mix's mean prompt, rounded
+  int output_len = 256;   ///< the mix's mean output, rounded
   [[nodiscard]] bool want_slo() const { return slo.ttft.value > 0 || slo.tpot.value > 0; }
   [[nodiscard]] int gpus_per_replica() const { return plan.layout.tp * plan.layout.pp; }
 };
@@ -35,6 +35,9 @@ struct serve_setup {
 /// Builds the serving plan from the settings; usage_error naming the field on bad input.
 /// `command` names the command in messages ("serve", "capacity").
 serve_setup serve_setup_from(const settings& s, std::string_view command);
+
+/// A request mix from 'IN:OUT:SHARE,...' (--mix); usage_error naming `flag` on bad input.
+request_mix mix_from(std::string_view text, const std::string& flag);
 
 /// A positive number given for key (0 when absent); usage_error naming the field otherwise.
 double positive_or_zero(const settings& s, std::string_view key);

@@ -42,12 +42,23 @@ inline nlohmann::json to_json(const serving_point& p) {
           {"e2e_p50_s", p.e2e_p50.in(units::s)},
           {"e2e_p90_s", p.e2e_p90.in(units::s)},
           {"e2e_p99_s", p.e2e_p99.in(units::s)},
+          {"e2e_sd_s", p.e2e_sd.in(units::s)},
           {"output_tokens_per_s", p.output_tokens_per_s.in(units::tokens_per_s)},
           {"output_tokens_per_s_per_gpu", p.output_tokens_per_s_per_gpu.in(units::tokens_per_s)},
           {"output_tokens_per_s_per_replica",
            p.output_tokens_per_s_per_replica.in(units::tokens_per_s)},
           {"requests_per_s", p.requests_per_s.in(units::requests_per_s)},
           {"step", to_json(p.step)}};
+}
+
+/// A request mix: its classes' prompt and output tokens and shares (as given, relative).
+inline nlohmann::json to_json(const request_mix& m) {
+  nlohmann::json a = nlohmann::json::array();
+  for (int i = 0; i < m.count; ++i)
+    a.push_back({{"input_len", m.at(i).input_tokens},
+                 {"output_len", m.at(i).output_tokens},
+                 {"share", m.at(i).share / m.total_share()}});
+  return a;
 }
 
 /// The throughput-latency curve: a list of operating points.
