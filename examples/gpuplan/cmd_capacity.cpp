@@ -479,7 +479,8 @@ int run_capacity(capacity_command& cmd) {
              "{} GPU{}\n",
              q.replica.rate.in(units::requests_per_s), secs(q.replica.mean_service),
              q.replica.service_cv,
-             serving && !s.has("service_cv") ? ", the serving model's over the mix" : "", p.slots_per_replica, p.slots_per_replica > 1 ? "s" : "",
+             serving && !s.has("service_cv") ? " from the serving model" : "",
+             p.slots_per_replica, p.slots_per_replica > 1 ? "s" : "",
              q.replica.gpus, q.replica.gpus > 1 ? "s" : "");
   if (serving) {
     const serving_plan& sp = serving->setup.plan;

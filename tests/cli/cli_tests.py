@@ -1104,7 +1104,10 @@ def _():
     plan = ["--model", "Llama-3.1-70B", "--node", "dgx-h100", "--tp", "8", "--input-len",
             "1024", "--output-len", "256", "--ttft-slo", "1", "--tpot-slo", "0.05"]
     best = ok_json("serve", *plan)["best"]
-    j = ok_json("capacity", "--rate", "20", "--wait-slo", "1", "--months", "0", *plan)
+    # --service-cv 1: the M/M/c case, so that Erlang C below is exact (without it the CV is the
+    # serving model's, capacity.service_cv_from_mix)
+    j = ok_json("capacity", "--rate", "20", "--wait-slo", "1", "--months", "0", *plan,
+                "--service-cv", "1")
     for k in ["replicas", "utilization", "p_wait", "wait_p99_s", "serving", "gpus_per_replica",
               "total_gpus"]:
         check(k in j, f"--json carries {k}")
@@ -1451,12 +1454,12 @@ def _():
 
 
 
-@case("capacity.options_and_burst")
+@case("capacity.options_and_hybrid")
 def _():
     hourly = ",".join(["10"] * 8 + ["40"] * 10 + ["20"] * 6)
     j = ok_json("capacity", "--hourly", hourly, "--wait-slo", "1", "--replica-rate", "2",
-                "--service-time", "4", "--price", "3", "--months", "0", "--owned-price", "3",
-                "--cloud-price", "6", "--compare", "H200:3:4:1:4.5;MIG:0.8:5:2:1.6")
+                "--service-time", "4", "--price", "3", "--months", "0",
+                "--compare", "H200:3:4:1:4.5;MIG:0.8:5:2:1.6")
     near(j["demand"]["mean_req_per_s"], (8 * 10 + 10 * 40 + 6 * 20) / 24, 1e-12, "hourly mean")
     check(len(j["hours"]) == 24, "24 hours")
     peak_hour = max(j["hours"], key=lambda h: h["rate_req_per_s"])
@@ -1468,16 +1471,88 @@ def _():
         check(o["wait_at_percentile_s"] <= 1.0 + 1e-12, f"{o['name']} meets the target")
         if o["name"] == "MIG":
             check(o["gpus"] == (o["replicas"] + 1) // 2, "two MIG replicas per GPU")
-    # Owned base + burst: the daily cost of the split is the minimum over owned counts, computed
-    # here from the hourly replica counts.
-    need = [h["replicas"] for h in j["hours"]]
-    best = min(b * 24 * 3 + sum(max(0, n - b) for n in need) * 6 for b in range(max(need) + 1))
-    near(j["burst"]["daily_cost_usd"], best, 1e-9, "cheapest split")
-    near(j["burst"]["all_owned_daily_cost_usd"], max(need) * 24 * 3, 1e-9, "owning the peak")
     bad(r"--compare 'x:1': 3 to 5", "capacity", "--rate", "30", "--wait-slo", "1",
         "--replica-rate", "2", "--service-time", "4", "--compare", "x:1")
-    bad(r"need a 24-hour profile", "capacity", "--rate", "30", "--wait-slo", "1",
-        "--replica-rate", "2", "--service-time", "4", "--owned-price", "3", "--cloud-price", "6")
+    # Owned base + cloud burst, priced by the cost model: 8-GPU replicas on H100, owned DGX H100
+    # servers at the book's on-prem costs, cloud at the book's cheapest on-demand H100.
+    h = ok_json("capacity", "--hourly", hourly, "--wait-slo", "1", "--replica-rate", "2",
+                "--service-time", "4", "--gpus-per-replica", "8", "--gpu", "h100", "--months",
+                "0", "--hybrid")["hybrid"]
+    need = [r["replicas"] * 8 for r in j["hours"]]
+    cloud = h["cloud_usd_per_gpu_hour"]
+    near(h["all_cloud_daily_cost_usd"], sum(need) * cloud, 1e-9, "all cloud = GPU-hours x price")
+    check(h["daily_cost_usd"] <= h["all_cloud_daily_cost_usd"] + 1e-9, "no dearer than cloud")
+    check(h["daily_cost_usd"] <= h["all_owned_daily_cost_usd"] + 1e-9, "no dearer than owning")
+    check(h["owned_gpus"] % 8 == 0 and h["owned_replicas"] == h["owned_gpus"] // 8,
+          "whole servers")
+    # The same split as `gpuplan cost --compare hybrid` on the same hourly GPU demand.
+    c = ok_json("cost", "--gpu", "h100", "--gpu-hours", "1", "--compare", "hybrid", "--demand",
+                ",".join(str(n) for n in need))["hybrid"]
+    check(c["base_gpus"] == h["owned_gpus"], f"base {c['base_gpus']} vs {h['owned_gpus']}")
+    near(h["daily_cost_usd"], c["hybrid_usd"], 1e-9, "the cost model's hybrid cost")
+    near(h["all_owned_daily_cost_usd"], c["all_onprem_usd"], 1e-9, "the cost model's all-owned")
+    r = ok_json("capacity", "--hourly", hourly, "--wait-slo", "1", "--replica-rate", "2",
+                "--service-time", "4", "--gpus-per-replica", "8", "--gpu", "h100", "--months",
+                "0", "--hybrid", "--price", str(8 * cloud))
+    names = [o["name"] for o in r["options"]]
+    check("owned base + cloud burst" in names and "this replica" in names, f"ranked: {names}")
+    hy = next(o for o in r["options"] if o["name"] == "owned base + cloud burst")
+    near(hy["cost_per_hour_usd"], r["hybrid"]["daily_cost_usd"] / 24, 1e-9, "the day over 24 h")
+    costs = [o["cost_per_hour_usd"] for o in r["options"]]
+    check(costs == sorted(costs), f"ranked by cost: {costs}")
+    bad(r"--hybrid needs a 24-hour profile", "capacity", "--rate", "30", "--wait-slo", "1",
+        "--replica-rate", "2", "--service-time", "4", "--hybrid")
+    bad(r"--hybrid needs the GPU", "capacity", "--hourly", hourly, "--wait-slo", "1",
+        "--replica-rate", "2", "--service-time", "4", "--hybrid")
+
+
+@case("capacity.service_cv_from_mix")
+def _():
+    # With a serving plan the service CV is the serving model's spread of the end-to-end
+    # latency (serve's best point: e2e_sd_s / e2e_s); --service-cv overrides it.
+    plan = ["--model", "Llama-3.1-8B", "--gpu", "h100", "--mix", "512:128:0.7,4096:1024:0.3",
+            "--ttft-slo", "2", "--tpot-slo", "0.05"]
+    best = ok_json("serve", *plan)["best"]
+    j = ok_json("capacity", "--rate", "40", "--wait-slo", "1", "--months", "0", *plan)
+    near(j["replica"]["service_cv"], best["e2e_sd_s"] / best["e2e_s"], 1e-12, "CV from serve")
+    check(j["replica"]["service_cv"] > 0.5, f"a mix spreads: CV {j['replica']['service_cv']}")
+    fixed = ok_json("serve", "--model", "Llama-3.1-8B", "--gpu", "h100", "--input-len", "1587",
+                    "--output-len", "397", "--ttft-slo", "2", "--tpot-slo", "0.05")["best"]
+    check(fixed["e2e_sd_s"] / fixed["e2e_s"] < j["replica"]["service_cv"],
+          "a fixed mix of the same means spreads less")
+    o = ok_json("capacity", "--rate", "40", "--wait-slo", "1", "--months", "0", *plan,
+                "--service-cv", "0.3")
+    near(o["replica"]["service_cv"], 0.3, 1e-12, "--service-cv overrides")
+    s = ok_json("serve", *plan)
+    check(len(s["mix"]) == 2 and abs(s["mix"][0]["share"] - 0.7) < 1e-12, "serve shows the mix")
+    bad(r"--mix '512:128': three", "serve", "--model", "Llama-3.1-8B", "--gpu", "h100", "--mix",
+        "512:128")
+    bad(r"--mix replaces --input-len", "serve", "--model", "Llama-3.1-8B", "--gpu", "h100",
+        "--mix", "512:128:1", "--input-len", "100")
+
+
+@case("train.deadline")
+def _():
+    # The fewest GPUs to train 1T tokens of Llama-3.1-8B within 30 days (global batch 512,
+    # strong scaling: dp divides 512), checked against train's own time at that count and at
+    # the next smaller divisor.
+    base = ["train", "--model", "Llama-3.1-8B", "--node", "dgx-h100", "--seq", "8192",
+            "--global-batch", "512", "--tokens", "1T"]
+    d = ok_json(*base, "--deadline", "30")["deadline"]
+    check(d["met"], "met")
+    near(d["wall_time_s"], ok_json(*base, "--gpus", str(d["gpus"]))["time_to_train_s"] / 0.9,
+         1e-9, "wall time = train's time at that count / goodput")
+    check(d["wall_time_s"] <= 30 * 86400, "within the deadline")
+    smaller = max(k for k in range(1, d["dp"]) if 512 % k == 0)
+    t = ok_json(*base, "--gpus", str(smaller))["time_to_train_s"] / 0.9
+    check(t > 30 * 86400, f"{smaller} GPUs miss it ({t / 86400:.1f} days)")
+    g = ok_json(*base, "--deadline", "30", "--goodput", "1")["deadline"]
+    check(g["gpus"] <= d["gpus"], "full goodput needs no more GPUs")
+    text = ok(*base, "--deadline", "30").out
+    check(f"within 30 days: {d['gpus']} GPUs" in text, "the text says the count")
+    bad(r"--deadline needs --tokens", "train", "--model", "Llama-3.1-8B", "--deadline", "3")
+    bad(r"--deadline must be a positive", *base, "--deadline", "0")
+    bad(r"--goodput must be in", *base, "--deadline", "3", "--goodput", "1.5")
 
 # ---- gpuplan train (issue 10) ------------------------------------------------------------------
 
