@@ -8,9 +8,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,6 +27,8 @@ constexpr field utilization_table[] = {
      "Demand growth per month as a fraction (0.05 = 5%), for the 'add capacity by' advice"},
     {"chart", "--chart", field_type::text, "output",
      "Draw utilisation over time with the bands into FILE (.svg or .png, through gnuplot)"},
+    {"throughput_chart", "--throughput-chart", field_type::text, "output",
+     "Draw throughput over time (the files' tokens_per_s or requests_per_s column) into FILE"},
 };
 
 struct utilization_command {
@@ -60,6 +64,46 @@ chart::chart_spec usage_chart(const std::vector<io::gpu_sample>& samples,
   return c;
 }
 
+/// The throughput graph: each GPU's throughput over time and the fleet's total.
+chart::chart_spec throughput_chart(const std::vector<io::gpu_sample>& samples,
+                                   const io::usage_report& r, const std::string& unit) {
+  chart::chart_spec c;
+  c.title = "Throughput";
+  c.x_label = "time";
+  c.y_label = unit;
+  c.x_is_time = true;
+  c.y_min = 0;
+  std::size_t shown = 0;
+  for (const io::gpu_usage& g : r.gpus) {
+    if (!g.has_throughput) continue;
+    if (shown++ == 7) break;  // the fleet total takes the eighth marker
+    chart::series s{"GPU " + g.id, {}, chart::style::steps};
+    for (const io::gpu_sample& x : samples)
+      if (x.gpu == g.id && x.throughput) s.points.push_back({x.time, *x.throughput});
+    c.data.push_back(std::move(s));
+  }
+  if (r.gpus.size() > 1) {
+    // The fleet total at each sample time: every GPU's latest reading at or before it.
+    std::vector<const io::gpu_sample*> v;
+    for (const io::gpu_sample& x : samples)
+      if (x.throughput) v.push_back(&x);
+    std::sort(v.begin(), v.end(), [](const io::gpu_sample* a, const io::gpu_sample* b) {
+      return a->time < b->time;
+    });
+    std::map<std::string, double> latest;
+    chart::series total{"fleet total", {}, chart::style::steps};
+    for (std::size_t k = 0; k < v.size(); ++k) {
+      latest[v[k]->gpu] = *v[k]->throughput;
+      if (k + 1 < v.size() && v[k + 1]->time == v[k]->time) continue;
+      double sum = 0;
+      for (const auto& [id, t] : latest) sum += t;
+      total.points.push_back({v[k]->time, sum});
+    }
+    c.data.push_back(std::move(total));
+  }
+  return c;
+}
+
 int run_utilization(utilization_command& f) {
   f.s.read_plan();
   if (f.files.empty()) throw usage_error("utilization: give one or more monitoring files");
@@ -70,6 +114,7 @@ int run_utilization(utilization_command& f) {
                                   f.s.name("growth")));
   std::vector<io::gpu_sample> samples;
   std::vector<std::string> formats;
+  std::string throughput_unit;
   int missing = 0;
   for (const std::string& file : f.files) {
     io::monitoring_data d = io::read_monitoring_file(file);
@@ -80,6 +125,13 @@ int run_utilization(utilization_command& f) {
       for (io::gpu_sample& s : d.samples) s.gpu = prefix + s.gpu;
     }
     formats.emplace_back(io::to_string(d.format));
+    if (!d.throughput_unit.empty()) {
+      if (!throughput_unit.empty() && throughput_unit != d.throughput_unit)
+        throw usage_error(fmt::format("{}: its throughput is in {}, an earlier file's in {}: "
+                                      "give files of one unit",
+                                      file, d.throughput_unit, throughput_unit));
+      throughput_unit = d.throughput_unit;
+    }
     missing += d.missing_readings;
     samples.insert(samples.end(), d.samples.begin(), d.samples.end());
   }
@@ -87,12 +139,24 @@ int run_utilization(utilization_command& f) {
   std::optional<chart::file_result> drawn;
   if (const std::optional<std::string> file = f.s.text("chart"))
     drawn = chart::render_file(usage_chart(samples, r), *file);
+  std::optional<chart::file_result> drawn_throughput;
+  if (const std::optional<std::string> file = f.s.text("throughput_chart")) {
+    if (throughput_unit.empty())
+      throw usage_error(f.s.name("throughput_chart") +
+                        ": the files have no throughput column (tokens_per_s or requests_per_s "
+                        "in a plain CSV)");
+    drawn_throughput = chart::render_file(throughput_chart(samples, r, throughput_unit), *file);
+  }
   if (f.json) {
     nlohmann::json j = io::to_json(r);
     j["files"] = f.files;
     j["formats"] = formats;
     j["missing_readings"] = missing;
     if (drawn) j["chart"] = drawn->drawn ? drawn->image.string() : drawn->script.string();
+    if (!throughput_unit.empty()) j["throughput_unit"] = throughput_unit;
+    if (drawn_throughput)
+      j["throughput_chart"] = drawn_throughput->drawn ? drawn_throughput->image.string()
+                                                      : drawn_throughput->script.string();
     print_json(j);
     return 0;
   }
@@ -117,7 +181,13 @@ int run_utilization(utilization_command& f) {
   fmt::print("\nAdvice:\n");
   for (const std::string& a : r.advice) fmt::print("  - {}\n", a);
   fmt::print("\n{}", chart::render_text(usage_chart(samples, r)));
+  if (!throughput_unit.empty()) {
+    fmt::print("\nThroughput ({}): fleet mean {:.4g}, peak {:.4g}", throughput_unit,
+               r.fleet.throughput_mean, r.fleet.throughput_peak);
+    fmt::print("\n\n{}", chart::render_text(throughput_chart(samples, r, throughput_unit)));
+  }
   if (drawn) fmt::print("\n{}\n", drawn->message);
+  if (drawn_throughput) fmt::print("\n{}\n", drawn_throughput->message);
   return 0;
 }
 

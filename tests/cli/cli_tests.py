@@ -1212,6 +1212,34 @@ def _():
     check("healthy 70-90%" in text, "bands drawn in the text chart")
 
 
+@case("utilization.throughput")
+def _():
+    # serving.csv: GPU 0 at 2000 then 1000 tokens/s (30 s each), GPU 1 at 1500 (make_data.py).
+    j = ok_json("utilization", data("monitoring/serving.csv"))
+    check(j["throughput_unit"] == "tokens/s", "the unit from the column")
+    by = {g["id"]: g for g in j["gpus"]}
+    near(by["0"]["throughput_mean_per_s"], 1500, 1e-12, "GPU 0 time-weighted mean")
+    near(by["0"]["throughput_peak_per_s"], 2000, 1e-12, "GPU 0 peak")
+    near(j["fleet"]["throughput_mean_per_s"], 3000, 1e-12, "fleet mean = sum of the GPUs'")
+    near(j["fleet"]["throughput_peak_per_s"], 3500, 1e-12, "fleet peak total")
+    text = ok("utilization", data("monitoring/serving.csv")).out
+    check("Throughput (tokens/s): fleet mean 3000, peak 3500" in text, "the summary line")
+    check("fleet total" in text and "GPU utilisation" in text, "both text charts")
+    d = tempfile.mkdtemp()
+    out = os.path.join(d, "tp.svg")
+    r = ok("utilization", data("monitoring/serving.csv"), "--throughput-chart", out,
+           env={"PATH": "/nonexistent"})
+    check(os.path.exists(os.path.join(d, "tp.dat")) and os.path.exists(os.path.join(d, "tp.gp")),
+          "tp.dat and tp.gp written without gnuplot")
+    with open(os.path.join(d, "tp.dat")) as f:
+        check("3500" in f.read(), "the fleet total in the chart's data")
+    check("gnuplot is not on PATH" in r.out, "says gnuplot is missing")
+    bad(r"--throughput-chart: the files have no throughput column", "utilization",
+        data("monitoring/plain.csv"), "--throughput-chart", out)
+    bad(r"bad-throughput\.csv:2: field 'tokens_per_s': cannot read '12 tok/s'", "utilization",
+        data("monitoring/bad/bad-throughput.csv"))
+
+
 @case("bad.utilization")
 def _():
     bad(r"bad-percent\.csv:3: field 'utilization\.gpu': cannot read 'abc' as a percentage",

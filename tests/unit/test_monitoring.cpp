@@ -180,12 +180,35 @@ TEST_CASE("Plain CSV: time-weighted, not sample-averaged", "[monitoring][csv]") 
   CHECK(find(r, "b").idle);
 }
 
+TEST_CASE("Plain CSV with throughput: per GPU and the fleet's total", "[monitoring][csv]") {
+  // serving.csv (make_data.py): GPU 0 at 2000 tokens/s for 30 s then 1000 for 30 s, GPU 1 at
+  // 1500 throughout, sampled every 10 s: means 1500 and 1500, fleet 3000, fleet peak 3500.
+  const io::monitoring_data d = io::read_monitoring_file(dir + "serving.csv");
+  CHECK(d.throughput_unit == "tokens/s");
+  REQUIRE(d.samples.size() == 12);
+  const io::usage_report r = io::analyze_usage(d.samples);
+  REQUIRE(r.gpus.size() == 2);
+  CHECK(r.gpus[0].has_throughput);
+  CHECK(r.gpus[0].throughput_mean == Approx(1500));
+  CHECK(r.gpus[0].throughput_peak == Approx(2000));
+  CHECK(r.gpus[1].throughput_mean == Approx(1500));
+  CHECK(r.fleet.throughput_mean == Approx(3000));
+  CHECK(r.fleet.throughput_peak == Approx(3500));
+  CHECK(r.gpus[0].mean == Approx(0.6));  // 80% and 40% for 30 s each
+  const nlohmann::json j = io::to_json(r);
+  CHECK(j["fleet"]["throughput_peak_per_s"].get<double>() == Approx(3500));
+  // Files without the column carry no throughput keys.
+  const io::usage_report plain = io::analyze_usage(io::read_monitoring_file(dir + "plain.csv").samples);
+  CHECK_FALSE(plain.fleet.has_throughput);
+  CHECK_FALSE(io::to_json(plain)["fleet"].contains("throughput_mean_per_s"));
+}
+
 TEST_CASE("Growth advice and consolidation", "[monitoring][advice]") {
   // Eight GPUs at 10-20%: consolidate; growth at 10%/month from p95 45% reaches 90% in 7 months.
   std::vector<gpu_sample> s;
   for (int g = 0; g < 8; ++g)
     for (int k = 0; k < 100; ++k)
-      s.push_back({std::to_string(g), k * 10.0, g < 4 ? 0.10 : (k % 2 ? 0.45 : 0.15), {}, {}});
+      s.push_back({std::to_string(g), k * 10.0, g < 4 ? 0.10 : (k % 2 ? 0.45 : 0.15), {}, {}, {}});
   const usage_report r = analyze_usage(s, {.monthly_growth = 0.10});
   bool consolidate = false, growth = false;
   for (const std::string& a : r.advice) {
@@ -219,6 +242,11 @@ TEST_CASE("Bad files: one line naming file:row and field", "[monitoring][errors]
   CHECK_THAT(error_of("bad/bad-value.json"),
              Catch::Contains("data.result[0].values[1] (DCGM_FI_DEV_GPU_UTIL): cannot read 'fifty'"));
   CHECK_THAT(error_of("bad/truncated.json"), Catch::Contains("malformed JSON"));
+  CHECK_THAT(error_of("bad/bad-throughput.csv"),
+             Catch::Contains("bad-throughput.csv:2: field 'tokens_per_s': cannot read '12 tok/s' "
+                             "as a number per second"));
+  CHECK_THAT(error_of("bad/two-throughputs.csv"),
+             Catch::Contains("two-throughputs.csv:1: both 'tokens_per_s' and 'requests_per_s'"));
   CHECK_THAT(error_of("no-such-file.csv"), Catch::Contains("no such file"));
   for (const char* f : {"bad/bad-percent.csv", "bad/bad-value.json", "bad/truncated.json"})
     CHECK(error_of(f).find('\n') == std::string::npos);

@@ -16,7 +16,9 @@
 //   plain CSV    header `timestamp,gpu,utilization,memory_used,power`; utilisation in percent,
 //                memory in MiB and power in W unless the value carries a unit; timestamps as
 //                ISO 8601 ("2026-11-23T06:00:00Z"), nvidia-smi's "2026/11/23 06:00:00.000" or
-//                Unix seconds.
+//                Unix seconds. An optional `tokens_per_s` or `requests_per_s` column (the
+//                serving engine's throughput on that GPU, e.g. vLLM's generation tokens rate)
+//                gives the throughput graph.
 //
 // Bad input throws gpuplan::io::error with one line naming file:row and the field
 // ("util.csv:17: field 'utilization.gpu': cannot read 'abc' as a percentage").
@@ -57,6 +59,9 @@ struct gpu_sample {
   double utilization = 0;      ///< 0..1 (utilization.gpu / 100)
   std::optional<data_size> memory_used;
   std::optional<power> power_draw;
+  /// Work served per second on this GPU (plain CSV `tokens_per_s` or `requests_per_s`;
+  /// monitoring_data::throughput_unit says which).
+  std::optional<double> throughput;
 };
 
 enum class monitoring_format { nvidia_smi, dcgm_prometheus, plain_csv };
@@ -73,6 +78,8 @@ inline std::string_view to_string(monitoring_format f) {
 struct monitoring_data {
   std::string source;
   monitoring_format format = monitoring_format::plain_csv;
+  /// "tokens/s" or "requests/s" when the file has a throughput column; empty otherwise.
+  std::string throughput_unit;
   std::vector<gpu_sample> samples;
   int missing_readings = 0;  ///< "[N/A]" utilisation readings skipped
 };
@@ -275,6 +282,17 @@ inline power read_power(std::string_view text, std::string_view field, const csv
   return v * factor * units::W;
 }
 
+/// A throughput: a bare number, not negative (the column's name carries the unit).
+inline double read_rate(std::string_view text, std::string_view field, const csv_place& at) {
+  double v = 0;
+  std::string unit;
+  if (!split_value(text, v, unit) || !unit.empty())
+    throw error(at.where(field) + ": cannot read '" + std::string(trim(text)) +
+                "' as a number per second");
+  if (v < 0) throw error(at.where(field) + ": " + std::string(trim(text)) + " is negative");
+  return v;
+}
+
 /// Column name without its "[unit]" suffix, lower case: "utilization.gpu [%]" -> "utilization.gpu".
 inline std::string column_key(std::string_view h, std::string* unit = nullptr) {
   h = trim(h);
@@ -318,7 +336,8 @@ inline std::string read_text(const std::filesystem::path& path) {
 // ---- CSV (nvidia-smi and plain) ------------------------------------------------------------------
 
 struct csv_columns {
-  int time = -1, gpu = -1, util = -1, memory = -1, power = -1;
+  int time = -1, gpu = -1, util = -1, memory = -1, power = -1, throughput = -1;
+  std::string throughput_unit;
   std::string memory_unit;
   std::size_t count = 0;
 };
@@ -362,6 +381,12 @@ inline monitoring_data read_csv_text(const std::string& text, const std::string&
         } else if (key == "power.draw" || key == "power" || key == "power.draw.average" ||
                    key == "power.draw.instant") {
           if (c.power < 0 || key == "power.draw") c.power = kk;
+        } else if (key == "tokens_per_s" || key == "requests_per_s") {
+          if (c.throughput >= 0)
+            throw error(file + ":" + std::to_string(row) +
+                        ": both 'tokens_per_s' and 'requests_per_s': give one throughput column");
+          c.throughput = kk;
+          c.throughput_unit = key == "tokens_per_s" ? "tokens/s" : "requests/s";
         }
       }
       const std::string_view util_name = smi ? "utilization.gpu" : "utilization";
@@ -373,6 +398,10 @@ inline monitoring_data read_csv_text(const std::string& text, const std::string&
         throw error(file + ":" + std::to_string(row) + ": missing column '" +
                     std::string(util_name) + "'");
       d.format = smi ? monitoring_format::nvidia_smi : monitoring_format::plain_csv;
+      if (!d.throughput_unit.empty() && c.throughput_unit != d.throughput_unit)
+        throw error(file + ":" + std::to_string(row) + ": the throughput column changed from " +
+                    d.throughput_unit + " to " + c.throughput_unit);
+      if (c.throughput >= 0) d.throughput_unit = c.throughput_unit;
       cols = c;
       header = f;
       have_header = true;
@@ -407,6 +436,9 @@ inline monitoring_data read_csv_text(const std::string& text, const std::string&
                                   cols.memory_unit);
     if (cols.power >= 0 && !is_missing(f[static_cast<std::size_t>(cols.power)]))
       s.power_draw = read_power(f[static_cast<std::size_t>(cols.power)], name(cols.power), at);
+    if (cols.throughput >= 0 && !is_missing(f[static_cast<std::size_t>(cols.throughput)]))
+      s.throughput = read_rate(f[static_cast<std::size_t>(cols.throughput)],
+                               name(cols.throughput), at);
     d.samples.push_back(std::move(s));
   }
   if (!have_header) throw error(file + ": empty file (no header, no data)");
@@ -558,6 +590,11 @@ struct gpu_usage {
   band_shares bands{};
   bool has_memory = false;
   data_size memory_mean{}, memory_peak{};
+  /// Time-weighted throughput (per second, in the file's unit) where the samples had one; for
+  /// the fleet the mean is the sum of the GPUs' means and the peak the highest fleet total at
+  /// any moment.
+  bool has_throughput = false;
+  double throughput_mean = 0, throughput_peak = 0;
   bool has_power = false;
   power power_mean{}, power_peak{};
   energy energy_used{};        ///< mean power x observed time
@@ -634,6 +671,7 @@ inline usage_report analyze_usage(std::vector<gpu_sample> samples, const usage_o
     double start, end, u;
   };
   std::vector<std::vector<interval>> per_gpu;
+  std::vector<interval> tp_spans;  // every GPU's throughput intervals, for the fleet's peak
   std::vector<detail::weighted> pooled;
   band_shares pooled_bands;
   double pooled_total = 0, pooled_sum = 0;
@@ -665,7 +703,8 @@ inline usage_report analyze_usage(std::vector<gpu_sample> samples, const usage_o
     }
     std::vector<detail::weighted> ws;
     std::vector<interval> spans;
-    double total = 0, sum = 0, mem_sum = 0, mem_w = 0, pow_sum = 0, pow_w = 0;
+    double total = 0, sum = 0, mem_sum = 0, mem_w = 0, pow_sum = 0, pow_w = 0, tp_sum = 0,
+           tp_w = 0;
     for (std::size_t k = 0; k < g.size(); ++k) {
       double w = median;
       if (k + 1 < g.size()) {
@@ -692,6 +731,13 @@ inline usage_report analyze_usage(std::vector<gpu_sample> samples, const usage_o
         pow_w += w;
         u.power_peak = max(u.power_peak, *s.power_draw);
       }
+      if (s.throughput) {
+        u.has_throughput = true;
+        tp_sum += *s.throughput * w;
+        tp_w += w;
+        u.throughput_peak = std::max(u.throughput_peak, *s.throughput);
+        tp_spans.push_back({s.time, s.time + w, *s.throughput});
+      }
       r.start_time = std::min(r.start_time, s.time);
       r.end_time = std::max(r.end_time, s.time + w);
     }
@@ -701,6 +747,7 @@ inline usage_report analyze_usage(std::vector<gpu_sample> samples, const usage_o
     u.peak_to_average = u.mean > 0 ? u.peak / u.mean : 0;
     detail::normalise(u.bands, total);
     if (u.has_memory) u.memory_mean = mem_sum / mem_w * units::B;
+    if (u.has_throughput) u.throughput_mean = tp_sum / tp_w;
     if (u.has_power) {
       u.power_mean = pow_sum / pow_w * units::W;
       u.energy_used = u.power_mean * (pow_w * units::s);
@@ -730,6 +777,10 @@ inline usage_report analyze_usage(std::vector<gpu_sample> samples, const usage_o
       f.has_memory = true;
       f.memory_mean += u.memory_mean;  // total memory in use across GPUs, on average
       f.memory_peak += u.memory_peak;  // sum of per-GPU peaks (an upper bound)
+    }
+    if (u.has_throughput) {
+      f.has_throughput = true;
+      f.throughput_mean += u.throughput_mean;
     }
     if (u.has_power) {
       f.has_power = true;
@@ -772,6 +823,23 @@ inline usage_report analyze_usage(std::vector<gpu_sample> samples, const usage_o
     f.peak = std::min(peak, 1.0);
   }
   f.peak_to_average = f.mean > 0 ? f.peak / f.mean : 0;
+  // The fleet's peak throughput: the highest sum over GPUs at any moment (ends before starts).
+  {
+    std::vector<std::pair<double, double>> ev;
+    for (const interval& t : tp_spans) {
+      ev.push_back({t.start, t.u});
+      ev.push_back({t.end, -t.u});
+    }
+    std::sort(ev.begin(), ev.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first < b.first : a.second < b.second;
+    });
+    double sum = 0;
+    for (std::size_t k = 0; k < ev.size(); ++k) {
+      sum += ev[k].second;
+      if (k + 1 == ev.size() || ev[k + 1].first != ev[k].first)
+        f.throughput_peak = std::max(f.throughput_peak, sum);
+    }
+  }
 
   // Advice, in plain words.
   const utilization_bands& b = o.bands;
@@ -835,7 +903,8 @@ inline usage_report analyze_usage(std::vector<gpu_sample> samples, const usage_o
 
 /// {"id", "mean", "peak", "p95", "peak_to_average", "bands": {"under_30", "30_70", "70_90",
 /// "90_95", "over_95"}, "samples", "observed_s", "gaps", "idle", "memory_mean_bytes",
-/// "memory_peak_bytes", "power_mean_watts", "power_peak_watts", "energy_joules"}; utilisation as
+/// "memory_peak_bytes", "power_mean_watts", "power_peak_watts", "energy_joules",
+/// "throughput_mean_per_s", "throughput_peak_per_s"}; utilisation as
 /// fractions (0.87 = 87%).
 inline nlohmann::json to_json(const gpu_usage& u) {
   nlohmann::json j;
@@ -859,6 +928,10 @@ inline nlohmann::json to_json(const gpu_usage& u) {
     j["power_mean_watts"] = u.power_mean.in(units::W);
     j["power_peak_watts"] = u.power_peak.in(units::W);
     j["energy_joules"] = u.energy_used.in(units::J);
+  }
+  if (u.has_throughput) {
+    j["throughput_mean_per_s"] = u.throughput_mean;
+    j["throughput_peak_per_s"] = u.throughput_peak;
   }
   return j;
 }

@@ -82,7 +82,20 @@ with open("plain.csv", "w") as f:
     f.write("1795442450,b,0,0,60\n")
     f.write("2026-11-20T14:00:50Z,a,90,12288,600\n")
 
+# Plain CSV with a serving engine's throughput (tokens_per_s): two GPUs sampled every 10 s for a
+# minute. GPU 0 serves 2000 tokens/s at 80% for 30 s, then 1000 at 40%; GPU 1 1500 at 60%
+# throughout. Time-weighted: GPU 0 mean 1500 tokens/s, peak 2000; GPU 1 1500; the fleet's mean
+# 3000 and its peak total 3500 (the first 30 s).
+with open("serving.csv", "w") as f:
+    f.write("timestamp,gpu,utilization,power,tokens_per_s\n")
+    for k in range(6):
+        t = 1795442400 + 10 * k
+        f.write(f"{t},0,{80 if k < 3 else 40},{500 if k < 3 else 300},{2000 if k < 3 else 1000}\n")
+        f.write(f"{t},1,60,400,1500\n")
+
 bad = {
+    "bad-throughput.csv": "timestamp,gpu,utilization,tokens_per_s\n2026-11-20T14:00:00Z,0,50,12 tok/s\n",
+    "two-throughputs.csv": "timestamp,gpu,utilization,tokens_per_s,requests_per_s\n2026-11-20T14:00:00Z,0,50,1,1\n",
     "bad-percent.csv": header + "\n2026/11/20 14:00:00.000, 0, 87 %, 100, 300 W\n2026/11/20 14:00:05.000, 0, abc, 100, 300 W\n",
     "bad-power-unit.csv": header + "\n2026/11/20 14:00:00.000, 0, 87, 100, 300.5 V\n",
     "over-100.csv": "timestamp,gpu,utilization,memory_used,power\n2026-11-20T14:00:00Z,0,130,1,1\n",
