@@ -19,6 +19,7 @@
 #include <gpuplan/models/cost.hpp>
 #include <gpuplan/models/serving.hpp>
 #include <gpuplan/plan/capacity.hpp>
+#include <gpuplan/plan/sharing.hpp>
 
 #include <fmt/format.h>
 
@@ -71,6 +72,12 @@ constexpr field capacity_table[] = {
     {"compare", "--compare", ft::text, "options",
      "Other replica types to rank for the same demand: 'NAME:RATE:SERVICE[:PER_GPU[:PRICE]]', "
      "';'-separated (PER_GPU: replicas sharing one GPU, e.g. 7 for 1g slices; PRICE: $/replica-h)"},
+    {"compare_gpus", "--compare-gpus", ft::text, "options",
+     "With a serving plan: rank the same plan (model, tp x pp, lengths, SLO) on these GPUs too, "
+     "comma-separated (a bigger GPU); each replica from the serving model, priced from the book"},
+    {"compare_mig", "--compare-mig", ft::flag, "options",
+     "With a serving plan at tp 1: rank every MIG slice of the GPU the model fits on (its replica "
+     "from the serving model on the slice, the GPU's price shared by its slices)"},
     {"hybrid", "--hybrid", ft::flag, "options",
      "With --hourly: rank an owned base for the baseline plus cloud burst for the peaks, priced by "
      "the cost model (owned servers like --node, default DGX H100, at the price book's on-prem "
@@ -177,6 +184,29 @@ std::vector<capacity_option> compare_options(const settings& s, const capacity_r
   return out;
 }
 
+/// The options a serving plan implies: the same plan on other GPUs (--compare-gpus) and on the
+/// MIG slices of its GPU (--compare-mig), each replica from the serving model at the same SLO.
+/// Each option that no concurrency serves within the SLO is skipped with a note in `notes`.
+struct serving_compare {
+  std::vector<capacity_option> options;
+  std::vector<std::string> notes;
+};
+
+/// The replica-hour price of `gpus` GPUs of `gpu` shared by `sharing` replicas: the default
+/// book's cheapest on-demand $/GPU-hour; 0 (unpriced) when the book has none.
+money_rate book_replica_price(const gpu_spec& gpu, int gpus, int sharing) {
+  const cloud_price* c = cheapest_price(catalog::default_prices, gpu, price_term::on_demand);
+  return c == nullptr ? money_rate{} : c->on_demand * (1.0 * gpus) / (1.0 * sharing);
+}
+
+std::optional<replica_capacity> serving_option(const serving_plan& p, const serving_slo& slo) {
+  // A model that does not fit leaves no KV room: serve() rejects it; that is "not an option".
+  if (kv_capacity_sequences(p) < 1) return std::nullopt;
+  const slo_result best = best_under_slo(p, slo);
+  if (!best.found) return std::nullopt;
+  return replica_from_serving(p, best.best);
+}
+
 /// The replica a serving plan describes: its best operating point under the TTFT/TPOT SLO.
 struct serving_replica {
   serve_setup setup;
@@ -220,6 +250,73 @@ std::optional<serving_replica> serving_replica_from(const settings& s) {
         r.setup.plan.layout.tp, r.setup.plan.layout.pp, r.setup.slo.ttft.in(units::s),
         r.setup.slo.tpot.in(units::s)));
   r.price = cheapest_price(catalog::default_prices, r.setup.plan.node.gpu, price_term::on_demand);
+  return r;
+}
+
+serving_compare serving_compare_options(const settings& s,
+                                        const std::optional<serving_replica>& serving) {
+  serving_compare r;
+  const bool gpus = s.has("compare_gpus"), mig = s.flag("compare_mig").value_or(false);
+  if (!gpus && !mig) return r;
+  if (!serving)
+    throw usage_error(s.name(gpus ? "compare_gpus" : "compare_mig") +
+                      " needs a serving plan (--model and the `gpuplan serve` flags); for other "
+                      "replicas give their capacities with --compare");
+  const serving_plan& base = serving->setup.plan;
+  const serving_slo& slo = serving->setup.slo;
+  const int per = base.gpus_per_replica();
+  if (gpus) {
+    std::string item;
+    for (char ch : *s.text("compare_gpus") + ",") {
+      if (ch != ',') {
+        if (ch != ' ') item += ch;
+        continue;
+      }
+      if (item.empty()) continue;
+      serving_plan p = base;
+      const gpu_spec g = resolve_gpu(item).spec;
+      if (serving->setup.node && serving->setup.node->gpu.name == g.name)
+        p.node = *serving->setup.node;
+      else
+        p.node = single_gpu_node(g, std::max(8, per));
+      const std::string name = fmt::format("{} x{}", g.name.view(), per);
+      if (const std::optional<replica_capacity> rep = serving_option(p, slo))
+        r.options.push_back({.name = name_string::from(name.substr(0, name_string::capacity)),
+                             .replica = *rep,
+                             .replicas_per_gpu = 1,
+                             .replica_price = book_replica_price(g, per, 1)});
+      else
+        r.notes.push_back(fmt::format("{}: no concurrency meets the SLO (or the model does not "
+                                      "fit)", name));
+      item.clear();
+    }
+  }
+  if (mig) {
+    if (per != 1)
+      throw usage_error(fmt::format("{} needs tp 1 and pp 1 (a MIG slice is one device; NCCL does "
+                                    "not run tensor parallelism across slices)",
+                                    s.name("compare_mig")));
+    const gpu_spec& g = base.node.gpu;
+    if (catalog::mig_profiles(g).empty())
+      throw usage_error(fmt::format("{}: {} has no MIG profiles", s.name("compare_mig"),
+                                    g.name.view()));
+    for (const mig_profile& m : catalog::mig_profiles(g)) {
+      const std::string name = fmt::format("{} MIG {}", g.name.view(), m.name.view());
+      if (!mig_inference_fit(base.model, g, m, base.config, base.memory).fits()) {
+        r.notes.push_back(fmt::format("{}: the model does not fit", name));
+        continue;
+      }
+      serving_plan p = base;
+      p.node = single_gpu_node(mig_slice(g, m), 1);
+      if (const std::optional<replica_capacity> rep = serving_option(p, slo))
+        r.options.push_back({.name = name_string::from(name.substr(0, name_string::capacity)),
+                             .replica = *rep,
+                             .replicas_per_gpu = m.max_instances,
+                             .replica_price = book_replica_price(g, 1, m.max_instances)});
+      else
+        r.notes.push_back(fmt::format("{}: no concurrency meets the SLO", name));
+    }
+  }
   return r;
 }
 
@@ -349,7 +446,12 @@ int run_capacity(capacity_command& cmd) {
     mig = *prof;
   }
   const capacity_plan p = plan_capacity(q);
-  const std::vector<capacity_option> options = compare_options(s, q);
+  std::vector<capacity_option> options = compare_options(s, q);
+  const serving_compare implied = serving_compare_options(s, serving);
+  if (!implied.options.empty() && options.empty())
+    options.push_back(
+        {.name = "this replica", .replica = q.replica, .replica_price = q.replica_price});
+  options.insert(options.end(), implied.options.begin(), implied.options.end());
   std::vector<option_result> ranked(options.size());
   if (!options.empty()) rank_options(q, options, ranked);
   std::optional<hybrid_capacity> hybrid;
@@ -463,6 +565,7 @@ int run_capacity(capacity_command& cmd) {
                      {"all_owned_daily_cost_usd", h.all_onprem.in(units::usd)},
                      {"all_owned_gpus", h.peak_gpus}};
     }
+    if (!implied.notes.empty()) j["option_notes"] = implied.notes;
     if (drawn) j["chart"] = drawn->drawn ? drawn->image.string() : drawn->script.string();
     print_json(j);
     return 0;
@@ -556,6 +659,7 @@ int run_capacity(capacity_command& cmd) {
                         r.priced ? fmt::format("{:.2f}", r.cost.in(units::usd_per_h)) : "-"});
     fmt::print("{}", t.render("  "));
   }
+  for (const std::string& n : implied.notes) fmt::print("  not ranked: {}\n", n);
   if (q.months > 0) {
     fmt::print("\nGrowth {}/month:\n", pct(q.monthly_growth));
     table t;

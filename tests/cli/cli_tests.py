@@ -1559,6 +1559,35 @@ def _():
         "--mix", "512:128:1", "--input-len", "100")
 
 
+@case("capacity.compare_serving")
+def _():
+    # The serving plan's own options: the same plan on a bigger GPU, and on MIG slices of its GPU,
+    # each replica from the serving model at the same SLO.
+    plan = ["--model", "Llama-3.1-8B", "--gpu", "h100", "--input-len", "1024", "--output-len",
+            "256", "--ttft-slo", "2", "--tpot-slo", "0.05"]
+    demand = ["--rate", "40", "--peak-factor", "1.5", "--wait-slo", "1", "--months", "0"]
+    j = ok_json("capacity", *demand, *plan, "--compare-gpus", "h200", "--compare-mig")
+    by = {o["name"]: o for o in j["options"]}
+    # H200: the capacity plan run directly on --gpu h200 gives the same replicas
+    h200 = ok_json("capacity", *demand, *plan[:2], "--gpu", "h200", *plan[4:])
+    check(by["H200-SXM-141GB x1"]["replicas"] == h200["replicas"], "H200 as planned directly")
+    near(by["H200-SXM-141GB x1"]["cost_per_hour_usd"], h200["cost_per_hour_usd"], 1e-9,
+         "H200 priced from the book")
+    # 7g.80gb is the whole GPU as one slice: this replica again
+    check(by["H100-SXM5-80GB MIG 7g.80gb"]["replicas"] == by["this replica"]["replicas"],
+          "the 7g slice is the whole GPU")
+    m = by["H100-SXM5-80GB MIG 3g.40gb"]
+    check(m["gpus"] == (m["replicas"] + 1) // 2, "two 3g.40gb slices per H100")
+    check(any("1g.10gb: the model does not fit" in n for n in j["option_notes"]),
+          "the slices too small are named")
+    for o in j["options"]:
+        check(o["wait_at_percentile_s"] <= 1.0 + 1e-12, f"{o['name']} meets the target")
+    bad(r"--compare-mig needs tp 1", "capacity", *demand, "--model", "Llama-3.1-70B", "--node",
+        "dgx-h100", "--tp", "8", "--ttft-slo", "1", "--tpot-slo", "0.05", "--compare-mig")
+    bad(r"--compare-gpus needs a serving plan", "capacity", *demand, "--replica-rate", "2",
+        "--service-time", "4", "--compare-gpus", "h200")
+
+
 @case("train.deadline")
 def _():
     # The fewest GPUs to train 1T tokens of Llama-3.1-8B within 30 days (global batch 512,
