@@ -484,7 +484,11 @@ int run_capacity(capacity_command& cmd) {
                                   owned_fleet(node, *gpu, 1, io::default_price_book(), site_spec{},
                                               node_power_assumptions{}),
                                   cloud_gpu_hour);
-    if (ranked.empty() && q.replica_price.value > 0)  // rank it against this replica in the cloud
+    // Rank it against this replica rented in the cloud for the peak all day, at its price (the
+    // cloud $/GPU-hour x GPUs when none was given).
+    const money_rate rented =
+        q.replica_price.value > 0 ? q.replica_price : cloud_gpu_hour * (1.0 * q.replica.gpus);
+    if (ranked.empty())
       ranked.push_back({.name = name_string::from("this replica"),
                         .replicas = p.replicas,
                         .gpus = p.gpus,
@@ -492,7 +496,7 @@ int run_capacity(capacity_command& cmd) {
                         .mean_utilization = p.mean_utilization,
                         .peak_band = p.peak_band,
                         .wait_at_percentile = p.at_peak.wait_percentile(q.slo.percentile),
-                        .cost = p.cost_at_peak,
+                        .cost = p.replicas * rented,
                         .priced = true});
     ranked.push_back(hybrid->option);
     sort_options(ranked);
