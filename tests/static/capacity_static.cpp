@@ -49,4 +49,26 @@ static_assert(plan_training_capacity(15 * units::Ttoken, 60 * units::d,
                                      3000 * units::tokens_per_s)
                   .gpus == 1072);
 
+// The service-time spread: two classes of 2 s and 6 s, no queue: sd 2 (csqrt is constexpr).
+constexpr double two_classes[] = {2.0, 6.0}, equal[] = {1.0, 1.0};
+static_assert(detail::service_spread(two_classes, equal, 2, {}) == 2.0);
+static_assert(detail::csqrt(2.25) == 1.5);
+
+// Owned base + cloud burst at compile time: a flat day at $10 per cloud GPU-hour is owned
+// (whole DGX H100 servers: 30 replicas x 2 GPUs = 60 GPUs -> 64).
+constexpr capacity_request flat_day = [] {
+  request_rate h[24]{};
+  for (request_rate& r : h) r = 30 * units::request / units::s;
+  return capacity_request{.demand = demand_profile::from_hourly(h),
+                          .replica = {.rate = 2 * units::request / units::s,
+                                      .mean_service = 4 * units::s,
+                                      .gpus = 2},
+                          .slo = {.max_wait = 2 * units::s, .percentile = 0.99},
+                          .months = 0};
+}();
+constexpr hybrid_capacity owned_day =
+    plan_hybrid_capacity(plan_capacity(flat_day), flat_day,
+                         {.node = catalog::dgx_h100, .gpus = 8}, 10 * units::usd_per_h);
+static_assert(owned_day.cost.base_gpus % 8 == 0 && owned_day.peak_cloud_replicas == 0);
+
 }  // namespace
