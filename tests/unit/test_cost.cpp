@@ -26,11 +26,15 @@ TEST_CASE("Run cost from a price and from the book", "[cost]") {
   CHECK(usd(run_cost(run, cat::default_prices)) == Approx(15360 * 2.79));
   CHECK(usd(run_cost(run, cat::default_prices, price_term::on_demand, "lambda")) ==
         Approx(15360 * 3.78));
+  // Committed use: Google Cloud's a3-highgpu-8g 3-year rate, $28,370.998 per 730-hour month
+  // for 8 GPUs (Cloud Billing Catalog, 2025-03-06), the only H100 commitment in the book.
+  CHECK(usd(run_cost(run, cat::default_prices, price_term::commit_3yr)) ==
+        Approx(15360 * 28370.99821392 / 730 / 8));
   // No price: one clear error naming GPU, term and provider.
-  CHECK_THROWS_WITH(run_cost(run, cat::default_prices, price_term::commit_3yr),
+  CHECK_THROWS_WITH(run_cost(run, cat::default_prices, price_term::commit_3yr, "lambda"),
                     Contains("no commit_3yr price for GPU H100-SXM5-80GB"));
-  CHECK_THROWS_WITH(run_cost(run, cat::default_prices, price_term::on_demand, "gcp"),
-                    Contains("from provider gcp"));
+  CHECK_THROWS_WITH(run_cost(run, cat::default_prices, price_term::on_demand, "oracle"),
+                    Contains("from provider oracle"));
 }
 
 TEST_CASE("Cost per token and per fleet-month", "[cost]") {
