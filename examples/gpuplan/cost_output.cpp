@@ -3,6 +3,8 @@
 
 #include "cli.hpp"
 
+#include <gpuplan/catalog/prices.hpp>
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -40,13 +42,18 @@ nlohmann::json number_or_null(double v) {
 onprem_fleet fleet_of(const cost_request& r, int gpus) {
   onprem_fleet f;
   f.node = r.inputs.node;
-  if (!(f.node.gpu.name == r.usage.gpu.name)) {
+  // The book's owning costs when a --prices file set them; otherwise the defaults with the
+  // server's own catalog price (DGX H100, DGX A100) when the run's GPU is the server's.
+  const bool own_gpu = f.node.gpu.name == r.usage.gpu.name;
+  f.costs = r.book.onprem_from_file ? r.book.onprem
+            : own_gpu               ? catalog::onprem_costs_for(f.node)
+                                    : onprem_costs{};
+  if (!own_gpu) {
     // The owned server is the node around the run's GPU; its published maximum was for another.
     f.node.gpu = r.usage.gpu;
     f.node.max_power = {};
   }
   f.gpus = gpus;
-  f.costs = r.book.onprem;
   f.site = r.inputs.site;
   f.power_model = r.inputs.power_model;
   return f;

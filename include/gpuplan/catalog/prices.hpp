@@ -12,7 +12,9 @@
 #pragma once
 
 #include <array>
+#include <gpuplan/specs/node.hpp>
 #include <gpuplan/specs/pricing.hpp>
+#include <gpuplan/specs/source.hpp>
 
 namespace gpuplan::catalog {
 
@@ -241,5 +243,60 @@ inline constexpr std::array default_prices{
     coreweave_a100_80gb,   lambda_1x_h100_sxm,    lambda_1x_h100_pcie,    lambda_1x_a100_40gb,
     modal_h100,            runpod_8x_h100,        vastai_8x_h100,
 };
+
+// ---- owned servers ------------------------------------------------------------------------------
+
+/// The purchase price of one GPU server of a catalog node, with its date and source.
+struct server_price {
+  name_string node;  ///< a catalog node's name ("DGX-H100")
+  money price{};
+  calendar_date date{};
+  source_text source;
+};
+
+/// DGX H100: SemiAnalysis's estimate of its sale price, "~$270,000" (May 2023), as quoted by
+/// Epoch AI's training-cost-trends analysis (github.com/epoch-research/training-cost-trends).
+inline constexpr server_price dgx_h100_price{
+    .node = "DGX-H100",
+    .price = 270000 * units::usd,
+    .date = {2023, 5, 31},
+    .source = "SemiAnalysis 'AI Server Cost Analysis - Memory Is The Biggest Loser', May 2023: "
+              "DGX H100 sale price ~$270,000 (quoted by epoch-research/training-cost-trends)",
+};
+/// DGX A100 at its launch: from $200,000 (geektopia.es, 2020-05-14, the day of the announcement).
+inline constexpr server_price dgx_a100_price{
+    .node = "DGX-A100",
+    .price = 200000 * units::usd,
+    .date = {2020, 5, 14},
+    .source = "geektopia.es 2020-05-14, 'Nvidia anuncia el servidor DGX A100': price from "
+              "$200,000",
+};
+/// An HGX H100 server from an integrator: the Thinkmate quotation of $317,000 for 8x H100 SXM with
+/// 8x 400G InfiniBand (archived 2024-08-22), cited by the "H100 cluster cost" sheet. This is the
+/// default onprem_costs::server_price.
+inline constexpr server_price hgx_h100_price{
+    .node = "HGX-H100",
+    .price = 317000 * units::usd,
+    .date = {2024, 8, 22},
+    .source = "Thinkmate quotation, 8x H100 SXM + InfiniBand, $317k (web.archive.org, "
+              "2024-08-22), cited in the public 'H100 cluster cost' sheet (Aug 2024)",
+};
+
+inline constexpr std::array server_prices{dgx_h100_price, dgx_a100_price, hgx_h100_price};
+
+/// The catalog's price for a node (matched by name), or nullptr.
+constexpr const server_price* find_server_price(const node_spec& n) {
+  for (const server_price& p : server_prices)
+    if (p.node == n.name) return &p;
+  return nullptr;
+}
+
+/// The default owning costs with the server price of node n when the catalog has one (DGX H100
+/// $270,000, DGX A100 $200,000); otherwise the HGX H100 quotation of onprem_costs.
+constexpr onprem_costs onprem_costs_for(const node_spec& n) {
+  onprem_costs c;
+  if (const server_price* p = find_server_price(n)) c.server_price = p->price;
+  return c;
+}
 
 }  // namespace gpuplan::catalog
