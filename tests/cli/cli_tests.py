@@ -1361,6 +1361,9 @@ def _():
         check(re.search(rf"{re.escape(opt)}\b", h), f"cost --help lists {opt}")
     for opt in ["--model", "--tokens", "--node", "--tp", "--dp", "--global-batch", "--framework"]:
         check(re.search(rf"{re.escape(opt)}\b", h), f"cost --help lists train's {opt}")
+    for opt in ["--workload", "--dtype", "--input-len", "--output-len", "--concurrency", "--rate",
+                "--engine", "--kv-dtype"]:
+        check(re.search(rf"{re.escape(opt)}\b", h), f"cost --help lists serve's {opt}")
 
 
 COST_TRAIN = ["--model", "llama-3.1-8b", "--node", "dgx-h100", "--dp", "8", "--zero", "1",
@@ -1401,6 +1404,118 @@ def _():
     # Given usage stays as it was: no training object.
     u = ok_json("cost", "--gpu-hours", "1000", "--gpu", "h100")
     check(u["training"] is None, "given usage has training null")
+
+
+COST_SERVE = ["--model", "llama-3.1-8b", "--gpu", "h100", "--concurrency", "64", "--input-len",
+              "512", "--output-len", "700"]
+
+
+@case("cost.serving")
+def _():
+    """A serving deployment (`gpuplan serve`'s flags): its operating point is serve's, the fleet is
+    held every hour of a 730-hour month, and every per-token figure is the month's over the month's
+    output tokens: cost per token = price / tokens/s per GPU, energy per token = power x PUE /
+    tokens/s per GPU (exact identities, tolerance rounding only)."""
+    j = ok_json("cost", *COST_SERVE)
+    s = ok_json("serve", *COST_SERVE)
+    v = j["serving"]
+    check(j["workload"] == "serve" and j["training"] is None, "serving workload")
+    check(v["gpus"] == 1 and v["replicas"] == 1 and j["gpus"] == 1, f"one GPU: {v}")
+    per_gpu = s["output_tokens_per_s_per_gpu"]
+    near(v["output_tokens_per_s_per_gpu"], per_gpu, 1e-9, "serve's operating point")
+    near(v["ttft_s"], s["ttft_s"], 1e-12, "serve's TTFT")
+    near(j["gpu_hours"], HOURS_PER_MONTH, 1e-9, "one GPU for a month")
+    price = j["price"]["usd_per_gpu_hour"]
+    check(j["price"]["provider"] == "runpod", "the cheapest on-demand H100 of the book")
+    near(j["cost_usd"], HOURS_PER_MONTH * price, 1e-9, "cost = a month of the fleet")
+    near(j["cost_usd_per_month"], j["cost_usd"], 1e-12, "cost per month")
+    near(j["cost_per_million_tokens_usd"], price / 3600 / per_gpu * 1e6, 1e-9,
+         "cost per million output tokens = price / tokens/s per GPU")
+    watts, pue = j["power_per_gpu_watts"], j["pue"]
+    near(watts, 698 + 4600 / 8, 1e-9, "H100 at full duty + a DGX-class host share")
+    near(j["energy_kwh"], HOURS_PER_MONTH * watts / 1000 * pue, 1e-9, "month energy")
+    near(j["energy_kwh_per_million_tokens"], watts * pue / per_gpu * 1e6 / 3.6e6, 1e-9,
+         "energy per million tokens = power x PUE / tokens/s per GPU")
+    near(j["tokens_per_joule"], per_gpu / (watts * pue), 1e-12, "tokens per joule")
+    near(j["carbon_kg_per_million_tokens"],
+         j["energy_kwh_per_million_tokens"] * j["carbon_intensity_kg_per_kwh"], 1e-12, "carbon")
+    near(j["cost_per_request_usd"], price / 3600 / s["requests_per_s"], 1e-9, "cost per request")
+    t = ok("cost", *COST_SERVE).out
+    check("per million output tokens" in t and "serving model" in t and "a month" in t, t)
+    # Replicas x tensor parallel: 70B at tp 4 on 8 GPUs is 2 replicas; an arrival rate sets the
+    # operating point; --dtype is the serving math's here (W8A8 fp8).
+    r = ok_json("cost", "--model", "llama-3.1-70b", "--tp", "4", "--gpus", "8", "--rate", "5",
+                "--dtype", "fp8", "--price-per-gpu-hour", "2")
+    v = r["serving"]
+    check(v["gpus"] == 8 and v["replicas"] == 2 and v["tp"] == 4, f"two replicas of 4: {v}")
+    near(v["requests_per_s"], 5, 1e-6, "the rate served")
+    check(v["dtype"] == "fp8", "--dtype is the serving precision")
+    near(r["cost_usd"], 8 * HOURS_PER_MONTH * 2, 1e-9, "8 GPUs x 730 h x $2")
+    near(r["cost_per_million_tokens_usd"], 2 / 3600 / v["output_tokens_per_s_per_gpu"] * 1e6,
+         1e-6, "per token at the rate's operating point")
+    # --workload serve with only the shared flags; --workload train keeps --dtype for training.
+    w = ok_json("cost", "--model", "llama-3.1-8b", "--workload", "serve", "--dtype", "bf16")
+    check(w["workload"] == "serve" and w["serving"]["concurrency"] == 1, "explicit serve")
+    k = ok_json("cost", *COST_TRAIN, "--tokens", "1e9", "--dtype", "bf16")
+    check(k["workload"] == "train" and k["serving"] is None, "training keeps its --dtype")
+    # A comparison prices the deployment's fleet against owning it.
+    c = ok_json("cost", *COST_SERVE, "--compare", "cloud")
+    for key in ("break_even_utilization", "break_even_months", "cost_per_million_tokens_usd"):
+        check(key in c, f"key {key}")
+
+
+@case("cost.serving_bad")
+def _():
+    bad(r"^gpuplan: error: --input-len prices a serving deployment and --tokens a training run",
+        "cost", "--model", "llama-3.1-8b", "--input-len", "512", "--tokens", "1e9")
+    bad(r"--concurrency prices a serving deployment and --global-batch a training run", "cost",
+        "--model", "llama-3.1-8b", "--concurrency", "8", "--global-batch", "64")
+    bad(r"--seq is a training flag; --workload serve prices a serving deployment", "cost",
+        "--model", "llama-3.1-8b", "--workload", "serve", "--seq", "4096")
+    bad(r"--rate is a serving flag; --workload train prices a training run", "cost", "--model",
+        "llama-3.1-8b", "--workload", "train", "--rate", "3")
+    bad(r"--workload 'infer' is not one of serve\|train", "cost", "--model", "llama-3.1-8b",
+        "--workload", "infer")
+    bad(r"--workload describes the workload of --model", "cost", "--gpu-hours", "1",
+        "--workload", "serve")
+    bad(r"--input-len describes a serving deployment: add --model", "cost", "--gpu-hours", "1",
+        "--input-len", "5")
+    bad(r"--gpu-hours gives a run's length; a serving deployment is priced for a month", "cost",
+        *COST_SERVE, "--gpu-hours", "5")
+    bad(r"--concurrency and --rate exclude each other", "cost", *COST_SERVE, "--rate", "2")
+    bad(r"--dtype 'fp32' is not one of bf16\|fp16\|fp8\|int8", "cost", *COST_SERVE, "--dtype",
+        "fp32")
+
+
+@case("cost.book_entries")
+def _():
+    """The price book's hyperscaler and CoreWeave entries, per GPU-hour as their sources give them
+    per instance-hour (docs/models/cost.md): exact arithmetic, tolerance rounding only."""
+    def price(*args):
+        j = ok_json("cost", "--gpu-hours", "8", *args)
+        return j["cost_usd"] / 8, j["price"]
+    p, e = price("--gpu", "h100", "--term", "commit_3yr")
+    near(p, 28370.99821392 / 730 / 8, 1e-9, "GCP a3-highgpu-8g 3-year committed use")
+    check(e["provider"] == "gcp" and e["date"] == "2025-03-06", f"dated GCP entry: {e}")
+    near(price("--gpu", "h100", "--term", "commit_1yr")[0], 44810.08066464 / 730 / 8, 1e-9,
+         "GCP 1-year")
+    near(price("--gpu", "h100", "--provider", "gcp")[0], 88.49 / 8, 1e-6, "GCP on demand")
+    near(price("--gpu", "h100", "--provider", "gcp", "--term", "spot")[0], 35.3957496986301 / 8,
+         1e-9, "GCP spot")
+    p, e = price("--gpu", "h100", "--provider", "azure")
+    near(p, 12.29, 1e-9, "Azure ND96isr H100 v5")
+    check(e["instance"] == "Standard_ND96isr_H100_v5" and e["date"] == "2026-11-09", f"{e}")
+    near(price("--gpu", "h100", "--provider", "coreweave")[0], 49.24 / 8, 1e-9, "CoreWeave H100")
+    near(price("--gpu", "h200", "--provider", "coreweave")[0], 50.44 / 8, 1e-9, "CoreWeave H200")
+    p, e = price("--gpu", "a100-80gb")
+    near(p, 21.60 / 8, 1e-9, "CoreWeave A100 80GB, the book's only one")
+    check(e["provider"] == "coreweave" and e["source"], f"{e}")
+    # AWS p5.48xlarge on demand as read 2026-11-09 ($55.04 an hour); the capacity block is cheaper.
+    near(price("--gpu", "h100", "--provider", "aws")[0], 4.916, 1e-3, "AWS: the capacity block")
+    # Azure publishes no commitment in the book: one clear error.
+    bad(r"no commit_1yr price for GPU H100-SXM5-80GB from provider azure", "cost", "--gpu",
+        "h100", "--gpu-hours", "1", "--provider", "azure", "--term", "commit_1yr", "--compare",
+        "cloud")
 
 
 @case("cost.modelled_training_bad")
