@@ -29,12 +29,9 @@ namespace {
 
 using ft = field_type;
 
-// serve's own fields; the rest of the serving flags are serve_load_fields() (serve_setup.hpp).
+// serve's own fields; the rest of the serving flags are serve_load_fields() and
+// serve_point_fields() (serve_setup.hpp).
 constexpr field serve_table[] = {
-    {"concurrency", "--concurrency", ft::count, "serve-load",
-     "Requests in flight per replica (continuous) or the batch (static); default 1"},
-    {"rate", "--rate", ft::number, "serve-load",
-     "Arrival rate of the whole deployment, requests/s (instead of --concurrency)"},
     {"sweep", "--sweep", ft::count, "serve-load",
      "Also report the throughput-latency curve at this many concurrencies (<= 64)"},
 };
@@ -88,17 +85,13 @@ int run_serve(serve_command& cmd) {
     if (s.has(key))
       throw usage_error(fmt::format(
           "{} is fit's; serve takes --concurrency, --input-len and --output-len", s.name(key)));
-  if (s.has("concurrency") && s.has("rate"))
-    throw usage_error(
-        fmt::format("{} and {} exclude each other", s.name("concurrency"), s.name("rate")));
   serve_setup setup = serve_setup_from(s, "serve");
   const model_choice& model = setup.model;
   serving_plan& p = setup.plan;
   const int per_replica = setup.gpus_per_replica();
   const std::optional<node_spec>& node = setup.node;
   const int in = setup.input_len, out = setup.output_len;
-  p.concurrency = s.count("concurrency").value_or(1);
-  if (s.has("rate")) p.rate = positive_or_zero(s, "rate") * units::request / units::s;
+  set_serve_point(s, p);
   if (const auto b = s.text("batching"))
     p.batching = enum_named<batching_mode>(*b, s.name("batching"));
   p.chunked_prefill = s.flag("chunked_prefill").value_or(p.config.engine != serving_engine::trtllm);
@@ -198,7 +191,7 @@ command add_serve_command(CLI::App& app) {
       "serve", "Serving speed: TTFT, TPOT, tokens/s and requests/s; the best point under an SLO");
   settings& s = cmd->s;
   s.add(f, {model_fields(), gpu_fields(), node_fields(), layout_fields(), serving_fields(),
-            serve_load_fields(), serve_table});
+            serve_load_fields(), serve_point_fields(), serve_table});
   s.add_plan_option(f);
   f->add_flag("--json", cmd->json, "Print the result as JSON (schema: docs/json-schema.md)");
   f->add_option("--chart", cmd->chart,

@@ -33,9 +33,25 @@ constexpr field serve_load_table[] = {
      "prefill-first scheduling)"},
 };
 
+constexpr field serve_point_table[] = {
+    {"concurrency", "--concurrency", ft::count, "serve-load",
+     "Requests in flight per replica (continuous) or the batch (static); default 1"},
+    {"rate", "--rate", ft::number, "serve-load",
+     "Arrival rate of the whole deployment, requests/s (instead of --concurrency)"},
+};
+
 }  // namespace
 
 std::span<const field> serve_load_fields() { return serve_load_table; }
+std::span<const field> serve_point_fields() { return serve_point_table; }
+
+void set_serve_point(const settings& s, serving_plan& p) {
+  if (s.has("concurrency") && s.has("rate"))
+    throw usage_error(
+        fmt::format("{} and {} exclude each other", s.name("concurrency"), s.name("rate")));
+  p.concurrency = s.count("concurrency").value_or(1);
+  if (s.has("rate")) p.rate = positive_or_zero(s, "rate") * units::request / units::s;
+}
 
 double positive_or_zero(const settings& s, std::string_view key) {
   const auto v = s.number(key);

@@ -39,4 +39,11 @@ serve_setup serve_setup_from(const settings& s, std::string_view command);
 /// A positive number given for key (0 when absent); usage_error naming the field otherwise.
 double positive_or_zero(const settings& s, std::string_view key);
 
+/// --concurrency, --rate: the load a deployment serves (`gpuplan serve`, `gpuplan cost`).
+std::span<const field> serve_point_fields();
+
+/// Sets the plan's load from --concurrency (default 1) or --rate (requests/s of the whole
+/// deployment); usage_error when both are given.
+void set_serve_point(const settings& s, serving_plan& p);
+
 }  // namespace gpuplan::cli
