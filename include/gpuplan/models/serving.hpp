@@ -37,9 +37,28 @@
 
 namespace gpuplan {
 
+/// How the decode (generation-phase) attention kernel of the engine handles grouped KV heads.
+enum class decode_attention_kernel : unsigned char {
+  /// The query heads of a group are computed together on the tensor cores and each KV head's
+  /// cache is read once per step: FlashAttention/FlashInfer decode (vLLM, SGLang) and
+  /// TensorRT-LLM's XQA kernel (v0.8 on).
+  grouped,
+  /// One thread block per query head, dot products on the CUDA cores: each query head loads
+  /// its KV head's cache for itself, so a GQA model's cache is read heads / kv_heads times
+  /// per step. TensorRT-LLM's masked multi-head attention before XQA (v0.5 to v0.7) and
+  /// FasterTransformer.
+  per_query_head,
+};
+
 /// Engine-level costs of serving, beyond the kernels (roofline_assumptions).
 struct serving_assumptions {
   roofline_assumptions kernels{};
+  /// The engine's decode attention kernel: grouped (today's engines, the default) or one
+  /// thread block per query head (TensorRT-LLM before XQA). NVIDIA's XQA blog
+  /// (TensorRT-LLM docs/source/blogs/XQA-kernel.md, v0.8a) credits XQA with "using tensor cores
+  /// for acceleration, reducing data loading and conversion": Llama 2 70B on one H200, fp8,
+  /// 128/2048, 1,227 tok/s/GPU without it and 2,941 with it (2.4x).
+  decode_attention_kernel decode_attention = decode_attention_kernel::grouped;
   /// Element-wise kernels per transformer layer that read and write the hidden state: input
   /// norm, rotary embedding with the KV-cache write, residual add with the second norm, the
   /// gated activation, and the final residual add (vLLM's Llama layer with its fused kernels:
@@ -337,8 +356,14 @@ constexpr serving_layer_cost serving_layer_time(const serving_plan& p, const ste
   if (w.decode_sequences > 0.0) {
     const double keys = w.decode_context + 1.0;
     const compute_amount f = 4.0 * q * keys * w.decode_sequences * units::FLOP;
-    const compute_rate r = ka.attention_fraction * peak;
-    const data_size bytes = w.decode_sequences * (keys * kv_bytes + 2.0 * q * act) * units::B;
+    const bool per_head = p.assumptions.decode_attention == decode_attention_kernel::per_query_head;
+    // A per-query-head kernel (one thread block per query head and sequence, kv_head = head /
+    // group) loads its KV head's cache once for each query head of the group and does the dot
+    // products in fp32 on the CUDA cores; a grouped kernel loads each KV head once.
+    const double loads = per_head ? q / kv : 1.0;
+    const compute_rate r = per_head ? gpu.peak.fp32_vector : ka.attention_fraction * peak;
+    const data_size bytes =
+        w.decode_sequences * (keys * kv_bytes * loads + 2.0 * q * act) * units::B;
     c.attention.add(roofline(f, r, bytes, gpu, ka));
   }
   // Element-wise kernels: read and write the hidden state of every token.
