@@ -203,9 +203,13 @@ TEST_CASE("Static batching: TensorRT-LLM v0.5, v0.6.1 and v0.8 published through
   };
   const std::vector<double> e061 =
       run_static(v061, std::size(v061), decode_attention_kernel::per_query_head);
-  // NVIDIA/TensorRT-LLM docs/source/blogs/H200launch.md ("TensorRT LLM v0.5.0, TensorRT v9.1.0.4",
-  // preliminary): H200 fp8 max throughput, out tok/s/GPU; the same per-query-head kernel.
-  // Tolerance 35% (the 13B rows, MHA, are 30-50% above: docs/models/serving.md).
+  // NVIDIA/TensorRT-LLM docs/source/blogs/H200launch.md on the release/0.5.0 branch
+  // ("TensorRT-LLM v0.5.0, TensorRT v9.1.0.4", preliminary): H200 fp8 max throughput, "largest
+  // batch supported on given TP configuration by power of 2", total out tok/s; divided here by
+  // the GPUs. (The copy on main lists the same per-GPU figures with the TP of two 70B rows
+  // halved, 4 -> 2 and 2 -> 1, which contradicts its own footnote: b64 and b32 at TP1 for the
+  // same lengths. The release branch's TP is used.) The same per-query-head kernel. Tolerance
+  // 35%; the 13B rows (MHA) 60%: the model is 30-50% above them (docs/models/serving.md).
   const static_case v05[] = {
       {"H200 13B b1024 128/128", &cat::llama2_13b, &cat::h200_sxm, precision::fp8, 1024, 1, 128,
        128, 11819, 0.6},
@@ -215,10 +219,10 @@ TEST_CASE("Static batching: TensorRT-LLM v0.5, v0.6.1 and v0.8 published through
        128, 1349, 0.4},
       {"H200 70B b512 128/128", &cat::llama2_70b, &cat::h200_sxm, precision::fp8, 512, 1, 128,
        128, 3014, 0.35},
-      {"H200 70B b512 tp2 128/2048", &cat::llama2_70b, &cat::h200_sxm, precision::fp8, 512, 2, 128,
-       2048, 1654, 0.35},
-      {"H200 70B b64 2048/128", &cat::llama2_70b, &cat::h200_sxm, precision::fp8, 64, 1, 2048,
-       128, 341, 0.35},
+      {"H200 70B b512 tp4 128/2048", &cat::llama2_70b, &cat::h200_sxm, precision::fp8, 512, 4, 128,
+       2048, 6616.0 / 4, 0.35},
+      {"H200 70B b64 tp2 2048/128", &cat::llama2_70b, &cat::h200_sxm, precision::fp8, 64, 2, 2048,
+       128, 682.0 / 2, 0.35},
       {"H200 70B b32 2048/128", &cat::llama2_70b, &cat::h200_sxm, precision::fp8, 32, 1, 2048,
        128, 303, 0.35},
   };
