@@ -653,3 +653,58 @@ TEST_CASE("Serving input errors name the field", "[serving][errors]") {
   p.assumptions.kernels.hbm_fraction = 1.5;
   CHECK_THROWS_WITH(serve(p), Catch::Contains("hbm_fraction"));
 }
+
+TEST_CASE("Expert parallelism for MoE serving", "[serving][moe]") {
+  // Mixtral 8x7B (8 experts, top-2, expert FFN 14336, hidden 4096, 32 layers) on eight H200s.
+  serving_plan tp{.model = cat::mixtral_8x7b, .node = cat::hgx_h200, .layout = {.tp = 8}};
+  tp.assumptions.step_overhead = 0.0 * units::ms;
+  serving_plan ep = tp;
+  ep.layout.ep = 8;  // one expert per GPU, attention still split eight ways
+  // The same weights per GPU (8 experts / 8 ranks = 8 experts x 1/8 each): the same KV budget.
+  CHECK(kv_capacity_sequences(ep) == kv_capacity_sequences(tp));
+  // Hand computation of one decode token (batch 1): it touches k = 2 experts. Under TP every GPU
+  // reads 1/8 of both (2 x 3 x 4096 x 14336 / 8 bf16 weights = 88.1 MB per layer); under EP the
+  // busiest GPU holds one of them whole (3 x 4096 x 14336 x 2 B = 352.3 MB per layer): 4x the
+  // expert bytes, 264.2 MB more per layer, 32 layers.
+  const serving_step a = forward_step(tp, {.decode_sequences = 1, .decode_context = 512});
+  const serving_step b = forward_step(ep, {.decode_sequences = 1, .decode_context = 512});
+  const double extra = 32 * (3.0 * 4096 * 14336 * 2 - 2 * 3.0 * 4096 * 14336 / 8 * 2);
+  const duration more = extra * units::B / (0.9 * cat::h200_sxm.memory_bandwidth);
+  CHECK((b.gemm_memory - a.gemm_memory).in(units::s) == Approx(more.in(units::s)).epsilon(0.01));
+  CHECK(decode_step(ep, 1, 512) > decode_step(tp, 1, 512));
+  // A large batch touches all 8 experts: each GPU reads its whole expert under EP and 1/8 of
+  // all 8 under TP, the same bytes; EP's GEMMs are 8x larger (n = 2 x 14336 instead of
+  // 2 x 1792), so the step is no slower. (The weight bytes are equal; the activations' reads
+  // and writes differ by a few per cent: 5%.)
+  CHECK(detail::experts_touched(8, 2, 512) == Approx(8.0).epsilon(1e-6));
+  const serving_step c = forward_step(tp, {.decode_sequences = 512, .decode_context = 512});
+  const serving_step d = forward_step(ep, {.decode_sequences = 512, .decode_context = 512});
+  CHECK(d.gemm_memory.in(units::s) == Approx(c.gemm_memory.in(units::s)).epsilon(0.05));
+  CHECK(d.gemm <= c.gemm);
+  // All-to-all dispatch: per MoE layer two all-to-alls of tokens x k x hidden x 2 B / ep per
+  // rank replace the layer's all-reduce of tokens x hidden x 2 B (hand computation through the
+  // collective model).
+  serving_plan a2a = ep;
+  a2a.assumptions.moe_all_to_all = true;
+  const double tokens = 512;
+  const serving_step e = forward_step(a2a, {.decode_sequences = tokens, .decode_context = 512});
+  const collective_group g8 = make_group(cat::hgx_h200, 8, 1, inter_node_fabric::infiniband, {});
+  const duration ar = collective_time(collective_kind::all_reduce, tokens * 4096 * 2.0 * units::B,
+                                      g8, {})
+                          .total;
+  const duration x = collective_time(collective_kind::all_to_all,
+                                     tokens * 2 * 4096 * 2.0 / 8 * units::B, g8, {})
+                         .total;
+  CHECK((e.communication - d.communication).in(units::s) ==
+        Approx((32.0 * (2.0 * x - ar)).in(units::s)).epsilon(1e-6));
+  // Bad layouts name the field.
+  serving_plan bad = ep;
+  bad.layout.ep = 3;
+  CHECK_THROWS_WITH(serve(bad), Catch::Contains("layout.ep"));
+  bad = ep;
+  bad.model = cat::llama31_8b;
+  CHECK_THROWS_WITH(serve(bad), Catch::Contains("MoE"));
+  bad = ep;
+  bad.layout.expert_tp = 2;
+  CHECK_THROWS_WITH(serve(bad), Catch::Contains("expert_tp"));
+}
