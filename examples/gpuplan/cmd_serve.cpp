@@ -144,9 +144,10 @@ int run_serve(serve_command& cmd) {
     return 0;
   }
   const bool chunked = p.chunked_prefill && p.batching == batching_mode::continuous;
-  fmt::print("{} on {} x {}{}, tp {} pp {}, {} replica(s); engine {}, {} batching{}\n",
+  fmt::print("{} on {} x {}{}, tp {}{} pp {}, {} replica(s); engine {}, {} batching{}\n",
              model.name(), per_replica * p.layout.dp, p.node.gpu.name.view(),
              node ? fmt::format(" ({})", p.node.name.view()) : std::string(), p.layout.tp,
+             p.layout.ep > 1 ? fmt::format(" (experts: ep {})", p.layout.ep) : std::string(),
              p.layout.pp, p.layout.dp, to_string(p.config.engine), to_string(p.batching),
              chunked ? ", chunked prefill" : "");
   fmt::print("weights {}, KV cache {}, math {}; requests of {} prompt + {} output tokens\n\n",

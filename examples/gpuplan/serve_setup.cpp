@@ -54,7 +54,7 @@ serve_setup serve_setup_from(const settings& s, std::string_view command) {
   serving_plan& p = r.plan;
   p.model = *r.model.transformer;
   const gpu_choice gpu = gpu_from(s);
-  p.layout = layout_from(s, r.model);
+  p.layout = layout_from(s, r.model, true);
   const int per_replica = p.layout.tp * p.layout.pp;
   r.node = node_from(s);
   if (r.node) {

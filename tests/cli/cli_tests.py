@@ -926,6 +926,24 @@ def _():
         check(s in r.out, f"serve's text lacks {s!r}")
 
 
+@case("serve.expert_parallel")
+def _():
+    # --ep splits Mixtral's experts over the replica's tensor-parallel ranks: the same GPUs and
+    # KV budget; a lone request's token waits for the GPU holding a whole expert (slower than
+    # 1/8 of two experts on every GPU), a large batch's GEMMs are larger (no slower).
+    base = ("serve", "--model", "mixtral-8x7b", "--node", "hgx-h200", "--tp", "8")
+    tp1 = ok_json(*base)
+    ep1 = ok_json(*base, "--ep", "8")
+    check(ep1["layout"]["ep"] == 8 and ep1["kv_capacity_sequences"] == tp1["kv_capacity_sequences"],
+          "ep 8 keeps the KV capacity")
+    check(ep1["tpot_s"] > tp1["tpot_s"], "batch 1: the busiest GPU reads a whole expert")
+    tp256 = ok_json(*base, "--concurrency", "256")
+    ep256 = ok_json(*base, "--ep", "8", "--concurrency", "256")
+    check(ep256["tpot_s"] <= tp256["tpot_s"] * 1.001, "batch 256: larger expert GEMMs")
+    r = ok(*base, "--ep", "8")
+    check("experts: ep 8" in r.out, "the layout line names ep")
+
+
 @case("fit.infer_engine")
 def _():
     # fit --infer takes the same --engine: each engine's KV rule gives its own budget.
@@ -969,6 +987,10 @@ SERVE_BAD = {
     "serve_slo": (r"--ttft-slo must be a positive number", ["serve", "--model", "llama3.1-8b",
                                                            "--ttft-slo", "-1"]),
     "serve_params": (r"serve needs a transformer model", ["serve", "--model", "params:7e9"]),
+    "serve_ep_dense": (r"layout.ep > 1 needs an MoE model",
+                       ["serve", "--model", "llama3.1-8b", "--tp", "2", "--ep", "2"]),
+    "serve_ep_divides": (r"layout.ep must divide layout.tp",
+                         ["serve", "--model", "mixtral-8x7b", "--tp", "2", "--ep", "4"]),
     "serve_chart_format": (r"the extension must be \.svg or \.png",
                            ["serve", "--model", "llama3.1-8b", "--chart", "curve.pdf"]),
     "serve_too_big": (r"KV cache holds no sequence", ["serve", "--model", "llama3.1-405b",
