@@ -99,9 +99,6 @@ int run_serve(serve_command& cmd) {
   const int in = setup.input_len, out = setup.output_len;
   p.concurrency = s.count("concurrency").value_or(1);
   if (s.has("rate")) p.rate = positive_or_zero(s, "rate") * units::request / units::s;
-  if (const auto b = s.text("batching"))
-    p.batching = enum_named<batching_mode>(*b, s.name("batching"));
-  p.chunked_prefill = s.flag("chunked_prefill").value_or(p.config.engine != serving_engine::trtllm);
   const serving_slo slo = setup.slo;
   const bool want_slo = setup.want_slo();
   const int sweep = s.count("sweep").value_or(cmd.chart.empty() ? 0 : 16);
@@ -126,6 +123,8 @@ int run_serve(serve_command& cmd) {
     j["engine"] = std::string(to_string(p.config.engine));
     j["batching"] = std::string(to_string(p.batching));
     j["chunked_prefill"] = p.chunked_prefill && p.batching == batching_mode::continuous;
+    j["decode_attention"] = std::string(to_string(p.assumptions.decode_attention));
+    j["moe_all_to_all"] = p.assumptions.moe_all_to_all && p.layout.ep > 1;
     j["dtype"] = std::string(to_string(p.compute_dtype));
     j["weight_dtype"] = std::string(to_string(p.config.weight_dtype));
     j["kv_dtype"] = std::string(to_string(p.config.kv_dtype));

@@ -50,6 +50,13 @@ enum class decode_attention_kernel : unsigned char {
   per_query_head,
 };
 
+/// The names of decode_attention_kernel, as the CLI and JSON spell them (specs/enum_names.hpp).
+inline constexpr enumerator<decode_attention_kernel> decode_attention_kernel_names[] = {
+    {decode_attention_kernel::grouped, "grouped"},
+    {decode_attention_kernel::per_query_head, "per-query-head"},
+};
+constexpr const auto& enumerators(decode_attention_kernel) { return decode_attention_kernel_names; }
+
 /// Engine-level costs of serving, beyond the kernels (roofline_assumptions).
 struct serving_assumptions {
   roofline_assumptions kernels{};
