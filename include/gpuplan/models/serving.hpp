@@ -2,10 +2,12 @@
 //
 // One forward step of the engine is costed kernel by kernel on the most loaded GPU of each
 // pipeline stage (roofline.hpp): the Q/K/V, output and FFN GEMMs (MoE: the experts the step's
-// tokens touch), attention (prefill: FLOPs at the flash kernel's fraction; decode: each
-// sequence's KV read), the element-wise kernels (norms, rotary, residual, activation), the LM
-// head, two tensor-parallel all-reduces per layer and the pipeline hand-offs (collectives.hpp),
-// and the engine's per-step host time. From the step:
+// tokens touch, split by tensor or expert parallelism), attention (prefill: FLOPs at the flash
+// kernel's fraction; decode: each sequence's KV read, once per KV head for a grouped kernel or
+// once per query head for TensorRT-LLM's pre-XQA kernel), the element-wise kernels (norms,
+// rotary, residual, activation), the LM head, two tensor-parallel all-reduces per layer (or the
+// MoE all-to-alls), the pipeline hand-offs (collectives.hpp), and the engine's per-step host
+// time. From the step:
 //
 //   TTFT  prefill of the prompt (chunked or not), plus waiting for the step in flight
 //   TPOT  one decode step of the running batch (continuous batching: with the prefill chunks
