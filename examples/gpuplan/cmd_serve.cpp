@@ -92,9 +92,6 @@ int run_serve(serve_command& cmd) {
   const std::optional<node_spec>& node = setup.node;
   const int in = setup.input_len, out = setup.output_len;
   set_serve_point(s, p);
-  if (const auto b = s.text("batching"))
-    p.batching = enum_named<batching_mode>(*b, s.name("batching"));
-  p.chunked_prefill = s.flag("chunked_prefill").value_or(p.config.engine != serving_engine::trtllm);
   const serving_slo slo = setup.slo;
   const bool want_slo = setup.want_slo();
   const int sweep = s.count("sweep").value_or(cmd.chart.empty() ? 0 : 16);
@@ -119,6 +116,8 @@ int run_serve(serve_command& cmd) {
     j["engine"] = std::string(to_string(p.config.engine));
     j["batching"] = std::string(to_string(p.batching));
     j["chunked_prefill"] = p.chunked_prefill && p.batching == batching_mode::continuous;
+    j["decode_attention"] = std::string(to_string(p.assumptions.decode_attention));
+    j["moe_all_to_all"] = p.assumptions.moe_all_to_all && p.layout.ep > 1;
     j["dtype"] = std::string(to_string(p.compute_dtype));
     j["weight_dtype"] = std::string(to_string(p.config.weight_dtype));
     j["kv_dtype"] = std::string(to_string(p.config.kv_dtype));
@@ -137,9 +136,10 @@ int run_serve(serve_command& cmd) {
     return 0;
   }
   const bool chunked = p.chunked_prefill && p.batching == batching_mode::continuous;
-  fmt::print("{} on {} x {}{}, tp {} pp {}, {} replica(s); engine {}, {} batching{}\n",
+  fmt::print("{} on {} x {}{}, tp {}{} pp {}, {} replica(s); engine {}, {} batching{}\n",
              model.name(), per_replica * p.layout.dp, p.node.gpu.name.view(),
              node ? fmt::format(" ({})", p.node.name.view()) : std::string(), p.layout.tp,
+             p.layout.ep > 1 ? fmt::format(" (experts: ep {})", p.layout.ep) : std::string(),
              p.layout.pp, p.layout.dp, to_string(p.config.engine), to_string(p.batching),
              chunked ? ", chunked prefill" : "");
   fmt::print("weights {}, KV cache {}, math {}; requests of {} prompt + {} output tokens\n\n",

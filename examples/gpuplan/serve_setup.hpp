@@ -3,7 +3,7 @@
 //
 // The flags are the shared groups of options.hpp (model, GPU, node, layout, serving engine) plus
 // serve_load_fields(): --input-len, --output-len, --ttft-slo, --tpot-slo, --batching, --dtype,
-// --chunked-prefill. The load itself (--concurrency or --rate) is the command's own.
+// --chunked-prefill, --decode-attention, --moe-all-to-all. The load itself (--concurrency or --rate) is the command's own.
 #pragma once
 
 #include "options.hpp"
@@ -18,6 +18,7 @@
 namespace gpuplan::cli {
 
 /// --input-len --output-len --ttft-slo --tpot-slo --batching --dtype --chunked-prefill
+/// --decode-attention --moe-all-to-all
 std::span<const field> serve_load_fields();
 
 /// What the serve flags describe: the plan (load left at its defaults), the SLO and the lengths.

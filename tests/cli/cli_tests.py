@@ -966,6 +966,46 @@ def _():
         check(s in r.out, f"serve's text lacks {s!r}")
 
 
+@case("serve.expert_parallel")
+def _():
+    # --ep splits Mixtral's experts over the replica's tensor-parallel ranks: the same GPUs and
+    # KV budget; a lone request's token waits for the GPU holding a whole expert (slower than
+    # 1/8 of two experts on every GPU), a large batch's GEMMs are larger (no slower).
+    base = ("serve", "--model", "mixtral-8x7b", "--node", "hgx-h200", "--tp", "8")
+    tp1 = ok_json(*base)
+    ep1 = ok_json(*base, "--ep", "8")
+    check(ep1["layout"]["ep"] == 8 and ep1["kv_capacity_sequences"] == tp1["kv_capacity_sequences"],
+          "ep 8 keeps the KV capacity")
+    check(ep1["tpot_s"] > tp1["tpot_s"], "batch 1: the busiest GPU reads a whole expert")
+    tp256 = ok_json(*base, "--concurrency", "256")
+    ep256 = ok_json(*base, "--ep", "8", "--concurrency", "256")
+    check(ep256["tpot_s"] <= tp256["tpot_s"] * 1.001, "batch 256: larger expert GEMMs")
+    r = ok(*base, "--ep", "8")
+    check("experts: ep 8" in r.out, "the layout line names ep")
+    # All-to-all dispatch: echoed, and at batch 256 it changes the step's communication.
+    a2a = ok_json(*base, "--ep", "8", "--concurrency", "256", "--moe-all-to-all")
+    check(a2a["moe_all_to_all"] is True and ep256["moe_all_to_all"] is False, "echoed")
+    check(a2a["tpot_s"] != ep256["tpot_s"], "dispatch and combine replace the MoE all-reduce")
+
+
+@case("serve.decode_attention")
+def _():
+    # --decode-attention per-query-head: TensorRT-LLM before XQA (v0.6.1 perf table, H100 fp8,
+    # Llama 2 70B tp2, static batch 64, 2048/2048: 547 tok/s/GPU; the model's library test gives
+    # -12%). Here: the kernel is echoed, and re-reading the 8-way grouped KV cache per query head
+    # makes the decode-heavy run at least 1.5x slower than the grouped kernel.
+    base = ("serve", "--model", "llama2-70b", "--node", "dgx-h100", "--tp", "2", "--weight-dtype",
+            "fp8", "--kv-dtype", "fp8", "--dtype", "fp8", "--engine", "trtllm", "--batching",
+            "static", "--concurrency", "64", "--input-len", "2048", "--output-len", "2048")
+    grouped = ok_json(*base)
+    per_head = ok_json(*base, "--decode-attention", "per-query-head")
+    check(grouped["decode_attention"] == "grouped", "grouped by default")
+    check(per_head["decode_attention"] == "per-query-head", "the kernel is echoed")
+    check(grouped["output_tokens_per_s"] > 1.5 * per_head["output_tokens_per_s"],
+          "per-query-head KV re-reads slow a GQA model's decode")
+    near_rel(per_head["output_tokens_per_s"] / 2, 547, 0.25, "v0.6.1's 547 tok/s/GPU")
+
+
 @case("fit.infer_engine")
 def _():
     # fit --infer takes the same --engine: each engine's KV rule gives its own budget.
@@ -1009,6 +1049,12 @@ SERVE_BAD = {
     "serve_slo": (r"--ttft-slo must be a positive number", ["serve", "--model", "llama3.1-8b",
                                                            "--ttft-slo", "-1"]),
     "serve_params": (r"serve needs a transformer model", ["serve", "--model", "params:7e9"]),
+    "serve_decode_attention": (r"--decode-attention 'xqa' is not one of grouped\|per-query-head",
+                               ["serve", "--model", "llama3.1-8b", "--decode-attention", "xqa"]),
+    "serve_ep_dense": (r"layout.ep > 1 needs an MoE model",
+                       ["serve", "--model", "llama3.1-8b", "--tp", "2", "--ep", "2"]),
+    "serve_ep_divides": (r"layout.ep must divide layout.tp",
+                         ["serve", "--model", "mixtral-8x7b", "--tp", "2", "--ep", "4"]),
     "serve_chart_format": (r"the extension must be \.svg or \.png",
                            ["serve", "--model", "llama3.1-8b", "--chart", "curve.pdf"]),
     "serve_too_big": (r"KV cache holds no sequence", ["serve", "--model", "llama3.1-405b",
