@@ -2,8 +2,9 @@
 // once for every command that takes them (`gpuplan serve`, `gpuplan capacity`).
 //
 // The flags are the shared groups of options.hpp (model, GPU, node, layout, serving engine) plus
-// serve_load_fields(): --input-len, --output-len, --mix, --ttft-slo, --tpot-slo, --batching, --dtype,
-// --chunked-prefill. The load itself (--concurrency or --rate) is the command's own.
+// serve_load_fields(): --input-len, --output-len, --mix, --ttft-slo, --tpot-slo, --batching,
+// --dtype, --chunked-prefill, --decode-attention, --moe-all-to-all. The load itself
+// (--concurrency or --rate) is the command's own.
 #pragma once
 
 #include "options.hpp"
@@ -18,6 +19,7 @@
 namespace gpuplan::cli {
 
 /// --input-len --output-len --mix --ttft-slo --tpot-slo --batching --dtype --chunked-prefill
+/// --decode-attention --moe-all-to-all
 std::span<const field> serve_load_fields();
 
 /// What the serve flags describe: the plan (load left at its defaults), the SLO and the lengths.
@@ -41,5 +43,12 @@ request_mix mix_from(std::string_view text, const std::string& flag);
 
 /// A positive number given for key (0 when absent); usage_error naming the field otherwise.
 double positive_or_zero(const settings& s, std::string_view key);
+
+/// --concurrency, --rate: the load a deployment serves (`gpuplan serve`, `gpuplan cost`).
+std::span<const field> serve_point_fields();
+
+/// Sets the plan's load from --concurrency (default 1) or --rate (requests/s of the whole
+/// deployment); usage_error when both are given.
+void set_serve_point(const settings& s, serving_plan& p);
 
 }  // namespace gpuplan::cli
