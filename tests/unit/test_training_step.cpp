@@ -402,26 +402,56 @@ TEST_CASE("MoE: the expert all-to-all is charged, and more when EP spans nodes")
   CHECK(estimate_step(p).expert_parallel.in(units::s) == 0.0);
 }
 
-TEST_CASE("Narayanan Table 2, ZeRO-3 rows: per-GPU throughput collapses with the group size") {
-  // arXiv:2104.04473 Table 2: 175B with ZeRO-3 and no model parallelism, batch 1536, on
-  // 384 / 768 / 1536 GPUs (micro-batch 4 / 2 / 1): 144 / 88 / 44 TFLOP/s per GPU, against PTD's
-  // 153 / 149 / 141. gpuplan reproduces the fall and the ranking at 1536 GPUs, where the bucketed
-  // gathers become latency-bound; at 384 and 768 GPUs it is far too optimistic (known weakness,
-  // docs/models/training-time.md), so only the direction and the 1536-GPU ranking are asserted.
-  double prev = 1e9, at1536 = 0.0;
-  for (int i = 0; i < 3; ++i) {
-    const int gpus = 384 << i;
-    training_plan p = narayanan_plan(catalog::megatron_175b, 1, 1, gpus, 1536);
+TEST_CASE("Narayanan Table 2, ZeRO-3 rows (DeepSpeed 2021): TFLOP/s per GPU and the ranking") {
+  // arXiv:2104.04473 Table 2, ZeRO-3 without model parallelism (DeepSpeed, Selene DGX A100
+  // 80GB, 8 x HDR 200 Gb/s per node), one micro-batch per GPU per step:
+  //   175B, batch 1536, on 384 / 768 / 1536 GPUs (micro-batch 4 / 2 / 1): 144 / 88 / 44
+  //   530B on 640 GPUs (batch 2560, micro-batch 4), 1120 / 2240 (batch 2240, 2 / 1): 138 / 98 / 48
+  // against PTD's 153 / 149 / 141 (175B, 384 / 768 / 1536) and 171 / 167 / 159 (530B, 560 /
+  // 1120 / 2240). The DeepSpeed of the time (v0.3.x, commit 112ebff, April 2021) gathered
+  // parameter by parameter, called torch.cuda.synchronize() before each gather (no overlap) and
+  // went through torch.distributed's list API (one copy per rank); those three documented
+  // behaviours are the plan's settings, nothing else differs from the PTD rows. Tolerance 30% per
+  // row, mean within 16% (measured: 15.3%); PTD must beat ZeRO-3 at every size, as published.
+  const struct {
+    const transformer_spec* m;
+    int gpus, batch, micro_batch;
+    double tflops;
+    int ptd_pp, ptd_gpus;
+  } rows[] = {{&catalog::megatron_175b, 384, 1536, 4, 144, 12, 384},
+              {&catalog::megatron_175b, 768, 1536, 2, 88, 12, 768},
+              {&catalog::megatron_175b, 1536, 1536, 1, 44, 12, 1536},
+              {&catalog::megatron_530b, 640, 2560, 4, 138, 35, 560},
+              {&catalog::megatron_530b, 1120, 2240, 2, 98, 35, 1120},
+              {&catalog::megatron_530b, 2240, 2240, 1, 48, 35, 2240}};
+  double sum = 0.0;
+  for (const auto& r : rows) {
+    training_plan p = narayanan_plan(*r.m, 1, 1, r.gpus, r.batch);
     p.layout.zero = 3;
-    p.config.micro_batch = 4 >> i;
-    const double got = achieved_tflops(estimate_step(p));
-    INFO(gpus << " GPUs: " << got << " TFLOP/s per GPU");
-    CHECK(got < prev);
-    prev = got;
-    at1536 = got;
+    p.config.micro_batch = r.micro_batch;
+    p.assumptions.zero3_per_tensor = true;
+    p.assumptions.zero3_overlap = 0.0;
+    p.assumptions.zero3_list_copies = true;
+    const step_breakdown b = estimate_step(p);
+    const double got = achieved_tflops(b);
+    const double ptd = achieved_tflops(
+        estimate_step(narayanan_plan(*r.m, 8, r.ptd_pp, r.ptd_gpus, r.batch == 2560 ? 2240 : r.batch)));
+    INFO(r.m->name.view() << " ZeRO-3 on " << r.gpus << " GPUs: " << got << " TFLOP/s per GPU, published "
+                          << r.tflops << "; PTD " << ptd);
+    CHECK(got == Approx(r.tflops).epsilon(0.30));
+    CHECK(ptd > got);
+    CHECK(b.dp_crosses_nodes);
+    if (r.micro_batch == 1) CHECK(b.bottleneck == step_bottleneck::data_parallel);
+    sum += std::abs(got / r.tflops - 1.0);
   }
-  const double ptd = achieved_tflops(estimate_step(narayanan_plan(catalog::megatron_175b, 8, 12, 1536, 1536)));
-  CHECK(at1536 < ptd);
+  INFO("mean error " << sum / 6);
+  CHECK(sum / 6 < 0.16);
+  // the same runs with prefetching, flat collectives and buckets (today's FSDP / DeepSpeed) hide
+  // the gathers behind the 384-GPU run's compute: the 2021 software, not ZeRO-3, was the limit
+  training_plan modern = narayanan_plan(catalog::megatron_175b, 1, 1, 384, 1536);
+  modern.layout.zero = 3;
+  modern.config.micro_batch = 4;
+  CHECK(estimate_step(modern).data_parallel.in(units::s) == 0.0);
 }
 
 TEST_CASE("MosaicML llm-foundry MPT benchmarks on H100 (FSDP, eager PyTorch): MFU, mean within 12%") {

@@ -148,6 +148,26 @@ struct step_assumptions {
   /// transformer layer) at a time: set both to a layer's parameters.
   double zero3_gather_elements = 5e7;
   double zero3_reduce_elements = 5e8;
+  /// ZeRO-3 / FSDP: one collective per parameter tensor instead of per bucket (each paying its
+  /// ring latency over the whole group). DeepSpeed up to v0.4.0 gathered and reduce-scattered
+  /// parameter by parameter (deepspeed/runtime/zero/partition_parameters.py `_allgather_param`,
+  /// `_reduce_scatter_gradient`, at commit 112ebff of April 2021); coalesced gathers came with
+  /// PR #1188 (June 2021). false: the bucket sizes above.
+  bool zero3_per_tensor = false;
+  /// Fraction of a ZeRO-3 micro-batch's compute that its parameter gathers and gradient
+  /// reduce-scatters can run under. 1: prefetched on a side stream (PyTorch FSDP forward and
+  /// backward prefetch; DeepSpeed's prefetch since v0.4.x). 0: every gather waits for the GPU
+  /// and the GPU waits for it: DeepSpeed <= v0.4.0 called torch.cuda.synchronize() before each
+  /// parameter's all-gather and waited for it in fetch_sub_module (PR #1188: "the async version
+  /// is not async at all").
+  double zero3_overlap = 1.0;
+  /// ZeRO-3 collectives through torch.distributed's list API (all_gather into a list of
+  /// per-rank tensors, reduce_scatter from one): PyTorch's ProcessGroupNCCL copies each rank's
+  /// slice out of / into a flat buffer, one copy_ per rank (torch/csrc/distributed/c10d/
+  /// ProcessGroupNCCL.cpp, allgather and reduce_scatter), each costing at least eager_op_floor.
+  /// DeepSpeed <= v0.4.0 used it (`_allgather_param`, `_reduce_scatter_gradient`); FSDP and
+  /// later DeepSpeed use the flat _all_gather_base / _reduce_scatter_base. false: flat.
+  bool zero3_list_copies = false;
   /// Fraction of pipeline point-to-point time hidden behind compute (--overlap-p2p-comm with the
   /// interleaved schedule). 0: Megatron-LM's default for 1F1B.
   double p2p_overlap = 0.0;
@@ -188,6 +208,7 @@ struct step_assumptions {
     detail::check_input(fraction(pcie_fraction), "step_assumptions.pcie_fraction must be in (0, 1]");
     detail::check_input(share(tp_overlap), "step_assumptions.tp_overlap must be in [0, 1]");
     detail::check_input(share(p2p_overlap), "step_assumptions.p2p_overlap must be in [0, 1]");
+    detail::check_input(share(zero3_overlap), "step_assumptions.zero3_overlap must be in [0, 1]");
     detail::check_input(detail::finite_nonnegative(flash_attention_half_seq),
                         "step_assumptions.flash_attention_half_seq must not be negative");
     detail::check_input(gemm_tile_m >= 1 && gemm_tile_n >= 1 && split_k_min_depth >= 1,
@@ -395,6 +416,15 @@ constexpr linear_seconds linear(const gemm_ctx& c, double m, double n, double k,
                                 double batch = 1.0) {
   return {gemm_seconds(c, m, n, k, batch),
           gemm_seconds(c, m, k, n, batch) + gemm_seconds(c, k, n, m, batch)};
+}
+
+/// Parameter tensors of one dense layer as Megatron-style code holds them (fused QKV, fused
+/// gate and up projections): two norms (weight, and bias for LayerNorm), QKV and output
+/// projection, two FFN matrices, and their biases where the model has them. A GPT layer: 12.
+constexpr double parameter_tensors_per_layer(const transformer_spec& m) {
+  const double norm = m.norm == norm_kind::layernorm ? 2.0 : 1.0;
+  return 2.0 * norm + 2.0 + (m.qkv_bias ? 1.0 : 0.0) + (m.out_bias ? 1.0 : 0.0) + 2.0 +
+         (m.mlp_bias ? 2.0 : 0.0);
 }
 
 constexpr int moe_layer_count(const transformer_spec& m) {
@@ -806,23 +836,32 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
       dp_exposed += gather_params(expert_local, pl.expert_dp);
     }
   } else {
-    // ZeRO-3 / FSDP: every micro-batch gathers the stage's parameters forward and backward, in
-    // buckets, and reduce-scatters the gradients in buckets; prefetching hides them behind the
-    // micro-batch's compute. Each bucket pays its collective's latency (ring steps grow with
-    // the group), which is what makes ZeRO-3 latency-bound on large groups.
+    // ZeRO-3 / FSDP: every micro-batch gathers the stage's parameters forward and backward
+    // (and again in the recomputed forward under full recompute: the gathered copy is freed
+    // after each module's forward), in buckets or tensor by tensor, and reduce-scatters the
+    // gradients; what runs under the micro-batch's compute (zero3_overlap of it) is hidden.
+    // Each collective pays its latency (ring steps grow with the group), which makes ZeRO-3
+    // latency-bound on large groups.
     auto buckets = [](double params, double per) {
       const double n = params / (per > 0.0 ? per : params);
       return n < 1.0 ? 1.0 : static_cast<double>(detail::ceil_div(n, 1.0));
     };
-    const double n_ag = buckets(dense_local, a.zero3_gather_elements);
-    const double n_rs = buckets(dense_local, a.zero3_reduce_elements);
-    const double per_mb =
-        2.0 * n_ag * detail::coll(collective_kind::all_gather, dense_local / n_ag * param_e,
-                                  pl.dp_cp, a.collectives) +
-        n_rs * detail::coll(collective_kind::reduce_scatter, dense_local / n_rs * grad_e, pl.dp_cp,
-                            a.collectives);
-    const double compute_mb = layers_per_stage * (avg.compute + avg.memory);
-    dp_exposed += micro * (per_mb > compute_mb ? per_mb - compute_mb : 0.0);
+    const double tensors = layers_per_stage * detail::parameter_tensors_per_layer(m) + 2.0;
+    const double n_ag = a.zero3_per_tensor ? tensors : buckets(dense_local, a.zero3_gather_elements);
+    const double n_rs = a.zero3_per_tensor ? tensors : buckets(dense_local, a.zero3_reduce_elements);
+    const double gathers = c.recompute == recompute_mode::full ? 3.0 : 2.0;
+    // the list API copies every rank's slice out of (all-gather) or into (reduce-scatter) the
+    // flat buffer: one copy_ per rank, each at least eager_op_floor; the all-gather's copies are
+    // launched while it runs, the reduce-scatter's before it starts
+    const double copies = a.zero3_list_copies ? pl.dp_cp.ranks * a.eager_op_floor.value : 0.0;
+    const double one_ag = detail::coll(collective_kind::all_gather, dense_local / n_ag * param_e,
+                                       pl.dp_cp, a.collectives);
+    const double one_rs = detail::coll(collective_kind::reduce_scatter,
+                                       dense_local / n_rs * grad_e, pl.dp_cp, a.collectives);
+    const double per_mb = gathers * n_ag * (one_ag > copies ? one_ag : copies) +
+                          n_rs * (one_rs + copies);
+    const double window = a.zero3_overlap * layers_per_stage * (avg.compute + avg.memory);
+    dp_exposed += micro * (per_mb > window ? per_mb - window : 0.0);
   }
 
   // ---- optimizer ----
