@@ -171,6 +171,11 @@ struct step_assumptions {
   /// Fraction of pipeline point-to-point time hidden behind compute (--overlap-p2p-comm with the
   /// interleaved schedule). 0: Megatron-LM's default for 1F1B.
   double p2p_overlap = 0.0;
+  /// Pipeline sends split across the tensor-parallel ranks and all-gathered on the far side
+  /// (Megatron-LM's scatter/gather optimisation, Narayanan et al. 2021 Sec. 4.1): each rank sends
+  /// 1/tp of the activation. false: every tensor-parallel rank sends the whole activation
+  /// (DeepSpeed's PipelineEngine, as in Megatron-DeepSpeed).
+  bool p2p_scatter_gather = true;
 
   // ---- optimizer, offload, data --------------------------------------------------------------
   /// Global gradient-norm clipping reads every gradient once more (Megatron-LM --clip-grad 1.0,
@@ -782,7 +787,8 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
   // ---- pipeline point-to-point ----
   double p2p = 0.0;
   if (l.pp > 1) {
-    const double bytes = T * h * act_e / tp;  // Megatron scatter-gather: 1/tp of the activation
+    // Megatron scatter-gather: 1/tp of the activation per rank; without it, all of it
+    const double bytes = T * h * act_e / (a.p2p_scatter_gather ? tp : 1.0);
     const double one = detail::coll(collective_kind::send_recv, bytes, pl.pp_pair, a.collectives);
     p2p = 2.0 * v * micro * one * (1.0 - a.p2p_overlap);
   }
