@@ -6,6 +6,9 @@
 #include "../catch.hpp"
 
 #include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
 
 using namespace gpuplan;
 
@@ -252,93 +255,235 @@ double achieved_tflops(const step_breakdown& b) {
   return b.hardware_flops.in(units::TFLOP) / b.total.in(units::s) / b.gpus;
 }
 
-}  // namespace
+/// One published throughput and gpuplan's figure for it (same unit: TFLOP/s or tokens/s per GPU).
+struct published_row {
+  std::string name;
+  double published = 0.0, got = 0.0;
+  [[nodiscard]] double error() const { return got / published - 1.0; }
+};
 
-TEST_CASE("Narayanan et al. 2021 Table 1: weak scaling with pipeline parallelism, within 8%") {
-  // arXiv:2104.04473 Table 1 (Selene, DGX A100 80GB). Rows with pipeline parallelism; the rows
-  // without it (1.7B-18.4B) are left out because their micro-batch size is not published and
-  // their tensor-parallel all-reduces depend on it (docs/models/training-time.md).
+/// arXiv:2104.04473 Table 1 (Selene, DGX A100 80GB), TFLOP/s per GPU. Rows with pipeline
+/// parallelism; the rows without it (1.7B-18.4B) are left out because their micro-batch size is
+/// not published and their tensor-parallel all-reduces depend on it
+/// (docs/models/training-time.md).
+std::vector<published_row> narayanan_table1() {
   const struct {
     int layers, hidden, heads, tp, pp, gpus, batch;
     double tflops;
   } rows[] = {{48, 8192, 64, 8, 2, 512, 1536, 138},     {60, 10240, 80, 8, 4, 1024, 1792, 140},
               {80, 12288, 96, 8, 8, 1536, 2304, 148},   {96, 16384, 128, 8, 16, 1920, 2160, 155},
               {105, 20480, 128, 8, 35, 2520, 2520, 163}, {128, 25600, 160, 8, 64, 3072, 3072, 163}};
-  double sum = 0.0;
+  std::vector<published_row> out;
   for (const auto& r : rows) {
     const transformer_spec m = catalog::gpt_decoder("gpt", r.layers, r.hidden, r.heads, 51200, 2048);
-    const double got = achieved_tflops(estimate_step(narayanan_plan(m, r.tp, r.pp, r.gpus, r.batch)));
-    INFO(r.layers << " layers x " << r.hidden << " on " << r.gpus << " GPUs: " << got
-                  << " TFLOP/s per GPU, published " << r.tflops);
-    CHECK(got == Approx(r.tflops).epsilon(0.08));
-    sum += std::abs(got / r.tflops - 1.0);
+    out.push_back({"Narayanan T1 " + std::to_string(r.layers) + "x" + std::to_string(r.hidden) +
+                       ", " + std::to_string(r.gpus) + " GPUs",
+                   r.tflops,
+                   achieved_tflops(estimate_step(narayanan_plan(m, r.tp, r.pp, r.gpus, r.batch)))});
   }
-  CHECK(sum / 6 < 0.05);
+  return out;
 }
 
-TEST_CASE("Narayanan et al. 2021 Table 2: PTD parallelism strong scaling, and its ranking") {
-  // arXiv:2104.04473 Table 2, PTD rows: 175B (model-parallel 96 = TP 8 x PP 12, batch 1536) on
-  // 384 / 768 / 1536 GPUs: 153 / 149 / 141 TFLOP/s per GPU; 530B (TP 8 x PP 35, batch 2240) on
-  // 560 / 1120 / 2240 GPUs: 171 / 167 / 159. Micro-batch 1. Tolerance 8% per row; the
-  // per-GPU throughput must fall as GPUs are added, as published.
+/// arXiv:2104.04473 Table 2, PTD rows, TFLOP/s per GPU: 175B (TP 8 x PP 12, batch 1536) on
+/// 384 / 768 / 1536 GPUs: 153 / 149 / 141; 530B (TP 8 x PP 35, batch 2240) on 560 / 1120 /
+/// 2240 GPUs: 171 / 167 / 159. Micro-batch 1.
+std::vector<published_row> narayanan_table2_ptd() {
   const struct {
     const transformer_spec* m;
     int pp, batch, gpus[3];
     double tflops[3];
   } rows[] = {{&catalog::megatron_175b, 12, 1536, {384, 768, 1536}, {153, 149, 141}},
               {&catalog::megatron_530b, 35, 2240, {560, 1120, 2240}, {171, 167, 159}}};
-  for (const auto& r : rows) {
-    double prev = 1e9;
-    for (int i = 0; i < 3; ++i) {
-      const double got =
-          achieved_tflops(estimate_step(narayanan_plan(*r.m, 8, r.pp, r.gpus[i], r.batch)));
-      INFO(r.m->name.view() << " on " << r.gpus[i] << " GPUs: " << got << ", published "
-                            << r.tflops[i]);
-      CHECK(got == Approx(r.tflops[i]).epsilon(0.08));
-      CHECK(got < prev);
-      prev = got;
-    }
-  }
+  std::vector<published_row> out;
+  for (const auto& r : rows)
+    for (int i = 0; i < 3; ++i)
+      out.push_back({"Narayanan T2 PTD " + std::string(r.m->name.view()) + ", " +
+                         std::to_string(r.gpus[i]) + " GPUs",
+                     r.tflops[i],
+                     achieved_tflops(estimate_step(narayanan_plan(*r.m, 8, r.pp, r.gpus[i], r.batch)))});
+  return out;
 }
 
-TEST_CASE("Llama 3 405B on 8k and 16k H100s: TFLOP/s per GPU and the ranking of layouts") {
-  // Llama 3 paper (arXiv:2407.21783) Table 4, BF16 on H100 (Meta's Grand Teton, 8 x 400 Gb/s
-  // RoCE per node), TP 8, PP 16, 16M tokens per batch:
-  //   8,192 GPUs,  CP 1,  seq 8,192:   430 TFLOP/s per GPU (43% MFU)
-  //   16,384 GPUs, CP 1,  seq 8,192:   400 (41%)
-  //   16,384 GPUs, CP 16, seq 131,072: 380 (38%)
-  // Sec. 3.3.2: interleaved 1F1B with one layer fewer on the first and last stages, FSDP
-  // sharding optimizer states and gradients (ZeRO-2), all-gather context parallelism, micro-batch
-  // 1. Not published: the number of interleaved chunks; assumed 4 (two layers per chunk). The
-  // FLOP convention is taken as causal attention. Tolerance 10% per row; ranking reproduced.
+/// Llama 3 paper (arXiv:2407.21783) Table 4, BF16 on H100 (Meta's Grand Teton, 8 x 400 Gb/s
+/// RoCE per node), TP 8, PP 16, 16M tokens per batch, TFLOP/s per GPU:
+///   8,192 GPUs,  CP 1,  seq 8,192:   430 (43% MFU)
+///   16,384 GPUs, CP 1,  seq 8,192:   400 (41%)
+///   16,384 GPUs, CP 16, seq 131,072: 380 (38%)
+/// Sec. 3.3.2: interleaved 1F1B with one layer fewer on the first and last stages, FSDP
+/// sharding optimizer states and gradients (ZeRO-2), all-gather context parallelism,
+/// micro-batch 1. Not published: the number of interleaved chunks; assumed 4 (two layers per
+/// chunk). The FLOP convention is taken as causal attention.
+std::vector<published_row> llama3_rows() {
   const struct {
     int gpus, cp, seq;
     double tflops;
   } rows[] = {{8192, 1, 8192, 430}, {16384, 1, 8192, 400}, {16384, 16, 131072, 380}};
-  double got[3] = {};
-  for (int i = 0; i < 3; ++i) {
+  std::vector<published_row> out;
+  for (const auto& r : rows) {
     training_plan p;
     p.model = catalog::llama31_405b;
     p.node = catalog::dgx_h100;
     p.fabric = inter_node_fabric::roce;
-    p.layout = {.dp = rows[i].gpus / (8 * 16 * rows[i].cp), .tp = 8, .pp = 16, .cp = rows[i].cp,
-                .zero = 2, .sequence_parallel = true, .virtual_stages = 4};
+    p.layout = {.dp = r.gpus / (8 * 16 * r.cp), .tp = 8, .pp = 16, .cp = r.cp, .zero = 2,
+                .sequence_parallel = true, .virtual_stages = 4};
     p.config.micro_batch = 1;
-    p.config.seq = rows[i].seq;
-    p.config.global_batch = 16 * 1024 * 1024 / rows[i].seq;
+    p.config.seq = r.seq;
+    p.config.global_batch = 16 * 1024 * 1024 / r.seq;
     p.assumptions.first_stage_layers = 7;
     p.assumptions.last_stage_layers = 7;
     p.assumptions.cp_kind = context_parallel_kind::all_gather;
     p.assumptions.mfu_attention = attention_mask::causal;
     const step_breakdown b = estimate_step(p);
-    got[i] = b.model_flops.in(units::TFLOP) / b.total.in(units::s) / b.gpus;
-    INFO(rows[i].gpus << " GPUs, CP " << rows[i].cp << ": " << got[i] << " TFLOP/s, published "
-                      << rows[i].tflops);
-    CHECK(got[i] == Approx(rows[i].tflops).epsilon(0.10));
-    CHECK(b.mfu == Approx(got[i] / 989.4).epsilon(0.01));
+    out.push_back({"Llama 3 405B, " + std::to_string(r.gpus) + " GPUs, CP " + std::to_string(r.cp),
+                   r.tflops, b.model_flops.in(units::TFLOP) / b.total.in(units::s) / b.gpus});
   }
-  CHECK(got[0] > got[1]);
-  CHECK(got[1] > got[2]);
+  return out;
+}
+
+/// arXiv:2104.04473 Table 2, ZeRO-3 without model parallelism (DeepSpeed, Selene), one
+/// micro-batch per GPU per step, TFLOP/s per GPU:
+///   175B, batch 1536, on 384 / 768 / 1536 GPUs (micro-batch 4 / 2 / 1): 144 / 88 / 44
+///   530B on 640 GPUs (batch 2560, micro-batch 4), 1120 / 2240 (batch 2240, 2 / 1): 138 / 98 / 48
+/// The DeepSpeed of the time (v0.3.x, commit 112ebff, April 2021) gathered parameter by
+/// parameter, called torch.cuda.synchronize() before each gather (no overlap) and went through
+/// torch.distributed's list API (one copy per rank); those three documented behaviours are the
+/// plan's settings, nothing else differs from the PTD rows.
+training_plan zero3_2021_plan(const transformer_spec& m, int gpus, int batch, int micro_batch) {
+  training_plan p = narayanan_plan(m, 1, 1, gpus, batch);
+  p.layout.zero = 3;
+  p.config.micro_batch = micro_batch;
+  p.assumptions.zero3_per_tensor = true;
+  p.assumptions.zero3_overlap = 0.0;
+  p.assumptions.zero3_list_copies = true;
+  return p;
+}
+struct zero3_case {
+  const transformer_spec* m;
+  int gpus, batch, micro_batch;
+  double tflops;
+  int ptd_pp, ptd_gpus;  ///< the PTD row it is compared with
+};
+const zero3_case zero3_table2[] = {{&catalog::megatron_175b, 384, 1536, 4, 144, 12, 384},
+                                   {&catalog::megatron_175b, 768, 1536, 2, 88, 12, 768},
+                                   {&catalog::megatron_175b, 1536, 1536, 1, 44, 12, 1536},
+                                   {&catalog::megatron_530b, 640, 2560, 4, 138, 35, 560},
+                                   {&catalog::megatron_530b, 1120, 2240, 2, 98, 35, 1120},
+                                   {&catalog::megatron_530b, 2240, 2240, 1, 48, 35, 2240}};
+std::vector<published_row> zero3_rows() {
+  std::vector<published_row> out;
+  for (const zero3_case& r : zero3_table2)
+    out.push_back({"Narayanan T2 ZeRO-3 " + std::string(r.m->name.view()) + ", " +
+                       std::to_string(r.gpus) + " GPUs",
+                   r.tflops,
+                   achieved_tflops(estimate_step(zero3_2021_plan(*r.m, r.gpus, r.batch, r.micro_batch)))});
+  return out;
+}
+
+/// BLOOM (BigScience tr11-176B-ml, bigscience-workshop/bigscience train/tr11-176B-ml README and
+/// slurm script; Le Scao et al. 2022): 48 Jean Zay nodes of 8 A100 80GB SXM with 4 Omni-Path
+/// 100 Gb/s links per node, Megatron-DeepSpeed, TP 4 x PP 12 x DP 8, micro-batch 2, global
+/// batch 2048 x 2048 tokens, bf16 with fp32 gradient accumulation and sharded optimizer states,
+/// full activation checkpointing, no flash attention, 70 layers x 14336, ALiBi, 250,880-token
+/// vocabulary, 5 layers on the first and last stages (with the embedding), 6 on the others.
+/// Logged at iteration 85,376: 104.70 s per iteration, 149.77 TFLOP/s per GPU (their count
+/// with recomputation, the same as gpuplan's hardware FLOPs to 0.1%). DeepSpeed's pipeline
+/// engine sends whole activations (no scatter/gather) and overlaps neither the gradient
+/// reduction nor the parameter all-gather.
+training_plan bloom_plan() {
+  transformer_spec bloom = catalog::gpt_decoder("bloom-176b", 70, 14336, 112, 250880, 2048);
+  bloom.positions = position_kind::rotary;  // ALiBi: no position parameters
+  bloom.tied_embeddings = true;
+  training_plan p;
+  p.model = bloom;
+  p.node = catalog::dgx_a100;
+  p.node.nics.count = 4;
+  p.node.nics.per_nic = 100.0 * units::Gbps;
+  p.layout = {.dp = 8, .tp = 4, .pp = 12, .zero = 1};
+  p.config.dtype = precision::bf16;
+  p.config.grad_dtype = precision::fp32;
+  p.config.micro_batch = 2;
+  p.config.seq = 2048;
+  p.config.global_batch = 2048;
+  p.config.flash_attention = false;
+  p.config.dropout = true;
+  p.config.recompute = recompute_mode::full;
+  p.assumptions.overlap_grad_reduce = false;
+  p.assumptions.overlap_param_gather = false;
+  p.assumptions.p2p_scatter_gather = false;
+  p.assumptions.first_stage_layers = 5;
+  p.assumptions.last_stage_layers = 5;
+  return p;
+}
+
+/// OPT-175B (Zhang et al. 2022, arXiv:2205.01068, Sec. 2.4 and Table 1): 992 A100 80GB
+/// (Azure, 8 x HDR 200 Gb/s per node), Megatron tensor parallelism with fully sharded data
+/// parallelism (FairScale FSDP), fp16 weights, "up to 147 TFLOP/s per GPU"; 96 layers x 12288,
+/// 2048-token sequences, 2M-token batches. Not published, and assumed: TP 8 (so DP 124),
+/// micro-batch 8 with no accumulation (124 x 8 = 992 sequences = 2.03M tokens), activation
+/// checkpointing, one-layer FSDP wrapping, and the FLOP count without recomputation (model
+/// FLOPs: gpuplan -6%; counted with the recomputed forward it would read +25%).
+training_plan opt_plan() {
+  transformer_spec opt = catalog::gpt_decoder("opt-175b", 96, 12288, 96, 50272, 2048);
+  opt.tied_embeddings = true;
+  training_plan q;
+  q.model = opt;
+  q.node = catalog::dgx_a100;
+  q.layout = {.dp = 124, .tp = 8, .zero = 3};
+  q.config.dtype = precision::fp16;
+  q.config.grad_dtype = precision::fp16;
+  q.config.micro_batch = 8;
+  q.config.seq = 2048;
+  q.config.global_batch = 992;
+  q.config.flash_attention = false;
+  q.config.dropout = true;
+  q.config.recompute = recompute_mode::full;
+  q.assumptions.zero3_gather_elements = opt.layer_parameters(0) / 8;
+  q.assumptions.zero3_reduce_elements = opt.layer_parameters(0) / 8;
+  return q;
+}
+
+std::vector<published_row> bloom_opt_rows() {
+  const step_breakdown b = estimate_step(bloom_plan());
+  const step_breakdown o = estimate_step(opt_plan());
+  return {{"BLOOM 176B, 384 GPUs (tokens/s per GPU)", 2048.0 * 2048.0 / 104.70 / 384.0,
+           b.tokens_per_s.in(units::tokens_per_s) / b.gpus},
+          {"OPT-175B, 992 GPUs (model TFLOP/s)", 147.0,
+           o.model_flops.in(units::TFLOP) / o.total.in(units::s) / o.gpus}};
+}
+
+}  // namespace
+
+TEST_CASE("Narayanan et al. 2021 Table 1: weak scaling with pipeline parallelism, within 8%") {
+  double sum = 0.0;
+  for (const published_row& r : narayanan_table1()) {
+    INFO(r.name << ": " << r.got << " TFLOP/s per GPU, published " << r.published);
+    CHECK(r.got == Approx(r.published).epsilon(0.08));
+    sum += std::abs(r.error());
+  }
+  CHECK(sum / 6 < 0.05);
+}
+
+TEST_CASE("Narayanan et al. 2021 Table 2: PTD parallelism strong scaling, and its ranking") {
+  // Tolerance 8% per row; the per-GPU throughput must fall as GPUs are added, as published.
+  const std::vector<published_row> rows = narayanan_table2_ptd();
+  REQUIRE(rows.size() == 6);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    INFO(rows[i].name << ": " << rows[i].got << ", published " << rows[i].published);
+    CHECK(rows[i].got == Approx(rows[i].published).epsilon(0.08));
+    if (i % 3 != 0) CHECK(rows[i].got < rows[i - 1].got);
+  }
+}
+
+TEST_CASE("Llama 3 405B on 8k and 16k H100s: TFLOP/s per GPU and the ranking of layouts") {
+  // Tolerance 10% per row; ranking reproduced: 8k > 16k > 16k with CP 16 at 128k.
+  const std::vector<published_row> rows = llama3_rows();
+  REQUIRE(rows.size() == 3);
+  for (const published_row& r : rows) {
+    INFO(r.name << ": " << r.got << " TFLOP/s, published " << r.published);
+    CHECK(r.got == Approx(r.published).epsilon(0.10));
+  }
+  CHECK(rows[0].got > rows[1].got);
+  CHECK(rows[1].got > rows[2].got);
 }
 
 TEST_CASE("eager PyTorch (Hugging Face) on one H100: measured step times, within 15%") {
@@ -403,46 +548,23 @@ TEST_CASE("MoE: the expert all-to-all is charged, and more when EP spans nodes")
 }
 
 TEST_CASE("Narayanan Table 2, ZeRO-3 rows (DeepSpeed 2021): TFLOP/s per GPU and the ranking") {
-  // arXiv:2104.04473 Table 2, ZeRO-3 without model parallelism (DeepSpeed, Selene DGX A100
-  // 80GB, 8 x HDR 200 Gb/s per node), one micro-batch per GPU per step:
-  //   175B, batch 1536, on 384 / 768 / 1536 GPUs (micro-batch 4 / 2 / 1): 144 / 88 / 44
-  //   530B on 640 GPUs (batch 2560, micro-batch 4), 1120 / 2240 (batch 2240, 2 / 1): 138 / 98 / 48
-  // against PTD's 153 / 149 / 141 (175B, 384 / 768 / 1536) and 171 / 167 / 159 (530B, 560 /
-  // 1120 / 2240). The DeepSpeed of the time (v0.3.x, commit 112ebff, April 2021) gathered
-  // parameter by parameter, called torch.cuda.synchronize() before each gather (no overlap) and
-  // went through torch.distributed's list API (one copy per rank); those three documented
-  // behaviours are the plan's settings, nothing else differs from the PTD rows. Tolerance 30% per
-  // row, mean within 16% (measured: 15.3%); PTD must beat ZeRO-3 at every size, as published.
-  const struct {
-    const transformer_spec* m;
-    int gpus, batch, micro_batch;
-    double tflops;
-    int ptd_pp, ptd_gpus;
-  } rows[] = {{&catalog::megatron_175b, 384, 1536, 4, 144, 12, 384},
-              {&catalog::megatron_175b, 768, 1536, 2, 88, 12, 768},
-              {&catalog::megatron_175b, 1536, 1536, 1, 44, 12, 1536},
-              {&catalog::megatron_530b, 640, 2560, 4, 138, 35, 560},
-              {&catalog::megatron_530b, 1120, 2240, 2, 98, 35, 1120},
-              {&catalog::megatron_530b, 2240, 2240, 1, 48, 35, 2240}};
+  // Against PTD's 153 / 149 / 141 (175B, 384 / 768 / 1536 GPUs) and 171 / 167 / 159 (530B,
+  // 560 / 1120 / 2240). Tolerance 30% per row, mean within 16% (measured: 15.3%); PTD must beat
+  // ZeRO-3 at every size, as published.
+  const std::vector<published_row> rows = zero3_rows();
   double sum = 0.0;
-  for (const auto& r : rows) {
-    training_plan p = narayanan_plan(*r.m, 1, 1, r.gpus, r.batch);
-    p.layout.zero = 3;
-    p.config.micro_batch = r.micro_batch;
-    p.assumptions.zero3_per_tensor = true;
-    p.assumptions.zero3_overlap = 0.0;
-    p.assumptions.zero3_list_copies = true;
-    const step_breakdown b = estimate_step(p);
-    const double got = achieved_tflops(b);
-    const double ptd = achieved_tflops(
-        estimate_step(narayanan_plan(*r.m, 8, r.ptd_pp, r.ptd_gpus, r.batch == 2560 ? 2240 : r.batch)));
-    INFO(r.m->name.view() << " ZeRO-3 on " << r.gpus << " GPUs: " << got << " TFLOP/s per GPU, published "
-                          << r.tflops << "; PTD " << ptd);
-    CHECK(got == Approx(r.tflops).epsilon(0.30));
-    CHECK(ptd > got);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const zero3_case& z = zero3_table2[i];
+    const step_breakdown b = estimate_step(zero3_2021_plan(*z.m, z.gpus, z.batch, z.micro_batch));
+    const double ptd = achieved_tflops(estimate_step(
+        narayanan_plan(*z.m, 8, z.ptd_pp, z.ptd_gpus, z.batch == 2560 ? 2240 : z.batch)));
+    INFO(rows[i].name << ": " << rows[i].got << " TFLOP/s per GPU, published " << rows[i].published
+                      << "; PTD " << ptd);
+    CHECK(rows[i].got == Approx(rows[i].published).epsilon(0.30));
+    CHECK(ptd > rows[i].got);
     CHECK(b.dp_crosses_nodes);
-    if (r.micro_batch == 1) CHECK(b.bottleneck == step_bottleneck::data_parallel);
-    sum += std::abs(got / r.tflops - 1.0);
+    if (z.micro_batch == 1) CHECK(b.bottleneck == step_bottleneck::data_parallel);
+    sum += std::abs(rows[i].error());
   }
   INFO("mean error " << sum / 6);
   CHECK(sum / 6 < 0.16);
@@ -455,75 +577,39 @@ TEST_CASE("Narayanan Table 2, ZeRO-3 rows (DeepSpeed 2021): TFLOP/s per GPU and 
 }
 
 TEST_CASE("BLOOM 176B and OPT-175B: throughput per GPU of the published runs") {
-  // BLOOM (BigScience tr11-176B-ml, bigscience-workshop/bigscience train/tr11-176B-ml README and
-  // slurm script; Le Scao et al. 2022): 48 Jean Zay nodes of 8 A100 80GB SXM with 4 Omni-Path
-  // 100 Gb/s links per node, Megatron-DeepSpeed, TP 4 x PP 12 x DP 8, micro-batch 2, global
-  // batch 2048 x 2048 tokens, bf16 with fp32 gradient accumulation and sharded optimizer states,
-  // full activation checkpointing, no flash attention, 70 layers x 14336, ALiBi, 250,880-token
-  // vocabulary, 5 layers on the first and last stages (with the embedding), 6 on the others.
-  // Logged at iteration 85,376: 104.70 s per iteration, 149.77 TFLOP/s per GPU (their count
-  // with recomputation, the same as gpuplan's hardware FLOPs to 0.1%). DeepSpeed's pipeline
-  // engine sends whole activations (no scatter/gather) and neither overlaps the gradient
-  // reduction nor the parameter all-gather. Tolerance 15% on throughput per GPU (measured +11%).
-  transformer_spec bloom = catalog::gpt_decoder("bloom-176b", 70, 14336, 112, 250880, 2048);
-  bloom.positions = position_kind::rotary;  // ALiBi: no position parameters
-  bloom.tied_embeddings = true;
-  training_plan p;
-  p.model = bloom;
-  p.node = catalog::dgx_a100;
-  p.node.nics.count = 4;
-  p.node.nics.per_nic = 100.0 * units::Gbps;
-  p.layout = {.dp = 8, .tp = 4, .pp = 12, .zero = 1};
-  p.config.dtype = precision::bf16;
-  p.config.grad_dtype = precision::fp32;
-  p.config.micro_batch = 2;
-  p.config.seq = 2048;
-  p.config.global_batch = 2048;
-  p.config.flash_attention = false;
-  p.config.dropout = true;
-  p.config.recompute = recompute_mode::full;
-  p.assumptions.overlap_grad_reduce = false;
-  p.assumptions.overlap_param_gather = false;
-  p.assumptions.p2p_scatter_gather = false;
-  p.assumptions.first_stage_layers = 5;
-  p.assumptions.last_stage_layers = 5;
-  const step_breakdown b = estimate_step(p);
-  const double per_gpu = b.tokens_per_s.in(units::tokens_per_s) / b.gpus;
-  const double published = 2048.0 * 2048.0 / 104.70 / 384.0;  // 104.3 tokens/s per GPU
-  INFO("BLOOM: " << b.total.in(units::s) << " s per step, " << per_gpu << " tokens/s per GPU, published "
-                 << published << "; " << achieved_tflops(b) << " TFLOP/s per GPU, published 149.77");
+  // BLOOM within 15% (measured +11%); OPT within 30% (its settings are partly assumed).
+  const std::vector<published_row> rows = bloom_opt_rows();
+  REQUIRE(rows.size() == 2);
+  INFO(rows[0].name << ": " << rows[0].got << ", published " << rows[0].published);
+  INFO(rows[1].name << ": " << rows[1].got << ", published " << rows[1].published);
+  CHECK(rows[0].got == Approx(rows[0].published).epsilon(0.15));
+  CHECK(rows[1].got == Approx(rows[1].published).epsilon(0.30));
+  const step_breakdown b = estimate_step(bloom_plan());
   CHECK(b.gpus == 384);
-  CHECK(per_gpu == Approx(published).epsilon(0.15));
   CHECK(achieved_tflops(b) == Approx(149.77).epsilon(0.15));
+  CHECK(estimate_step(opt_plan()).gpus == 992);
+}
 
-  // OPT-175B (Zhang et al. 2022, arXiv:2205.01068, Sec. 2.4 and Table 1): 992 A100 80GB
-  // (Azure, 8 x HDR 200 Gb/s per node), Megatron tensor parallelism with fully sharded data
-  // parallelism (FairScale FSDP), fp16 weights, "up to 147 TFLOP/s per GPU"; 96 layers x 12288,
-  // 2048-token sequences, 2M-token batches. Not published, and assumed: TP 8 (so DP 124),
-  // micro-batch 8 with no accumulation (124 x 8 = 992 sequences = 2.03M tokens), activation
-  // checkpointing, one-layer FSDP wrapping, and the FLOP count without recomputation (model
-  // FLOPs: gpuplan -6%; counted with the recomputed forward it would read +25%). Tolerance 30%.
-  transformer_spec opt = catalog::gpt_decoder("opt-175b", 96, 12288, 96, 50272, 2048);
-  opt.tied_embeddings = true;
-  training_plan q;
-  q.model = opt;
-  q.node = catalog::dgx_a100;
-  q.layout = {.dp = 124, .tp = 8, .zero = 3};
-  q.config.dtype = precision::fp16;
-  q.config.grad_dtype = precision::fp16;
-  q.config.micro_batch = 8;
-  q.config.seq = 2048;
-  q.config.global_batch = 992;
-  q.config.flash_attention = false;
-  q.config.dropout = true;
-  q.config.recompute = recompute_mode::full;
-  q.assumptions.zero3_gather_elements = opt.layer_parameters(0) / 8;
-  q.assumptions.zero3_reduce_elements = opt.layer_parameters(0) / 8;
-  const step_breakdown o = estimate_step(q);
-  const double opt_tflops = o.model_flops.in(units::TFLOP) / o.total.in(units::s) / o.gpus;
-  INFO("OPT-175B: " << opt_tflops << " TFLOP/s per GPU (model FLOPs), published 147");
-  CHECK(o.gpus == 992);
-  CHECK(opt_tflops == Approx(147).epsilon(0.30));
+TEST_CASE("published end-to-end runs beyond the calibration: mean error on throughput per GPU") {
+  // Every row above that reports a throughput per GPU: Narayanan Table 1 (6) and Table 2 PTD (6)
+  // and ZeRO-3 (6), Llama 3 (3), BLOOM, OPT. Goal (issue 10): mean within 10%. The table is
+  // printed by `gpuplan_test_training_step "published end-to-end*" -s` and copied into
+  // docs/validation.md.
+  std::vector<published_row> all;
+  for (auto rows : {narayanan_table1(), narayanan_table2_ptd(), zero3_rows(), llama3_rows(),
+                    bloom_opt_rows()})
+    all.insert(all.end(), rows.begin(), rows.end());
+  double sum = 0.0, worst = 0.0;
+  for (const published_row& r : all) {
+    const double e = std::abs(r.error());
+    sum += e;
+    worst = e > worst ? e : worst;
+    std::printf("| %s | %.1f | %.1f | %+.1f%% |\n", r.name.c_str(), r.published, r.got, 100.0 * r.error());
+  }
+  const double mean = sum / static_cast<double>(all.size());
+  std::printf("rows %zu, mean %.1f%%, max %.1f%%\n", all.size(), 100.0 * mean, 100.0 * worst);
+  CHECK(all.size() == 23);
+  CHECK(mean < 0.10);
 }
 
 TEST_CASE("Narayanan et al. 2021 Figs. 12-15: gpuplan orders the layouts as the paper does") {
