@@ -40,6 +40,23 @@ void sweep_64_static(benchmark::State& state) {
 }
 BENCHMARK(sweep_64_static)->Unit(benchmark::kMicrosecond);
 
+void sweep_64_mixtral_ep8(benchmark::State& state) {
+  // MoE with expert parallelism: Mixtral 8x7B on an HGX H200, tp 8 with the experts over ep 8,
+  // all-to-all dispatch (the expected experts touched per step, the EP collectives).
+  serving_plan p{.model = catalog::mixtral_8x7b,
+                 .node = catalog::hgx_h200,
+                 .layout = {.tp = 8, .ep = 8},
+                 .mix = request_mix::fixed(2048, 512),
+                 .concurrency = 64};
+  p.assumptions.moe_all_to_all = true;
+  for (auto _ : state) {
+    serving_curve c = throughput_latency_curve(p, 64);
+    benchmark::DoNotOptimize(c);
+  }
+  state.counters["points"] = 64;
+}
+BENCHMARK(sweep_64_mixtral_ep8)->Unit(benchmark::kMicrosecond);
+
 void one_decode_step(benchmark::State& state) {
   const serving_plan p = plan_70b(batching_mode::continuous);
   for (auto _ : state) {

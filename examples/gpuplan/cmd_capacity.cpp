@@ -184,7 +184,7 @@ struct serving_replica {
 std::optional<serving_replica> serving_replica_from(const settings& s) {
   if (!s.has("model")) {
     for (const char* key : {"node", "tp", "pp", "input_len", "output_len", "ttft_slo", "tpot_slo",
-                            "batching", "dtype", "engine"})
+                            "batching", "dtype", "engine", "decode_attention", "moe_all_to_all"})
       if (s.has(key))
         throw usage_error(fmt::format(
             "{} belongs to a serving plan: give --model too (or describe the replica with "

@@ -3,8 +3,12 @@
 //
 // Usage is given (`--gpu-hours N --gpu NAME`, as a model card reports it, or `--gpus N --hours H`),
 // or modelled: `gpuplan train`'s flags plus --tokens give a training run whose GPU-hours, wall time
-// and GPU count come from the step-time model (train_run.hpp, the same reader `gpuplan train` uses).
-// Pricing a serving deployment from `gpuplan serve`'s flags is not implemented yet.
+// and GPU count come from the step-time model (train_run.hpp, the same reader `gpuplan train` uses);
+// `gpuplan serve`'s flags give a serving deployment priced per million tokens and per month at the
+// serving model's operating point (serve_setup.hpp, the reader `gpuplan serve` uses). The two share
+// --dtype (training precision, or the serving math's); which one is meant follows from the flags
+// given (serving-only or training-only ones) or from --workload serve|train, and mixing them is
+// refused.
 // The GPU and node come from the shared groups (options.hpp); the rest are cost's own fields,
 // read from flags or a --plan file alike.
 #include <fmt/format.h>
@@ -24,6 +28,7 @@
 #include "cli.hpp"
 #include "cost_output.hpp"
 #include "options.hpp"
+#include "serve_setup.hpp"
 #include "train_run.hpp"
 
 namespace gpuplan::cli {
@@ -69,6 +74,87 @@ constexpr field cost_table[] = {
     {"demand", "--demand", ft::text, "cost",
      "GPUs needed in each hour, comma-separated (24 values for a day), for --compare hybrid"},
 };
+
+// --dtype is read by the training run as its precision and by the serving plan as its math's:
+// cost registers it once, with both meanings, in place of the two groups' own.
+constexpr field workload_table[] = {
+    {"workload", "--workload", ft::text, "cost",
+     "What --model describes: train (the `gpuplan train` flags + --tokens) or serve (the "
+     "`gpuplan serve` flags). Default: serve when a serving-only flag is given (--input-len, "
+     "--output-len, --concurrency, --rate, --engine, ...), else train"},
+    {"dtype", "--dtype", ft::text, "cost",
+     "Training precision bf16|fp16|fp32|fp8 (default bf16), or with --workload serve the "
+     "precision of the matrix math bf16|fp16|fp8|int8 (default: the weights' 16-bit type)"},
+};
+
+/// The fields of `group` other than --dtype (cost registers its own, workload_table).
+std::vector<field> without_dtype(std::span<const field> group) {
+  std::vector<field> out;
+  for (const field& f : group)
+    if (f.key != "dtype") out.push_back(f);
+  return out;
+}
+
+/// Whether key is a flag only a serving deployment reads / only a training run reads.
+bool serving_only(const field& f) {
+  if (f.use == field_use::serve) return true;
+  for (const auto group : {serve_load_fields(), serve_point_fields()})
+    for (const field& g : group)
+      if (g.key == f.key && g.key != "dtype") return true;
+  return false;
+}
+bool training_only(const field& f) {
+  if (f.key == "dtype") return false;
+  if (f.use == field_use::train) return true;
+  for (const field& g : train_run_fields())
+    if (g.key == f.key) return true;
+  return false;
+}
+
+enum class workload { usage, train, serve };
+
+/// The workload the settings describe; usage_error on flags of both kinds (or of the other kind
+/// than --workload names).
+workload workload_of(const settings& s) {
+  const field* serve_flag = nullptr;
+  const field* train_flag = nullptr;
+  for (const field* f : s.given()) {
+    if (serve_flag == nullptr && serving_only(*f)) serve_flag = f;
+    if (train_flag == nullptr && training_only(*f)) train_flag = f;
+  }
+  std::optional<workload> asked;
+  if (const std::optional<std::string> w = s.text("workload")) {
+    if (*w == "serve")
+      asked = workload::serve;
+    else if (*w == "train")
+      asked = workload::train;
+    else
+      throw usage_error(fmt::format("{} '{}' is not one of serve|train", s.name("workload"), *w));
+    if (!s.has("model"))
+      throw usage_error(fmt::format("{} describes the workload of --model: give --model too",
+                                    s.name("workload")));
+  }
+  if (serve_flag != nullptr && train_flag != nullptr)
+    throw usage_error(fmt::format(
+        "{} prices a serving deployment and {} a training run: give the flags of one (--workload "
+        "serve|train)",
+        s.name(serve_flag->key), s.name(train_flag->key)));
+  if (asked == workload::train && serve_flag != nullptr)
+    throw usage_error(fmt::format("{} is a serving flag; {} train prices a training run",
+                                  s.name(serve_flag->key), s.name("workload")));
+  if (asked == workload::serve && train_flag != nullptr)
+    throw usage_error(fmt::format("{} is a training flag; {} serve prices a serving deployment",
+                                  s.name(train_flag->key), s.name("workload")));
+  if (!s.has("model")) {
+    if (serve_flag != nullptr)
+      throw usage_error(fmt::format("{} describes a serving deployment: add {} (and the `gpuplan "
+                                    "serve` flags)",
+                                    s.name(serve_flag->key), "--model"));
+    return workload::usage;
+  }
+  if (asked) return *asked;
+  return serve_flag != nullptr ? workload::serve : workload::train;
+}
 
 struct cost_command {
   settings s;
@@ -116,7 +202,22 @@ int run_cost_command(cost_command& cmd) {
   s.read_plan();
   cost_request r;
   std::optional<run_description> modelled;
-  if (s.has("model")) {
+  const workload w = workload_of(s);
+  if (w == workload::serve) {
+    for (const char* given : {"gpu_hours", "hours"})
+      if (s.has(given))
+        throw usage_error(fmt::format("{} gives a run's length; a serving deployment is priced "
+                                      "for a month at its operating point: drop {}",
+                                      s.name(given), s.name(given)));
+    serve_setup setup = serve_setup_from(s, "cost");
+    set_serve_point(s, setup.plan);
+    r.serving = setup.plan;
+    r.serving_model = setup.model.name();
+    r.serving_lengths = {setup.input_len, setup.output_len};
+    r.usage.gpu = setup.plan.gpu();
+    r.usage.gpus = setup.gpus_per_replica() * setup.plan.layout.dp;
+    r.gpu_source = "model";
+  } else if (w == workload::train) {
     for (const char* given : {"gpu_hours", "hours"})
       if (s.has(given))
         throw usage_error(fmt::format("{} and {} both give the run's length: the model's step time "
@@ -161,6 +262,8 @@ int run_cost_command(cost_command& cmd) {
   r.inputs.site = r.book.site;
   if (modelled)
     r.inputs.node = modelled->plan.node;  // the node the step-time model ran on
+  else if (r.serving)
+    r.inputs.node = r.serving->node;  // the node the serving model ran on
   else if (const std::optional<node_spec> n = node_from(s))
     r.inputs.node = *n;
   if (s.has("term")) r.inputs.term = term_named(*s.text("term"), s.name("term"));
@@ -270,8 +373,11 @@ command add_cost_command(CLI::App& app) {
   auto cmd = std::make_shared<cost_command>();
   CLI::App* sub = app.add_subcommand(
       "cost", "What a run costs, draws and emits; cloud against owning (break-even), hybrid");
-  cmd->s.add(sub, {model_fields(), gpu_fields(), node_fields(), layout_fields(), training_fields(),
-                   train_run_fields(), std::span<const field>(cost_table)});
+  const std::vector<field> training = without_dtype(training_fields());
+  const std::vector<field> serve_load = without_dtype(serve_load_fields());
+  cmd->s.add(sub, {model_fields(), gpu_fields(), node_fields(), layout_fields(), training,
+                   train_run_fields(), serving_fields(), serve_load, serve_point_fields(),
+                   std::span<const field>(workload_table), std::span<const field>(cost_table)});
   cmd->s.add_plan_option(sub);
   sub->add_flag("--json", cmd->json, "Print the report as JSON (docs/json-schema.md)");
   return {sub, [cmd] { return run_cost_command(*cmd); }};

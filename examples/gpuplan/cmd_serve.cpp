@@ -29,12 +29,9 @@ namespace {
 
 using ft = field_type;
 
-// serve's own fields; the rest of the serving flags are serve_load_fields() (serve_setup.hpp).
+// serve's own fields; the rest of the serving flags are serve_load_fields() and
+// serve_point_fields() (serve_setup.hpp).
 constexpr field serve_table[] = {
-    {"concurrency", "--concurrency", ft::count, "serve-load",
-     "Requests in flight per replica (continuous) or the batch (static); default 1"},
-    {"rate", "--rate", ft::number, "serve-load",
-     "Arrival rate of the whole deployment, requests/s (instead of --concurrency)"},
     {"sweep", "--sweep", ft::count, "serve-load",
      "Also report the throughput-latency curve at this many concurrencies (<= 64)"},
 };
@@ -88,20 +85,13 @@ int run_serve(serve_command& cmd) {
     if (s.has(key))
       throw usage_error(fmt::format(
           "{} is fit's; serve takes --concurrency, --input-len and --output-len", s.name(key)));
-  if (s.has("concurrency") && s.has("rate"))
-    throw usage_error(
-        fmt::format("{} and {} exclude each other", s.name("concurrency"), s.name("rate")));
   serve_setup setup = serve_setup_from(s, "serve");
   const model_choice& model = setup.model;
   serving_plan& p = setup.plan;
   const int per_replica = setup.gpus_per_replica();
   const std::optional<node_spec>& node = setup.node;
   const int in = setup.input_len, out = setup.output_len;
-  p.concurrency = s.count("concurrency").value_or(1);
-  if (s.has("rate")) p.rate = positive_or_zero(s, "rate") * units::request / units::s;
-  if (const auto b = s.text("batching"))
-    p.batching = enum_named<batching_mode>(*b, s.name("batching"));
-  p.chunked_prefill = s.flag("chunked_prefill").value_or(p.config.engine != serving_engine::trtllm);
+  set_serve_point(s, p);
   const serving_slo slo = setup.slo;
   const bool want_slo = setup.want_slo();
   const int sweep = s.count("sweep").value_or(cmd.chart.empty() ? 0 : 16);
@@ -126,6 +116,8 @@ int run_serve(serve_command& cmd) {
     j["engine"] = std::string(to_string(p.config.engine));
     j["batching"] = std::string(to_string(p.batching));
     j["chunked_prefill"] = p.chunked_prefill && p.batching == batching_mode::continuous;
+    j["decode_attention"] = std::string(to_string(p.assumptions.decode_attention));
+    j["moe_all_to_all"] = p.assumptions.moe_all_to_all && p.layout.ep > 1;
     j["dtype"] = std::string(to_string(p.compute_dtype));
     j["weight_dtype"] = std::string(to_string(p.config.weight_dtype));
     j["kv_dtype"] = std::string(to_string(p.config.kv_dtype));
@@ -144,9 +136,10 @@ int run_serve(serve_command& cmd) {
     return 0;
   }
   const bool chunked = p.chunked_prefill && p.batching == batching_mode::continuous;
-  fmt::print("{} on {} x {}{}, tp {} pp {}, {} replica(s); engine {}, {} batching{}\n",
+  fmt::print("{} on {} x {}{}, tp {}{} pp {}, {} replica(s); engine {}, {} batching{}\n",
              model.name(), per_replica * p.layout.dp, p.node.gpu.name.view(),
              node ? fmt::format(" ({})", p.node.name.view()) : std::string(), p.layout.tp,
+             p.layout.ep > 1 ? fmt::format(" (experts: ep {})", p.layout.ep) : std::string(),
              p.layout.pp, p.layout.dp, to_string(p.config.engine), to_string(p.batching),
              chunked ? ", chunked prefill" : "");
   fmt::print("weights {}, KV cache {}, math {}; requests of {} prompt + {} output tokens\n\n",
@@ -198,7 +191,7 @@ command add_serve_command(CLI::App& app) {
       "serve", "Serving speed: TTFT, TPOT, tokens/s and requests/s; the best point under an SLO");
   settings& s = cmd->s;
   s.add(f, {model_fields(), gpu_fields(), node_fields(), layout_fields(), serving_fields(),
-            serve_load_fields(), serve_table});
+            serve_load_fields(), serve_point_fields(), serve_table});
   s.add_plan_option(f);
   f->add_flag("--json", cmd->json, "Print the result as JSON (schema: docs/json-schema.md)");
   f->add_option("--chart", cmd->chart,

@@ -3,6 +3,8 @@
 
 #include "cli.hpp"
 
+#include <gpuplan/catalog/prices.hpp>
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -40,13 +42,18 @@ nlohmann::json number_or_null(double v) {
 onprem_fleet fleet_of(const cost_request& r, int gpus) {
   onprem_fleet f;
   f.node = r.inputs.node;
-  if (!(f.node.gpu.name == r.usage.gpu.name)) {
+  // The book's owning costs when a --prices file set them; otherwise the defaults with the
+  // server's own catalog price (DGX H100, DGX A100) when the run's GPU is the server's.
+  const bool own_gpu = f.node.gpu.name == r.usage.gpu.name;
+  f.costs = r.book.onprem_from_file ? r.book.onprem
+            : own_gpu               ? catalog::onprem_costs_for(f.node)
+                                    : onprem_costs{};
+  if (!own_gpu) {
     // The owned server is the node around the run's GPU; its published maximum was for another.
     f.node.gpu = r.usage.gpu;
     f.node.max_power = {};
   }
   f.gpus = gpus;
-  f.costs = r.book.onprem;
   f.site = r.inputs.site;
   f.power_model = r.inputs.power_model;
   return f;
@@ -60,7 +67,13 @@ cost_result evaluate(cost_request& r) {
   // comparison needs it.
   r.inputs.require_price = r.compare.any();
   cost_result c;
-  c.run = price_run(r.usage, r.inputs);
+  if (r.serving) {
+    c.serving = price_serving(*r.serving, r.inputs);
+    r.usage = c.serving->month.usage;
+    c.run = c.serving->month;
+  } else {
+    c.run = price_run(r.usage, r.inputs);
+  }
   if (r.compare.onprem || r.compare.cloud || r.compare.hybrid) {
     const int gpus = r.fleet_gpus > 0 ? r.fleet_gpus : (r.usage.gpus > 0 ? r.usage.gpus : 8);
     const onprem_fleet f = fleet_of(r, gpus);
@@ -121,6 +134,21 @@ std::string cost_text(const cost_request& r, const cost_result& c) {
         r.training_model, m.nodes, r.inputs.node.name.view(), show_count(m.tokens.in(units::token)),
         show_count(m.tokens_per_s.in(units::tokens_per_s)), 100 * m.mfu, m.wall.in(units::h));
   }
+  if (c.serving) {
+    const serving_cost_report& v = *c.serving;
+    const serving_plan& p = *r.serving;
+    out += fmt::format(
+        "  serve   {} on {} replica(s) of tp {} pp {}, {} prompt + {} output tokens, {}: {} output "
+        "tokens/s ({} per GPU), TTFT {:.1f} ms, TPOT {:.1f} ms (serving model), held every hour "
+        "of a month\n",
+        r.serving_model, v.replicas, p.layout.tp, p.layout.pp, r.serving_lengths.first,
+        r.serving_lengths.second,
+        p.rate.value > 0 ? fmt::format("{:g} requests/s", p.rate.in(units::requests_per_s))
+                         : fmt::format("concurrency {:g}", v.point.concurrency),
+        show_count(v.point.output_tokens_per_s.in(units::tokens_per_s)),
+        show_count(v.point.output_tokens_per_s_per_gpu.in(units::tokens_per_s)),
+        v.point.ttft.in(units::ms), v.point.tpot.in(units::ms));
+  }
   if (run.price_entry != nullptr) {
     const cloud_price& p = *run.price_entry;
     out += fmt::format("  price   ${:.4g} per GPU-hour, {} {} {} ({}, {}; {})\n",
@@ -131,7 +159,7 @@ std::string cost_text(const cost_request& r, const cost_result& c) {
                        run.price.in(units::usd_per_h));
   }
   if (run.priced)
-    out += fmt::format("  cost    {}\n", money_text(run.cost));
+    out += fmt::format("  cost    {}{}\n", money_text(run.cost), c.serving ? " a month" : "");
   else
     out += fmt::format(
         "  cost    unknown: {} has no {} price for {} (give --price-per-gpu-hour or --prices)\n",
@@ -154,6 +182,19 @@ std::string cost_text(const cost_request& r, const cost_result& c) {
   if (r.inputs.embodied)
     out += fmt::format("          {} embodied (amortised manufacturing, reported apart)\n",
                        carbon_text(run.carbon.embodied));
+  if (c.serving) {
+    const serving_cost_report& v = *c.serving;
+    out += fmt::format("  per million output tokens: {}{:.3g} kWh, {:.3g} kg CO2e; {:.3g} tokens "
+                       "per joule{}\n",
+                       run.priced ? fmt::format("${:.3g}, ", v.cost_per_token().in(units::usd_per_Mtoken))
+                                  : std::string(),
+                       v.energy_per_token().in(units::kWh / units::Mtoken),
+                       v.carbon_per_token().in(units::kgCO2e / units::Mtoken),
+                       v.tokens_per_joule().in(units::token / units::J),
+                       run.priced ? fmt::format("; ${:.3g} per request",
+                                                v.cost_per_request().in(units::usd / units::request))
+                                  : std::string());
+  }
   if (c.comparison) {
     const cloud_onprem_comparison& k = *c.comparison;
     out += fmt::format(
@@ -225,6 +266,40 @@ nlohmann::json cost_json(const cost_request& r, const cost_result& c) {
                      {"source", "step-time model (docs/models/training-time.md)"}};
   } else {
     j["training"] = nullptr;
+  }
+  j["workload"] = r.training ? "train" : (c.serving ? "serve" : "usage");
+  if (c.serving) {
+    const serving_cost_report& v = *c.serving;
+    const serving_plan& p = *r.serving;
+    j["serving"] = {
+        {"model", r.serving_model},
+        {"node", std::string(p.node.name.view())},
+        {"replicas", v.replicas},
+        {"tp", p.layout.tp},
+        {"pp", p.layout.pp},
+        {"gpus", v.gpus},
+        {"input_len", r.serving_lengths.first},
+        {"output_len", r.serving_lengths.second},
+        {"dtype", std::string(to_string(p.compute_dtype))},
+        {"concurrency", v.point.concurrency},
+        {"rate", p.rate.value > 0 ? nlohmann::json(p.rate.in(units::requests_per_s)) : nullptr},
+        {"output_tokens_per_s", v.point.output_tokens_per_s.in(units::tokens_per_s)},
+        {"output_tokens_per_s_per_gpu", v.point.output_tokens_per_s_per_gpu.in(units::tokens_per_s)},
+        {"requests_per_s", v.point.requests_per_s.in(units::requests_per_s)},
+        {"ttft_s", v.point.ttft.in(units::s)},
+        {"tpot_s", v.point.tpot.in(units::s)},
+        {"period_hours", v.period.in(units::h)},
+        {"output_tokens", v.output_tokens.in(units::token)},
+        {"source", "serving model (docs/models/serving.md)"}};
+    j["cost_usd_per_month"] = run.priced ? nlohmann::json(run.cost.in(units::usd)) : nullptr;
+    j["cost_per_million_tokens_usd"] =
+        run.priced ? nlohmann::json(v.cost_per_token().in(units::usd_per_Mtoken)) : nullptr;
+    j["cost_per_request_usd"] = run.priced ? nlohmann::json(v.cost_per_request().in(units::usd / units::request)) : nullptr;
+    j["energy_kwh_per_million_tokens"] = v.energy_per_token().in(units::kWh / units::Mtoken);
+    j["carbon_kg_per_million_tokens"] = v.carbon_per_token().in(units::kgCO2e / units::Mtoken);
+    j["tokens_per_joule"] = v.tokens_per_joule().in(units::token / units::J);
+  } else {
+    j["serving"] = nullptr;
   }
   nlohmann::json price;
   price["usd_per_gpu_hour"] = run.priced ? nlohmann::json(run.price.in(units::usd_per_h)) : nullptr;

@@ -9,10 +9,12 @@
 #include <gpuplan/io/prices_json.hpp>
 #include <gpuplan/models/cost.hpp>
 #include <gpuplan/plan/cost.hpp>
+#include <gpuplan/plan/serving_cost.hpp>
 #include <gpuplan/plan/training_cost.hpp>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpuplan::cli {
@@ -39,10 +41,16 @@ struct cost_request {
   /// Set when the usage comes from the step-time model (`gpuplan train`'s flags + --tokens).
   std::optional<modelled_training_run> training;
   std::string training_model;  ///< the model's name, for the report
+  /// Set when a serving deployment is priced (`gpuplan serve`'s flags): evaluate() prices a month
+  /// of it at the serving model's operating point and sets `usage` from it.
+  std::optional<serving_plan> serving;
+  std::string serving_model;
+  std::pair<int, int> serving_lengths{};  ///< prompt and output tokens per request
 };
 
 struct cost_result {
   run_cost_report run{};
+  std::optional<serving_cost_report> serving;  ///< when the request priced a serving deployment
   std::optional<cloud_onprem_comparison> comparison;
   std::optional<money> onprem_run_cost;  ///< the run on owned GPUs at the fleet's utilization
   std::optional<hybrid_plan> hybrid;

@@ -329,7 +329,8 @@ std::optional<node_spec> node_from(const settings& s) {
                                 did_you_mean(catalog::nearest_node_names(*n))));
 }
 
-parallel_layout layout_from(const settings& s, const model_choice& model) {
+parallel_layout layout_from(const settings& s, const model_choice& model,
+                            bool expert_parallel_in_tp) {
   for (const char* key : {"gpus", "dp", "tp", "pp", "cp", "ep", "virtual_stages", "expert_tp",
                           "shard_group"})
     if (s.has(key)) (void)s.count(key);
@@ -379,7 +380,12 @@ parallel_layout layout_from(const settings& s, const model_choice& model) {
     l.dp = *gpus / model_parallel;
   }
   if (model.transformer) {
-    l.validate(*model.transformer);
+    parallel_layout checked = l;
+    if (expert_parallel_in_tp) {  // serving_plan::validate checks ep against tp and the experts
+      checked.ep = 1;
+      checked.expert_tp = 0;
+    }
+    checked.validate(*model.transformer);
   } else {
     l.validate();
     if (l.tp != 1 || l.pp != 1 || l.cp != 1 || l.ep != 1)

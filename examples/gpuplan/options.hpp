@@ -119,7 +119,10 @@ gpu_choice gpu_from(const settings& s);
 /// The node, when --node was given (catalog name or alias).
 std::optional<node_spec> node_from(const settings& s);
 /// The layout: dp defaults to what --gpus leaves after tp x pp x cp; checked against the model.
-parallel_layout layout_from(const settings& s, const model_choice& model);
+/// `expert_parallel_in_tp`: ep counts ranks of the tensor-parallel group (serving's meaning,
+/// checked by serving_plan::validate) instead of the data-parallel ranks (training's).
+parallel_layout layout_from(const settings& s, const model_choice& model,
+                            bool expert_parallel_in_tp = false);
 /// Every training_config field, checked.
 training_config training_from(const settings& s);
 /// The training framework: --framework if given (refused when the plan needs the other one),

@@ -31,11 +31,33 @@ constexpr field serve_load_table[] = {
     {"chunked_prefill", "--chunked-prefill", ft::flag, "serve-load",
      "Split prompts into chunks that ride with the decode steps (default true; false for "
      "prefill-first scheduling)"},
+    {"decode_attention", "--decode-attention", ft::text, "serve-load",
+     "Decode attention kernel: grouped (default; FlashAttention/FlashInfer, TensorRT-LLM XQA) or "
+     "per-query-head (TensorRT-LLM before v0.8: a GQA model's KV cache read once per query head)"},
+    {"moe_all_to_all", "--moe-all-to-all", ft::flag, "serve-load",
+     "With --ep: dispatch and combine tokens by all-to-all (DeepEP-style) instead of summing the "
+     "experts' outputs in the layer's all-reduce (default false)"},
+};
+
+constexpr field serve_point_table[] = {
+    {"concurrency", "--concurrency", ft::count, "serve-load",
+     "Requests in flight per replica (continuous) or the batch (static); default 1"},
+    {"rate", "--rate", ft::number, "serve-load",
+     "Arrival rate of the whole deployment, requests/s (instead of --concurrency)"},
 };
 
 }  // namespace
 
 std::span<const field> serve_load_fields() { return serve_load_table; }
+std::span<const field> serve_point_fields() { return serve_point_table; }
+
+void set_serve_point(const settings& s, serving_plan& p) {
+  if (s.has("concurrency") && s.has("rate"))
+    throw usage_error(
+        fmt::format("{} and {} exclude each other", s.name("concurrency"), s.name("rate")));
+  p.concurrency = s.count("concurrency").value_or(1);
+  if (s.has("rate")) p.rate = positive_or_zero(s, "rate") * units::request / units::s;
+}
 
 double positive_or_zero(const settings& s, std::string_view key) {
   const auto v = s.number(key);
@@ -54,7 +76,7 @@ serve_setup serve_setup_from(const settings& s, std::string_view command) {
   serving_plan& p = r.plan;
   p.model = *r.model.transformer;
   const gpu_choice gpu = gpu_from(s);
-  p.layout = layout_from(s, r.model);
+  p.layout = layout_from(s, r.model, true);
   const int per_replica = p.layout.tp * p.layout.pp;
   r.node = node_from(s);
   if (r.node) {
@@ -76,6 +98,10 @@ serve_setup serve_setup_from(const settings& s, std::string_view command) {
   if (const auto b = s.text("batching"))
     p.batching = enum_named<batching_mode>(*b, s.name("batching"));
   p.chunked_prefill = s.flag("chunked_prefill").value_or(p.config.engine != serving_engine::trtllm);
+  if (const auto k = s.text("decode_attention"))
+    p.assumptions.decode_attention =
+        enum_named<decode_attention_kernel>(*k, s.name("decode_attention"));
+  p.assumptions.moe_all_to_all = s.flag("moe_all_to_all").value_or(false);
   r.slo = serving_slo{.ttft = positive_or_zero(s, "ttft_slo") * units::s,
                       .tpot = positive_or_zero(s, "tpot_slo") * units::s};
   return r;

@@ -3,7 +3,7 @@
 //
 // The flags are the shared groups of options.hpp (model, GPU, node, layout, serving engine) plus
 // serve_load_fields(): --input-len, --output-len, --ttft-slo, --tpot-slo, --batching, --dtype,
-// --chunked-prefill. The load itself (--concurrency or --rate) is the command's own.
+// --chunked-prefill, --decode-attention, --moe-all-to-all. The load itself (--concurrency or --rate) is the command's own.
 #pragma once
 
 #include "options.hpp"
@@ -18,6 +18,7 @@
 namespace gpuplan::cli {
 
 /// --input-len --output-len --ttft-slo --tpot-slo --batching --dtype --chunked-prefill
+/// --decode-attention --moe-all-to-all
 std::span<const field> serve_load_fields();
 
 /// What the serve flags describe: the plan (load left at its defaults), the SLO and the lengths.
@@ -38,5 +39,12 @@ serve_setup serve_setup_from(const settings& s, std::string_view command);
 
 /// A positive number given for key (0 when absent); usage_error naming the field otherwise.
 double positive_or_zero(const settings& s, std::string_view key);
+
+/// --concurrency, --rate: the load a deployment serves (`gpuplan serve`, `gpuplan cost`).
+std::span<const field> serve_point_fields();
+
+/// Sets the plan's load from --concurrency (default 1) or --rate (requests/s of the whole
+/// deployment); usage_error when both are given.
+void set_serve_point(const settings& s, serving_plan& p);
 
 }  // namespace gpuplan::cli

@@ -47,6 +47,7 @@
 #include <gpuplan/plan/candidates.hpp>
 #include <gpuplan/plan/capacity.hpp>
 #include <gpuplan/plan/cost.hpp>
+#include <gpuplan/plan/serving_cost.hpp>
 #include <gpuplan/plan/training_cost.hpp>
 #include <gpuplan/plan/fit.hpp>
 #include <gpuplan/plan/sharing.hpp>

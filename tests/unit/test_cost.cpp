@@ -26,11 +26,15 @@ TEST_CASE("Run cost from a price and from the book", "[cost]") {
   CHECK(usd(run_cost(run, cat::default_prices)) == Approx(15360 * 2.79));
   CHECK(usd(run_cost(run, cat::default_prices, price_term::on_demand, "lambda")) ==
         Approx(15360 * 3.78));
+  // Committed use: Google Cloud's a3-highgpu-8g 3-year rate, $28,370.998 per 730-hour month
+  // for 8 GPUs (Cloud Billing Catalog, 2025-03-06), the only H100 commitment in the book.
+  CHECK(usd(run_cost(run, cat::default_prices, price_term::commit_3yr)) ==
+        Approx(15360 * 28370.99821392 / 730 / 8));
   // No price: one clear error naming GPU, term and provider.
-  CHECK_THROWS_WITH(run_cost(run, cat::default_prices, price_term::commit_3yr),
+  CHECK_THROWS_WITH(run_cost(run, cat::default_prices, price_term::commit_3yr, "lambda"),
                     Contains("no commit_3yr price for GPU H100-SXM5-80GB"));
-  CHECK_THROWS_WITH(run_cost(run, cat::default_prices, price_term::on_demand, "gcp"),
-                    Contains("from provider gcp"));
+  CHECK_THROWS_WITH(run_cost(run, cat::default_prices, price_term::on_demand, "oracle"),
+                    Contains("from provider oracle"));
 }
 
 TEST_CASE("Cost per token and per fleet-month", "[cost]") {
@@ -50,19 +54,21 @@ TEST_CASE("Owned fleet: capital and a month, line by line", "[cost][onprem]") {
   const onprem_fleet f{.node = cat::dgx_h100, .gpus = 60};  // 8 servers (64 GPUs)
   CHECK(f.servers() == 8);
   CHECK(f.owned_gpus() == 64);
-  // Capex: 8 x $317,000 x 1.11 (network share).
-  CHECK(usd(onprem_capex(f)) == Approx(8 * 317000 * 1.11));
+  // Capex: 8 x $317,000 x (1 + 0.11 network + 0.022 storage).
+  CHECK(usd(onprem_capex(f)) == Approx(8 * 317000 * 1.132));
   const onprem_month m = onprem_month_costs(f);
-  CHECK(usd(m.amortisation) == Approx(8 * 317000 * 1.11 / 36));
+  CHECK(usd(m.amortisation) == Approx(8 * 317000 * 1.132 / 36));
   // Colocation: 8 x 10.2 kW x $200 per kW-month.
   CHECK(usd(m.colocation) == Approx(8 * 10.2 * 200));
   // Energy: idle = 8 x (8 x 75 W + 4.6 kW) x 730 h x PUE 1.56 x $0.0895/kWh.
   CHECK(usd(m.energy_idle) == Approx(8 * (8 * 0.075 + 4.6) * hours_per_month * 1.56 * 0.0895));
   CHECK(usd(m.energy_full_use) ==
         Approx(8 * 8 * (0.698 - 0.075) * hours_per_month * 1.56 * 0.0895));
-  CHECK(usd(m.maintenance) == 0.0);
-  CHECK(usd(m.total(0.5)) ==
-        Approx(usd(m.amortisation + m.colocation + m.energy_idle) + 0.5 * usd(m.energy_full_use)));
+  // Maintenance: 6% of capital a year.
+  CHECK(usd(m.maintenance) == Approx(8 * 317000 * 1.132 * 0.06 / 12));
+  CHECK(usd(m.total(0.5)) == Approx(usd(m.amortisation + m.maintenance + m.colocation +
+                                        m.energy_idle) +
+                                    0.5 * usd(m.energy_full_use)));
   // Per GPU-hour used at 100%: the month over 64 x 730 GPU-hours.
   CHECK(onprem_cost_per_gpu_hour(f, 1.0).in(units::usd_per_h) ==
         Approx(usd(m.total(1.0)) / (64 * hours_per_month)));
@@ -78,7 +84,7 @@ TEST_CASE("Cloud against owning: break-even utilization and month", "[cost][onpr
   const double u_star =
       (K / 36 + usd(m.fixed_running()) + usd(m.energy_idle)) / (C - usd(m.energy_full_use));
   CHECK(c.break_even_utilization == Approx(u_star));
-  CHECK(c.break_even_utilization == Approx(0.438).margin(0.001));
+  CHECK(c.break_even_utilization == Approx(0.508).margin(0.001));
   const double m_star = K / (0.7 * C - usd(m.running(0.7)));
   CHECK(c.break_even_months == Approx(m_star));
   // The cumulative lines cross at the break-even month.
@@ -92,13 +98,13 @@ TEST_CASE("Cloud against owning: break-even utilization and month", "[cost][onpr
   CHECK(compare_cloud_onprem(f, price, price_term::on_demand, 0.3).cloud_total() <
         compare_cloud_onprem(f, price, price_term::on_demand, 0.3).onprem_total());
   // At $1 per GPU-hour owning never wins within the horizon (no break-even utilization), and
-  // even at full use the capital comes back only after 127 months (running costs $24,600 a
-  // month against $46,700 of cloud).
+  // even at full use the capital comes back only after 371 months (running costs $38,978 a
+  // month against $46,720 of cloud).
   const cloud_onprem_comparison cheap =
       compare_cloud_onprem(f, 1.0 * units::usd_per_h, price_term::on_demand, 1.0);
   CHECK(std::isinf(cheap.break_even_utilization));
   CHECK(cheap.break_even_months > cheap.horizon_months);
-  CHECK(cheap.break_even_months == Approx(127).margin(1));
+  CHECK(cheap.break_even_months == Approx(371).margin(1));
   // At $0.30 the running costs alone exceed the cloud bill: never.
   const cloud_onprem_comparison never =
       compare_cloud_onprem(f, 0.3 * units::usd_per_h, price_term::on_demand, 1.0);
@@ -106,6 +112,35 @@ TEST_CASE("Cloud against owning: break-even utilization and month", "[cost][onpr
   // A commitment bills every hour: no break-even utilization.
   CHECK(std::isnan(
       compare_cloud_onprem(f, price, price_term::commit_1yr, 0.5).break_even_utilization));
+}
+
+// The break-even with every on-premises default named and sourced (docs/models/cost.md), against
+// a hand computation. 64 H100s as 8 DGX H100 at the catalog's $270,000 (SemiAnalysis, May 2023),
+// against AWS p5.48xlarge on demand at $6.88 per GPU-hour (2026-11-09):
+//   K  = 8 x 270,000 x (1 + 0.11 + 0.022)                      = 2,445,120
+//   F  = K x 0.06 / 12 + 8 x 10.2 kW x $200                    = 12,225.60 + 16,320 = 28,545.60
+//   E0 = 8 x (8 x 75 W + 4.6 kW) x 730 h x 1.56 x $0.0895      = 4,239.98
+//   E1 = 8 x 8 x (698 - 75) W x 730 h x 1.56 x $0.0895         = 4,063.86
+//   C  = 64 x 730 x 6.88                                       = 321,433.60
+//   u* = (K / 36 + F + E0) / (C - E1) = 100,705.58 / 317,369.74 = 0.3173
+//   m* at 70% = K / (0.7 C - F - E0 - 0.7 E1) = 2,445,120 / 189,373.24 = 12.91 months
+TEST_CASE("Break-even with the sourced on-premises defaults, by hand", "[cost][onprem]") {
+  const onprem_fleet f{.node = cat::dgx_h100, .gpus = 64,
+                       .costs = cat::onprem_costs_for(cat::dgx_h100)};
+  CHECK(usd(f.costs.server_price) == 270000);
+  const money_rate aws = cat::aws_p5_48xlarge.on_demand;
+  CHECK(aws.in(units::usd_per_h) == Approx(6.88));
+  const cloud_onprem_comparison c = compare_cloud_onprem(f, aws, price_term::on_demand, 0.7);
+  CHECK(usd(c.onprem_capex) == Approx(2445120));
+  CHECK(usd(c.onprem.fixed_running()) == Approx(28545.60));
+  CHECK(usd(c.onprem.energy_idle) == Approx(4239.98).margin(0.01));
+  CHECK(usd(c.onprem.energy_full_use) == Approx(4063.86).margin(0.01));
+  CHECK(c.break_even_utilization == Approx(0.3173).margin(0.00005));
+  CHECK(c.break_even_months == Approx(12.91).margin(0.005));
+  // A DGX A100 costs $200,000 at launch; a node the catalog does not price keeps the HGX H100
+  // quotation.
+  CHECK(usd(cat::onprem_costs_for(cat::dgx_a100).server_price) == 200000);
+  CHECK(usd(cat::onprem_costs_for(cat::dgx_b200).server_price) == 317000);
 }
 
 TEST_CASE("Hybrid: owned base for the baseline, cloud for the peak", "[cost][hybrid]") {

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <vector>
 
 using namespace gpuplan;
@@ -28,6 +29,29 @@ double median_abs(std::vector<double> v) {
 /// A C++ runtime's plan (no Python host time per step).
 serving_plan cpp_runtime(serving_plan p) {
   p.assumptions.step_overhead = 0.0 * units::ms;
+  return p;
+}
+
+/// The plan of TensorRT-LLM's gptSessionBenchmark (a static batch, the TensorRT-LLM KV rule at
+/// memory fraction 0.95, no host time per step) with the release's decode attention kernel:
+/// per query head before XQA (v0.5 to v0.7), grouped from v0.8.
+serving_plan trtllm_session(const transformer_spec& m, const gpu_spec& g, precision dtype,
+                            precision kv, int batch, int tp, int in, int out,
+                            decode_attention_kernel kernel) {
+  serving_plan p = cpp_runtime({.model = m,
+                                .node = single_gpu_node(g),
+                                .layout = {.tp = tp},
+                                .config = {.weight_dtype = dtype,
+                                           .kv_dtype = kv,
+                                           .gpu_memory_utilization = 0.95,
+                                           .max_num_seqs = 4096,
+                                           .engine = serving_engine::trtllm,
+                                           .free_gpu_memory_fraction = 0.95},
+                                .compute_dtype = dtype,
+                                .mix = request_mix::fixed(in, out),
+                                .concurrency = batch,
+                                .batching = batching_mode::static_batch});
+  p.assumptions.decode_attention = kernel;
   return p;
 }
 
@@ -113,64 +137,17 @@ struct static_case {
 
 }  // namespace
 
-TEST_CASE("Static batching: TensorRT-LLM v0.6.1 published throughput", "[serving][accuracy]") {
-  // NVIDIA/TensorRT-LLM docs/source/performance.md ("This data has been updated for v0.6.1"):
-  // gptSessionBenchmark (a batch prefilled, then decoded to the end), Llama 2 7B / 70B,
-  // A100 SXM 80GB fp16 and H100 SXM fp8 (fp8 weights, activations and KV cache), output
-  // tokens/s per GPU. The engine: TensorRT-LLM's KV rule, memory fraction 0.95, no host time.
-  // Tolerances: 15% where the model is within it; the rest are the model's known misses
-  // (docs/models/serving.md: the 2023 fp8 kernels ran well below today's rates, and the
-  // A100 70B 128/2048 row is KV-capped at 230 sequences in the model against 240 measured).
-  const static_case cases[] = {
-      {"A100 7B b384 128/128", &cat::llama2_7b, &cat::a100_sxm_80gb, precision::fp16, 384, 1,
-       128, 128, 5586, 0.15},
-      {"A100 7B b60 128/2048", &cat::llama2_7b, &cat::a100_sxm_80gb, precision::fp16, 60, 1, 128,
-       2048, 1928, 0.15},
-      {"A100 7B b52 2048/128", &cat::llama2_7b, &cat::a100_sxm_80gb, precision::fp16, 52, 1,
-       2048, 128, 591, 0.15},
-      {"A100 7B b64 tp2 2048/2048", &cat::llama2_7b, &cat::a100_sxm_80gb, precision::fp16, 64, 2,
-       2048, 2048, 782, 0.15},
-      {"A100 70B b1280 tp4 128/128", &cat::llama2_70b, &cat::a100_sxm_80gb, precision::fp16,
-       1280, 4, 128, 128, 670, 0.15},
-      {"A100 70B b240 tp4 128/2048", &cat::llama2_70b, &cat::a100_sxm_80gb, precision::fp16, 240,
-       4, 128, 2048, 525, 0.55},
-      {"A100 70B b120 tp4 2048/128", &cat::llama2_70b, &cat::a100_sxm_80gb, precision::fp16, 120,
-       4, 2048, 128, 79, 0.15},
-      {"H100 7B b768 128/128", &cat::llama2_7b, &cat::h100_sxm, precision::fp8, 768, 1, 128, 128,
-       19694, 0.40},
-      {"H100 7B b112 128/2048", &cat::llama2_7b, &cat::h100_sxm, precision::fp8, 112, 1, 128,
-       2048, 6818, 0.20},
-      {"H100 7B b80 2048/128", &cat::llama2_7b, &cat::h100_sxm, precision::fp8, 80, 1, 2048, 128,
-       2244, 0.20},
-      {"H100 7B b48 2048/2048", &cat::llama2_7b, &cat::h100_sxm, precision::fp8, 48, 1, 2048,
-       2048, 2740, 0.15},
-      {"H100 70B b1024 tp2 128/128", &cat::llama2_70b, &cat::h100_sxm, precision::fp8, 1024, 2,
-       128, 128, 2657, 0.45},
-      {"H100 70B b480 tp4 128/2048", &cat::llama2_70b, &cat::h100_sxm, precision::fp8, 480, 4,
-       128, 2048, 1486, 1.00},
-      {"H100 70B b96 tp2 2048/128", &cat::llama2_70b, &cat::h100_sxm, precision::fp8, 96, 2, 2048,
-       128, 306, 0.40},
-      {"H100 70B b64 tp2 2048/2048", &cat::llama2_70b, &cat::h100_sxm, precision::fp8, 64, 2,
-       2048, 2048, 547, 1.10},
-  };
+namespace {
+
+/// Runs static cases with one decode attention kernel; returns the signed errors.
+std::vector<double> run_static(const static_case* cases, std::size_t n,
+                               decode_attention_kernel kernel) {
   std::vector<double> errors;
-  for (const static_case& c : cases) {
-    const bool fp8 = c.dtype == precision::fp8;
-    const serving_plan p = cpp_runtime(
-        {.model = *c.model,
-         .node = single_gpu_node(*c.gpu),
-         .layout = {.tp = c.tp},
-         .config = {.weight_dtype = c.dtype,
-                    .kv_dtype = fp8 ? precision::fp8 : precision::fp16,
-                    .gpu_memory_utilization = 0.95,
-                    .max_num_seqs = 4096,
-                    .engine = serving_engine::trtllm,
-                    .free_gpu_memory_fraction = 0.95},
-         .compute_dtype = c.dtype,
-         .mix = request_mix::fixed(c.in, c.out),
-         .concurrency = c.batch,
-         .batching = batching_mode::static_batch});
-    const serving_point r = serve(p);
+  for (std::size_t i = 0; i < n; ++i) {
+    const static_case& c = cases[i];
+    const precision kv = c.dtype == precision::fp8 ? precision::fp8 : precision::fp16;
+    const serving_point r = serve(trtllm_session(*c.model, *c.gpu, c.dtype, kv, c.batch, c.tp,
+                                                 c.in, c.out, kernel));
     const double got = r.output_tokens_per_s_per_gpu.in(units::tokens_per_s);
     const double e = err(got, c.tokens_per_s_per_gpu);
     errors.push_back(e);
@@ -178,53 +155,153 @@ TEST_CASE("Static batching: TensorRT-LLM v0.6.1 published throughput", "[serving
                 << 100 * e << "%)");
     CHECK(std::fabs(e) < c.tolerance);
   }
-  // NVIDIA/TensorRT-LLM docs/source/blogs/H200launch.md ("TensorRT LLM v0.5.0, TensorRT v9.1.0.4",
-  // preliminary): H200 fp8 max throughput, out tok/s/GPU. The model is 30-190% above these
-  // first fp8 releases (docs/models/serving.md, weaknesses); tolerances record that.
-  const static_case h200[] = {
+  return errors;
+}
+
+}  // namespace
+
+TEST_CASE("Static batching: TensorRT-LLM v0.5, v0.6.1 and v0.8 published throughput",
+          "[serving][accuracy]") {
+  // NVIDIA/TensorRT-LLM docs/source/performance.md ("This data has been updated for v0.6.1"):
+  // gptSessionBenchmark (a batch prefilled, then decoded to the end), Llama 2 7B / 70B,
+  // A100 SXM 80GB fp16 and H100 SXM fp8 (fp8 weights, activations and KV cache), output
+  // tokens/s per GPU. Those releases decode with the masked multi-head attention kernel, one
+  // thread block per query head (XQA came in v0.8: docs/source/blogs/XQA-kernel.md), so Llama 2
+  // 70B's 8-way grouped KV heads are loaded once per query head. Tolerances: 20%, 40% for the
+  // rows the model misses by more (docs/models/serving.md, known weaknesses).
+  const static_case v061[] = {
+      {"A100 7B b384 128/128", &cat::llama2_7b, &cat::a100_sxm_80gb, precision::fp16, 384, 1,
+       128, 128, 5586, 0.20},
+      {"A100 7B b60 128/2048", &cat::llama2_7b, &cat::a100_sxm_80gb, precision::fp16, 60, 1, 128,
+       2048, 1928, 0.20},
+      {"A100 7B b52 2048/128", &cat::llama2_7b, &cat::a100_sxm_80gb, precision::fp16, 52, 1,
+       2048, 128, 591, 0.20},
+      {"A100 7B b64 tp2 2048/2048", &cat::llama2_7b, &cat::a100_sxm_80gb, precision::fp16, 64, 2,
+       2048, 2048, 782, 0.20},
+      {"A100 70B b1280 tp4 128/128", &cat::llama2_70b, &cat::a100_sxm_80gb, precision::fp16,
+       1280, 4, 128, 128, 670, 0.20},
+      {"A100 70B b240 tp4 128/2048", &cat::llama2_70b, &cat::a100_sxm_80gb, precision::fp16, 240,
+       4, 128, 2048, 525, 0.40},
+      {"A100 70B b120 tp4 2048/128", &cat::llama2_70b, &cat::a100_sxm_80gb, precision::fp16, 120,
+       4, 2048, 128, 79, 0.20},
+      {"H100 7B b768 128/128", &cat::llama2_7b, &cat::h100_sxm, precision::fp8, 768, 1, 128, 128,
+       19694, 0.40},
+      {"H100 7B b112 128/2048", &cat::llama2_7b, &cat::h100_sxm, precision::fp8, 112, 1, 128,
+       2048, 6818, 0.20},
+      {"H100 7B b80 2048/128", &cat::llama2_7b, &cat::h100_sxm, precision::fp8, 80, 1, 2048, 128,
+       2244, 0.20},
+      {"H100 7B b48 2048/2048", &cat::llama2_7b, &cat::h100_sxm, precision::fp8, 48, 1, 2048,
+       2048, 2740, 0.20},
+      {"H100 70B b1024 tp2 128/128", &cat::llama2_70b, &cat::h100_sxm, precision::fp8, 1024, 2,
+       128, 128, 2657, 0.20},
+      {"H100 70B b480 tp4 128/2048", &cat::llama2_70b, &cat::h100_sxm, precision::fp8, 480, 4,
+       128, 2048, 1486, 0.20},
+      {"H100 70B b96 tp2 2048/128", &cat::llama2_70b, &cat::h100_sxm, precision::fp8, 96, 2, 2048,
+       128, 306, 0.20},
+      {"H100 70B b64 tp2 2048/2048", &cat::llama2_70b, &cat::h100_sxm, precision::fp8, 64, 2,
+       2048, 2048, 547, 0.20},
+  };
+  const std::vector<double> e061 =
+      run_static(v061, std::size(v061), decode_attention_kernel::per_query_head);
+  // NVIDIA/TensorRT-LLM docs/source/blogs/H200launch.md on the release/0.5.0 branch
+  // ("TensorRT-LLM v0.5.0, TensorRT v9.1.0.4", preliminary): H200 fp8 max throughput, "largest
+  // batch supported on given TP configuration by power of 2", total out tok/s; divided here by
+  // the GPUs. (The copy on main lists the same per-GPU figures with the TP of two 70B rows
+  // halved, 4 -> 2 and 2 -> 1, which contradicts its own footnote: b64 and b32 at TP1 for the
+  // same lengths. The release branch's TP is used.) The same per-query-head kernel. Tolerance
+  // 35%; the 13B rows (MHA) 60%: the model is 30-50% above them (docs/models/serving.md).
+  const static_case v05[] = {
       {"H200 13B b1024 128/128", &cat::llama2_13b, &cat::h200_sxm, precision::fp8, 1024, 1, 128,
        128, 11819, 0.6},
       {"H200 13B b128 128/2048", &cat::llama2_13b, &cat::h200_sxm, precision::fp8, 128, 1, 128,
        2048, 4750, 0.6},
       {"H200 13B b64 2048/128", &cat::llama2_13b, &cat::h200_sxm, precision::fp8, 64, 1, 2048,
-       128, 1349, 0.6},
+       128, 1349, 0.4},
       {"H200 70B b512 128/128", &cat::llama2_70b, &cat::h200_sxm, precision::fp8, 512, 1, 128,
-       128, 3014, 0.7},
-      {"H200 70B b512 tp2 128/2048", &cat::llama2_70b, &cat::h200_sxm, precision::fp8, 512, 2, 128,
-       2048, 1654, 2.0},
-      {"H200 70B b64 2048/128", &cat::llama2_70b, &cat::h200_sxm, precision::fp8, 64, 1, 2048,
-       128, 341, 0.6},
+       128, 3014, 0.35},
+      {"H200 70B b512 tp4 128/2048", &cat::llama2_70b, &cat::h200_sxm, precision::fp8, 512, 4, 128,
+       2048, 6616.0 / 4, 0.35},
+      {"H200 70B b64 tp2 2048/128", &cat::llama2_70b, &cat::h200_sxm, precision::fp8, 64, 2, 2048,
+       128, 682.0 / 2, 0.35},
       {"H200 70B b32 2048/128", &cat::llama2_70b, &cat::h200_sxm, precision::fp8, 32, 1, 2048,
-       128, 303, 0.6},
+       128, 303, 0.35},
   };
-  std::vector<double> early;
-  for (const static_case& c : h200) {
-    const serving_plan p = cpp_runtime(
-        {.model = *c.model,
-         .node = single_gpu_node(*c.gpu),
-         .layout = {.tp = c.tp},
-         .config = {.weight_dtype = c.dtype,
-                    .kv_dtype = precision::fp8,
-                    .gpu_memory_utilization = 0.95,
-                    .max_num_seqs = 4096,
-                    .engine = serving_engine::trtllm,
-                    .free_gpu_memory_fraction = 0.95},
-         .compute_dtype = c.dtype,
-         .mix = request_mix::fixed(c.in, c.out),
-         .concurrency = c.batch,
-         .batching = batching_mode::static_batch});
-    const double got = serve(p).output_tokens_per_s_per_gpu.in(units::tokens_per_s);
-    const double e = err(got, c.tokens_per_s_per_gpu);
-    early.push_back(e);
-    WARN(c.what << ": " << got << " tok/s/GPU vs " << c.tokens_per_s_per_gpu << " ("
-                << 100 * e << "%)");
-    CHECK(std::fabs(e) < c.tolerance);
-  }
-  WARN("TensorRT-LLM v0.6.1 static throughput: median |error| " << 100 * median_abs(errors)
-                                                                 << "%; v0.5 H200 "
-                                                                 << 100 * median_abs(early) << "%");
-  // Goal: median within 15% on the A100 rows; all rows together are reported in the docs.
-  CHECK(median_abs({errors.begin(), errors.begin() + 7}) < 0.15);
+  const std::vector<double> e05 =
+      run_static(v05, std::size(v05), decode_attention_kernel::per_query_head);
+  // The same table regenerated with v0.8.0 ("All data was generated using version 0.8.0",
+  // docs/source/performance.md at the v0.8.0 release): same benchmark and GPUs, XQA decoding
+  // (the grouped kernel). Llama 2 70B rows: the decode-heavy ones nearly doubled against v0.6.1
+  // while the MHA 7B rows moved a few per cent, which is the kernel change the model carries.
+  // Tolerance 40%.
+  const static_case v08[] = {
+      {"v0.8 H100 70B b1024 tp2 128/128", &cat::llama2_70b, &cat::h100_sxm, precision::fp8, 1024,
+       2, 128, 128, 3269, 0.4},
+      {"v0.8 H100 70B b512 tp4 128/2048", &cat::llama2_70b, &cat::h100_sxm, precision::fp8, 512,
+       4, 128, 2048, 2718, 0.4},
+      {"v0.8 H100 70B b96 tp2 2048/128", &cat::llama2_70b, &cat::h100_sxm, precision::fp8, 96, 2,
+       2048, 128, 347, 0.4},
+      {"v0.8 H100 70B b64 tp2 2048/2048", &cat::llama2_70b, &cat::h100_sxm, precision::fp8, 64,
+       2, 2048, 2048, 1020, 0.4},
+      {"v0.8 H200 70B b512 128/128", &cat::llama2_70b, &cat::h200_sxm, precision::fp8, 512, 1,
+       128, 128, 3844, 0.4},
+      {"v0.8 H200 70B b512 tp2 128/2048", &cat::llama2_70b, &cat::h200_sxm, precision::fp8, 512,
+       2, 128, 2048, 4008, 0.4},
+      {"v0.8 H200 70B b64 2048/128", &cat::llama2_70b, &cat::h200_sxm, precision::fp8, 64, 1,
+       2048, 128, 421, 0.4},
+      {"v0.8 H200 70B b64 2048/2048", &cat::llama2_70b, &cat::h200_sxm, precision::fp8, 64, 1,
+       2048, 2048, 1461, 0.4},
+      {"v0.8 A100 70B b256 tp4 128/128", &cat::llama2_70b, &cat::a100_sxm_80gb, precision::fp16,
+       256, 4, 128, 128, 565, 0.4},
+      {"v0.8 A100 70B b128 tp4 128/2048", &cat::llama2_70b, &cat::a100_sxm_80gb, precision::fp16,
+       128, 4, 128, 2048, 595, 0.4},
+      {"v0.8 A100 70B b32 tp4 2048/128", &cat::llama2_70b, &cat::a100_sxm_80gb, precision::fp16,
+       32, 4, 2048, 128, 66, 0.4},
+      {"v0.8 A100 70B b32 tp4 2048/2048", &cat::llama2_70b, &cat::a100_sxm_80gb, precision::fp16,
+       32, 4, 2048, 2048, 185, 0.4},
+  };
+  const std::vector<double> e08 = run_static(v08, std::size(v08), decode_attention_kernel::grouped);
+  std::vector<double> all = e061;
+  all.insert(all.end(), e05.begin(), e05.end());
+  all.insert(all.end(), e08.begin(), e08.end());
+  double worst = 0.0;
+  for (double e : all) worst = std::max(worst, std::fabs(e));
+  WARN("TensorRT-LLM static throughput: median |error| v0.6.1 " << 100 * median_abs(e061)
+       << "%, v0.5 H200 " << 100 * median_abs(e05) << "%, v0.8 " << 100 * median_abs(e08)
+       << "%; all " << all.size() << ": " << 100 * median_abs(all) << "%, max " << 100 * worst
+       << "%");
+  // The issue's goal: median within 15%, no case off by more than 2x.
+  CHECK(median_abs(all) < 0.15);
+  CHECK(worst < 1.0);
+}
+
+TEST_CASE("Decode attention kernel: TensorRT-LLM's XQA speed-up on Llama 2 70B",
+          "[serving][accuracy]") {
+  // NVIDIA/TensorRT-LLM docs/source/blogs/XQA-kernel.md (TensorRT-LLM v0.8a, preliminary):
+  // Llama 2 70B, one H200, fp8, 128/2048, 1,227 tok/s/GPU without XQA and 2,941 with it (2.4x);
+  // the batch, 192, is the one docs/source/blogs/Falcon180B-H200.md lists for the 2,941 row.
+  // The ratio is the mechanism's test (tolerance 20%); the absolute rows are reported (the
+  // model is 65-90% above both: the batch of 192 is at the model's KV capacity for 2176-token
+  // sequences, and what the engine allocated is not published).
+  const auto plan = [](decode_attention_kernel k) {
+    return trtllm_session(cat::llama2_70b, cat::h200_sxm, precision::fp8, precision::fp8, 192, 1,
+                          128, 2048, k);
+  };
+  const double with = serve(plan(decode_attention_kernel::grouped))
+                          .output_tokens_per_s_per_gpu.in(units::tokens_per_s);
+  const double without = serve(plan(decode_attention_kernel::per_query_head))
+                             .output_tokens_per_s_per_gpu.in(units::tokens_per_s);
+  WARN("XQA: " << with << " vs 2941 (" << 100 * err(with, 2941) << "%), without " << without
+               << " vs 1227 (" << 100 * err(without, 1227) << "%), speed-up " << with / without
+               << " vs 2.4");
+  CHECK(with / without == Approx(2941.0 / 1227.0).epsilon(0.20));
+  // MHA (Llama 2 7B: as many KV heads as query heads) loads each KV head once either way.
+  const auto mha = [](decode_attention_kernel k) {
+    return decode_step(trtllm_session(cat::llama2_7b, cat::h100_sxm, precision::fp8,
+                                      precision::fp8, 64, 1, 128, 2048, k),
+                       64, 2048);
+  };
+  CHECK(mha(decode_attention_kernel::per_query_head).in(units::ms) ==
+        Approx(mha(decode_attention_kernel::grouped).in(units::ms)).epsilon(0.05));
 }
 
 TEST_CASE("Prefill: TensorRT-LLM v0.5 batch-1 first-token latency", "[serving][accuracy]") {
@@ -575,4 +652,59 @@ TEST_CASE("Serving input errors name the field", "[serving][errors]") {
   p = ok;
   p.assumptions.kernels.hbm_fraction = 1.5;
   CHECK_THROWS_WITH(serve(p), Catch::Contains("hbm_fraction"));
+}
+
+TEST_CASE("Expert parallelism for MoE serving", "[serving][moe]") {
+  // Mixtral 8x7B (8 experts, top-2, expert FFN 14336, hidden 4096, 32 layers) on eight H200s.
+  serving_plan tp{.model = cat::mixtral_8x7b, .node = cat::hgx_h200, .layout = {.tp = 8}};
+  tp.assumptions.step_overhead = 0.0 * units::ms;
+  serving_plan ep = tp;
+  ep.layout.ep = 8;  // one expert per GPU, attention still split eight ways
+  // The same weights per GPU (8 experts / 8 ranks = 8 experts x 1/8 each): the same KV budget.
+  CHECK(kv_capacity_sequences(ep) == kv_capacity_sequences(tp));
+  // Hand computation of one decode token (batch 1): it touches k = 2 experts. Under TP every GPU
+  // reads 1/8 of both (2 x 3 x 4096 x 14336 / 8 bf16 weights = 88.1 MB per layer); under EP the
+  // busiest GPU holds one of them whole (3 x 4096 x 14336 x 2 B = 352.3 MB per layer): 4x the
+  // expert bytes, 264.2 MB more per layer, 32 layers.
+  const serving_step a = forward_step(tp, {.decode_sequences = 1, .decode_context = 512});
+  const serving_step b = forward_step(ep, {.decode_sequences = 1, .decode_context = 512});
+  const double extra = 32 * (3.0 * 4096 * 14336 * 2 - 2 * 3.0 * 4096 * 14336 / 8 * 2);
+  const duration more = extra * units::B / (0.9 * cat::h200_sxm.memory_bandwidth);
+  CHECK((b.gemm_memory - a.gemm_memory).in(units::s) == Approx(more.in(units::s)).epsilon(0.01));
+  CHECK(decode_step(ep, 1, 512) > decode_step(tp, 1, 512));
+  // A large batch touches all 8 experts: each GPU reads its whole expert under EP and 1/8 of
+  // all 8 under TP, the same bytes; EP's GEMMs are 8x larger (n = 2 x 14336 instead of
+  // 2 x 1792), so the step is no slower. (The weight bytes are equal; the activations' reads
+  // and writes differ by a few per cent: 5%.)
+  CHECK(detail::experts_touched(8, 2, 512) == Approx(8.0).epsilon(1e-6));
+  const serving_step c = forward_step(tp, {.decode_sequences = 512, .decode_context = 512});
+  const serving_step d = forward_step(ep, {.decode_sequences = 512, .decode_context = 512});
+  CHECK(d.gemm_memory.in(units::s) == Approx(c.gemm_memory.in(units::s)).epsilon(0.05));
+  CHECK(d.gemm <= c.gemm);
+  // All-to-all dispatch: per MoE layer two all-to-alls of tokens x k x hidden x 2 B / ep per
+  // rank replace the layer's all-reduce of tokens x hidden x 2 B (hand computation through the
+  // collective model).
+  serving_plan a2a = ep;
+  a2a.assumptions.moe_all_to_all = true;
+  const double tokens = 512;
+  const serving_step e = forward_step(a2a, {.decode_sequences = tokens, .decode_context = 512});
+  const collective_group g8 = make_group(cat::hgx_h200, 8, 1, inter_node_fabric::infiniband, {});
+  const duration ar = collective_time(collective_kind::all_reduce, tokens * 4096 * 2.0 * units::B,
+                                      g8, {})
+                          .total;
+  const duration x = collective_time(collective_kind::all_to_all,
+                                     tokens * 2 * 4096 * 2.0 / 8 * units::B, g8, {})
+                         .total;
+  CHECK((e.communication - d.communication).in(units::s) ==
+        Approx((32.0 * (2.0 * x - ar)).in(units::s)).epsilon(1e-6));
+  // Bad layouts name the field.
+  serving_plan bad = ep;
+  bad.layout.ep = 3;
+  CHECK_THROWS_WITH(serve(bad), Catch::Contains("layout.ep"));
+  bad = ep;
+  bad.model = cat::llama31_8b;
+  CHECK_THROWS_WITH(serve(bad), Catch::Contains("MoE"));
+  bad = ep;
+  bad.layout.expert_tp = 2;
+  CHECK_THROWS_WITH(serve(bad), Catch::Contains("expert_tp"));
 }

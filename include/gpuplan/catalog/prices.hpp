@@ -6,13 +6,15 @@
 // not reachable from where the book was compiled. Prices move monthly: pass your own book
 // (gpuplan/io/prices_json.hpp, `gpuplan cost --prices FILE`) for anything you will sign.
 //
-// Not in this book, for want of a source that could be checked: Google Cloud A3 (a3-highgpu-8g)
-// and Azure ND H100 v5 list prices, CoreWeave's list prices, and AWS's on-demand P5 price after
-// the June 2025 reduction ("up to 45%", usage.ai, "LLM Cost Optimization on AWS", 2026-06-30).
+// Not in this book, for want of a source that could be checked: Azure ND H100 v5 reserved (1 and 3
+// years) and spot prices, CoreWeave's committed and spot prices, AWS P5 savings-plan and spot
+// prices, and Google Cloud's A2 (A100) machine types (not collected).
 #pragma once
 
 #include <array>
+#include <gpuplan/specs/node.hpp>
 #include <gpuplan/specs/pricing.hpp>
+#include <gpuplan/specs/source.hpp>
 
 namespace gpuplan::catalog {
 
@@ -25,20 +27,20 @@ constexpr money_rate per_gpu_hour(double instance_usd_per_h, int gpus) {
 }
 }  // namespace detail
 
-/// AWS p5.48xlarge (8x H100 SXM 80GB) on demand at launch: $98.32 per instance-hour. The same
-/// rate is still quoted as list price in 2026 ("~$98.30/hr", awsnegotiations.com, May 2026), but
-/// AWS cut P5 on-demand prices by up to 45% in June 2025: treat this as an upper bound.
+/// AWS p5.48xlarge (8x H100 SXM 80GB) on demand: $55.04 per instance-hour, us-east-1, as read on
+/// 2026-11-09 (after the June 2025 reduction of "up to 45%"; the launch price was $98.32, The Next
+/// Platform, 2023-07-27).
 inline constexpr cloud_price aws_p5_48xlarge{
     .provider = "aws",
     .instance = "p5.48xlarge",
     .gpu = "H100-SXM5-80GB",
     .gpus_per_instance = 8,
     .region = "us-east-1",
-    .on_demand = detail::per_gpu_hour(98.32, 8),
-    .date = {2023, 7, 27},
+    .on_demand = detail::per_gpu_hour(55.04, 8),  // $6.88 per GPU-hour
+    .date = {2026, 11, 9},
     .source =
-        "The Next Platform, 'H100 GPU Instance Pricing On AWS: Grin And Bear It', "
-        "2023-07-27 (p5.48xlarge $98.32/h on demand, us-east-1)",
+        "github.com/datareceipts/data-receipts 109-gpu-pricing/hyperscalers.json, retrieved "
+        "2026-11-09: p5.48xlarge $55.04/h, $6.88 per GPU-hour, us-east-1",
 };
 
 /// AWS EC2 Capacity Blocks for ML: GPUs reserved ahead for 1 to 182 days, paid up front. Stored
@@ -159,11 +161,142 @@ inline constexpr cloud_price vastai_8x_h100{
         "Economics (2026)', April 2026: Vast.ai spot floor $12.16/h for 8xH100",
 };
 
+/// Google Cloud a3-highgpu-8g (8x H100 80GB, 208 vCPU, 1,872 GB), us-central1: on demand
+/// $88.49/h, spot $35.3957/h, and committed use at $44,810.08 (1 year) and $28,371.00 (3 years)
+/// per 730-hour month, as the Cloud Billing Catalog's SKUs gave them on 2025-03-06 (Cyclenerd's
+/// generated pricing.yml). The $88.49/h on-demand rate is also quoted in 2026 ("GCP a3-highgpu-8g:
+/// $88.49/hr", helios comparison page).
+inline constexpr cloud_price gcp_a3_highgpu_8g{
+    .provider = "gcp",
+    .instance = "a3-highgpu-8g",
+    .gpu = "H100-SXM5-80GB",
+    .gpus_per_instance = 8,
+    .region = "us-central1",
+    .on_demand = detail::per_gpu_hour(88.49, 8),                 // $11.061 per GPU-hour
+    .commit_1yr = detail::per_gpu_hour(44810.08066464 / 730, 8),  // $7.673
+    .commit_3yr = detail::per_gpu_hour(28370.99821392 / 730, 8),  // $4.858
+    .spot = detail::per_gpu_hour(35.3957496986301, 8),           // $4.424
+    .date = {2025, 3, 6},
+    .source =
+        "github.com/Cyclenerd/google-cloud-pricing-cost-calculator pricing.yml (Cloud Billing "
+        "Catalog SKUs, generated 2025-03-06): a3-highgpu-8g us-central1 $88.49/h, spot 35.40",
+};
+
+/// Azure Standard_ND96isr_H100_v5 (8x H100 SXM 80GB, InfiniBand NDR) pay as you go: $98.32 per
+/// instance-hour, $12.29 per GPU-hour, as read on 2026-11-09.
+inline constexpr cloud_price azure_nd96isr_h100_v5{
+    .provider = "azure",
+    .instance = "Standard_ND96isr_H100_v5",
+    .gpu = "H100-SXM5-80GB",
+    .gpus_per_instance = 8,
+    .region = {},
+    .on_demand = detail::per_gpu_hour(98.32, 8),  // $12.29 per GPU-hour
+    .date = {2026, 11, 9},
+    .source =
+        "github.com/datareceipts/data-receipts 109-gpu-pricing (README and hyperscalers.json, "
+        "retrieved 2026-11-09): Azure ND96isr_H100_v5 $12.29 per GPU-hour",
+};
+
+/// CoreWeave on demand, 8-GPU HGX instances (the GPU price includes the host's vCPU, RAM and
+/// ephemeral storage, docs.coreweave.com "Billing and charges"), publicly listed in February 2026.
+inline constexpr cloud_price coreweave_hgx_h100{
+    .provider = "coreweave",
+    .instance = "HGX H100 8x",
+    .gpu = "H100-SXM5-80GB",
+    .gpus_per_instance = 8,
+    .region = {},
+    .on_demand = detail::per_gpu_hour(49.24, 8),  // $6.155 per GPU-hour
+    .date = {2026, 2, 28},
+    .source =
+        "kaelresearch.com 'GPU Economics: What Inference Actually Costs in 2026', on-demand "
+        "list prices as of February 2026: CoreWeave NVIDIA HGX H100 8x GPU $49.24/h",
+};
+inline constexpr cloud_price coreweave_hgx_h200{
+    .provider = "coreweave",
+    .instance = "HGX H200 8x",
+    .gpu = "H200-SXM-141GB",
+    .gpus_per_instance = 8,
+    .region = {},
+    .on_demand = detail::per_gpu_hour(50.44, 8),  // $6.305 per GPU-hour
+    .date = {2026, 2, 28},
+    .source =
+        "kaelresearch.com 'GPU Economics: What Inference Actually Costs in 2026', February "
+        "2026: CoreWeave NVIDIA HGX H200 8x GPU $50.44/h",
+};
+inline constexpr cloud_price coreweave_a100_80gb{
+    .provider = "coreweave",
+    .instance = "A100 80GB 8x",
+    .gpu = "A100-SXM4-80GB",
+    .gpus_per_instance = 8,
+    .region = {},
+    .on_demand = detail::per_gpu_hour(21.60, 8),  // $2.70 per GPU-hour
+    .date = {2026, 2, 28},
+    .source =
+        "kaelresearch.com 'GPU Economics: What Inference Actually Costs in 2026', February "
+        "2026: CoreWeave NVIDIA A100 80GB 8x GPU $21.60/h",
+};
+
 /// The default price book.
 inline constexpr std::array default_prices{
-    aws_p5_48xlarge,    aws_p5_capacity_block, aws_p5e_capacity_block, aws_p4d_capacity_block,
-    lambda_1x_h100_sxm, lambda_1x_h100_pcie,   lambda_1x_a100_40gb,    modal_h100,
-    runpod_8x_h100,     vastai_8x_h100,
+    aws_p5_48xlarge,       aws_p5_capacity_block, aws_p5e_capacity_block, aws_p4d_capacity_block,
+    gcp_a3_highgpu_8g,     azure_nd96isr_h100_v5, coreweave_hgx_h100,     coreweave_hgx_h200,
+    coreweave_a100_80gb,   lambda_1x_h100_sxm,    lambda_1x_h100_pcie,    lambda_1x_a100_40gb,
+    modal_h100,            runpod_8x_h100,        vastai_8x_h100,
 };
+
+// ---- owned servers ------------------------------------------------------------------------------
+
+/// The purchase price of one GPU server of a catalog node, with its date and source.
+struct server_price {
+  name_string node;  ///< a catalog node's name ("DGX-H100")
+  money price{};
+  calendar_date date{};
+  source_text source;
+};
+
+/// DGX H100: SemiAnalysis's estimate of its sale price, "~$270,000" (May 2023), as quoted by
+/// Epoch AI's training-cost-trends analysis (github.com/epoch-research/training-cost-trends).
+inline constexpr server_price dgx_h100_price{
+    .node = "DGX-H100",
+    .price = 270000 * units::usd,
+    .date = {2023, 5, 31},
+    .source = "SemiAnalysis 'AI Server Cost Analysis - Memory Is The Biggest Loser', May 2023: "
+              "DGX H100 sale price ~$270,000 (quoted by epoch-research/training-cost-trends)",
+};
+/// DGX A100 at its launch: from $200,000 (geektopia.es, 2020-05-14, the day of the announcement).
+inline constexpr server_price dgx_a100_price{
+    .node = "DGX-A100",
+    .price = 200000 * units::usd,
+    .date = {2020, 5, 14},
+    .source = "geektopia.es 2020-05-14, 'Nvidia anuncia el servidor DGX A100': price from "
+              "$200,000",
+};
+/// An HGX H100 server from an integrator: the Thinkmate quotation of $317,000 for 8x H100 SXM with
+/// 8x 400G InfiniBand (archived 2024-08-22), cited by the "H100 cluster cost" sheet. This is the
+/// default onprem_costs::server_price.
+inline constexpr server_price hgx_h100_price{
+    .node = "HGX-H100",
+    .price = 317000 * units::usd,
+    .date = {2024, 8, 22},
+    .source = "Thinkmate quotation, 8x H100 SXM + InfiniBand, $317k (web.archive.org, "
+              "2024-08-22), cited in the public 'H100 cluster cost' sheet (Aug 2024)",
+};
+
+inline constexpr std::array server_prices{dgx_h100_price, dgx_a100_price, hgx_h100_price};
+
+/// The catalog's price for a node (matched by name), or nullptr.
+constexpr const server_price* find_server_price(const node_spec& n) {
+  for (const server_price& p : server_prices)
+    if (p.node == n.name) return &p;
+  return nullptr;
+}
+
+/// The default owning costs with the server price of node n when the catalog has one (DGX H100
+/// $270,000, DGX A100 $200,000); otherwise the HGX H100 quotation of onprem_costs.
+constexpr onprem_costs onprem_costs_for(const node_spec& n) {
+  onprem_costs c;
+  if (const server_price* p = find_server_price(n)) c.server_price = p->price;
+  return c;
+}
 
 }  // namespace gpuplan::catalog

@@ -161,7 +161,15 @@ constexpr kernel_time gemm_time(double m, double k, double n, precision math, do
                                 const roofline_assumptions& a) {
   const compute_amount flops = 2.0 * m * k * n * units::FLOP;
   const double w = flops.value;
-  const double size = w / (w + a.gemm_half_work.value);
+  // The ramp (tiles too few to fill the SMs, each tile's prologue and epilogue) is a time: at a
+  // precision with a faster peak the same shape reaches half its rate at proportionally more
+  // work (H100 fp8 at m = 1024: 0.94 and 0.96 of the m = 8192 rate, W_half 5-9 GFLOP, about
+  // twice bf16's; this project's kernel table).
+  const compute_rate base = gpu.peak.tensor(precision::bf16);
+  const double scale = base.value > 0.0 && gpu.peak.tensor(math).value > base.value
+                           ? gpu.peak.tensor(math).value / base.value
+                           : 1.0;
+  const double size = w / (w + a.gemm_half_work.value * scale);
   const compute_rate rate = gemm_fraction(math, a) * size * gpu.peak.tensor(math);
   const data_size bytes = (k * n * weight_bytes + m * (k + n) * act_bytes) * units::B;
   kernel_time t = roofline(flops, rate, bytes, gpu, a);

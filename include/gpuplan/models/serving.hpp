@@ -2,10 +2,12 @@
 //
 // One forward step of the engine is costed kernel by kernel on the most loaded GPU of each
 // pipeline stage (roofline.hpp): the Q/K/V, output and FFN GEMMs (MoE: the experts the step's
-// tokens touch), attention (prefill: FLOPs at the flash kernel's fraction; decode: each
-// sequence's KV read), the element-wise kernels (norms, rotary, residual, activation), the LM
-// head, two tensor-parallel all-reduces per layer and the pipeline hand-offs (collectives.hpp),
-// and the engine's per-step host time. From the step:
+// tokens touch, split by tensor or expert parallelism), attention (prefill: FLOPs at the flash
+// kernel's fraction; decode: each sequence's KV read, once per KV head for a grouped kernel or
+// once per query head for TensorRT-LLM's pre-XQA kernel), the element-wise kernels (norms,
+// rotary, residual, activation), the LM head, two tensor-parallel all-reduces per layer (or the
+// MoE all-to-alls), the pipeline hand-offs (collectives.hpp), and the engine's per-step host
+// time. From the step:
 //
 //   TTFT  prefill of the prompt (chunked or not), plus waiting for the step in flight
 //   TPOT  one decode step of the running batch (continuous batching: with the prefill chunks
@@ -37,9 +39,35 @@
 
 namespace gpuplan {
 
+/// How the decode (generation-phase) attention kernel of the engine handles grouped KV heads.
+enum class decode_attention_kernel : unsigned char {
+  /// The query heads of a group are computed together on the tensor cores and each KV head's
+  /// cache is read once per step: FlashAttention/FlashInfer decode (vLLM, SGLang) and
+  /// TensorRT-LLM's XQA kernel (v0.8 on).
+  grouped,
+  /// One thread block per query head, dot products on the CUDA cores: each query head loads
+  /// its KV head's cache for itself, so a GQA model's cache is read heads / kv_heads times
+  /// per step. TensorRT-LLM's masked multi-head attention before XQA (v0.5 to v0.7) and
+  /// FasterTransformer.
+  per_query_head,
+};
+
+/// The names of decode_attention_kernel, as the CLI and JSON spell them (specs/enum_names.hpp).
+inline constexpr enumerator<decode_attention_kernel> decode_attention_kernel_names[] = {
+    {decode_attention_kernel::grouped, "grouped"},
+    {decode_attention_kernel::per_query_head, "per-query-head"},
+};
+constexpr const auto& enumerators(decode_attention_kernel) { return decode_attention_kernel_names; }
+
 /// Engine-level costs of serving, beyond the kernels (roofline_assumptions).
 struct serving_assumptions {
   roofline_assumptions kernels{};
+  /// The engine's decode attention kernel: grouped (today's engines, the default) or one
+  /// thread block per query head (TensorRT-LLM before XQA). NVIDIA's XQA blog
+  /// (TensorRT-LLM docs/source/blogs/XQA-kernel.md, v0.8a) credits XQA with "using tensor cores
+  /// for acceleration, reducing data loading and conversion": Llama 2 70B on one H200, fp8,
+  /// 128/2048, 1,227 tok/s/GPU without it and 2,941 with it (2.4x).
+  decode_attention_kernel decode_attention = decode_attention_kernel::grouped;
   /// Element-wise kernels per transformer layer that read and write the hidden state: input
   /// norm, rotary embedding with the KV-cache write, residual add with the second norm, the
   /// gated activation, and the final residual add (vLLM's Llama layer with its fused kernels:
@@ -58,6 +86,13 @@ struct serving_assumptions {
   /// 7 ms on an H100, 16 ms on an A100) exceed the prefill kernels' time by 3-5 ms; a
   /// benchmark client over HTTP adds its own round trip on top.
   duration request_overhead = 3.0 * units::ms;
+  /// How an expert-parallel MoE layer (layout.ep > 1) moves its tokens. false (vLLM with
+  /// tensor-parallel attention, the default): every rank holds every token after attention's
+  /// all-reduce, runs its own experts on the tokens routed to them, and the layer's all-reduce
+  /// sums the partial outputs. true (all-to-all dispatch: DeepEP, pplx-kernels, TensorRT-LLM's
+  /// wide EP): each token goes to the ranks of its k experts and comes back, two all-to-alls of
+  /// tokens x k x hidden / ep per rank in place of the MoE layer's all-reduce.
+  bool moe_all_to_all = false;
   /// Bytes per element of activations, and of the tensors the all-reduces carry (16 bits).
   double activation_bytes = 2.0;
   /// The collective model's assumptions for the TP all-reduce and the PP hand-off.
@@ -132,13 +167,21 @@ struct request_mix {
   }
 };
 
+struct serving_plan;
+namespace detail {
+constexpr parallel_layout memory_layout(const serving_plan& p);
+}  // namespace detail
+
 /// A serving deployment: model, hardware, layout, precisions, engine, requests and load.
 struct serving_plan {
   transformer_spec model{};
   /// The node the replicas run on: its GPU and the fabric that carries TP all-reduces and PP
   /// hand-offs (node.gpu is the GPU). Use single_gpu_node(gpu) for a plain GPU.
   node_spec node{};
-  /// tp x pp GPUs per replica; dp = replicas. cp and ep must be 1 (not modelled for serving).
+  /// tp x pp GPUs per replica; dp = replicas. cp must be 1. ep > 1 (MoE only): expert
+  /// parallelism inside the replica's tensor-parallel group (vLLM --enable-expert-parallel):
+  /// the experts are split over ep groups of its tp ranks and each expert over tp / ep of them
+  /// (expert_tp 0 or tp / ep); attention stays tensor-parallel.
   parallel_layout layout{};
   /// Weight and KV dtypes, the engine and its memory knobs (inference_memory.hpp). batch and
   /// context are not read: the load below sets them.
@@ -165,15 +208,30 @@ struct serving_plan {
   [[nodiscard]] constexpr int gpus_per_replica() const { return layout.tp * layout.pp; }
 
   constexpr void validate() const {
-    layout.validate(model);
+    detail::memory_layout(*this).validate(model);
     node.validate();
     config.validate();
     mix.validate();
     assumptions.validate();
     memory.validate();
-    detail::check_input(layout.cp == 1 && layout.ep == 1 && layout.zero == 0,
-                        "serving: layout.cp and layout.ep must be 1 and layout.zero 0 (not "
-                        "modelled for serving)");
+    detail::check_input(layout.cp == 1 && layout.zero == 0,
+                        "serving: layout.cp must be 1 and layout.zero 0 (not modelled for "
+                        "serving)");
+    detail::check_input(layout.ep >= 1, "serving: layout.ep must be at least 1", layout.ep);
+    if (layout.ep > 1) {
+      detail::check_input(model.is_moe(), "serving: layout.ep > 1 needs an MoE model",
+                          layout.ep);
+      detail::check_input(layout.tp % layout.ep == 0 && model.moe.experts % layout.ep == 0,
+                          "serving: layout.ep must divide layout.tp and model.moe.experts "
+                          "(experts split over the replica's tensor-parallel ranks)",
+                          layout.ep);
+      detail::check_input(layout.expert_tp == 0 || layout.expert_tp * layout.ep == layout.tp,
+                          "serving: layout.expert_tp must be 0 or layout.tp / layout.ep",
+                          layout.expert_tp);
+      detail::check_input(model.moe.expert_ffn % (layout.tp / layout.ep) == 0,
+                          "serving: layout.tp / layout.ep must divide model.moe.expert_ffn",
+                          layout.tp / layout.ep);
+    }
     detail::check_input(concurrency >= 1, "serving_plan.concurrency must be at least 1",
                         concurrency);
     detail::check_input(detail::finite_nonnegative(rate.value),
@@ -186,6 +244,27 @@ struct serving_plan {
                         "precision (fp8 needs Hopper or later)");
   }
 };
+
+namespace detail {
+
+/// The layout the memory model sees: experts split over the tp ranks (ep groups of tp / ep)
+/// hold as many expert weights per GPU as experts split by tensor parallelism alone, so the
+/// weights and the KV budget are those of the plain tp layout.
+constexpr parallel_layout memory_layout(const serving_plan& p) {
+  parallel_layout l = p.layout;
+  l.ep = 1;
+  l.expert_tp = 0;
+  return l;
+}
+
+/// Expert-parallel ranks of a replica (1: experts split by tensor parallelism) and the ranks
+/// each expert is split over.
+constexpr int serving_ep(const serving_plan& p) { return p.layout.ep > 1 ? p.layout.ep : 1; }
+constexpr int serving_expert_tp(const serving_plan& p) {
+  return p.layout.ep > 1 ? p.layout.tp / p.layout.ep : p.layout.expert_tensor_parallel();
+}
+
+}  // namespace detail
 
 /// A one-GPU-type node of `gpus` GPUs built from a GPU spec: its NVLink (if any) through a
 /// switch as the scale-up fabric, else PCIe; no NICs.
@@ -307,10 +386,16 @@ constexpr serving_layer_cost serving_layer_time(const serving_plan& p, const ste
     gemm(rows, f, h, times);                    // down
   };
   if (moe_layer) {
-    const double fe = 1.0 * m.moe.expert_ffn / p.layout.expert_tensor_parallel();
+    const double fe = 1.0 * m.moe.expert_ffn / serving_expert_tp(p);
     const double e = m.moe.experts, k = m.moe.experts_per_token;
     const double touched = experts_touched(e, k, tokens);
-    if (touched > 0.0) ffn(tokens * k / touched, fe, touched);
+    // Expert parallelism: a GPU holds e / ep experts and runs those of them the step touches,
+    // in expectation touched / ep; the step waits for the most loaded GPU, which runs at least
+    // one whenever any is touched.
+    const double ep = serving_ep(p);
+    double local = touched / ep;
+    if (ep > 1.0 && touched > 0.0 && local < 1.0) local = 1.0;
+    if (touched > 0.0) ffn(tokens * k / touched, fe, local);
     const int fs = m.moe.shared_expert_ffn > 0 ? m.moe.shared_expert_ffn : m.moe.expert_ffn;
     if (m.moe.shared_experts > 0) ffn(tokens, m.moe.shared_experts * fs / t, 1.0);
     // router: replicated, 16-bit
@@ -337,8 +422,14 @@ constexpr serving_layer_cost serving_layer_time(const serving_plan& p, const ste
   if (w.decode_sequences > 0.0) {
     const double keys = w.decode_context + 1.0;
     const compute_amount f = 4.0 * q * keys * w.decode_sequences * units::FLOP;
-    const compute_rate r = ka.attention_fraction * peak;
-    const data_size bytes = w.decode_sequences * (keys * kv_bytes + 2.0 * q * act) * units::B;
+    const bool per_head = p.assumptions.decode_attention == decode_attention_kernel::per_query_head;
+    // A per-query-head kernel (one thread block per query head and sequence, kv_head = head /
+    // group) loads its KV head's cache once for each query head of the group and does the dot
+    // products in fp32 on the CUDA cores; a grouped kernel loads each KV head once.
+    const double loads = per_head ? q / kv : 1.0;
+    const compute_rate r = per_head ? gpu.peak.fp32_vector : ka.attention_fraction * peak;
+    const data_size bytes =
+        w.decode_sequences * (keys * kv_bytes * loads + 2.0 * q * act) * units::B;
     c.attention.add(roofline(f, r, bytes, gpu, ka));
   }
   // Element-wise kernels: read and write the hidden state of every token.
@@ -388,6 +479,18 @@ constexpr stage_cost stage_time(const serving_plan& p, const step_work& w, int k
     const collective_cost ar =
         collective_time(collective_kind::all_reduce, payload, tp_group(p), p.assumptions.collectives);
     s.communication = s.communication + 2.0 * n * ar.total;
+    if (moe > 0 && detail::serving_ep(p) > 1 && p.assumptions.moe_all_to_all) {
+      // Dispatch and combine: each rank sends its share of the tokens' k copies to the ranks
+      // of their experts (nccl-tests' size: the buffer each rank sends), in place of the MoE
+      // layer's all-reduce.
+      const double ep = detail::serving_ep(p);
+      const data_size routed = tokens * m.moe.experts_per_token * m.hidden * act / ep * units::B;
+      const collective_group g = make_group(p.node, detail::serving_ep(p), p.layout.tp / detail::serving_ep(p),
+                                            inter_node_fabric::infiniband, p.assumptions.network);
+      const duration a2a =
+          collective_time(collective_kind::all_to_all, routed, g, p.assumptions.collectives).total;
+      s.communication = s.communication + moe * (2.0 * a2a - ar.total);
+    }
   }
   if (k == p.layout.pp - 1) {
     const double rows = w.prefill_sequences + w.decode_sequences;
@@ -616,7 +719,7 @@ constexpr kv_cap kv_capacity(const serving_plan& p) {
   c.batch = 1;
   c.context = static_cast<int>(in + out);
   kv_cap r{};
-  r.memory = inference_memory(p.model, p.node.gpu, p.layout, c, p.memory);
+  r.memory = inference_memory(p.model, p.node.gpu, memory_layout(p), c, p.memory);
   double blocks = 0.0;
   for (int i = 0; i < p.mix.count; ++i) {
     const request_class& k = p.mix.at(i);

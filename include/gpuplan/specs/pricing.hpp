@@ -140,18 +140,24 @@ struct onprem_costs {
   /// 0.11: the same sheet at 128 nodes (1,024 GPUs): $1.728M of 64-port 400G InfiniBand
   /// switches and $2.621M of connectors and cables for $39.68M of servers (Aug 2024).
   double networking_share = 0.11;
-  /// Shared storage as a share of the server price. Default 0: no sourced figure; set it from
-  /// your quote (it is listed as its own line, so a zero is visible).
-  double storage_share = 0.0;
-  /// Installation and commissioning per server. Default 0: no sourced figure; set it.
+  /// Shared storage as a share of the server price. Default 0.022: Bernstein's breakdown of a
+  /// GB200 NVL72 data centre (investing.com, "How much does a GW of data center capacity
+  /// actually cost", 2025) puts storage at "roughly 1-1.5%" of total capital against $3.4M of
+  /// compute hardware in $5.9M per rack (58%): 1.25 / 57.6 = 0.022 of the servers' price.
+  double storage_share = 0.022;
+  /// Installation and commissioning per server. Default 0: no sourced figure was found; set it
+  /// from your integrator's quote (it is part of capital, so a zero is visible there).
   money installation{};
   /// Years over which capital is spread. Default 3: the horizon of the published H100 TCO
   /// comparisons this book's prices come from (v2-pseo-ai.pages.dev/tools/gpu-tco-analysis:
   /// "TCO for an 8-GPU H100 node over 3 years"; TechnoLynx, 2026-05-07, "3-year").
   double amortisation_years = 3.0;
-  /// Hardware maintenance and support per year as a share of capital. Default 0: no sourced
-  /// figure; set it from your support contract.
-  double maintenance_per_year = 0.0;
+  /// Hardware maintenance and support per year as a share of capital. Default 0.06: the middle
+  /// of "annual maintenance costs seem to range between 4-8% of the purchase price of the
+  /// machine" (CTWatch Quarterly 2(2), May 2006, "Designing and supporting high-end computational
+  /// facilities", icl.utk.edu/ctwatch). NVIDIA's DGX support is dearer: about 20% of the base
+  /// price for a year (supercluster.blog, "AI Supercluster: NVIDIA DGX Platform").
+  double maintenance_per_year = 0.06;
   /// Colocation (space, power distribution and cooling) per kW of provisioned IT power per
   /// month. Default $200: the middle of "$150-250/kW/month" (v2-pseo-ai.pages.dev GPU TCO
   /// analysis, read 2026-11-23).
