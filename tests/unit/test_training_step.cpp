@@ -631,7 +631,7 @@ TEST_CASE("BLOOM 176B and OPT-175B: throughput per GPU of the published runs") {
 }
 
 TEST_CASE("NeMo 25.11 on DGX H100 (fp8): tokens/s per GPU of the published recipes") {
-  // Tolerance 30% per row (measured -5%, -9%, +29%: the 8-GPU FSDP run is the worst).
+  // Tolerance 30% per row (measured -10%, -9%, +13%).
   for (const published_row& r : nemo_h100_rows()) {
     INFO(r.name << ": " << r.got << ", published " << r.published);
     CHECK(r.got == Approx(r.published).epsilon(0.30));

@@ -120,6 +120,10 @@ struct step_assumptions {
   /// 8192 (0.36, 0.46, 0.52 of 989.5).
   double flash_attention_max_fraction = 0.61;
   double flash_attention_half_seq = 1423.0;
+  /// Under fp8 training, run the attention core (QK^T, softmax, PV) in fp8 too. false: in 16
+  /// bits at the 16-bit tensor rate, as Transformer Engine does by default (its recipes' fp8_dpa
+  /// and Megatron-LM's --fp8-dot-product-attention are off unless asked for).
+  bool fp8_attention = false;
 
   // ---- communication -------------------------------------------------------------------------
   collective_assumptions collectives{};
@@ -453,6 +457,7 @@ struct layer_inputs {
   const step_assumptions* a = nullptr;
   const placement* p = nullptr;
   gemm_ctx g{};
+  gemm_ctx attn{};      // the attention core's rates: 16-bit under fp8 GEMMs unless fp8_attention
   double act_e = 2.0;   // bytes per activation element (16-bit under fp8 GEMMs)
   double tokens = 0.0;  // T = b s / cp
 };
@@ -518,13 +523,13 @@ constexpr layer_time one_layer(const layer_inputs& in, bool moe) {
     const double keys = detail::keys_attended(m, c.seq, attention_mask::causal);
     const double f_fwd = 4.0 * T * keys * heads_local * m.head_dim;
     const double frac = a.flash_attention_max_fraction * s / (s + a.flash_attention_half_seq);
-    attn_fwd_bwd = 3.5 * f_fwd / (g.peak * frac);
+    attn_fwd_bwd = 3.5 * f_fwd / (in.attn.peak * frac);
     attn_fwd = attn_fwd_bwd / 3.5;
   } else {
     const double b_heads = c.micro_batch * heads_local;
     const double rows = T / c.micro_batch;  // query rows per sequence on this rank
-    attn_fwd = gemm_seconds(g, rows, keys_full, m.head_dim, b_heads) +
-               gemm_seconds(g, rows, m.head_dim, keys_full, b_heads);
+    attn_fwd = gemm_seconds(in.attn, rows, keys_full, m.head_dim, b_heads) +
+               gemm_seconds(in.attn, rows, m.head_dim, keys_full, b_heads);
     // backward: dS = dO V^T, dV = P^T dO, dQ = dS K, dK = dS^T Q: twice the forward's GEMMs
     attn_fwd_bwd = 3.0 * attn_fwd;
     const double scores = T * heads_local * keys_full;  // elements
@@ -728,6 +733,18 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
   in.g.tm = a.gemm_tile_m;
   in.g.tn = a.gemm_tile_n;
   in.g.split_depth = a.split_k_min_depth;
+  in.attn = in.g;
+  if (c.dtype == precision::fp8 && !a.fp8_attention) {
+    // Transformer Engine runs the attention core in 16 bits unless fp8 attention is asked for
+    const double bf16_peak = p.node.gpu.peak.tensor(precision::bf16).value;
+    if (bf16_peak > 0.0) {
+      in.attn.peak = bf16_peak;
+      in.attn.frac = (a.matmul_peak_fraction > 0.0 ? a.matmul_peak_fraction
+                                                    : detail::mamf_fraction(p.node.gpu, precision::bf16)) *
+                     a.sustained_fraction;
+      in.attn.e = 2.0;
+    }
+  }
   in.tokens = 1.0 * c.micro_batch * c.seq / l.cp;
   // activations and communication stay 16-bit under fp8 GEMMs (Transformer Engine)
   const double act_e = c.dtype == precision::fp8 ? 2.0 : in.g.e;
