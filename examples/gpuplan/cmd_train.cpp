@@ -8,6 +8,7 @@
 #include "chart.hpp"
 #include "cli.hpp"
 #include "options.hpp"
+#include "progress.hpp"
 #include "train_run.hpp"
 
 #include <gpuplan/catalog.hpp>
@@ -168,7 +169,11 @@ int run_train(train_command& cmd) {
     if (auto m = s.text("scaling_mode")) {
       mode = enum_named<scaling_mode>(*m, s.name("scaling_mode"));
     }
-    curve = scaling(d.plan, from, to, mode);
+    // a progress bar on stderr if the sweep outlasts half a second (a terminal only)
+    progress::bar bar(static_cast<std::size_t>(scaling_points(from, to)), {.unit = "configs"});
+    curve = scaling(d.plan, from, to, mode,
+                    [&bar](int done, int) { bar.update(static_cast<std::size_t>(done)); });
+    bar.finish();
     chart_title = fmt::format("{} on {}, {} scaling", d.model.name(), d.plan.node.name.view(),
                               to_string(mode));
     if (auto file = s.text("chart")) {

@@ -20,6 +20,7 @@ constexpr training_plan plan{
 static_assert(step_time(plan) < 2 * units::s);
 static_assert(step_time(plan) > 0.2 * units::s);  // and not absurdly fast
 static_assert(time_to_train(plan, 1.0 * units::Ttoken) < 30 * units::d);
+static_assert(time_to_train(plan, 1.0 * units::Ttoken) < 30 * units::day);  // issue 10's spelling
 static_assert(estimate_step(plan).nodes == 8);
 static_assert(estimate_step(plan).mfu > 0.3 && estimate_step(plan).mfu < 0.8);
 

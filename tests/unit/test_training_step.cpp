@@ -6,6 +6,9 @@
 #include "../catch.hpp"
 
 #include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
 
 using namespace gpuplan;
 
@@ -252,93 +255,275 @@ double achieved_tflops(const step_breakdown& b) {
   return b.hardware_flops.in(units::TFLOP) / b.total.in(units::s) / b.gpus;
 }
 
-}  // namespace
+/// One published throughput and gpuplan's figure for it (same unit: TFLOP/s or tokens/s per GPU).
+struct published_row {
+  std::string name;
+  double published = 0.0, got = 0.0;
+  [[nodiscard]] double error() const { return got / published - 1.0; }
+};
 
-TEST_CASE("Narayanan et al. 2021 Table 1: weak scaling with pipeline parallelism, within 8%") {
-  // arXiv:2104.04473 Table 1 (Selene, DGX A100 80GB). Rows with pipeline parallelism; the rows
-  // without it (1.7B-18.4B) are left out because their micro-batch size is not published and
-  // their tensor-parallel all-reduces depend on it (docs/models/training-time.md).
+/// arXiv:2104.04473 Table 1 (Selene, DGX A100 80GB), TFLOP/s per GPU. Rows with pipeline
+/// parallelism; the rows without it (1.7B-18.4B) are left out because their micro-batch size is
+/// not published and their tensor-parallel all-reduces depend on it
+/// (docs/models/training-time.md).
+std::vector<published_row> narayanan_table1() {
   const struct {
     int layers, hidden, heads, tp, pp, gpus, batch;
     double tflops;
   } rows[] = {{48, 8192, 64, 8, 2, 512, 1536, 138},     {60, 10240, 80, 8, 4, 1024, 1792, 140},
               {80, 12288, 96, 8, 8, 1536, 2304, 148},   {96, 16384, 128, 8, 16, 1920, 2160, 155},
               {105, 20480, 128, 8, 35, 2520, 2520, 163}, {128, 25600, 160, 8, 64, 3072, 3072, 163}};
-  double sum = 0.0;
+  std::vector<published_row> out;
   for (const auto& r : rows) {
     const transformer_spec m = catalog::gpt_decoder("gpt", r.layers, r.hidden, r.heads, 51200, 2048);
-    const double got = achieved_tflops(estimate_step(narayanan_plan(m, r.tp, r.pp, r.gpus, r.batch)));
-    INFO(r.layers << " layers x " << r.hidden << " on " << r.gpus << " GPUs: " << got
-                  << " TFLOP/s per GPU, published " << r.tflops);
-    CHECK(got == Approx(r.tflops).epsilon(0.08));
-    sum += std::abs(got / r.tflops - 1.0);
+    out.push_back({"Narayanan T1 " + std::to_string(r.layers) + "x" + std::to_string(r.hidden) +
+                       ", " + std::to_string(r.gpus) + " GPUs",
+                   r.tflops,
+                   achieved_tflops(estimate_step(narayanan_plan(m, r.tp, r.pp, r.gpus, r.batch)))});
   }
-  CHECK(sum / 6 < 0.05);
+  return out;
 }
 
-TEST_CASE("Narayanan et al. 2021 Table 2: PTD parallelism strong scaling, and its ranking") {
-  // arXiv:2104.04473 Table 2, PTD rows: 175B (model-parallel 96 = TP 8 x PP 12, batch 1536) on
-  // 384 / 768 / 1536 GPUs: 153 / 149 / 141 TFLOP/s per GPU; 530B (TP 8 x PP 35, batch 2240) on
-  // 560 / 1120 / 2240 GPUs: 171 / 167 / 159. Micro-batch 1. Tolerance 8% per row; the
-  // per-GPU throughput must fall as GPUs are added, as published.
+/// arXiv:2104.04473 Table 2, PTD rows, TFLOP/s per GPU: 175B (TP 8 x PP 12, batch 1536) on
+/// 384 / 768 / 1536 GPUs: 153 / 149 / 141; 530B (TP 8 x PP 35, batch 2240) on 560 / 1120 /
+/// 2240 GPUs: 171 / 167 / 159. Micro-batch 1.
+std::vector<published_row> narayanan_table2_ptd() {
   const struct {
     const transformer_spec* m;
     int pp, batch, gpus[3];
     double tflops[3];
   } rows[] = {{&catalog::megatron_175b, 12, 1536, {384, 768, 1536}, {153, 149, 141}},
               {&catalog::megatron_530b, 35, 2240, {560, 1120, 2240}, {171, 167, 159}}};
-  for (const auto& r : rows) {
-    double prev = 1e9;
-    for (int i = 0; i < 3; ++i) {
-      const double got =
-          achieved_tflops(estimate_step(narayanan_plan(*r.m, 8, r.pp, r.gpus[i], r.batch)));
-      INFO(r.m->name.view() << " on " << r.gpus[i] << " GPUs: " << got << ", published "
-                            << r.tflops[i]);
-      CHECK(got == Approx(r.tflops[i]).epsilon(0.08));
-      CHECK(got < prev);
-      prev = got;
-    }
-  }
+  std::vector<published_row> out;
+  for (const auto& r : rows)
+    for (int i = 0; i < 3; ++i)
+      out.push_back({"Narayanan T2 PTD " + std::string(r.m->name.view()) + ", " +
+                         std::to_string(r.gpus[i]) + " GPUs",
+                     r.tflops[i],
+                     achieved_tflops(estimate_step(narayanan_plan(*r.m, 8, r.pp, r.gpus[i], r.batch)))});
+  return out;
 }
 
-TEST_CASE("Llama 3 405B on 8k and 16k H100s: TFLOP/s per GPU and the ranking of layouts") {
-  // Llama 3 paper (arXiv:2407.21783) Table 4, BF16 on H100 (Meta's Grand Teton, 8 x 400 Gb/s
-  // RoCE per node), TP 8, PP 16, 16M tokens per batch:
-  //   8,192 GPUs,  CP 1,  seq 8,192:   430 TFLOP/s per GPU (43% MFU)
-  //   16,384 GPUs, CP 1,  seq 8,192:   400 (41%)
-  //   16,384 GPUs, CP 16, seq 131,072: 380 (38%)
-  // Sec. 3.3.2: interleaved 1F1B with one layer fewer on the first and last stages, FSDP
-  // sharding optimizer states and gradients (ZeRO-2), all-gather context parallelism, micro-batch
-  // 1. Not published: the number of interleaved chunks; assumed 4 (two layers per chunk). The
-  // FLOP convention is taken as causal attention. Tolerance 10% per row; ranking reproduced.
+/// Llama 3 paper (arXiv:2407.21783) Table 4, BF16 on H100 (Meta's Grand Teton, 8 x 400 Gb/s
+/// RoCE per node), TP 8, PP 16, 16M tokens per batch, TFLOP/s per GPU:
+///   8,192 GPUs,  CP 1,  seq 8,192:   430 (43% MFU)
+///   16,384 GPUs, CP 1,  seq 8,192:   400 (41%)
+///   16,384 GPUs, CP 16, seq 131,072: 380 (38%)
+/// Sec. 3.3.2: interleaved 1F1B with one layer fewer on the first and last stages, FSDP
+/// sharding optimizer states and gradients (ZeRO-2), all-gather context parallelism,
+/// micro-batch 1. Not published: the number of interleaved chunks; assumed 4 (two layers per
+/// chunk). The FLOP convention is taken as causal attention.
+std::vector<published_row> llama3_rows() {
   const struct {
     int gpus, cp, seq;
     double tflops;
   } rows[] = {{8192, 1, 8192, 430}, {16384, 1, 8192, 400}, {16384, 16, 131072, 380}};
-  double got[3] = {};
-  for (int i = 0; i < 3; ++i) {
+  std::vector<published_row> out;
+  for (const auto& r : rows) {
     training_plan p;
     p.model = catalog::llama31_405b;
     p.node = catalog::dgx_h100;
     p.fabric = inter_node_fabric::roce;
-    p.layout = {.dp = rows[i].gpus / (8 * 16 * rows[i].cp), .tp = 8, .pp = 16, .cp = rows[i].cp,
-                .zero = 2, .sequence_parallel = true, .virtual_stages = 4};
+    p.layout = {.dp = r.gpus / (8 * 16 * r.cp), .tp = 8, .pp = 16, .cp = r.cp, .zero = 2,
+                .sequence_parallel = true, .virtual_stages = 4};
     p.config.micro_batch = 1;
-    p.config.seq = rows[i].seq;
-    p.config.global_batch = 16 * 1024 * 1024 / rows[i].seq;
+    p.config.seq = r.seq;
+    p.config.global_batch = 16 * 1024 * 1024 / r.seq;
     p.assumptions.first_stage_layers = 7;
     p.assumptions.last_stage_layers = 7;
     p.assumptions.cp_kind = context_parallel_kind::all_gather;
     p.assumptions.mfu_attention = attention_mask::causal;
     const step_breakdown b = estimate_step(p);
-    got[i] = b.model_flops.in(units::TFLOP) / b.total.in(units::s) / b.gpus;
-    INFO(rows[i].gpus << " GPUs, CP " << rows[i].cp << ": " << got[i] << " TFLOP/s, published "
-                      << rows[i].tflops);
-    CHECK(got[i] == Approx(rows[i].tflops).epsilon(0.10));
-    CHECK(b.mfu == Approx(got[i] / 989.4).epsilon(0.01));
+    out.push_back({"Llama 3 405B, " + std::to_string(r.gpus) + " GPUs, CP " + std::to_string(r.cp),
+                   r.tflops, b.model_flops.in(units::TFLOP) / b.total.in(units::s) / b.gpus});
   }
-  CHECK(got[0] > got[1]);
-  CHECK(got[1] > got[2]);
+  return out;
+}
+
+/// arXiv:2104.04473 Table 2, ZeRO-3 without model parallelism (DeepSpeed, Selene), one
+/// micro-batch per GPU per step, TFLOP/s per GPU:
+///   175B, batch 1536, on 384 / 768 / 1536 GPUs (micro-batch 4 / 2 / 1): 144 / 88 / 44
+///   530B on 640 GPUs (batch 2560, micro-batch 4), 1120 / 2240 (batch 2240, 2 / 1): 138 / 98 / 48
+/// The DeepSpeed of the time (v0.3.x, commit 112ebff, April 2021) gathered parameter by
+/// parameter, called torch.cuda.synchronize() before each gather (no overlap) and went through
+/// torch.distributed's list API (one copy per rank); those three documented behaviours are the
+/// plan's settings, nothing else differs from the PTD rows.
+training_plan zero3_2021_plan(const transformer_spec& m, int gpus, int batch, int micro_batch) {
+  training_plan p = narayanan_plan(m, 1, 1, gpus, batch);
+  p.layout.zero = 3;
+  p.config.micro_batch = micro_batch;
+  p.assumptions.zero3_per_tensor = true;
+  p.assumptions.zero3_overlap = 0.0;
+  p.assumptions.zero3_list_copies = true;
+  return p;
+}
+struct zero3_case {
+  const transformer_spec* m;
+  int gpus, batch, micro_batch;
+  double tflops;
+  int ptd_pp, ptd_gpus;  ///< the PTD row it is compared with
+};
+const zero3_case zero3_table2[] = {{&catalog::megatron_175b, 384, 1536, 4, 144, 12, 384},
+                                   {&catalog::megatron_175b, 768, 1536, 2, 88, 12, 768},
+                                   {&catalog::megatron_175b, 1536, 1536, 1, 44, 12, 1536},
+                                   {&catalog::megatron_530b, 640, 2560, 4, 138, 35, 560},
+                                   {&catalog::megatron_530b, 1120, 2240, 2, 98, 35, 1120},
+                                   {&catalog::megatron_530b, 2240, 2240, 1, 48, 35, 2240}};
+std::vector<published_row> zero3_rows() {
+  std::vector<published_row> out;
+  for (const zero3_case& r : zero3_table2)
+    out.push_back({"Narayanan T2 ZeRO-3 " + std::string(r.m->name.view()) + ", " +
+                       std::to_string(r.gpus) + " GPUs",
+                   r.tflops,
+                   achieved_tflops(estimate_step(zero3_2021_plan(*r.m, r.gpus, r.batch, r.micro_batch)))});
+  return out;
+}
+
+/// BLOOM (BigScience tr11-176B-ml, bigscience-workshop/bigscience train/tr11-176B-ml README and
+/// slurm script; Le Scao et al. 2022): 48 Jean Zay nodes of 8 A100 80GB SXM with 4 Omni-Path
+/// 100 Gb/s links per node, Megatron-DeepSpeed, TP 4 x PP 12 x DP 8, micro-batch 2, global
+/// batch 2048 x 2048 tokens, bf16 with fp32 gradient accumulation and sharded optimizer states,
+/// full activation checkpointing, no flash attention, 70 layers x 14336, ALiBi, 250,880-token
+/// vocabulary, 5 layers on the first and last stages (with the embedding), 6 on the others.
+/// Logged at iteration 85,376: 104.70 s per iteration, 149.77 TFLOP/s per GPU (their count
+/// with recomputation, the same as gpuplan's hardware FLOPs to 0.1%). DeepSpeed's pipeline
+/// engine sends whole activations (no scatter/gather) and overlaps neither the gradient
+/// reduction nor the parameter all-gather.
+training_plan bloom_plan() {
+  transformer_spec bloom = catalog::gpt_decoder("bloom-176b", 70, 14336, 112, 250880, 2048);
+  bloom.positions = position_kind::rotary;  // ALiBi: no position parameters
+  bloom.tied_embeddings = true;
+  training_plan p;
+  p.model = bloom;
+  p.node = catalog::dgx_a100;
+  p.node.nics.count = 4;
+  p.node.nics.per_nic = 100.0 * units::Gbps;
+  p.layout = {.dp = 8, .tp = 4, .pp = 12, .zero = 1};
+  p.config.dtype = precision::bf16;
+  p.config.grad_dtype = precision::fp32;
+  p.config.micro_batch = 2;
+  p.config.seq = 2048;
+  p.config.global_batch = 2048;
+  p.config.flash_attention = false;
+  p.config.dropout = true;
+  p.config.recompute = recompute_mode::full;
+  p.assumptions.overlap_grad_reduce = false;
+  p.assumptions.overlap_param_gather = false;
+  p.assumptions.p2p_scatter_gather = false;
+  p.assumptions.first_stage_layers = 5;
+  p.assumptions.last_stage_layers = 5;
+  return p;
+}
+
+/// OPT-175B (Zhang et al. 2022, arXiv:2205.01068, Sec. 2.4 and Table 1): 992 A100 80GB
+/// (Azure, 8 x HDR 200 Gb/s per node), Megatron tensor parallelism with fully sharded data
+/// parallelism (FairScale FSDP), fp16 weights, "up to 147 TFLOP/s per GPU"; 96 layers x 12288,
+/// 2048-token sequences, 2M-token batches. Not published, and assumed: TP 8 (so DP 124),
+/// micro-batch 8 with no accumulation (124 x 8 = 992 sequences = 2.03M tokens), activation
+/// checkpointing, one-layer FSDP wrapping, and the FLOP count without recomputation (model
+/// FLOPs: gpuplan -6%; counted with the recomputed forward it would read +25%).
+training_plan opt_plan() {
+  transformer_spec opt = catalog::gpt_decoder("opt-175b", 96, 12288, 96, 50272, 2048);
+  opt.tied_embeddings = true;
+  training_plan q;
+  q.model = opt;
+  q.node = catalog::dgx_a100;
+  q.layout = {.dp = 124, .tp = 8, .zero = 3};
+  q.config.dtype = precision::fp16;
+  q.config.grad_dtype = precision::fp16;
+  q.config.micro_batch = 8;
+  q.config.seq = 2048;
+  q.config.global_batch = 992;
+  q.config.flash_attention = false;
+  q.config.dropout = true;
+  q.config.recompute = recompute_mode::full;
+  q.assumptions.zero3_gather_elements = opt.layer_parameters(0) / 8;
+  q.assumptions.zero3_reduce_elements = opt.layer_parameters(0) / 8;
+  return q;
+}
+
+/// NVIDIA Megatron-Bridge performance summary, NeMo 25.11 container, "System: DGX-H100", FP8-CS
+/// (NVIDIA-NeMo/Megatron-Bridge docs/performance-summary.md), tokens/s per GPU:
+///   LLAMA3_70B,    64 GPUs, GBS 128, MBS 1, seq 8192, TP 4, PP 8, VP 5, DDP:        1602
+///   LLAMA3.1_405B, 1024 GPUs, GBS 512, MBS 1, seq 8192, TP 8, PP 8, CP 2, VP 8, DDP: 292
+///   LLAMA3_8B,     8 GPUs, GBS 128, MBS 1, seq 8192, FSDP:                           14451
+/// Megatron-Core with Transformer Engine fp8 GEMMs, sequence parallelism with TP, the
+/// distributed optimizer. Not in the table, and assumed: no recomputation, gpuplan's default
+/// tp_overlap = 0 (with full TP overlap the 70B and 405B rows read +15% and +19%), and for 405B's
+/// 126 layers the embedding and the loss counted as a layer each in the pipeline split
+/// (Megatron-Bridge's account_for_embedding/loss_in_pipeline_split): 15 layers on the first and
+/// last stages, 16 on the others.
+std::vector<published_row> nemo_h100_rows() {
+  training_plan p70;
+  p70.model = catalog::llama31_70b;
+  p70.node = catalog::dgx_h100;
+  p70.layout = {.dp = 2, .tp = 4, .pp = 8, .zero = 1, .sequence_parallel = true, .virtual_stages = 5};
+  p70.config.dtype = precision::fp8;
+  p70.config.micro_batch = 1;
+  p70.config.seq = 8192;
+  p70.config.global_batch = 128;
+  training_plan p405 = p70;
+  p405.model = catalog::llama31_405b;
+  p405.layout = {.dp = 8, .tp = 8, .pp = 8, .cp = 2, .zero = 1, .sequence_parallel = true,
+                 .virtual_stages = 8};
+  p405.config.global_batch = 512;
+  p405.assumptions.first_stage_layers = 15;
+  p405.assumptions.last_stage_layers = 15;
+  training_plan p8 = p70;
+  p8.model = catalog::llama31_8b;
+  p8.layout = {.dp = 8, .zero = 3};
+  p8.config.framework = framework_kind::megatron;
+  auto per_gpu = [](const training_plan& p) {
+    const step_breakdown b = estimate_step(p);
+    return b.tokens_per_s.in(units::tokens_per_s) / b.gpus;
+  };
+  return {{"NeMo 25.11 Llama 3 70B fp8, 64 H100 (tokens/s per GPU)", 1602, per_gpu(p70)},
+          {"NeMo 25.11 Llama 3.1 405B fp8, 1024 H100", 292, per_gpu(p405)},
+          {"NeMo 25.11 Llama 3 8B fp8 FSDP, 8 H100", 14451, per_gpu(p8)}};
+}
+
+std::vector<published_row> bloom_opt_rows() {
+  const step_breakdown b = estimate_step(bloom_plan());
+  const step_breakdown o = estimate_step(opt_plan());
+  return {{"BLOOM 176B, 384 GPUs (tokens/s per GPU)", 2048.0 * 2048.0 / 104.70 / 384.0,
+           b.tokens_per_s.in(units::tokens_per_s) / b.gpus},
+          {"OPT-175B, 992 GPUs (model TFLOP/s)", 147.0,
+           o.model_flops.in(units::TFLOP) / o.total.in(units::s) / o.gpus}};
+}
+
+}  // namespace
+
+TEST_CASE("Narayanan et al. 2021 Table 1: weak scaling with pipeline parallelism, within 8%") {
+  double sum = 0.0;
+  for (const published_row& r : narayanan_table1()) {
+    INFO(r.name << ": " << r.got << " TFLOP/s per GPU, published " << r.published);
+    CHECK(r.got == Approx(r.published).epsilon(0.08));
+    sum += std::abs(r.error());
+  }
+  CHECK(sum / 6 < 0.05);
+}
+
+TEST_CASE("Narayanan et al. 2021 Table 2: PTD parallelism strong scaling, and its ranking") {
+  // Tolerance 8% per row; the per-GPU throughput must fall as GPUs are added, as published.
+  const std::vector<published_row> rows = narayanan_table2_ptd();
+  REQUIRE(rows.size() == 6);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    INFO(rows[i].name << ": " << rows[i].got << ", published " << rows[i].published);
+    CHECK(rows[i].got == Approx(rows[i].published).epsilon(0.08));
+    if (i % 3 != 0) CHECK(rows[i].got < rows[i - 1].got);
+  }
+}
+
+TEST_CASE("Llama 3 405B on 8k and 16k H100s: TFLOP/s per GPU and the ranking of layouts") {
+  // Tolerance 10% per row; ranking reproduced: 8k > 16k > 16k with CP 16 at 128k.
+  const std::vector<published_row> rows = llama3_rows();
+  REQUIRE(rows.size() == 3);
+  for (const published_row& r : rows) {
+    INFO(r.name << ": " << r.got << " TFLOP/s, published " << r.published);
+    CHECK(r.got == Approx(r.published).epsilon(0.10));
+  }
+  CHECK(rows[0].got > rows[1].got);
+  CHECK(rows[1].got > rows[2].got);
 }
 
 TEST_CASE("eager PyTorch (Hugging Face) on one H100: measured step times, within 15%") {
@@ -402,26 +587,121 @@ TEST_CASE("MoE: the expert all-to-all is charged, and more when EP spans nodes")
   CHECK(estimate_step(p).expert_parallel.in(units::s) == 0.0);
 }
 
-TEST_CASE("Narayanan Table 2, ZeRO-3 rows: per-GPU throughput collapses with the group size") {
-  // arXiv:2104.04473 Table 2: 175B with ZeRO-3 and no model parallelism, batch 1536, on
-  // 384 / 768 / 1536 GPUs (micro-batch 4 / 2 / 1): 144 / 88 / 44 TFLOP/s per GPU, against PTD's
-  // 153 / 149 / 141. gpuplan reproduces the fall and the ranking at 1536 GPUs, where the bucketed
-  // gathers become latency-bound; at 384 and 768 GPUs it is far too optimistic (known weakness,
-  // docs/models/training-time.md), so only the direction and the 1536-GPU ranking are asserted.
-  double prev = 1e9, at1536 = 0.0;
-  for (int i = 0; i < 3; ++i) {
-    const int gpus = 384 << i;
-    training_plan p = narayanan_plan(catalog::megatron_175b, 1, 1, gpus, 1536);
-    p.layout.zero = 3;
-    p.config.micro_batch = 4 >> i;
-    const double got = achieved_tflops(estimate_step(p));
-    INFO(gpus << " GPUs: " << got << " TFLOP/s per GPU");
-    CHECK(got < prev);
-    prev = got;
-    at1536 = got;
+TEST_CASE("Narayanan Table 2, ZeRO-3 rows (DeepSpeed 2021): TFLOP/s per GPU and the ranking") {
+  // Against PTD's 153 / 149 / 141 (175B, 384 / 768 / 1536 GPUs) and 171 / 167 / 159 (530B,
+  // 560 / 1120 / 2240). Tolerance 30% per row, mean within 16% (measured: 15.3%); PTD must beat
+  // ZeRO-3 at every size, as published.
+  const std::vector<published_row> rows = zero3_rows();
+  double sum = 0.0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const zero3_case& z = zero3_table2[i];
+    const step_breakdown b = estimate_step(zero3_2021_plan(*z.m, z.gpus, z.batch, z.micro_batch));
+    const double ptd = achieved_tflops(estimate_step(
+        narayanan_plan(*z.m, 8, z.ptd_pp, z.ptd_gpus, z.batch == 2560 ? 2240 : z.batch)));
+    INFO(rows[i].name << ": " << rows[i].got << " TFLOP/s per GPU, published " << rows[i].published
+                      << "; PTD " << ptd);
+    CHECK(rows[i].got == Approx(rows[i].published).epsilon(0.30));
+    CHECK(ptd > rows[i].got);
+    CHECK(b.dp_crosses_nodes);
+    if (z.micro_batch == 1) CHECK(b.bottleneck == step_bottleneck::data_parallel);
+    sum += std::abs(rows[i].error());
   }
-  const double ptd = achieved_tflops(estimate_step(narayanan_plan(catalog::megatron_175b, 8, 12, 1536, 1536)));
-  CHECK(at1536 < ptd);
+  INFO("mean error " << sum / 6);
+  CHECK(sum / 6 < 0.16);
+  // the same runs with prefetching, flat collectives and buckets (today's FSDP / DeepSpeed) hide
+  // the gathers behind the 384-GPU run's compute: the 2021 software, not ZeRO-3, was the limit
+  training_plan modern = narayanan_plan(catalog::megatron_175b, 1, 1, 384, 1536);
+  modern.layout.zero = 3;
+  modern.config.micro_batch = 4;
+  CHECK(estimate_step(modern).data_parallel.in(units::s) == 0.0);
+}
+
+TEST_CASE("BLOOM 176B and OPT-175B: throughput per GPU of the published runs") {
+  // BLOOM within 15% (measured +11%); OPT within 30% (its settings are partly assumed).
+  const std::vector<published_row> rows = bloom_opt_rows();
+  REQUIRE(rows.size() == 2);
+  INFO(rows[0].name << ": " << rows[0].got << ", published " << rows[0].published);
+  INFO(rows[1].name << ": " << rows[1].got << ", published " << rows[1].published);
+  CHECK(rows[0].got == Approx(rows[0].published).epsilon(0.15));
+  CHECK(rows[1].got == Approx(rows[1].published).epsilon(0.30));
+  const step_breakdown b = estimate_step(bloom_plan());
+  CHECK(b.gpus == 384);
+  CHECK(achieved_tflops(b) == Approx(149.77).epsilon(0.15));
+  CHECK(estimate_step(opt_plan()).gpus == 992);
+}
+
+TEST_CASE("NeMo 25.11 on DGX H100 (fp8): tokens/s per GPU of the published recipes") {
+  // Tolerance 30% per row (measured -10%, -9%, +13%).
+  for (const published_row& r : nemo_h100_rows()) {
+    INFO(r.name << ": " << r.got << ", published " << r.published);
+    CHECK(r.got == Approx(r.published).epsilon(0.30));
+  }
+}
+
+TEST_CASE("published end-to-end runs beyond the calibration: mean error on throughput per GPU") {
+  // Every row above that reports a throughput per GPU: Narayanan Table 1 (6) and Table 2 PTD (6)
+  // and ZeRO-3 (6), Llama 3 (3), BLOOM, OPT, NeMo on H100 (3). Goal (issue 10): mean within 10%. The table is
+  // printed by `gpuplan_test_training_step "published end-to-end*" -s` and copied into
+  // docs/validation.md.
+  std::vector<published_row> all;
+  for (auto rows : {narayanan_table1(), narayanan_table2_ptd(), zero3_rows(), llama3_rows(),
+                    bloom_opt_rows(), nemo_h100_rows()})
+    all.insert(all.end(), rows.begin(), rows.end());
+  double sum = 0.0, worst = 0.0;
+  for (const published_row& r : all) {
+    const double e = std::abs(r.error());
+    sum += e;
+    worst = e > worst ? e : worst;
+    std::printf("| %s | %.1f | %.1f | %+.1f%% |\n", r.name.c_str(), r.published, r.got, 100.0 * r.error());
+  }
+  const double mean = sum / static_cast<double>(all.size());
+  std::printf("rows %zu, mean %.1f%%, max %.1f%%\n", all.size(), 100.0 * mean, 100.0 * worst);
+  CHECK(all.size() == 26);
+  CHECK(mean < 0.10);
+}
+
+TEST_CASE("Narayanan et al. 2021 Figs. 12-15: gpuplan orders the layouts as the paper does") {
+  // arXiv:2104.04473 Sec. 5.3-5.4 (Selene, DGX A100 80GB, 64 or 96 GPUs, 2021 Megatron-LM:
+  // narayanan_plan's settings). Published conclusions, each asserted for every batch size the
+  // figure shows:
+  //  Fig. 13, 161B GPT (32 layers x 20480, 128 heads) on 64 GPUs, (t, p) from (2, 32) to
+  //    (32, 2), batch 32 and 128: peak throughput at t = 8, the GPUs of one node.
+  //  Fig. 14, 5.9B GPT (32 layers x 3840, 32 heads) on 64 GPUs, t = 1, (p, d) from (2, 32) to
+  //    (32, 2), batch 32, 128, 512: throughput falls as the pipeline-parallel size grows.
+  //  Fig. 15, the same model, p = 1, (t, d) from (2, 32) to (32, 2): throughput falls as the
+  //    tensor-parallel size grows.
+  //  Fig. 12, GPT-3 175B on 96 GPUs (t = 8, p = 12): the interleaved schedule beats 1F1B, by
+  //    less as the batch grows.
+  const transformer_spec m161 = catalog::gpt_decoder("gpt-161b", 32, 20480, 128, 51200, 2048);
+  const transformer_spec m59 = catalog::gpt_decoder("gpt-5.9b", 32, 3840, 32, 51200, 2048);
+  auto tflops = [](const transformer_spec& m, int t, int pp, int gpus, int batch, int chunks = 1) {
+    training_plan p = narayanan_plan(m, t, pp, gpus, batch);
+    p.layout.virtual_stages = chunks;
+    return achieved_tflops(estimate_step(p));
+  };
+  for (int batch : {32, 128}) {
+    const double at8 = tflops(m161, 8, 8, 64, batch);
+    for (int t : {2, 4, 16, 32}) {
+      INFO("Fig. 13, batch " << batch << ": t = " << t << " vs t = 8");
+      CHECK(tflops(m161, t, 64 / t, 64, batch) < at8);
+    }
+  }
+  for (int batch : {32, 128, 512}) {
+    for (int k = 2; k < 32; k *= 2) {
+      INFO("Figs. 14/15, batch " << batch << ": size " << k << " vs " << 2 * k);
+      CHECK(tflops(m59, 1, 2 * k, 64, batch) < tflops(m59, 1, k, 64, batch));
+      CHECK(tflops(m59, 2 * k, 1, 64, batch) < tflops(m59, k, 1, 64, batch));
+    }
+  }
+  double prev_gain = 1e9;
+  for (int batch : {12, 24, 36, 48, 60}) {
+    const double plain = tflops(catalog::megatron_175b, 8, 12, 96, batch);
+    const double interleaved = tflops(catalog::megatron_175b, 8, 12, 96, batch, 2);
+    INFO("Fig. 12, batch " << batch << ": 1F1B " << plain << ", interleaved " << interleaved);
+    CHECK(interleaved > plain);
+    CHECK(interleaved / plain < prev_gain);
+    prev_gain = interleaved / plain;
+  }
 }
 
 TEST_CASE("MosaicML llm-foundry MPT benchmarks on H100 (FSDP, eager PyTorch): MFU, mean within 12%") {

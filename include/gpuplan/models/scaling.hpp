@@ -117,12 +117,28 @@ constexpr scaled_plan scale_plan(const training_plan& base, int dp, scaling_mode
   return r;
 }
 
+/// The number of points scaling(base, from_gpus, to_gpus) evaluates: from_gpus doubled while
+/// it stays within to_gpus, at most 32.
+constexpr int scaling_points(int from_gpus, int to_gpus) {
+  int n = 0;
+  for (long long g = from_gpus; g >= 1 && g <= to_gpus && n < 32; g *= 2) ++n;
+  return n;
+}
+
+namespace detail {
+struct no_scaling_progress {
+  constexpr void operator()(int, int) const {}
+};
+}  // namespace detail
+
 /// Throughput of `base` from `from_gpus` to `to_gpus` GPUs, doubling the data-parallel degree.
 /// Both bounds must be multiples of base.layout's model-parallel size (tp x pp x cp), and the
 /// nodes of base are ignored (as many as each point needs). In weak scaling the global batch is
-/// base's scaled by dp / base.layout.dp. Throws gpuplan::invalid_input naming the field.
+/// base's scaled by dp / base.layout.dp. `on_point(done, total)` is called after each point (a
+/// progress bar). Throws gpuplan::invalid_input naming the field.
+template <class OnPoint = detail::no_scaling_progress>
 constexpr scaling_curve scaling(const training_plan& base, int from_gpus, int to_gpus,
-                                scaling_mode mode = scaling_mode::strong) {
+                                scaling_mode mode = scaling_mode::strong, OnPoint on_point = {}) {
   const int mp = base.layout.tp * base.layout.pp * base.layout.cp;
   detail::check_input(from_gpus >= 1 && to_gpus >= from_gpus,
                       "scaling: need 1 <= from_gpus <= to_gpus", from_gpus, to_gpus);
@@ -132,6 +148,7 @@ constexpr scaling_curve scaling(const training_plan& base, int from_gpus, int to
   curve.mode = mode;
   double first_per_gpu = 0.0;
   scaling_point prev{};
+  const int points = scaling_points(from_gpus, to_gpus);
   for (long long g = from_gpus; g <= to_gpus && curve.count < 32; g *= 2) {
     scaling_point pt;
     pt.gpus = static_cast<int>(g);
@@ -142,6 +159,7 @@ constexpr scaling_curve scaling(const training_plan& base, int from_gpus, int to
     if (!sp.valid) {
       pt.limit = scaling_limit::batch_too_small;
       curve.points[static_cast<std::size_t>(curve.count++)] = pt;
+      on_point(curve.count, points);
       continue;
     }
     const step_breakdown b = estimate_step(p);
@@ -173,6 +191,7 @@ constexpr scaling_curve scaling(const training_plan& base, int from_gpus, int to
     }
     prev = pt;
     curve.points[static_cast<std::size_t>(curve.count++)] = pt;
+    on_point(curve.count, points);
   }
   return curve;
 }

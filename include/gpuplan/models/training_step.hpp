@@ -120,6 +120,10 @@ struct step_assumptions {
   /// 8192 (0.36, 0.46, 0.52 of 989.5).
   double flash_attention_max_fraction = 0.61;
   double flash_attention_half_seq = 1423.0;
+  /// Under fp8 training, run the attention core (QK^T, softmax, PV) in fp8 too. false: in 16
+  /// bits at the 16-bit tensor rate, as Transformer Engine does by default (its recipes' fp8_dpa
+  /// and Megatron-LM's --fp8-dot-product-attention are off unless asked for).
+  bool fp8_attention = false;
 
   // ---- communication -------------------------------------------------------------------------
   collective_assumptions collectives{};
@@ -148,9 +152,34 @@ struct step_assumptions {
   /// transformer layer) at a time: set both to a layer's parameters.
   double zero3_gather_elements = 5e7;
   double zero3_reduce_elements = 5e8;
+  /// ZeRO-3 / FSDP: one collective per parameter tensor instead of per bucket (each paying its
+  /// ring latency over the whole group). DeepSpeed up to v0.4.0 gathered and reduce-scattered
+  /// parameter by parameter (deepspeed/runtime/zero/partition_parameters.py `_allgather_param`,
+  /// `_reduce_scatter_gradient`, at commit 112ebff of April 2021); coalesced gathers came with
+  /// PR #1188 (June 2021). false: the bucket sizes above.
+  bool zero3_per_tensor = false;
+  /// Fraction of a ZeRO-3 micro-batch's compute that its parameter gathers and gradient
+  /// reduce-scatters can run under. 1: prefetched on a side stream (PyTorch FSDP forward and
+  /// backward prefetch; DeepSpeed's prefetch since v0.4.x). 0: every gather waits for the GPU
+  /// and the GPU waits for it: DeepSpeed <= v0.4.0 called torch.cuda.synchronize() before each
+  /// parameter's all-gather and waited for it in fetch_sub_module (PR #1188: "the async version
+  /// is not async at all").
+  double zero3_overlap = 1.0;
+  /// ZeRO-3 collectives through torch.distributed's list API (all_gather into a list of
+  /// per-rank tensors, reduce_scatter from one): PyTorch's ProcessGroupNCCL copies each rank's
+  /// slice out of / into a flat buffer, one copy_ per rank (torch/csrc/distributed/c10d/
+  /// ProcessGroupNCCL.cpp, allgather and reduce_scatter), each costing at least eager_op_floor.
+  /// DeepSpeed <= v0.4.0 used it (`_allgather_param`, `_reduce_scatter_gradient`); FSDP and
+  /// later DeepSpeed use the flat _all_gather_base / _reduce_scatter_base. false: flat.
+  bool zero3_list_copies = false;
   /// Fraction of pipeline point-to-point time hidden behind compute (--overlap-p2p-comm with the
   /// interleaved schedule). 0: Megatron-LM's default for 1F1B.
   double p2p_overlap = 0.0;
+  /// Pipeline sends split across the tensor-parallel ranks and all-gathered on the far side
+  /// (Megatron-LM's scatter/gather optimisation, Narayanan et al. 2021 Sec. 4.1): each rank sends
+  /// 1/tp of the activation. false: every tensor-parallel rank sends the whole activation
+  /// (DeepSpeed's PipelineEngine, as in Megatron-DeepSpeed).
+  bool p2p_scatter_gather = true;
 
   // ---- optimizer, offload, data --------------------------------------------------------------
   /// Global gradient-norm clipping reads every gradient once more (Megatron-LM --clip-grad 1.0,
@@ -188,6 +217,7 @@ struct step_assumptions {
     detail::check_input(fraction(pcie_fraction), "step_assumptions.pcie_fraction must be in (0, 1]");
     detail::check_input(share(tp_overlap), "step_assumptions.tp_overlap must be in [0, 1]");
     detail::check_input(share(p2p_overlap), "step_assumptions.p2p_overlap must be in [0, 1]");
+    detail::check_input(share(zero3_overlap), "step_assumptions.zero3_overlap must be in [0, 1]");
     detail::check_input(detail::finite_nonnegative(flash_attention_half_seq),
                         "step_assumptions.flash_attention_half_seq must not be negative");
     detail::check_input(gemm_tile_m >= 1 && gemm_tile_n >= 1 && split_k_min_depth >= 1,
@@ -397,6 +427,15 @@ constexpr linear_seconds linear(const gemm_ctx& c, double m, double n, double k,
           gemm_seconds(c, m, k, n, batch) + gemm_seconds(c, k, n, m, batch)};
 }
 
+/// Parameter tensors of one dense layer as Megatron-style code holds them (fused QKV, fused
+/// gate and up projections): two norms (weight, and bias for LayerNorm), QKV and output
+/// projection, two FFN matrices, and their biases where the model has them. A GPT layer: 12.
+constexpr double parameter_tensors_per_layer(const transformer_spec& m) {
+  const double norm = m.norm == norm_kind::layernorm ? 2.0 : 1.0;
+  return 2.0 * norm + 2.0 + (m.qkv_bias ? 1.0 : 0.0) + (m.out_bias ? 1.0 : 0.0) + 2.0 +
+         (m.mlp_bias ? 2.0 : 0.0);
+}
+
 constexpr int moe_layer_count(const transformer_spec& m) {
   if (!m.is_moe()) return 0;
   const int interval = m.moe.layer_interval > 0 ? m.moe.layer_interval : 1;
@@ -418,6 +457,7 @@ struct layer_inputs {
   const step_assumptions* a = nullptr;
   const placement* p = nullptr;
   gemm_ctx g{};
+  gemm_ctx attn{};      // the attention core's rates: 16-bit under fp8 GEMMs unless fp8_attention
   double act_e = 2.0;   // bytes per activation element (16-bit under fp8 GEMMs)
   double tokens = 0.0;  // T = b s / cp
 };
@@ -483,13 +523,13 @@ constexpr layer_time one_layer(const layer_inputs& in, bool moe) {
     const double keys = detail::keys_attended(m, c.seq, attention_mask::causal);
     const double f_fwd = 4.0 * T * keys * heads_local * m.head_dim;
     const double frac = a.flash_attention_max_fraction * s / (s + a.flash_attention_half_seq);
-    attn_fwd_bwd = 3.5 * f_fwd / (g.peak * frac);
+    attn_fwd_bwd = 3.5 * f_fwd / (in.attn.peak * frac);
     attn_fwd = attn_fwd_bwd / 3.5;
   } else {
     const double b_heads = c.micro_batch * heads_local;
     const double rows = T / c.micro_batch;  // query rows per sequence on this rank
-    attn_fwd = gemm_seconds(g, rows, keys_full, m.head_dim, b_heads) +
-               gemm_seconds(g, rows, m.head_dim, keys_full, b_heads);
+    attn_fwd = gemm_seconds(in.attn, rows, keys_full, m.head_dim, b_heads) +
+               gemm_seconds(in.attn, rows, m.head_dim, keys_full, b_heads);
     // backward: dS = dO V^T, dV = P^T dO, dQ = dS K, dK = dS^T Q: twice the forward's GEMMs
     attn_fwd_bwd = 3.0 * attn_fwd;
     const double scores = T * heads_local * keys_full;  // elements
@@ -693,6 +733,18 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
   in.g.tm = a.gemm_tile_m;
   in.g.tn = a.gemm_tile_n;
   in.g.split_depth = a.split_k_min_depth;
+  in.attn = in.g;
+  if (c.dtype == precision::fp8 && !a.fp8_attention) {
+    // Transformer Engine runs the attention core in 16 bits unless fp8 attention is asked for
+    const double bf16_peak = p.node.gpu.peak.tensor(precision::bf16).value;
+    if (bf16_peak > 0.0) {
+      in.attn.peak = bf16_peak;
+      in.attn.frac = (a.matmul_peak_fraction > 0.0 ? a.matmul_peak_fraction
+                                                    : detail::mamf_fraction(p.node.gpu, precision::bf16)) *
+                     a.sustained_fraction;
+      in.attn.e = 2.0;
+    }
+  }
   in.tokens = 1.0 * c.micro_batch * c.seq / l.cp;
   // activations and communication stay 16-bit under fp8 GEMMs (Transformer Engine)
   const double act_e = c.dtype == precision::fp8 ? 2.0 : in.g.e;
@@ -752,7 +804,8 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
   // ---- pipeline point-to-point ----
   double p2p = 0.0;
   if (l.pp > 1) {
-    const double bytes = T * h * act_e / tp;  // Megatron scatter-gather: 1/tp of the activation
+    // Megatron scatter-gather: 1/tp of the activation per rank; without it, all of it
+    const double bytes = T * h * act_e / (a.p2p_scatter_gather ? tp : 1.0);
     const double one = detail::coll(collective_kind::send_recv, bytes, pl.pp_pair, a.collectives);
     p2p = 2.0 * v * micro * one * (1.0 - a.p2p_overlap);
   }
@@ -806,23 +859,32 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
       dp_exposed += gather_params(expert_local, pl.expert_dp);
     }
   } else {
-    // ZeRO-3 / FSDP: every micro-batch gathers the stage's parameters forward and backward, in
-    // buckets, and reduce-scatters the gradients in buckets; prefetching hides them behind the
-    // micro-batch's compute. Each bucket pays its collective's latency (ring steps grow with
-    // the group), which is what makes ZeRO-3 latency-bound on large groups.
+    // ZeRO-3 / FSDP: every micro-batch gathers the stage's parameters forward and backward
+    // (and again in the recomputed forward under full recompute: the gathered copy is freed
+    // after each module's forward), in buckets or tensor by tensor, and reduce-scatters the
+    // gradients; what runs under the micro-batch's compute (zero3_overlap of it) is hidden.
+    // Each collective pays its latency (ring steps grow with the group), which makes ZeRO-3
+    // latency-bound on large groups.
     auto buckets = [](double params, double per) {
       const double n = params / (per > 0.0 ? per : params);
       return n < 1.0 ? 1.0 : static_cast<double>(detail::ceil_div(n, 1.0));
     };
-    const double n_ag = buckets(dense_local, a.zero3_gather_elements);
-    const double n_rs = buckets(dense_local, a.zero3_reduce_elements);
-    const double per_mb =
-        2.0 * n_ag * detail::coll(collective_kind::all_gather, dense_local / n_ag * param_e,
-                                  pl.dp_cp, a.collectives) +
-        n_rs * detail::coll(collective_kind::reduce_scatter, dense_local / n_rs * grad_e, pl.dp_cp,
-                            a.collectives);
-    const double compute_mb = layers_per_stage * (avg.compute + avg.memory);
-    dp_exposed += micro * (per_mb > compute_mb ? per_mb - compute_mb : 0.0);
+    const double tensors = layers_per_stage * detail::parameter_tensors_per_layer(m) + 2.0;
+    const double n_ag = a.zero3_per_tensor ? tensors : buckets(dense_local, a.zero3_gather_elements);
+    const double n_rs = a.zero3_per_tensor ? tensors : buckets(dense_local, a.zero3_reduce_elements);
+    const double gathers = c.recompute == recompute_mode::full ? 3.0 : 2.0;
+    // the list API copies every rank's slice out of (all-gather) or into (reduce-scatter) the
+    // flat buffer: one copy_ per rank, each at least eager_op_floor; the all-gather's copies are
+    // launched while it runs, the reduce-scatter's before it starts
+    const double copies = a.zero3_list_copies ? pl.dp_cp.ranks * a.eager_op_floor.value : 0.0;
+    const double one_ag = detail::coll(collective_kind::all_gather, dense_local / n_ag * param_e,
+                                       pl.dp_cp, a.collectives);
+    const double one_rs = detail::coll(collective_kind::reduce_scatter,
+                                       dense_local / n_rs * grad_e, pl.dp_cp, a.collectives);
+    const double per_mb = gathers * n_ag * (one_ag > copies ? one_ag : copies) +
+                          n_rs * (one_rs + copies);
+    const double window = a.zero3_overlap * layers_per_stage * (avg.compute + avg.memory);
+    dp_exposed += micro * (per_mb > window ? per_mb - window : 0.0);
   }
 
   // ---- optimizer ----

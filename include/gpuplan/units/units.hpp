@@ -76,6 +76,7 @@ inline constexpr unit<dims::time> s{1.0, "s"};
 inline constexpr unit<dims::time> minute{60.0, "min"};
 inline constexpr unit<dims::time> h{3600.0, "h"};
 inline constexpr unit<dims::time> d{86400.0, "d"};
+inline constexpr unit<dims::time> day{86400.0, "d"};  ///< the same as d, spelled out
 inline constexpr unit<dims::time> yr{365.0 * 86400.0, "yr"};  ///< a 365-day year
 
 // ---- compute ------------------------------------------------------------------------------------
