@@ -17,7 +17,6 @@
 
 #include <gpuplan/units.hpp>
 
-#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstddef>
@@ -59,39 +58,65 @@ constexpr bool is_cents(dimension d, std::string_view symbol) {
 }
 
 // ---- the unit tables, from GPUPLAN_UNITS -----------------------------------------------------
+// Built by two constant evaluations (no template per dimension: this header's compile time).
 
-inline constexpr row all_rows[] = {
-#define GPUPLAN_DETAIL_ROW(constant_, literal, dim_, factor_, symbol_, ladders_)                  \
-  row{units::constant_.symbol, #constant_, units::constant_.factor, dims::dim_,                  \
-      [] {                                                                                        \
-        using namespace ladder_bits;                                                              \
-        return static_cast<unsigned>(ladders_);                                                   \
-      }(),                                                                                        \
-      is_cents(dims::dim_, units::constant_.symbol)},
-    GPUPLAN_UNITS(GPUPLAN_DETAIL_ROW)
-#undef GPUPLAN_DETAIL_ROW
+#define GPUPLAN_DETAIL_COUNT(...) +1
+/// How many units there are.
+inline constexpr std::size_t unit_count = 0 GPUPLAN_UNITS(GPUPLAN_DETAIL_COUNT);
+#undef GPUPLAN_DETAIL_COUNT
+
+#define GPUPLAN_DETAIL_NAMED(name, type, description, display) dims::name,
+/// The named dimensions, in GPUPLAN_NAMED_DIMENSIONS order.
+inline constexpr dimension named_dims[] = {GPUPLAN_NAMED_DIMENSIONS(GPUPLAN_DETAIL_NAMED)};
+#undef GPUPLAN_DETAIL_NAMED
+inline constexpr std::size_t named_count = sizeof named_dims / sizeof named_dims[0];
+
+struct unit_rows {
+  row r[unit_count];
 };
-
-constexpr std::size_t ladder_size(dimension d, unsigned bit) {
-  std::size_t n = 0;
-  for (const row& r : all_rows) n += r.dim == d && (r.ladders & bit) != 0;
-  return n;
+constexpr unit_rows make_rows() {
+  using namespace ladder_bits;  // the ladders column's names
+#define GPUPLAN_DETAIL_ROW(constant_, literal, dim_, factor_, symbol_, ladders_)             \
+  row{units::constant_.symbol, #constant_, units::constant_.factor, dims::dim_,              \
+      static_cast<unsigned>(ladders_), is_cents(dims::dim_, units::constant_.symbol)},
+  return {{GPUPLAN_UNITS(GPUPLAN_DETAIL_ROW)}};
+#undef GPUPLAN_DETAIL_ROW
 }
+/// Every unit, in GPUPLAN_UNITS order.
+inline constexpr unit_rows all_rows = make_rows();
 
-/// The rows of dimension D on ladder `bit`, in increasing size: auto-scaling picks the largest
-/// unit not bigger than the value.
-template <dimension D, unsigned Bit>
-inline constexpr auto ladder = [] {
-  std::array<row, ladder_size(D, Bit)> out{};
+/// Every ladder of every named dimension, each in increasing size (auto-scaling picks the largest
+/// unit not bigger than the value), one after another; `index[k][b]` is where the ladder with bit
+/// 1 << b of named_dims[k] starts and how long it is.
+struct ladder_rows {
+  struct slice {
+    std::size_t begin = 0, size = 0;
+  };
+  row r[4 * unit_count]{};
+  slice index[named_count][4]{};
+};
+constexpr ladder_rows make_ladders() {
+  ladder_rows out{};
   std::size_t n = 0;
-  for (const row& r : all_rows)
-    if (r.dim == D && (r.ladders & Bit) != 0) {
-      std::size_t i = n++;
-      for (; i > 0 && out[i - 1].factor > r.factor; --i) out[i] = out[i - 1];
-      out[i] = r;
+  for (std::size_t k = 0; k < named_count; ++k) {
+    std::size_t mine[unit_count]{}, count = 0;  // the units of this dimension
+    for (std::size_t u = 0; u < unit_count; ++u)
+      if (all_rows.r[u].dim == named_dims[k]) mine[count++] = u;
+    for (unsigned b = 0; b < 4; ++b) {
+      const std::size_t begin = n;
+      for (std::size_t j = 0; j < count; ++j) {
+        const row& u = all_rows.r[mine[j]];
+        if ((u.ladders & (1u << b)) == 0) continue;
+        std::size_t i = n++;
+        for (; i > begin && out.r[i - 1].factor > u.factor; --i) out.r[i] = out.r[i - 1];
+        out.r[i] = u;
+      }
+      out.index[k][b] = {begin, n - begin};
     }
+  }
   return out;
-}();
+}
+inline constexpr ladder_rows all_ladders = make_ladders();
 
 enum class ladder_kind : unsigned char { deflt, si, iec, bits };
 
@@ -106,29 +131,27 @@ struct table {
   std::size_t home = 0;  ///< index in `deflt` of the unit for 0, NaN and infinity
 };
 
-template <dimension D>
-constexpr table make_table() {
-  table t{ladder<D, ladder_bits::dflt>, ladder<D, ladder_bits::si>, ladder<D, ladder_bits::iec>,
-          ladder<D, ladder_bits::bits>, D.money != 0, 0};
-  for (std::size_t i = 0; i < t.deflt.size(); ++i)
-    if ((t.deflt[i].ladders & ladder_bits::home) != 0) t.home = i;
-  return t;
-}
-
 /// The table of a named dimension; an empty table for the others (printed generically).
 constexpr table table_for(dimension d) {
-#define GPUPLAN_DETAIL_TABLE(name, type, description, display) \
-  if (d == dims::name) return make_table<dims::name>();
-  GPUPLAN_NAMED_DIMENSIONS(GPUPLAN_DETAIL_TABLE)
-#undef GPUPLAN_DETAIL_TABLE
+  for (std::size_t k = 0; k < named_count; ++k) {
+    if (named_dims[k] != d) continue;
+    const auto ladder = [k](unsigned b) {
+      const ladder_rows::slice s = all_ladders.index[k][b];
+      return std::span<const row>(all_ladders.r + s.begin, s.size);
+    };
+    table t{ladder(0), ladder(1), ladder(2), ladder(3), d.money != 0, 0};
+    for (std::size_t i = 0; i < t.deflt.size(); ++i)
+      if ((t.deflt[i].ladders & ladder_bits::home) != 0) t.home = i;
+    return t;
+  }
   return {};
 }
 
 /// The unit of dimension d a format spec names (by symbol or constant), or null.
 constexpr const row* find_row(dimension d, std::string_view name) {
-  for (const row& r : all_rows)
+  for (const row& r : all_rows.r)
     if (r.dim == d && r.symbol == name) return &r;
-  for (const row& r : all_rows)
+  for (const row& r : all_rows.r)
     if (r.dim == d && r.constant == name) return &r;
   return nullptr;
 }
