@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # What each header costs to compile on its own: the median CPU time (user + system) of N compiles
-# of a translation unit that includes only that header, minus that of an empty translation unit.
-# Lists the standard headers the core uses and every header <gpuplan/gpuplan.hpp> includes, so the
-# umbrella's compile cost (bench/compile_cost.sh) can be traced to its parts. Costs overlap (two
-# headers that both include <string_view> pay for it once together), so they do not add up.
+# of a translation unit that includes only that header, minus that of an empty translation unit,
+# and the size of that translation unit after preprocessing (non-blank lines of `-E -P`). Lists the
+# standard headers the core uses, then every public header under include/gpuplan (those of the
+# optional edges, io/ and probe/ and the {fmt} and Boost bridges, last), then the umbrella
+# <gpuplan/gpuplan.hpp>, so the umbrella's compile cost (bench/compile_cost.sh) can be traced to
+# its parts. Costs overlap (two headers that both include <string_view> pay for it once together),
+# so they do not add up.
 #
 #   bench/header_cost.sh [compiler] [runs]      defaults: g++ and 5 runs
 set -euo pipefail
@@ -22,14 +25,23 @@ cost() {  # median CPU seconds to compile a TU holding the line $1
     awk -v u="${user}" -v s="${sys}" 'BEGIN {printf "%.3f\n", u + s}'
   done | sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'
 }
+lines() {  # non-blank lines of the preprocessed TU holding the line $1
+  printf '%s\n' "$1" | "${cxx}" -std=c++20 -E -P -x c++ -I"${root}/include" - | grep -c '[^[:space:]]'
+}
+row() {  # name, include line
+  awk -v n="$1" -v c="$(cost "$2")" -v b="${base}" -v l="$(lines "$2")" \
+    'BEGIN {printf "%-45s %+7.3f %9d\n", n, c - b, l}'
+}
 base=$(cost "")
 "${cxx}" --version | head -1
 echo "median of ${runs} compiles (-std=c++20 -O0 -c), CPU s above an empty TU (${base} s); load average: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo n/a)"
+printf '%-45s %7s %9s\n' header "CPU s" "pp lines"
 headers=(compare concepts limits type_traits string_view cmath array span string stdexcept)
-for h in "${headers[@]}"; do
-  awk -v n="<${h}>" -v c="$(cost "#include <${h}>")" -v b="${base}" 'BEGIN {printf "%-45s %+7.3f\n", n, c - b}'
-done
-mapfile -t own < <(grep -h '^#include <gpuplan/' "${root}/include/gpuplan/gpuplan.hpp" | sed -E 's/#include <(.*)>/\1/')
-for h in "${own[@]}" gpuplan/gpuplan.hpp; do
-  awk -v n="<${h}>" -v c="$(cost "#include <${h}>")" -v b="${base}" 'BEGIN {printf "%-45s %+7.3f\n", n, c - b}'
+for h in "${headers[@]}"; do row "<${h}>" "#include <${h}>"; done
+mapfile -t own < <(cd "${root}/include" && find gpuplan -name '*.hpp' ! -path 'gpuplan/io/*' \
+  ! -path 'gpuplan/probe/*' ! -name format.hpp ! -name boost.hpp ! -name gpuplan.hpp | LC_ALL=C sort)
+mapfile -t edges < <(cd "${root}/include" && find gpuplan/io gpuplan/probe -name '*.hpp' | LC_ALL=C sort)
+for h in "${own[@]}" "${edges[@]}" gpuplan/units/format.hpp gpuplan/specs/format.hpp \
+  gpuplan/units/boost.hpp gpuplan/gpuplan.hpp; do
+  row "<${h}>" "#include <${h}>"
 done

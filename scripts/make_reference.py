@@ -36,8 +36,17 @@ def public_names(text):
     names = []
     depth_stack = []  # one entry per open brace: True when it opens a detail namespace or a body
     in_detail = 0
+    in_units_table = False  # inside #define GPUPLAN_UNITS: each row X(constant, ...) is a units:: constant
     for raw in text.split("\n"):
         line = raw.strip()
+        if in_units_table:
+            row = re.match(r"X\((\w+),", line)
+            if row:
+                names.append(("constant", row.group(1)))
+            in_units_table = line.endswith("\\")
+            continue
+        if line.startswith("#define GPUPLAN_UNITS("):
+            in_units_table = True
         if line.startswith("//") or line.startswith("#") and not line.startswith("#define GPUPLAN_"):
             continue
         m = re.match(r"#define (GPUPLAN_[A-Z_]+)", line)

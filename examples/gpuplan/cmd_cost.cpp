@@ -197,18 +197,39 @@ std::vector<double> parse_demand(const std::string& text, const std::string& who
   return out;
 }
 
+/// Settings that say the same thing twice. The message is "A and B both <what>: <remedy>", with
+/// B's name in place of {} in the remedy.
+struct conflict {
+  std::string_view a, b, what, remedy;
+};
+constexpr conflict conflicts[] = {
+    {"model", "gpu_hours", "give the run's length", "the model's step time gives it, so drop {}"},
+    {"model", "hours", "give the run's length", "the model's step time gives it, so drop {}"},
+    {"gpu_hours", "hours", "give the run's length", "choose one"},
+    {"carbon_intensity", "region", "set the grid", "choose one"},
+};
+
+void reject_conflicts(const settings& s) {
+  for (const conflict& c : conflicts)
+    if (s.has(c.a) && s.has(c.b))
+      throw usage_error(fmt::format("{} and {} both {}: {}", s.name(c.a), s.name(c.b), c.what,
+                                    fmt::format(fmt::runtime(c.remedy), s.name(c.b))));
+}
+
 int run_cost_command(cost_command& cmd) {
   settings& s = cmd.s;
   s.read_plan();
   cost_request r;
   std::optional<run_description> modelled;
   const workload w = workload_of(s);
-  if (w == workload::serve) {
+  if (w == workload::serve)
     for (const char* given : {"gpu_hours", "hours"})
       if (s.has(given))
         throw usage_error(fmt::format("{} gives a run's length; a serving deployment is priced "
                                       "for a month at its operating point: drop {}",
                                       s.name(given), s.name(given)));
+  reject_conflicts(s);
+  if (w == workload::serve) {
     serve_setup setup = serve_setup_from(s, "cost");
     set_serve_point(s, setup.plan);
     r.serving = setup.plan;
@@ -218,11 +239,6 @@ int run_cost_command(cost_command& cmd) {
     r.usage.gpus = setup.gpus_per_replica() * setup.plan.layout.dp;
     r.gpu_source = "model";
   } else if (w == workload::train) {
-    for (const char* given : {"gpu_hours", "hours"})
-      if (s.has(given))
-        throw usage_error(fmt::format("{} and {} both give the run's length: the model's step time "
-                                      "gives it, so drop {}",
-                                      s.name("model"), s.name(given), s.name(given)));
     modelled = training_run_from(s, "cost");
     if (!modelled->tokens)
       throw usage_error(fmt::format("{} needs {} (the token budget of the training run to price)",
@@ -242,9 +258,6 @@ int run_cost_command(cost_command& cmd) {
     r.usage.gpu = gpu.spec;
     r.gpu_source = gpu.source;
     r.usage.gpus = s.count("gpus").value_or(0);
-    if (s.has("gpu_hours") && s.has("hours"))
-      throw usage_error(fmt::format("{} and {} both give the run's length: choose one",
-                                    s.name("gpu_hours"), s.name("hours")));
     if (s.has("gpu_hours")) {
       r.usage.gpu_time = positive(s, "gpu_hours") * units::h;
     } else if (s.has("hours")) {
@@ -295,9 +308,6 @@ int run_cost_command(cost_command& cmd) {
   }
   r.intensity_source =
       r.book.site_from_file ? r.book.origin + " site" : "site default (US, LLaMA factor)";
-  if (s.has("carbon_intensity") && s.has("region"))
-    throw usage_error(fmt::format("{} and {} both set the grid: choose one",
-                                  s.name("carbon_intensity"), s.name("region")));
   if (s.has("carbon_intensity")) {
     const double ci = *s.number("carbon_intensity");
     if (!(ci >= 0 && ci <= 2))

@@ -9,6 +9,9 @@
 #include <fmt/format.h>
 
 #include <memory>
+#include <string>
+#include <string_view>
+#include <type_traits>
 
 namespace gpuplan::cli {
 
@@ -25,40 +28,24 @@ nlohmann::json field(const probe::probed<T>& p) {
   return field(p, [](const T& v) { return v; });
 }
 
+/// The device's fields as JSON, named as probe::visit_fields names them, with the unit in the key
+/// for quantities ("memory_total_bytes", "sm_clock_max_hz").
 nlohmann::json device_json(const probe::device_info& d) {
-  const auto bytes = [](data_size v) { return io::bytes_value(v); };
-  const auto hz = [](frequency v) { return v.in(units::Hz); };
-  const auto watts = [](power v) { return v.in(units::W); };
-  nlohmann::json j = {{"index", d.index},
-                      {"name", field(d.name)},
-                      {"uuid", field(d.uuid)},
-                      {"pci_bus_id", field(d.pci_bus_id)},
-                      {"compute_capability_major", field(d.compute_capability_major)},
-                      {"compute_capability_minor", field(d.compute_capability_minor)},
-                      {"sm_count", field(d.sm_count)},
-                      {"memory_total_bytes", field(d.memory_total, bytes)},
-                      {"memory_total_nvml_bytes", field(d.memory_total_nvml, bytes)},
-                      {"memory_free_bytes", field(d.memory_free, bytes)},
-                      {"memory_used_bytes", field(d.memory_used, bytes)},
-                      {"memory_bus_width_bits", field(d.memory_bus_width_bits)},
-                      {"memory_clock_max_hz", field(d.memory_clock_max, hz)},
-                      {"memory_bandwidth_bytes_per_s",
-                       field(d.memory_bandwidth, [](bandwidth v) { return v.in(units::Bps); })},
-                      {"sm_clock_current_hz", field(d.sm_clock_current, hz)},
-                      {"sm_clock_max_hz", field(d.sm_clock_max, hz)},
-                      {"l2_cache_bytes", field(d.l2_cache, bytes)},
-                      {"nvlink_links", field(d.nvlink_links)},
-                      {"nvlink_links_active", field(d.nvlink_links_active)},
-                      {"power_limit_watts", field(d.power_limit, watts)},
-                      {"power_draw_watts", field(d.power_draw, watts)},
-                      {"temperature_c", field(d.temperature_c)},
-                      {"utilization_gpu_pct", field(d.utilization_gpu_pct)},
-                      {"utilization_memory_pct", field(d.utilization_memory_pct)},
-                      {"mig_enabled", field(d.mig_enabled)},
-                      {"pcie_generation_max", field(d.pcie_generation_max)},
-                      {"pcie_width_max", field(d.pcie_width_max)},
-                      {"ecc_enabled", field(d.ecc_enabled)},
-                      {"notes", d.notes}};
+  nlohmann::json j = {{"index", d.index}, {"notes", d.notes}};
+  probe::visit_fields(d, [&j](std::string_view name, const auto& p) {
+    using T = std::decay_t<decltype(p.value)>;
+    const std::string key(name);
+    if constexpr (std::is_same_v<T, data_size>)
+      j[key + "_bytes"] = field(p, [](data_size v) { return io::bytes_value(v); });
+    else if constexpr (std::is_same_v<T, frequency>)
+      j[key + "_hz"] = field(p, [](frequency v) { return v.in(units::Hz); });
+    else if constexpr (std::is_same_v<T, bandwidth>)
+      j[key + "_bytes_per_s"] = field(p, [](bandwidth v) { return v.in(units::Bps); });
+    else if constexpr (std::is_same_v<T, power>)
+      j[key + "_watts"] = field(p, [](power v) { return v.in(units::W); });
+    else
+      j[key] = field(p);
+  });
   const probe::gpu_spec_with_provenance s = probe::to_gpu_spec(d);
   j["gpu_spec"] = io::to_json(s.spec);
   j["catalog_match"] = s.matched() ? nlohmann::json(std::string(s.catalog_entry->name.view()))

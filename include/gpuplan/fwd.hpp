@@ -15,8 +15,8 @@ namespace gpuplan {
 // GPUPLAN_NAMED_DIMENSIONS(X): X(name, quantity type, description, display name) for every named
 //   dimension: its constant dims::name, its type alias, the text of dimension-mismatch errors
 //   ("cannot add data (bytes) and ...") and what dimension_name() returns.
-// A new dimension is a row in the first or second list and a row in the third; its units and
-// literals (units/units.hpp) and its print ladder (units/format.hpp) are rows in their tables.
+// A new dimension is a row in the first or second list and a row in the third; its units are rows
+// of GPUPLAN_UNITS (units/units.hpp), which make its constants, literals and print ladders.
 
 #define GPUPLAN_BASE_DIMENSIONS(X) \
   X(data, "B")                     \

@@ -198,3 +198,40 @@ TEST_CASE("carbon mass and grid intensity print in CO2-equivalent units", "[form
   CHECK(fmt::format("{}", dimension_name(dims::carbon)) == "carbon mass");
   CHECK(fmt::format("{}", 1_kgCO2e * 1_s) == "1 s*kgCO2e");
 }
+
+// The constants, the literals and the print ladders are generated from one list (GPUPLAN_UNITS):
+// every unit must print as its own symbol when a spec names it by symbol or by constant, equal its
+// literal, and, on a ladder, be what auto-scaling picks for exactly one of it. A unit whose
+// symbol, factor or ladder drifted (or whose symbol two units of one dimension share) fails here.
+TEST_CASE("every unit prints as itself, by symbol and by constant name, and equals its literal",
+          "[format]") {
+  std::size_t count = 0;
+  const auto check = [&count](auto u, auto from_literal, std::string_view constant,
+                              std::string_view symbol, bool on_default_ladder) {
+    ++count;
+    INFO(constant << " \"" << symbol << "\"");
+    const auto one = 1 * u;
+    CHECK(from_literal == one);
+    CHECK(std::string_view(u.symbol) == symbol);
+    const bool money = decltype(u)::dim.money != 0;
+    std::string printed(symbol);
+    if (money) {  // "$" before the digits, cents below a thousand: "$1.00/h", "$1k", "$1.00"
+      const auto dollar = printed.find('$');
+      printed.erase(dollar, 1);
+      printed = (symbol.starts_with('$') ? "$1.00" : "$1") + printed;
+    } else {
+      printed = "1 " + printed;
+    }
+    CHECK(rt("{:" + std::string(symbol) + "}", one) == printed);
+    CHECK(rt("{:" + std::string(constant) + "}", one) == printed);
+    if (on_default_ladder) CHECK(fmt::format("{}", one) == printed);
+  };
+#define GPUPLAN_TEST_UNIT(constant, literal, dim, factor, symbol, ladders)              \
+  check(units::constant, 1.0_##literal, #constant, symbol, ([] {                         \
+          using namespace detail::qfmt::ladder_bits;                                    \
+          return (static_cast<unsigned>(ladders) & detail::qfmt::ladder_bits::dflt) != 0; \
+        }()));
+  GPUPLAN_UNITS(GPUPLAN_TEST_UNIT)
+#undef GPUPLAN_TEST_UNIT
+  CHECK(count == detail::qfmt::unit_count);
+}

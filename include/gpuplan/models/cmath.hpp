@@ -1,11 +1,12 @@
 // gpuplan/models/cmath.hpp: exp, log, pow and sqrt usable in constant expressions.
 //
 // <cmath> is not constexpr before C++26. These evaluate a series when the compiler evaluates them
-// (std::is_constant_evaluated) and call <cmath> at run time, so that the models stay fast; the
-// two agree to about 1e-15 relative (tested in tests/unit/test_collectives.cpp).
+// (std::is_constant_evaluated) and call the C library at run time (through the compiler's
+// builtins, so that this header does not pay for <cmath>: docs/performance.md), so that the models
+// stay fast; the two agree to about 1e-15 relative (tests/unit/test_collectives.cpp,
+// tests/unit/test_queueing.cpp).
 #pragma once
 
-#include <cmath>
 #include <type_traits>
 
 namespace gpuplan::detail {
@@ -25,6 +26,7 @@ constexpr double series_log(double x) {  // x > 0, finite
 }
 
 constexpr double series_exp(double y) {
+  if (y < -745.0) return 0.0;  // below the smallest subnormal double
   const double ln2 = 0.69314718055994530942;
   const double kf = y / ln2;
   const long long k = static_cast<long long>(kf < 0 ? kf - 0.5 : kf + 0.5);
@@ -45,20 +47,26 @@ constexpr double series_exp(double y) {
 constexpr double cpow(double x, double p) {
   if (!(x > 0.0)) return 0.0;
   if (std::is_constant_evaluated()) return series_exp(p * series_log(x));
-  if (p == 0.75) return std::sqrt(x * std::sqrt(x));  // the collectives' ramp: 3x faster
-  return std::pow(x, p);
+  if (p == 0.75) return __builtin_sqrt(x * __builtin_sqrt(x));  // the collectives' ramp: 3x faster
+  return __builtin_pow(x, p);
+}
+
+/// e^y (y below 709: larger values overflow).
+constexpr double cexp(double y) {
+  if (std::is_constant_evaluated()) return series_exp(y);
+  return __builtin_exp(y);
 }
 
 /// Natural logarithm for x > 0.
 constexpr double clog(double x) {
   if (std::is_constant_evaluated()) return series_log(x);
-  return std::log(x);
+  return __builtin_log(x);
 }
 
 /// Square root for x >= 0 (0 for x <= 0): Newton's iteration when evaluated at compile time.
 constexpr double csqrt(double x) {
   if (!(x > 0.0)) return 0.0;
-  if (!std::is_constant_evaluated()) return std::sqrt(x);
+  if (!std::is_constant_evaluated()) return __builtin_sqrt(x);
   double scale = 1.0;  // x = m 4^k with m in [1, 4): sqrt(x) = sqrt(m) 2^k
   while (x >= 4.0) { x *= 0.25; scale *= 2.0; }
   while (x < 1.0) { x *= 4.0; scale *= 0.5; }

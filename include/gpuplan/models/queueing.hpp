@@ -20,6 +20,7 @@
 //               the c = 1 case of Allen-Cunneen.
 #pragma once
 
+#include <gpuplan/models/cmath.hpp>
 #include <gpuplan/specs/checks.hpp>
 #include <gpuplan/units.hpp>
 
@@ -27,61 +28,6 @@
 #include <type_traits>
 
 namespace gpuplan {
-
-namespace detail {
-
-// exp and log usable in constant expressions (<cmath> is not constexpr before C++26). A series
-// when the compiler evaluates them, the C library at run time; they agree to about 1e-15
-// relative (tests/unit/test_queueing.cpp).
-constexpr double queue_log_series(double x) {  // x > 0, finite
-  int e = 0;
-  while (x >= 1.0) {
-    x *= 0.5;
-    ++e;
-  }
-  while (x < 0.5) {
-    x *= 2.0;
-    --e;
-  }
-  // ln x = 2 atanh(z), z = (x - 1) / (x + 1), |z| <= 1/3 for x in [0.5, 1)
-  const double z = (x - 1.0) / (x + 1.0), z2 = z * z;
-  double term = z, sum = 0.0;
-  for (int k = 1; k < 70; k += 2) {
-    sum += term / k;
-    term *= z2;
-  }
-  return 2.0 * sum + e * 0.693147180559945309417;
-}
-
-constexpr double queue_exp_series(double y) {
-  if (y < -745.0) return 0.0;
-  const double ln2 = 0.693147180559945309417;
-  const double kf = y / ln2;
-  const long long k = static_cast<long long>(kf < 0 ? kf - 0.5 : kf + 0.5);
-  const double r = y - static_cast<double>(k) * ln2;  // |r| <= ln2 / 2
-  double term = 1.0, sum = 1.0;
-  for (int i = 1; i < 30; ++i) {
-    term *= r / i;
-    sum += term;
-  }
-  for (long long i = 0; i < k; ++i) sum *= 2.0;
-  for (long long i = 0; i < -k; ++i) sum *= 0.5;
-  return sum;
-}
-
-/// e^y (y below 709; larger values are not needed here).
-constexpr double queue_exp(double y) {
-  if (std::is_constant_evaluated()) return queue_exp_series(y);
-  return __builtin_exp(y);
-}
-
-/// Natural logarithm of x > 0.
-constexpr double queue_log(double x) {
-  if (std::is_constant_evaluated()) return queue_log_series(x);
-  return __builtin_log(x);
-}
-
-}  // namespace detail
 
 // ---- Erlang B and C ------------------------------------------------------------------------------
 
@@ -165,7 +111,7 @@ struct queue_metrics {
   [[nodiscard]] constexpr double wait_exceeds(duration t) const {
     if (!stable) return 1.0;
     if (!(t.value > 0.0)) return p_wait;
-    return p_wait * detail::queue_exp(-(t * decay));
+    return p_wait * detail::cexp(-(t * decay));
   }
   /// The wait that a share p (0 <= p < 1) of requests do not exceed, e.g. p = 0.99 for p99:
   /// ln(p_wait / (1 - p)) / decay, or 0 when at least a share p is served at once.
@@ -173,7 +119,7 @@ struct queue_metrics {
     detail::check_input(p >= 0.0 && p < 1.0, "wait_percentile: p must be in [0, 1)");
     if (!stable) return std::numeric_limits<double>::infinity() * units::s;
     if (p_wait <= 1.0 - p) return 0.0 * units::s;
-    return detail::queue_log(p_wait / (1.0 - p)) / decay;
+    return detail::clog(p_wait / (1.0 - p)) / decay;
   }
 };
 

@@ -171,17 +171,49 @@ inline duration seconds_since(std::chrono::steady_clock::time_point t0) {
   return dt.count() * units::s;
 }
 
+/// The CUDA driver entry points the probe uses: X(member of cuda_api, type abi::TYPE_t, symbol,
+/// required). cuDeviceGetUuid_v2 falls back to the original cuDeviceGetUuid (load()).
+#define GPUPLAN_DETAIL_CUDA_API(X)                                           \
+  X(init, cuInit, cuInit, true)                                              \
+  X(driver_get_version, cuDriverGetVersion, cuDriverGetVersion, true)        \
+  X(device_get_count, cuDeviceGetCount, cuDeviceGetCount, true)              \
+  X(device_get, cuDeviceGet, cuDeviceGet, true)                              \
+  X(device_get_name, cuDeviceGetName, cuDeviceGetName, true)                 \
+  X(device_get_uuid, cuDeviceGetUuid, cuDeviceGetUuid_v2, false)             \
+  X(device_total_mem, cuDeviceTotalMem_v2, cuDeviceTotalMem_v2, true)        \
+  X(device_get_attribute, cuDeviceGetAttribute, cuDeviceGetAttribute, true)  \
+  X(get_error_name, cuGetErrorName, cuGetErrorName, false)
+
+/// The NVML entry points: X(member of nvml_api, symbol, whose type is abi::SYMBOL_t). All optional.
+#define GPUPLAN_DETAIL_NVML_API(X)                                           \
+  X(init, nvmlInit_v2)                                                       \
+  X(shutdown, nvmlShutdown)                                                  \
+  X(error_string, nvmlErrorString)                                           \
+  X(system_get_driver_version, nvmlSystemGetDriverVersion)                   \
+  X(system_get_cuda_driver_version, nvmlSystemGetCudaDriverVersion)          \
+  X(device_get_count, nvmlDeviceGetCount_v2)                                 \
+  X(device_get_handle_by_index, nvmlDeviceGetHandleByIndex_v2)               \
+  X(device_get_handle_by_pci_bus_id, nvmlDeviceGetHandleByPciBusId_v2)       \
+  X(device_get_name, nvmlDeviceGetName)                                      \
+  X(device_get_uuid, nvmlDeviceGetUUID)                                      \
+  X(device_get_pci_info, nvmlDeviceGetPciInfo_v3)                            \
+  X(device_get_memory_info, nvmlDeviceGetMemoryInfo)                         \
+  X(device_get_clock_info, nvmlDeviceGetClockInfo)                           \
+  X(device_get_max_clock_info, nvmlDeviceGetMaxClockInfo)                    \
+  X(device_get_nvlink_state, nvmlDeviceGetNvLinkState)                       \
+  X(device_get_power_management_limit, nvmlDeviceGetPowerManagementLimit)    \
+  X(device_get_power_usage, nvmlDeviceGetPowerUsage)                         \
+  X(device_get_temperature, nvmlDeviceGetTemperature)                        \
+  X(device_get_utilization_rates, nvmlDeviceGetUtilizationRates)             \
+  X(device_get_mig_mode, nvmlDeviceGetMigMode)                               \
+  X(device_get_max_pcie_link_generation, nvmlDeviceGetMaxPcieLinkGeneration) \
+  X(device_get_max_pcie_link_width, nvmlDeviceGetMaxPcieLinkWidth)
+
 /// The CUDA driver entry points the probe uses.
 struct cuda_api {
-  abi::cuInit_t init = nullptr;
-  abi::cuDriverGetVersion_t driver_get_version = nullptr;
-  abi::cuDeviceGetCount_t device_get_count = nullptr;
-  abi::cuDeviceGet_t device_get = nullptr;
-  abi::cuDeviceGetName_t device_get_name = nullptr;
-  abi::cuDeviceGetUuid_t device_get_uuid = nullptr;  // _v2, else the original
-  abi::cuDeviceTotalMem_v2_t device_total_mem = nullptr;
-  abi::cuDeviceGetAttribute_t device_get_attribute = nullptr;
-  abi::cuGetErrorName_t get_error_name = nullptr;  // optional
+#define GPUPLAN_DETAIL_MEMBER(member, type, name, required) abi::type##_t member = nullptr;
+  GPUPLAN_DETAIL_CUDA_API(GPUPLAN_DETAIL_MEMBER)
+#undef GPUPLAN_DETAIL_MEMBER
 
   /// "CUDA_ERROR_NO_DEVICE (100)"
   [[nodiscard]] std::string error_text(abi::cu_result r) const {
@@ -196,28 +228,9 @@ struct cuda_api {
 
 /// The NVML entry points; any may be missing from an old or partial library.
 struct nvml_api {
-  abi::nvmlInit_v2_t init = nullptr;
-  abi::nvmlShutdown_t shutdown = nullptr;
-  abi::nvmlErrorString_t error_string = nullptr;
-  abi::nvmlSystemGetDriverVersion_t system_get_driver_version = nullptr;
-  abi::nvmlSystemGetCudaDriverVersion_t system_get_cuda_driver_version = nullptr;
-  abi::nvmlDeviceGetCount_v2_t device_get_count = nullptr;
-  abi::nvmlDeviceGetHandleByIndex_v2_t device_get_handle_by_index = nullptr;
-  abi::nvmlDeviceGetHandleByPciBusId_v2_t device_get_handle_by_pci_bus_id = nullptr;
-  abi::nvmlDeviceGetName_t device_get_name = nullptr;
-  abi::nvmlDeviceGetUUID_t device_get_uuid = nullptr;
-  abi::nvmlDeviceGetPciInfo_v3_t device_get_pci_info = nullptr;
-  abi::nvmlDeviceGetMemoryInfo_t device_get_memory_info = nullptr;
-  abi::nvmlDeviceGetClockInfo_t device_get_clock_info = nullptr;
-  abi::nvmlDeviceGetMaxClockInfo_t device_get_max_clock_info = nullptr;
-  abi::nvmlDeviceGetNvLinkState_t device_get_nvlink_state = nullptr;
-  abi::nvmlDeviceGetPowerManagementLimit_t device_get_power_management_limit = nullptr;
-  abi::nvmlDeviceGetPowerUsage_t device_get_power_usage = nullptr;
-  abi::nvmlDeviceGetTemperature_t device_get_temperature = nullptr;
-  abi::nvmlDeviceGetUtilizationRates_t device_get_utilization_rates = nullptr;
-  abi::nvmlDeviceGetMigMode_t device_get_mig_mode = nullptr;
-  abi::nvmlDeviceGetMaxPcieLinkGeneration_t device_get_max_pcie_link_generation = nullptr;
-  abi::nvmlDeviceGetMaxPcieLinkWidth_t device_get_max_pcie_link_width = nullptr;
+#define GPUPLAN_DETAIL_MEMBER(member, name) abi::name##_t member = nullptr;
+  GPUPLAN_DETAIL_NVML_API(GPUPLAN_DETAIL_MEMBER)
+#undef GPUPLAN_DETAIL_MEMBER
 
   /// "NVML_ERROR_NOT_SUPPORTED (3)"
   [[nodiscard]] std::string error_text(abi::nvml_return r) const {
@@ -231,65 +244,26 @@ struct nvml_api {
 };
 
 inline void load(const shared_library& lib, cuda_api& a) {
-  a.init = lib.symbol<abi::cuInit_t>("cuInit");
-  a.driver_get_version = lib.symbol<abi::cuDriverGetVersion_t>("cuDriverGetVersion");
-  a.device_get_count = lib.symbol<abi::cuDeviceGetCount_t>("cuDeviceGetCount");
-  a.device_get = lib.symbol<abi::cuDeviceGet_t>("cuDeviceGet");
-  a.device_get_name = lib.symbol<abi::cuDeviceGetName_t>("cuDeviceGetName");
-  a.device_get_uuid = lib.symbol<abi::cuDeviceGetUuid_t>("cuDeviceGetUuid_v2");
+#define GPUPLAN_DETAIL_LOAD(member, type, name, required) a.member = lib.symbol<abi::type##_t>(#name);
+  GPUPLAN_DETAIL_CUDA_API(GPUPLAN_DETAIL_LOAD)
+#undef GPUPLAN_DETAIL_LOAD
   if (a.device_get_uuid == nullptr)
     a.device_get_uuid = lib.symbol<abi::cuDeviceGetUuid_t>("cuDeviceGetUuid");
-  a.device_total_mem = lib.symbol<abi::cuDeviceTotalMem_v2_t>("cuDeviceTotalMem_v2");
-  a.device_get_attribute = lib.symbol<abi::cuDeviceGetAttribute_t>("cuDeviceGetAttribute");
-  a.get_error_name = lib.symbol<abi::cuGetErrorName_t>("cuGetErrorName");
 }
 
 /// The first required CUDA entry point the library lacks, or nullptr if it has them all.
 inline const char* missing_required(const cuda_api& a) {
-  if (a.init == nullptr) return "cuInit";
-  if (a.driver_get_version == nullptr) return "cuDriverGetVersion";
-  if (a.device_get_count == nullptr) return "cuDeviceGetCount";
-  if (a.device_get == nullptr) return "cuDeviceGet";
-  if (a.device_get_name == nullptr) return "cuDeviceGetName";
-  if (a.device_total_mem == nullptr) return "cuDeviceTotalMem_v2";
-  if (a.device_get_attribute == nullptr) return "cuDeviceGetAttribute";
+#define GPUPLAN_DETAIL_REQUIRED(member, type, name, required) \
+  if (required && a.member == nullptr) return #name;
+  GPUPLAN_DETAIL_CUDA_API(GPUPLAN_DETAIL_REQUIRED)
+#undef GPUPLAN_DETAIL_REQUIRED
   return nullptr;
 }
 
 inline void load(const shared_library& lib, nvml_api& a) {
-  a.init = lib.symbol<abi::nvmlInit_v2_t>("nvmlInit_v2");
-  a.shutdown = lib.symbol<abi::nvmlShutdown_t>("nvmlShutdown");
-  a.error_string = lib.symbol<abi::nvmlErrorString_t>("nvmlErrorString");
-  a.system_get_driver_version =
-      lib.symbol<abi::nvmlSystemGetDriverVersion_t>("nvmlSystemGetDriverVersion");
-  a.system_get_cuda_driver_version =
-      lib.symbol<abi::nvmlSystemGetCudaDriverVersion_t>("nvmlSystemGetCudaDriverVersion");
-  a.device_get_count = lib.symbol<abi::nvmlDeviceGetCount_v2_t>("nvmlDeviceGetCount_v2");
-  a.device_get_handle_by_index =
-      lib.symbol<abi::nvmlDeviceGetHandleByIndex_v2_t>("nvmlDeviceGetHandleByIndex_v2");
-  a.device_get_handle_by_pci_bus_id =
-      lib.symbol<abi::nvmlDeviceGetHandleByPciBusId_v2_t>("nvmlDeviceGetHandleByPciBusId_v2");
-  a.device_get_name = lib.symbol<abi::nvmlDeviceGetName_t>("nvmlDeviceGetName");
-  a.device_get_uuid = lib.symbol<abi::nvmlDeviceGetUUID_t>("nvmlDeviceGetUUID");
-  a.device_get_pci_info = lib.symbol<abi::nvmlDeviceGetPciInfo_v3_t>("nvmlDeviceGetPciInfo_v3");
-  a.device_get_memory_info = lib.symbol<abi::nvmlDeviceGetMemoryInfo_t>("nvmlDeviceGetMemoryInfo");
-  a.device_get_clock_info = lib.symbol<abi::nvmlDeviceGetClockInfo_t>("nvmlDeviceGetClockInfo");
-  a.device_get_max_clock_info =
-      lib.symbol<abi::nvmlDeviceGetMaxClockInfo_t>("nvmlDeviceGetMaxClockInfo");
-  a.device_get_nvlink_state =
-      lib.symbol<abi::nvmlDeviceGetNvLinkState_t>("nvmlDeviceGetNvLinkState");
-  a.device_get_power_management_limit =
-      lib.symbol<abi::nvmlDeviceGetPowerManagementLimit_t>("nvmlDeviceGetPowerManagementLimit");
-  a.device_get_power_usage = lib.symbol<abi::nvmlDeviceGetPowerUsage_t>("nvmlDeviceGetPowerUsage");
-  a.device_get_temperature =
-      lib.symbol<abi::nvmlDeviceGetTemperature_t>("nvmlDeviceGetTemperature");
-  a.device_get_utilization_rates =
-      lib.symbol<abi::nvmlDeviceGetUtilizationRates_t>("nvmlDeviceGetUtilizationRates");
-  a.device_get_mig_mode = lib.symbol<abi::nvmlDeviceGetMigMode_t>("nvmlDeviceGetMigMode");
-  a.device_get_max_pcie_link_generation =
-      lib.symbol<abi::nvmlDeviceGetMaxPcieLinkGeneration_t>("nvmlDeviceGetMaxPcieLinkGeneration");
-  a.device_get_max_pcie_link_width =
-      lib.symbol<abi::nvmlDeviceGetMaxPcieLinkWidth_t>("nvmlDeviceGetMaxPcieLinkWidth");
+#define GPUPLAN_DETAIL_LOAD(member, name) a.member = lib.symbol<abi::name##_t>(#name);
+  GPUPLAN_DETAIL_NVML_API(GPUPLAN_DETAIL_LOAD)
+#undef GPUPLAN_DETAIL_LOAD
 }
 
 /// Reads one CUDA attribute into `out`; on failure leaves it unavailable and notes why.

@@ -144,39 +144,24 @@ struct spec_options {
   }
 };
 
+/// The gpu_spec fields the probe fills: X(name), as gpu_spec names them.
+#define GPUPLAN_DETAIL_SPEC_FIELDS(X)                                                             \
+  X(name) X(architecture) X(form) X(memory) X(memory_usable) X(memory_type) X(memory_bandwidth) \
+  X(peak) X(tdp) X(gpu_link) X(pcie) X(sm_count) X(boost_clock)
+
 /// Where each gpu_spec field came from.
 struct spec_provenance {
-  provenance name = provenance::unavailable;
-  provenance architecture = provenance::unavailable;
-  provenance form = provenance::unavailable;
-  provenance memory = provenance::unavailable;
-  provenance memory_usable = provenance::unavailable;
-  provenance memory_type = provenance::unavailable;
-  provenance memory_bandwidth = provenance::unavailable;
-  provenance peak = provenance::unavailable;
-  provenance tdp = provenance::unavailable;
-  provenance gpu_link = provenance::unavailable;
-  provenance pcie = provenance::unavailable;
-  provenance sm_count = provenance::unavailable;
-  provenance boost_clock = provenance::unavailable;
+#define GPUPLAN_DETAIL_MEMBER(field) provenance field = provenance::unavailable;
+  GPUPLAN_DETAIL_SPEC_FIELDS(GPUPLAN_DETAIL_MEMBER)
+#undef GPUPLAN_DETAIL_MEMBER
 };
 
 /// Calls f(name, provenance) for every field of spec_provenance, named as the gpu_spec fields.
 template <class F>
 void visit_fields(const spec_provenance& p, F&& f) {
-  f("name", p.name);
-  f("architecture", p.architecture);
-  f("form", p.form);
-  f("memory", p.memory);
-  f("memory_usable", p.memory_usable);
-  f("memory_type", p.memory_type);
-  f("memory_bandwidth", p.memory_bandwidth);
-  f("peak", p.peak);
-  f("tdp", p.tdp);
-  f("gpu_link", p.gpu_link);
-  f("pcie", p.pcie);
-  f("sm_count", p.sm_count);
-  f("boost_clock", p.boost_clock);
+#define GPUPLAN_DETAIL_VISIT(field) f(#field, p.field);
+  GPUPLAN_DETAIL_SPEC_FIELDS(GPUPLAN_DETAIL_VISIT)
+#undef GPUPLAN_DETAIL_VISIT
 }
 
 /// A gpu_spec built from a probed device, with the provenance of each field.

@@ -10,22 +10,28 @@
 
 namespace gpuplan {
 
-struct name_string {
-  static constexpr std::size_t capacity = 63;
+/// Fixed-capacity text in a public character array, so that a type holding it stays structural:
+/// the one implementation behind name_string (names) and source_text (citations). Self is the
+/// derived type (what `from` returns).
+template <class Self, std::size_t Capacity>
+struct fixed_text {
+  static constexpr std::size_t capacity = Capacity;
   char chars[capacity + 1]{};
 
-  constexpr name_string() = default;
+  constexpr fixed_text() = default;
   /// From a string literal; a literal longer than `capacity` does not compile.
   template <std::size_t N>
-  constexpr name_string(const char (&s)[N]) {  // NOLINT(google-explicit-constructor)
-    static_assert(N - 1 <= capacity, "gpuplan: a name is at most 63 characters");
+  constexpr fixed_text(const char (&s)[N]) {  // NOLINT(google-explicit-constructor)
+    static_assert(N - 1 <= capacity,
+                  "gpuplan: text longer than its capacity (a name is at most 63 characters, a "
+                  "source citation at most 191)");
     for (std::size_t i = 0; i + 1 < N; ++i) chars[i] = s[i];
   }
   /// From run-time text (a probed GPU name, a config file); longer text is cut at `capacity`.
-  static constexpr name_string from(std::string_view s) {
-    name_string n;
-    for (std::size_t i = 0; i < s.size() && i < capacity; ++i) n.chars[i] = s[i];
-    return n;
+  static constexpr Self from(std::string_view s) {
+    Self t;
+    for (std::size_t i = 0; i < s.size() && i < capacity; ++i) t.chars[i] = s[i];
+    return t;
   }
 
   [[nodiscard]] constexpr std::string_view view() const {
@@ -34,16 +40,17 @@ struct name_string {
     return {chars, n};
   }
   [[nodiscard]] constexpr bool empty() const { return chars[0] == '\0'; }
-  constexpr operator std::string_view() const {
+  constexpr operator std::string_view() const {  // NOLINT(google-explicit-constructor)
     return view();
-  }  // NOLINT(google-explicit-constructor)
+  }
 
-  friend constexpr bool operator==(const name_string& a, const name_string& b) {
-    return a.view() == b.view();
-  }
-  friend constexpr bool operator==(const name_string& a, std::string_view b) {
-    return a.view() == b;
-  }
+  friend constexpr bool operator==(const Self& a, const Self& b) { return a.view() == b.view(); }
+  friend constexpr bool operator==(const Self& a, std::string_view b) { return a.view() == b; }
+};
+
+/// A name (of a GPU, a model, a site): at most 63 characters.
+struct name_string : fixed_text<name_string, 63> {
+  using fixed_text::fixed_text;
 };
 
 // ---- comparing names: the one case folding and the one edit distance of the library ----------

@@ -125,8 +125,6 @@ constexpr network_tier intra_node_tier(const node_spec& n, const network_assumpt
     case intra_node_fabric::nvswitch:
       t.name = "NVLink (NVSwitch)";
       t.kind = link_technology::nvswitch;
-      t.achievable = a.nvlink_achievable;
-      t.latency = a.nvlink_latency;
       t.reduction = a.use_nvls && detail::has_nvls(n) ? in_network_reduction::nvls
                                                       : in_network_reduction::none;
       break;
@@ -135,28 +133,24 @@ constexpr network_tier intra_node_tier(const node_spec& n, const network_assumpt
       // description handles by ranks; the tier keeps the bridge rate.
       t.name = "NVLink bridge";
       t.kind = link_technology::nvlink_bridge;
-      t.achievable = a.nvlink_achievable;
-      t.latency = a.nvlink_latency;
       break;
     case intra_node_fabric::xgmi:
       t.name = "Infinity Fabric (xGMI)";
       t.kind = link_technology::xgmi;
-      t.achievable = a.nvlink_achievable;
-      t.latency = a.nvlink_latency;
       break;
     case intra_node_fabric::pcie:
       t.name = "PCIe";
       t.kind = link_technology::pcie;
-      t.achievable = a.pcie_achievable;
-      t.latency = a.pcie_latency;
       break;
   }
   if (!(t.per_gpu.value > 0.0)) {  // unknown scale-up: fall back on the GPU's PCIe link
     t.per_gpu = n.gpu.pcie.per_direction();
     t.kind = link_technology::pcie;
-    t.achievable = a.pcie_achievable;
-    t.latency = a.pcie_latency;
   }
+  // NVLink, its bridge and xGMI share the scale-up link's efficiency and latency; PCIe its own.
+  const bool pcie = t.kind == link_technology::pcie;
+  t.achievable = pcie ? a.pcie_achievable : a.nvlink_achievable;
+  t.latency = pcie ? a.pcie_latency : a.nvlink_latency;
   return t;
 }
 

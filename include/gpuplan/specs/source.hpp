@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <gpuplan/specs/checks.hpp>
+#include <gpuplan/specs/name.hpp>
 #include <string_view>
 
 namespace gpuplan {
@@ -56,27 +57,8 @@ struct calendar_date {
 /// Text of a citation: a URL, a paper and table. Longer than a name (up to 191 characters);
 /// text past the capacity is cut when built from run-time text, and does not compile from a
 /// literal.
-struct source_text {
-  static constexpr std::size_t capacity = 191;
-  char chars[capacity + 1]{};
-
-  constexpr source_text() = default;
-  template <std::size_t N>
-  constexpr source_text(const char (&s)[N]) {  // NOLINT(google-explicit-constructor)
-    static_assert(N - 1 <= capacity, "gpuplan: a source citation is at most 191 characters");
-    for (std::size_t i = 0; i + 1 < N; ++i) chars[i] = s[i];
-  }
-  static constexpr source_text from(std::string_view s) {
-    source_text t;
-    for (std::size_t i = 0; i < s.size() && i < capacity; ++i) t.chars[i] = s[i];
-    return t;
-  }
-  [[nodiscard]] constexpr std::string_view view() const {
-    std::size_t n = 0;
-    while (n < capacity && chars[n] != '\0') ++n;
-    return {chars, n};
-  }
-  [[nodiscard]] constexpr bool empty() const { return chars[0] == '\0'; }
+struct source_text : fixed_text<source_text, 191> {
+  using fixed_text::fixed_text;
 };
 
 }  // namespace gpuplan

@@ -20,7 +20,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstddef>
-#include <initializer_list>
 #include <span>
 #include <string_view>
 #include <system_error>
@@ -37,179 +36,124 @@
 
 namespace gpuplan::detail::qfmt {
 
-/// One unit a quantity can be printed in. `name` is what a format spec names it by, `factor` its
-/// size in base units, `shown` what is printed after the number ("GiB"; for money the text after
-/// the digits: "k", "/h", "k/h", "/Mtok"). `cents`: a money unit printed with at least two decimals.
+/// One unit a quantity can be printed in: a row of GPUPLAN_UNITS (units/units.hpp). A format spec
+/// names it by `symbol` or by `constant` ("GB/s" or "GBps"). `cents`: a money unit printed with at
+/// least two decimals (the units whose symbol starts with "$").
 struct row {
-  std::string_view name;
+  std::string_view symbol;
+  std::string_view constant;
   double factor;
-  std::string_view shown;
-  bool cents = false;
+  dimension dim;
+  unsigned ladders;
+  bool cents;
 };
 
-// ---- the unit tables ----------------------------------------------------------------------------
-// Ladders list units in increasing size; auto-scaling picks the largest unit not bigger than the
-// value. Extra rows are accepted as fixed units only (and aliases such as "Gbps" for "Gb/s").
+/// The ladders column of GPUPLAN_UNITS.
+namespace ladder_bits {
+inline constexpr unsigned fixed = 0, dflt = 1, si = 2, iec = 4, bits = 8, home = 16;
+}
 
-#define GPUPLAN_ROW(sym, f) row{sym, f, sym}
-#define GPUPLAN_SI_UP(base, f)                                                                  \
-  GPUPLAN_ROW(base, 1.0 * (f)), GPUPLAN_ROW("k" base, 1e3 * (f)), GPUPLAN_ROW("M" base, 1e6 * (f)), \
-      GPUPLAN_ROW("G" base, 1e9 * (f)), GPUPLAN_ROW("T" base, 1e12 * (f)),                       \
-      GPUPLAN_ROW("P" base, 1e15 * (f)), GPUPLAN_ROW("E" base, 1e18 * (f))
-#define GPUPLAN_IEC(base, f)                                                                    \
-  GPUPLAN_ROW(base, 1.0 * (f)), GPUPLAN_ROW("Ki" base, 1024.0 * (f)),                           \
-      GPUPLAN_ROW("Mi" base, 1048576.0 * (f)), GPUPLAN_ROW("Gi" base, 1073741824.0 * (f)),       \
-      GPUPLAN_ROW("Ti" base, 1099511627776.0 * (f)),                                            \
-      GPUPLAN_ROW("Pi" base, 1125899906842624.0 * (f)),                                         \
-      GPUPLAN_ROW("Ei" base, 1152921504606846976.0 * (f))
-#define GPUPLAN_ALIAS_SI_UP(alias, base, f)                                                     \
-  row{alias, 1.0 * (f), base}, row{"k" alias, 1e3 * (f), "k" base},                             \
-      row{"M" alias, 1e6 * (f), "M" base}, row{"G" alias, 1e9 * (f), "G" base},                 \
-      row{"T" alias, 1e12 * (f), "T" base}, row{"P" alias, 1e15 * (f), "P" base},               \
-      row{"E" alias, 1e18 * (f), "E" base}
+constexpr bool is_cents(dimension d, std::string_view symbol) {
+  return d.money != 0 && symbol.starts_with('$');
+}
 
-inline constexpr row data_iec[] = {GPUPLAN_IEC("B", 1.0)};
-inline constexpr row data_si[] = {GPUPLAN_SI_UP("B", 1.0)};
-inline constexpr row data_bits[] = {GPUPLAN_SI_UP("bit", 0.125)};
-inline constexpr row data_extra[] = {GPUPLAN_ROW("Z" "B", 1e21), GPUPLAN_ROW("Y" "B", 1e24)};
+// ---- the unit tables, from GPUPLAN_UNITS -----------------------------------------------------
+// Built by two constant evaluations (no template per dimension: this header's compile time).
 
-inline constexpr row bandwidth_si[] = {GPUPLAN_SI_UP("B/s", 1.0)};
-inline constexpr row bandwidth_iec[] = {GPUPLAN_IEC("B/s", 1.0)};
-inline constexpr row bandwidth_bits[] = {GPUPLAN_SI_UP("b/s", 0.125)};
-inline constexpr row bandwidth_extra[] = {
-    GPUPLAN_ALIAS_SI_UP("Bps", "B/s", 1.0), GPUPLAN_ALIAS_SI_UP("bps", "b/s", 0.125),
-    row{"KiBps", 1024.0, "KiB/s"},           row{"MiBps", 1048576.0, "MiB/s"},
-    row{"GiBps", 1073741824.0, "GiB/s"},     row{"TiBps", 1099511627776.0, "TiB/s"}};
+#define GPUPLAN_DETAIL_COUNT(...) +1
+/// How many units there are.
+inline constexpr std::size_t unit_count = 0 GPUPLAN_UNITS(GPUPLAN_DETAIL_COUNT);
+#undef GPUPLAN_DETAIL_COUNT
 
-inline constexpr row time_ladder[] = {
-    GPUPLAN_ROW("ns", 1e-9), GPUPLAN_ROW("us", 1e-6),   GPUPLAN_ROW("ms", 1e-3),
-    GPUPLAN_ROW("s", 1.0),   GPUPLAN_ROW("min", 60.0),  GPUPLAN_ROW("h", 3600.0),
-    GPUPLAN_ROW("d", 86400.0), GPUPLAN_ROW("yr", 365.0 * 86400.0)};
-inline constexpr row time_extra[] = {GPUPLAN_ROW("ps", 1e-12)};
+#define GPUPLAN_DETAIL_NAMED(name, type, description, display) dims::name,
+/// The named dimensions, in GPUPLAN_NAMED_DIMENSIONS order.
+inline constexpr dimension named_dims[] = {GPUPLAN_NAMED_DIMENSIONS(GPUPLAN_DETAIL_NAMED)};
+#undef GPUPLAN_DETAIL_NAMED
+inline constexpr std::size_t named_count = sizeof named_dims / sizeof named_dims[0];
 
-inline constexpr row compute_ladder[] = {GPUPLAN_SI_UP("FLOP", 1.0), GPUPLAN_ROW("ZFLOP", 1e21),
-                                         GPUPLAN_ROW("YFLOP", 1e24)};
-inline constexpr row compute_extra[] = {GPUPLAN_ROW("PF-days", 1e15 * 86400.0)};
+struct unit_rows {
+  row r[unit_count];
+};
+constexpr unit_rows make_rows() {
+  using namespace ladder_bits;  // the ladders column's names
+#define GPUPLAN_DETAIL_ROW(constant_, literal, dim_, factor_, symbol_, ladders_)             \
+  row{units::constant_.symbol, #constant_, units::constant_.factor, dims::dim_,              \
+      static_cast<unsigned>(ladders_), is_cents(dims::dim_, units::constant_.symbol)},
+  return {{GPUPLAN_UNITS(GPUPLAN_DETAIL_ROW)}};
+#undef GPUPLAN_DETAIL_ROW
+}
+/// Every unit, in GPUPLAN_UNITS order.
+inline constexpr unit_rows all_rows = make_rows();
 
-inline constexpr row compute_rate_ladder[] = {GPUPLAN_SI_UP("FLOP/s", 1.0)};
-inline constexpr row compute_rate_extra[] = {GPUPLAN_ALIAS_SI_UP("FLOPS", "FLOP/s", 1.0)};
-
-inline constexpr row frequency_ladder[] = {GPUPLAN_ROW("Hz", 1.0), GPUPLAN_ROW("kHz", 1e3),
-                                           GPUPLAN_ROW("MHz", 1e6), GPUPLAN_ROW("GHz", 1e9),
-                                           GPUPLAN_ROW("THz", 1e12)};
-
-inline constexpr row power_ladder[] = {GPUPLAN_ROW("mW", 1e-3), GPUPLAN_ROW("W", 1.0),
-                                       GPUPLAN_ROW("kW", 1e3),  GPUPLAN_ROW("MW", 1e6),
-                                       GPUPLAN_ROW("GW", 1e9),  GPUPLAN_ROW("TW", 1e12)};
-
-// Energy prints in joules below one watt-hour, and in watt-hours (kWh, MWh, ...) above: the units
-// power is bought and billed in.
-inline constexpr row energy_ladder[] = {GPUPLAN_ROW("J", 1.0),      GPUPLAN_ROW("Wh", 3600.0),
-                                        GPUPLAN_ROW("kWh", 3.6e6),  GPUPLAN_ROW("MWh", 3.6e9),
-                                        GPUPLAN_ROW("GWh", 3.6e12), GPUPLAN_ROW("TWh", 3.6e15)};
-inline constexpr row energy_si[] = {GPUPLAN_SI_UP("J", 1.0)};
-
-inline constexpr row intensity_ladder[] = {GPUPLAN_ROW("FLOP/B", 1.0)};
-inline constexpr row energy_per_compute_ladder[] = {
-    GPUPLAN_ROW("fJ/FLOP", 1e-15), GPUPLAN_ROW("pJ/FLOP", 1e-12), GPUPLAN_ROW("nJ/FLOP", 1e-9),
-    GPUPLAN_ROW("uJ/FLOP", 1e-6),  GPUPLAN_ROW("mJ/FLOP", 1e-3),  GPUPLAN_ROW("J/FLOP", 1.0)};
-
-inline constexpr row tokens_ladder[] = {GPUPLAN_ROW("tok", 1.0), GPUPLAN_ROW("ktok", 1e3),
-                                        GPUPLAN_ROW("Mtok", 1e6), GPUPLAN_ROW("Btok", 1e9),
-                                        GPUPLAN_ROW("Ttok", 1e12)};
-inline constexpr row requests_ladder[] = {GPUPLAN_ROW("req", 1.0), GPUPLAN_ROW("kreq", 1e3),
-                                          GPUPLAN_ROW("Mreq", 1e6), GPUPLAN_ROW("Breq", 1e9)};
-inline constexpr row token_rate_ladder[] = {GPUPLAN_ROW("tok/s", 1.0), GPUPLAN_ROW("ktok/s", 1e3),
-                                            GPUPLAN_ROW("Mtok/s", 1e6)};
-inline constexpr row request_rate_ladder[] = {GPUPLAN_ROW("req/s", 1.0),
-                                              GPUPLAN_ROW("kreq/s", 1e3)};
-inline constexpr row request_rate_extra[] = {GPUPLAN_ROW("req/min", 1.0 / 60.0),
-                                             GPUPLAN_ROW("req/h", 1.0 / 3600.0)};
-inline constexpr row data_per_token_iec[] = {GPUPLAN_IEC("B/tok", 1.0)};
-inline constexpr row data_per_token_si[] = {GPUPLAN_SI_UP("B/tok", 1.0)};
-inline constexpr row compute_per_token_ladder[] = {GPUPLAN_SI_UP("FLOP/tok", 1.0)};
-
-// Money: "$" before the digits, a k/M/B/T suffix after them ("$1.2k"), cents below a thousand.
-inline constexpr row money_ladder[] = {{"$", 1.0, "", true},   {"k$", 1e3, "k"},
-                                       {"M$", 1e6, "M"},       {"B$", 1e9, "B"},
-                                       {"T$", 1e12, "T"}};
-inline constexpr row money_extra[] = {{"usd", 1.0, "", true}, {"USD", 1.0, "", true}};
-// Cloud prices are quoted per hour.
-inline constexpr row money_rate_ladder[] = {{"$/h", 1.0 / 3600.0, "/h", true},
-                                            {"k$/h", 1e3 / 3600.0, "k/h"},
-                                            {"M$/h", 1e6 / 3600.0, "M/h"}};
-inline constexpr row money_rate_extra[] = {{"$/s", 1.0, "/s", true},
-                                           {"$/min", 1.0 / 60.0, "/min", true},
-                                           {"$/d", 1.0 / 86400.0, "/d", true},
-                                           {"$/yr", 1.0 / (365.0 * 86400.0), "/yr", true},
-                                           {"k$/yr", 1e3 / (365.0 * 86400.0), "k/yr"},
-                                           {"M$/yr", 1e6 / (365.0 * 86400.0), "M/yr"}};
-// Electricity is priced per kWh, and served tokens per million.
-inline constexpr row energy_price_ladder[] = {{"$/kWh", 1.0 / 3.6e6, "/kWh", true}};
-inline constexpr row energy_price_extra[] = {{"$/MWh", 1.0 / 3.6e9, "/MWh", true},
-                                             {"$/J", 1.0, "/J", true}};
-inline constexpr row money_per_token_ladder[] = {{"$/Mtok", 1e-6, "/Mtok", true}};
-inline constexpr row money_per_token_extra[] = {{"$/tok", 1.0, "/tok", true},
-                                                {"$/ktok", 1e-3, "/ktok", true},
-                                                {"$/Btok", 1e-9, "/Btok", true}};
-
-// Carbon: grams to megatonnes of CO2 equivalent; grid intensity in g CO2e/kWh.
-inline constexpr row carbon_ladder[] = {GPUPLAN_ROW("gCO2e", 1e-3), GPUPLAN_ROW("kgCO2e", 1.0),
-                                        GPUPLAN_ROW("tCO2e", 1e3), GPUPLAN_ROW("ktCO2e", 1e6),
-                                        GPUPLAN_ROW("MtCO2e", 1e9)};
-inline constexpr row carbon_intensity_ladder[] = {GPUPLAN_ROW("gCO2e/kWh", 1e-3 / 3.6e6)};
-inline constexpr row carbon_intensity_extra[] = {GPUPLAN_ROW("kgCO2e/kWh", 1.0 / 3.6e6),
-                                                 GPUPLAN_ROW("kgCO2e/MWh", 1.0 / 3.6e9),
-                                                 GPUPLAN_ROW("tCO2e/MWh", 1e3 / 3.6e9)};
-
-#undef GPUPLAN_ALIAS_SI_UP
-#undef GPUPLAN_IEC
-#undef GPUPLAN_SI_UP
-#undef GPUPLAN_ROW
+/// Every ladder of every named dimension, each in increasing size (auto-scaling picks the largest
+/// unit not bigger than the value), one after another; `index[k][b]` is where the ladder with bit
+/// 1 << b of named_dims[k] starts and how long it is.
+struct ladder_rows {
+  struct slice {
+    std::size_t begin = 0, size = 0;
+  };
+  row r[4 * unit_count]{};
+  slice index[named_count][4]{};
+};
+constexpr ladder_rows make_ladders() {
+  ladder_rows out{};
+  std::size_t n = 0;
+  for (std::size_t k = 0; k < named_count; ++k) {
+    std::size_t mine[unit_count]{}, count = 0;  // the units of this dimension
+    for (std::size_t u = 0; u < unit_count; ++u)
+      if (all_rows.r[u].dim == named_dims[k]) mine[count++] = u;
+    for (unsigned b = 0; b < 4; ++b) {
+      const std::size_t begin = n;
+      for (std::size_t j = 0; j < count; ++j) {
+        const row& u = all_rows.r[mine[j]];
+        if ((u.ladders & (1u << b)) == 0) continue;
+        std::size_t i = n++;
+        for (; i > begin && out.r[i - 1].factor > u.factor; --i) out.r[i] = out.r[i - 1];
+        out.r[i] = u;
+      }
+      out.index[k][b] = {begin, n - begin};
+    }
+  }
+  return out;
+}
+inline constexpr ladder_rows all_ladders = make_ladders();
 
 enum class ladder_kind : unsigned char { deflt, si, iec, bits };
 
 /// How one dimension prints: its ladders (the default, and alternatives named in a spec by `si`,
-/// `iec`, `bits`), fixed-only rows, whether it is money, and the unit zero and NaN print in.
+/// `iec`, `bits`), whether it is money, and the unit zero and NaN print in.
 struct table {
   std::span<const row> deflt;
   std::span<const row> si;
   std::span<const row> iec;
   std::span<const row> bits;
-  std::span<const row> extra;
   bool money = false;
   std::size_t home = 0;  ///< index in `deflt` of the unit for 0, NaN and infinity
 };
 
 /// The table of a named dimension; an empty table for the others (printed generically).
 constexpr table table_for(dimension d) {
-  if (d == dims::data) return {data_iec, data_si, data_iec, data_bits, data_extra, false, 0};
-  if (d == dims::bandwidth)
-    return {bandwidth_si, bandwidth_si, bandwidth_iec, bandwidth_bits, bandwidth_extra, false, 0};
-  if (d == dims::time) return {time_ladder, {}, {}, {}, time_extra, false, 3};
-  if (d == dims::compute) return {compute_ladder, {}, {}, {}, compute_extra, false, 0};
-  if (d == dims::compute_rate) return {compute_rate_ladder, {}, {}, {}, compute_rate_extra, false, 0};
-  if (d == dims::frequency) return {frequency_ladder, {}, {}, {}, {}, false, 0};
-  if (d == dims::power) return {power_ladder, {}, {}, {}, {}, false, 1};
-  if (d == dims::energy) return {energy_ladder, energy_si, {}, {}, {}, false, 0};
-  if (d == dims::intensity) return {intensity_ladder, {}, {}, {}, {}, false, 0};
-  if (d == dims::energy_per_compute) return {energy_per_compute_ladder, {}, {}, {}, {}, false, 1};
-  if (d == dims::tokens) return {tokens_ladder, {}, {}, {}, {}, false, 0};
-  if (d == dims::requests) return {requests_ladder, {}, {}, {}, {}, false, 0};
-  if (d == dims::token_rate) return {token_rate_ladder, {}, {}, {}, {}, false, 0};
-  if (d == dims::request_rate) return {request_rate_ladder, {}, {}, {}, request_rate_extra, false, 0};
-  if (d == dims::data_per_token)
-    return {data_per_token_iec, data_per_token_si, data_per_token_iec, {}, {}, false, 0};
-  if (d == dims::compute_per_token) return {compute_per_token_ladder, {}, {}, {}, {}, false, 0};
-  if (d == dims::money) return {money_ladder, {}, {}, {}, money_extra, true, 0};
-  if (d == dims::money_rate) return {money_rate_ladder, {}, {}, {}, money_rate_extra, true, 0};
-  if (d == dims::energy_price) return {energy_price_ladder, {}, {}, {}, energy_price_extra, true, 0};
-  if (d == dims::money_per_token)
-    return {money_per_token_ladder, {}, {}, {}, money_per_token_extra, true, 0};
-  if (d == dims::carbon) return {carbon_ladder, {}, {}, {}, {}, false, 1};
-  if (d == dims::carbon_intensity)
-    return {carbon_intensity_ladder, {}, {}, {}, carbon_intensity_extra, false, 0};
+  for (std::size_t k = 0; k < named_count; ++k) {
+    if (named_dims[k] != d) continue;
+    const auto ladder = [k](unsigned b) {
+      const ladder_rows::slice s = all_ladders.index[k][b];
+      return std::span<const row>(all_ladders.r + s.begin, s.size);
+    };
+    table t{ladder(0), ladder(1), ladder(2), ladder(3), d.money != 0, 0};
+    for (std::size_t i = 0; i < t.deflt.size(); ++i)
+      if ((t.deflt[i].ladders & ladder_bits::home) != 0) t.home = i;
+    return t;
+  }
   return {};
+}
+
+/// The unit of dimension d a format spec names (by symbol or constant), or null.
+constexpr const row* find_row(dimension d, std::string_view name) {
+  for (const row& r : all_rows.r)
+    if (r.dim == d && r.symbol == name) return &r;
+  for (const row& r : all_rows.r)
+    if (r.dim == d && r.constant == name) return &r;
+  return nullptr;
 }
 
 /// A parsed format spec: [[fill]align][width][.precision][unit | si | iec | bits].
@@ -266,12 +210,10 @@ constexpr spec parse(std::string_view s, dimension d) {
     out.ladder = name == "si" ? ladder_kind::si : name == "iec" ? ladder_kind::iec : ladder_kind::bits;
     return out;
   }
-  for (std::span<const row> l : {t.deflt, t.si, t.iec, t.bits, t.extra})
-    for (const row& r : l)
-      if (r.name == name) {
-        out.fixed = &r;
-        return out;
-      }
+  if (const row* r = find_row(d, name)) {
+    out.fixed = r;
+    return out;
+  }
   if (t.deflt.empty())
     throw Error("gpuplan: this quantity's dimension has no named units; a format spec may only set fill, align, width and precision");
   throw Error("gpuplan: unknown unit in a quantity format spec, or a unit of another dimension (see docs/units.md for the units of each dimension)");
@@ -442,10 +384,12 @@ inline text format(double v, dimension d, const spec& sp) {
   if (u == nullptr) {
     put_generic_unit(t, d);
   } else if (tab.money) {
-    t.put(u->shown);
+    const std::size_t dollar = u->symbol.find('$');  // "k$/h": "k/h" after the digits
+    t.put(u->symbol.substr(0, dollar));
+    if (dollar != std::string_view::npos) t.put(u->symbol.substr(dollar + 1));
   } else {
     t.put(' ');
-    t.put(u->shown);
+    t.put(u->symbol);
   }
   return t;
 }

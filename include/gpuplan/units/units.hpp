@@ -43,219 +43,219 @@ constexpr unit<A / B> operator/(unit<A> a, unit<B> b) {
   return {a.factor / b.factor, {}};
 }
 
+/// Every unit of the library, one row each: X(constant, literal, dimension, factor, symbol, ladders).
+///
+///   constant   the name in gpuplan::units (`GiB`); a format spec names the unit by it too ("GBps")
+///   literal    the literal's suffix (`_GiB`; `_min` for `minute`, `_tokens` for `token`)
+///   dimension  the dimension's name in dims::
+///   factor     how many base units one of this unit is
+///   symbol     how it prints ("GiB", "TB/s"); money: "$" goes before the digits, the rest after
+///   ladders    which auto-scaled print ladders of its dimension (units/format.hpp) hold it:
+///              dflt (the default), si, iec, bits (named in a spec), home (the unit zero, NaN and
+///              infinity print in); `fixed`: a spec may name it, auto-scaling never picks it
+///
+/// The units::constants, the literals and the formatter's ladders are all generated from these
+/// rows: a new unit, or the units of a new dimension, are rows here and nowhere else.
+#define GPUPLAN_UNITS(X)                                                                        \
+  /* data: bits, decimal (SI) and binary (IEC) bytes */                                         \
+  X(bit, bit, data, 0.125, "bit", bits)                                                         \
+  X(kbit, kbit, data, 1e3 / 8, "kbit", bits)                                                    \
+  X(Mbit, Mbit, data, 1e6 / 8, "Mbit", bits)                                                    \
+  X(Gbit, Gbit, data, 1e9 / 8, "Gbit", bits)                                                    \
+  X(Tbit, Tbit, data, 1e12 / 8, "Tbit", bits)                                                   \
+  X(Pbit, Pbit, data, 1e15 / 8, "Pbit", bits)                                                   \
+  X(Ebit, Ebit, data, 1e18 / 8, "Ebit", bits)                                                   \
+  X(B, B, data, 1.0, "B", dflt | si | iec | home)                                               \
+  X(kB, kB, data, 1e3, "kB", si)                                                                \
+  X(MB, MB, data, 1e6, "MB", si)                                                                \
+  X(GB, GB, data, 1e9, "GB", si)                                                                \
+  X(TB, TB, data, 1e12, "TB", si)                                                               \
+  X(PB, PB, data, 1e15, "PB", si)                                                               \
+  X(EB, EB, data, 1e18, "EB", si)                                                               \
+  X(ZB, ZB, data, 1e21, "ZB", fixed)                                                            \
+  X(YB, YB, data, 1e24, "YB", fixed)                                                            \
+  X(KiB, KiB, data, 1024.0, "KiB", dflt | iec)                                                  \
+  X(MiB, MiB, data, 1048576.0, "MiB", dflt | iec)                                               \
+  X(GiB, GiB, data, 1073741824.0, "GiB", dflt | iec)                                            \
+  X(TiB, TiB, data, 1099511627776.0, "TiB", dflt | iec)                                         \
+  X(PiB, PiB, data, 1125899906842624.0, "PiB", dflt | iec)                                      \
+  X(EiB, EiB, data, 1152921504606846976.0, "EiB", dflt | iec)                                   \
+  /* time (yr: a 365-day year) */                                                               \
+  X(ps, ps, time, 1e-12, "ps", fixed)                                                           \
+  X(ns, ns, time, 1e-9, "ns", dflt)                                                             \
+  X(us, us, time, 1e-6, "us", dflt)                                                             \
+  X(ms, ms, time, 1e-3, "ms", dflt)                                                             \
+  X(s, s, time, 1.0, "s", dflt | home)                                                          \
+  X(minute, min, time, 60.0, "min", dflt)                                                       \
+  X(h, h, time, 3600.0, "h", dflt)                                                              \
+  X(d, d, time, 86400.0, "d", dflt)                                                             \
+  X(day, day, time, 86400.0, "d", fixed) /* d, spelled out */                                   \
+  X(yr, yr, time, 365.0 * 86400.0, "yr", dflt)                                                  \
+  /* compute (PFLOP_s_day: a petaFLOP/s-day, the GPT-3 paper's unit) */                         \
+  X(FLOP, FLOP, compute, 1.0, "FLOP", dflt | home)                                              \
+  X(kFLOP, kFLOP, compute, 1e3, "kFLOP", dflt)                                                  \
+  X(MFLOP, MFLOP, compute, 1e6, "MFLOP", dflt)                                                  \
+  X(GFLOP, GFLOP, compute, 1e9, "GFLOP", dflt)                                                  \
+  X(TFLOP, TFLOP, compute, 1e12, "TFLOP", dflt)                                                 \
+  X(PFLOP, PFLOP, compute, 1e15, "PFLOP", dflt)                                                 \
+  X(EFLOP, EFLOP, compute, 1e18, "EFLOP", dflt)                                                 \
+  X(ZFLOP, ZFLOP, compute, 1e21, "ZFLOP", dflt)                                                 \
+  X(YFLOP, YFLOP, compute, 1e24, "YFLOP", dflt)                                                 \
+  X(PFLOP_s_day, PFLOP_s_day, compute, 1e15 * 86400.0, "PF-days", fixed)                        \
+  X(FLOPS, FLOPS, compute_rate, 1.0, "FLOP/s", dflt | home)                                     \
+  X(kFLOPS, kFLOPS, compute_rate, 1e3, "kFLOP/s", dflt)                                         \
+  X(MFLOPS, MFLOPS, compute_rate, 1e6, "MFLOP/s", dflt)                                         \
+  X(GFLOPS, GFLOPS, compute_rate, 1e9, "GFLOP/s", dflt)                                         \
+  X(TFLOPS, TFLOPS, compute_rate, 1e12, "TFLOP/s", dflt)                                        \
+  X(PFLOPS, PFLOPS, compute_rate, 1e15, "PFLOP/s", dflt)                                        \
+  X(EFLOPS, EFLOPS, compute_rate, 1e18, "EFLOP/s", dflt)                                        \
+  /* energy and power */                                                                        \
+  X(J, J, energy, 1.0, "J", dflt | si | home)                                                   \
+  X(kJ, kJ, energy, 1e3, "kJ", si)                                                              \
+  X(MJ, MJ, energy, 1e6, "MJ", si)                                                              \
+  X(GJ, GJ, energy, 1e9, "GJ", si)                                                              \
+  X(TJ, TJ, energy, 1e12, "TJ", si)                                                             \
+  X(PJ, PJ, energy, 1e15, "PJ", si)                                                             \
+  X(EJ, EJ, energy, 1e18, "EJ", si)                                                             \
+  X(Wh, Wh, energy, 3600.0, "Wh", dflt)                                                         \
+  X(kWh, kWh, energy, 3.6e6, "kWh", dflt)                                                       \
+  X(MWh, MWh, energy, 3.6e9, "MWh", dflt)                                                       \
+  X(GWh, GWh, energy, 3.6e12, "GWh", dflt)                                                      \
+  X(TWh, TWh, energy, 3.6e15, "TWh", dflt)                                                      \
+  X(mW, mW, power, 1e-3, "mW", dflt)                                                            \
+  X(W, W, power, 1.0, "W", dflt | home)                                                         \
+  X(kW, kW, power, 1e3, "kW", dflt)                                                             \
+  X(MW, MW, power, 1e6, "MW", dflt)                                                             \
+  X(GW, GW, power, 1e9, "GW", dflt)                                                             \
+  X(TW, TW, power, 1e12, "TW", dflt)                                                            \
+  /* money: the US dollar, the one currency */                                                  \
+  X(usd, usd, money, 1.0, "$", dflt | home)                                                     \
+  X(kusd, kusd, money, 1e3, "k$", dflt)                                                         \
+  X(Musd, Musd, money, 1e6, "M$", dflt)                                                         \
+  X(Busd, Busd, money, 1e9, "B$", dflt)                                                         \
+  X(Tusd, Tusd, money, 1e12, "T$", dflt)                                                        \
+  X(usd_per_s, usd_per_s, money_rate, 1.0, "$/s", fixed)                                        \
+  X(usd_per_min, usd_per_min, money_rate, 1.0 / 60.0, "$/min", fixed)                           \
+  X(usd_per_h, usd_per_h, money_rate, 1.0 / 3600.0, "$/h", dflt | home)                         \
+  X(kusd_per_h, kusd_per_h, money_rate, 1e3 / 3600.0, "k$/h", dflt)                             \
+  X(Musd_per_h, Musd_per_h, money_rate, 1e6 / 3600.0, "M$/h", dflt)                             \
+  X(usd_per_d, usd_per_d, money_rate, 1.0 / 86400.0, "$/d", fixed)                              \
+  X(usd_per_yr, usd_per_yr, money_rate, 1.0 / (365.0 * 86400.0), "$/yr", fixed)                 \
+  X(kusd_per_yr, kusd_per_yr, money_rate, 1e3 / (365.0 * 86400.0), "k$/yr", fixed)              \
+  X(Musd_per_yr, Musd_per_yr, money_rate, 1e6 / (365.0 * 86400.0), "M$/yr", fixed)              \
+  X(usd_per_J, usd_per_J, energy_price, 1.0, "$/J", fixed)                                      \
+  X(usd_per_kWh, usd_per_kWh, energy_price, 1.0 / 3.6e6, "$/kWh", dflt | home)                  \
+  X(usd_per_MWh, usd_per_MWh, energy_price, 1.0 / 3.6e9, "$/MWh", fixed)                        \
+  X(usd_per_token, usd_per_token, money_per_token, 1.0, "$/tok", fixed)                         \
+  X(usd_per_ktoken, usd_per_ktoken, money_per_token, 1e-3, "$/ktok", fixed)                     \
+  X(usd_per_Mtoken, usd_per_Mtoken, money_per_token, 1e-6, "$/Mtok", dflt | home)               \
+  X(usd_per_Btoken, usd_per_Btoken, money_per_token, 1e-9, "$/Btok", fixed)                     \
+  /* carbon: kg CO2e (GHG Protocol, IPCC AR6 GWP100) */                                         \
+  X(gCO2e, gCO2e, carbon, 1e-3, "gCO2e", dflt)                                                  \
+  X(kgCO2e, kgCO2e, carbon, 1.0, "kgCO2e", dflt | home)                                         \
+  X(tCO2e, tCO2e, carbon, 1e3, "tCO2e", dflt)                                                   \
+  X(ktCO2e, ktCO2e, carbon, 1e6, "ktCO2e", dflt)                                                \
+  X(MtCO2e, MtCO2e, carbon, 1e9, "MtCO2e", dflt)                                                \
+  X(gCO2e_per_kWh, gCO2e_per_kWh, carbon_intensity, 1e-3 / 3.6e6, "gCO2e/kWh", dflt | home)     \
+  X(kgCO2e_per_kWh, kgCO2e_per_kWh, carbon_intensity, 1.0 / 3.6e6, "kgCO2e/kWh", fixed)         \
+  X(kgCO2e_per_MWh, kgCO2e_per_MWh, carbon_intensity, 1.0 / 3.6e9, "kgCO2e/MWh", fixed)         \
+  X(tCO2e_per_MWh, tCO2e_per_MWh, carbon_intensity, 1e3 / 3.6e9, "tCO2e/MWh", fixed)            \
+  /* tokens and requests */                                                                     \
+  X(token, tokens, tokens, 1.0, "tok", dflt | home)                                             \
+  X(ktoken, ktokens, tokens, 1e3, "ktok", dflt)                                                 \
+  X(Mtoken, Mtokens, tokens, 1e6, "Mtok", dflt)                                                 \
+  X(Btoken, Btokens, tokens, 1e9, "Btok", dflt)                                                 \
+  X(Ttoken, Ttokens, tokens, 1e12, "Ttok", dflt)                                                \
+  X(request, requests, requests, 1.0, "req", dflt | home)                                       \
+  X(krequest, krequests, requests, 1e3, "kreq", dflt)                                           \
+  X(Mrequest, Mrequests, requests, 1e6, "Mreq", dflt)                                           \
+  X(Brequest, Brequests, requests, 1e9, "Breq", dflt)                                           \
+  X(tokens_per_s, tokens_per_s, token_rate, 1.0, "tok/s", dflt | home)                          \
+  X(ktokens_per_s, ktokens_per_s, token_rate, 1e3, "ktok/s", dflt)                              \
+  X(Mtokens_per_s, Mtokens_per_s, token_rate, 1e6, "Mtok/s", dflt)                              \
+  X(requests_per_h, requests_per_h, request_rate, 1.0 / 3600.0, "req/h", fixed)                 \
+  X(requests_per_min, requests_per_min, request_rate, 1.0 / 60.0, "req/min", fixed)             \
+  X(requests_per_s, requests_per_s, request_rate, 1.0, "req/s", dflt | home)                    \
+  X(krequests_per_s, krequests_per_s, request_rate, 1e3, "kreq/s", dflt)                        \
+  /* frequency */                                                                               \
+  X(Hz, Hz, frequency, 1.0, "Hz", dflt | home)                                                  \
+  X(kHz, kHz, frequency, 1e3, "kHz", dflt)                                                      \
+  X(MHz, MHz, frequency, 1e6, "MHz", dflt)                                                      \
+  X(GHz, GHz, frequency, 1e9, "GHz", dflt)                                                      \
+  X(THz, THz, frequency, 1e12, "THz", dflt)                                                     \
+  /* bandwidth: Bps bytes, bps bits per second */                                               \
+  X(bps, bps, bandwidth, 0.125, "b/s", bits)                                                    \
+  X(kbps, kbps, bandwidth, 1e3 / 8, "kb/s", bits)                                               \
+  X(Mbps, Mbps, bandwidth, 1e6 / 8, "Mb/s", bits)                                               \
+  X(Gbps, Gbps, bandwidth, 1e9 / 8, "Gb/s", bits)                                               \
+  X(Tbps, Tbps, bandwidth, 1e12 / 8, "Tb/s", bits)                                              \
+  X(Pbps, Pbps, bandwidth, 1e15 / 8, "Pb/s", bits)                                              \
+  X(Ebps, Ebps, bandwidth, 1e18 / 8, "Eb/s", bits)                                              \
+  X(Bps, Bps, bandwidth, 1.0, "B/s", dflt | si | iec | home)                                    \
+  X(kBps, kBps, bandwidth, 1e3, "kB/s", dflt | si)                                              \
+  X(MBps, MBps, bandwidth, 1e6, "MB/s", dflt | si)                                              \
+  X(GBps, GBps, bandwidth, 1e9, "GB/s", dflt | si)                                              \
+  X(TBps, TBps, bandwidth, 1e12, "TB/s", dflt | si)                                             \
+  X(PBps, PBps, bandwidth, 1e15, "PB/s", dflt | si)                                             \
+  X(EBps, EBps, bandwidth, 1e18, "EB/s", dflt | si)                                             \
+  X(KiBps, KiBps, bandwidth, 1024.0, "KiB/s", iec)                                              \
+  X(MiBps, MiBps, bandwidth, 1048576.0, "MiB/s", iec)                                           \
+  X(GiBps, GiBps, bandwidth, 1073741824.0, "GiB/s", iec)                                        \
+  X(TiBps, TiBps, bandwidth, 1099511627776.0, "TiB/s", iec)                                     \
+  X(PiBps, PiBps, bandwidth, 1125899906842624.0, "PiB/s", iec)                                  \
+  X(EiBps, EiBps, bandwidth, 1152921504606846976.0, "EiB/s", iec)                               \
+  /* per token, per byte, per FLOP */                                                           \
+  X(B_per_token, B_per_token, data_per_token, 1.0, "B/tok", dflt | si | iec | home)             \
+  X(kB_per_token, kB_per_token, data_per_token, 1e3, "kB/tok", si)                              \
+  X(MB_per_token, MB_per_token, data_per_token, 1e6, "MB/tok", si)                              \
+  X(GB_per_token, GB_per_token, data_per_token, 1e9, "GB/tok", si)                              \
+  X(TB_per_token, TB_per_token, data_per_token, 1e12, "TB/tok", si)                             \
+  X(PB_per_token, PB_per_token, data_per_token, 1e15, "PB/tok", si)                             \
+  X(EB_per_token, EB_per_token, data_per_token, 1e18, "EB/tok", si)                             \
+  X(KiB_per_token, KiB_per_token, data_per_token, 1024.0, "KiB/tok", dflt | iec)                \
+  X(MiB_per_token, MiB_per_token, data_per_token, 1048576.0, "MiB/tok", dflt | iec)             \
+  X(GiB_per_token, GiB_per_token, data_per_token, 1073741824.0, "GiB/tok", dflt | iec)          \
+  X(TiB_per_token, TiB_per_token, data_per_token, 1099511627776.0, "TiB/tok", dflt | iec)       \
+  X(PiB_per_token, PiB_per_token, data_per_token, 1125899906842624.0, "PiB/tok", dflt | iec)    \
+  X(EiB_per_token, EiB_per_token, data_per_token, 1152921504606846976.0, "EiB/tok", dflt | iec) \
+  X(FLOP_per_token, FLOP_per_token, compute_per_token, 1.0, "FLOP/tok", dflt | home)            \
+  X(kFLOP_per_token, kFLOP_per_token, compute_per_token, 1e3, "kFLOP/tok", dflt)                \
+  X(MFLOP_per_token, MFLOP_per_token, compute_per_token, 1e6, "MFLOP/tok", dflt)                \
+  X(GFLOP_per_token, GFLOP_per_token, compute_per_token, 1e9, "GFLOP/tok", dflt)                \
+  X(TFLOP_per_token, TFLOP_per_token, compute_per_token, 1e12, "TFLOP/tok", dflt)               \
+  X(PFLOP_per_token, PFLOP_per_token, compute_per_token, 1e15, "PFLOP/tok", dflt)               \
+  X(EFLOP_per_token, EFLOP_per_token, compute_per_token, 1e18, "EFLOP/tok", dflt)               \
+  X(FLOP_per_B, FLOP_per_B, intensity, 1.0, "FLOP/B", dflt | home)                              \
+  X(fJ_per_FLOP, fJ_per_FLOP, energy_per_compute, 1e-15, "fJ/FLOP", dflt)                       \
+  X(pJ_per_FLOP, pJ_per_FLOP, energy_per_compute, 1e-12, "pJ/FLOP", dflt | home)                \
+  X(nJ_per_FLOP, nJ_per_FLOP, energy_per_compute, 1e-9, "nJ/FLOP", dflt)                        \
+  X(uJ_per_FLOP, uJ_per_FLOP, energy_per_compute, 1e-6, "uJ/FLOP", dflt)                        \
+  X(mJ_per_FLOP, mJ_per_FLOP, energy_per_compute, 1e-3, "mJ/FLOP", dflt)                        \
+  X(J_per_FLOP, J_per_FLOP, energy_per_compute, 1.0, "J/FLOP", dflt)
+
 /// The unit constants live in their own namespace so that short symbols (s, h, B, W) never shadow
 /// or collide with names in user code: write `gpuplan::units::GiB`, or `using namespace
 /// gpuplan::units;` and then `GiB`.
 namespace units {
-
-// ---- data ---------------------------------------------------------------------------------------
-inline constexpr unit<dims::data> bit{0.125, "bit"};
-inline constexpr unit<dims::data> kbit{1e3 / 8, "kbit"};
-inline constexpr unit<dims::data> Mbit{1e6 / 8, "Mbit"};
-inline constexpr unit<dims::data> Gbit{1e9 / 8, "Gbit"};
-inline constexpr unit<dims::data> Tbit{1e12 / 8, "Tbit"};
-inline constexpr unit<dims::data> B{1.0, "B"};
-inline constexpr unit<dims::data> kB{1e3, "kB"};
-inline constexpr unit<dims::data> MB{1e6, "MB"};
-inline constexpr unit<dims::data> GB{1e9, "GB"};
-inline constexpr unit<dims::data> TB{1e12, "TB"};
-inline constexpr unit<dims::data> PB{1e15, "PB"};
-inline constexpr unit<dims::data> EB{1e18, "EB"};
-inline constexpr unit<dims::data> KiB{1024.0, "KiB"};
-inline constexpr unit<dims::data> MiB{1048576.0, "MiB"};
-inline constexpr unit<dims::data> GiB{1073741824.0, "GiB"};
-inline constexpr unit<dims::data> TiB{1099511627776.0, "TiB"};
-inline constexpr unit<dims::data> PiB{1125899906842624.0, "PiB"};
-inline constexpr unit<dims::data> EiB{1152921504606846976.0, "EiB"};
-
-// ---- time ---------------------------------------------------------------------------------------
-inline constexpr unit<dims::time> ns{1e-9, "ns"};
-inline constexpr unit<dims::time> us{1e-6, "us"};
-inline constexpr unit<dims::time> ms{1e-3, "ms"};
-inline constexpr unit<dims::time> s{1.0, "s"};
-inline constexpr unit<dims::time> minute{60.0, "min"};
-inline constexpr unit<dims::time> h{3600.0, "h"};
-inline constexpr unit<dims::time> d{86400.0, "d"};
-inline constexpr unit<dims::time> day{86400.0, "d"};  ///< the same as d, spelled out
-inline constexpr unit<dims::time> yr{365.0 * 86400.0, "yr"};  ///< a 365-day year
-
-// ---- compute ------------------------------------------------------------------------------------
-inline constexpr unit<dims::compute> FLOP{1.0, "FLOP"};
-inline constexpr unit<dims::compute> kFLOP{1e3, "kFLOP"};
-inline constexpr unit<dims::compute> MFLOP{1e6, "MFLOP"};
-inline constexpr unit<dims::compute> GFLOP{1e9, "GFLOP"};
-inline constexpr unit<dims::compute> TFLOP{1e12, "TFLOP"};
-inline constexpr unit<dims::compute> PFLOP{1e15, "PFLOP"};
-inline constexpr unit<dims::compute> EFLOP{1e18, "EFLOP"};
-inline constexpr unit<dims::compute> ZFLOP{1e21, "ZFLOP"};
-inline constexpr unit<dims::compute> YFLOP{1e24, "YFLOP"};
-/// A petaFLOP/s-day (8.64e19 FLOP), the unit of the GPT-3 paper's compute tables.
-inline constexpr unit<dims::compute> PFLOP_s_day{1e15 * 86400.0, "PF-days"};
-
-// ---- energy and power ---------------------------------------------------------------------------
-inline constexpr unit<dims::energy> J{1.0, "J"};
-inline constexpr unit<dims::energy> kJ{1e3, "kJ"};
-inline constexpr unit<dims::energy> MJ{1e6, "MJ"};
-inline constexpr unit<dims::energy> GJ{1e9, "GJ"};
-inline constexpr unit<dims::energy> Wh{3600.0, "Wh"};
-inline constexpr unit<dims::energy> kWh{3.6e6, "kWh"};
-inline constexpr unit<dims::energy> MWh{3.6e9, "MWh"};
-inline constexpr unit<dims::energy> GWh{3.6e12, "GWh"};
-inline constexpr unit<dims::power> W{1.0, "W"};
-inline constexpr unit<dims::power> kW{1e3, "kW"};
-inline constexpr unit<dims::power> MW{1e6, "MW"};
-inline constexpr unit<dims::power> GW{1e9, "GW"};
-
-// ---- money --------------------------------------------------------------------------------------
-/// The US dollar. gpuplan has one currency: other currencies are not modelled, so nothing ever
-/// converts between currencies implicitly (or at all).
-inline constexpr unit<dims::money> usd{1.0, "$"};
-
-// ---- carbon ---------------------------------------------------------------------------------------
-/// Greenhouse-gas emissions in mass of CO2 equivalent (GHG Protocol; IPCC AR6 100-year global
-/// warming potentials). The base unit is the kilogram: grid intensities are published in
-/// g CO2e/kWh, embodied emissions of hardware in kg CO2e, annual totals in tonnes. The names carry
-/// "CO2e": one-letter names (g, t) would shadow every local `g` and `t` of code that writes
-/// `using namespace gpuplan::units;` (-Wshadow).
-inline constexpr unit<dims::carbon> gCO2e{1e-3, "gCO2e"};
-inline constexpr unit<dims::carbon> kgCO2e{1.0, "kgCO2e"};
-inline constexpr unit<dims::carbon> tCO2e{1e3, "tCO2e"};  ///< tonne
-inline constexpr unit<dims::carbon> ktCO2e{1e6, "ktCO2e"};
-inline constexpr unit<dims::carbon> MtCO2e{1e9, "MtCO2e"};
-/// Grid carbon intensity, as grid operators and the IEA publish it.
-inline constexpr unit<dims::carbon_intensity> gCO2e_per_kWh{1e-3 / 3.6e6, "gCO2e/kWh"};
-inline constexpr unit<dims::carbon_intensity> kgCO2e_per_kWh{1.0 / 3.6e6, "kgCO2e/kWh"};
-
-// ---- tokens and requests ------------------------------------------------------------------------
-inline constexpr unit<dims::tokens> token{1.0, "tok"};
-inline constexpr unit<dims::tokens> ktoken{1e3, "ktok"};
-inline constexpr unit<dims::tokens> Mtoken{1e6, "Mtok"};
-inline constexpr unit<dims::tokens> Btoken{1e9, "Btok"};
-inline constexpr unit<dims::tokens> Ttoken{1e12, "Ttok"};
-inline constexpr unit<dims::requests> request{1.0, "req"};
-
-// ---- derived ------------------------------------------------------------------------------------
-inline constexpr unit<dims::frequency> Hz{1.0, "Hz"};
-inline constexpr unit<dims::frequency> kHz{1e3, "kHz"};
-inline constexpr unit<dims::frequency> MHz{1e6, "MHz"};
-inline constexpr unit<dims::frequency> GHz{1e9, "GHz"};
-
-inline constexpr unit<dims::bandwidth> Bps{1.0, "B/s"};
-inline constexpr unit<dims::bandwidth> kBps{1e3, "kB/s"};
-inline constexpr unit<dims::bandwidth> MBps{1e6, "MB/s"};
-inline constexpr unit<dims::bandwidth> GBps{1e9, "GB/s"};
-inline constexpr unit<dims::bandwidth> TBps{1e12, "TB/s"};
-inline constexpr unit<dims::bandwidth> KiBps{1024.0, "KiB/s"};
-inline constexpr unit<dims::bandwidth> MiBps{1048576.0, "MiB/s"};
-inline constexpr unit<dims::bandwidth> GiBps{1073741824.0, "GiB/s"};
-inline constexpr unit<dims::bandwidth> bps{0.125, "b/s"};
-inline constexpr unit<dims::bandwidth> Mbps{1e6 / 8, "Mb/s"};
-inline constexpr unit<dims::bandwidth> Gbps{1e9 / 8, "Gb/s"};
-inline constexpr unit<dims::bandwidth> Tbps{1e12 / 8, "Tb/s"};
-
-inline constexpr unit<dims::compute_rate> FLOPS{1.0, "FLOP/s"};
-inline constexpr unit<dims::compute_rate> GFLOPS{1e9, "GFLOP/s"};
-inline constexpr unit<dims::compute_rate> TFLOPS{1e12, "TFLOP/s"};
-inline constexpr unit<dims::compute_rate> PFLOPS{1e15, "PFLOP/s"};
-inline constexpr unit<dims::compute_rate> EFLOPS{1e18, "EFLOP/s"};
-
-inline constexpr unit<dims::intensity> FLOP_per_B{1.0, "FLOP/B"};
-inline constexpr unit<dims::energy_per_compute> pJ_per_FLOP{1e-12, "pJ/FLOP"};
-inline constexpr unit<dims::money_rate> usd_per_h{1.0 / 3600.0, "$/h"};
-inline constexpr unit<dims::energy_price> usd_per_kWh{1.0 / 3.6e6, "$/kWh"};
-inline constexpr unit<dims::token_rate> tokens_per_s{1.0, "tok/s"};
-inline constexpr unit<dims::request_rate> requests_per_s{1.0, "req/s"};
-inline constexpr unit<dims::data_per_token> B_per_token{1.0, "B/tok"};
-inline constexpr unit<dims::compute_per_token> FLOP_per_token{1.0, "FLOP/tok"};
-inline constexpr unit<dims::money_per_token> usd_per_Mtoken{1e-6, "$/Mtok"};
-
+#define GPUPLAN_DETAIL_UNIT(constant, literal, dim, factor, symbol, ladders) \
+  inline constexpr unit<dims::dim> constant{factor, symbol};
+GPUPLAN_UNITS(GPUPLAN_DETAIL_UNIT)
+#undef GPUPLAN_DETAIL_UNIT
 }  // namespace units
 
-/// User-defined literals: `80_GiB`, `3.35_TBps`. The namespace is inline, as std::literals is:
-/// `using namespace gpuplan;` brings them, and `using namespace gpuplan::literals;` brings only
-/// them.
+/// User-defined literals: `80_GiB`, `3.35_TBps`, one for every unit. The namespace is inline, as
+/// std::literals is: `using namespace gpuplan;` brings them, and `using namespace
+/// gpuplan::literals;` brings only them.
 inline namespace literals {
-#define GPUPLAN_DEFINE_LITERAL(suffix, unit_name)                                     \
-  constexpr auto operator""_##suffix(long double v) {                                \
-    return static_cast<double>(v) * ::gpuplan::units::unit_name;                            \
-  }                                                                                  \
-  constexpr auto operator""_##suffix(unsigned long long v) {                         \
-    return static_cast<double>(v) * ::gpuplan::units::unit_name;                            \
+#define GPUPLAN_DETAIL_LITERAL(constant, literal, dim, factor, symbol, ladders) \
+  constexpr auto operator""_##literal(long double v) {                          \
+    return static_cast<double>(v) * ::gpuplan::units::constant;                 \
+  }                                                                             \
+  constexpr auto operator""_##literal(unsigned long long v) {                   \
+    return static_cast<double>(v) * ::gpuplan::units::constant;                 \
   }
-
-GPUPLAN_DEFINE_LITERAL(bit, bit)
-GPUPLAN_DEFINE_LITERAL(kbit, kbit)
-GPUPLAN_DEFINE_LITERAL(Mbit, Mbit)
-GPUPLAN_DEFINE_LITERAL(Gbit, Gbit)
-GPUPLAN_DEFINE_LITERAL(Tbit, Tbit)
-GPUPLAN_DEFINE_LITERAL(B, B)
-GPUPLAN_DEFINE_LITERAL(kB, kB)
-GPUPLAN_DEFINE_LITERAL(MB, MB)
-GPUPLAN_DEFINE_LITERAL(GB, GB)
-GPUPLAN_DEFINE_LITERAL(TB, TB)
-GPUPLAN_DEFINE_LITERAL(PB, PB)
-GPUPLAN_DEFINE_LITERAL(KiB, KiB)
-GPUPLAN_DEFINE_LITERAL(MiB, MiB)
-GPUPLAN_DEFINE_LITERAL(GiB, GiB)
-GPUPLAN_DEFINE_LITERAL(TiB, TiB)
-GPUPLAN_DEFINE_LITERAL(PiB, PiB)
-GPUPLAN_DEFINE_LITERAL(EB, EB)
-GPUPLAN_DEFINE_LITERAL(EiB, EiB)
-GPUPLAN_DEFINE_LITERAL(MBps, MBps)
-GPUPLAN_DEFINE_LITERAL(GBps, GBps)
-GPUPLAN_DEFINE_LITERAL(TBps, TBps)
-GPUPLAN_DEFINE_LITERAL(GiBps, GiBps)
-GPUPLAN_DEFINE_LITERAL(Mbps, Mbps)
-GPUPLAN_DEFINE_LITERAL(Gbps, Gbps)
-GPUPLAN_DEFINE_LITERAL(Tbps, Tbps)
-GPUPLAN_DEFINE_LITERAL(FLOP, FLOP)
-GPUPLAN_DEFINE_LITERAL(GFLOP, GFLOP)
-GPUPLAN_DEFINE_LITERAL(TFLOP, TFLOP)
-GPUPLAN_DEFINE_LITERAL(PFLOP, PFLOP)
-GPUPLAN_DEFINE_LITERAL(EFLOP, EFLOP)
-GPUPLAN_DEFINE_LITERAL(ZFLOP, ZFLOP)
-GPUPLAN_DEFINE_LITERAL(GFLOPS, GFLOPS)
-GPUPLAN_DEFINE_LITERAL(TFLOPS, TFLOPS)
-GPUPLAN_DEFINE_LITERAL(PFLOPS, PFLOPS)
-GPUPLAN_DEFINE_LITERAL(EFLOPS, EFLOPS)
-GPUPLAN_DEFINE_LITERAL(ns, ns)
-GPUPLAN_DEFINE_LITERAL(us, us)
-GPUPLAN_DEFINE_LITERAL(ms, ms)
-GPUPLAN_DEFINE_LITERAL(s, s)
-GPUPLAN_DEFINE_LITERAL(min, minute)
-GPUPLAN_DEFINE_LITERAL(h, h)
-GPUPLAN_DEFINE_LITERAL(d, d)
-GPUPLAN_DEFINE_LITERAL(yr, yr)
-GPUPLAN_DEFINE_LITERAL(W, W)
-GPUPLAN_DEFINE_LITERAL(kW, kW)
-GPUPLAN_DEFINE_LITERAL(MW, MW)
-GPUPLAN_DEFINE_LITERAL(GW, GW)
-GPUPLAN_DEFINE_LITERAL(J, J)
-GPUPLAN_DEFINE_LITERAL(kJ, kJ)
-GPUPLAN_DEFINE_LITERAL(GJ, GJ)
-GPUPLAN_DEFINE_LITERAL(MJ, MJ)
-GPUPLAN_DEFINE_LITERAL(Wh, Wh)
-GPUPLAN_DEFINE_LITERAL(kWh, kWh)
-GPUPLAN_DEFINE_LITERAL(MWh, MWh)
-GPUPLAN_DEFINE_LITERAL(GWh, GWh)
-GPUPLAN_DEFINE_LITERAL(usd, usd)
-GPUPLAN_DEFINE_LITERAL(usd_per_h, usd_per_h)
-GPUPLAN_DEFINE_LITERAL(usd_per_kWh, usd_per_kWh)
-GPUPLAN_DEFINE_LITERAL(tokens, token)
-GPUPLAN_DEFINE_LITERAL(ktokens, ktoken)
-GPUPLAN_DEFINE_LITERAL(Mtokens, Mtoken)
-GPUPLAN_DEFINE_LITERAL(Btokens, Btoken)
-GPUPLAN_DEFINE_LITERAL(Ttokens, Ttoken)
-GPUPLAN_DEFINE_LITERAL(requests, request)
-GPUPLAN_DEFINE_LITERAL(gCO2e, gCO2e)
-GPUPLAN_DEFINE_LITERAL(kgCO2e, kgCO2e)
-GPUPLAN_DEFINE_LITERAL(tCO2e, tCO2e)
-GPUPLAN_DEFINE_LITERAL(gCO2e_per_kWh, gCO2e_per_kWh)
-GPUPLAN_DEFINE_LITERAL(Hz, Hz)
-GPUPLAN_DEFINE_LITERAL(MHz, MHz)
-GPUPLAN_DEFINE_LITERAL(GHz, GHz)
-
-#undef GPUPLAN_DEFINE_LITERAL
+GPUPLAN_UNITS(GPUPLAN_DETAIL_LITERAL)
+#undef GPUPLAN_DETAIL_LITERAL
 }  // namespace literals
 
 }  // namespace gpuplan
