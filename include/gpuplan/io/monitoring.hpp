@@ -158,6 +158,13 @@ inline bool split_value(std::string_view s, double& v, std::string& unit) {
   return true;
 }
 
+/// Sample times the readers accept, in Unix seconds: from 1970-01-01 to 9999-12-31T23:59:59Z.
+/// A monitoring export comes from a running system; a time outside these is a typo or garbage,
+/// and one near double's range would make the analysis's interval sums infinite (a fuzzing
+/// finding: a Prometheus sample at time -2147483649, a CSV row in the year 1511).
+inline constexpr double latest_sample_time = 253402300799.0;
+inline bool plausible_time(double t) { return t >= 0 && t <= latest_sample_time; }
+
 /// Unix seconds (UTC) of a civil date (proleptic Gregorian).
 inline long long days_from_civil(long long y, unsigned m, unsigned d) {
   y -= m <= 2;
@@ -173,7 +180,7 @@ inline long long days_from_civil(long long y, unsigned m, unsigned d) {
 inline bool parse_timestamp(std::string_view s, double& t) {
   s = trim(s);
   if (s.empty()) return false;
-  if (parse_double(s, t)) return t >= 0;
+  if (parse_double(s, t)) return plausible_time(t);
   int Y = 0, M = 0, D = 0, h = 0, mi = 0;
   double sec = 0;
   auto num = [&](std::size_t pos, std::size_t len, int& out) {
@@ -214,7 +221,7 @@ inline bool parse_timestamp(std::string_view s, double& t) {
   const long long days =
       days_from_civil(Y, static_cast<unsigned>(M), static_cast<unsigned>(D));
   t = static_cast<double>(days) * 86400.0 + h * 3600.0 + mi * 60.0 + sec - offset;
-  return true;
+  return plausible_time(t);
 }
 
 /// Where a CSV value came from, for messages: "util.csv:17: field 'power.draw'".
@@ -392,7 +399,8 @@ inline monitoring_data read_csv_text(const std::string& text, const std::string&
     if (!parse_timestamp(f[static_cast<std::size_t>(cols.time)], s.time))
       throw error(at.where("timestamp") + ": cannot read '" +
                   f[static_cast<std::size_t>(cols.time)] +
-                  "' as a time (2026/11/23 06:00:00.000, ISO 8601 or Unix seconds)");
+                  "' as a time from 1970 to 9999 (2026/11/23 06:00:00.000, ISO 8601 or Unix "
+                  "seconds)");
     s.gpu = f[static_cast<std::size_t>(cols.gpu)];
     if (s.gpu.empty()) throw error(at.where(name(cols.gpu)) + ": empty GPU id");
     s.gpu = o.id_prefix + s.gpu;
@@ -470,6 +478,9 @@ inline monitoring_data read_prometheus_text(const std::string& text, const std::
       if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_string())
         throw error(at + ": expected [unix_time, \"value\"]");
       const double t = v[0].get<double>();
+      if (!plausible_time(t))
+        throw error(at + ": time " + v[0].dump() +
+                    " is not a Unix time from 1970 to 9999 (seconds)");
       const std::string text_value = v[1].get<std::string>();
       if (is_missing(text_value)) continue;
       double x = 0;

@@ -171,7 +171,9 @@ inline cloud_price cloud_price_from_json(const nlohmann::json& j, const entry_pl
   p.gpu = name_string::from(text_field(j, "gpu", at, true, name_string::capacity));
   p.region = name_string::from(text_field(j, "region", at, false, name_string::capacity));
   const double per_instance = number_field(j, "gpus_per_instance", at, true, 0, true);
-  if (per_instance != static_cast<double>(static_cast<int>(per_instance)) || per_instance > 1024)
+  // The range first: converting a double past int's range to int is undefined (a fuzzing
+  // finding: 21474836488 GPUs per instance).
+  if (per_instance > 1024 || per_instance != std::floor(per_instance))
     throw error(at.field("gpus_per_instance") + " must be a whole number from 1 to 1024");
   p.gpus_per_instance = static_cast<int>(per_instance);
   p.on_demand = number_field(j, "on_demand_usd_per_gpu_hour", at, false, 0) * units::usd_per_h;
