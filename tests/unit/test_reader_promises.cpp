@@ -210,6 +210,38 @@ TEST_CASE("monitoring sample times outside 1970-9999 are refused, naming the row
   CHECK(io::read_monitoring(prom("1795442400"), "dcgm.json").samples.size() == 1);
 }
 
+TEST_CASE("a price book's messages stay one line when a key or a name holds a newline",
+          "[promises][lines]") {
+  // Regression (fuzz/prices_json): the key "o\n_demand_usd_per_gpu_hour" was quoted as read,
+  // so "is not a known field" spanned two lines.
+  const std::string book = R"({"cloud": [{"provider": "lab", "instance": "4x\nA100",
+      "gpu": "a100", "gpus_per_instance": 4, "o\n_demand_usd_per_gpu_hour": 1.0,
+      "date": "2026-09-01", "source": "x"}]})";
+  CHECK_THROWS_WITH(io::price_book_from_json(io::parse_json(book, "prices.json"), "prices.json"),
+                    StartsWith("prices.json: cloud[0] (lab 4x A100): field 'o _demand_usd_per_gpu_"
+                               "hour' is not a known field"));
+}
+
+TEST_CASE("monitoring memory and power readings past 1 PiB and 1 MW are refused",
+          "[promises][large]") {
+  // Regression (fuzz/monitoring_csv): "1e308 GiB" read as an infinite number of bytes, and the
+  // analysis's mean memory became infinite; sums of readings near double's range overflow too.
+  const std::string head = "timestamp,gpu,utilization,memory_used,power\n";
+  CHECK_THROWS_WITH(
+      io::read_monitoring(head + "2026-11-20T14:00:00Z,a,30,1e308 GiB,250\n", "util.csv"),
+      "util.csv:2: field 'memory_used': 1e308 GiB is too large (more than 1 PiB)");
+  CHECK_THROWS_WITH(
+      io::read_monitoring(head + "2026-11-20T14:00:00Z,a,30,10 GiB,2000 kW\n", "util.csv"),
+      "util.csv:2: field 'power': 2000 kW is too large (more than 1 MW)");
+  CHECK(io::read_monitoring(head + "2026-11-20T14:00:00Z,a,30,1048576 GiB,1000 kW\n", "u.csv")
+            .samples.size() == 1);
+  const std::string prom = R"({"data": {"resultType": "matrix", "result": [{"metric":
+      {"__name__": "DCGM_FI_DEV_FB_USED", "gpu": "0"}, "values": [[1795442400, "1e303"]]}]}})";
+  CHECK_THROWS_WITH(io::read_monitoring(prom, "dcgm.json"),
+                    "dcgm.json: data.result[0].values[0] (DCGM_FI_DEV_FB_USED): 1e303 MiB is too "
+                    "large (more than 1 PiB)");
+}
+
 // ---- not finite --------------------------------------------------------------------------------
 
 TEST_CASE("a number past double's range is malformed JSON with its place, not an escape",

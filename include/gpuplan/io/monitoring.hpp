@@ -165,6 +165,13 @@ inline bool split_value(std::string_view s, double& v, std::string& unit) {
 inline constexpr double latest_sample_time = 253402300799.0;
 inline bool plausible_time(double t) { return t >= 0 && t <= latest_sample_time; }
 
+/// The largest memory and power reading a sample may hold: 1 PiB and 1 MW, about a thousand
+/// times the largest GPU's memory (B200: 192 GB) and board power (B200: 1,000 W). Larger values
+/// are garbage, and near double's range their time-weighted sums in the analysis overflow to
+/// infinity (a fuzzing finding: "1e308 GiB" gave an infinite mean).
+inline constexpr double max_sample_bytes = 1125899906842624.0;  // 2^50
+inline constexpr double max_sample_watts = 1e6;
+
 /// Unix seconds (UTC) of a civil date (proleptic Gregorian).
 inline long long days_from_civil(long long y, unsigned m, unsigned d) {
   y -= m <= 2;
@@ -260,6 +267,9 @@ inline data_size read_memory(std::string_view text, std::string_view field, cons
     if (unit == name) {
       if (v < 0)
         throw error(at.where(field) + ": " + std::string(trim(text)) + " is negative");
+      if (!(v * factor <= max_sample_bytes))
+        throw error(at.where(field) + ": " + std::string(trim(text)) +
+                    " is too large (more than 1 PiB)");
       return v * factor * units::B;
     }
   throw error(at.where(field) + ": unknown memory unit '" + unit + "' in '" +
@@ -279,6 +289,8 @@ inline power read_power(std::string_view text, std::string_view field, const csv
     throw error(at.where(field) + ": unknown power unit '" + unit + "' in '" +
                 std::string(trim(text)) + "' (W, kW, mW)");
   if (v < 0) throw error(at.where(field) + ": " + std::string(trim(text)) + " is negative");
+  if (!(v * factor <= max_sample_watts))
+    throw error(at.where(field) + ": " + std::string(trim(text)) + " is too large (more than 1 MW)");
   return v * factor * units::W;
 }
 
@@ -454,7 +466,8 @@ inline monitoring_data read_prometheus_text(const std::string& text, const std::
     auto label = [&](const char* k) -> std::string {
       return m.contains(k) && m[k].is_string() ? m[k].get<std::string>() : std::string();
     };
-    const std::string metric = label("__name__");
+    // One line: a label is any string, and messages quote it.
+    const std::string metric = one_line(label("__name__"));
     enum { util_pct, util_ratio, fb_used, power_w, other } kind = other;
     if (metric == "DCGM_FI_DEV_GPU_UTIL") kind = util_pct;
     else if (metric == "DCGM_FI_PROF_GR_ENGINE_ACTIVE") kind = util_ratio;
@@ -482,30 +495,35 @@ inline monitoring_data read_prometheus_text(const std::string& text, const std::
         throw error(at + ": time " + v[0].dump() +
                     " is not a Unix time from 1970 to 9999 (seconds)");
       const std::string text_value = v[1].get<std::string>();
+      const std::string shown = one_line(text_value);  // as messages quote it
       if (is_missing(text_value)) continue;
       double x = 0;
       if (!parse_double(text_value, x))
-        throw error(at + " (" + metric + "): cannot read '" + text_value + "' as a number");
+        throw error(at + " (" + metric + "): cannot read '" + shown + "' as a number");
       gpu_sample& s = merged[{id, t}];
       s.gpu = id;
       s.time = t;
       switch (kind) {
         case util_pct:
-          if (x < 0 || x > 100) throw error(at + " (" + metric + "): " + text_value + " is outside 0-100%");
+          if (x < 0 || x > 100) throw error(at + " (" + metric + "): " + shown + " is outside 0-100%");
           s.utilization = x / 100.0;
           has_util[{id, t}] = true;
           break;
         case util_ratio:
-          if (x < 0 || x > 1) throw error(at + " (" + metric + "): " + text_value + " is outside 0-1");
+          if (x < 0 || x > 1) throw error(at + " (" + metric + "): " + shown + " is outside 0-1");
           if (!has_util[{id, t}]) s.utilization = x;
           has_util[{id, t}] = true;
           break;
         case fb_used:
           if (x < 0) throw error(at + " (" + metric + "): negative memory");
+          if (!(x * 1048576.0 <= max_sample_bytes))
+            throw error(at + " (" + metric + "): " + shown + " MiB is too large (more than 1 PiB)");
           s.memory_used = x * units::MiB;
           break;
         case power_w:
           if (x < 0) throw error(at + " (" + metric + "): negative power");
+          if (x > max_sample_watts)
+            throw error(at + " (" + metric + "): " + shown + " W is too large (more than 1 MW)");
           s.power_draw = x * units::W;
           break;
         case other: break;
