@@ -10,6 +10,7 @@
 #include "options.hpp"
 #include "train_run.hpp"
 
+#include <gpuplan/models/estimates.hpp>
 #include <gpuplan/catalog.hpp>
 #include <gpuplan/models/scaling.hpp>
 #include <gpuplan/models/training_step.hpp>
@@ -216,6 +217,7 @@ int run_train(train_command& cmd) {
                            {"six_nd", f.six_nd.in(units::FLOP)}};
     }
     if (curve) j["scaling"] = scaling_json(*curve);
+    add_warnings(j, step_estimates(d.plan));
     print_json(j);
   } else {
     fmt::print("{} on {} x {} ({} x {}), {}\n", d.model.name(), b.nodes, d.plan.node.name.view(),
@@ -272,6 +274,7 @@ int run_train(train_command& cmd) {
   }
   std::fflush(stdout);
   if (!chart_note.empty()) std::fprintf(stderr, "%s\n", chart_note.c_str());
+  if (!cmd.json) print_warnings(step_estimates(d.plan));
   return 0;
 }
 
