@@ -4,13 +4,12 @@
 #
 #   scripts/coverage.sh [-j JOBS]
 #
-# Builds the unit tests in build/coverage (clang 14, -O0 -fprofile-instr-generate
-# -fcoverage-mapping), runs each with its own profile, merges them (llvm-profdata-14) and prints
-#   1. llvm-cov-14's report of every header under include/gpuplan;
-#   2. lines covered per layer (units, specs, catalog, models, plan, io, probe), summed from
-#      the same export.
-# The full per-line listing: llvm-cov-14 show -instr-profile=build/coverage/profiles/all.profdata
-# -object ... (the command printed at the end), or add -format=html -output-dir=DIR.
+# Builds the unit tests in build/coverage (clang 14, Debug, -fprofile-instr-generate
+# -fcoverage-mapping), runs each with its own profile (llvm-profdata-14, llvm-cov-14 export as
+# lcov) and prints, for every header under include/gpuplan, its instrumented lines and those that
+# some unit test executed (the union over the test binaries), then the same per layer (units,
+# specs, catalog, models, plan, io, probe). Per line: the llvm-cov-14 show command printed at the
+# end.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -38,42 +37,52 @@ cmake --build "$b" -j "$jobs" --target "${targets[@]}"
 
 rm -rf "$b/profiles"
 mkdir -p "$b/profiles"
-objects=()
 failed=0
+# One profile and one lcov export per test binary, unioned line by line below. (Merging all the
+# profiles into one and reporting over all the binaries at once would lose counts: the same
+# inline header function compiled in several binaries, at -O0 in most and -O2 in the queueing
+# tests, gets mismatched hashes and llvm-cov drops it, "N functions have mismatched data".)
 for t in "${targets[@]}"; do
   exe="$b/tests/$t"
   LLVM_PROFILE_FILE="$root/$b/profiles/$t.profraw" "$exe" >/dev/null 2>&1 || {
     echo "warning: $t failed (its coverage still counts)" >&2
     failed=1
   }
-  objects+=(-object "$exe")
+  llvm-profdata-14 merge -sparse "$b/profiles/$t.profraw" -o "$b/profiles/$t.profdata"
+  llvm-cov-14 export -format=lcov "$exe" -instr-profile="$b/profiles/$t.profdata" \
+    -ignore-filename-regex='(^|/)(tests|examples|usr)/' >"$b/profiles/$t.lcov"
 done
-llvm-profdata-14 merge -sparse "$b"/profiles/*.profraw -o "$b/profiles/all.profdata"
 
-# The first object is the main binary; llvm-cov takes the rest as -object.
-cov=(llvm-cov-14 report "${objects[@]:1}" -instr-profile="$b/profiles/all.profdata")
-"${cov[@]}" "$root/include/gpuplan"
-
+python3 - "$b/profiles" <<'PY'
+import collections, glob, os, sys
+hits = collections.defaultdict(dict)  # header -> line -> executed in some binary
+for path in glob.glob(os.path.join(sys.argv[1], "*.lcov")):
+    name = None
+    for line in open(path):
+        if line.startswith("SF:"):
+            name = os.path.normpath(line[3:].strip())
+            name = name.split("include/gpuplan/", 1)[1] if "include/gpuplan/" in name else None
+        elif line.startswith("DA:") and name:
+            n, count = line[3:].split(",")[:2]
+            lines = hits[name]
+            lines[int(n)] = lines.get(int(n), False) or int(count) > 0
+print(f"{'header (include/gpuplan/)':42} {'lines':>6} {'covered':>8} {'%':>6}")
+layers = collections.defaultdict(lambda: [0, 0, 0])
+for name in sorted(hits):
+    n, c = len(hits[name]), sum(hits[name].values())
+    print(f"{name:42} {n:6d} {c:8d} {100.0 * c / n if n else 100.0:6.1f}")
+    layer = name.split("/", 1)[0] if "/" in name else "(top) " + name.replace(".hpp", "")
+    a = layers[layer]
+    a[0] += 1; a[1] += n; a[2] += c
+print()
+print(f"{'layer':24} {'headers':>7} {'lines':>7} {'covered':>8} {'%':>6}")
+tn = tc = th = 0
+for k in sorted(layers):
+    h, n, c = layers[k]
+    th += h; tn += n; tc += c
+    print(f"{k:24} {h:7d} {n:7d} {c:8d} {100.0 * c / n if n else 100.0:6.1f}")
+print(f"{'total':24} {th:7d} {tn:7d} {tc:8d} {100.0 * tc / tn:6.1f}")
+PY
 echo
-echo "Lines per layer (include/gpuplan/...):"
-llvm-cov-14 export "${objects[@]:1}" -instr-profile="$b/profiles/all.profdata" -summary-only \
-  "$root/include/gpuplan" | python3 -c '
-import json, sys, collections
-data = json.load(sys.stdin)["data"][0]["files"]
-layers = collections.OrderedDict()
-for f in data:
-    rel = f["filename"].split("include/gpuplan/", 1)[1]
-    layer = rel.split("/", 1)[0] if "/" in rel else "(top)"
-    layer = layer.replace(".hpp", "")
-    c, n = f["summary"]["lines"]["covered"], f["summary"]["lines"]["count"]
-    a = layers.setdefault(layer, [0, 0, 0])
-    a[0] += c; a[1] += n; a[2] += 1
-tc = sum(v[0] for v in layers.values()); tn = sum(v[1] for v in layers.values())
-print(f"{\"layer\":10} {\"headers\":>7} {\"lines\":>7} {\"covered\":>8} {\"%\":>6}")
-for k, (c, n, h) in sorted(layers.items()):
-    print(f"{k:10} {h:7d} {n:7d} {c:8d} {100.0 * c / n if n else 0:6.1f}")
-print(f"{\"total\":10} {len(data):7d} {tn:7d} {tc:8d} {100.0 * tc / tn:6.1f}")
-'
-echo
-echo "per line: ${cov[*]/report/show} $root/include/gpuplan/<header>"
+echo "per line, one binary: llvm-cov-14 show $b/tests/BINARY -instr-profile=$b/profiles/BINARY.profdata $root/include/gpuplan/HEADER"
 exit $failed
