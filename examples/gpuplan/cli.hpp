@@ -43,6 +43,10 @@
 #include <string_view>
 #include <vector>
 
+namespace gpuplan {
+struct estimate_notes;
+}  // namespace gpuplan
+
 namespace gpuplan::cli {
 
 /// Bad input on the command line: exit status 2 and what() on one line.
@@ -120,6 +124,15 @@ struct table {
 
 /// Prints JSON to stdout, indented by two, with a final newline.
 void print_json(const nlohmann::json& j);
+
+/// The inputs a result rests on that are estimates (models/estimates.hpp), one sentence each,
+/// naming the input, the GPU and why: what fit, train, serve, cost and capacity report as
+/// "warnings" in --json and as "note:" lines on stderr otherwise.
+std::vector<std::string> warning_lines(const estimate_notes& notes);
+/// j["warnings"] = warning_lines(notes) (an empty array when there are none).
+void add_warnings(nlohmann::json& j, const estimate_notes& notes);
+/// The warnings as "note: ..." lines on stderr (after stdout's report, which is flushed first).
+void print_warnings(const estimate_notes& notes);
 
 /// Quantities for people, through gpuplan's {fmt} formatters: sizes in binary prefixes ("74.5
 /// GiB"), show_si in decimal ones ("80 GB"), rates auto-scaled ("3.35 TB/s").

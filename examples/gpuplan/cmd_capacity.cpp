@@ -11,6 +11,7 @@
 #include "options.hpp"
 #include "serve_setup.hpp"
 
+#include <gpuplan/models/estimates.hpp>
 #include <gpuplan/catalog.hpp>
 #include <gpuplan/catalog/mig.hpp>
 #include <gpuplan/catalog/prices.hpp>
@@ -509,6 +510,8 @@ int run_capacity(capacity_command& cmd) {
   if (const std::optional<std::string> file = s.text("chart"))
     drawn = chart::render_file(horizon_chart(p, q), *file);
 
+  // A serving plan's replica rests on the serving model's estimates for its GPU.
+  const estimate_notes notes = serving ? serving_estimates(serving->setup.plan) : estimate_notes{};
   if (cmd.json) {
     nlohmann::json j = io::to_json(p, q);
     j["gpus_per_replica"] = q.replica.gpus;
@@ -571,12 +574,14 @@ int run_capacity(capacity_command& cmd) {
     }
     if (!implied.notes.empty()) j["option_notes"] = implied.notes;
     if (drawn) j["chart"] = drawn->drawn ? drawn->image.string() : drawn->script.string();
+    add_warnings(j, notes);
     print_json(j);
     return 0;
   }
   if (!yaml.empty()) {  // only the manifest, so that it pipes into kubectl or a file
     fmt::print("{}", yaml);
     if (drawn) fmt::print(stderr, "{}\n", drawn->message);
+    print_warnings(notes);
     return 0;
   }
   fmt::print("Demand: mean {:.4g} req/s, peak {:.4g} req/s (x{:.3g}), arrival CV {:.3g}\n",
@@ -689,6 +694,7 @@ int run_capacity(capacity_command& cmd) {
     fmt::print("\n{}", chart::render_text(horizon_chart(p, q)));
   }
   if (drawn) fmt::print("\n{}\n", drawn->message);
+  print_warnings(notes);
   return 0;
 }
 

@@ -15,6 +15,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <gpuplan/models/estimates.hpp>
 #include <gpuplan/catalog.hpp>
 #include <gpuplan/catalog/nodes.hpp>
 #include <gpuplan/catalog/sites.hpp>
@@ -366,14 +367,18 @@ int run_cost_command(cost_command& cmd) {
                                     s.name("chart")));
     drawn = chart::render_file(cumulative_chart(*c.comparison), *file);
   }
+  // A modelled run's GPU time rests on the step-time model's efficiency for its GPU.
+  const estimate_notes notes = modelled ? step_estimates(modelled->plan) : estimate_notes{};
   if (cmd.json) {
     nlohmann::json j = cost_json(r, c);
     if (drawn) j["chart"] = drawn->drawn ? drawn->image.string() : drawn->script.string();
+    add_warnings(j, notes);
     print_json(j);
     return 0;
   }
   fmt::print("{}", cost_text(r, c));
   if (drawn) fmt::print("\n{}\n", drawn->message);
+  print_warnings(notes);
   return 0;
 }
 

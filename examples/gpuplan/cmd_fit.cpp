@@ -9,6 +9,7 @@
 #include "fit_output.hpp"
 #include "options.hpp"
 
+#include <gpuplan/models/estimates.hpp>
 #include <gpuplan/io/json.hpp>
 #include <gpuplan/plan/fit.hpp>
 
@@ -95,8 +96,10 @@ int run_fit(fit_command& cmd) {
   const fit_report r = compute(d);
   if (cmd.json)
     print_json(fit_json(d, r));
-  else
+  else {
     fmt::print("{}", fit_text(d, r));
+    print_warnings(memory_estimates(d.gpu.spec));
+  }
   return (cmd.require_fit && !r.fits()) ? 1 : 0;
 }
 

@@ -10,6 +10,7 @@
 #include "options.hpp"
 #include "serve_setup.hpp"
 
+#include <gpuplan/models/estimates.hpp>
 #include <gpuplan/io/json.hpp>
 #include <gpuplan/io/serve_json.hpp>
 #include <gpuplan/models/serving.hpp>
@@ -132,6 +133,7 @@ int run_serve(serve_command& cmd) {
     }
     if (sweep > 0) j["curve"] = io::to_json(curve);
     if (drawn) j["chart"] = drawn->drawn ? drawn->image.string() : drawn->script.string();
+    add_warnings(j, serving_estimates(p));
     print_json(j);
     if (drawn) fmt::print(stderr, "{}\n", drawn->message);
     return 0;
@@ -183,6 +185,7 @@ int run_serve(serve_command& cmd) {
       fmt::print("{}", c.render("  "));
   }
   if (drawn) fmt::print("\n{}\n", drawn->message);
+  print_warnings(serving_estimates(p));
   return 0;
 }
 

@@ -11,6 +11,7 @@
 #include "progress.hpp"
 #include "train_run.hpp"
 
+#include <gpuplan/models/estimates.hpp>
 #include <gpuplan/catalog.hpp>
 #include <gpuplan/models/scaling.hpp>
 #include <gpuplan/models/training_step.hpp>
@@ -260,6 +261,7 @@ int run_train(train_command& cmd) {
                        {"wall_time_s", needed->wall_time.in(units::s)},
                        {"tokens_per_s", needed->tokens_per_s.in(units::tokens_per_s)},
                        {"mfu", needed->mfu}};
+    add_warnings(j, step_estimates(d.plan));
     print_json(j);
   } else {
     fmt::print("{} on {} x {} ({} x {}), {}\n", d.model.name(), b.nodes, d.plan.node.name.view(),
@@ -330,6 +332,7 @@ int run_train(train_command& cmd) {
   }
   std::fflush(stdout);
   if (!chart_note.empty()) std::fprintf(stderr, "%s\n", chart_note.c_str());
+  if (!cmd.json) print_warnings(step_estimates(d.plan));
   return 0;
 }
 

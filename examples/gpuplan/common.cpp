@@ -4,6 +4,7 @@
 #include <gpuplan/catalog.hpp>
 #include <gpuplan/io/hf_config.hpp>
 #include <gpuplan/io/json.hpp>
+#include <gpuplan/models/estimates.hpp>
 
 #include <gpuplan/units/format.hpp>
 
@@ -13,6 +14,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <system_error>
@@ -183,6 +185,49 @@ void print_json(const nlohmann::json& j) {
   // Invalid UTF-8 in user-supplied names (a file path, a config's _name_or_path) becomes U+FFFD
   // rather than an exception.
   fmt::print("{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+std::vector<std::string> warning_lines(const estimate_notes& notes) {
+  std::vector<std::string> out;
+  for (const estimate_note& n : notes) {
+    const std::string_view gpu = n.gpu.view();
+    switch (n.kind) {
+      case estimate_kind::usable_memory:
+        out.push_back(fmt::format(
+            "usable memory of {}: {} is an estimate ({}); drivers report less, e.g. {:.0f} of "
+            "{:.0f} MiB on an H100 SXM",
+            gpu, show(n.value * units::B), n.source,
+            catalog::h100_sxm.memory_usable.in(units::MiB), catalog::h100_sxm.memory.in(units::MiB)));
+        break;
+      case estimate_kind::matmul_efficiency:
+        out.push_back(fmt::format(
+            "GEMM efficiency of {}: {:.3f} of the tensor peak is an estimate ({}), not a "
+            "published measurement of this GPU",
+            gpu, n.value, n.source));
+        break;
+      case estimate_kind::serving_efficiency:
+        out.push_back(fmt::format(
+            "kernel efficiencies on {} are an estimate ({}; GEMMs at {:.2f} of the tensor "
+            "peak), not published measurements of this GPU",
+            gpu, n.source, n.value));
+        break;
+      case estimate_kind::fp4_gemm_efficiency:
+        out.push_back(fmt::format("fp4 GEMM efficiency on {}: {:.2f} of the fp4 peak is an "
+                                  "estimate ({})",
+                                  gpu, n.value, n.source));
+        break;
+    }
+  }
+  return out;
+}
+
+void add_warnings(nlohmann::json& j, const estimate_notes& notes) {
+  j["warnings"] = warning_lines(notes);
+}
+
+void print_warnings(const estimate_notes& notes) {
+  std::fflush(stdout);
+  for (const std::string& line : warning_lines(notes)) fmt::print(stderr, "note: {}\n", line);
 }
 
 // Sizes print with binary prefixes (GiB = 2^30 bytes: what PyTorch, nvidia-smi and vLLM report);

@@ -2,6 +2,7 @@
 #include "fit_output.hpp"
 
 #include <gpuplan/io/fit_json.hpp>
+#include <gpuplan/models/estimates.hpp>
 #include <gpuplan/specs/format.hpp>
 #include <gpuplan/units/format.hpp>
 
@@ -99,6 +100,7 @@ nlohmann::json fit_json(const fit_description& d, const fit_report& r) {
   nlohmann::json stages = nlohmann::json::array();
   for (const memory_breakdown& m : d.stages) stages.push_back(io::to_json(m, r.capacity));
   j["stages"] = stages;
+  add_warnings(j, memory_estimates(d.gpu.spec));
   return j;
 }
 

@@ -346,9 +346,10 @@ parallel_layout layout_from(const settings& s, const model_choice& model,
   l.virtual_stages = s.count("virtual_stages").value_or(1);
   l.expert_tp = s.count("expert_tp").value_or(0);
   l.shard_group = s.count("shard_group").value_or(0);
-  // Degrees multiply: keep their product where int arithmetic in the models stays exact. 2^24
-  // GPUs are far beyond any cluster.
-  constexpr long long max_gpus = 1LL << 24;
+  // Degrees multiply: keep their product where int arithmetic in the models stays exact
+  // (parallel_layout::max_gpus, 2^24 GPUs, far beyond any cluster). The layout's own checks
+  // refuse larger products too; these name the flags.
+  constexpr long long max_gpus = parallel_layout::max_gpus;
   const std::optional<int> gpus = s.count("gpus"), dp = s.count("dp");
   if (1LL * dp.value_or(1) * l.tp * l.pp * l.cp > max_gpus || gpus.value_or(1) > max_gpus)
     throw usage_error(fmt::format("the layout asks for more than {} GPUs", max_gpus));

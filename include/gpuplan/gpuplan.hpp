@@ -29,6 +29,7 @@
 #include <gpuplan/models/collectives.hpp>
 #include <gpuplan/models/cost.hpp>
 #include <gpuplan/models/energy.hpp>
+#include <gpuplan/models/estimates.hpp>
 #include <gpuplan/models/framework_memory.hpp>
 #include <gpuplan/models/framework_profile.hpp>
 #include <gpuplan/models/flops.hpp>

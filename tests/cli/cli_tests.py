@@ -1886,6 +1886,82 @@ def _():
     bad(r"layout\.tp must divide", *base, "--tp", "3")
 
 
+# ---- warnings: results that rest on an estimate say so (models/estimates.hpp) -------------------
+# The H100 NVL has no driver-reported usable memory in the catalog (memory_usable unknown): the
+# memory models plan on its datasheet capacity. The L40S (Ada) is covered by no published GEMM
+# measurement: the step model's 0.80 default. The serving roofline's fractions were measured on
+# an H100 SXM; an A100 borrows them. The H100 SXM has a driver figure, a MAMF measurement and is
+# the serving roofline's own GPU: none of its results carries a warning.
+
+
+def warnings_of(*args):
+    """--json's warnings, and the same lines as "note:" on stderr of the text output."""
+    j = ok_json(*args)
+    check("warnings" in j and isinstance(j["warnings"], list), "--json carries a warnings list")
+    text = ok(*args)
+    notes = [l[len("note: "):] for l in text.err.splitlines() if l.startswith("note: ")]
+    check(notes == j["warnings"], f"text notes {notes} == --json warnings {j['warnings']}")
+    return j["warnings"]
+
+
+def one_warning(warnings, *words):
+    check(len(warnings) == 1, f"one warning, got {warnings}")
+    for w in words:
+        check(w in warnings[0], f"the warning names {w!r}: {warnings[0]!r}")
+
+
+@case("warnings.fit")
+def _():
+    w = warnings_of("fit", "--model", "Llama-3.1-8B", "--gpu", "h100-nvl", "--infer")
+    one_warning(w, "usable memory", "H100-NVL-94GB", "94 GiB", "no driver-reported total")
+    check(warnings_of("fit", "--model", "Llama-3.1-8B", "--gpu", "h100") == [],
+          "a GPU with a driver figure: no warning")
+
+
+@case("warnings.train")
+def _():
+    w = warnings_of("train", "--model", "Llama-3.1-8B", "--gpu", "l40s", "--dp", "8")
+    one_warning(w, "GEMM efficiency", "L40S-48GB", "0.800", "no published measurement covers")
+    # the H200 borrows the H100 SXM's bf16 measurement (same architecture, not this GPU)
+    w = warnings_of("train", "--model", "Llama-3.1-8B", "--gpu", "h200", "--dp", "8")
+    one_warning(w, "GEMM efficiency", "H200-SXM-141GB", "0.803", "MAMF of the H100 SXM")
+    check(warnings_of("train", "--model", "Llama-3.1-8B", "--node", "dgx-h100", "--dp", "8") == [],
+          "a measured GPU: no warning")
+
+
+@case("warnings.serve")
+def _():
+    w = warnings_of("serve", "--model", "Llama-3.1-8B", "--gpu", "a100")
+    one_warning(w, "kernel efficiencies", "A100-SXM4-80GB", "measured on an H100 SXM")
+    w = warnings_of("serve", "--model", "Llama-3.1-8B", "--gpu", "h100-nvl")
+    check(len(w) == 2 and "usable memory of H100-NVL-94GB" in w[0] and
+          "kernel efficiencies on H100-NVL-94GB" in w[1], f"memory and kernels: {w}")
+    check(warnings_of("serve", "--model", "Llama-3.1-8B", "--gpu", "h100") == [],
+          "the roofline's own GPU: no warning")
+
+
+@case("warnings.cost")
+def _():
+    w = warnings_of("cost", "--model", "llama-3.1-8b", "--gpu", "l40s", "--dp", "8", "--tokens",
+                    "1e9")
+    one_warning(w, "GEMM efficiency", "L40S-48GB")
+    check(warnings_of("cost", *COST_TRAIN, "--tokens", "1e10") == [], "a measured GPU")
+    check(warnings_of("cost", "--gpu", "l40s", "--gpu-hours", "100") == [],
+          "GPU-hours given: no model, no estimate")
+
+
+@case("warnings.capacity")
+def _():
+    plan = ["--rate", "20", "--wait-slo", "1", "--months", "0", "--model", "Llama-3.1-8B",
+            "--input-len", "1024", "--output-len", "256", "--ttft-slo", "1", "--tpot-slo", "0.05"]
+    w = warnings_of("capacity", *plan, "--gpu", "a100")
+    one_warning(w, "kernel efficiencies", "A100-SXM4-80GB")
+    check(warnings_of("capacity", *plan, "--gpu", "h100") == [], "the roofline's own GPU")
+    check(warnings_of("capacity", "--rate", "30", "--wait-slo", "1", "--replica-rate", "2",
+                      "--service-time", "0.5", "--months", "0") == [],
+          "a replica given by its rate: no model, no estimate")
+
+
 def main():
     global BIN, DATA
     if sys.argv[1:] == ["--list"]:

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <gpuplan/io/hf_config.hpp>
 #include <gpuplan/io/json.hpp>
+#include <gpuplan/io/monitoring.hpp>
+#include <gpuplan/io/prices_json.hpp>
 #include <gpuplan/models/training_memory.hpp>
 #include <string>
 
@@ -116,6 +118,128 @@ TEST_CASE("layouts whose degrees multiply past int are refused, not wrapped", "[
   CHECK(layout_error(R"({"pp": 4, "virtual_stages": 2147483647})") ==
         "plan.json: pp x virtual_stages is too large (got 8589934588; at most 16777216)");
   CHECK(layout_error(R"({"dp": 4096, "tp": 8, "pp": 8, "cp": 8, "gpus": 2097152})").empty());
+}
+
+TEST_CASE("a layout built in code with degrees past int's products is refused by validate()",
+          "[promises][large]") {
+  // The library's own checks, for a caller that builds the layout without a reader: the
+  // products are computed in long long and bounded by parallel_layout::max_gpus (2^24).
+  parallel_layout l;
+  l.dp = 2147483647;
+  l.tp = 2147483647;
+  CHECK_THROWS_WITH(l.validate(),
+                    "gpuplan: layout.dp x layout.tp must be at most 16777216 GPUs (got "
+                    "4611686014132420609)");
+  CHECK(std::string(l.check().message) == "layout.dp x layout.tp must be at most 16777216 GPUs");
+  l = {};
+  l.dp = 4096;
+  l.tp = 8;
+  l.pp = 8;
+  l.cp = 2147483647;
+  CHECK_THROWS_WITH(l.validate(), "gpuplan: layout.dp x layout.tp x layout.pp x layout.cp must "
+                                  "be at most 16777216 GPUs (got 562949953159168)");
+  l = {};
+  l.dp = 65536;
+  l.pp = 65536;
+  CHECK_THROWS_WITH(l.validate(), Contains("layout.dp x layout.tp x layout.pp must be at most"));
+  l = {};
+  l.dp = 2;
+  l.ep = 2;
+  l.expert_tp = 2147483647;
+  CHECK_THROWS_WITH(l.validate(),
+                    "gpuplan: layout.ep x layout.expert_tp must be at most 16777216 GPUs (got "
+                    "4294967294)");
+  l = {};
+  l.pp = 2;
+  l.virtual_stages = 2147483647;
+  CHECK_THROWS_WITH(l.validate(), "gpuplan: layout.pp x layout.virtual_stages must be at most "
+                                  "16777216 pipeline chunks (got 4294967294)");
+  // At the bound: valid, and gpus() exact.
+  l = {};
+  l.dp = 4096;
+  l.tp = 8;
+  l.pp = 8;
+  l.cp = 64;
+  CHECK_NOTHROW(l.validate());
+  CHECK(l.gpus() == 16777216);
+  // The same checks in a constant expression.
+  constexpr auto square = [](int side) {
+    parallel_layout sq;
+    sq.dp = side;
+    sq.tp = side;
+    return sq;
+  };
+  STATIC_REQUIRE(square(1 << 12).check().ok());
+  STATIC_REQUIRE(!square(1 << 13).check().ok());
+}
+
+TEST_CASE("a price book's gpus_per_instance past int is refused, not converted",
+          "[promises][large]") {
+  // Regression (fuzz/prices_json, 240 s run): 21474836488 GPUs per instance was cast to int
+  // before the range check: undefined behaviour (UBSan float-cast-overflow).
+  const std::string book = R"({"cloud": [{"provider": "aws", "instance": "p5", "gpu": "h100",
+      "gpus_per_instance": 21474836488, "date": "2026-10-15", "source": "x"}]})";
+  CHECK_THROWS_WITH(io::price_book_from_json(io::parse_json(book, "prices.json"), "prices.json"),
+                    "prices.json: cloud[0] (aws p5): field 'gpus_per_instance' must be a whole "
+                    "number from 1 to 1024");
+}
+
+TEST_CASE("monitoring sample times outside 1970-9999 are refused, naming the row",
+          "[promises][large]") {
+  // Regression (fuzz/monitoring_csv and fuzz/monitoring_prometheus): a CSV row in the year 1511
+  // and a Prometheus sample at time -2147483649 were read as negative Unix times; times near
+  // double's range made the analysis's interval sums infinite.
+  const std::string csv = "timestamp,gpu,utilization\n1511-11-20T14:00:00Z,a,30\n";
+  CHECK_THROWS_WITH(io::read_monitoring(csv, "util.csv"),
+                    StartsWith("util.csv:2: field 'timestamp': cannot read "
+                               "'1511-11-20T14:00:00Z' as a time from 1970 to 9999"));
+  CHECK_THROWS_WITH(io::read_monitoring("timestamp,gpu,utilization\n1e300,a,30\n", "util.csv"),
+                    StartsWith("util.csv:2: field 'timestamp': cannot read '1e300'"));
+  CHECK(io::read_monitoring("timestamp,gpu,utilization\n9999-12-31T23:59:59Z,a,30\n", "u.csv")
+            .samples.size() == 1);
+  const auto prom = [](const std::string& t) {
+    return R"({"status": "success", "data": {"resultType": "matrix", "result": [{"metric":
+        {"__name__": "DCGM_FI_DEV_GPU_UTIL", "gpu": "0"}, "values": [[)" +
+           t + R"(, "50"]]}]}})";
+  };
+  CHECK_THROWS_WITH(io::read_monitoring(prom("-2147483649"), "dcgm.json"),
+                    "dcgm.json: data.result[0].values[0]: time -2147483649 is not a Unix time "
+                    "from 1970 to 9999 (seconds)");
+  CHECK_THROWS_WITH(io::read_monitoring(prom("1e300"), "dcgm.json"),
+                    Contains("time 1e+300 is not a Unix time"));
+  CHECK(io::read_monitoring(prom("1795442400"), "dcgm.json").samples.size() == 1);
+}
+
+TEST_CASE("a price book's messages stay one line when a key or a name holds a newline",
+          "[promises][lines]") {
+  // Regression (fuzz/prices_json): the key "o\n_demand_usd_per_gpu_hour" was quoted as read,
+  // so "is not a known field" spanned two lines.
+  const std::string book = R"({"cloud": [{"provider": "lab", "instance": "4x\nA100",
+      "gpu": "a100", "gpus_per_instance": 4, "o\n_demand_usd_per_gpu_hour": 1.0,
+      "date": "2026-09-01", "source": "x"}]})";
+  CHECK_THROWS_WITH(io::price_book_from_json(io::parse_json(book, "prices.json"), "prices.json"),
+                    StartsWith("prices.json: cloud[0] (lab 4x A100): field 'o _demand_usd_per_gpu_"
+                               "hour' is not a known field"));
+}
+
+TEST_CASE("monitoring memory and power readings past 1 PiB and 1 MW are refused",
+          "[promises][large]") {
+  // Regression (fuzz/monitoring_csv): "1e308 GiB" read as an infinite number of bytes, and the
+  // analysis's mean memory became infinite; sums of readings near double's range overflow too.
+  const std::string head = "timestamp,gpu,utilization,memory_used,power\n";
+  CHECK_THROWS_WITH(
+      io::read_monitoring(head + "2026-11-20T14:00:00Z,a,30,1e308 GiB,250\n", "util.csv"),
+      "util.csv:2: field 'memory_used': 1e308 GiB is too large (more than 1 PiB)");
+  CHECK_THROWS_WITH(
+      io::read_monitoring(head + "2026-11-20T14:00:00Z,a,30,10 GiB,2000 kW\n", "util.csv"),
+      "util.csv:2: field 'power': 2000 kW is too large (more than 1 MW)");
+  CHECK(io::read_monitoring(head + "2026-11-20T14:00:00Z,a,30,1048576 GiB,1000 kW\n", "u.csv")
+            .samples.size() == 1);
+  const std::string prom = R"({"data": {"resultType": "matrix", "result": [{"metric":
+      {"__name__": "DCGM_FI_DEV_FB_USED", "gpu": "0"}, "values": [[1795442400, "1e303"]]}]}})";
+  CHECK_THROWS_WITH(io::read_monitoring(prom, "dcgm.json"),
+                    "dcgm.json: data.result[0].values[0] (DCGM_FI_DEV_FB_USED): 1e303 MiB is too "
+                    "large (more than 1 PiB)");
 }
 
 // ---- not finite --------------------------------------------------------------------------------

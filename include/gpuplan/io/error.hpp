@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <gpuplan/specs/layout.hpp>
 #include <stdexcept>
 #include <string_view>
 
@@ -39,7 +40,7 @@ struct json_limits {
   /// Most GPUs a layout read from a file may span: 2^24 (16.7 million), the bound the CLI puts on
   /// its flags, far beyond any cluster built (about 10^5 GPUs). Keeping dp x tp x pp x cp, ep x
   /// expert_tp and pp x virtual_stages below it keeps the layout's own int arithmetic exact.
-  long long max_gpus = 1LL << 24;
+  long long max_gpus = parallel_layout::max_gpus;
 };
 
 /// A 1-based line and column in a text.

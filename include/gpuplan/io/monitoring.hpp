@@ -165,6 +165,20 @@ inline bool split_value(std::string_view s, double& v, std::string& unit) {
   return true;
 }
 
+/// Sample times the readers accept, in Unix seconds: from 1970-01-01 to 9999-12-31T23:59:59Z.
+/// A monitoring export comes from a running system; a time outside these is a typo or garbage,
+/// and one near double's range would make the analysis's interval sums infinite (a fuzzing
+/// finding: a Prometheus sample at time -2147483649, a CSV row in the year 1511).
+inline constexpr double latest_sample_time = 253402300799.0;
+inline bool plausible_time(double t) { return t >= 0 && t <= latest_sample_time; }
+
+/// The largest memory and power reading a sample may hold: 1 PiB and 1 MW, about a thousand
+/// times the largest GPU's memory (B200: 192 GB) and board power (B200: 1,000 W). Larger values
+/// are garbage, and near double's range their time-weighted sums in the analysis overflow to
+/// infinity (a fuzzing finding: "1e308 GiB" gave an infinite mean).
+inline constexpr double max_sample_bytes = 1125899906842624.0;  // 2^50
+inline constexpr double max_sample_watts = 1e6;
+
 /// Unix seconds (UTC) of a civil date (proleptic Gregorian).
 inline long long days_from_civil(long long y, unsigned m, unsigned d) {
   y -= m <= 2;
@@ -180,7 +194,7 @@ inline long long days_from_civil(long long y, unsigned m, unsigned d) {
 inline bool parse_timestamp(std::string_view s, double& t) {
   s = trim(s);
   if (s.empty()) return false;
-  if (parse_double(s, t)) return t >= 0;
+  if (parse_double(s, t)) return plausible_time(t);
   int Y = 0, M = 0, D = 0, h = 0, mi = 0;
   double sec = 0;
   auto num = [&](std::size_t pos, std::size_t len, int& out) {
@@ -221,7 +235,7 @@ inline bool parse_timestamp(std::string_view s, double& t) {
   const long long days =
       days_from_civil(Y, static_cast<unsigned>(M), static_cast<unsigned>(D));
   t = static_cast<double>(days) * 86400.0 + h * 3600.0 + mi * 60.0 + sec - offset;
-  return true;
+  return plausible_time(t);
 }
 
 /// Where a CSV value came from, for messages: "util.csv:17: field 'power.draw'".
@@ -260,6 +274,9 @@ inline data_size read_memory(std::string_view text, std::string_view field, cons
     if (unit == name) {
       if (v < 0)
         throw error(at.where(field) + ": " + std::string(trim(text)) + " is negative");
+      if (!(v * factor <= max_sample_bytes))
+        throw error(at.where(field) + ": " + std::string(trim(text)) +
+                    " is too large (more than 1 PiB)");
       return v * factor * units::B;
     }
   throw error(at.where(field) + ": unknown memory unit '" + unit + "' in '" +
@@ -279,6 +296,8 @@ inline power read_power(std::string_view text, std::string_view field, const csv
     throw error(at.where(field) + ": unknown power unit '" + unit + "' in '" +
                 std::string(trim(text)) + "' (W, kW, mW)");
   if (v < 0) throw error(at.where(field) + ": " + std::string(trim(text)) + " is negative");
+  if (!(v * factor <= max_sample_watts))
+    throw error(at.where(field) + ": " + std::string(trim(text)) + " is too large (more than 1 MW)");
   return v * factor * units::W;
 }
 
@@ -421,7 +440,8 @@ inline monitoring_data read_csv_text(const std::string& text, const std::string&
     if (!parse_timestamp(f[static_cast<std::size_t>(cols.time)], s.time))
       throw error(at.where("timestamp") + ": cannot read '" +
                   f[static_cast<std::size_t>(cols.time)] +
-                  "' as a time (2026/11/23 06:00:00.000, ISO 8601 or Unix seconds)");
+                  "' as a time from 1970 to 9999 (2026/11/23 06:00:00.000, ISO 8601 or Unix "
+                  "seconds)");
     s.gpu = f[static_cast<std::size_t>(cols.gpu)];
     if (s.gpu.empty()) throw error(at.where(name(cols.gpu)) + ": empty GPU id");
     s.gpu = o.id_prefix + s.gpu;
@@ -478,7 +498,8 @@ inline monitoring_data read_prometheus_text(const std::string& text, const std::
     auto label = [&](const char* k) -> std::string {
       return m.contains(k) && m[k].is_string() ? m[k].get<std::string>() : std::string();
     };
-    const std::string metric = label("__name__");
+    // One line: a label is any string, and messages quote it.
+    const std::string metric = one_line(label("__name__"));
     enum { util_pct, util_ratio, fb_used, power_w, other } kind = other;
     if (metric == "DCGM_FI_DEV_GPU_UTIL") kind = util_pct;
     else if (metric == "DCGM_FI_PROF_GR_ENGINE_ACTIVE") kind = util_ratio;
@@ -502,31 +523,39 @@ inline monitoring_data read_prometheus_text(const std::string& text, const std::
       if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_string())
         throw error(at + ": expected [unix_time, \"value\"]");
       const double t = v[0].get<double>();
+      if (!plausible_time(t))
+        throw error(at + ": time " + v[0].dump() +
+                    " is not a Unix time from 1970 to 9999 (seconds)");
       const std::string text_value = v[1].get<std::string>();
+      const std::string shown = one_line(text_value);  // as messages quote it
       if (is_missing(text_value)) continue;
       double x = 0;
       if (!parse_double(text_value, x))
-        throw error(at + " (" + metric + "): cannot read '" + text_value + "' as a number");
+        throw error(at + " (" + metric + "): cannot read '" + shown + "' as a number");
       gpu_sample& s = merged[{id, t}];
       s.gpu = id;
       s.time = t;
       switch (kind) {
         case util_pct:
-          if (x < 0 || x > 100) throw error(at + " (" + metric + "): " + text_value + " is outside 0-100%");
+          if (x < 0 || x > 100) throw error(at + " (" + metric + "): " + shown + " is outside 0-100%");
           s.utilization = x / 100.0;
           has_util[{id, t}] = true;
           break;
         case util_ratio:
-          if (x < 0 || x > 1) throw error(at + " (" + metric + "): " + text_value + " is outside 0-1");
+          if (x < 0 || x > 1) throw error(at + " (" + metric + "): " + shown + " is outside 0-1");
           if (!has_util[{id, t}]) s.utilization = x;
           has_util[{id, t}] = true;
           break;
         case fb_used:
           if (x < 0) throw error(at + " (" + metric + "): negative memory");
+          if (!(x * 1048576.0 <= max_sample_bytes))
+            throw error(at + " (" + metric + "): " + shown + " MiB is too large (more than 1 PiB)");
           s.memory_used = x * units::MiB;
           break;
         case power_w:
           if (x < 0) throw error(at + " (" + metric + "): negative power");
+          if (x > max_sample_watts)
+            throw error(at + " (" + metric + "): " + shown + " W is too large (more than 1 MW)");
           s.power_draw = x * units::W;
           break;
         case other: break;

@@ -22,10 +22,11 @@
 namespace gpuplan::io {
 namespace detail {
 
-/// One line: control characters (newlines in a quoted excerpt) become spaces.
+/// One line: control characters (newlines in a quoted excerpt, or in a key or value a message
+/// quotes) become spaces.
 inline std::string one_line(std::string s) {
   for (char& c : s)
-    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    if (static_cast<unsigned char>(c) < 0x20 || c == '\x7f') c = ' ';
   return s;
 }
 

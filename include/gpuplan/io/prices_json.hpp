@@ -68,7 +68,8 @@ struct entry_place {
   std::string file;
   std::string entry;
   [[nodiscard]] std::string field(std::string_view key) const {
-    return file + ": " + entry + ": field '" + std::string(key) + "'";
+    // The key as one line: a key read from the file may hold a newline (a fuzzing finding).
+    return file + ": " + entry + ": field '" + io::detail::one_line(std::string(key)) + "'";
   }
 };
 
@@ -131,8 +132,8 @@ inline calendar_date date_field(const nlohmann::json& j, std::string_view key,
   if (s.empty()) return fallback;
   calendar_date d;
   if (!calendar_date::parse(s, d))
-    throw error(at.field(key) + " must be a date YYYY-MM-DD between 1990 and 2100 (got '" + s +
-                "')");
+    throw error(at.field(key) + " must be a date YYYY-MM-DD between 1990 and 2100 (got '" +
+                io::detail::one_line(s) + "')");
   return d;
 }
 
@@ -158,7 +159,7 @@ inline cloud_price cloud_price_from_json(const nlohmann::json& j, const entry_pl
     const nlohmann::json* p = find_key(j, "provider");
     const nlohmann::json* i = find_key(j, "instance");
     if (p != nullptr && p->is_string() && i != nullptr && i->is_string())
-      at.entry += " (" + p->get<std::string>() + " " + i->get<std::string>() + ")";
+      at.entry += " (" + io::detail::one_line(p->get<std::string>() + " " + i->get<std::string>()) + ")";
   }
   reject_unknown_keys(j,
                       {"provider", "instance", "gpu", "gpus_per_instance", "region",
@@ -171,7 +172,9 @@ inline cloud_price cloud_price_from_json(const nlohmann::json& j, const entry_pl
   p.gpu = name_string::from(text_field(j, "gpu", at, true, name_string::capacity));
   p.region = name_string::from(text_field(j, "region", at, false, name_string::capacity));
   const double per_instance = number_field(j, "gpus_per_instance", at, true, 0, true);
-  if (per_instance != static_cast<double>(static_cast<int>(per_instance)) || per_instance > 1024)
+  // The range first: converting a double past int's range to int is undefined (a fuzzing
+  // finding: 21474836488 GPUs per instance).
+  if (per_instance > 1024 || per_instance != std::floor(per_instance))
     throw error(at.field("gpus_per_instance") + " must be a whole number from 1 to 1024");
   p.gpus_per_instance = static_cast<int>(per_instance);
   p.on_demand = number_field(j, "on_demand_usd_per_gpu_hour", at, false, 0) * units::usd_per_h;
@@ -235,7 +238,7 @@ inline void site_from_json(const nlohmann::json& j, const entry_place& at, site_
         found = true;
       }
     if (!found)
-      throw error(at.field("cooling") + ": unknown cooling '" + cooling +
+      throw error(at.field("cooling") + ": unknown cooling '" + io::detail::one_line(cooling) +
                   "' (expected air, air_containment or liquid)");
   }
   validate_at(s, at);
@@ -277,8 +280,9 @@ inline price_book price_book_from_json(const nlohmann::json& j, std::string_view
       const cloud_price p = detail::cloud_price_from_json((*c)[i], at);
       for (const cloud_price& q : added)
         if (detail::same_offer(p, q))
-          throw error(at.file + ": " + at.entry + " (" + std::string(p.provider.view()) + " " +
-                      std::string(p.instance.view()) +
+          throw error(at.file + ": " + at.entry + " (" +
+                      io::detail::one_line(std::string(p.provider.view()) + " " +
+                                           std::string(p.instance.view())) +
                       "): the same provider, instance, gpu and region as an earlier entry");
       added.push_back(p);
     }

@@ -353,22 +353,53 @@ struct step_breakdown {
        dp_crosses_nodes = false, pp_crosses_nodes = false;
 };
 
-namespace detail {
+/// The largest-GEMM fraction of the tensor peak that the step model uses by default for a GPU
+/// (step_assumptions::matmul_peak_fraction = 0), and where it comes from: measured on this GPU,
+/// or borrowed (a GPU of the same architecture, or the 0.80 fallback for an architecture no
+/// published measurement covers). `measured` is false for a borrowed figure, which is then an
+/// estimate for this GPU (models/estimates.hpp reports it).
+struct matmul_efficiency {
+  double fraction = 0.80;
+  const char* source = "the default for an architecture no published measurement covers";
+  bool measured = false;
+};
 
-/// Max achievable matmul fraction by architecture (see step_assumptions::matmul_peak_fraction).
-constexpr double mamf_fraction(const gpu_spec& g, precision p = precision::bf16) {
+namespace detail {
+constexpr bool named(const gpu_spec& g, std::string_view name) { return g.name.view() == name; }
+}  // namespace detail
+
+/// Max achievable matmul fraction by GPU (stas00/ml-engineering MAMF, see
+/// step_assumptions::matmul_peak_fraction).
+constexpr matmul_efficiency default_matmul_efficiency(const gpu_spec& g,
+                                                      precision p = precision::bf16) {
   const std::string_view a = g.architecture.view();
+  using detail::named;
   if (p == precision::fp8) {
     // fp8 MAMF (same source): H100 SXM 1402.6 / 1979, H200 1453.4 / 1979, B200 3432.5 / 4500
-    if (a == "Hopper") return g.memory.value > 100e9 ? 1453.4 / 1979.0 : 1402.6 / 1979.0;
-    if (a == "Blackwell") return 3432.5 / 4500.0;
+    if (a == "Hopper" && g.memory.value > 100e9)
+      return {1453.4 / 1979.0, "fp8 MAMF of the H200 SXM", named(g, "H200-SXM-141GB")};
+    if (a == "Hopper")
+      return {1402.6 / 1979.0, "fp8 MAMF of the H100 SXM", named(g, "H100-SXM5-80GB")};
+    if (a == "Blackwell")
+      return {3432.5 / 4500.0, "fp8 MAMF of the B200", named(g, "B200-SXM-180GB")};
   }
-  if (a == "Ampere" && g.form == form_factor::sxm) return 0.869;
-  if (a == "Ampere") return 252.9 / 312.0;  // A100 PCIe: 252.9 TFLOP/s
-  if (a == "Hopper") return 0.803;
-  if (a == "Blackwell") return 0.776;
-  if (a == "CDNA3") return 0.511;
-  return 0.80;
+  if (a == "Ampere" && g.form == form_factor::sxm)
+    return {0.869, "bf16 MAMF of the A100 SXM",
+            named(g, "A100-SXM4-40GB") || named(g, "A100-SXM4-80GB")};
+  if (a == "Ampere")  // A100 PCIe: 252.9 TFLOP/s
+    return {252.9 / 312.0, "bf16 MAMF of the A100 PCIe",
+            named(g, "A100-PCIe-40GB") || named(g, "A100-PCIe-80GB")};
+  if (a == "Hopper") return {0.803, "bf16 MAMF of the H100 SXM", named(g, "H100-SXM5-80GB")};
+  if (a == "Blackwell") return {0.776, "bf16 MAMF of the B200", named(g, "B200-SXM-180GB")};
+  if (a == "CDNA3") return {0.511, "bf16 MAMF of the MI300X", named(g, "MI300X-192GB")};
+  return {};
+}
+
+namespace detail {
+
+/// Max achievable matmul fraction by GPU (see default_matmul_efficiency).
+constexpr double mamf_fraction(const gpu_spec& g, precision p = precision::bf16) {
+  return default_matmul_efficiency(g, p).fraction;
 }
 
 struct gemm_ctx {

@@ -27,6 +27,12 @@ struct parallel_layout {
   /// 0 means "the same as tp", Megatron-Core's default.
   int expert_tp = 0;
 
+  /// Most GPUs (and pipeline chunks) a layout may span: 2^24, 16.7 million, two orders of
+  /// magnitude beyond the largest clusters built (about 10^5 GPUs). The checks compute the
+  /// degrees' products in long long and refuse them past this bound, so that the int products
+  /// below (gpus(), shard and expert degrees) are exact: dp = tp = 2^31 - 1 would wrap.
+  static constexpr long long max_gpus = 1LL << 24;
+
   [[nodiscard]] constexpr int gpus() const { return dp * tp * pp * cp; }
   [[nodiscard]] constexpr int expert_tensor_parallel() const {
     return expert_tp > 0 ? expert_tp : tp;
@@ -68,6 +74,22 @@ struct parallel_layout {
            s(shard_group == 0 || dp % shard_group == 0,
              "layout.shard_group must divide layout.dp", shard_group, dp) &&
            s(virtual_stages >= 1, "layout.virtual_stages must be at least 1", virtual_stages) &&
+           // Products in long long, each factor at most 2^31 and each partial product at most
+           // max_gpus = 2^24 once checked, so none of them overflows: 2^24 x 2^31 < 2^63.
+           s(1LL * dp * tp <= max_gpus, "layout.dp x layout.tp must be at most 16777216 GPUs",
+             1LL * dp * tp) &&
+           s(1LL * dp * tp * pp <= max_gpus,
+             "layout.dp x layout.tp x layout.pp must be at most 16777216 GPUs",
+             1LL * dp * tp * pp) &&
+           s(1LL * dp * tp * pp * cp <= max_gpus,
+             "layout.dp x layout.tp x layout.pp x layout.cp must be at most 16777216 GPUs",
+             1LL * dp * tp * pp * cp) &&
+           s(1LL * ep * expert_tensor_parallel() <= max_gpus,
+             "layout.ep x layout.expert_tp must be at most 16777216 GPUs",
+             1LL * ep * expert_tensor_parallel()) &&
+           s(1LL * pp * virtual_stages <= max_gpus,
+             "layout.pp x layout.virtual_stages must be at most 16777216 pipeline chunks",
+             1LL * pp * virtual_stages) &&
            s(virtual_stages == 1 || pp > 1,
              "layout.virtual_stages > 1 needs pipeline parallelism (layout.pp > 1)",
              virtual_stages, pp) &&
