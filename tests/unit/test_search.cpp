@@ -55,17 +55,17 @@ struct brute_point {
 std::vector<brute_point> brute_force(const training_search_space& s) {
   std::vector<brute_point> out;
   std::uint64_t index = 0;
-  for (std::size_t ni = 0; ni < s.nodes.size(); ++ni)
-    for (int g : s.gpus)
-      for (int pp : s.pp)
-        for (int tp : s.tp)
-          for (int cp : s.cp)
-            for (int ep : s.ep)
-              for (int vs : s.virtual_stages)
-                for (int mb : s.micro_batch)
-                  for (int z : s.zero)
-                    for (recompute_mode rc : s.recompute)
-                      for (bool sp : s.sequence_parallel) {
+  for (int g : s.gpus)
+    for (int pp : s.pp)
+      for (int tp : s.tp)
+        for (int cp : s.cp)
+          for (int ep : s.ep)
+            for (int vs : s.virtual_stages)
+              for (int mb : s.micro_batch)
+                for (int z : s.zero)
+                  for (recompute_mode rc : s.recompute)
+                    for (bool sp : s.sequence_parallel)
+                      for (std::size_t ni = 0; ni < s.nodes.size(); ++ni) {
                         const std::uint64_t i = index++;
                         const node_spec& n = s.nodes[ni];
                         if (g % (tp * pp * cp) != 0) continue;

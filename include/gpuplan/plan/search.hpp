@@ -334,6 +334,12 @@ namespace detail {
 struct training_search_context {
   const training_search_space* space = nullptr;
   training_plan plan{};
+  /// The last memory evaluation: the configuration (without its GPU) and its per-GPU memory.
+  bool memory_known = false;
+  parallel_layout memory_layout{};
+  int memory_micro_batch = 0;
+  recompute_mode memory_recompute = recompute_mode::none;
+  data_size memory{};
   std::array<run_cost_inputs, max_search_gpu_types> pricing{};
   std::array<bool, max_search_gpu_types> usable{};
 };
@@ -365,8 +371,10 @@ constexpr training_search_context make_search_context(const training_search_spac
   return c;
 }
 
-/// The configuration at `index`: mixed radix, GPU type most significant, sequence parallelism
-/// least.
+/// The configuration at `index`: mixed radix, the GPU count most significant, then PP, TP, CP,
+/// EP, virtual stages, micro-batch, ZeRO, recomputation, sequence parallelism, and the GPU type
+/// least (so that consecutive indices differ only in the GPU, whose memory the search computes
+/// once: the memory model does not read the GPU).
 constexpr search_configuration decode(const training_search_space& s, std::uint64_t index) {
   search_configuration c;
   c.index = index;
@@ -377,6 +385,8 @@ constexpr search_configuration decode(const training_search_space& s, std::uint6
     r /= n;
     return v;
   };
+  c.node = static_cast<int>(r % s.nodes.size());
+  r /= s.nodes.size();
   c.layout.sequence_parallel = take(s.sequence_parallel);
   c.recompute = take(s.recompute);
   c.layout.zero = take(s.zero);
@@ -387,7 +397,6 @@ constexpr search_configuration decode(const training_search_space& s, std::uint6
   c.layout.tp = take(s.tp);
   c.layout.pp = take(s.pp);
   const int gpus = take(s.gpus);
-  c.node = static_cast<int>(r);
   const long long model_parallel = 1LL * c.layout.tp * c.layout.pp * c.layout.cp;
   c.layout.dp = gpus % model_parallel == 0 ? static_cast<int>(gpus / model_parallel) : 0;
   return c;
@@ -418,7 +427,15 @@ constexpr search_evaluation evaluate(training_search_context& ctx, std::uint64_t
   c.micro_batch = e.config.micro_batch;
   c.recompute = e.config.recompute;
   // 2. memory, before any time
-  e.memory_per_gpu = framework_training_memory(s.model, l, c, s.memory).total();
+  if (!(ctx.memory_known && ctx.memory_layout == l && ctx.memory_micro_batch == c.micro_batch &&
+        ctx.memory_recompute == c.recompute)) {
+    ctx.memory = framework_training_memory(s.model, l, c, s.memory).total();
+    ctx.memory_known = true;
+    ctx.memory_layout = l;
+    ctx.memory_micro_batch = c.micro_batch;
+    ctx.memory_recompute = c.recompute;
+  }
+  e.memory_per_gpu = ctx.memory;
   if (e.memory_per_gpu > node.gpu.plannable_memory()) {
     e.verdict = search_verdict::over_memory;
     return e;
