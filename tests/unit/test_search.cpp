@@ -199,16 +199,21 @@ TEST_CASE("search: shards merged in any order give the same answer as one search
 
 TEST_CASE("search: cancellation stops early, progress counts, limits prune") {
   const small_space sm;
-  std::atomic<bool> cancel{true};
-  std::atomic<std::uint64_t> progress{0};
+  struct hooks {
+    bool cancel = true;
+    std::uint64_t progress = 0;
+  } h;
+  const search_control control{
+      &h, [](void* c) { return static_cast<hooks*>(c)->cancel; },
+      [](void* c, std::uint64_t n) { static_cast<hooks*>(c)->progress += n; }, 16};
   training_search_collector c;
-  CHECK_FALSE(search_training(sm.space, 0, sm.space.size(), c, {&cancel, &progress, 16}));
+  CHECK_FALSE(search_training(sm.space, 0, sm.space.size(), c, control));
   CHECK(c.counts.visited == 16);
-  CHECK(progress.load() == 16);
-  cancel = false;
+  CHECK(h.progress == 16);
+  h.cancel = false;
   training_search_collector d;
-  CHECK(search_training(sm.space, 0, sm.space.size(), d, {&cancel, &progress, 16}));
-  CHECK(progress.load() == 16 + sm.space.size());
+  CHECK(search_training(sm.space, 0, sm.space.size(), d, control));
+  CHECK(h.progress == 16 + sm.space.size());
 
   // a deadline at the fastest time keeps only it (and its ties)
   const training_search_collector all = search_training(sm.space, 3);

@@ -33,7 +33,6 @@
 #include <gpuplan/specs/enum_names.hpp>
 
 #include <array>
-#include <atomic>
 #include <cstdint>
 #include <span>
 
@@ -318,12 +317,15 @@ struct training_search_collector {
   }
 };
 
-/// Cancellation and progress for a search run on several threads; both optional.
+/// Cancellation and progress hooks for a search run on several threads; both optional (the CLI
+/// backs them with std::atomic counters; the core header does not include <atomic>).
 struct search_control {
-  /// Polled every `poll_every` configurations: when true the search returns what it has.
-  const std::atomic<bool>* cancel = nullptr;
-  /// Configurations walked so far, added every `poll_every` configurations and at the end.
-  std::atomic<std::uint64_t>* progress = nullptr;
+  void* context = nullptr;
+  /// Polled every `poll_every` configurations: when it returns true the search returns what it
+  /// has.
+  bool (*cancelled)(void* context) = nullptr;
+  /// Told of every `poll_every` configurations walked, and of the rest at the end.
+  void (*advanced)(void* context, std::uint64_t configurations) = nullptr;
   std::uint64_t poll_every = 1024;
 };
 
@@ -497,13 +499,12 @@ constexpr bool search_training(const training_search_space& s, std::uint64_t beg
         break;
     }
     if (++since == poll) {
-      if (control.progress != nullptr) control.progress->fetch_add(since, std::memory_order_relaxed);
+      if (control.advanced != nullptr) control.advanced(control.context, since);
       since = 0;
-      if (control.cancel != nullptr && control.cancel->load(std::memory_order_relaxed)) return false;
+      if (control.cancelled != nullptr && control.cancelled(control.context)) return false;
     }
   }
-  if (control.progress != nullptr && since > 0)
-    control.progress->fetch_add(since, std::memory_order_relaxed);
+  if (control.advanced != nullptr && since > 0) control.advanced(control.context, since);
   return true;
 }
 
