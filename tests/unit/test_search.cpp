@@ -255,6 +255,19 @@ TEST_CASE("search: bad spaces are refused naming the field") {
   s = sm.space;
   s.gpus = {};
   CHECK_THROWS_WITH(search_training(s), Catch::Contains("gpus"));
+  s = sm.space;
+  s.config.framework = framework_kind::transformers;
+  CHECK_THROWS_WITH(search_training(s), Catch::Contains("framework"));
+  // optimizer offload: the layouts without sharded state are skipped, not an error
+  s = sm.space;
+  s.config.offload = offload_kind::optimizer;
+  const training_search_collector off = search_training(s, 3);
+  REQUIRE(off.best(search_objective::time).size() == 3);
+  for (const search_point& p : off.best(search_objective::time)) {
+    const search_evaluation e = evaluate_configuration(s, p.index);
+    CHECK((e.config.layout.zero >= 1 || e.config.layout.dp * e.config.layout.cp == 1));
+    CHECK(e.step.offload.value > 0.0);
+  }
   // B200 has no price in the default book: named
   const node_spec b200[] = {catalog::dgx_b200};
   s = sm.space;

@@ -129,6 +129,12 @@ struct training_search_space {
                         "compared at one global batch");
     detail::check_input(detail::finite_positive(tokens.value),
                         "training_search_space.tokens must be positive (the token budget)");
+    detail::check_input(config.framework == framework_kind::megatron,
+                        "training_search_space.config.framework must be megatron (the profile "
+                        "with tensor, pipeline and context parallelism)");
+    detail::check_input(config.offload != offload_kind::params,
+                        "training_search_space.config.offload = params is not covered by the "
+                        "step-time model");
     detail::check_input(step.first_stage_layers == 0 && step.last_stage_layers == 0,
                         "training_search_space.step.first/last_stage_layers must be 0 (the "
                         "search splits layers evenly)");
@@ -425,6 +431,9 @@ constexpr search_evaluation evaluate(training_search_context& ctx, std::uint64_t
       base.micro_batches * e.config.micro_batch * l.dp != base.global_batch)
     return e;
   if (!l.check(s.model).ok()) return e;
+  // ZeRO-Offload keeps the optimizer on the CPU of each shard: it needs sharded state
+  // (training_memory's rule)
+  if (base.offload == offload_kind::optimizer && l.zero == 0 && l.dp * l.cp > 1) return e;
   training_config& c = ctx.plan.config;
   c.micro_batch = e.config.micro_batch;
   c.recompute = e.config.recompute;
