@@ -349,7 +349,7 @@ int run_search(search_command& cmd) {
                         " conflict in a search: give GPU types (each in its catalog node) or one node");
     nodes.push_back(*node_from(s));
   } else {
-    for (const gpu_choice& g : gpu_list(s)) nodes.push_back(choose_node(s, g, 2));
+    for (const gpu_choice& g : gpu_list(s)) nodes.push_back(choose_node(s, g, 2, "search"));
   }
   if (nodes.size() > static_cast<std::size_t>(max_search_gpu_types))
     throw usage_error(fmt::format("{}: at most {} GPU types", s.name("gpu"), max_search_gpu_types));

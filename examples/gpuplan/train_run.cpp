@@ -22,7 +22,7 @@ constexpr field run_table[] = {
 
 }  // namespace
 
-node_spec choose_node(const settings& s, const gpu_choice& gpu, int gpus) {
+node_spec choose_node(const settings& s, const gpu_choice& gpu, int gpus, std::string_view command) {
   if (auto n = node_from(s)) {
     if (s.has("gpu") && n->gpu.name != gpu.spec.name)
       throw usage_error(fmt::format("{} holds {} GPUs; {} asks for {}", s.name("node"),
@@ -42,7 +42,7 @@ node_spec choose_node(const settings& s, const gpu_choice& gpu, int gpus) {
   }
   throw usage_error(fmt::format(
       "no catalog node carries {}: give --node (gpuplan {} needs the node's NVLink and NICs)",
-      gpu.spec.name.view(), "train"));
+      gpu.spec.name.view(), command));
 }
 
 std::span<const field> train_run_fields() { return run_table; }
@@ -104,7 +104,7 @@ run_description training_run_from(const settings& s, std::string_view command) {
   if (d.plan.config.offload == offload_kind::params)
     throw usage_error(s.name("offload") +
                       " params: the step-time model covers optimizer offload only");
-  d.plan.node = choose_node(s, gpu, d.plan.layout.gpus());
+  d.plan.node = choose_node(s, gpu, d.plan.layout.gpus(), command);
   if (auto n = s.count("nodes")) d.plan.nodes = *n;
   if (auto f = s.text("fabric")) {
     d.plan.fabric = enum_named<inter_node_fabric>(

@@ -27,8 +27,8 @@ struct run_description {
 };
 
 /// The node: --node, else the catalog node that carries the GPU, else (one GPU) the GPU alone;
-/// usage_error when --node holds another GPU or no catalog node carries it.
-node_spec choose_node(const settings& s, const gpu_choice& gpu, int gpus);
+/// usage_error when --node holds another GPU or no catalog node carries it (naming `command`).
+node_spec choose_node(const settings& s, const gpu_choice& gpu, int gpus, std::string_view command);
 
 /// A duration for people: us, ms, s, h or days by size.
 std::string secs(duration d);
