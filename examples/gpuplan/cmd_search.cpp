@@ -6,7 +6,8 @@
 // ranges: --gpu h100,h200,b200, --gpus 64..4096 (doubling) or 64..4096+64 (stepping), --tp,
 // --pp, --cp, --ep, --virtual-stages, --micro-batch, --zero, --recompute, --sp; and search's own:
 // --objective, --top, --threads, --deadline-days, --budget, --price-per-gpu-hour, --term,
-// --provider, --chart, --json. The search runs on --threads threads (all cores by default), each
+// --provider, --chart, --json; `gpuplan search serve` searches serving (GPU x TP x PP x weights
+// at the SLO's best concurrency, search_serving). The search runs on --threads threads (all cores by default), each
 // taking chunks of the index space into its own collector; the collectors merge into the same
 // answer whatever the split. A progress bar goes to stderr when stderr is a terminal and the
 // search runs past a second; Ctrl-C stops it and prints the best found so far (exit status 130).
@@ -14,6 +15,7 @@
 #include "cli.hpp"
 #include "cost_output.hpp"
 #include "options.hpp"
+#include "serve_setup.hpp"
 #include "train_run.hpp"
 
 #include <gpuplan/catalog.hpp>
@@ -78,7 +80,30 @@ constexpr field search_table[] = {
      "Draw the front (time to train against cost) into FILE (.svg or .png, through gnuplot)"},
 };
 
+/// `gpuplan search serve`: the searched serving dimensions and the ranking.
+constexpr field serve_search_table[] = {
+    {"gpu", "--gpu", ft::text, "search",
+     "GPU types to try, comma-separated (default H100-SXM5-80GB); each in its catalog node"},
+    {"tp", "--tp", ft::text, "search", "Tensor-parallel degrees per replica (default 1,2,4,8)"},
+    {"pp", "--pp", ft::text, "search", "Pipeline-parallel degrees per replica (default 1)"},
+    {"weight_dtype", "--weight-dtype", ft::text, "search",
+     "Weight precisions: bf16,fp16,fp8,int8,int4 (default bf16,fp8; fp8 runs W8A8 where the "
+     "GPU has fp8 tensor cores)"},
+    {"objective", "--objective", ft::text, "search",
+     "cost_per_million_tokens (default) or tokens_per_gpu"},
+    {"top", "--top", ft::count, "search", "Configurations listed, 1-32 (default 5)"},
+    {"price_per_gpu_hour", "--price-per-gpu-hour", ft::text, "search",
+     "USD per GPU-hour: one for every --gpu, or one per --gpu, instead of the price book"},
+    {"term", "--term", ft::text, "search", "Price term: on_demand|commit_1yr|commit_3yr|spot"},
+    {"provider", "--provider", ft::text, "search", "Only this provider's prices"},
+};
+
 struct search_command {
+  settings s;
+  bool json = false;
+};
+
+struct serve_search_command {
   settings s;
   bool json = false;
 };
@@ -153,6 +178,37 @@ std::vector<gpu_choice> gpu_list(const settings& s) {
       out.push_back(g);
   }
   return out;
+}
+
+/// --price-per-gpu-hour: one price for every GPU type or one per type; empty when not given.
+std::vector<money_rate> price_list(const settings& s, std::size_t types) {
+  std::vector<money_rate> prices;
+  const auto t = s.text("price_per_gpu_hour");
+  if (!t) return prices;
+  for (const std::string& v : split(*t)) {
+    double x = 0;
+    try {
+      std::size_t used = 0;
+      x = std::stod(v, &used);
+      if (used != v.size()) x = -1;
+    } catch (const std::exception&) {
+      x = -1;
+    }
+    if (!(x > 0) || !std::isfinite(x))
+      throw usage_error(fmt::format("{} '{}' must be a positive price in USD", s.name("price_per_gpu_hour"), v));
+    prices.push_back(x * units::usd_per_h);
+  }
+  if (prices.size() == 1) prices.assign(types, prices.front());
+  if (prices.size() != types)
+    throw usage_error(fmt::format("{}: give one price, or one per GPU type ({})",
+                                  s.name("price_per_gpu_hour"), types));
+  return prices;
+}
+
+/// --term and --provider into the pricing inputs (`provider` must outlive them).
+void set_terms(const settings& s, run_cost_inputs& in, const std::optional<std::string>& provider) {
+  if (auto t = s.text("term")) in.term = term_named(*t, s.name("term"));
+  if (provider) in.provider = *provider;
 }
 
 std::atomic<bool> interrupted{false};
@@ -404,30 +460,10 @@ int run_search(search_command& cmd) {
   space.sequence_parallel = std::span<const bool>(sp_values, sp_store.size());
 
   // Money and limits.
-  std::vector<money_rate> prices;
-  if (const auto t = s.text("price_per_gpu_hour")) {
-    for (const std::string& v : split(*t)) {
-      double x = 0;
-      try {
-        std::size_t used = 0;
-        x = std::stod(v, &used);
-        if (used != v.size()) x = -1;
-      } catch (const std::exception&) {
-        x = -1;
-      }
-      if (!(x > 0) || !std::isfinite(x))
-        throw usage_error(fmt::format("{} '{}' must be a positive price in USD", s.name("price_per_gpu_hour"), v));
-      prices.push_back(x * units::usd_per_h);
-    }
-    if (prices.size() == 1) prices.assign(nodes.size(), prices.front());
-    if (prices.size() != nodes.size())
-      throw usage_error(fmt::format("{}: give one price, or one per GPU type ({})",
-                                    s.name("price_per_gpu_hour"), nodes.size()));
-    space.price_per_gpu_hour = prices;
-  }
-  if (auto t = s.text("term")) space.cost.term = term_named(*t, s.name("term"));
+  const std::vector<money_rate> prices = price_list(s, nodes.size());
+  space.price_per_gpu_hour = prices;
   const auto provider = s.text("provider");
-  if (provider) space.cost.provider = *provider;
+  set_terms(s, space.cost, provider);
   if (auto d = s.number("deadline_days")) {
     if (!(*d > 0) || !std::isfinite(*d))
       throw usage_error(s.name("deadline_days") + " must be a positive number of days");
@@ -552,6 +588,113 @@ int run_search(search_command& cmd) {
   return r.complete ? 0 : 130;
 }
 
+int run_serve_search(serve_search_command& cmd) {
+  settings& s = cmd.s;
+  s.read_plan();
+  const model_choice model = model_from(s, "search serve");
+  if (!model.transformer)
+    throw usage_error(s.name("model") + ": gpuplan search serve needs the model's architecture (a "
+                                        "catalog name or a config.json), not a parameter count");
+  std::vector<node_spec> nodes;
+  for (const gpu_choice& g : gpu_list(s)) nodes.push_back(choose_node(s, g, 2, "search serve"));
+  const std::vector<int> tp = int_list(s, "tp", search_defaults::serving_tp);
+  const std::vector<int> pp = int_list(s, "pp", search_defaults::serving_pp);
+  std::vector<precision> weights;
+  if (const auto t = s.text("weight_dtype")) {
+    for (const std::string& w : split(*t)) {
+      const precision p = enum_named(w, s.name("weight_dtype"),
+                                     {precision::bf16, precision::fp16, precision::fp8,
+                                      precision::int8, precision::int4});
+      if (std::find(weights.begin(), weights.end(), p) == weights.end()) weights.push_back(p);
+    }
+  } else {
+    weights.assign(std::begin(search_defaults::serving_weights),
+                   std::end(search_defaults::serving_weights));
+  }
+  // the engine settings, read by serving_from from a copy with one weight dtype set
+  settings base = s;
+  base.set_flag("weight_dtype", std::string(to_string(weights.front())));
+  serving_search_space space;
+  serving_plan& p = space.base;
+  p.model = *model.transformer;
+  p.config = serving_from(base, model);
+  p.compute_dtype = p.model.native_dtype == precision::fp16 ? precision::fp16 : precision::bf16;
+  p.mix = request_mix::fixed(s.count("input_len").value_or(1024), s.count("output_len").value_or(256));
+  if (const auto b = s.text("batching")) p.batching = enum_named<batching_mode>(*b, s.name("batching"));
+  p.chunked_prefill = s.flag("chunked_prefill").value_or(p.config.engine != serving_engine::trtllm);
+  space.slo = serving_slo{.ttft = positive_or_zero(s, "ttft_slo") * units::s,
+                          .tpot = positive_or_zero(s, "tpot_slo") * units::s};
+  if (auto o = s.text("objective")) space.objective = enum_named<serving_objective>(*o, s.name("objective"));
+  const std::vector<money_rate> prices = price_list(s, nodes.size());
+  const auto provider = s.text("provider");
+  set_terms(s, space.cost, provider);
+  space.price_per_gpu_hour = prices;
+  space.nodes = nodes;
+  space.tp = tp;
+  space.pp = pp;
+  space.weights = weights;
+  const int top = s.count("top").value_or(5);
+  if (top > max_serving_results)
+    throw usage_error(fmt::format("{} must be at most {} (got {})", s.name("top"), max_serving_results, top));
+  const auto t0 = std::chrono::steady_clock::now();
+  const serving_search_report r = search_serving(space, top);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (cmd.json) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const serving_search_result& x : r.view()) {
+      const node_spec& n = nodes[static_cast<std::size_t>(x.node)];
+      list.push_back({{"index", x.index},
+                      {"gpu", std::string(n.gpu.name.view())},
+                      {"tp", x.layout.tp},
+                      {"pp", x.layout.pp},
+                      {"gpus_per_replica", x.layout.tp * x.layout.pp},
+                      {"weight_dtype", std::string(to_string(x.weights))},
+                      {"compute_dtype", std::string(to_string(x.compute))},
+                      {"concurrency", x.point.concurrency},
+                      {"ttft_s", x.point.ttft.in(units::s)},
+                      {"tpot_s", x.point.tpot.in(units::s)},
+                      {"output_tokens_per_s_per_gpu", x.tokens_per_s_per_gpu},
+                      {"price_per_gpu_hour", x.price.in(units::usd_per_h)},
+                      {"cost_per_million_tokens", x.cost_per_million_tokens}});
+    }
+    print_json({{"model", model.name()},
+                {"objective", std::string(to_string(space.objective))},
+                {"configurations_evaluated", r.visited},
+                {"pruned", {{"invalid", r.invalid}, {"over_memory", r.over_memory},
+                            {"missed_slo", r.missed_slo}}},
+                {"seconds", seconds},
+                {"results", list}});
+    return 0;
+  }
+  fmt::print("{} serving {} in + {} out tokens per request{}: {} configurations in {:.2f} s ({} "
+             "invalid, {} without room for the KV cache, {} missing the SLO)\n\n",
+             model.name(), p.mix.at(0).input_tokens, p.mix.at(0).output_tokens,
+             space.slo.ttft.value > 0 || space.slo.tpot.value > 0 ? " under the SLO" : "",
+             r.visited, seconds, r.invalid, r.over_memory, r.missed_slo);
+  if (r.view().empty()) {
+    fmt::print("no configuration serves it\n");
+    return 0;
+  }
+  table t;
+  t.header = {"#", "GPU", "TP", "PP", "weights", "concurrency", "TTFT", "TPOT", "tok/s/GPU", "$/M tokens"};
+  t.numeric = {true, false, true, true, false, true, true, true, true, true};
+  int i = 0;
+  for (const serving_search_result& x : r.view())
+    t.rows.push_back({std::to_string(++i),
+                      std::string(nodes[static_cast<std::size_t>(x.node)].gpu.name.view()),
+                      std::to_string(x.layout.tp), std::to_string(x.layout.pp),
+                      std::string(to_string(x.weights)) +
+                          (x.compute != x.weights && x.weights != precision::bf16 &&
+                                   x.weights != precision::fp16
+                               ? " (weight-only)"
+                               : ""),
+                      fmt::format("{:.0f}", x.point.concurrency), secs(x.point.ttft),
+                      secs(x.point.tpot), fmt::format("{:.0f}", x.tokens_per_s_per_gpu),
+                      fmt::format("{:.3f}", x.cost_per_million_tokens)});
+  fmt::print("best by {}:\n{}", to_string(space.objective), t.render("  "));
+  return 0;
+}
+
 }  // namespace
 
 command add_search_command(CLI::App& app) {
@@ -567,7 +710,24 @@ command add_search_command(CLI::App& app) {
             search_table});
   s.add_plan_option(t);
   t->add_flag("--json", cmd->json, "Print the result as JSON (schema: docs/json-schema.md)");
-  return {t, [cmd] { return run_search(*cmd); }};
+
+  // gpuplan search serve: GPU type x TP x PP x weight precision at the SLO's best concurrency
+  auto serve = std::make_shared<serve_search_command>();
+  CLI::App* sv = t->add_subcommand(
+      "serve", "Serving: the cheapest (or fastest per GPU) GPU, TP, PP and weight precision under an SLO");
+  std::vector<field> serving;
+  for (const field& f : serving_fields())
+    if (f.key != "weight_dtype" && f.key != "batch" && f.key != "context") serving.push_back(f);
+  static const std::vector<field> serving_rest = serving;
+  std::vector<field> load;
+  for (const field& f : serve_load_fields())
+    if (f.key != "dtype") load.push_back(f);
+  static const std::vector<field> load_rest = load;
+  serve->s.add(sv, {model_fields(), serve_search_table, serving_rest, load_rest});
+  serve->s.add_plan_option(sv);
+  sv->add_flag("--json", serve->json, "Print the result as JSON (schema: docs/json-schema.md)");
+  t->require_subcommand(0, 1);
+  return {t, [cmd, serve, sv] { return sv->parsed() ? run_serve_search(*serve) : run_search(*cmd); }};
 }
 
 }  // namespace gpuplan::cli

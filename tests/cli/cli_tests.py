@@ -1650,6 +1650,36 @@ def _():
     check(j["configurations_evaluated"] < j["space"]["size"], "stopped early")
 
 
+@case("search.serve")
+def _():
+    """gpuplan search serve: GPU x TP x PP x weights at the SLO's best concurrency, ranked."""
+    base = ("search", "serve", "--model", "llama-3.1-70b", "--gpu", "h100,h200", "--ttft-slo",
+            "2", "--tpot-slo", "0.05")
+    j = ok_json(*base, "--top", "6")
+    for key in ("results", "configurations_evaluated", "pruned", "seconds", "objective"):
+        check(key in j, f"key {key}")
+    check(j["configurations_evaluated"] == 2 * 4 * 1 * 2, "h100,h200 x tp 1,2,4,8 x pp 1 x bf16,fp8")
+    res = j["results"]
+    check(1 <= len(res) <= 6, f"--top 6: {len(res)}")
+    costs = [x["cost_per_million_tokens"] for x in res]
+    check(costs == sorted(costs), "cheapest first")
+    for x in res:
+        check(x["ttft_s"] <= 2 and x["tpot_s"] <= 0.05, "the SLO holds")
+        near(x["cost_per_million_tokens"],
+             x["price_per_gpu_hour"] / 3600 / x["output_tokens_per_s_per_gpu"] * 1e6,
+             1e-9 * x["cost_per_million_tokens"], "$/M tokens = price / tokens per GPU")
+    check(not any(x["gpu"].startswith("H100") and x["tp"] == 1 and x["weight_dtype"] == "bf16"
+                  for x in res), "70B bf16 does not fit one 80 GB GPU")
+    t = ok_json(*base, "--objective", "tokens_per_gpu")
+    rates = [x["output_tokens_per_s_per_gpu"] for x in t["results"]]
+    check(rates == sorted(rates, reverse=True), "highest throughput per GPU first")
+    r = ok(*base)
+    check("$/M tokens" in r.out and "best by cost_per_million_tokens" in r.out, "text table")
+    bad(r"--objective 'cheap' is not one of", *base, "--objective", "cheap")
+    bad(r"--weight-dtype 'fp4' is not one of", *base, "--weight-dtype", "bf16,fp4")
+    bad(r"--top must be at most 32", *base, "--top", "33")
+
+
 @case("search.errors")
 def _():
     base = ("search", "--model", "llama-3.1-8b", "--global-batch", "64", "--tokens", "1T")
