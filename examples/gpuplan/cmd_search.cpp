@@ -7,10 +7,11 @@
 // --pp, --cp, --ep, --virtual-stages, --micro-batch, --zero, --recompute, --sp; and search's own:
 // --objective, --top, --threads, --deadline-days, --budget, --price-per-gpu-hour, --term,
 // --provider, --chart, --json; `gpuplan search serve` searches serving (GPU x TP x PP x weights
-// at the SLO's best concurrency, search_serving). The search runs on --threads threads (all cores by default), each
-// taking chunks of the index space into its own collector; the collectors merge into the same
-// answer whatever the split. A progress bar goes to stderr when stderr is a terminal and the
-// search runs past a second; Ctrl-C stops it and prints the best found so far (exit status 130).
+// at the SLO's best concurrency, search_serving). The search runs on --threads threads (all
+// cores by default), each taking chunks of the index space into its own collector; the
+// collectors merge into the same answer whatever the split. A progress bar goes to stderr when
+// stderr is a terminal and the search runs past a second; Ctrl-C stops it and prints the best
+// found so far (exit status 130).
 #include "chart.hpp"
 #include "cli.hpp"
 #include "cost_output.hpp"
