@@ -45,23 +45,23 @@ using ft = field_type;
 
 /// The searched dimensions: the same keys as the layout and training groups, as lists.
 constexpr field searched_table[] = {
-    {"gpu", "--gpu", ft::text, "search",
+    {"gpu", "--gpu", ft::list, "search",
      "GPU types to try, comma-separated catalog names or aliases (h100,h200,b200); each in the "
      "catalog node that carries it. Default H100-SXM5-80GB"},
-    {"gpus", "--gpus", ft::text, "search",
+    {"gpus", "--gpus", ft::list, "search",
      "GPU counts: a list (512,1024), FROM..TO doubling from FROM (64..4096: 64 128 ... 4096), or "
      "FROM..TO+STEP stepping by STEP (64..1024+64: node multiples)"},
-    {"tp", "--tp", ft::text, "search", "Tensor-parallel degrees: list or range (default 1,2,4,8)"},
-    {"pp", "--pp", ft::text, "search", "Pipeline-parallel degrees (default 1..64, doubling)"},
-    {"cp", "--cp", ft::text, "search", "Context-parallel degrees (default 1)"},
-    {"ep", "--ep", ft::text, "search", "Expert-parallel degrees (default 1)"},
-    {"virtual_stages", "--virtual-stages", ft::text, "search",
+    {"tp", "--tp", ft::list, "search", "Tensor-parallel degrees: list or range (default 1,2,4,8)"},
+    {"pp", "--pp", ft::list, "search", "Pipeline-parallel degrees (default 1..64, doubling)"},
+    {"cp", "--cp", ft::list, "search", "Context-parallel degrees (default 1)"},
+    {"ep", "--ep", ft::list, "search", "Expert-parallel degrees (default 1)"},
+    {"virtual_stages", "--virtual-stages", ft::list, "search",
      "Interleaved chunks per pipeline rank (default 1,2,4)"},
-    {"micro_batch", "--micro-batch", ft::text, "search", "Micro-batch sizes (default 1,2,4)"},
-    {"zero", "--zero", ft::text, "search", "ZeRO stages (default 0,1,2,3)"},
-    {"recompute", "--recompute", ft::text, "search",
+    {"micro_batch", "--micro-batch", ft::list, "search", "Micro-batch sizes (default 1,2,4)"},
+    {"zero", "--zero", ft::list, "search", "ZeRO stages (default 0,1,2,3)"},
+    {"recompute", "--recompute", ft::list, "search",
      "Recomputation modes: none,selective,full (default all three)"},
-    {"sp", "--sp", ft::text, "search", "Sequence parallelism: off, on, or off,on (default both)"},
+    {"sp", "--sp", ft::list, "search", "Sequence parallelism: off, on, or off,on (default both)"},
 };
 
 constexpr field search_table[] = {
@@ -72,7 +72,7 @@ constexpr field search_table[] = {
     {"deadline_days", "--deadline-days", ft::number, "search",
      "Keep only runs that finish the tokens within this many days"},
     {"budget", "--budget", ft::number, "search", "Keep only runs that cost at most this many USD"},
-    {"price_per_gpu_hour", "--price-per-gpu-hour", ft::text, "search",
+    {"price_per_gpu_hour", "--price-per-gpu-hour", ft::list, "search",
      "USD per GPU-hour: one price for every --gpu, or one per --gpu (comma-separated), instead "
      "of the price book"},
     {"term", "--term", ft::text, "search", "Price term: on_demand|commit_1yr|commit_3yr|spot"},
@@ -83,17 +83,17 @@ constexpr field search_table[] = {
 
 /// `gpuplan search serve`: the searched serving dimensions and the ranking.
 constexpr field serve_search_table[] = {
-    {"gpu", "--gpu", ft::text, "search",
+    {"gpu", "--gpu", ft::list, "search",
      "GPU types to try, comma-separated (default H100-SXM5-80GB); each in its catalog node"},
-    {"tp", "--tp", ft::text, "search", "Tensor-parallel degrees per replica (default 1,2,4,8)"},
-    {"pp", "--pp", ft::text, "search", "Pipeline-parallel degrees per replica (default 1)"},
-    {"weight_dtype", "--weight-dtype", ft::text, "search",
+    {"tp", "--tp", ft::list, "search", "Tensor-parallel degrees per replica (default 1,2,4,8)"},
+    {"pp", "--pp", ft::list, "search", "Pipeline-parallel degrees per replica (default 1)"},
+    {"weight_dtype", "--weight-dtype", ft::list, "search",
      "Weight precisions: bf16,fp16,fp8,int8,int4 (default bf16,fp8; fp8 runs W8A8 where the "
      "GPU has fp8 tensor cores)"},
     {"objective", "--objective", ft::text, "search",
      "cost_per_million_tokens (default) or tokens_per_gpu"},
     {"top", "--top", ft::count, "search", "Configurations listed, 1-32 (default 5)"},
-    {"price_per_gpu_hour", "--price-per-gpu-hour", ft::text, "search",
+    {"price_per_gpu_hour", "--price-per-gpu-hour", ft::list, "search",
      "USD per GPU-hour: one for every --gpu, or one per --gpu, instead of the price book"},
     {"term", "--term", ft::text, "search", "Price term: on_demand|commit_1yr|commit_3yr|spot"},
     {"provider", "--provider", ft::text, "search", "Only this provider's prices"},
@@ -124,6 +124,25 @@ std::vector<std::string> split(const std::string& text) {
   return out;
 }
 
+/// A searched setting as text: a flag's "1,2,4" or "64..4096", or in a plan file the same string,
+/// a number, a boolean or an array of them (joined with commas).
+std::optional<std::string> list_text(const settings& s, std::string_view key) {
+  const nlohmann::json* v = s.value(key);
+  if (v == nullptr) return std::nullopt;
+  auto one = [&](const nlohmann::json& x) -> std::string {
+    if (x.is_string()) return x.get<std::string>();
+    if (x.is_boolean()) return x.get<bool>() ? "on" : "off";
+    if (x.is_number_integer()) return std::to_string(x.get<long long>());
+    if (x.is_number()) return fmt::format("{}", x.get<double>());
+    throw usage_error(s.name(key) + ": expected a string, a number or a list of them");
+  };
+  if (!v->is_array()) return one(*v);
+  std::string out;
+  for (const nlohmann::json& x : *v) out += (out.empty() ? "" : ",") + one(x);
+  if (out.empty()) throw usage_error(s.name(key) + ": an empty list");
+  return out;
+}
+
 int whole(const std::string& text, const std::string& who, bool allow_zero) {
   const double v = allow_zero && text == "0" ? 0.0 : parse_count(text, who);
   if (v != static_cast<double>(static_cast<long long>(v)) || v > (1 << 24))
@@ -135,7 +154,7 @@ int whole(const std::string& text, const std::string& who, bool allow_zero) {
 /// `fallback` when not given. Duplicates are dropped, the order kept.
 std::vector<int> int_list(const settings& s, std::string_view key, std::span<const int> fallback,
                           bool allow_zero = false) {
-  const auto t = s.text(key);
+  const auto t = list_text(s, key);
   if (!t) return {fallback.begin(), fallback.end()};
   const std::string who = s.name(key);
   std::vector<int> out;
@@ -169,7 +188,7 @@ std::vector<int> int_list(const settings& s, std::string_view key, std::span<con
 
 std::vector<gpu_choice> gpu_list(const settings& s) {
   std::vector<gpu_choice> out;
-  const auto t = s.text("gpu");
+  const auto t = list_text(s, "gpu");
   for (const std::string& name : split(t.value_or("H100-SXM5-80GB"))) {
     if (name.empty()) throw usage_error(s.name("gpu") + ": an empty GPU name");
     gpu_choice g = resolve_gpu(name);
@@ -184,7 +203,7 @@ std::vector<gpu_choice> gpu_list(const settings& s) {
 /// --price-per-gpu-hour: one price for every GPU type or one per type; empty when not given.
 std::vector<money_rate> price_list(const settings& s, std::size_t types) {
   std::vector<money_rate> prices;
-  const auto t = s.text("price_per_gpu_hour");
+  const auto t = list_text(s, "price_per_gpu_hour");
   if (!t) return prices;
   for (const std::string& v : split(*t)) {
     double x = 0;
@@ -428,7 +447,7 @@ int run_search(search_command& cmd) {
       throw usage_error(fmt::format("{} {} x --seq {}: more than 2^30 tokens in one micro-batch",
                                     s.name("micro_batch"), m, space.config.seq));
   std::vector<recompute_mode> rc;
-  if (const auto t = s.text("recompute")) {
+  if (const auto t = list_text(s, "recompute")) {
     for (const std::string& r : split(*t)) {
       const recompute_mode m = enum_named<recompute_mode>(r, s.name("recompute"));
       if (std::find(rc.begin(), rc.end(), m) == rc.end()) rc.push_back(m);
@@ -437,7 +456,7 @@ int run_search(search_command& cmd) {
     rc.assign(std::begin(search_defaults::recompute), std::end(search_defaults::recompute));
   }
   std::vector<char> sp_store;
-  if (const auto t = s.text("sp")) {
+  if (const auto t = list_text(s, "sp")) {
     for (const std::string& v : split(*t)) {
       const bool on = v == "on" || v == "true" || v == "1";
       if (!on && v != "off" && v != "false" && v != "0")
@@ -601,7 +620,7 @@ int run_serve_search(serve_search_command& cmd) {
   const std::vector<int> tp = int_list(s, "tp", search_defaults::serving_tp);
   const std::vector<int> pp = int_list(s, "pp", search_defaults::serving_pp);
   std::vector<precision> weights;
-  if (const auto t = s.text("weight_dtype")) {
+  if (const auto t = list_text(s, "weight_dtype")) {
     for (const std::string& w : split(*t)) {
       const precision p = enum_named(w, s.name("weight_dtype"),
                                      {precision::bf16, precision::fp16, precision::fp8,

@@ -1620,6 +1620,30 @@ def _():
     check(d["pruned"]["over_limits"] > 0, "some runs were over the deadline")
 
 
+@case("search.plan_file")
+def _():
+    """A plan file gives the searched lists as arrays or strings; flags beside it win."""
+    plan = plan_file({"model": "llama-3.1-8b", "gpu": ["h100", "h200"], "gpus": "8..32",
+                      "tp": [1, 2], "pp": [1, 2], "sp": [False, True], "recompute": ["none"],
+                      "seq": 4096, "global_batch": 256, "tokens": "100B"})
+    try:
+        j = ok_json("search", "--plan", plan, "--threads", "1")
+        sp = j["space"]
+        check(sp["tp"] == [1, 2] and sp["pp"] == [1, 2] and sp["gpus"] == [8, 16, 32], str(sp))
+        check(sp["recompute"] == ["none"] and sp["sequence_parallel"] == [False, True], str(sp))
+        check(sp["gpu"] == ["H100-SXM5-80GB", "H200-SXM-141GB"], str(sp["gpu"]))
+        j = ok_json("search", "--plan", plan, "--tp", "4", "--threads", "1")
+        check(j["space"]["tp"] == [4], "the flag wins")
+    finally:
+        os.unlink(plan)
+    bad_plan = plan_file({"model": "llama-3.1-8b", "tp": {"x": 1}, "global_batch": 8})
+    try:
+        bad(r"key 'tp' must be a string, a number, a boolean or a non-empty array", "search",
+            "--plan", bad_plan)
+    finally:
+        os.unlink(bad_plan)
+
+
 @case("search.text")
 def _():
     r = ok(*SEARCH_8B)
