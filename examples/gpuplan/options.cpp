@@ -167,6 +167,7 @@ void settings::add(CLI::App* app, std::span<const field> fields) {
         break;
       case ft::text:
       case ft::spec:
+      case ft::list:
         app->add_option_function<std::string>(
             flag, [this, key](const std::string& v) { flags_[key] = v; }, help);
         break;
@@ -226,6 +227,16 @@ void settings::read_plan() {
       case ft::flag: plan_[k] = io::get_bool_or(one, k, src, false); break;
       case ft::text:
       case ft::custom: plan_[k] = io::get_string(one, k, src); break;
+      case ft::list: {
+        auto scalar = [](const nlohmann::json& x) {
+          return x.is_string() || x.is_number() || x.is_boolean();
+        };
+        if (!scalar(v) && !(v.is_array() && !v.empty() && std::all_of(v.begin(), v.end(), scalar)))
+          throw io::error(file + ": key '" + k +
+                          "' must be a string, a number, a boolean or a non-empty array of them");
+        plan_[k] = v;
+        break;
+      }
       case ft::spec:
         if (v.is_object()) {
           plan_[k] = v;

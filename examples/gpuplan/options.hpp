@@ -39,6 +39,8 @@ enum class field_type : unsigned char {
   flag,     ///< true/false: `--sp`, `--flash-attention=false`; a JSON boolean in plans
   spec,     ///< a string, or in plan files an inline JSON object (model, gpu)
   custom,   ///< registered by the command itself (fit's --train/--infer as the key "mode")
+  list,     ///< values searched over: "1,2,4" or "64..4096" on the command line; in plan files
+            ///< the same string, a number, a boolean or an array of them (gpuplan search)
 };
 
 /// Which runs a setting applies to: a ZeRO stage means nothing to a serving engine, a KV-cache

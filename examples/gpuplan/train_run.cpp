@@ -20,8 +20,9 @@ constexpr field run_table[] = {
      "Network between nodes: infiniband|roce|efa|ethernet (default infiniband)"},
 };
 
-/// The node: --node, else the catalog node that carries the GPU, else (one GPU) the GPU alone.
-node_spec choose_node(const settings& s, const gpu_choice& gpu, int gpus) {
+}  // namespace
+
+node_spec choose_node(const settings& s, const gpu_choice& gpu, int gpus, std::string_view command) {
   if (auto n = node_from(s)) {
     if (s.has("gpu") && n->gpu.name != gpu.spec.name)
       throw usage_error(fmt::format("{} holds {} GPUs; {} asks for {}", s.name("node"),
@@ -41,12 +42,44 @@ node_spec choose_node(const settings& s, const gpu_choice& gpu, int gpus) {
   }
   throw usage_error(fmt::format(
       "no catalog node carries {}: give --node (gpuplan {} needs the node's NVLink and NICs)",
-      gpu.spec.name.view(), "train"));
+      gpu.spec.name.view(), command));
 }
 
-}  // namespace
-
 std::span<const field> train_run_fields() { return run_table; }
+
+std::string secs(duration d) {
+  const double s = d.in(units::s);
+  if (s < 1e-3) return fmt::format("{:.1f} us", s * 1e6);
+  if (s < 1.0) return fmt::format("{:.1f} ms", s * 1e3);
+  if (s < 600.0) return fmt::format("{:.2f} s", s);
+  if (s < 3 * 86400.0) return fmt::format("{:.1f} h", s / 3600.0);
+  return fmt::format("{:.1f} days", s / 86400.0);
+}
+
+std::string layout_text(const parallel_layout& l) {
+  std::string t = fmt::format("TP {} x PP {} x DP {}", l.tp, l.pp, l.dp);
+  if (l.cp > 1) t += fmt::format(" x CP {}", l.cp);
+  if (l.ep > 1) t += fmt::format(", EP {}", l.ep);
+  if (l.virtual_stages > 1) t += fmt::format(", {} chunks", l.virtual_stages);
+  if (l.zero > 0) t += fmt::format(", ZeRO-{}", l.zero);
+  if (l.sequence_parallel) t += ", SP";
+  return t;
+}
+
+nlohmann::json breakdown_json(const step_breakdown& b) {
+  return {{"compute_s", b.compute.in(units::s)},
+          {"memory_bound_s", b.memory_bound.in(units::s)},
+          {"tensor_parallel_s", b.tensor_parallel.in(units::s)},
+          {"context_parallel_s", b.context_parallel.in(units::s)},
+          {"expert_parallel_s", b.expert_parallel.in(units::s)},
+          {"pipeline_bubble_s", b.bubble.in(units::s)},
+          {"pipeline_p2p_s", b.pipeline_p2p.in(units::s)},
+          {"data_parallel_s", b.data_parallel.in(units::s)},
+          {"optimizer_s", b.optimizer.in(units::s)},
+          {"offload_s", b.offload.in(units::s)},
+          {"data_loading_s", b.data_loading.in(units::s)}};
+}
+
 
 run_description training_run_from(const settings& s, std::string_view command) {
   for (const char* unsupported : {"lora", "qlora"})
@@ -71,7 +104,7 @@ run_description training_run_from(const settings& s, std::string_view command) {
   if (d.plan.config.offload == offload_kind::params)
     throw usage_error(s.name("offload") +
                       " params: the step-time model covers optimizer offload only");
-  d.plan.node = choose_node(s, gpu, d.plan.layout.gpus());
+  d.plan.node = choose_node(s, gpu, d.plan.layout.gpus(), command);
   if (auto n = s.count("nodes")) d.plan.nodes = *n;
   if (auto f = s.text("fabric")) {
     d.plan.fabric = enum_named<inter_node_fabric>(

@@ -11,9 +11,11 @@ import json
 import math
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 GB = 1e9
 GiB = 2.0**30
@@ -1960,6 +1962,177 @@ def _():
     check(warnings_of("capacity", "--rate", "30", "--wait-slo", "1", "--replica-rate", "2",
                       "--service-time", "0.5", "--months", "0") == [],
           "a replica given by its rate: no model, no estimate")
+# ---- gpuplan search (issue 13) -----------------------------------------------------------------
+
+SEARCH_8B = ("search", "--model", "llama-3.1-8b", "--gpu", "h100,h200", "--gpus", "8..32",
+             "--seq", "4096", "--global-batch", "256", "--tokens", "100B", "--threads", "2")
+
+
+def dominates(a, b):
+    return (a["time_to_train_s"] <= b["time_to_train_s"] and a["cost_usd"] <= b["cost_usd"] and
+            (a["time_to_train_s"] < b["time_to_train_s"] or a["cost_usd"] < b["cost_usd"]))
+
+
+@case("search.json_contract")
+def _():
+    """The keys other tools rely on (docs/json-schema.md) and a front that is non-dominated."""
+    j = ok_json(*SEARCH_8B)
+    for key in ("front", "configurations_evaluated", "seconds", "top", "space", "pruned"):
+        check(key in j, f"key {key}")
+    check(j["complete"] is True, "ran to the end")
+    check(j["configurations_evaluated"] == j["space"]["size"], "every configuration walked")
+    check(j["space"]["gpus"] == [8, 16, 32], f"8..32 doubles: {j['space']['gpus']}")
+    p = j["pruned"]
+    check(p["invalid"] + p["over_memory"] + j["timed"] == j["configurations_evaluated"],
+          "every configuration is pruned or timed")
+    front = j["front"]
+    check(len(front) >= 1, "a front")
+    for e in front:
+        for key in ("layout", "step_time_s", "cost_usd", "time_to_train_s", "gpu", "gpus",
+                    "micro_batch", "recompute", "breakdown", "energy_kwh", "bottleneck"):
+            check(key in e, f"front entry key {key}")
+        for key in ("dp", "tp", "pp", "cp", "ep", "zero", "virtual_stages", "sequence_parallel"):
+            check(key in e["layout"], f"layout key {key}")
+        lay = e["layout"]
+        check(lay["dp"] * lay["tp"] * lay["pp"] * lay["cp"] == e["gpus"], "dp x tp x pp x cp = GPUs")
+        near(sum(e["breakdown"].values()), e["step_time_s"], 1e-9, "the breakdown adds up")
+        near(e["cost_usd"], e["gpu_hours"] * e["price_per_gpu_hour"], 1e-6 * e["cost_usd"],
+             "cost = GPU-hours x price")
+    for a in front:
+        for b in front:
+            check(a is b or not dominates(a, b), "the front is non-dominated")
+    # every top entry is dominated by or on the front
+    for t in j["top"]:
+        check(any(f["index"] == t["index"] or dominates(f, t) or
+                  (f["time_to_train_s"] <= t["time_to_train_s"] and f["cost_usd"] <= t["cost_usd"])
+                  for f in front), "top entries lie on or behind the front")
+    check("why" in j["top"][0] and "runner_up_bottleneck" in j["top"][0]["why"], "why it wins")
+
+
+@case("search.top_and_objective")
+def _():
+    for n in (1, 3, 7):
+        j = ok_json(*SEARCH_8B, "--top", str(n), "--objective", "cost")
+        check(len(j["top"]) == n, f"--top {n}: {len(j['top'])} entries")
+        costs = [t["cost_usd"] for t in j["top"]]
+        check(costs == sorted(costs), "ranked by cost")
+        check(j["objective"] == "cost", "objective echoed")
+    e = ok_json(*SEARCH_8B, "--objective", "energy", "--top", "4")
+    kwh = [t["energy_kwh"] for t in e["top"]]
+    check(kwh == sorted(kwh), "ranked by energy")
+    # the same answer on 1 and 2 threads
+    one = ok_json(*SEARCH_8B[:-1], "1", "--top", "5")
+    two = ok_json(*SEARCH_8B, "--top", "5")
+    check([t["index"] for t in one["top"]] == [t["index"] for t in two["top"]], "threads agree")
+    check([f["index"] for f in one["front"]] == [f["index"] for f in two["front"]], "fronts agree")
+    # a deadline keeps only runs within it
+    d = ok_json(*SEARCH_8B, "--deadline-days", "5")
+    check(all(f["time_to_train_s"] <= 5 * 86400 for f in d["front"] + d["top"]), "deadline held")
+    check(d["pruned"]["over_limits"] > 0, "some runs were over the deadline")
+
+
+@case("search.plan_file")
+def _():
+    """A plan file gives the searched lists as arrays or strings; flags beside it win."""
+    plan = plan_file({"model": "llama-3.1-8b", "gpu": ["h100", "h200"], "gpus": "8..32",
+                      "tp": [1, 2], "pp": [1, 2], "sp": [False, True], "recompute": ["none"],
+                      "seq": 4096, "global_batch": 256, "tokens": "100B"})
+    try:
+        j = ok_json("search", "--plan", plan, "--threads", "1")
+        sp = j["space"]
+        check(sp["tp"] == [1, 2] and sp["pp"] == [1, 2] and sp["gpus"] == [8, 16, 32], str(sp))
+        check(sp["recompute"] == ["none"] and sp["sequence_parallel"] == [False, True], str(sp))
+        check(sp["gpu"] == ["H100-SXM5-80GB", "H200-SXM-141GB"], str(sp["gpu"]))
+        j = ok_json("search", "--plan", plan, "--tp", "4", "--threads", "1")
+        check(j["space"]["tp"] == [4], "the flag wins")
+    finally:
+        os.unlink(plan)
+    bad_plan = plan_file({"model": "llama-3.1-8b", "tp": {"x": 1}, "global_batch": 8})
+    try:
+        bad(r"key 'tp' must be a string, a number, a boolean or a non-empty array", "search",
+            "--plan", bad_plan)
+    finally:
+        os.unlink(bad_plan)
+
+
+@case("search.text")
+def _():
+    r = ok(*SEARCH_8B)
+    check("Pareto front" in r.out and "best by time" in r.out, "front and top tables")
+    check("wins over" in r.out and "bound by" in r.out, "why it wins")
+    check("days to train" in r.out, "text chart of the front")
+    with tempfile.TemporaryDirectory() as d:
+        chart = os.path.join(d, "front.svg")
+        r = ok(*SEARCH_8B, "--chart", chart)
+        check(os.path.exists(chart) or (os.path.exists(os.path.join(d, "front.dat")) and
+                                        os.path.exists(os.path.join(d, "front.gp")) and
+                                        "gnuplot" in r.err), "the chart, or its files and a message")
+
+
+@case("search.interrupt")
+def _():
+    """Ctrl-C (SIGINT) stops the search cleanly: exit 130 and the best found so far as JSON."""
+    p = subprocess.Popen([BIN, "search", "--model", "llama-3.1-405b", "--gpu", "h100,h200",
+                          "--gpus", "64..65536+64", "--seq", "8192", "--global-batch", "2048",
+                          "--tokens", "15T", "--threads", "2", "--json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.0)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    check(p.returncode == 130, f"exit {p.returncode}, stderr {err!r}")
+    j = json.loads(out)
+    check(j["complete"] is False, "marked incomplete")
+    check(j["configurations_evaluated"] < j["space"]["size"], "stopped early")
+
+
+@case("search.serve")
+def _():
+    """gpuplan search serve: GPU x TP x PP x weights at the SLO's best concurrency, ranked."""
+    base = ("search", "serve", "--model", "llama-3.1-70b", "--gpu", "h100,h200", "--ttft-slo",
+            "2", "--tpot-slo", "0.05")
+    j = ok_json(*base, "--top", "6")
+    for key in ("results", "configurations_evaluated", "pruned", "seconds", "objective"):
+        check(key in j, f"key {key}")
+    check(j["configurations_evaluated"] == 2 * 4 * 1 * 2, "h100,h200 x tp 1,2,4,8 x pp 1 x bf16,fp8")
+    res = j["results"]
+    check(1 <= len(res) <= 6, f"--top 6: {len(res)}")
+    costs = [x["cost_per_million_tokens"] for x in res]
+    check(costs == sorted(costs), "cheapest first")
+    for x in res:
+        check(x["ttft_s"] <= 2 and x["tpot_s"] <= 0.05, "the SLO holds")
+        near(x["cost_per_million_tokens"],
+             x["price_per_gpu_hour"] / 3600 / x["output_tokens_per_s_per_gpu"] * 1e6,
+             1e-9 * x["cost_per_million_tokens"], "$/M tokens = price / tokens per GPU")
+    check(not any(x["gpu"].startswith("H100") and x["tp"] == 1 and x["weight_dtype"] == "bf16"
+                  for x in res), "70B bf16 does not fit one 80 GB GPU")
+    t = ok_json(*base, "--objective", "tokens_per_gpu")
+    rates = [x["output_tokens_per_s_per_gpu"] for x in t["results"]]
+    check(rates == sorted(rates, reverse=True), "highest throughput per GPU first")
+    r = ok(*base)
+    check("$/M tokens" in r.out and "best by cost_per_million_tokens" in r.out, "text table")
+    bad(r"--objective 'cheap' is not one of", *base, "--objective", "cheap")
+    bad(r"--weight-dtype 'fp4' is not one of", *base, "--weight-dtype", "bf16,fp4")
+    bad(r"--top must be at most 32", *base, "--top", "33")
+
+
+@case("search.errors")
+def _():
+    base = ("search", "--model", "llama-3.1-8b", "--global-batch", "64", "--tokens", "1T")
+    bad(r"--gpus '64\.\.8': FROM must not exceed TO", *base, "--gpus", "64..8")
+    bad(r"--gpus .*'x'", *base, "--gpus", "x")
+    bad(r"--tp .*empty item", *base, "--tp", "1,,2")
+    bad(r"--zero: ZeRO stages are 0, 1, 2 or 3", *base, "--zero", "0,4")
+    bad(r"--objective 'speed' is not one of time\|cost\|energy", *base, "--objective", "speed")
+    bad(r"--top must be at most 64", *base, "--top", "65")
+    bad(r"--recompute 'some' is not one of", *base, "--recompute", "none,some")
+    bad(r"--sp 'maybe' is not one of off\|on", *base, "--sp", "maybe")
+    bad(r"needs --tokens", "search", "--model", "llama-3.1-8b", "--global-batch", "64")
+    bad(r"needs --global-batch", "search", "--model", "llama-3.1-8b", "--tokens", "1T")
+    bad(r"B200.*price|price.*B200", *base, "--gpu", "b200", "--gpus", "8")
+    bad(r"--price-per-gpu-hour: give one price, or one per GPU type", *base, "--gpu",
+        "h100,h200", "--price-per-gpu-hour", "2,3,4")
+    bad(r"--framework transformers.*Megatron", *base, "--framework", "transformers")
+    bad(r"--node and --gpu conflict", *base, "--node", "dgx-h100", "--gpu", "h200")
 
 
 def main():
