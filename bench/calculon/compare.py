@@ -26,13 +26,17 @@ Calculon runs with -c 1 (one worker process) and reports "Total executions" (eve
 it builds, including those it rejects: most rejections, such as memory, come after the whole
 model is evaluated) and its own "Calculation rate" (executions / wall time of the search, without
 start-up). gpuplan runs `gpuplan search ... --threads 1 --json`, whose `configurations_evaluated`
-and `seconds` give its rate the same way (search only). The ratio is gpuplan's rate over
-Calculon's. CPU time (user + system, whole process, start-up included) is printed beside the wall
-time because on a shared machine wall time also counts other jobs' turns.
+and `seconds` give its rate the same way (search only). Two ratios of gpuplan's rate over
+Calculon's are printed:
+  wall  each tool's own search-only rate (wall clock), as each reports it;
+  CPU   configurations per CPU-second of the whole process (user + system, start-up and output
+        included: this counts gpuplan's start-up against it, which matters for a small search).
+On a shared machine the CPU ratio is the one to read: wall time also counts other jobs' turns.
 
   bench/calculon/compare.py CALCULON_DIR --gpuplan build/release/examples/gpuplan/gpuplan
   bench/calculon/compare.py CALCULON_DIR --calculon-only
-  bench/calculon/compare.py --gpuplan BIN --calculon-rate 60.1    # reuse a measured figure
+  bench/calculon/compare.py --gpuplan BIN --calculon-rate 94.5 --calculon-cpu-rate 123.4
+                                            # reuse figures measured before (wall, CPU)
 """
 
 import argparse
@@ -150,7 +154,7 @@ def run_calculon(args):
               f"batch {e['batch_size']} recompute {e['activation_recompute']} "
               f"optimizer sharding {e['optimizer_sharding']} tp comm "
               f"{e['tensor_par_comm_type']}: {s['sample_rate']:.3f} samples/s")
-    return rate
+    return rate, total / cpu_s
 
 
 def run_gpuplan(args):
@@ -162,7 +166,7 @@ def run_gpuplan(args):
     print("gpuplan: " + " ".join(["gpuplan"] + cmd[1:])
           + (f"  (pinned to CPU {args.cpu})" if args.cpu is not None else ""))
     print(f"gpuplan: load average before: {loadavg()}", flush=True)
-    rates = []
+    rates, cpu_rates = [], []
     for _ in range(args.repeat):
         proc, wall, cpu_s = run_timed(cmd, None, None, args.cpu)
         if proc.returncode != 0:
@@ -176,14 +180,16 @@ def run_gpuplan(args):
         if seconds <= 0:
             fail(f"gpuplan search --json: seconds = {seconds}")
         rates.append(evaluated / seconds)
+        cpu_rates.append(evaluated / max(cpu_s, 1e-6))
         print(f"gpuplan: {evaluated} configurations in {seconds:.6f} s -> "
               f"{evaluated / seconds:.4g} configurations/s (process {wall:.3f} s wall, "
               f"{cpu_s:.3f} s CPU)")
     rates.sort()
-    median = rates[len(rates) // 2]
-    print(f"gpuplan: median of {len(rates)}: {median:.4g} configurations/s; "
-          f"load average after: {loadavg()}")
-    return median
+    cpu_rates.sort()
+    median, cpu_median = rates[len(rates) // 2], cpu_rates[len(cpu_rates) // 2]
+    print(f"gpuplan: medians of {len(rates)}: {median:.4g} configurations/s (search, wall), "
+          f"{cpu_median:.4g} per CPU-second (process); load average after: {loadavg()}")
+    return median, cpu_median
 
 
 def main():
@@ -196,8 +202,10 @@ def main():
     p.add_argument("--gpuplan", help="the gpuplan CLI (a Release build)")
     p.add_argument("--calculon-only", action="store_true", help="measure Calculon only")
     p.add_argument("--calculon-rate", type=float,
-                   help="use this Calculon rate (configurations/s, measured before) instead of "
-                        "running Calculon")
+                   help="use this Calculon search rate (configurations/s, wall, measured before) "
+                        "instead of running Calculon")
+    p.add_argument("--calculon-cpu-rate", type=float,
+                   help="with --calculon-rate: Calculon's configurations per CPU-second")
     p.add_argument("--cpu", type=int, default=0, help="the core both run on (default 0)")
     p.add_argument("--no-pin", action="store_true", help="do not pin to a core")
     p.add_argument("--gpus", type=int, default=16, help="GPU count (default 16)")
@@ -228,17 +236,22 @@ def main():
         fail("--gpuplan BIN is required (or --calculon-only)")
 
     if args.calculon_rate is not None:
-        calculon = args.calculon_rate
-        print(f"calculon: {calculon} configurations/s (given with --calculon-rate)")
+        if args.calculon_cpu_rate is None or args.calculon_rate <= 0 or args.calculon_cpu_rate <= 0:
+            fail("--calculon-rate needs --calculon-cpu-rate, both above 0")
+        calculon, calculon_cpu = args.calculon_rate, args.calculon_cpu_rate
+        print(f"calculon: {calculon} configurations/s (search, wall), {calculon_cpu} per "
+              "CPU-second (given)")
     else:
         if not args.calculon:
             fail("give the Calculon checkout (argument or $CALCULON_DIR), or --calculon-rate")
-        calculon = run_calculon(args)
+        calculon, calculon_cpu = run_calculon(args)
     if args.calculon_only:
         return
-    ours = run_gpuplan(args)
-    print(f"ratio: gpuplan / Calculon = {ours / calculon:.4g} "
-          f"({ours:.4g} / {calculon:.4g} configurations per second on one core)")
+    ours, ours_cpu = run_gpuplan(args)
+    print(f"ratio (wall, search only): gpuplan / Calculon = {ours / calculon:.4g} "
+          f"({ours:.4g} / {calculon:.4g} configurations/s)")
+    print(f"ratio (CPU, whole process): gpuplan / Calculon = {ours_cpu / calculon_cpu:.4g} "
+          f"({ours_cpu:.4g} / {calculon_cpu:.4g} configurations per CPU-second)")
 
 
 if __name__ == "__main__":
