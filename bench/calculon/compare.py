@@ -11,32 +11,39 @@ The search (defaults; every part is an option):
   model    Calculon's models/megatron-22B.json = gpuplan's Megatron-GPT-22B (48 blocks, hidden
            6144, FFN 24576, 64 heads of 96, sequence 2048)
   system   Calculon's systems/h100_80g_nvl8.json (H100 80 GB, NVLink domain of 8 at 450 GB/s,
-           50 GB/s per GPU between nodes) = gpuplan's --gpu h100 on DGX H100 nodes, with its second
-           memory tier (512 GiB of host memory for offloading) set to 0 GiB, because gpuplan's
-           search does not search offloading; Calculon then skips its three offload knobs
-  GPUs     16 (two nodes); global batch: the largest multiple of DP up to 32 (Calculon's
-           max_batch_size rule); 16-bit data (Calculon float16, gpuplan bf16)
-  knobs    Calculon: TP x PP (DP = rest) x pipeline interleaving x recompute (full, attn_only,
-           none) x optimizer sharding x TP communication (all-reduce, or reduce-scatter/all-gather
-           = sequence parallel, two kinds) x all-gather redo x micro-batch x the network of each
-           of TP, PP and DP; run with --no-tp-overlap --no-dp-overlap (gpuplan has no such knobs)
+           50 GB/s per GPU between nodes) = gpuplan's --gpu h100 in its DGX H100 node, with the
+           second memory tier (512 GiB of host memory for offloading) set to 0 GiB, because
+           gpuplan's search does not search offloading; Calculon then skips its offload knobs
+  GPUs     16 (two nodes); global batch 32 (Calculon: the largest multiple of DP up to
+           max_batch_size = 32); 16-bit data (Calculon float16, gpuplan bf16)
+  knobs    Calculon: TP x PP (DP = the rest) x pipeline interleaving x recompute (full,
+           attn_only, none) x optimizer sharding x TP communication (all-reduce, or two kinds of
+           reduce-scatter/all-gather = sequence parallelism) x all-gather redo x micro-batch x
+           the network tier of each of TP, PP and DP; run with --no-tp-overlap --no-dp-overlap.
+           gpuplan: the values Calculon's rules give for this model, GPU count and batch (TP,
+           PP, virtual stages, micro-batches: mirror_lists below), ZeRO 0 and 1 (Calculon's
+           optimizer sharding), recompute none/selective/full, sequence parallelism off/on.
 
-Each side is pinned to one core (the same one, --cpu) and runs alone, one after the other.
-Calculon runs with -c 1 (one worker process) and reports "Total executions" (every configuration
-it builds, including those it rejects: most rejections, such as memory, come after the whole
-model is evaluated) and its own "Calculation rate" (executions / wall time of the search, without
-start-up). gpuplan runs `gpuplan search ... --threads 1 --json`, whose `configurations_evaluated`
-and `seconds` give its rate the same way (search only). Two ratios of gpuplan's rate over
-Calculon's are printed:
-  wall  each tool's own search-only rate (wall clock), as each reports it;
-  CPU   configurations per CPU-second of the whole process (user + system, start-up and output
-        included: this counts gpuplan's start-up against it, which matters for a small search).
-On a shared machine the CPU ratio is the one to read: wall time also counts other jobs' turns.
+Each side is pinned to one core (the same one, --cpu) and they run one after the other.
+Calculon runs with -c 1 (one worker process) and reports "Total executions": every
+configuration it builds, including those it rejects (most rejections, memory among them, come
+after the whole model has been evaluated), and its own "Calculation rate" (executions / wall
+time of the search, without start-up). gpuplan runs `gpuplan search ... --threads 1 --json`:
+`configurations_evaluated` (every index of its space, invalid combinations included), `pruned`,
+`timed` and `seconds` (the search, without start-up). Printed ratios of gpuplan over Calculon:
+  wall          each tool's own count and search-only rate, as each reports them;
+  CPU           configurations per CPU-second of the whole process (user + system; gpuplan's
+                start-up, catalog and output count against it: the figure to read on a shared
+                machine, where wall time also counts other jobs' turns), with three counts:
+                everything each tool counts; gpuplan's structurally valid configurations only
+                (Calculon's enumeration never builds an invalid TP/PP/batch split); step times
+                computed (gpuplan's `timed` against Calculon's "Good executions").
 
   bench/calculon/compare.py CALCULON_DIR --gpuplan build/release/examples/gpuplan/gpuplan
   bench/calculon/compare.py CALCULON_DIR --calculon-only
-  bench/calculon/compare.py --gpuplan BIN --calculon-rate 94.5 --calculon-cpu-rate 123.4
-                                            # reuse figures measured before (wall, CPU)
+  bench/calculon/compare.py CALCULON_DIR --gpuplan BIN --calculon-result 30228,12402,94.5,245.0
+        # reuse a Calculon run: total executions, good executions, its calculation rate (per
+        # wall second) and its process CPU seconds
 """
 
 import argparse
@@ -82,6 +89,53 @@ def run_timed(cmd, cwd, env, cpu):
     return proc, wall, cpu_s
 
 
+def divisors(n):
+    return [d for d in range(1, n + 1) if n % d == 0]
+
+
+def calculon_batch(dp, max_batch):
+    """Calculon's OptimalExecution.get_batch_size: the largest multiple of dp up to max_batch."""
+    return None if dp > max_batch else max_batch // dp * dp
+
+
+def mirror_lists(model, gpus, max_batch):
+    """The TP, PP, interleaving and micro-batch values Calculon's enumeration
+    (Llm.get_all_tensor_parallelisms, get_all_pipeline_parallelisms,
+    get_valid_pipeline_interleavings, get_valid_microbatch_sizes) takes for this search."""
+    tps, pps, vss, mbs = set(), set(), set(), set()
+    for tp in divisors(gpus):
+        if model["hidden"] % tp or model["attn_heads"] % tp:
+            continue
+        for pp in divisors(min(gpus // tp, model["num_blocks"])):
+            if gpus % (tp * pp) or model["num_blocks"] % pp:
+                continue
+            dp = gpus // (tp * pp)
+            batch = calculon_batch(dp, max_batch)
+            if batch is None:
+                continue
+            tps.add(tp)
+            pps.add(pp)
+            vss.update(divisors(model["num_blocks"] // pp) if pp > 1 else [1])
+            mbs.update(m for m in divisors(batch // dp) if m * model["seq_size"] % tp == 0)
+    return {k: ",".join(str(x) for x in sorted(v))
+            for k, v in (("tp", tps), ("pp", pps), ("virtual-stages", vss), ("micro-batch", mbs))}
+
+
+def checkout_paths(args):
+    if not args.calculon:
+        fail("give the Calculon checkout (the first argument, or $CALCULON_DIR)")
+    checkout = os.path.abspath(args.calculon)
+    paths = {"checkout": checkout,
+             "tool": os.path.join(checkout, "bin", "calculon"),
+             "model": os.path.join(checkout, "models", args.calculon_model + ".json"),
+             "system": os.path.join(checkout, "systems", args.calculon_system + ".json")}
+    for key, what in (("tool", "bin/calculon"), ("model", "the model file"),
+                      ("system", "the system file")):
+        if not os.path.isfile(paths[key]):
+            fail(f"{what} {paths[key]} not found: is {checkout} a Calculon checkout?")
+    return paths
+
+
 def calculon_commit(checkout):
     try:
         return subprocess.run(["git", "-C", checkout, "rev-parse", "HEAD"], capture_output=True,
@@ -90,22 +144,14 @@ def calculon_commit(checkout):
         return "unknown (not a git checkout)"
 
 
-def run_calculon(args):
-    checkout = os.path.abspath(args.calculon)
-    tool = os.path.join(checkout, "bin", "calculon")
-    model = os.path.join(checkout, "models", args.calculon_model + ".json")
-    system = os.path.join(checkout, "systems", args.calculon_system + ".json")
-    for path, what in ((tool, "bin/calculon"), (model, "the model file"),
-                       (system, "the system file")):
-        if not os.path.isfile(path):
-            fail(f"{what} {path} not found: is {checkout} a Calculon checkout?")
+def run_calculon(args, paths):
     check = subprocess.run([args.python, "-c", "import numpy, pandas, psutil"],
                            capture_output=True, text=True, check=False)
     if check.returncode != 0:
         fail(f"--python {args.python} cannot import numpy, pandas and psutil (Calculon needs "
              "them): pip install numpy pandas psutil")
-
-    with open(system, encoding="utf-8") as f:
+    checkout = paths["checkout"]
+    with open(paths["system"], encoding="utf-8") as f:
         sys_json = json.load(f)
     if not args.keep_offload:
         sys_json["mem2"]["GiB"] = 0  # no offload tier: Calculon skips its offload knobs
@@ -114,10 +160,10 @@ def run_calculon(args):
         out_path = os.path.join(tmp, "best.json")
         with open(sys_path, "w", encoding="utf-8") as f:
             json.dump(sys_json, f)
-        cmd = [args.python, tool, "llm-optimal-execution"]
+        cmd = [args.python, paths["tool"], "llm-optimal-execution"]
         if not args.keep_overlap:
             cmd += ["--no-tp-overlap", "--no-dp-overlap"]
-        cmd += [model, str(args.gpus), str(args.batch), args.calculon_datatype, sys_path,
+        cmd += [paths["model"], str(args.gpus), str(args.batch), args.calculon_datatype, sys_path,
                 out_path, "-c", "1", "-n", "-t", "1"]
         env = dict(os.environ, PYTHONPATH=checkout)
         print(f"calculon: commit {calculon_commit(checkout)}")
@@ -136,9 +182,8 @@ def run_calculon(args):
                 fail(f"no '{label}' in Calculon's output:\n{text}")
             return float(m.group(1))
 
-        total = int(grab("Total executions"))
-        good = int(grab("Good executions"))
-        rate = grab("Calculation rate")
+        total, good, rate = int(grab("Total executions")), int(grab("Good executions")), \
+            grab("Calculation rate")
         best = None
         if os.path.isfile(out_path):
             with open(out_path, encoding="utf-8") as f:
@@ -153,43 +198,53 @@ def run_calculon(args):
               f"interleaving {e['pipeline_interleaving']} micro-batch {e['microbatch_size']} "
               f"batch {e['batch_size']} recompute {e['activation_recompute']} "
               f"optimizer sharding {e['optimizer_sharding']} tp comm "
-              f"{e['tensor_par_comm_type']}: {s['sample_rate']:.3f} samples/s")
-    return rate, total / cpu_s
+              f"{e['tensor_par_comm_type']}: {s['sample_rate']:.3f} samples/s "
+              f"({e['batch_size'] / s['sample_rate']:.3f} s per step)")
+    return {"total": total, "good": good, "rate": rate, "cpu_s": cpu_s}
 
 
-def run_gpuplan(args):
+def median(values):
+    return sorted(values)[len(values) // 2]
+
+
+def run_gpuplan(args, paths):
     if not os.path.isfile(args.gpuplan) or not os.access(args.gpuplan, os.X_OK):
         fail(f"--gpuplan {args.gpuplan} is not an executable (build the gpuplan CLI in Release)")
+    with open(paths["model"], encoding="utf-8") as f:
+        lists = mirror_lists(json.load(f), args.gpus, args.batch)
     cmd = [args.gpuplan, "search", "--model", args.gpuplan_model, "--gpu", args.gpuplan_gpu,
            "--gpus", str(args.gpus), "--global-batch", str(args.batch), "--seq", str(args.seq),
-           "--dtype", args.gpuplan_dtype, "--threads", "1", "--json"] + args.gpuplan_arg
+           "--dtype", args.gpuplan_dtype, "--tokens", args.tokens]
+    for key, value in lists.items():
+        cmd += [f"--{key}", value]
+    cmd += ["--zero", "0,1", "--recompute", "none,selective,full", "--sp", "off,on",
+            "--threads", "1", "--json"] + args.gpuplan_arg
     print("gpuplan: " + " ".join(["gpuplan"] + cmd[1:])
           + (f"  (pinned to CPU {args.cpu})" if args.cpu is not None else ""))
     print(f"gpuplan: load average before: {loadavg()}", flush=True)
-    rates, cpu_rates = [], []
+    runs = []
     for _ in range(args.repeat):
         proc, wall, cpu_s = run_timed(cmd, None, None, args.cpu)
         if proc.returncode != 0:
             fail(f"gpuplan search failed (exit {proc.returncode}): {proc.stderr.strip()}")
         try:
             result = json.loads(proc.stdout)
-            evaluated = int(result["configurations_evaluated"])
-            seconds = float(result["seconds"])
+            run = {"evaluated": int(result["configurations_evaluated"]),
+                   "invalid": int(result["pruned"]["invalid"]),
+                   "timed": int(result["timed"]),
+                   "seconds": float(result["seconds"]), "wall": wall, "cpu_s": max(cpu_s, 1e-6)}
         except (ValueError, KeyError, TypeError) as ex:
-            fail(f"gpuplan search --json: no configurations_evaluated/seconds ({ex})")
-        if seconds <= 0:
-            fail(f"gpuplan search --json: seconds = {seconds}")
-        rates.append(evaluated / seconds)
-        cpu_rates.append(evaluated / max(cpu_s, 1e-6))
-        print(f"gpuplan: {evaluated} configurations in {seconds:.6f} s -> "
-              f"{evaluated / seconds:.4g} configurations/s (process {wall:.3f} s wall, "
-              f"{cpu_s:.3f} s CPU)")
-    rates.sort()
-    cpu_rates.sort()
-    median, cpu_median = rates[len(rates) // 2], cpu_rates[len(cpu_rates) // 2]
-    print(f"gpuplan: medians of {len(rates)}: {median:.4g} configurations/s (search, wall), "
-          f"{cpu_median:.4g} per CPU-second (process); load average after: {loadavg()}")
-    return median, cpu_median
+            fail(f"gpuplan search --json: no configurations_evaluated, pruned.invalid, timed or "
+                 f"seconds ({ex})")
+        if run["seconds"] <= 0:
+            fail(f"gpuplan search --json: seconds = {run['seconds']}")
+        runs.append(run)
+        print(f"gpuplan: {run['evaluated']} configurations ({run['invalid']} invalid, "
+              f"{run['timed']} timed) in {run['seconds']:.6f} s -> "
+              f"{run['evaluated'] / run['seconds']:.4g} configurations/s; process {wall:.3f} s "
+              f"wall, {cpu_s:.3f} s CPU")
+    print(f"gpuplan: load average after: {loadavg()}")
+    return runs
 
 
 def main():
@@ -201,18 +256,19 @@ def main():
                    help="Python for Calculon, with numpy, pandas, psutil ($CALCULON_PYTHON)")
     p.add_argument("--gpuplan", help="the gpuplan CLI (a Release build)")
     p.add_argument("--calculon-only", action="store_true", help="measure Calculon only")
-    p.add_argument("--calculon-rate", type=float,
-                   help="use this Calculon search rate (configurations/s, wall, measured before) "
-                        "instead of running Calculon")
-    p.add_argument("--calculon-cpu-rate", type=float,
-                   help="with --calculon-rate: Calculon's configurations per CPU-second")
+    p.add_argument("--calculon-result",
+                   help="TOTAL,GOOD,RATE,CPU_S of an earlier Calculon run instead of running it")
     p.add_argument("--cpu", type=int, default=0, help="the core both run on (default 0)")
     p.add_argument("--no-pin", action="store_true", help="do not pin to a core")
     p.add_argument("--gpus", type=int, default=16, help="GPU count (default 16)")
     p.add_argument("--batch", type=int, default=32,
-                   help="Calculon's max_batch_size and gpuplan's --global-batch (default 32)")
+                   help="Calculon's max_batch_size and gpuplan's --global-batch (default 32; "
+                        "keep it a multiple of every DP, as Calculon rounds the batch down to one)")
     p.add_argument("--seq", type=int, default=2048,
-                   help="gpuplan --seq; Calculon's comes from its model file (2048)")
+                   help="gpuplan --seq; Calculon's is in its model file (2048)")
+    p.add_argument("--tokens", default="1e11",
+                   help="gpuplan --tokens (the token budget: it scales the time and cost "
+                        "reported, not the search)")
     p.add_argument("--calculon-model", default="megatron-22B", help="models/NAME.json")
     p.add_argument("--calculon-system", default="h100_80g_nvl8", help="systems/NAME.json")
     p.add_argument("--calculon-datatype", default="float16")
@@ -226,7 +282,7 @@ def main():
     p.add_argument("--gpuplan-arg", action="append", default=[],
                    help="one more argument for gpuplan search (repeatable)")
     p.add_argument("--repeat", type=int, default=5,
-                   help="gpuplan runs (median reported; default 5)")
+                   help="gpuplan runs (medians reported; default 5)")
     args = p.parse_args()
     if args.no_pin:
         args.cpu = None
@@ -234,24 +290,37 @@ def main():
         fail("--gpus, --batch and --repeat must be at least 1")
     if not args.calculon_only and not args.gpuplan:
         fail("--gpuplan BIN is required (or --calculon-only)")
+    paths = checkout_paths(args)
 
-    if args.calculon_rate is not None:
-        if args.calculon_cpu_rate is None or args.calculon_rate <= 0 or args.calculon_cpu_rate <= 0:
-            fail("--calculon-rate needs --calculon-cpu-rate, both above 0")
-        calculon, calculon_cpu = args.calculon_rate, args.calculon_cpu_rate
-        print(f"calculon: {calculon} configurations/s (search, wall), {calculon_cpu} per "
-              "CPU-second (given)")
+    if args.calculon_result:
+        try:
+            total, good, rate, cpu_s = args.calculon_result.split(",")
+            cal = {"total": int(total), "good": int(good), "rate": float(rate),
+                   "cpu_s": float(cpu_s)}
+        except ValueError:
+            fail("--calculon-result must be TOTAL,GOOD,RATE,CPU_S (numbers)")
+        if min(cal.values()) <= 0:
+            fail("--calculon-result: every number must be above 0")
+        print(f"calculon: {cal['total']} configurations ({cal['good']} fit), {cal['rate']} "
+              f"configurations/s (search, wall), {cal['cpu_s']} s CPU (given)")
     else:
-        if not args.calculon:
-            fail("give the Calculon checkout (argument or $CALCULON_DIR), or --calculon-rate")
-        calculon, calculon_cpu = run_calculon(args)
+        cal = run_calculon(args, paths)
     if args.calculon_only:
         return
-    ours, ours_cpu = run_gpuplan(args)
-    print(f"ratio (wall, search only): gpuplan / Calculon = {ours / calculon:.4g} "
-          f"({ours:.4g} / {calculon:.4g} configurations/s)")
-    print(f"ratio (CPU, whole process): gpuplan / Calculon = {ours_cpu / calculon_cpu:.4g} "
-          f"({ours_cpu:.4g} / {calculon_cpu:.4g} configurations per CPU-second)")
+    runs = run_gpuplan(args, paths)
+
+    wall = median([r["evaluated"] / r["seconds"] for r in runs])
+    print(f"ratio, wall, each tool's count (search only; medians of {len(runs)}): "
+          f"{wall / cal['rate']:.4g} ({wall:.4g} / {cal['rate']:.4g} configurations/s)")
+    for what, ours, theirs in (
+            ("every configuration each counts", "evaluated", cal["total"]),
+            ("gpuplan's structurally valid ones", None, cal["total"]),
+            ("step times computed (gpuplan timed, Calculon good)", "timed", cal["good"])):
+        mine = median([(r[ours] if ours else r["evaluated"] - r["invalid"]) / r["cpu_s"]
+                       for r in runs])
+        cal_rate = theirs / cal["cpu_s"]
+        print(f"ratio, CPU, {what}: {mine / cal_rate:.4g} "
+              f"({mine:.4g} / {cal_rate:.4g} per CPU-second)")
 
 
 if __name__ == "__main__":
