@@ -929,12 +929,18 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
 /// Seconds of one iteration of the global batch.
 constexpr duration step_time(const training_plan& p) { return estimate_step(p).total; }
 
+/// Time to train on `tokens` tokens at the step `s`: whole steps of the global batch, the last
+/// one rounded up (for callers that already hold the step, as the layout search does).
+constexpr duration time_to_train(const step_breakdown& s, token_count tokens) {
+  detail::check_input(detail::finite_nonnegative(tokens.value), "tokens must be finite and not negative");
+  const double steps = tokens.value / s.tokens_per_step.value;
+  return static_cast<double>(detail::ceil_div(steps, 1.0)) * s.total;
+}
+
 /// Time to train on `tokens` tokens: whole steps of the global batch, the last one rounded up.
 constexpr duration time_to_train(const training_plan& p, token_count tokens) {
   detail::check_input(detail::finite_nonnegative(tokens.value), "tokens must be finite and not negative");
-  const step_breakdown s = estimate_step(p);
-  const double steps = tokens.value / s.tokens_per_step.value;
-  return static_cast<double>(detail::ceil_div(steps, 1.0)) * s.total;
+  return time_to_train(estimate_step(p), tokens);
 }
 
 /// GPU-hours to train on `tokens` tokens (all GPUs of the layout, for the whole time).

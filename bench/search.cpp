@@ -1,0 +1,104 @@
+// Layout-search throughput on one core: configurations walked per second (every index of the
+// space: pruned or timed) and step times computed per second, for the search the issue names:
+// Llama 3.1 405B over up to 16,384 GPUs of three types. The space is printed first so that other
+// tools (Calculon's llm-optimal-execution, bench/ side-by-side scripts) can mirror it.
+//
+//   search_405b_3_types   the whole space below in one call of search_training on one thread
+//   search_405b_shard     one 1/64 shard of it (what one thread takes at a time in the CLI)
+#include <gpuplan/catalog.hpp>
+#include <gpuplan/plan/search.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+
+namespace {
+
+using namespace gpuplan;
+
+const node_spec nodes[] = {catalog::dgx_h100, catalog::hgx_h200, catalog::dgx_b200};
+const int gpus[] = {1024, 2048, 4096, 8192, 16384};
+const int tp[] = {1, 2, 4, 8};
+const int pp[] = {1, 2, 4, 8, 16, 32, 64};
+const int cp[] = {1, 2, 4};
+const int ep[] = {1};
+const int vs[] = {1, 2, 4};
+const int mb[] = {1, 2, 4};
+const int zero[] = {0, 1, 2, 3};
+
+training_search_space space_405b() {
+  training_search_space s;
+  s.model = catalog::llama31_405b;
+  s.config.framework = framework_kind::megatron;
+  s.config.seq = 8192;
+  s.config.global_batch = 2048;  // 16M tokens per step (Llama 3 paper, Sec. 3.4.1)
+  s.tokens = 15.6e12 * units::token;
+  s.cost.require_price = false;  // the book has no B200 price: priced 0, speed unaffected
+  s.nodes = nodes;
+  s.gpus = gpus;
+  s.tp = tp;
+  s.pp = pp;
+  s.cp = cp;
+  s.ep = ep;
+  s.virtual_stages = vs;
+  s.micro_batch = mb;
+  s.zero = zero;
+  return s;  // recompute none/selective/full, sequence parallel off/on: the defaults
+}
+
+void print_space() {
+  static bool done = false;
+  if (done) return;
+  done = true;
+  const training_search_space s = space_405b();
+  std::printf(
+      "search space: Llama 3.1 405B, seq 8192, global batch 2048 sequences, 15.6T tokens, bf16, "
+      "Megatron, InfiniBand\n"
+      "  GPU types  DGX-H100, HGX-H200, DGX-B200\n"
+      "  GPUs       1024 2048 4096 8192 16384 (dp = GPUs / (tp pp cp))\n"
+      "  tp         1 2 4 8 (inside the node)   pp 1 2 4 8 16 32 64   cp 1 2 4   ep 1\n"
+      "  virtual    1 2 4   micro-batch 1 2 4   ZeRO 0 1 2 3   recompute none selective full\n"
+      "  sp         off on\n"
+      "  = %llu configurations\n",
+      static_cast<unsigned long long>(s.size()));
+}
+
+void search_405b_3_types(benchmark::State& state) {
+  print_space();
+  const training_search_space s = space_405b();
+  search_counts counts{};
+  for (auto _ : state) {
+    const training_search_collector r = search_training(s, 10);
+    benchmark::DoNotOptimize(r);
+    counts = r.counts;
+  }
+  const auto iters = static_cast<double>(state.iterations());
+  state.counters["configs_per_s"] =
+      benchmark::Counter(iters * static_cast<double>(counts.visited), benchmark::Counter::kIsRate);
+  state.counters["timed_per_s"] =
+      benchmark::Counter(iters * static_cast<double>(counts.timed), benchmark::Counter::kIsRate);
+  state.counters["configs"] = static_cast<double>(counts.visited);
+  state.counters["over_memory"] = static_cast<double>(counts.over_memory);
+  state.counters["timed"] = static_cast<double>(counts.timed);
+}
+BENCHMARK(search_405b_3_types)->Unit(benchmark::kMillisecond);
+
+void search_405b_shard(benchmark::State& state) {
+  const training_search_space s = space_405b();
+  const std::uint64_t n = s.size(), begin = n / 2, end = begin + n / 64;
+  std::uint64_t visited = 0;
+  for (auto _ : state) {
+    training_search_collector r;
+    search_training(s, begin, end, r);
+    benchmark::DoNotOptimize(r);
+    visited = r.counts.visited;
+  }
+  state.counters["configs_per_s"] = benchmark::Counter(
+      static_cast<double>(state.iterations()) * static_cast<double>(visited),
+      benchmark::Counter::kIsRate);
+}
+BENCHMARK(search_405b_shard)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

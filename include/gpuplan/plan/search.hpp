@@ -1,0 +1,656 @@
+// gpuplan/plan/search.hpp: the best layout and hardware for a job, by exhaustive search.
+//
+// Training: every combination of GPU type x GPU count x TP x PP x CP x EP x virtual stages x
+// micro-batch x ZeRO stage x recomputation x sequence parallelism (DP is what the GPU count leaves)
+// for a model, a global batch and a token budget. Each combination has an index in [0, size());
+// a search walks a range of indices, so the space splits into shards searched independently
+// (threads) whose collectors merge into the same answer whatever the split.
+//
+// Per index, cheapest test first (docs/models/search.md):
+//   1. structure: dp whole, tp inside the NVLink domain, no duplicate spellings (sequence
+//      parallelism without tp, ZeRO without data-parallel ranks), the layout's own checks
+//      against the model (parallel_layout::check), the batch divisible by micro-batch x dp,
+//      the sequence by cp;
+//   2. memory: the memory model (models/framework_memory.hpp) against the GPU's plannable memory;
+//   3. time: the step-time model (models/training_step.hpp), the time to train the budget;
+//   4. money and energy: price_run (plan/cost.hpp) over the run's GPU-hours;
+//   5. the deadline and the budget, when given.
+// Survivors go to a bounded collector: the top k of each objective (time, cost, energy) and the
+// Pareto front of time against cost. Nothing is allocated per configuration; results are
+// ordered by a total order (objective, then index), so they do not depend on the split.
+//
+// Serving: GPU type x TP x PP x weight precision, each at the largest concurrency per replica that
+// meets the SLO (best_under_slo, models/serving.hpp), ranked by cost per million output tokens or
+// by output tokens per second per GPU.
+#pragma once
+
+#include <gpuplan/catalog/prices.hpp>
+#include <gpuplan/models/framework_memory.hpp>
+#include <gpuplan/models/serving.hpp>
+#include <gpuplan/models/training_step.hpp>
+#include <gpuplan/plan/candidates.hpp>
+#include <gpuplan/plan/cost.hpp>
+#include <gpuplan/specs/enum_names.hpp>
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <span>
+
+namespace gpuplan {
+
+/// What a search ranks by.
+enum class search_objective : unsigned char {
+  time,          ///< wall-clock time to train the token budget
+  cost,          ///< money for the run (GPU-hours x price per GPU-hour)
+  energy_used,   ///< facility energy of the run (IT power x time x PUE); spelled "energy"
+};
+inline constexpr enumerator<search_objective> search_objective_names[] = {
+    {search_objective::time, "time"},
+    {search_objective::cost, "cost"},
+    {search_objective::energy_used, "energy"},
+};
+constexpr const auto& enumerators(search_objective) { return search_objective_names; }
+inline constexpr int search_objective_count = 3;
+
+/// The values a dimension takes when the caller gives none.
+namespace search_defaults {
+/// Powers of two up to one 8-GPU NVLink domain (candidate_bounds::nvlink_domain).
+inline constexpr int tp[] = {1, 2, 4, 8};
+/// Powers of two up to 64 stages (Narayanan et al. 2021 Table 1 goes to 64 for 1T parameters).
+inline constexpr int pp[] = {1, 2, 4, 8, 16, 32, 64};
+inline constexpr int cp[] = {1};
+inline constexpr int ep[] = {1};
+/// Interleaved chunks: 1 (1F1B) and 2, 4 (Narayanan et al. 2021 Sec. 2.2.2).
+inline constexpr int virtual_stages[] = {1, 2, 4};
+inline constexpr int micro_batch[] = {1, 2, 4};
+inline constexpr int zero[] = {0, 1, 2, 3};
+inline constexpr recompute_mode recompute[] = {recompute_mode::none, recompute_mode::selective,
+                                               recompute_mode::full};
+inline constexpr bool sequence_parallel[] = {false, true};
+}  // namespace search_defaults
+
+/// The most GPU types one search takes (their prices and power are resolved once per call).
+inline constexpr int max_search_gpu_types = 16;
+
+/// A training search: the workload, the run's fixed settings, and the values of each searched
+/// dimension. The spans must outlive the search.
+struct training_search_space {
+  transformer_spec model{};
+  /// The run's fixed settings: dtype, seq, global_batch (required: layouts are compared at the
+  /// same batch, which the convergence depends on), optimizer, flash attention, framework
+  /// (Megatron-LM: the only profile with model parallelism). micro_batch and recompute are
+  /// replaced by the searched values.
+  training_config config{};
+  token_count tokens{};  ///< the token budget (required)
+  step_assumptions step{};
+  memory_assumptions memory{};
+  inter_node_fabric fabric = inter_node_fabric::infiniband;
+  double bisection_fraction = 1.0;
+  /// Price book, term, provider, site, power model (plan/cost.hpp); `node` is replaced by each
+  /// GPU type's node. A GPU type without a price throws (cost.require_price) or is priced 0.
+  run_cost_inputs cost{.book = catalog::default_prices};
+  /// One price per GPU type (same order as `nodes`), replacing the book where positive.
+  std::span<const money_rate> price_per_gpu_hour{};
+  duration deadline{};  ///< longest time to train; zero: none
+  money budget{};       ///< most money for the run; zero: none
+  /// Tensor parallelism inside one NVLink domain (candidate_bounds::for_node(node)).
+  bool tp_within_nvlink_domain = true;
+
+  std::span<const node_spec> nodes{};  ///< the GPU types, each in the node that carries it
+  std::span<const int> gpus{};         ///< GPU counts (dp = gpus / (tp x pp x cp))
+  std::span<const int> tp = search_defaults::tp;
+  std::span<const int> pp = search_defaults::pp;
+  std::span<const int> cp = search_defaults::cp;
+  std::span<const int> ep = search_defaults::ep;
+  std::span<const int> virtual_stages = search_defaults::virtual_stages;
+  std::span<const int> micro_batch = search_defaults::micro_batch;
+  std::span<const int> zero = search_defaults::zero;
+  std::span<const recompute_mode> recompute = search_defaults::recompute;
+  std::span<const bool> sequence_parallel = search_defaults::sequence_parallel;
+
+  /// Configurations in the space: the product of the dimensions' sizes.
+  [[nodiscard]] constexpr std::uint64_t size() const {
+    std::uint64_t n = nodes.size();
+    for (std::size_t d : {gpus.size(), tp.size(), pp.size(), cp.size(), ep.size(),
+                          virtual_stages.size(), micro_batch.size(), zero.size(),
+                          recompute.size(), sequence_parallel.size()})
+      n *= d;
+    return n;
+  }
+
+  /// Throws gpuplan::invalid_input naming the first field out of range.
+  constexpr void validate() const {
+    model.validate();
+    config.validate();
+    step.validate();
+    memory.validate();
+    detail::check_input(config.global_batch >= 1,
+                        "training_search_space.config.global_batch must be given: layouts are "
+                        "compared at one global batch");
+    detail::check_input(detail::finite_positive(tokens.value),
+                        "training_search_space.tokens must be positive (the token budget)");
+    detail::check_input(step.first_stage_layers == 0 && step.last_stage_layers == 0,
+                        "training_search_space.step.first/last_stage_layers must be 0 (the "
+                        "search splits layers evenly)");
+    detail::check_input(detail::finite_nonnegative(deadline.value) &&
+                            detail::finite_nonnegative(budget.value),
+                        "training_search_space.deadline and budget must not be negative");
+    detail::check_input(!nodes.empty() && nodes.size() <= max_search_gpu_types,
+                        "training_search_space.nodes must hold 1 to 16 GPU types",
+                        static_cast<int>(nodes.size()));
+    detail::check_input(price_per_gpu_hour.empty() || price_per_gpu_hour.size() == nodes.size(),
+                        "training_search_space.price_per_gpu_hour must be empty or one price "
+                        "per GPU type");
+    for (const node_spec& n : nodes) n.validate();
+    auto positive = [](std::span<const int> v, const char* what) {
+      detail::check_input(!v.empty(), what);
+      for (int x : v) detail::check_input(x >= 1 && x <= (1 << 24), what, x);
+    };
+    positive(gpus, "training_search_space.gpus must be a non-empty list of counts in [1, 2^24]");
+    positive(tp, "training_search_space.tp must be a non-empty list of degrees in [1, 2^24]");
+    positive(pp, "training_search_space.pp must be a non-empty list of degrees in [1, 2^24]");
+    positive(cp, "training_search_space.cp must be a non-empty list of degrees in [1, 2^24]");
+    positive(ep, "training_search_space.ep must be a non-empty list of degrees in [1, 2^24]");
+    positive(virtual_stages,
+             "training_search_space.virtual_stages must be a non-empty list in [1, 2^24]");
+    positive(micro_batch,
+             "training_search_space.micro_batch must be a non-empty list in [1, 2^24]");
+    detail::check_input(!zero.empty(), "training_search_space.zero must not be empty");
+    for (int z : zero)
+      detail::check_input(z >= 0 && z <= 3, "training_search_space.zero stages must be 0-3", z);
+    detail::check_input(!recompute.empty() && !sequence_parallel.empty(),
+                        "training_search_space.recompute and sequence_parallel must not be empty");
+    detail::check_input(size() > 0 && size() < (std::uint64_t{1} << 62),
+                        "training_search_space: too many configurations");
+  }
+};
+
+/// One configuration of the space, decoded from its index.
+struct search_configuration {
+  std::uint64_t index = 0;
+  int node = 0;  ///< index into training_search_space::nodes
+  parallel_layout layout{};
+  int micro_batch = 1;
+  recompute_mode recompute = recompute_mode::none;
+};
+
+/// Why a configuration left the search, or that it stayed.
+enum class search_verdict : unsigned char {
+  ok,
+  invalid,      ///< the layout does not suit the model, the GPU count or the batch
+  over_memory,  ///< it does not fit the GPU's memory
+  over_limits,  ///< it misses the deadline or the budget
+};
+
+/// A configuration's full evaluation: layout, memory, step breakdown, time, money, energy.
+struct search_evaluation {
+  search_verdict verdict = search_verdict::invalid;
+  search_configuration config{};
+  data_size memory_per_gpu{};  ///< the most loaded GPU (zero when invalid)
+  step_breakdown step{};       ///< filled from over_limits on
+  duration time_to_train{};
+  run_cost_report cost{};      ///< money, energy and carbon of the run
+
+  [[nodiscard]] constexpr bool ok() const { return verdict == search_verdict::ok; }
+  [[nodiscard]] constexpr energy run_energy() const { return cost.facility_energy(); }
+};
+
+/// What the collectors keep of a configuration: its index and its three objective values.
+struct search_point {
+  std::uint64_t index = 0;
+  double time_s = 0.0;    ///< time to train
+  double cost_usd = 0.0;
+  double energy_j = 0.0;
+
+  [[nodiscard]] constexpr double value(search_objective o) const {
+    return o == search_objective::time ? time_s : o == search_objective::cost ? cost_usd : energy_j;
+  }
+  /// The total order of a ranking: the objective, then the index (ties are deterministic).
+  [[nodiscard]] constexpr bool before(const search_point& b, search_objective o) const {
+    const double x = value(o), y = b.value(o);
+    return x < y || (x == y && index < b.index);
+  }
+  /// Pareto dominance of time against cost; equal points: the smaller index dominates, so the
+  /// front is one set whatever order the points come in.
+  [[nodiscard]] constexpr bool dominates(const search_point& b) const {
+    return time_s <= b.time_s && cost_usd <= b.cost_usd &&
+           (time_s < b.time_s || cost_usd < b.cost_usd || index < b.index);
+  }
+};
+
+/// How many configurations met each fate.
+struct search_counts {
+  std::uint64_t visited = 0;      ///< indices walked (the configurations evaluated)
+  std::uint64_t invalid = 0;      ///< pruned by the structural checks
+  std::uint64_t over_memory = 0;  ///< pruned by the memory model, before any time is computed
+  std::uint64_t timed = 0;        ///< step time computed
+  std::uint64_t over_limits = 0;  ///< timed, then over the deadline or budget
+  constexpr search_counts& operator+=(const search_counts& o) {
+    visited += o.visited;
+    invalid += o.invalid;
+    over_memory += o.over_memory;
+    timed += o.timed;
+    over_limits += o.over_limits;
+    return *this;
+  }
+};
+
+inline constexpr int max_search_top = 64;     ///< largest k of the top-k lists
+inline constexpr int max_search_front = 128;  ///< most points the Pareto front keeps
+
+/// A sorted list of at most N items under a total order: the k best of all offered.
+template <class T, int N>
+struct bounded_ranking {
+  std::array<T, N> items{};
+  int count = 0;
+
+  /// Inserts p if it is among the k best (k <= N) under `less`.
+  template <class Less>
+  constexpr void offer(const T& p, int k, Less&& less) {
+    if (count == k && !less(p, items[static_cast<std::size_t>(count - 1)])) return;
+    int i = count < k ? count++ : count - 1;
+    for (; i > 0 && less(p, items[static_cast<std::size_t>(i - 1)]); --i)
+      items[static_cast<std::size_t>(i)] = items[static_cast<std::size_t>(i - 1)];
+    items[static_cast<std::size_t>(i)] = p;
+  }
+  [[nodiscard]] constexpr std::span<const T> view() const {
+    return {items.data(), static_cast<std::size_t>(count)};
+  }
+};
+
+/// The bounded results of a search (or of one shard): the top k of each objective and the
+/// Pareto front of time against cost, at most max_search_front points, the fastest kept.
+/// merge() of shards gives the same collector as one search of the whole range.
+struct training_search_collector {
+  int top_k = 10;  ///< 1 to max_search_top
+  std::array<bounded_ranking<search_point, max_search_top>, search_objective_count> top{};
+  /// The front, fastest first (cost falls along it).
+  bounded_ranking<search_point, max_search_front> front{};
+  /// Some collector dropped a non-dominated point for lack of room (the front shown is the
+  /// max_search_front fastest of the true front).
+  bool front_truncated = false;
+  search_counts counts{};
+
+  constexpr void offer(const search_point& p) {
+    for (int o = 0; o < search_objective_count; ++o) {
+      const auto obj = static_cast<search_objective>(o);
+      top[static_cast<std::size_t>(o)].offer(
+          p, top_k, [obj](const search_point& a, const search_point& b) { return a.before(b, obj); });
+    }
+    offer_front(p);
+  }
+
+  constexpr void merge(const training_search_collector& o) {
+    // the k best of a union are the k best of the parts' k best
+    for (int k = 0; k < search_objective_count; ++k) {
+      const auto obj = static_cast<search_objective>(k);
+      for (const search_point& p : o.top[static_cast<std::size_t>(k)].view())
+        top[static_cast<std::size_t>(k)].offer(
+            p, top_k, [obj](const search_point& a, const search_point& b) { return a.before(b, obj); });
+    }
+    for (const search_point& p : o.front.view()) offer_front(p);
+    front_truncated = front_truncated || o.front_truncated;
+    counts += o.counts;
+  }
+
+  [[nodiscard]] constexpr std::span<const search_point> best(search_objective o) const {
+    return top[static_cast<std::size_t>(o)].view();
+  }
+  [[nodiscard]] constexpr std::span<const search_point> pareto() const { return front.view(); }
+
+ private:
+  constexpr void offer_front(const search_point& p) {
+    auto& f = front;
+    for (int i = 0; i < f.count; ++i)
+      if (f.items[static_cast<std::size_t>(i)].dominates(p) ||
+          f.items[static_cast<std::size_t>(i)].index == p.index)
+        return;
+    int n = 0;  // drop what p dominates
+    for (int i = 0; i < f.count; ++i)
+      if (!p.dominates(f.items[static_cast<std::size_t>(i)]))
+        f.items[static_cast<std::size_t>(n++)] = f.items[static_cast<std::size_t>(i)];
+    f.count = n;
+    if (f.count == max_search_front) front_truncated = true;
+    f.offer(p, max_search_front, [](const search_point& a, const search_point& b) {
+      return a.time_s < b.time_s || (a.time_s == b.time_s && a.index < b.index);
+    });
+  }
+};
+
+/// Cancellation and progress for a search run on several threads; both optional.
+struct search_control {
+  /// Polled every `poll_every` configurations: when true the search returns what it has.
+  const std::atomic<bool>* cancel = nullptr;
+  /// Configurations walked so far, added every `poll_every` configurations and at the end.
+  std::atomic<std::uint64_t>* progress = nullptr;
+  std::uint64_t poll_every = 1024;
+};
+
+namespace detail {
+
+/// What a search resolves once per call: the plan it edits per configuration and the pricing of
+/// each GPU type.
+struct training_search_context {
+  const training_search_space* space = nullptr;
+  training_plan plan{};
+  std::array<run_cost_inputs, max_search_gpu_types> pricing{};
+  std::array<bool, max_search_gpu_types> usable{};
+};
+
+constexpr training_search_context make_search_context(const training_search_space& s) {
+  s.validate();
+  training_search_context c;
+  c.space = &s;
+  c.plan.model = s.model;
+  c.plan.config = s.config;
+  c.plan.assumptions = s.step;
+  c.plan.fabric = s.fabric;
+  c.plan.bisection_fraction = s.bisection_fraction;
+  for (std::size_t i = 0; i < s.nodes.size(); ++i) {
+    const node_spec& n = s.nodes[i];
+    run_cost_inputs in = s.cost;
+    in.node = n;
+    if (!s.price_per_gpu_hour.empty() && s.price_per_gpu_hour[i].value > 0.0) {
+      in.price_per_gpu_hour = s.price_per_gpu_hour[i];
+    } else {
+      const cloud_price* p = cheapest_price(in.book, n.gpu, in.term, in.provider);
+      if (p == nullptr && in.require_price) detail::no_price(n.gpu, in.term, in.provider);
+      if (p != nullptr) in.price_per_gpu_hour = p->price(in.term);
+    }
+    c.pricing[i] = in;
+    // a GPU without a tensor-core rate for the dtype (fp8 before Hopper) takes no configuration
+    c.usable[i] = n.gpu.peak.tensor(s.config.dtype).value > 0.0;
+  }
+  return c;
+}
+
+/// The configuration at `index`: mixed radix, GPU type most significant, sequence parallelism
+/// least.
+constexpr search_configuration decode(const training_search_space& s, std::uint64_t index) {
+  search_configuration c;
+  c.index = index;
+  std::uint64_t r = index;
+  auto take = [&r](auto dim) {
+    const std::uint64_t n = dim.size();
+    const auto v = dim[static_cast<std::size_t>(r % n)];
+    r /= n;
+    return v;
+  };
+  c.layout.sequence_parallel = take(s.sequence_parallel);
+  c.recompute = take(s.recompute);
+  c.layout.zero = take(s.zero);
+  c.micro_batch = take(s.micro_batch);
+  c.layout.virtual_stages = take(s.virtual_stages);
+  c.layout.ep = take(s.ep);
+  c.layout.cp = take(s.cp);
+  c.layout.tp = take(s.tp);
+  c.layout.pp = take(s.pp);
+  const int gpus = take(s.gpus);
+  c.node = static_cast<int>(r);
+  const long long model_parallel = 1LL * c.layout.tp * c.layout.pp * c.layout.cp;
+  c.layout.dp = gpus % model_parallel == 0 ? static_cast<int>(gpus / model_parallel) : 0;
+  return c;
+}
+
+/// Steps 1-5 of the header comment for one configuration.
+constexpr search_evaluation evaluate(training_search_context& ctx, std::uint64_t index) {
+  const training_search_space& s = *ctx.space;
+  search_evaluation e;
+  e.config = decode(s, index);
+  const parallel_layout& l = e.config.layout;
+  const node_spec& node = s.nodes[static_cast<std::size_t>(e.config.node)];
+  const training_config& base = s.config;
+  // 1. structure
+  const bool one_node = l.gpus() <= node.gpus;
+  if (l.dp == 0 || !ctx.usable[static_cast<std::size_t>(e.config.node)]) return e;
+  if (s.tp_within_nvlink_domain && l.tp > candidate_bounds::for_node(node).nvlink_domain) return e;
+  if (l.sequence_parallel && l.tp == 1) return e;  // the same run as without
+  if (l.zero > 0 && l.dp * l.cp == 1) return e;    // nothing to shard over
+  if (!one_node && node.nics.count == 0) return e;
+  if (base.seq % l.cp != 0) return e;
+  if (base.global_batch % (e.config.micro_batch * l.dp) != 0) return e;
+  if (base.micro_batches > 0 &&
+      base.micro_batches * e.config.micro_batch * l.dp != base.global_batch)
+    return e;
+  if (!l.check(s.model).ok()) return e;
+  training_config& c = ctx.plan.config;
+  c.micro_batch = e.config.micro_batch;
+  c.recompute = e.config.recompute;
+  // 2. memory, before any time
+  e.memory_per_gpu = framework_training_memory(s.model, l, c, s.memory).total();
+  if (e.memory_per_gpu > node.gpu.plannable_memory()) {
+    e.verdict = search_verdict::over_memory;
+    return e;
+  }
+  // 3. time
+  ctx.plan.node = node;
+  ctx.plan.layout = l;
+  e.step = estimate_step(ctx.plan);
+  e.time_to_train = gpuplan::time_to_train(e.step, s.tokens);
+  // 4. money and energy
+  e.cost = price_run(run_usage::of(node.gpu, l.gpus(), e.time_to_train),
+                     ctx.pricing[static_cast<std::size_t>(e.config.node)]);
+  // 5. limits
+  const bool late = s.deadline.value > 0.0 && e.time_to_train > s.deadline;
+  const bool dear = s.budget.value > 0.0 && e.cost.cost > s.budget;
+  e.verdict = late || dear ? search_verdict::over_limits : search_verdict::ok;
+  return e;
+}
+
+constexpr search_point point_of(const search_evaluation& e) {
+  return {e.config.index, e.time_to_train.value, e.cost.cost.value, e.run_energy().value};
+}
+
+}  // namespace detail
+
+/// Decodes and evaluates the configuration at `index` (to report a collector's points in full).
+constexpr search_evaluation evaluate_configuration(const training_search_space& s,
+                                                   std::uint64_t index) {
+  detail::training_search_context ctx = detail::make_search_context(s);
+  detail::check_input(index < s.size(), "search index out of range", static_cast<double>(index));
+  return detail::evaluate(ctx, index);
+}
+
+/// Searches indices [begin, end) of the space into `out` (which keeps what it held: call it
+/// once per shard, then merge). Returns false when cancelled.
+constexpr bool search_training(const training_search_space& s, std::uint64_t begin,
+                               std::uint64_t end, training_search_collector& out,
+                               const search_control& control = {}) {
+  detail::check_input(out.top_k >= 1 && out.top_k <= max_search_top,
+                      "training_search_collector.top_k must be 1 to 64", out.top_k);
+  detail::training_search_context ctx = detail::make_search_context(s);
+  const std::uint64_t n = s.size();
+  if (end > n) end = n;
+  const std::uint64_t poll = control.poll_every > 0 ? control.poll_every : 1;
+  std::uint64_t since = 0;
+  for (std::uint64_t i = begin; i < end; ++i) {
+    const search_evaluation e = detail::evaluate(ctx, i);
+    ++out.counts.visited;
+    switch (e.verdict) {
+      case search_verdict::invalid: ++out.counts.invalid; break;
+      case search_verdict::over_memory: ++out.counts.over_memory; break;
+      case search_verdict::over_limits:
+        ++out.counts.timed;
+        ++out.counts.over_limits;
+        break;
+      case search_verdict::ok:
+        ++out.counts.timed;
+        out.offer(detail::point_of(e));
+        break;
+    }
+    if (++since == poll) {
+      if (control.progress != nullptr) control.progress->fetch_add(since, std::memory_order_relaxed);
+      since = 0;
+      if (control.cancel != nullptr && control.cancel->load(std::memory_order_relaxed)) return false;
+    }
+  }
+  if (control.progress != nullptr && since > 0)
+    control.progress->fetch_add(since, std::memory_order_relaxed);
+  return true;
+}
+
+/// The whole space in one call.
+constexpr training_search_collector search_training(const training_search_space& s, int top_k = 10) {
+  training_search_collector out;
+  out.top_k = top_k;
+  search_training(s, 0, s.size(), out);
+  return out;
+}
+
+/// Why the winner of a ranking wins: the runner-up and what bounds it.
+struct search_margin {
+  bool has_runner_up = false;
+  std::uint64_t runner_up = 0;                       ///< its index
+  step_bottleneck runner_up_bottleneck = step_bottleneck::compute;
+  double ratio = 1.0;  ///< runner-up's objective value over the winner's (>= 1)
+};
+
+/// The margin of `winner` over `runner_up` under objective o.
+constexpr search_margin why_it_wins(const search_evaluation& winner,
+                                    const search_evaluation& runner_up, search_objective o) {
+  const search_point a = detail::point_of(winner), b = detail::point_of(runner_up);
+  search_margin m;
+  m.has_runner_up = true;
+  m.runner_up = runner_up.config.index;
+  m.runner_up_bottleneck = runner_up.step.bottleneck;
+  m.ratio = a.value(o) > 0.0 ? b.value(o) / a.value(o) : 1.0;
+  return m;
+}
+
+// ---- serving ---------------------------------------------------------------------------------
+
+/// What a serving search ranks by.
+enum class serving_objective : unsigned char {
+  cost_per_million_tokens,  ///< money per million output tokens, lowest first
+  tokens_per_gpu,           ///< output tokens per second per GPU, highest first
+};
+inline constexpr enumerator<serving_objective> serving_objective_names[] = {
+    {serving_objective::cost_per_million_tokens, "cost_per_million_tokens"},
+    {serving_objective::tokens_per_gpu, "tokens_per_gpu"},
+};
+constexpr const auto& enumerators(serving_objective) { return serving_objective_names; }
+
+namespace search_defaults {
+inline constexpr int serving_tp[] = {1, 2, 4, 8};
+inline constexpr int serving_pp[] = {1};
+inline constexpr precision serving_weights[] = {precision::bf16, precision::fp8};
+}  // namespace search_defaults
+
+/// A serving search: one replica's plan (model, request mix, engine, assumptions) and the
+/// dimensions searched. Each configuration runs at the largest concurrency that meets the SLO.
+struct serving_search_space {
+  serving_plan base{};   ///< node, layout and weight dtype are replaced per configuration
+  serving_slo slo{};
+  serving_objective objective = serving_objective::cost_per_million_tokens;
+  run_cost_inputs cost{.book = catalog::default_prices};
+  std::span<const money_rate> price_per_gpu_hour{};  ///< per GPU type, replacing the book
+  std::span<const node_spec> nodes{};
+  std::span<const int> tp = search_defaults::serving_tp;
+  std::span<const int> pp = search_defaults::serving_pp;
+  /// Weight precisions; fp8 weights run W8A8 (fp8 GEMMs) where the GPU has fp8 tensor cores,
+  /// narrower integer weights run weight-only (dequantised into 16-bit GEMMs).
+  std::span<const precision> weights = search_defaults::serving_weights;
+
+  [[nodiscard]] constexpr std::uint64_t size() const {
+    return 1ULL * nodes.size() * tp.size() * pp.size() * weights.size();
+  }
+};
+
+/// One serving configuration at its best concurrency under the SLO.
+struct serving_search_result {
+  std::uint64_t index = 0;
+  int node = 0;
+  parallel_layout layout{};
+  precision weights = precision::bf16;
+  precision compute = precision::bf16;
+  serving_point point{};
+  money_rate price{};                  ///< per GPU-hour
+  double cost_per_million_tokens = 0;  ///< USD per million output tokens
+  double tokens_per_s_per_gpu = 0;
+
+  [[nodiscard]] constexpr double value(serving_objective o) const {
+    return o == serving_objective::cost_per_million_tokens ? cost_per_million_tokens
+                                                           : -tokens_per_s_per_gpu;
+  }
+};
+
+inline constexpr int max_serving_results = 32;
+
+struct serving_search_report {
+  bounded_ranking<serving_search_result, max_serving_results> ranking{};  ///< best first
+  std::uint64_t visited = 0, invalid = 0, over_memory = 0, missed_slo = 0;
+  [[nodiscard]] constexpr std::span<const serving_search_result> view() const {
+    return ranking.view();
+  }
+};
+
+/// Every configuration of the serving space, the best `top_k` (<= 32) kept in order (objective,
+/// then index).
+constexpr serving_search_report search_serving(const serving_search_space& s, int top_k = 10) {
+  detail::check_input(top_k >= 1 && top_k <= max_serving_results,
+                      "search_serving: top_k must be 1 to 32", top_k);
+  detail::check_input(!s.nodes.empty() && !s.tp.empty() && !s.pp.empty() && !s.weights.empty(),
+                      "serving_search_space: nodes, tp, pp and weights must not be empty");
+  detail::check_input(s.price_per_gpu_hour.empty() || s.price_per_gpu_hour.size() == s.nodes.size(),
+                      "serving_search_space.price_per_gpu_hour must be empty or one per GPU type");
+  serving_search_report r;
+  const std::uint64_t n = s.size();
+  for (std::uint64_t i = 0; i < n; ++i) {
+    ++r.visited;
+    std::uint64_t q = i;
+    const precision w = s.weights[static_cast<std::size_t>(q % s.weights.size())];
+    q /= s.weights.size();
+    const int pp = s.pp[static_cast<std::size_t>(q % s.pp.size())];
+    q /= s.pp.size();
+    const int tp = s.tp[static_cast<std::size_t>(q % s.tp.size())];
+    q /= s.tp.size();
+    const auto ni = static_cast<std::size_t>(q);
+    serving_plan p = s.base;
+    p.node = s.nodes[ni];
+    p.layout = {.dp = 1, .tp = tp, .pp = pp};
+    p.config.weight_dtype = w;
+    const bool w8a8 = w == precision::fp8 && p.node.gpu.peak.tensor(precision::fp8).value > 0.0;
+    p.compute_dtype = w8a8 ? precision::fp8 : s.base.compute_dtype;
+    if (tp > candidate_bounds::for_node(p.node).nvlink_domain || tp * pp > p.node.gpus ||
+        !p.layout.check(p.model).ok() || (w == precision::fp8 && !w8a8 &&
+                                          p.node.gpu.peak.tensor(p.compute_dtype).value <= 0.0)) {
+      ++r.invalid;
+      continue;
+    }
+    if (detail::kv_capacity(p).sequences < 1) {
+      ++r.over_memory;
+      continue;
+    }
+    const slo_result best = best_under_slo(p, s.slo);
+    if (!best.found) {
+      ++r.missed_slo;
+      continue;
+    }
+    serving_search_result x;
+    x.index = i;
+    x.node = static_cast<int>(ni);
+    x.layout = p.layout;
+    x.weights = w;
+    x.compute = p.compute_dtype;
+    x.point = best.best;
+    if (!s.price_per_gpu_hour.empty() && s.price_per_gpu_hour[ni].value > 0.0) {
+      x.price = s.price_per_gpu_hour[ni];
+    } else {
+      const cloud_price* cp = cheapest_price(s.cost.book, p.node.gpu, s.cost.term, s.cost.provider);
+      if (cp == nullptr && s.cost.require_price) detail::no_price(p.node.gpu, s.cost.term, s.cost.provider);
+      if (cp != nullptr) x.price = cp->price(s.cost.term);
+    }
+    const double per_gpu = x.point.output_tokens_per_s_per_gpu.value;
+    x.tokens_per_s_per_gpu = per_gpu;
+    x.cost_per_million_tokens =
+        per_gpu > 0.0 ? x.price.value / per_gpu * 1e6 : detail::infinity();
+    r.ranking.offer(x, top_k, [&s](const serving_search_result& a, const serving_search_result& b) {
+      const double va = a.value(s.objective), vb = b.value(s.objective);
+      return va < vb || (va == vb && a.index < b.index);
+    });
+  }
+  return r;
+}
+
+}  // namespace gpuplan
