@@ -71,6 +71,7 @@ command add_cost_command(CLI::App& app);
 command add_listing_command(CLI::App& app, const char* name, const char* help,
                             const char* json_help, int (*print)(bool json));
 command add_train_command(CLI::App& app);
+command add_search_command(CLI::App& app);
 
 /// The built-in scenario (`gpuplan` with no arguments).
 int run_demo();

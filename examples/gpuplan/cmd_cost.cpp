@@ -82,13 +82,6 @@ double positive(const settings& s, std::string_view key) {
   return v;
 }
 
-price_term term_named(const std::string& t, const std::string& who) {
-  for (price_term k :
-       {price_term::on_demand, price_term::commit_1yr, price_term::commit_3yr, price_term::spot})
-    if (t == to_string(k)) return k;
-  throw usage_error(who + " '" + t + "' is not one of on_demand|commit_1yr|commit_3yr|spot");
-}
-
 std::vector<double> parse_demand(const std::string& text, const std::string& who) {
   std::vector<double> out;
   std::string_view rest = text;

@@ -304,4 +304,11 @@ nlohmann::json cost_json(const cost_request& r, const cost_result& c) {
   return j;
 }
 
+price_term term_named(const std::string& t, const std::string& who) {
+  for (price_term k :
+       {price_term::on_demand, price_term::commit_1yr, price_term::commit_3yr, price_term::spot})
+    if (t == to_string(k)) return k;
+  throw usage_error(who + " '" + t + "' is not one of on_demand|commit_1yr|commit_3yr|spot");
+}
+
 }  // namespace gpuplan::cli

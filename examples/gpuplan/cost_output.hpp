@@ -52,6 +52,9 @@ struct cost_result {
 /// Runs the library; throws gpuplan::invalid_input or io::error on bad input.
 cost_result evaluate(cost_request& r);
 
+/// The price term named `t` (on_demand|commit_1yr|commit_3yr|spot); usage_error naming `who`.
+price_term term_named(const std::string& t, const std::string& who);
+
 std::string cost_text(const cost_request& r, const cost_result& c);
 nlohmann::json cost_json(const cost_request& r, const cost_result& c);
 

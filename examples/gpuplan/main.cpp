@@ -7,6 +7,7 @@
 //   gpuplan capacity ...    replicas for a demand at a wait SLO, utilisation, growth
 //   gpuplan utilization F   how real GPUs ran (nvidia-smi, DCGM, CSV) against the bands
 //   gpuplan cost ...        what a run costs, draws and emits; rent or own
+//   gpuplan search ...      the best layouts and GPUs for a training run (exhaustive search)
 //
 // Exit status: 0 success; 1 `fit --require-fit` and it does not fit; 2 bad input (one line on
 // stderr naming the problem); 3 an internal error (a bug: please report it).
@@ -54,6 +55,7 @@ int run(int argc, char** argv) {
       gpuplan::cli::add_probe_command(app),  gpuplan::cli::add_train_command(app),
       gpuplan::cli::add_serve_command(app),  gpuplan::cli::add_capacity_command(app),
       gpuplan::cli::add_utilization_command(app), gpuplan::cli::add_cost_command(app),
+      gpuplan::cli::add_search_command(app),
   };
   try {
     app.parse(argc, argv);

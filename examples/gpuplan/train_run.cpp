@@ -20,7 +20,8 @@ constexpr field run_table[] = {
      "Network between nodes: infiniband|roce|efa|ethernet (default infiniband)"},
 };
 
-/// The node: --node, else the catalog node that carries the GPU, else (one GPU) the GPU alone.
+}  // namespace
+
 node_spec choose_node(const settings& s, const gpu_choice& gpu, int gpus) {
   if (auto n = node_from(s)) {
     if (s.has("gpu") && n->gpu.name != gpu.spec.name)
@@ -44,9 +45,41 @@ node_spec choose_node(const settings& s, const gpu_choice& gpu, int gpus) {
       gpu.spec.name.view(), "train"));
 }
 
-}  // namespace
-
 std::span<const field> train_run_fields() { return run_table; }
+
+std::string secs(duration d) {
+  const double s = d.in(units::s);
+  if (s < 1e-3) return fmt::format("{:.1f} us", s * 1e6);
+  if (s < 1.0) return fmt::format("{:.1f} ms", s * 1e3);
+  if (s < 600.0) return fmt::format("{:.2f} s", s);
+  if (s < 3 * 86400.0) return fmt::format("{:.1f} h", s / 3600.0);
+  return fmt::format("{:.1f} days", s / 86400.0);
+}
+
+std::string layout_text(const parallel_layout& l) {
+  std::string t = fmt::format("TP {} x PP {} x DP {}", l.tp, l.pp, l.dp);
+  if (l.cp > 1) t += fmt::format(" x CP {}", l.cp);
+  if (l.ep > 1) t += fmt::format(", EP {}", l.ep);
+  if (l.virtual_stages > 1) t += fmt::format(", {} chunks", l.virtual_stages);
+  if (l.zero > 0) t += fmt::format(", ZeRO-{}", l.zero);
+  if (l.sequence_parallel) t += ", SP";
+  return t;
+}
+
+nlohmann::json breakdown_json(const step_breakdown& b) {
+  return {{"compute_s", b.compute.in(units::s)},
+          {"memory_bound_s", b.memory_bound.in(units::s)},
+          {"tensor_parallel_s", b.tensor_parallel.in(units::s)},
+          {"context_parallel_s", b.context_parallel.in(units::s)},
+          {"expert_parallel_s", b.expert_parallel.in(units::s)},
+          {"pipeline_bubble_s", b.bubble.in(units::s)},
+          {"pipeline_p2p_s", b.pipeline_p2p.in(units::s)},
+          {"data_parallel_s", b.data_parallel.in(units::s)},
+          {"optimizer_s", b.optimizer.in(units::s)},
+          {"offload_s", b.offload.in(units::s)},
+          {"data_loading_s", b.data_loading.in(units::s)}};
+}
+
 
 run_description training_run_from(const settings& s, std::string_view command) {
   for (const char* unsupported : {"lora", "qlora"})

@@ -26,6 +26,17 @@ struct run_description {
   std::string framework_note;  ///< why the framework is what it is (settle_framework)
 };
 
+/// The node: --node, else the catalog node that carries the GPU, else (one GPU) the GPU alone;
+/// usage_error when --node holds another GPU or no catalog node carries it.
+node_spec choose_node(const settings& s, const gpu_choice& gpu, int gpus);
+
+/// A duration for people: us, ms, s, h or days by size.
+std::string secs(duration d);
+/// "TP 8 x PP 16 x DP 128, ZeRO-1, SP": the degrees that are not 1 and the options on.
+std::string layout_text(const parallel_layout& l);
+/// The step's parts in seconds, keyed as `gpuplan train --json`'s "breakdown".
+nlohmann::json breakdown_json(const step_breakdown& b);
+
 /// Reads the model, GPU, node, layout, training and train-run fields into a plan; throws
 /// usage_error naming the flag on what the step-time model does not cover. `command` names the
 /// subcommand in messages.

@@ -49,4 +49,5 @@
 #include <gpuplan/plan/cost.hpp>
 #include <gpuplan/plan/training_cost.hpp>
 #include <gpuplan/plan/fit.hpp>
+#include <gpuplan/plan/search.hpp>
 #include <gpuplan/plan/sharing.hpp>

@@ -11,9 +11,11 @@ import json
 import math
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 GB = 1e9
 GiB = 2.0**30
@@ -1547,6 +1549,125 @@ def _():
     bad(r"no catalog node carries", "train", "--model", "llama-3.1-8b", "--gpu", "rtx-4090",
         "--gpus", "2")
     bad(r"layout\.tp must divide", *base, "--tp", "3")
+
+
+# ---- gpuplan search (issue 13) -----------------------------------------------------------------
+
+SEARCH_8B = ("search", "--model", "llama-3.1-8b", "--gpu", "h100,h200", "--gpus", "8..32",
+             "--seq", "4096", "--global-batch", "256", "--tokens", "100B", "--threads", "2")
+
+
+def dominates(a, b):
+    return (a["time_to_train_s"] <= b["time_to_train_s"] and a["cost_usd"] <= b["cost_usd"] and
+            (a["time_to_train_s"] < b["time_to_train_s"] or a["cost_usd"] < b["cost_usd"]))
+
+
+@case("search.json_contract")
+def _():
+    """The keys other tools rely on (docs/json-schema.md) and a front that is non-dominated."""
+    j = ok_json(*SEARCH_8B)
+    for key in ("front", "configurations_evaluated", "seconds", "top", "space", "pruned"):
+        check(key in j, f"key {key}")
+    check(j["complete"] is True, "ran to the end")
+    check(j["configurations_evaluated"] == j["space"]["size"], "every configuration walked")
+    check(j["space"]["gpus"] == [8, 16, 32], f"8..32 doubles: {j['space']['gpus']}")
+    p = j["pruned"]
+    check(p["invalid"] + p["over_memory"] + j["timed"] == j["configurations_evaluated"],
+          "every configuration is pruned or timed")
+    front = j["front"]
+    check(len(front) >= 1, "a front")
+    for e in front:
+        for key in ("layout", "step_time_s", "cost_usd", "time_to_train_s", "gpu", "gpus",
+                    "micro_batch", "recompute", "breakdown", "energy_kwh", "bottleneck"):
+            check(key in e, f"front entry key {key}")
+        for key in ("dp", "tp", "pp", "cp", "ep", "zero", "virtual_stages", "sequence_parallel"):
+            check(key in e["layout"], f"layout key {key}")
+        lay = e["layout"]
+        check(lay["dp"] * lay["tp"] * lay["pp"] * lay["cp"] == e["gpus"], "dp x tp x pp x cp = GPUs")
+        near(sum(e["breakdown"].values()), e["step_time_s"], 1e-9, "the breakdown adds up")
+        near(e["cost_usd"], e["gpu_hours"] * e["price_per_gpu_hour"], 1e-6 * e["cost_usd"],
+             "cost = GPU-hours x price")
+    for a in front:
+        for b in front:
+            check(a is b or not dominates(a, b), "the front is non-dominated")
+    # every top entry is dominated by or on the front
+    for t in j["top"]:
+        check(any(f["index"] == t["index"] or dominates(f, t) or
+                  (f["time_to_train_s"] <= t["time_to_train_s"] and f["cost_usd"] <= t["cost_usd"])
+                  for f in front), "top entries lie on or behind the front")
+    check("why" in j["top"][0] and "runner_up_bottleneck" in j["top"][0]["why"], "why it wins")
+
+
+@case("search.top_and_objective")
+def _():
+    for n in (1, 3, 7):
+        j = ok_json(*SEARCH_8B, "--top", str(n), "--objective", "cost")
+        check(len(j["top"]) == n, f"--top {n}: {len(j['top'])} entries")
+        costs = [t["cost_usd"] for t in j["top"]]
+        check(costs == sorted(costs), "ranked by cost")
+        check(j["objective"] == "cost", "objective echoed")
+    e = ok_json(*SEARCH_8B, "--objective", "energy", "--top", "4")
+    kwh = [t["energy_kwh"] for t in e["top"]]
+    check(kwh == sorted(kwh), "ranked by energy")
+    # the same answer on 1 and 2 threads
+    one = ok_json(*SEARCH_8B[:-1], "1", "--top", "5")
+    two = ok_json(*SEARCH_8B, "--top", "5")
+    check([t["index"] for t in one["top"]] == [t["index"] for t in two["top"]], "threads agree")
+    check([f["index"] for f in one["front"]] == [f["index"] for f in two["front"]], "fronts agree")
+    # a deadline keeps only runs within it
+    d = ok_json(*SEARCH_8B, "--deadline-days", "5")
+    check(all(f["time_to_train_s"] <= 5 * 86400 for f in d["front"] + d["top"]), "deadline held")
+    check(d["pruned"]["over_limits"] > 0, "some runs were over the deadline")
+
+
+@case("search.text")
+def _():
+    r = ok(*SEARCH_8B)
+    check("Pareto front" in r.out and "best by time" in r.out, "front and top tables")
+    check("wins over" in r.out and "bound by" in r.out, "why it wins")
+    check("days to train" in r.out, "text chart of the front")
+    with tempfile.TemporaryDirectory() as d:
+        chart = os.path.join(d, "front.svg")
+        r = ok(*SEARCH_8B, "--chart", chart)
+        check(os.path.exists(chart) or (os.path.exists(os.path.join(d, "front.dat")) and
+                                        os.path.exists(os.path.join(d, "front.gp")) and
+                                        "gnuplot" in r.err), "the chart, or its files and a message")
+
+
+@case("search.interrupt")
+def _():
+    """Ctrl-C (SIGINT) stops the search cleanly: exit 130 and the best found so far as JSON."""
+    p = subprocess.Popen([BIN, "search", "--model", "llama-3.1-405b", "--gpu", "h100,h200",
+                          "--gpus", "64..65536+64", "--seq", "8192", "--global-batch", "2048",
+                          "--tokens", "15T", "--threads", "2", "--json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.0)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    check(p.returncode == 130, f"exit {p.returncode}, stderr {err!r}")
+    j = json.loads(out)
+    check(j["complete"] is False, "marked incomplete")
+    check(j["configurations_evaluated"] < j["space"]["size"], "stopped early")
+
+
+@case("search.errors")
+def _():
+    base = ("search", "--model", "llama-3.1-8b", "--global-batch", "64", "--tokens", "1T")
+    bad(r"--gpus '64\.\.8': FROM must not exceed TO", *base, "--gpus", "64..8")
+    bad(r"--gpus .*'x'", *base, "--gpus", "x")
+    bad(r"--tp .*empty item", *base, "--tp", "1,,2")
+    bad(r"--zero: ZeRO stages are 0, 1, 2 or 3", *base, "--zero", "0,4")
+    bad(r"--objective 'speed' is not one of time\|cost\|energy", *base, "--objective", "speed")
+    bad(r"--top must be at most 64", *base, "--top", "65")
+    bad(r"--recompute 'some' is not one of", *base, "--recompute", "none,some")
+    bad(r"--sp 'maybe' is not one of off\|on", *base, "--sp", "maybe")
+    bad(r"needs --tokens", "search", "--model", "llama-3.1-8b", "--global-batch", "64")
+    bad(r"needs --global-batch", "search", "--model", "llama-3.1-8b", "--tokens", "1T")
+    bad(r"B200.*price|price.*B200", *base, "--gpu", "b200", "--gpus", "8")
+    bad(r"--price-per-gpu-hour: give one price, or one per GPU type", *base, "--gpu",
+        "h100,h200", "--price-per-gpu-hour", "2,3,4")
+    bad(r"--framework transformers.*Megatron", *base, "--framework", "transformers")
+    bad(r"--node and --gpu conflict", *base, "--node", "dgx-h100", "--gpu", "h200")
 
 
 def main():

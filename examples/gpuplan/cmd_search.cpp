@@ -1,0 +1,566 @@
+// examples/gpuplan/cmd_search.cpp: `gpuplan search`, which GPU, how many, and how to split the
+// model: an exhaustive search of layouts and hardware for a training run (plan/search.hpp).
+//
+// The options are a contract (docs/cli.md, docs/json-schema.md): `gpuplan train`'s flags (the
+// shared model, node, training and train-run groups) where the searched ones take lists or
+// ranges: --gpu h100,h200,b200, --gpus 64..4096 (doubling) or 64..4096+64 (stepping), --tp,
+// --pp, --cp, --ep, --virtual-stages, --micro-batch, --zero, --recompute, --sp; and search's own:
+// --objective, --top, --threads, --deadline-days, --budget, --price-per-gpu-hour, --term,
+// --provider, --chart, --json. The search runs on --threads threads (all cores by default), each
+// taking chunks of the index space into its own collector; the collectors merge into the same
+// answer whatever the split. A progress bar goes to stderr when stderr is a terminal and the
+// search runs past a second; Ctrl-C stops it and prints the best found so far (exit status 130).
+#include "chart.hpp"
+#include "cli.hpp"
+#include "cost_output.hpp"
+#include "options.hpp"
+#include "train_run.hpp"
+
+#include <gpuplan/catalog.hpp>
+#include <gpuplan/plan/search.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <unistd.h>
+
+namespace gpuplan::cli {
+
+namespace {
+
+using ft = field_type;
+
+/// The searched dimensions: the same keys as the layout and training groups, as lists.
+constexpr field searched_table[] = {
+    {"gpu", "--gpu", ft::text, "search",
+     "GPU types to try, comma-separated catalog names or aliases (h100,h200,b200); each in the "
+     "catalog node that carries it. Default H100-SXM5-80GB"},
+    {"gpus", "--gpus", ft::text, "search",
+     "GPU counts: a list (512,1024), FROM..TO doubling from FROM (64..4096: 64 128 ... 4096), or "
+     "FROM..TO+STEP stepping by STEP (64..1024+64: node multiples)"},
+    {"tp", "--tp", ft::text, "search", "Tensor-parallel degrees: list or range (default 1,2,4,8)"},
+    {"pp", "--pp", ft::text, "search", "Pipeline-parallel degrees (default 1..64, doubling)"},
+    {"cp", "--cp", ft::text, "search", "Context-parallel degrees (default 1)"},
+    {"ep", "--ep", ft::text, "search", "Expert-parallel degrees (default 1)"},
+    {"virtual_stages", "--virtual-stages", ft::text, "search",
+     "Interleaved chunks per pipeline rank (default 1,2,4)"},
+    {"micro_batch", "--micro-batch", ft::text, "search", "Micro-batch sizes (default 1,2,4)"},
+    {"zero", "--zero", ft::text, "search", "ZeRO stages (default 0,1,2,3)"},
+    {"recompute", "--recompute", ft::text, "search",
+     "Recomputation modes: none,selective,full (default all three)"},
+    {"sp", "--sp", ft::text, "search", "Sequence parallelism: off, on, or off,on (default both)"},
+};
+
+constexpr field search_table[] = {
+    {"objective", "--objective", ft::text, "search",
+     "Rank the top list by time|cost|energy (default time); the front is time against cost"},
+    {"top", "--top", ft::count, "search", "Configurations in the top list, 1-64 (default 5)"},
+    {"threads", "--threads", ft::count, "search", "Threads (default: all cores)"},
+    {"deadline_days", "--deadline-days", ft::number, "search",
+     "Keep only runs that finish the tokens within this many days"},
+    {"budget", "--budget", ft::number, "search", "Keep only runs that cost at most this many USD"},
+    {"price_per_gpu_hour", "--price-per-gpu-hour", ft::text, "search",
+     "USD per GPU-hour: one price for every --gpu, or one per --gpu (comma-separated), instead "
+     "of the price book"},
+    {"term", "--term", ft::text, "search", "Price term: on_demand|commit_1yr|commit_3yr|spot"},
+    {"provider", "--provider", ft::text, "search", "Only this provider's prices"},
+    {"chart", "--chart", ft::text, "output",
+     "Draw the front (time to train against cost) into FILE (.svg or .png, through gnuplot)"},
+};
+
+struct search_command {
+  settings s;
+  bool json = false;
+};
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : text) {
+    if (c == ',') {
+      out.push_back(cur);
+      cur.clear();
+    } else if (c != ' ') {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+int whole(const std::string& text, const std::string& who, bool allow_zero) {
+  const double v = allow_zero && text == "0" ? 0.0 : parse_count(text, who);
+  if (v != static_cast<double>(static_cast<long long>(v)) || v > (1 << 24))
+    throw usage_error(fmt::format("{} '{}' must be a whole number up to 16777216", who, text));
+  return static_cast<int>(v);
+}
+
+/// A list of whole numbers: "1,2,4", "64..4096" (doubling) or "64..4096+64" (stepping), or
+/// `fallback` when not given. Duplicates are dropped, the order kept.
+std::vector<int> int_list(const settings& s, std::string_view key, std::span<const int> fallback,
+                          bool allow_zero = false) {
+  const auto t = s.text(key);
+  if (!t) return {fallback.begin(), fallback.end()};
+  const std::string who = s.name(key);
+  std::vector<int> out;
+  auto add = [&](int v) {
+    if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+    if (out.size() > 4096) throw usage_error(who + ": more than 4096 values");
+  };
+  for (const std::string& item : split(*t)) {
+    if (item.empty()) throw usage_error(fmt::format("{} '{}': an empty item", who, *t));
+    const auto dots = item.find("..");
+    if (dots == std::string::npos) {
+      add(whole(item, who, allow_zero));
+      continue;
+    }
+    const std::string rest = item.substr(dots + 2);
+    const auto plus = rest.find('+');
+    const int from = whole(item.substr(0, dots), who, allow_zero);
+    const int to = whole(rest.substr(0, plus), who, allow_zero);
+    if (from > to)
+      throw usage_error(fmt::format("{} '{}': FROM must not exceed TO", who, item));
+    if (plus == std::string::npos) {
+      if (from == 0) throw usage_error(fmt::format("{} '{}': a doubling range starts at 1 or more", who, item));
+      for (long long v = from; v <= to; v *= 2) add(static_cast<int>(v));
+    } else {
+      const int step = whole(rest.substr(plus + 1), who, false);
+      for (long long v = from; v <= to; v += step) add(static_cast<int>(v));
+    }
+  }
+  return out;
+}
+
+std::vector<gpu_choice> gpu_list(const settings& s) {
+  std::vector<gpu_choice> out;
+  const auto t = s.text("gpu");
+  for (const std::string& name : split(t.value_or("H100-SXM5-80GB"))) {
+    if (name.empty()) throw usage_error(s.name("gpu") + ": an empty GPU name");
+    gpu_choice g = resolve_gpu(name);
+    g.spec.validate();
+    if (std::none_of(out.begin(), out.end(),
+                     [&](const gpu_choice& o) { return o.spec.name == g.spec.name; }))
+      out.push_back(g);
+  }
+  return out;
+}
+
+std::atomic<bool> interrupted{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "the SIGINT handler sets it");
+extern "C" void on_sigint(int) { interrupted.store(true); }
+
+struct run_result {
+  training_search_collector best;
+  double seconds = 0;
+  bool complete = true;
+  int threads = 1;
+};
+
+std::string count_text(double n) { return show_count(n); }
+
+/// Runs the search on `threads` threads, chunks of the index space taken in turn; the progress
+/// bar on stderr when it is a terminal and the search runs past a second.
+run_result run_threads(const training_search_space& space, int top, int threads) {
+  const std::uint64_t n = space.size();
+  const std::uint64_t chunk = std::max<std::uint64_t>(1024, n / (static_cast<std::uint64_t>(threads) * 64));
+  std::atomic<std::uint64_t> next{0}, progress{0};
+  std::atomic<int> running{threads};
+  std::vector<training_search_collector> parts(static_cast<std::size_t>(threads));
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
+  interrupted = false;
+  void (*previous)(int) = std::signal(SIGINT, on_sigint);
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::thread> pool;
+  for (int k = 0; k < threads; ++k) {
+    pool.emplace_back([&, k] {
+      training_search_collector& c = parts[static_cast<std::size_t>(k)];
+      c.top_k = top;
+      try {
+        for (;;) {
+          const std::uint64_t b = next.fetch_add(chunk);
+          if (b >= n || interrupted.load()) break;
+          if (!search_training(space, b, std::min(n, b + chunk), c, {&interrupted, &progress, 256}))
+            break;
+        }
+      } catch (...) {
+        errors[static_cast<std::size_t>(k)] = std::current_exception();
+        interrupted = true;
+      }
+      --running;
+    });
+  }
+  const bool tty = isatty(fileno(stderr)) != 0;
+  bool drawn = false;
+  while (running.load() > 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!tty || el < 1.0) continue;
+    const double done = static_cast<double>(progress.load());
+    const double rate = done / el;
+    const double left = rate > 0 ? (static_cast<double>(n) - done) / rate : 0.0;
+    const int width = 30, filled = static_cast<int>(width * done / static_cast<double>(n));
+    fmt::print(stderr, "\r[{}{}] {}/{} configurations, {}/s, {:.0f} s left  ",
+               std::string(static_cast<std::size_t>(filled), '#'),
+               std::string(static_cast<std::size_t>(width - filled), ' '), count_text(done),
+               count_text(static_cast<double>(n)), count_text(rate), left);
+    drawn = true;
+  }
+  for (std::thread& t : pool) t.join();
+  if (drawn) fmt::print(stderr, "\r{}\r", std::string(100, ' '));
+  std::signal(SIGINT, previous);
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  run_result r;
+  r.threads = threads;
+  r.best.top_k = top;
+  for (const auto& p : parts) r.best.merge(p);
+  r.complete = r.best.counts.visited == n;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+nlohmann::json entry_json(const training_search_space& s, const search_evaluation& e) {
+  const parallel_layout& l = e.config.layout;
+  const node_spec& node = s.nodes[static_cast<std::size_t>(e.config.node)];
+  return {{"index", e.config.index},
+          {"gpu", std::string(node.gpu.name.view())},
+          {"node", std::string(node.name.view())},
+          {"gpus", l.gpus()},
+          {"nodes", e.step.nodes},
+          {"layout", {{"dp", l.dp}, {"tp", l.tp}, {"pp", l.pp}, {"cp", l.cp}, {"ep", l.ep},
+                      {"zero", l.zero}, {"virtual_stages", l.virtual_stages},
+                      {"sequence_parallel", l.sequence_parallel}}},
+          {"micro_batch", e.config.micro_batch},
+          {"recompute", std::string(to_string(e.config.recompute))},
+          {"micro_batches", e.step.micro_batches},
+          {"memory_per_gpu_gib", e.memory_per_gpu.in(units::GiB)},
+          {"step_time_s", e.step.total.in(units::s)},
+          {"time_to_train_s", e.time_to_train.in(units::s)},
+          {"tokens_per_s", e.step.tokens_per_s.in(units::tokens_per_s)},
+          {"mfu", e.step.mfu},
+          {"bottleneck", std::string(to_string(e.step.bottleneck))},
+          {"breakdown", breakdown_json(e.step)},
+          {"gpu_hours", e.cost.usage.gpu_time.in(units::h)},
+          {"price_per_gpu_hour", e.cost.price.in(units::usd_per_h)},
+          {"cost_usd", e.cost.cost.in(units::usd)},
+          {"energy_kwh", e.run_energy().in(units::kWh)}};
+}
+
+std::string money_text(double usd) {
+  if (usd >= 1e6) return fmt::format("${:.2f}M", usd / 1e6);
+  if (usd >= 1e3) return fmt::format("${:.1f}k", usd / 1e3);
+  return fmt::format("${:.0f}", usd);
+}
+
+table results_table(const training_search_space& s, const std::vector<search_evaluation>& rows) {
+  table t;
+  t.header = {"#", "GPU", "GPUs", "layout", "mb", "recompute", "step", "time to train", "cost",
+              "MWh", "MFU", "bottleneck"};
+  t.numeric = {true, false, true, false, true, false, true, true, true, true, true, false};
+  int i = 0;
+  for (const search_evaluation& e : rows) {
+    const node_spec& node = s.nodes[static_cast<std::size_t>(e.config.node)];
+    t.rows.push_back({std::to_string(++i), std::string(node.gpu.name.view()),
+                      std::to_string(e.config.layout.gpus()), layout_text(e.config.layout),
+                      std::to_string(e.config.micro_batch),
+                      std::string(to_string(e.config.recompute)), secs(e.step.total),
+                      secs(e.time_to_train), money_text(e.cost.cost.in(units::usd)),
+                      fmt::format("{:.1f}", e.run_energy().in(units::kWh) / 1e3),
+                      fmt::format("{:.1f}%", 100 * e.step.mfu),
+                      std::string(describe(e.step.bottleneck))});
+  }
+  return t;
+}
+
+chart::chart_spec front_chart(const std::vector<search_evaluation>& front, const std::string& title) {
+  chart::series pts{"Pareto front", {}, chart::style::points};
+  for (const search_evaluation& e : front)
+    pts.points.emplace_back(e.time_to_train.in(units::h) / 24.0, e.cost.cost.in(units::usd) / 1e6);
+  chart::chart_spec c;
+  c.title = title;
+  c.x_label = "days to train";
+  c.y_label = "cost (million USD)";
+  c.data.push_back(std::move(pts));
+  return c;
+}
+
+int run_search(search_command& cmd) {
+  settings& s = cmd.s;
+  s.read_plan();
+  for (const char* unsupported : {"lora", "qlora", "nodes"})
+    if (s.has(unsupported))
+      throw usage_error(s.name(unsupported) + (std::string_view(unsupported) == "nodes"
+                                                   ? ": the search sizes the cluster from --gpus"
+                                                   : ": the step-time model does not cover LoRA "
+                                                     "fine-tuning"));
+  const model_choice model = model_from(s, "search");
+  if (!model.transformer)
+    throw usage_error(s.name("model") + ": gpuplan search needs the model's architecture (a "
+                                        "catalog name or a config.json), not a parameter count");
+  if (const auto f = s.text("framework"); f && *f != "megatron")
+    throw usage_error(s.name("framework") + " " + *f +
+                      ": the search covers Megatron-LM layouts (tensor, pipeline and context "
+                      "parallelism); use megatron");
+  const auto tokens_text = s.text("tokens");
+  if (!tokens_text) throw usage_error("gpuplan search needs --tokens (the token budget)");
+
+  // The run's fixed settings, read by training_from from a copy with the searched keys set to
+  // one of their values (training_from checks the rest as `gpuplan train` does).
+  settings base = s;
+  base.set_flag("micro_batch", 1);
+  base.set_flag("recompute", "none");
+  base.set_flag("framework", "megatron");
+  training_search_space space;
+  space.model = *model.transformer;
+  space.config = training_from(base);
+  if (space.config.offload == offload_kind::params)
+    throw usage_error(s.name("offload") + " params: the step-time model covers optimizer offload only");
+  if (space.config.global_batch == 0)
+    throw usage_error("gpuplan search needs --global-batch (layouts are compared at one global "
+                      "batch, in sequences)");
+  space.tokens = parse_count(*tokens_text, s.name("tokens")) * units::token;
+  if (auto f = s.text("fabric"))
+    space.fabric = enum_named<inter_node_fabric>(
+        *f, s.name("fabric"), {inter_node_fabric::infiniband, inter_node_fabric::roce,
+                               inter_node_fabric::efa, inter_node_fabric::ethernet});
+
+  // Hardware: each GPU in its catalog node, or the given --node.
+  std::vector<node_spec> nodes;
+  if (s.has("node")) {
+    if (s.has("gpu"))
+      throw usage_error(s.name("node") + " and " + s.name("gpu") +
+                        " conflict in a search: give GPU types (each in its catalog node) or one node");
+    nodes.push_back(*node_from(s));
+  } else {
+    for (const gpu_choice& g : gpu_list(s)) nodes.push_back(choose_node(s, g, 2));
+  }
+  if (nodes.size() > static_cast<std::size_t>(max_search_gpu_types))
+    throw usage_error(fmt::format("{}: at most {} GPU types", s.name("gpu"), max_search_gpu_types));
+  space.nodes = nodes;
+
+  const int default_gpus[] = {nodes.front().gpus > 0 ? nodes.front().gpus : 8};
+  const std::vector<int> gpus = int_list(s, "gpus", default_gpus);
+  const std::vector<int> tp = int_list(s, "tp", search_defaults::tp);
+  const std::vector<int> pp = int_list(s, "pp", search_defaults::pp);
+  const std::vector<int> cp = int_list(s, "cp", search_defaults::cp);
+  const std::vector<int> ep = int_list(s, "ep", search_defaults::ep);
+  const std::vector<int> vs = int_list(s, "virtual_stages", search_defaults::virtual_stages);
+  const std::vector<int> mb = int_list(s, "micro_batch", search_defaults::micro_batch);
+  const std::vector<int> zero = int_list(s, "zero", search_defaults::zero, true);
+  for (int z : zero)
+    if (z > 3) throw usage_error(fmt::format("{}: ZeRO stages are 0, 1, 2 or 3 (got {})", s.name("zero"), z));
+  for (int m : mb)
+    if (1LL * m * space.config.seq > (1LL << 30))
+      throw usage_error(fmt::format("{} {} x --seq {}: more than 2^30 tokens in one micro-batch",
+                                    s.name("micro_batch"), m, space.config.seq));
+  std::vector<recompute_mode> rc;
+  if (const auto t = s.text("recompute")) {
+    for (const std::string& r : split(*t)) {
+      const recompute_mode m = enum_named<recompute_mode>(r, s.name("recompute"));
+      if (std::find(rc.begin(), rc.end(), m) == rc.end()) rc.push_back(m);
+    }
+  } else {
+    rc.assign(std::begin(search_defaults::recompute), std::end(search_defaults::recompute));
+  }
+  std::vector<char> sp_store;
+  if (const auto t = s.text("sp")) {
+    for (const std::string& v : split(*t)) {
+      const bool on = v == "on" || v == "true" || v == "1";
+      if (!on && v != "off" && v != "false" && v != "0")
+        throw usage_error(fmt::format("{} '{}' is not one of off|on", s.name("sp"), v));
+      if (std::find(sp_store.begin(), sp_store.end(), on) == sp_store.end())
+        sp_store.push_back(on);
+    }
+  } else {
+    sp_store = {0, 1};
+  }
+  bool sp_values[2] = {sp_store[0] != 0, sp_store.size() > 1 && sp_store[1] != 0};
+  space.gpus = gpus;
+  space.tp = tp;
+  space.pp = pp;
+  space.cp = cp;
+  space.ep = ep;
+  space.virtual_stages = vs;
+  space.micro_batch = mb;
+  space.zero = zero;
+  space.recompute = rc;
+  space.sequence_parallel = std::span<const bool>(sp_values, sp_store.size());
+
+  // Money and limits.
+  std::vector<money_rate> prices;
+  if (const auto t = s.text("price_per_gpu_hour")) {
+    for (const std::string& v : split(*t)) {
+      double x = 0;
+      try {
+        std::size_t used = 0;
+        x = std::stod(v, &used);
+        if (used != v.size()) x = -1;
+      } catch (const std::exception&) {
+        x = -1;
+      }
+      if (!(x > 0) || !std::isfinite(x))
+        throw usage_error(fmt::format("{} '{}' must be a positive price in USD", s.name("price_per_gpu_hour"), v));
+      prices.push_back(x * units::usd_per_h);
+    }
+    if (prices.size() == 1) prices.assign(nodes.size(), prices.front());
+    if (prices.size() != nodes.size())
+      throw usage_error(fmt::format("{}: give one price, or one per GPU type ({})",
+                                    s.name("price_per_gpu_hour"), nodes.size()));
+    space.price_per_gpu_hour = prices;
+  }
+  if (auto t = s.text("term")) space.cost.term = term_named(*t, s.name("term"));
+  const auto provider = s.text("provider");
+  if (provider) space.cost.provider = *provider;
+  if (auto d = s.number("deadline_days")) {
+    if (!(*d > 0) || !std::isfinite(*d))
+      throw usage_error(s.name("deadline_days") + " must be a positive number of days");
+    space.deadline = *d * 24.0 * units::h;
+  }
+  if (auto b = s.number("budget")) {
+    if (!(*b > 0) || !std::isfinite(*b))
+      throw usage_error(s.name("budget") + " must be a positive amount in USD");
+    space.budget = *b * units::usd;
+  }
+  search_objective objective = search_objective::time;
+  if (auto o = s.text("objective")) objective = enum_named<search_objective>(*o, s.name("objective"));
+  const int top = s.count("top").value_or(5);
+  if (top > max_search_top)
+    throw usage_error(fmt::format("{} must be at most {} (got {})", s.name("top"), max_search_top, top));
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = s.count("threads").value_or(cores);
+  if (threads > 1024) throw usage_error(s.name("threads") + " must be at most 1024");
+  std::optional<std::string> chart_file = s.text("chart");
+  if (chart_file) {
+    const std::string ext = std::filesystem::path(*chart_file).extension().string();
+    if (ext != ".svg" && ext != ".png")
+      throw usage_error(s.name("chart") + " " + *chart_file + ": the file must end in .svg or .png");
+  }
+  (void)detail::make_search_context(space);  // every input error before any thread starts
+
+  const run_result r = run_threads(space, top, threads);
+  auto evaluate_all = [&](std::span<const search_point> pts) {
+    std::vector<search_evaluation> out;
+    for (const search_point& p : pts) out.push_back(evaluate_configuration(space, p.index));
+    return out;
+  };
+  const std::vector<search_evaluation> front = evaluate_all(r.best.pareto());
+  const std::vector<search_evaluation> best = evaluate_all(r.best.best(objective));
+  // why the winner wins: the first runner-up of the ranking with another shape (GPU type, GPU
+  // count, TP, PP, CP, EP: not the same layout with another ZeRO stage), and what bounds it
+  std::optional<search_margin> margin;
+  std::size_t runner = 0;
+  for (std::size_t k = 1; k < best.size() && runner == 0; ++k) {
+    const parallel_layout &a = best[0].config.layout, &b = best[k].config.layout;
+    if (best[k].config.node != best[0].config.node || a.gpus() != b.gpus() || a.tp != b.tp ||
+        a.pp != b.pp || a.cp != b.cp || a.ep != b.ep)
+      runner = k;
+  }
+  if (best.size() >= 2 && runner == 0) runner = 1;
+  if (runner > 0) margin = why_it_wins(best[0], best[runner], objective);
+
+  const std::string title = fmt::format("{}: time to train {} tokens against cost", model.name(), *tokens_text);
+  std::string chart_note;
+  if (chart_file && !front.empty()) chart_note = chart::render_file(front_chart(front, title), *chart_file).message;
+  const search_counts& n = r.best.counts;
+  const double rate = r.seconds > 0 ? static_cast<double>(n.visited) / r.seconds : 0.0;
+  if (cmd.json) {
+    auto list = [](std::span<const int> v) { return nlohmann::json(std::vector<int>(v.begin(), v.end())); };
+    nlohmann::json gpu_names = nlohmann::json::array();
+    for (const node_spec& x : nodes) gpu_names.push_back(std::string(x.gpu.name.view()));
+    nlohmann::json rcs = nlohmann::json::array();
+    for (recompute_mode m : rc) rcs.push_back(std::string(to_string(m)));
+    nlohmann::json sps = nlohmann::json::array();
+    for (bool b : space.sequence_parallel) sps.push_back(b);
+    nlohmann::json j{
+        {"model", model.name()},
+        {"tokens", space.tokens.in(units::token)},
+        {"seq", space.config.seq},
+        {"global_batch", space.config.global_batch},
+        {"objective", std::string(to_string(objective))},
+        {"space", {{"gpu", gpu_names}, {"gpus", list(gpus)}, {"tp", list(tp)}, {"pp", list(pp)},
+                   {"cp", list(cp)}, {"ep", list(ep)}, {"virtual_stages", list(vs)},
+                   {"micro_batch", list(mb)}, {"zero", list(zero)}, {"recompute", rcs},
+                   {"sequence_parallel", sps}, {"size", space.size()}}},
+        {"configurations_evaluated", n.visited},
+        {"pruned", {{"invalid", n.invalid}, {"over_memory", n.over_memory},
+                    {"over_limits", n.over_limits}}},
+        {"timed", n.timed},
+        {"seconds", r.seconds},
+        {"configurations_per_s", rate},
+        {"threads", r.threads},
+        {"complete", r.complete},
+        {"front_truncated", r.best.front_truncated},
+    };
+    nlohmann::json fj = nlohmann::json::array();
+    for (const search_evaluation& e : front) fj.push_back(entry_json(space, e));
+    j["front"] = fj;
+    nlohmann::json tj = nlohmann::json::array();
+    for (const search_evaluation& e : best) tj.push_back(entry_json(space, e));
+    if (margin && !tj.empty())
+      tj[0]["why"] = {{"runner_up", margin->runner_up},
+                      {"runner_up_bottleneck", std::string(to_string(margin->runner_up_bottleneck))},
+                      {"runner_up_ratio", margin->ratio}};
+    j["top"] = tj;
+    print_json(j);
+  } else {
+    fmt::print("{} on {} tokens, global batch {} x {} tokens\n", model.name(), *tokens_text,
+               space.config.global_batch, space.config.seq);
+    fmt::print("searched {} of {} configurations in {:.2f} s on {} thread{} ({}/s): {} invalid, "
+               "{} over memory (pruned before timing), {} timed{}\n",
+               show_count(static_cast<double>(n.visited)),
+               show_count(static_cast<double>(space.size())), r.seconds, r.threads,
+               r.threads == 1 ? "" : "s", show_count(rate), show_count(static_cast<double>(n.invalid)),
+               show_count(static_cast<double>(n.over_memory)), show_count(static_cast<double>(n.timed)),
+               n.over_limits > 0 ? fmt::format(", {} over the deadline or budget",
+                                               show_count(static_cast<double>(n.over_limits)))
+                                 : std::string());
+    if (!r.complete) fmt::print("stopped by Ctrl-C: the best found so far\n");
+    if (front.empty()) {
+      fmt::print("\nno configuration fits{}\n",
+                 n.over_limits > 0 ? " the deadline or budget" : " (more GPUs, or more memory per GPU)");
+    } else {
+      fmt::print("\nPareto front, time to train against cost (fastest first{}):\n{}",
+                 r.best.front_truncated ? fmt::format(", the {} fastest", max_search_front) : "",
+                 results_table(space, front).render("  "));
+      fmt::print("\nbest by {}:\n{}", to_string(objective), results_table(space, best).render("  "));
+      if (margin)
+        fmt::print("\n#1 wins over #{} ({}) by {:.1f}% in {}; #{} is bound by {}\n", runner + 1,
+                   layout_text(best[runner].config.layout), 100.0 * (margin->ratio - 1.0),
+                   to_string(objective), runner + 1, describe(margin->runner_up_bottleneck));
+      if (front.size() >= 2) fmt::print("\n{}", chart::render_text(front_chart(front, title)));
+    }
+  }
+  std::fflush(stdout);
+  if (!chart_note.empty()) std::fprintf(stderr, "%s\n", chart_note.c_str());
+  return r.complete ? 0 : 130;
+}
+
+}  // namespace
+
+command add_search_command(CLI::App& app) {
+  auto cmd = std::make_shared<search_command>();
+  CLI::App* t = app.add_subcommand(
+      "search", "Which GPU, how many, how to split the model: the best layouts by time, cost, energy");
+  settings& s = cmd->s;
+  std::vector<field> training;
+  for (const field& f : training_fields())
+    if (f.key != "micro_batch" && f.key != "recompute") training.push_back(f);
+  static const std::vector<field> training_rest = training;
+  s.add(t, {model_fields(), node_fields(), searched_table, training_rest, train_run_fields(),
+            search_table});
+  s.add_plan_option(t);
+  t->add_flag("--json", cmd->json, "Print the result as JSON (schema: docs/json-schema.md)");
+  return {t, [cmd] { return run_search(*cmd); }};
+}
+
+}  // namespace gpuplan::cli
