@@ -159,6 +159,12 @@ std::atomic<bool> interrupted{false};
 static_assert(std::atomic<bool>::is_always_lock_free, "the SIGINT handler sets it");
 extern "C" void on_sigint(int) { interrupted.store(true); }
 
+/// The library's search_control hooks over the flag above and a shared progress counter.
+bool is_interrupted(void*) { return interrupted.load(std::memory_order_relaxed); }
+void add_progress(void* counter, std::uint64_t n) {
+  static_cast<std::atomic<std::uint64_t>*>(counter)->fetch_add(n, std::memory_order_relaxed);
+}
+
 struct run_result {
   training_search_collector best;
   double seconds = 0;
@@ -189,7 +195,8 @@ run_result run_threads(const training_search_space& space, int top, int threads)
         for (;;) {
           const std::uint64_t b = next.fetch_add(chunk);
           if (b >= n || interrupted.load()) break;
-          if (!search_training(space, b, std::min(n, b + chunk), c, {&interrupted, &progress, 256}))
+          if (!search_training(space, b, std::min(n, b + chunk), c,
+                               {&progress, is_interrupted, add_progress, 256}))
             break;
         }
       } catch (...) {

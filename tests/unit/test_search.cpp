@@ -55,17 +55,17 @@ struct brute_point {
 std::vector<brute_point> brute_force(const training_search_space& s) {
   std::vector<brute_point> out;
   std::uint64_t index = 0;
-  for (std::size_t ni = 0; ni < s.nodes.size(); ++ni)
-    for (int g : s.gpus)
-      for (int pp : s.pp)
-        for (int tp : s.tp)
-          for (int cp : s.cp)
-            for (int ep : s.ep)
-              for (int vs : s.virtual_stages)
-                for (int mb : s.micro_batch)
-                  for (int z : s.zero)
-                    for (recompute_mode rc : s.recompute)
-                      for (bool sp : s.sequence_parallel) {
+  for (int g : s.gpus)
+    for (int pp : s.pp)
+      for (int tp : s.tp)
+        for (int cp : s.cp)
+          for (int ep : s.ep)
+            for (int vs : s.virtual_stages)
+              for (int mb : s.micro_batch)
+                for (int z : s.zero)
+                  for (recompute_mode rc : s.recompute)
+                    for (bool sp : s.sequence_parallel)
+                      for (std::size_t ni = 0; ni < s.nodes.size(); ++ni) {
                         const std::uint64_t i = index++;
                         const node_spec& n = s.nodes[ni];
                         if (g % (tp * pp * cp) != 0) continue;
@@ -199,16 +199,21 @@ TEST_CASE("search: shards merged in any order give the same answer as one search
 
 TEST_CASE("search: cancellation stops early, progress counts, limits prune") {
   const small_space sm;
-  std::atomic<bool> cancel{true};
-  std::atomic<std::uint64_t> progress{0};
+  struct hooks {
+    bool cancel = true;
+    std::uint64_t progress = 0;
+  } h;
+  const search_control control{
+      &h, [](void* c) { return static_cast<hooks*>(c)->cancel; },
+      [](void* c, std::uint64_t n) { static_cast<hooks*>(c)->progress += n; }, 16};
   training_search_collector c;
-  CHECK_FALSE(search_training(sm.space, 0, sm.space.size(), c, {&cancel, &progress, 16}));
+  CHECK_FALSE(search_training(sm.space, 0, sm.space.size(), c, control));
   CHECK(c.counts.visited == 16);
-  CHECK(progress.load() == 16);
-  cancel = false;
+  CHECK(h.progress == 16);
+  h.cancel = false;
   training_search_collector d;
-  CHECK(search_training(sm.space, 0, sm.space.size(), d, {&cancel, &progress, 16}));
-  CHECK(progress.load() == 16 + sm.space.size());
+  CHECK(search_training(sm.space, 0, sm.space.size(), d, control));
+  CHECK(h.progress == 16 + sm.space.size());
 
   // a deadline at the fastest time keeps only it (and its ties)
   const training_search_collector all = search_training(sm.space, 3);
@@ -250,6 +255,19 @@ TEST_CASE("search: bad spaces are refused naming the field") {
   s = sm.space;
   s.gpus = {};
   CHECK_THROWS_WITH(search_training(s), Catch::Contains("gpus"));
+  s = sm.space;
+  s.config.framework = framework_kind::transformers;
+  CHECK_THROWS_WITH(search_training(s), Catch::Contains("framework"));
+  // optimizer offload: the layouts without sharded state are skipped, not an error
+  s = sm.space;
+  s.config.offload = offload_kind::optimizer;
+  const training_search_collector off = search_training(s, 3);
+  REQUIRE(off.best(search_objective::time).size() == 3);
+  for (const search_point& p : off.best(search_objective::time)) {
+    const search_evaluation e = evaluate_configuration(s, p.index);
+    CHECK((e.config.layout.zero >= 1 || e.config.layout.dp * e.config.layout.cp == 1));
+    CHECK(e.step.offload.value > 0.0);
+  }
   // B200 has no price in the default book: named
   const node_spec b200[] = {catalog::dgx_b200};
   s = sm.space;

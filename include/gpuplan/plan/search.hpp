@@ -33,7 +33,6 @@
 #include <gpuplan/specs/enum_names.hpp>
 
 #include <array>
-#include <atomic>
 #include <cstdint>
 #include <span>
 
@@ -130,6 +129,12 @@ struct training_search_space {
                         "compared at one global batch");
     detail::check_input(detail::finite_positive(tokens.value),
                         "training_search_space.tokens must be positive (the token budget)");
+    detail::check_input(config.framework == framework_kind::megatron,
+                        "training_search_space.config.framework must be megatron (the profile "
+                        "with tensor, pipeline and context parallelism)");
+    detail::check_input(config.offload != offload_kind::params,
+                        "training_search_space.config.offload = params is not covered by the "
+                        "step-time model");
     detail::check_input(step.first_stage_layers == 0 && step.last_stage_layers == 0,
                         "training_search_space.step.first/last_stage_layers must be 0 (the "
                         "search splits layers evenly)");
@@ -318,12 +323,15 @@ struct training_search_collector {
   }
 };
 
-/// Cancellation and progress for a search run on several threads; both optional.
+/// Cancellation and progress hooks for a search run on several threads; both optional (the CLI
+/// backs them with std::atomic counters; the core header does not include <atomic>).
 struct search_control {
-  /// Polled every `poll_every` configurations: when true the search returns what it has.
-  const std::atomic<bool>* cancel = nullptr;
-  /// Configurations walked so far, added every `poll_every` configurations and at the end.
-  std::atomic<std::uint64_t>* progress = nullptr;
+  void* context = nullptr;
+  /// Polled every `poll_every` configurations: when it returns true the search returns what it
+  /// has.
+  bool (*cancelled)(void* context) = nullptr;
+  /// Told of every `poll_every` configurations walked, and of the rest at the end.
+  void (*advanced)(void* context, std::uint64_t configurations) = nullptr;
   std::uint64_t poll_every = 1024;
 };
 
@@ -334,6 +342,12 @@ namespace detail {
 struct training_search_context {
   const training_search_space* space = nullptr;
   training_plan plan{};
+  /// The last memory evaluation: the configuration (without its GPU) and its per-GPU memory.
+  bool memory_known = false;
+  parallel_layout memory_layout{};
+  int memory_micro_batch = 0;
+  recompute_mode memory_recompute = recompute_mode::none;
+  data_size memory{};
   std::array<run_cost_inputs, max_search_gpu_types> pricing{};
   std::array<bool, max_search_gpu_types> usable{};
 };
@@ -365,8 +379,10 @@ constexpr training_search_context make_search_context(const training_search_spac
   return c;
 }
 
-/// The configuration at `index`: mixed radix, GPU type most significant, sequence parallelism
-/// least.
+/// The configuration at `index`: mixed radix, the GPU count most significant, then PP, TP, CP,
+/// EP, virtual stages, micro-batch, ZeRO, recomputation, sequence parallelism, and the GPU type
+/// least (so that consecutive indices differ only in the GPU, whose memory the search computes
+/// once: the memory model does not read the GPU).
 constexpr search_configuration decode(const training_search_space& s, std::uint64_t index) {
   search_configuration c;
   c.index = index;
@@ -377,6 +393,8 @@ constexpr search_configuration decode(const training_search_space& s, std::uint6
     r /= n;
     return v;
   };
+  c.node = static_cast<int>(r % s.nodes.size());
+  r /= s.nodes.size();
   c.layout.sequence_parallel = take(s.sequence_parallel);
   c.recompute = take(s.recompute);
   c.layout.zero = take(s.zero);
@@ -387,7 +405,6 @@ constexpr search_configuration decode(const training_search_space& s, std::uint6
   c.layout.tp = take(s.tp);
   c.layout.pp = take(s.pp);
   const int gpus = take(s.gpus);
-  c.node = static_cast<int>(r);
   const long long model_parallel = 1LL * c.layout.tp * c.layout.pp * c.layout.cp;
   c.layout.dp = gpus % model_parallel == 0 ? static_cast<int>(gpus / model_parallel) : 0;
   return c;
@@ -414,11 +431,22 @@ constexpr search_evaluation evaluate(training_search_context& ctx, std::uint64_t
       base.micro_batches * e.config.micro_batch * l.dp != base.global_batch)
     return e;
   if (!l.check(s.model).ok()) return e;
+  // ZeRO-Offload keeps the optimizer on the CPU of each shard: it needs sharded state
+  // (training_memory's rule)
+  if (base.offload == offload_kind::optimizer && l.zero == 0 && l.dp * l.cp > 1) return e;
   training_config& c = ctx.plan.config;
   c.micro_batch = e.config.micro_batch;
   c.recompute = e.config.recompute;
   // 2. memory, before any time
-  e.memory_per_gpu = framework_training_memory(s.model, l, c, s.memory).total();
+  if (!(ctx.memory_known && ctx.memory_layout == l && ctx.memory_micro_batch == c.micro_batch &&
+        ctx.memory_recompute == c.recompute)) {
+    ctx.memory = framework_training_memory(s.model, l, c, s.memory).total();
+    ctx.memory_known = true;
+    ctx.memory_layout = l;
+    ctx.memory_micro_batch = c.micro_batch;
+    ctx.memory_recompute = c.recompute;
+  }
+  e.memory_per_gpu = ctx.memory;
   if (e.memory_per_gpu > node.gpu.plannable_memory()) {
     e.verdict = search_verdict::over_memory;
     return e;
@@ -480,13 +508,12 @@ constexpr bool search_training(const training_search_space& s, std::uint64_t beg
         break;
     }
     if (++since == poll) {
-      if (control.progress != nullptr) control.progress->fetch_add(since, std::memory_order_relaxed);
+      if (control.advanced != nullptr) control.advanced(control.context, since);
       since = 0;
-      if (control.cancel != nullptr && control.cancel->load(std::memory_order_relaxed)) return false;
+      if (control.cancelled != nullptr && control.cancelled(control.context)) return false;
     }
   }
-  if (control.progress != nullptr && since > 0)
-    control.progress->fetch_add(since, std::memory_order_relaxed);
+  if (control.advanced != nullptr && since > 0) control.advanced(control.context, since);
   return true;
 }
 
