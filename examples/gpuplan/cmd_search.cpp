@@ -16,6 +16,7 @@
 #include "cli.hpp"
 #include "cost_output.hpp"
 #include "options.hpp"
+#include "progress.hpp"
 #include "serve_setup.hpp"
 #include "train_run.hpp"
 
@@ -27,15 +28,15 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <unistd.h>
 
 namespace gpuplan::cli {
 
@@ -248,15 +249,18 @@ struct run_result {
   int threads = 1;
 };
 
-std::string count_text(double n) { return show_count(n); }
-
 /// Runs the search on `threads` threads, chunks of the index space taken in turn; the progress
 /// bar on stderr when it is a terminal and the search runs past a second.
 run_result run_threads(const training_search_space& space, int top, int threads) {
   const std::uint64_t n = space.size();
   const std::uint64_t chunk = std::max<std::uint64_t>(1024, n / (static_cast<std::uint64_t>(threads) * 64));
   std::atomic<std::uint64_t> next{0}, progress{0};
-  std::atomic<int> running{threads};
+  // The workers still running, under `mu`; the last one to finish stamps the end time and wakes the
+  // caller at once (so `seconds` is the search's own time, not a polling interval).
+  std::mutex mu;
+  std::condition_variable finished;
+  int running = threads;
+  std::chrono::steady_clock::time_point t1{};
   std::vector<training_search_collector> parts(static_cast<std::size_t>(threads));
   std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
   interrupted = false;
@@ -279,27 +283,23 @@ run_result run_threads(const training_search_space& space, int top, int threads)
         errors[static_cast<std::size_t>(k)] = std::current_exception();
         interrupted = true;
       }
-      --running;
+      {
+        const std::lock_guard<std::mutex> lock(mu);
+        if (--running == 0) t1 = std::chrono::steady_clock::now();
+      }
+      finished.notify_one();
     });
   }
-  const bool tty = isatty(fileno(stderr)) != 0;
-  bool drawn = false;
-  while (running.load() > 0) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (!tty || el < 1.0) continue;
-    const double done = static_cast<double>(progress.load());
-    const double rate = done / el;
-    const double left = rate > 0 ? (static_cast<double>(n) - done) / rate : 0.0;
-    const int width = 30, filled = static_cast<int>(width * done / static_cast<double>(n));
-    fmt::print(stderr, "\r[{}{}] {}/{} configurations, {}/s, {:.0f} s left  ",
-               std::string(static_cast<std::size_t>(filled), '#'),
-               std::string(static_cast<std::size_t>(width - filled), ' '), count_text(done),
-               count_text(static_cast<double>(n)), count_text(rate), left);
-    drawn = true;
+  {
+    // configurations done, rate and time left on stderr when the search runs more than a second
+    progress::bar bar(static_cast<std::size_t>(n), {.unit = "configurations", .delay = 1.0, .stride = 1});
+    std::unique_lock<std::mutex> lock(mu);
+    while (running > 0) {
+      finished.wait_for(lock, std::chrono::milliseconds(100));
+      bar.update(static_cast<std::size_t>(std::min<std::uint64_t>(progress.load(), n)));
+    }
   }
   for (std::thread& t : pool) t.join();
-  if (drawn) fmt::print(stderr, "\r{}\r", std::string(100, ' '));
   std::signal(SIGINT, previous);
   for (const auto& e : errors)
     if (e) std::rethrow_exception(e);
@@ -308,7 +308,7 @@ run_result run_threads(const training_search_space& space, int top, int threads)
   r.best.top_k = top;
   for (const auto& p : parts) r.best.merge(p);
   r.complete = r.best.counts.visited == n;
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.seconds = std::chrono::duration<double>(t1 - t0).count();
   return r;
 }
 
