@@ -4,7 +4,8 @@
 // Llama 3.1 70B on DGX H100 nodes, the questions in the order a planner asks them: does a full
 // fine-tune fit (fit), how fast does it run and how long does a token budget take (train), what
 // does that run cost in dollars, energy and carbon (cost), how fast does it serve under a latency
-// SLO (serve), and how many GPUs a demand needs as it grows (capacity).
+// SLO (serve), how many GPUs a demand needs as it grows (capacity), and which GPU and layout to
+// pick (search).
 //
 // Each part runs the real command on its printed command line (parsed by the same CLI11 options,
 // with --json, its standard output captured) and prints a few figures from the JSON, so the demo
@@ -171,7 +172,31 @@ int run_demo() {
              k["peak_band"].get<std::string>());
   if (k["fleet_runs_out_month"].is_number())
     fmt::print("; add capacity by month {}", k["fleet_runs_out_month"].get<int>());
-  fmt::print("\n\nMore: gpuplan --help; each command above without --json prints its full report.\n");
+  fmt::print("\n");
+
+  // 6. Which GPU and layout: the search over both GPUs, counts and every parallel degree.
+  const std::string search = mg + ",h200 --gpus 16..64 --seq 4096 --global-batch 64 --tokens 1B "
+                                   "--framework megatron --threads 1";
+  const nlohmann::json q = run_json(add_search_command, search);
+  section("6. Which GPU and layout? Every Megatron-LM layout of that run on 16-64 H100 or H200",
+          "search", search);
+  const auto layout_of = [](const nlohmann::json& e) {
+    const nlohmann::json& l = e["layout"];
+    return fmt::format("{} x {}, TP {} x PP {} x DP {}{}", e["gpus"].get<int>(),
+                       e["gpu"].get<std::string>(), l["tp"].get<int>(), l["pp"].get<int>(),
+                       l["dp"].get<int>(),
+                       l["zero"].get<int>() > 0 ? fmt::format(", ZeRO-{}", l["zero"].get<int>()) : "");
+  };
+  fmt::print("  {} configurations; the time-cost front has {}:\n",
+             show_count(q["configurations_evaluated"].get<double>()), q["front"].size());
+  const nlohmann::json& fastest = q["front"].front();
+  const nlohmann::json& cheapest = q["front"].back();
+  fmt::print("  fastest  {}: {}, ${:.0f}\n", layout_of(fastest),
+             hours(fastest["time_to_train_s"].get<double>()), fastest["cost_usd"].get<double>());
+  if (q["front"].size() > 1)
+    fmt::print("  cheapest {}: {}, ${:.0f}\n", layout_of(cheapest),
+               hours(cheapest["time_to_train_s"].get<double>()), cheapest["cost_usd"].get<double>());
+  fmt::print("\nMore: gpuplan --help; each command above without --json prints its full report.\n");
   return 0;
 }
 
@@ -179,7 +204,7 @@ command add_demo_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "demo",
       "The default scenario: Llama 3.1 70B on DGX H100 nodes: fit, speed, cost, serving, GPUs "
-      "needed (also what `gpuplan` alone prints)");
+      "needed, layout search (also what `gpuplan` alone prints)");
   return {sub, [] { return run_demo(); }};
 }
 

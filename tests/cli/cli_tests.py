@@ -107,11 +107,11 @@ def _():
     r = ok()
     first = r.out.splitlines()[0]
     check(first.startswith("gpuplan demo: Llama-3.1-70B"), f"first line: {first!r}")
-    # fit, speed, cost, serving, GPUs needed: one short part each, each with its command.
-    check(len(re.findall(r"^\d\. ", r.out, re.M)) == 5, "five parts")
-    for c in ["fit", "train", "cost", "serve", "capacity"]:
+    # fit, speed, cost, serving, GPUs needed, layout search: one short part each, with its command.
+    check(len(re.findall(r"^\d\. ", r.out, re.M)) == 6, "six parts")
+    for c in ["fit", "train", "cost", "serve", "capacity", "search"]:
         check(f"$ gpuplan {c} " in r.out, f"the {c} command is shown")
-    check(len(r.out.splitlines()) <= 30, f"brief: {len(r.out.splitlines())} lines")
+    check(len(r.out.splitlines()) <= 36, f"brief: {len(r.out.splitlines())} lines")
     check("8 GPUs: does not fit" in r.out and "with --gpus 16: fits" in r.out,
           "the full fine-tune does not fit on one node and fits on two")
     check(r.err == "", f"stderr: {r.err!r}")
@@ -168,6 +168,19 @@ def _():
     check(int(num(r"(\d+) replicas", text)) == j["replicas"], "replicas")
     check(int(num(r"\((\d+) GPUs\)", text)) == j["gpus"], "GPUs")
     near(j["utilization"] * 100, num(r"utilisation ([\d.]+)% mean", text), 0.5, "utilisation")
+    argv, text = p["search"]
+    j = ok_json(*argv)
+    front = j["front"]
+    check(f"the time-cost front has {len(front)}" in text, "the front's size")
+    near(front[0]["time_to_train_s"] / 3600, num(r"fastest .*: ([\d.]+) h", text), 0.05,
+         "the fastest configuration's time to train")
+    near(front[0]["cost_usd"], num(r"fastest .*, \$([\d.]+)", text), 0.5, "its cost")
+    check(f"fastest  {front[0]['gpus']} x {front[0]['gpu']}, TP {front[0]['layout']['tp']} x "
+          f"PP {front[0]['layout']['pp']} x DP {front[0]['layout']['dp']}" in text,
+          "the fastest layout")
+    if len(front) > 1:
+        near(front[-1]["cost_usd"], num(r"cheapest .*, \$([\d.]+)", text), 0.5,
+             "the cheapest configuration's cost")
 
 
 @case("help")
