@@ -2,6 +2,8 @@
 """Regenerates docs/reference.md: the public entry points of every header, grouped by layer.
 
     python3 scripts/make_reference.py > docs/reference.md
+    python3 scripts/make_reference.py --check    exit 1 when docs/reference.md is not what it makes
+                                                 (a CTest, docs.reference_current)
 
 For each header under include/gpuplan it lists the header's own summary (its first comment line)
 and the names it declares outside `detail` namespaces: types, enums, functions, constants and
@@ -151,7 +153,15 @@ def main():
                 for lab, ns in merged.items():
                     out.append("- %s: %s" % (lab, ", ".join("`%s`" % n for n in ns)))
                 out.append("")
-    sys.stdout.write("\n".join(out).rstrip("\n") + "\n")
+    text = "\n".join(out).rstrip("\n") + "\n"
+    if sys.argv[1:] == ["--check"]:
+        with open(os.path.join(ROOT, "docs", "reference.md")) as f:
+            if f.read() != text:
+                print("docs/reference.md is stale: run python3 scripts/make_reference.py > "
+                      "docs/reference.md", file=sys.stderr)
+                return 1
+        return 0
+    sys.stdout.write(text)
     return 0
 
 
