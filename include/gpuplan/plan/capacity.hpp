@@ -458,20 +458,28 @@ struct training_capacity {
   token_rate cluster_rate{};    ///< gpus x per-GPU rate
 };
 
+namespace detail {
+/// The checks both training-capacity planners make of their target.
+constexpr void check_training_target(token_count tokens, duration deadline,
+                                     const training_capacity_assumptions& a) {
+  check_input(tokens.value > 0.0 && is_finite(tokens),
+              "training capacity: tokens must be positive and finite");
+  check_input(deadline.value > 0.0 && is_finite(deadline),
+              "training capacity: deadline must be positive and finite");
+  check_input(a.goodput > 0.0 && a.goodput <= 1.0,
+              "training_capacity_assumptions.goodput must be in (0, 1]");
+}
+}  // namespace detail
+
 /// GPUs needed to train `tokens` within `deadline`, given the tokens/s one GPU achieves in the
 /// target configuration (from the training model or a measurement at that scale: the per-GPU
 /// rate already carries the parallel efficiency at that size).
 constexpr training_capacity plan_training_capacity(token_count tokens, duration deadline,
                                                    token_rate per_gpu,
                                                    const training_capacity_assumptions& a = {}) {
-  detail::check_input(tokens.value > 0.0 && is_finite(tokens),
-                      "training capacity: tokens must be positive and finite");
-  detail::check_input(deadline.value > 0.0 && is_finite(deadline),
-                      "training capacity: deadline must be positive and finite");
+  detail::check_training_target(tokens, deadline, a);
   detail::check_input(per_gpu.value > 0.0 && is_finite(per_gpu),
                       "training capacity: per-GPU throughput must be positive and finite");
-  detail::check_input(a.goodput > 0.0 && a.goodput <= 1.0,
-                      "training_capacity_assumptions.goodput must be in (0, 1]");
   detail::check_input(a.gpu_multiple >= 1,
                       "training_capacity_assumptions.gpu_multiple must be at least 1",
                       a.gpu_multiple);
@@ -513,12 +521,7 @@ constexpr training_gpus plan_training_gpus(const training_plan& base, token_coun
                                            scaling_mode mode = scaling_mode::strong,
                                            const training_capacity_assumptions& a = {},
                                            int max_gpus = 1000000) {
-  detail::check_input(tokens.value > 0.0 && is_finite(tokens),
-                      "training capacity: tokens must be positive and finite");
-  detail::check_input(deadline.value > 0.0 && is_finite(deadline),
-                      "training capacity: deadline must be positive and finite");
-  detail::check_input(a.goodput > 0.0 && a.goodput <= 1.0,
-                      "training_capacity_assumptions.goodput must be in (0, 1]");
+  detail::check_training_target(tokens, deadline, a);
   const int mp = base.layout.tp * base.layout.pp * base.layout.cp;
   detail::check_input(max_gpus >= mp, "training capacity: max_gpus below tp x pp x cp", max_gpus,
                       mp);
