@@ -603,6 +603,29 @@ TEST_CASE("search, transformers: the optimum and the front equal an exhaustive e
   std::sort(got.begin(), got.end());
   std::sort(want.begin(), want.end());
   CHECK(got == want);
+  // the chunked loss alone: every configuration that fits with it is timed (no twin to defer to)
+  training_search_space forced = s;
+  const bool on[] = {true};
+  forced.chunked_loss = on;
+  const training_search_collector f = search_training(forced, 1);
+  std::uint64_t fits = 0;
+  for (std::uint64_t i = 0; i < forced.size(); ++i) {
+    const search_configuration c = detail::decode(forced, i);
+    const parallel_layout& l = c.layout;
+    if ((l.zero > 0 && l.dp == 1) || forced.config.global_batch % (c.micro_batch * l.dp) != 0)
+      continue;
+    training_config tc = forced.config;
+    tc.micro_batch = c.micro_batch;
+    tc.recompute = c.recompute;
+    tc.amp = c.regime == precision_regime::amp;
+    tc.master_weights = c.regime != precision_regime::pure;
+    if (c.regime == precision_regime::pure) tc.grad_dtype = tc.dtype;
+    tc.chunked_loss = true;
+    fits += transformers_training_memory(forced.model, l, tc, forced.memory).total() <=
+            forced.nodes[static_cast<std::size_t>(c.node)].gpu.plannable_memory();
+  }
+  CHECK(f.counts.timed == fits);
+  CHECK(fits > static_cast<std::uint64_t>(std::count(chunked.begin(), chunked.end(), true)));
 }
 
 TEST_CASE("search, transformers: eager PyTorch is slower than Megatron-LM on the same layout") {

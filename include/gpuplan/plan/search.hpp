@@ -144,7 +144,8 @@ struct training_search_space {
   std::span<const bool> sequence_parallel = search_defaults::sequence_parallel;
   std::span<const precision_regime> precision_regimes = search_defaults::precision_regimes;
   /// Liger's fused linear cross entropy (transformers). The step-time model times the loss the
-  /// same either way, so `true` is kept only where the materialised loss does not fit.
+  /// same either way, so with both values listed `true` is kept only where the materialised
+  /// loss does not fit (elsewhere it is the same run, counted invalid).
   std::span<const bool> chunked_loss = search_defaults::chunked_loss;
 
   /// Sets config.framework and every searched dimension but the hardware (nodes, gpus), the
@@ -475,6 +476,9 @@ struct training_search_context {
     data_size total{};
   };
   memory_cache memory{}, plain_loss{};
+  /// The chunked_loss list holds false too: a chunked configuration whose materialised twin
+  /// fits is that twin's run (the step-time model times the loss the same either way).
+  bool plain_loss_searched = false;
   std::array<run_cost_inputs, max_search_gpu_types> pricing{};
   std::array<bool, max_search_gpu_types> usable{};
 };
@@ -483,6 +487,7 @@ constexpr training_search_context make_search_context(const training_search_spac
   s.validate();
   training_search_context c;
   c.space = &s;
+  for (bool b : s.chunked_loss) c.plain_loss_searched = c.plain_loss_searched || !b;
   c.plan.model = s.model;
   c.plan.config = s.config;
   c.plan.assumptions = s.step;
@@ -587,7 +592,7 @@ constexpr search_evaluation evaluate(training_search_context& ctx, std::uint64_t
     e.verdict = search_verdict::over_memory;
     return e;
   }
-  if (c.chunked_loss) {
+  if (c.chunked_loss && ctx.plain_loss_searched) {
     // the step-time model times the loss the same either way: a chunked loss where the
     // materialised one fits is the same run spelled twice
     c.chunked_loss = false;
