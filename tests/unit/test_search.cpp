@@ -522,7 +522,6 @@ std::vector<brute_point> brute_force_hf(const training_search_space& s,
                 p.config.recompute = rc;
                 p.config.amp = pr == precision_regime::amp;
                 p.config.master_weights = pr != precision_regime::pure;
-                if (pr == precision_regime::pure) p.config.grad_dtype = p.config.dtype;
                 p.assumptions = s.step;
                 auto fits = [&](bool chunk) {
                   training_config c = p.config;
@@ -619,7 +618,6 @@ TEST_CASE("search, transformers: the optimum and the front equal an exhaustive e
     tc.recompute = c.recompute;
     tc.amp = c.regime == precision_regime::amp;
     tc.master_weights = c.regime != precision_regime::pure;
-    if (c.regime == precision_regime::pure) tc.grad_dtype = tc.dtype;
     tc.chunked_loss = true;
     fits += transformers_training_memory(forced.model, l, tc, forced.memory).total() <=
             forced.nodes[static_cast<std::size_t>(c.node)].gpu.plannable_memory();

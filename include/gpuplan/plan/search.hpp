@@ -13,7 +13,8 @@
 //      parallelism without tp, ZeRO without data-parallel ranks), the layout's own checks
 //      against the model (parallel_layout::check), the batch divisible by micro-batch x dp,
 //      the sequence by cp;
-//   2. memory: the memory model (models/framework_memory.hpp) against the GPU's plannable memory;
+//   2. memory: the memory model (models/framework_memory.hpp) against the GPU's plannable memory
+//      (a chunked loss whose materialised twin fits, both searched, is that twin's run: invalid);
 //   3. time: the step-time model (models/training_step.hpp), the time to train the budget;
 //   4. money and energy: price_run (plan/cost.hpp) over the run's GPU-hours;
 //   5. the deadline and the budget, when given.
@@ -54,8 +55,8 @@ inline constexpr enumerator<search_objective> search_objective_names[] = {
 constexpr const auto& enumerators(search_objective) { return search_objective_names; }
 inline constexpr int search_objective_count = 3;
 
-/// How the run keeps its parameters, gradients and optimizer states (training_config's amp,
-/// master_weights and grad_dtype; models/framework_memory.hpp).
+/// How the run keeps its parameters, gradients and optimizer states (training_config's amp and
+/// master_weights; models/framework_memory.hpp).
 enum class precision_regime : unsigned char {
   /// 16-bit parameters and gradients (grad_dtype as configured), an fp32 master copy and fp32
   /// AdamW states in the optimizer: Megatron-LM, DeepSpeed bf16. master_weights = true.
@@ -113,8 +114,8 @@ struct training_search_space {
   /// The run's fixed settings: dtype, seq, global_batch (required: layouts are compared at the
   /// same batch, which the convergence depends on), optimizer, flash attention, framework
   /// (megatron: every dimension; transformers: data parallelism only, see use_framework).
-  /// micro_batch, recompute, amp, master_weights, chunked_loss (and grad_dtype under the pure
-  /// regime) are replaced by the searched values.
+  /// micro_batch, recompute, amp, master_weights and chunked_loss are replaced by the searched
+  /// values (grad_dtype is kept: the dtype unless given).
   training_config config{};
   token_count tokens{};  ///< the token budget (required)
   step_assumptions step{};
@@ -573,9 +574,6 @@ constexpr search_evaluation evaluate(training_search_context& ctx, std::uint64_t
   c.recompute = e.config.recompute;
   c.amp = e.config.regime == precision_regime::amp;
   c.master_weights = e.config.regime != precision_regime::pure;
-  c.grad_dtype = e.config.regime != precision_regime::pure ? base.grad_dtype
-                 : base.dtype == precision::fp8         ? precision::bf16
-                                                        : base.dtype;
   c.chunked_loss = e.config.chunked_loss;
   // 2. memory, before any time
   auto memory_of = [&](training_search_context::memory_cache& m) {
