@@ -5,6 +5,9 @@
 //
 //   search_405b_3_types   the whole space below in one call of search_training on one thread
 //   search_405b_shard     one 1/64 shard of it (what one thread takes at a time in the CLI)
+//   search_8b_transformers  a Hugging Face transformers fine-tuning search (data parallelism,
+//                         the precision regimes and the chunked loss): the transformers memory
+//                         profile prunes it
 #include <gpuplan/catalog.hpp>
 #include <gpuplan/plan/search.hpp>
 
@@ -63,9 +66,8 @@ void print_space() {
       static_cast<unsigned long long>(s.size()));
 }
 
-void search_405b_3_types(benchmark::State& state) {
-  print_space();
-  const training_search_space s = space_405b();
+/// The whole space in one call per iteration, with its rates and counts as counters.
+void run_whole(benchmark::State& state, const training_search_space& s, bool timed_rate) {
   search_counts counts{};
   for (auto _ : state) {
     const training_search_collector r = search_training(s, 10);
@@ -75,11 +77,17 @@ void search_405b_3_types(benchmark::State& state) {
   const auto iters = static_cast<double>(state.iterations());
   state.counters["configs_per_s"] =
       benchmark::Counter(iters * static_cast<double>(counts.visited), benchmark::Counter::kIsRate);
-  state.counters["timed_per_s"] =
-      benchmark::Counter(iters * static_cast<double>(counts.timed), benchmark::Counter::kIsRate);
+  if (timed_rate)
+    state.counters["timed_per_s"] =
+        benchmark::Counter(iters * static_cast<double>(counts.timed), benchmark::Counter::kIsRate);
   state.counters["configs"] = static_cast<double>(counts.visited);
   state.counters["over_memory"] = static_cast<double>(counts.over_memory);
   state.counters["timed"] = static_cast<double>(counts.timed);
+}
+
+void search_405b_3_types(benchmark::State& state) {
+  print_space();
+  run_whole(state, space_405b(), true);
 }
 BENCHMARK(search_405b_3_types)->Unit(benchmark::kMillisecond);
 
@@ -98,6 +106,23 @@ void search_405b_shard(benchmark::State& state) {
       benchmark::Counter::kIsRate);
 }
 BENCHMARK(search_405b_shard)->Unit(benchmark::kMillisecond);
+
+/// Llama 3.1 8B fine-tuned with Hugging Face transformers on 1 to 1,024 H100s, H200s or A100s:
+/// the transformers space (use_framework), micro-batch 1 to 8.
+void search_8b_transformers(benchmark::State& state) {
+  static const node_spec hf_nodes[] = {catalog::dgx_h100, catalog::hgx_h200, catalog::dgx_a100};
+  static const int hf_gpus[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
+  static const int hf_mb[] = {1, 2, 4, 8};
+  training_search_space s{.model = catalog::llama31_8b,
+                          .config = {.seq = 4096, .global_batch = 1024},
+                          .tokens = 1e10 * units::token};
+  s.use_framework(framework_kind::transformers);  // sets config.framework and its space
+  s.nodes = hf_nodes;
+  s.gpus = hf_gpus;
+  s.micro_batch = hf_mb;
+  run_whole(state, s, false);
+}
+BENCHMARK(search_8b_transformers)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

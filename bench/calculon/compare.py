@@ -214,7 +214,7 @@ def run_gpuplan(args, paths):
         lists = mirror_lists(json.load(f), args.gpus, args.batch)
     cmd = [args.gpuplan, "search", "--model", args.gpuplan_model, "--gpu", args.gpuplan_gpu,
            "--gpus", str(args.gpus), "--global-batch", str(args.batch), "--seq", str(args.seq),
-           "--dtype", args.gpuplan_dtype, "--tokens", args.tokens]
+           "--dtype", args.gpuplan_dtype, "--tokens", args.tokens, "--framework", "megatron"]
     for key, value in lists.items():
         cmd += [f"--{key}", value]
     cmd += ["--zero", "0,1", "--recompute", "none,selective,full", "--sp", "off,on",

@@ -4,7 +4,12 @@
 // The options are a contract (docs/cli.md, docs/json-schema.md): `gpuplan train`'s flags (the
 // shared model, node, training and train-run groups) where the searched ones take lists or
 // ranges: --gpu h100,h200,b200, --gpus 64..4096 (doubling) or 64..4096+64 (stepping), --tp,
-// --pp, --cp, --ep, --virtual-stages, --micro-batch, --zero, --recompute, --sp; and search's own:
+// --pp, --cp, --ep, --virtual-stages, --micro-batch, --zero, --recompute, --sp. The framework is
+// settled as `gpuplan train` settles it (settle_framework): transformers unless a list holds
+// what only Megatron-LM runs (a --tp, --pp, --cp, --ep or --virtual-stages value above 1, --sp
+// on, --recompute selective, ...). Under transformers the precision regime (master, amp, pure)
+// and the chunked loss are searched unless --amp, --master-weights or --chunked-loss fix them.
+// And search's own:
 // --objective, --top, --threads, --deadline-days, --budget, --price-per-gpu-hour, --term,
 // --provider, --chart, --json; `gpuplan search serve` searches serving (GPU x TP x PP x weights
 // at the SLO's best concurrency, search_serving). The search runs on --threads threads (all
@@ -52,17 +57,35 @@ constexpr field searched_table[] = {
     {"gpus", "--gpus", ft::list, "search",
      "GPU counts: a list (512,1024), FROM..TO doubling from FROM (64..4096: 64 128 ... 4096), or "
      "FROM..TO+STEP stepping by STEP (64..1024+64: node multiples)"},
-    {"tp", "--tp", ft::list, "search", "Tensor-parallel degrees: list or range (default 1,2,4,8)"},
-    {"pp", "--pp", ft::list, "search", "Pipeline-parallel degrees (default 1..64, doubling)"},
+    {"tp", "--tp", ft::list, "search",
+     "Tensor-parallel degrees: list or range (megatron default 1,2,4,8; transformers: 1)"},
+    {"pp", "--pp", ft::list, "search",
+     "Pipeline-parallel degrees (megatron default 1..64, doubling; transformers: 1)"},
     {"cp", "--cp", ft::list, "search", "Context-parallel degrees (default 1)"},
     {"ep", "--ep", ft::list, "search", "Expert-parallel degrees (default 1)"},
     {"virtual_stages", "--virtual-stages", ft::list, "search",
-     "Interleaved chunks per pipeline rank (default 1,2,4)"},
+     "Interleaved chunks per pipeline rank (megatron default 1,2,4; transformers: 1)"},
     {"micro_batch", "--micro-batch", ft::list, "search", "Micro-batch sizes (default 1,2,4)"},
     {"zero", "--zero", ft::list, "search", "ZeRO stages (default 0,1,2,3)"},
     {"recompute", "--recompute", ft::list, "search",
-     "Recomputation modes: none,selective,full (default all three)"},
-    {"sp", "--sp", ft::list, "search", "Sequence parallelism: off, on, or off,on (default both)"},
+     "Recomputation modes: none,selective,full (megatron default all three; transformers "
+     "none,full)"},
+    {"sp", "--sp", ft::list, "search",
+     "Sequence parallelism: off, on, or off,on (megatron default both; transformers off)"},
+    {"framework", "--framework", ft::text, "search",
+     "transformers|megatron. Default: transformers (Hugging Face + PyTorch eager: data "
+     "parallelism with ZeRO 0-3 / FSDP), or megatron when a list holds what only Megatron-LM "
+     "runs (a --tp, --pp, --cp, --ep or --virtual-stages value above 1, --sp on, --recompute "
+     "selective, --offload, --dtype fp8, --dropout, --flash-attention=false, an MoE model)"},
+    {"amp", "--amp", ft::flag, "search",
+     "transformers: only amp (Trainer(bf16=True)); =false: not amp. Default: the master, amp "
+     "and pure regimes are searched"},
+    {"master_weights", "--master-weights", ft::flag, "search",
+     "Only 16-bit weights with an fp32 master copy; =false: only pure bf16/fp16 (8 B/param). "
+     "Default: megatron master; transformers searches master, amp and pure"},
+    {"chunked_loss", "--chunked-loss", ft::flag, "search",
+     "transformers: only the chunked (Liger fused linear) cross entropy; =false: only the "
+     "materialised one. Default: both (the chunked one where the other does not fit)"},
 };
 
 constexpr field search_table[] = {
@@ -325,6 +348,8 @@ nlohmann::json entry_json(const training_search_space& s, const search_evaluatio
                       {"sequence_parallel", l.sequence_parallel}}},
           {"micro_batch", e.config.micro_batch},
           {"recompute", std::string(to_string(e.config.recompute))},
+          {"precision", std::string(to_string(e.config.regime))},
+          {"chunked_loss", e.config.chunked_loss},
           {"micro_batches", e.step.micro_batches},
           {"memory_per_gpu_gib", e.memory_per_gpu.in(units::GiB)},
           {"step_time_s", e.step.total.in(units::s)},
@@ -347,16 +372,19 @@ std::string money_text(double usd) {
 
 table results_table(const training_search_space& s, const std::vector<search_evaluation>& rows) {
   table t;
-  t.header = {"#", "GPU", "GPUs", "layout", "mb", "recompute", "step", "time to train", "cost",
-              "MWh", "MFU", "bottleneck"};
-  t.numeric = {true, false, true, false, true, false, true, true, true, true, true, false};
+  t.header = {"#", "GPU", "GPUs", "layout", "mb", "recompute", "precision", "step",
+              "time to train", "cost", "MWh", "MFU", "bottleneck"};
+  t.numeric = {true, false, true, false, true, false, false, true, true, true, true, true, false};
   int i = 0;
   for (const search_evaluation& e : rows) {
     const node_spec& node = s.nodes[static_cast<std::size_t>(e.config.node)];
     t.rows.push_back({std::to_string(++i), std::string(node.gpu.name.view()),
                       std::to_string(e.config.layout.gpus()), layout_text(e.config.layout),
                       std::to_string(e.config.micro_batch),
-                      std::string(to_string(e.config.recompute)), secs(e.step.total),
+                      std::string(to_string(e.config.recompute)),
+                      std::string(to_string(e.config.regime)) +
+                          (e.config.chunked_loss ? " + chunked CE" : ""),
+                      secs(e.step.total),
                       secs(e.time_to_train), money_text(e.cost.cost.in(units::usd)),
                       fmt::format("{:.1f}", e.run_energy().in(units::kWh) / 1e3),
                       fmt::format("{:.1f}%", 100 * e.step.mfu),
@@ -390,22 +418,58 @@ int run_search(search_command& cmd) {
   if (!model.transformer)
     throw usage_error(s.name("model") + ": gpuplan search needs the model's architecture (a "
                                         "catalog name or a config.json), not a parameter count");
-  if (const auto f = s.text("framework"); f && *f != "megatron")
-    throw usage_error(s.name("framework") + " " + *f +
-                      ": the search covers Megatron-LM layouts (tensor, pipeline and context "
-                      "parallelism); use megatron");
   const auto tokens_text = s.text("tokens");
   if (!tokens_text) throw usage_error("gpuplan search needs --tokens (the token budget)");
+
+  // The searched lists as given (empty when not given: the framework's defaults come below).
+  const std::span<const int> none;
+  std::vector<int> tp = int_list(s, "tp", none), pp = int_list(s, "pp", none),
+                   cp = int_list(s, "cp", none), ep = int_list(s, "ep", none),
+                   vs = int_list(s, "virtual_stages", none);
+  std::vector<recompute_mode> rc;
+  if (const auto t = list_text(s, "recompute")) {
+    for (const std::string& r : split(*t)) {
+      const recompute_mode m = enum_named<recompute_mode>(r, s.name("recompute"));
+      if (std::find(rc.begin(), rc.end(), m) == rc.end()) rc.push_back(m);
+    }
+  }
+  std::vector<char> sp_store;
+  if (const auto t = list_text(s, "sp")) {
+    for (const std::string& v : split(*t)) {
+      const bool on = v == "on" || v == "true" || v == "1";
+      if (!on && v != "off" && v != "false" && v != "0")
+        throw usage_error(fmt::format("{} '{}' is not one of off|on", s.name("sp"), v));
+      if (std::find(sp_store.begin(), sp_store.end(), on) == sp_store.end())
+        sp_store.push_back(on);
+    }
+  }
 
   // The run's fixed settings, read by training_from from a copy with the searched keys set to
   // one of their values (training_from checks the rest as `gpuplan train` does).
   settings base = s;
   base.set_flag("micro_batch", 1);
   base.set_flag("recompute", "none");
-  base.set_flag("framework", "megatron");
+  std::string framework_note;
   training_search_space space;
   space.model = *model.transformer;
   space.config = training_from(base);
+  // The framework as `gpuplan train` settles it, from the widest value of each list: what only
+  // Megatron-LM runs makes it megatron (with a note), or is refused under --framework
+  // transformers naming the flag.
+  {
+    auto widest = [](const std::vector<int>& v) {
+      return v.empty() ? 1 : *std::max_element(v.begin(), v.end());
+    };
+    parallel_layout wide{.tp = widest(tp), .pp = widest(pp), .cp = widest(cp), .ep = widest(ep)};
+    wide.sequence_parallel = std::find(sp_store.begin(), sp_store.end(), 1) != sp_store.end();
+    wide.virtual_stages = widest(vs);
+    const bool selective =
+        std::find(rc.begin(), rc.end(), recompute_mode::selective) != rc.end();
+    if (selective) space.config.recompute = recompute_mode::selective;
+    framework_note = settle_framework(s, model, wide, space.config);
+    space.config.recompute = recompute_mode::none;
+  }
+  const bool hf = space.config.framework == framework_kind::transformers;
   if (space.config.offload == offload_kind::params)
     throw usage_error(s.name("offload") + " params: the step-time model covers optimizer offload only");
   if (space.config.global_batch == 0)
@@ -431,13 +495,21 @@ int run_search(search_command& cmd) {
     throw usage_error(fmt::format("{}: at most {} GPU types", s.name("gpu"), max_search_gpu_types));
   space.nodes = nodes;
 
+  // The framework's space (use_framework), then the lists given in its place.
+  space.use_framework(space.config.framework);
+  auto or_default = [](std::vector<int>& v, std::span<const int> d) {
+    if (v.empty()) v.assign(d.begin(), d.end());
+  };
+  or_default(tp, space.tp);
+  or_default(pp, space.pp);
+  or_default(cp, space.cp);
+  or_default(ep, space.ep);
+  or_default(vs, space.virtual_stages);
+  if (rc.empty()) rc.assign(space.recompute.begin(), space.recompute.end());
+  if (sp_store.empty())
+    for (bool b : space.sequence_parallel) sp_store.push_back(b ? 1 : 0);
   const int default_gpus[] = {nodes.front().gpus > 0 ? nodes.front().gpus : 8};
   const std::vector<int> gpus = int_list(s, "gpus", default_gpus);
-  const std::vector<int> tp = int_list(s, "tp", search_defaults::tp);
-  const std::vector<int> pp = int_list(s, "pp", search_defaults::pp);
-  const std::vector<int> cp = int_list(s, "cp", search_defaults::cp);
-  const std::vector<int> ep = int_list(s, "ep", search_defaults::ep);
-  const std::vector<int> vs = int_list(s, "virtual_stages", search_defaults::virtual_stages);
   const std::vector<int> mb = int_list(s, "micro_batch", search_defaults::micro_batch);
   const std::vector<int> zero = int_list(s, "zero", search_defaults::zero, true);
   for (int z : zero)
@@ -446,28 +518,29 @@ int run_search(search_command& cmd) {
     if (1LL * m * space.config.seq > (1LL << 30))
       throw usage_error(fmt::format("{} {} x --seq {}: more than 2^30 tokens in one micro-batch",
                                     s.name("micro_batch"), m, space.config.seq));
-  std::vector<recompute_mode> rc;
-  if (const auto t = list_text(s, "recompute")) {
-    for (const std::string& r : split(*t)) {
-      const recompute_mode m = enum_named<recompute_mode>(r, s.name("recompute"));
-      if (std::find(rc.begin(), rc.end(), m) == rc.end()) rc.push_back(m);
-    }
+  // Precision regimes and the loss: searched under transformers unless a flag fixes them.
+  std::vector<precision_regime> regimes;
+  const std::optional<bool> amp = s.flag("amp"), master = s.flag("master_weights");
+  const bool full_precision =
+      space.config.dtype == precision::fp32 || space.config.dtype == precision::fp64;
+  if (amp.value_or(false)) {
+    if (master && !*master)
+      throw usage_error(s.name("amp") + " and " + s.name("master_weights") +
+                        "=false conflict: amp's fp32 parameters are their own master copy");
+    regimes = {precision_regime::amp};
+  } else if (master || !hf || full_precision) {
+    regimes = {master.value_or(true) || full_precision ? precision_regime::master
+                                                        : precision_regime::pure};
   } else {
-    rc.assign(std::begin(search_defaults::recompute), std::end(search_defaults::recompute));
+    for (precision_regime r : search_defaults::transformers_precision_regimes)
+      if (r != precision_regime::amp || !amp) regimes.push_back(r);
   }
-  std::vector<char> sp_store;
-  if (const auto t = list_text(s, "sp")) {
-    for (const std::string& v : split(*t)) {
-      const bool on = v == "on" || v == "true" || v == "1";
-      if (!on && v != "off" && v != "false" && v != "0")
-        throw usage_error(fmt::format("{} '{}' is not one of off|on", s.name("sp"), v));
-      if (std::find(sp_store.begin(), sp_store.end(), on) == sp_store.end())
-        sp_store.push_back(on);
-    }
-  } else {
-    sp_store = {0, 1};
+  bool chunked_values[2] = {false, true};
+  std::span<const bool> chunked(chunked_values, hf ? 2 : 1);
+  if (const auto c = s.flag("chunked_loss")) {
+    chunked_values[0] = *c;
+    chunked = {chunked_values, 1};
   }
-  bool sp_values[2] = {sp_store[0] != 0, sp_store.size() > 1 && sp_store[1] != 0};
   space.gpus = gpus;
   space.tp = tp;
   space.pp = pp;
@@ -477,7 +550,10 @@ int run_search(search_command& cmd) {
   space.micro_batch = mb;
   space.zero = zero;
   space.recompute = rc;
+  bool sp_values[2] = {sp_store[0] != 0, sp_store.size() > 1 && sp_store[1] != 0};
   space.sequence_parallel = std::span<const bool>(sp_values, sp_store.size());
+  space.precision_regimes = regimes;
+  space.chunked_loss = chunked;
 
   // Money and limits.
   const std::vector<money_rate> prices = price_list(s, nodes.size());
@@ -544,16 +620,22 @@ int run_search(search_command& cmd) {
     for (recompute_mode m : rc) rcs.push_back(std::string(to_string(m)));
     nlohmann::json sps = nlohmann::json::array();
     for (bool b : space.sequence_parallel) sps.push_back(b);
+    nlohmann::json regs = nlohmann::json::array();
+    for (precision_regime x : space.precision_regimes) regs.push_back(std::string(to_string(x)));
+    nlohmann::json cks = nlohmann::json::array();
+    for (bool b : space.chunked_loss) cks.push_back(b);
     nlohmann::json j{
         {"model", model.name()},
         {"tokens", space.tokens.in(units::token)},
         {"seq", space.config.seq},
         {"global_batch", space.config.global_batch},
         {"objective", std::string(to_string(objective))},
+        {"framework", std::string(to_string(space.config.framework))},
         {"space", {{"gpu", gpu_names}, {"gpus", list(gpus)}, {"tp", list(tp)}, {"pp", list(pp)},
                    {"cp", list(cp)}, {"ep", list(ep)}, {"virtual_stages", list(vs)},
                    {"micro_batch", list(mb)}, {"zero", list(zero)}, {"recompute", rcs},
-                   {"sequence_parallel", sps}, {"size", space.size()}}},
+                   {"sequence_parallel", sps}, {"precision", regs}, {"chunked_loss", cks},
+                   {"size", space.size()}}},
         {"configurations_evaluated", n.visited},
         {"pruned", {{"invalid", n.invalid}, {"over_memory", n.over_memory},
                     {"over_limits", n.over_limits}}},
@@ -576,8 +658,9 @@ int run_search(search_command& cmd) {
     j["top"] = tj;
     print_json(j);
   } else {
-    fmt::print("{} on {} tokens, global batch {} x {} tokens\n", model.name(), *tokens_text,
-               space.config.global_batch, space.config.seq);
+    fmt::print("{} on {} tokens, global batch {} x {} tokens, framework {}{}\n", model.name(),
+               *tokens_text, space.config.global_batch, space.config.seq,
+               to_string(space.config.framework), framework_note);
     fmt::print("searched {} of {} configurations in {:.2f} s on {} thread{} ({}/s): {} invalid, "
                "{} over memory (pruned before timing), {} timed{}\n",
                show_count(static_cast<double>(n.visited)),
@@ -724,7 +807,9 @@ command add_search_command(CLI::App& app) {
   settings& s = cmd->s;
   std::vector<field> training;
   for (const field& f : training_fields())
-    if (f.key != "micro_batch" && f.key != "recompute") training.push_back(f);
+    if (f.key != "micro_batch" && f.key != "recompute" && f.key != "framework" &&
+        f.key != "amp" && f.key != "master_weights" && f.key != "chunked_loss")
+      training.push_back(f);
   static const std::vector<field> training_rest = training;
   s.add(t, {model_fields(), node_fields(), searched_table, training_rest, train_run_fields(),
             search_table});

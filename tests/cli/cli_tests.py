@@ -1979,6 +1979,7 @@ def _():
 
 SEARCH_8B = ("search", "--model", "llama-3.1-8b", "--gpu", "h100,h200", "--gpus", "8..32",
              "--seq", "4096", "--global-batch", "256", "--tokens", "100B", "--threads", "2")
+SEARCH_8B_MEGATRON = SEARCH_8B + ("--framework", "megatron")
 
 
 def dominates(a, b):
@@ -1986,10 +1987,8 @@ def dominates(a, b):
             (a["time_to_train_s"] < b["time_to_train_s"] or a["cost_usd"] < b["cost_usd"]))
 
 
-@case("search.json_contract")
-def _():
+def check_search_json(j):
     """The keys other tools rely on (docs/json-schema.md) and a front that is non-dominated."""
-    j = ok_json(*SEARCH_8B)
     for key in ("front", "configurations_evaluated", "seconds", "top", "space", "pruned"):
         check(key in j, f"key {key}")
     check(j["complete"] is True, "ran to the end")
@@ -2002,7 +2001,8 @@ def _():
     check(len(front) >= 1, "a front")
     for e in front:
         for key in ("layout", "step_time_s", "cost_usd", "time_to_train_s", "gpu", "gpus",
-                    "micro_batch", "recompute", "breakdown", "energy_kwh", "bottleneck"):
+                    "micro_batch", "recompute", "precision", "chunked_loss", "breakdown",
+                    "energy_kwh", "bottleneck"):
             check(key in e, f"front entry key {key}")
         for key in ("dp", "tp", "pp", "cp", "ep", "zero", "virtual_stages", "sequence_parallel"):
             check(key in e["layout"], f"layout key {key}")
@@ -2020,6 +2020,63 @@ def _():
                   (f["time_to_train_s"] <= t["time_to_train_s"] and f["cost_usd"] <= t["cost_usd"])
                   for f in front), "top entries lie on or behind the front")
     check("why" in j["top"][0] and "runner_up_bottleneck" in j["top"][0]["why"], "why it wins")
+
+
+@case("search.json_contract")
+def _():
+    """Both frameworks: the JSON contract; the default (transformers) searches data parallelism
+    only, so every layout on its front and in its top list has TP = PP = 1."""
+    j = ok_json(*SEARCH_8B)
+    check_search_json(j)
+    check(j["framework"] == "transformers", f"the default framework: {j['framework']}")
+    sp = j["space"]
+    check(sp["tp"] == [1] and sp["pp"] == [1] and sp["cp"] == [1] and sp["virtual_stages"] == [1]
+          and sp["sequence_parallel"] == [False], f"only what transformers runs: {sp}")
+    check(sp["recompute"] == ["none", "full"], f"no selective recompute: {sp['recompute']}")
+    check(sp["precision"] == ["master", "amp", "pure"] and sp["chunked_loss"] == [False, True],
+          f"regimes and loss searched: {sp}")
+    check(sp["size"] == 2 * 3 * 3 * 4 * 2 * 3 * 2, f"the space counts only those: {sp['size']}")
+    for e in j["front"] + j["top"]:
+        lay = e["layout"]
+        check(lay["tp"] == 1 and lay["pp"] == 1 and lay["cp"] == 1 and lay["dp"] == e["gpus"],
+              f"data parallel only: {lay}")
+    m = ok_json(*SEARCH_8B_MEGATRON)
+    check_search_json(m)
+    check(m["framework"] == "megatron", "explicit megatron")
+    check(m["space"]["tp"] == [1, 2, 4, 8] and m["space"]["precision"] == ["master"] and
+          m["space"]["chunked_loss"] == [False], f"megatron's space: {m['space']}")
+
+
+@case("search.framework")
+def _():
+    """The framework is settled as `gpuplan train` settles it: Megatron-only lists make it
+    megatron (with a note), and are refused under --framework transformers naming the flag."""
+    t = ok(*SEARCH_8B, "--top", "2")
+    check("framework transformers (default)" in t.out, t.out.splitlines()[0])
+    r = ok(*SEARCH_8B, "--tp", "1,2,4", "--top", "2")
+    check("framework megatron (--tp 4 needs Megatron-LM)" in r.out, r.out.splitlines()[0])
+    j = ok_json(*SEARCH_8B, "--pp", "1,2", "--top", "2")
+    check(j["framework"] == "megatron" and j["space"]["pp"] == [1, 2], "--pp 1,2: megatron")
+    check(ok_json(*SEARCH_8B, "--tp", "1", "--top", "2")["framework"] == "transformers",
+          "--tp 1 is data parallelism")
+    hf = SEARCH_8B + ("--framework", "transformers")
+    for flag, value in (("--tp", "1,2,4"), ("--pp", "1,2"), ("--cp", "1,2"), ("--ep", "1,2"),
+                        ("--virtual-stages", "1,2"), ("--sp", "off,on"),
+                        ("--recompute", "none,selective")):
+        bad(rf"--framework transformers models one model with data parallelism.*{flag}", *hf,
+            flag, value)
+    bad(r"--lora: the step-time model does not cover LoRA", *SEARCH_8B, "--lora", "16")
+    bad(r"--amp needs --framework transformers", *SEARCH_8B_MEGATRON, "--amp")
+    bad(r"--amp and --master-weights=false conflict", *SEARCH_8B, "--amp", "--master-weights=false")
+    # the flags fix what transformers otherwise searches
+    a = ok_json(*SEARCH_8B, "--amp", "--top", "3")
+    check(a["space"]["precision"] == ["amp"] and all(e["precision"] == "amp" for e in a["top"]),
+          "--amp: amp only")
+    p = ok_json(*SEARCH_8B, "--master-weights=false", "--chunked-loss", "--top", "3")
+    check(p["space"]["precision"] == ["pure"] and p["space"]["chunked_loss"] == [True], str(p["space"]))
+    check(all(e["chunked_loss"] for e in p["top"]), "--chunked-loss: chunked only")
+    n = ok_json(*SEARCH_8B, "--amp=false", "--top", "3")
+    check(n["space"]["precision"] == ["master", "pure"], str(n["space"]["precision"]))
 
 
 @case("search.top_and_objective")
@@ -2052,6 +2109,7 @@ def _():
                       "seq": 4096, "global_batch": 256, "tokens": "100B"})
     try:
         j = ok_json("search", "--plan", plan, "--threads", "1")
+        check(j["framework"] == "megatron", "tp [1, 2] in a plan: megatron")
         sp = j["space"]
         check(sp["tp"] == [1, 2] and sp["pp"] == [1, 2] and sp["gpus"] == [8, 16, 32], str(sp))
         check(sp["recompute"] == ["none"] and sp["sequence_parallel"] == [False, True], str(sp))
@@ -2087,7 +2145,8 @@ def _():
     """Ctrl-C (SIGINT) stops the search cleanly: exit 130 and the best found so far as JSON."""
     p = subprocess.Popen([BIN, "search", "--model", "llama-3.1-405b", "--gpu", "h100,h200",
                           "--gpus", "64..65536+64", "--seq", "8192", "--global-batch", "2048",
-                          "--tokens", "15T", "--threads", "2", "--json"],
+                          "--tokens", "15T", "--threads", "2", "--framework", "megatron",
+                          "--json"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(1.0)
     p.send_signal(signal.SIGINT)
@@ -2144,7 +2203,8 @@ def _():
     bad(r"B200.*price|price.*B200", *base, "--gpu", "b200", "--gpus", "8")
     bad(r"--price-per-gpu-hour: give one price, or one per GPU type", *base, "--gpu",
         "h100,h200", "--price-per-gpu-hour", "2,3,4")
-    bad(r"--framework transformers.*Megatron", *base, "--framework", "transformers")
+    bad(r"--framework transformers models one model with data parallelism.*--tp 2", *base,
+        "--framework", "transformers", "--tp", "1,2")
     bad(r"--node and --gpu conflict", *base, "--node", "dgx-h100", "--gpu", "h200")
 
 

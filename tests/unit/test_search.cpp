@@ -255,9 +255,30 @@ TEST_CASE("search: bad spaces are refused naming the field") {
   s = sm.space;
   s.gpus = {};
   CHECK_THROWS_WITH(search_training(s), Catch::Contains("gpus"));
+  // transformers: the Megatron-only dimensions are refused by name, not searched
   s = sm.space;
   s.config.framework = framework_kind::transformers;
-  CHECK_THROWS_WITH(search_training(s), Catch::Contains("framework"));
+  CHECK_THROWS_WITH(search_training(s), Catch::Contains("training_search_space.tp must be {1}"));
+  s.use_framework(framework_kind::transformers);
+  CHECK(search_training(s, 3).best(search_objective::time).size() == 3);
+  const recompute_mode selective[] = {recompute_mode::selective};
+  s.recompute = selective;
+  CHECK_THROWS_WITH(search_training(s), Catch::Contains("recompute selective"));
+  s.use_framework(framework_kind::transformers);
+  const int pp2[] = {1, 2};
+  s.pp = pp2;
+  CHECK_THROWS_WITH(search_training(s), Catch::Contains("training_search_space.pp"));
+  s.use_framework(framework_kind::transformers);
+  s.config.lora_rank = 16;
+  CHECK_THROWS_WITH(search_training(s), Catch::Contains("lora_rank"));
+  s = sm.space;  // megatron: amp and the chunked loss are the transformers profile's
+  const precision_regime amp[] = {precision_regime::amp};
+  s.precision_regimes = amp;
+  CHECK_THROWS_WITH(search_training(s), Catch::Contains("amp needs framework = transformers"));
+  s = sm.space;
+  const bool chunked[] = {true};
+  s.chunked_loss = chunked;
+  CHECK_THROWS_WITH(search_training(s), Catch::Contains("chunked_loss"));
   // optimizer offload: the layouts without sharded state are skipped, not an error
   s = sm.space;
   s.config.offload = offload_kind::optimizer;
@@ -450,4 +471,175 @@ TEST_CASE("serving search: ranked by cost per million tokens, SLO met, determini
   const serving_search_report t = search_serving(s, 8);
   for (std::size_t i = 1; i < t.view().size(); ++i)
     CHECK(t.view()[i - 1].tokens_per_s_per_gpu >= t.view()[i].tokens_per_s_per_gpu);
+}
+
+// ---- the transformers framework (Hugging Face + PyTorch eager) --------------------------------
+
+namespace {
+
+/// A small transformers space: Llama 3.1 8B on 1-16 H100s or H200s, every regime.
+struct small_hf_space {
+  std::array<node_spec, 2> nodes{catalog::dgx_h100, catalog::hgx_h200};
+  std::array<int, 4> gpus{1, 4, 8, 16};
+  std::array<int, 3> mb{1, 2, 4};
+  training_search_space space{};
+
+  small_hf_space() {
+    space.model = catalog::llama31_8b;
+    space.use_framework(framework_kind::transformers);
+    space.config.seq = 4096;
+    space.config.global_batch = 64;
+    space.tokens = 1e9 * units::token;
+    space.nodes = nodes;
+    space.gpus = gpus;
+    space.micro_batch = mb;
+  }
+};
+
+/// The transformers space evaluated without the search's code: one loop per dimension it
+/// searches, the transformers memory model, time_to_train of the plan, price_training_run.
+std::vector<brute_point> brute_force_hf(const training_search_space& s,
+                                        std::vector<precision_regime>& regimes,
+                                        std::vector<bool>& chunked) {
+  std::vector<brute_point> out;
+  std::uint64_t index = 0;
+  for (int g : s.gpus)
+    for (int mb : s.micro_batch)
+      for (int z : s.zero)
+        for (recompute_mode rc : s.recompute)
+          for (precision_regime pr : s.precision_regimes)
+            for (bool ck : s.chunked_loss)
+              for (std::size_t ni = 0; ni < s.nodes.size(); ++ni) {
+                const std::uint64_t i = index++;
+                const node_spec& n = s.nodes[ni];
+                if ((z > 0 && g == 1) || s.config.global_batch % (mb * g) != 0) continue;
+                training_plan p;
+                p.model = s.model;
+                p.node = n;
+                p.layout = {.dp = g, .zero = z};
+                p.config = s.config;
+                p.config.micro_batch = mb;
+                p.config.recompute = rc;
+                p.config.amp = pr == precision_regime::amp;
+                p.config.master_weights = pr != precision_regime::pure;
+                p.assumptions = s.step;
+                auto fits = [&](bool chunk) {
+                  training_config c = p.config;
+                  c.chunked_loss = chunk;
+                  return transformers_training_memory(p.model, p.layout, c, s.memory).total() <=
+                         n.gpu.plannable_memory();
+                };
+                if (!fits(ck)) continue;
+                if (ck && fits(false)) continue;  // the same run as the materialised loss
+                p.config.chunked_loss = ck;
+                const duration t = time_to_train(p, s.tokens);
+                const run_cost_report c = price_training_run(p, s.tokens, s.cost);
+                out.push_back({i, static_cast<int>(ni), g, 1, 1, 1, mb, z, rc, false, t.value,
+                               c.cost.value, c.facility_energy().value});
+                regimes.push_back(pr);
+                chunked.push_back(ck);
+              }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("search, transformers: the optimum and the front equal an exhaustive evaluation") {
+  const small_hf_space sm;
+  const training_search_space& s = sm.space;
+  CHECK(s.size() == 2u * 4 * 3 * 4 * 2 * 3 * 2);  // only what the framework runs is enumerated
+  std::vector<precision_regime> regimes;
+  std::vector<bool> chunked;
+  const std::vector<brute_point> all = brute_force_hf(s, regimes, chunked);
+  REQUIRE(all.size() > 50);
+  // the memory pruning matters: some configurations fit only with the chunked loss, and 8B
+  // with AdamW at 16 B/param (master or amp) fits on no single 80 GB H100
+  CHECK(std::count(chunked.begin(), chunked.end(), true) > 0);
+  for (std::size_t k = 0; k < all.size(); ++k)
+    CHECK_FALSE((all[k].gpus == 1 && all[k].node == 0 && regimes[k] != precision_regime::pure));
+  const training_search_collector r = search_training(s, 10);
+  CHECK(r.counts.visited == s.size());
+  CHECK(r.counts.timed == all.size());
+  CHECK(r.counts.over_memory > 0);
+  for (search_objective o : {search_objective::time, search_objective::cost, search_objective::energy_used}) {
+    auto val = [o](const brute_point& p) {
+      return o == search_objective::time ? p.time_s : o == search_objective::cost ? p.cost : p.energy;
+    };
+    std::vector<std::size_t> order(all.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return val(all[a]) < val(all[b]); });
+    const auto best = r.best(o);
+    REQUIRE(best.size() == 10);
+    for (std::size_t k = 0; k < best.size(); ++k) {
+      INFO(to_string(o) << " rank " << k);
+      const brute_point& want = all[order[k]];
+      CHECK(best[k].index == want.index);
+      CHECK(best[k].value(o) == Approx(val(want)).epsilon(1e-12));
+      const search_evaluation e = evaluate_configuration(s, best[k].index);
+      CHECK(e.ok());
+      CHECK(e.config.layout.tp == 1);
+      CHECK(e.config.layout.pp == 1);
+      CHECK(e.config.layout.dp == want.gpus);
+      CHECK(e.config.micro_batch == want.mb);
+      CHECK(e.config.recompute == want.rc);
+      CHECK(e.config.regime == regimes[order[k]]);
+      CHECK(e.config.chunked_loss == chunked[order[k]]);
+    }
+  }
+  // the front
+  std::vector<std::uint64_t> want;
+  for (const brute_point& a : all) {
+    bool dominated = false;
+    for (const brute_point& b : all)
+      if (&a != &b && b.time_s <= a.time_s && b.cost <= a.cost &&
+          (b.time_s < a.time_s || b.cost < a.cost || b.index < a.index))
+        dominated = true;
+    if (!dominated) want.push_back(a.index);
+  }
+  std::vector<std::uint64_t> got;
+  for (const search_point& p : r.pareto()) got.push_back(p.index);
+  std::sort(got.begin(), got.end());
+  std::sort(want.begin(), want.end());
+  CHECK(got == want);
+  // the chunked loss alone: every configuration that fits with it is timed (no twin to defer to)
+  training_search_space forced = s;
+  const bool on[] = {true};
+  forced.chunked_loss = on;
+  const training_search_collector f = search_training(forced, 1);
+  std::uint64_t fits = 0;
+  for (std::uint64_t i = 0; i < forced.size(); ++i) {
+    const search_configuration c = detail::decode(forced, i);
+    const parallel_layout& l = c.layout;
+    if ((l.zero > 0 && l.dp == 1) || forced.config.global_batch % (c.micro_batch * l.dp) != 0)
+      continue;
+    training_config tc = forced.config;
+    tc.micro_batch = c.micro_batch;
+    tc.recompute = c.recompute;
+    tc.amp = c.regime == precision_regime::amp;
+    tc.master_weights = c.regime != precision_regime::pure;
+    tc.chunked_loss = true;
+    fits += transformers_training_memory(forced.model, l, tc, forced.memory).total() <=
+            forced.nodes[static_cast<std::size_t>(c.node)].gpu.plannable_memory();
+  }
+  CHECK(f.counts.timed == fits);
+  CHECK(fits > static_cast<std::uint64_t>(std::count(chunked.begin(), chunked.end(), true)));
+}
+
+TEST_CASE("search, transformers: eager PyTorch is slower than Megatron-LM on the same layout") {
+  // The same data-parallel layouts under both frameworks: the eager profile (every elementwise
+  // op its own kernel, fp32 logits) takes longer per step, so its best time is longer.
+  small_hf_space hf;
+  training_search_space mg = hf.space;
+  mg.use_framework(framework_kind::megatron);
+  const int one[] = {1};
+  mg.tp = one;
+  mg.pp = one;
+  mg.virtual_stages = one;
+  const bool off[] = {false};
+  mg.sequence_parallel = off;
+  mg.recompute = search_defaults::transformers_recompute;
+  const double t_hf = search_training(hf.space, 1).best(search_objective::time)[0].time_s;
+  const double t_mg = search_training(mg, 1).best(search_objective::time)[0].time_s;
+  CHECK(t_hf > t_mg);
 }

@@ -1,8 +1,10 @@
 // gpuplan/plan/search.hpp: the best layout and hardware for a job, by exhaustive search.
 //
 // Training: every combination of GPU type x GPU count x TP x PP x CP x EP x virtual stages x
-// micro-batch x ZeRO stage x recomputation x sequence parallelism (DP is what the GPU count leaves)
-// for a model, a global batch and a token budget. Each combination has an index in [0, size());
+// micro-batch x ZeRO stage x recomputation x precision regime x chunked loss x sequence
+// parallelism (DP is what the GPU count leaves) for a model, a global batch and a token budget,
+// under one training framework: Megatron-LM (every dimension) or Hugging Face transformers on
+// PyTorch eager (data parallelism with ZeRO / FSDP only: use_framework() sets its space). Each combination has an index in [0, size());
 // a search walks a range of indices, so the space splits into shards searched independently
 // (threads) whose collectors merge into the same answer whatever the split.
 //
@@ -11,7 +13,8 @@
 //      parallelism without tp, ZeRO without data-parallel ranks), the layout's own checks
 //      against the model (parallel_layout::check), the batch divisible by micro-batch x dp,
 //      the sequence by cp;
-//   2. memory: the memory model (models/framework_memory.hpp) against the GPU's plannable memory;
+//   2. memory: the memory model (models/framework_memory.hpp) against the GPU's plannable memory
+//      (a chunked loss whose materialised twin fits, both searched, is that twin's run: invalid);
 //   3. time: the step-time model (models/training_step.hpp), the time to train the budget;
 //   4. money and energy: price_run (plan/cost.hpp) over the run's GPU-hours;
 //   5. the deadline and the budget, when given.
@@ -52,6 +55,25 @@ inline constexpr enumerator<search_objective> search_objective_names[] = {
 constexpr const auto& enumerators(search_objective) { return search_objective_names; }
 inline constexpr int search_objective_count = 3;
 
+/// How the run keeps its parameters, gradients and optimizer states (training_config's amp and
+/// master_weights; models/framework_memory.hpp).
+enum class precision_regime : unsigned char {
+  /// 16-bit parameters and gradients (grad_dtype as configured), an fp32 master copy and fp32
+  /// AdamW states in the optimizer: Megatron-LM, DeepSpeed bf16. master_weights = true.
+  master,
+  /// Automatic mixed precision as Trainer(bf16=True) runs it: fp32 parameters, gradients and
+  /// states, compute under torch.autocast(dtype). amp = true (transformers only).
+  amp,
+  /// Parameters, gradients and optimizer states all in dtype. master_weights = false.
+  pure,
+};
+inline constexpr enumerator<precision_regime> precision_regime_names[] = {
+    {precision_regime::master, "master"},
+    {precision_regime::amp, "amp"},
+    {precision_regime::pure, "pure"},
+};
+constexpr const auto& enumerators(precision_regime) { return precision_regime_names; }
+
 /// The values a dimension takes when the caller gives none.
 namespace search_defaults {
 /// Powers of two up to one 8-GPU NVLink domain (candidate_bounds::nvlink_domain).
@@ -67,6 +89,19 @@ inline constexpr int zero[] = {0, 1, 2, 3};
 inline constexpr recompute_mode recompute[] = {recompute_mode::none, recompute_mode::selective,
                                                recompute_mode::full};
 inline constexpr bool sequence_parallel[] = {false, true};
+inline constexpr precision_regime precision_regimes[] = {precision_regime::master};
+inline constexpr bool chunked_loss[] = {false};
+/// The dimensions a framework without model parallelism fixes (transformers).
+inline constexpr int one[] = {1};
+inline constexpr bool off[] = {false};
+/// transformers: gradient_checkpointing_enable() or not (selective recomputation is Megatron's).
+inline constexpr recompute_mode transformers_recompute[] = {recompute_mode::none,
+                                                            recompute_mode::full};
+/// transformers: the three regimes its memory and step-time models cover.
+inline constexpr precision_regime transformers_precision_regimes[] = {
+    precision_regime::master, precision_regime::amp, precision_regime::pure};
+/// transformers: the materialised cross entropy and Liger's fused linear cross entropy.
+inline constexpr bool transformers_chunked_loss[] = {false, true};
 }  // namespace search_defaults
 
 /// The most GPU types one search takes (their prices and power are resolved once per call).
@@ -78,8 +113,9 @@ struct training_search_space {
   transformer_spec model{};
   /// The run's fixed settings: dtype, seq, global_batch (required: layouts are compared at the
   /// same batch, which the convergence depends on), optimizer, flash attention, framework
-  /// (Megatron-LM: the only profile with model parallelism). micro_batch and recompute are
-  /// replaced by the searched values.
+  /// (megatron: every dimension; transformers: data parallelism only, see use_framework).
+  /// micro_batch, recompute, amp, master_weights and chunked_loss are replaced by the searched
+  /// values (grad_dtype is kept: the dtype unless given).
   training_config config{};
   token_count tokens{};  ///< the token budget (required)
   step_assumptions step{};
@@ -107,13 +143,43 @@ struct training_search_space {
   std::span<const int> zero = search_defaults::zero;
   std::span<const recompute_mode> recompute = search_defaults::recompute;
   std::span<const bool> sequence_parallel = search_defaults::sequence_parallel;
+  std::span<const precision_regime> precision_regimes = search_defaults::precision_regimes;
+  /// Liger's fused linear cross entropy (transformers). The step-time model times the loss the
+  /// same either way, so with both values listed `true` is kept only where the materialised
+  /// loss does not fit (elsewhere it is the same run, counted invalid).
+  std::span<const bool> chunked_loss = search_defaults::chunked_loss;
+
+  /// Sets config.framework and every searched dimension but the hardware (nodes, gpus), the
+  /// micro-batch and the ZeRO stages to that framework's space: megatron, the defaults above;
+  /// transformers, what Hugging Face transformers runs: data parallelism (DDP, FSDP / DeepSpeed
+  /// ZeRO 0-3; TP = PP = CP = EP = 1, no virtual stages or sequence parallelism), recompute
+  /// none or full (gradient checkpointing), the master, amp and pure precision regimes, the
+  /// materialised or the chunked loss.
+  constexpr void use_framework(framework_kind f) {
+    config.framework = f;
+    const bool hf = f == framework_kind::transformers;
+    tp = hf ? std::span<const int>(search_defaults::one) : search_defaults::tp;
+    pp = hf ? std::span<const int>(search_defaults::one) : search_defaults::pp;
+    cp = search_defaults::cp;
+    ep = search_defaults::ep;
+    virtual_stages = hf ? std::span<const int>(search_defaults::one) : search_defaults::virtual_stages;
+    sequence_parallel = hf ? std::span<const bool>(search_defaults::off) : search_defaults::sequence_parallel;
+    recompute = hf ? std::span<const recompute_mode>(search_defaults::transformers_recompute)
+                   : search_defaults::recompute;
+    precision_regimes = hf ? std::span<const precision_regime>(
+                                 search_defaults::transformers_precision_regimes)
+                           : search_defaults::precision_regimes;
+    chunked_loss = hf ? std::span<const bool>(search_defaults::transformers_chunked_loss)
+                      : search_defaults::chunked_loss;
+  }
 
   /// Configurations in the space: the product of the dimensions' sizes.
   [[nodiscard]] constexpr std::uint64_t size() const {
     std::uint64_t n = nodes.size();
     for (std::size_t d : {gpus.size(), tp.size(), pp.size(), cp.size(), ep.size(),
                           virtual_stages.size(), micro_batch.size(), zero.size(),
-                          recompute.size(), sequence_parallel.size()})
+                          recompute.size(), precision_regimes.size(), chunked_loss.size(),
+                          sequence_parallel.size()})
       n *= d;
     return n;
   }
@@ -129,9 +195,9 @@ struct training_search_space {
                         "compared at one global batch");
     detail::check_input(detail::finite_positive(tokens.value),
                         "training_search_space.tokens must be positive (the token budget)");
-    detail::check_input(config.framework == framework_kind::megatron,
-                        "training_search_space.config.framework must be megatron (the profile "
-                        "with tensor, pipeline and context parallelism)");
+    detail::check_input(config.lora_rank == 0 && config.qlora_rank == 0,
+                        "training_search_space.config.lora_rank and qlora_rank must be 0: the "
+                        "step-time model does not cover LoRA fine-tuning");
     detail::check_input(config.offload != offload_kind::params,
                         "training_search_space.config.offload = params is not covered by the "
                         "step-time model");
@@ -166,6 +232,58 @@ struct training_search_space {
       detail::check_input(z >= 0 && z <= 3, "training_search_space.zero stages must be 0-3", z);
     detail::check_input(!recompute.empty() && !sequence_parallel.empty(),
                         "training_search_space.recompute and sequence_parallel must not be empty");
+    detail::check_input(!precision_regimes.empty() && !chunked_loss.empty(),
+                        "training_search_space.precision_regimes and chunked_loss must not be "
+                        "empty");
+    const bool full_precision = config.dtype == precision::fp32 || config.dtype == precision::fp64;
+    for (precision_regime r : precision_regimes) {
+      detail::check_input(r != precision_regime::amp || (config.dtype == precision::bf16 ||
+                                                         config.dtype == precision::fp16),
+                          "training_search_space.precision_regimes amp needs config.dtype bf16 "
+                          "or fp16 (the autocast dtype)");
+      detail::check_input(r == precision_regime::master || !full_precision,
+                          "training_search_space.precision_regimes must be master alone for "
+                          "fp32 training (fp32 weights are their own master copy)");
+    }
+    if (config.framework == framework_kind::megatron) {
+      for (precision_regime r : precision_regimes)
+        detail::check_input(r != precision_regime::amp,
+                            "training_search_space.precision_regimes amp needs framework = "
+                            "transformers (Megatron's mixed precision is the master regime)");
+      for (bool b : chunked_loss)
+        detail::check_input(!b, "training_search_space.chunked_loss needs framework = "
+                                "transformers (Megatron's cross entropy is already fused)");
+    } else {
+      // Hugging Face transformers: one model replicated or sharded over data-parallel ranks
+      // (framework_memory.hpp's transformers profile models nothing else).
+      auto only = [](std::span<const int> v, const char* what) {
+        detail::check_input(v.size() == 1 && v[0] == 1, what);
+      };
+      only(tp, "training_search_space.tp must be {1} under framework = transformers (data "
+               "parallelism only: use_framework sets its space)");
+      only(pp, "training_search_space.pp must be {1} under framework = transformers");
+      only(cp, "training_search_space.cp must be {1} under framework = transformers");
+      only(ep, "training_search_space.ep must be {1} under framework = transformers");
+      only(virtual_stages,
+           "training_search_space.virtual_stages must be {1} under framework = transformers");
+      detail::check_input(sequence_parallel.size() == 1 && !sequence_parallel[0],
+                          "training_search_space.sequence_parallel must be {false} under "
+                          "framework = transformers");
+      for (recompute_mode r : recompute)
+        detail::check_input(r != recompute_mode::selective,
+                            "training_search_space.recompute selective is Megatron-LM's: under "
+                            "framework = transformers recompute is none or full");
+      detail::check_input(!model.is_moe(),
+                          "training_search_space.model: framework = transformers does not model "
+                          "mixture-of-experts layers: use megatron");
+      detail::check_input(config.offload == offload_kind::none,
+                          "training_search_space.config.offload is not modelled under framework "
+                          "= transformers");
+      detail::check_input(config.dtype != precision::fp8 && !config.dropout &&
+                              config.flash_attention,
+                          "training_search_space.config: dtype fp8, dropout and flash_attention "
+                          "= false are not modelled under framework = transformers");
+    }
     detail::check_input(size() > 0 && size() < (std::uint64_t{1} << 62),
                         "training_search_space: too many configurations");
   }
@@ -178,12 +296,17 @@ struct search_configuration {
   parallel_layout layout{};
   int micro_batch = 1;
   recompute_mode recompute = recompute_mode::none;
+  precision_regime regime = precision_regime::master;
+  bool chunked_loss = false;
 };
 
 /// Why a configuration left the search, or that it stayed.
 enum class search_verdict : unsigned char {
   ok,
-  invalid,      ///< the layout does not suit the model, the GPU count or the batch
+  /// the layout does not suit the model, the GPU count or the batch, or it spells another
+  /// configuration's run (SP without TP, ZeRO without data-parallel ranks, a chunked loss where
+  /// the materialised one fits)
+  invalid,
   over_memory,  ///< it does not fit the GPU's memory
   over_limits,  ///< it misses the deadline or the budget
 };
@@ -342,12 +465,21 @@ namespace detail {
 struct training_search_context {
   const training_search_space* space = nullptr;
   training_plan plan{};
-  /// The last memory evaluation: the configuration (without its GPU) and its per-GPU memory.
-  bool memory_known = false;
-  parallel_layout memory_layout{};
-  int memory_micro_batch = 0;
-  recompute_mode memory_recompute = recompute_mode::none;
-  data_size memory{};
+  /// The last memory evaluation: the configuration (without its GPU) and its per-GPU memory;
+  /// and the last of a chunked-loss configuration's twin with the materialised loss.
+  struct memory_cache {
+    bool known = false;
+    parallel_layout layout{};
+    int micro_batch = 0;
+    recompute_mode recompute = recompute_mode::none;
+    precision_regime regime = precision_regime::master;
+    bool chunked_loss = false;
+    data_size total{};
+  };
+  memory_cache memory{}, plain_loss{};
+  /// The chunked_loss list holds false too: a chunked configuration whose materialised twin
+  /// fits is that twin's run (the step-time model times the loss the same either way).
+  bool plain_loss_searched = false;
   std::array<run_cost_inputs, max_search_gpu_types> pricing{};
   std::array<bool, max_search_gpu_types> usable{};
 };
@@ -356,6 +488,7 @@ constexpr training_search_context make_search_context(const training_search_spac
   s.validate();
   training_search_context c;
   c.space = &s;
+  for (bool b : s.chunked_loss) c.plain_loss_searched = c.plain_loss_searched || !b;
   c.plan.model = s.model;
   c.plan.config = s.config;
   c.plan.assumptions = s.step;
@@ -380,8 +513,8 @@ constexpr training_search_context make_search_context(const training_search_spac
 }
 
 /// The configuration at `index`: mixed radix, the GPU count most significant, then PP, TP, CP,
-/// EP, virtual stages, micro-batch, ZeRO, recomputation, sequence parallelism, and the GPU type
-/// least (so that consecutive indices differ only in the GPU, whose memory the search computes
+/// EP, virtual stages, micro-batch, ZeRO, recomputation, precision regime, chunked loss,
+/// sequence parallelism, and the GPU type least (so that consecutive indices differ only in the GPU, whose memory the search computes
 /// once: the memory model does not read the GPU).
 constexpr search_configuration decode(const training_search_space& s, std::uint64_t index) {
   search_configuration c;
@@ -396,6 +529,8 @@ constexpr search_configuration decode(const training_search_space& s, std::uint6
   c.node = static_cast<int>(r % s.nodes.size());
   r /= s.nodes.size();
   c.layout.sequence_parallel = take(s.sequence_parallel);
+  c.chunked_loss = take(s.chunked_loss);
+  c.regime = take(s.precision_regimes);
   c.recompute = take(s.recompute);
   c.layout.zero = take(s.zero);
   c.micro_batch = take(s.micro_batch);
@@ -437,19 +572,34 @@ constexpr search_evaluation evaluate(training_search_context& ctx, std::uint64_t
   training_config& c = ctx.plan.config;
   c.micro_batch = e.config.micro_batch;
   c.recompute = e.config.recompute;
+  c.amp = e.config.regime == precision_regime::amp;
+  c.master_weights = e.config.regime != precision_regime::pure;
+  c.chunked_loss = e.config.chunked_loss;
   // 2. memory, before any time
-  if (!(ctx.memory_known && ctx.memory_layout == l && ctx.memory_micro_batch == c.micro_batch &&
-        ctx.memory_recompute == c.recompute)) {
-    ctx.memory = framework_training_memory(s.model, l, c, s.memory).total();
-    ctx.memory_known = true;
-    ctx.memory_layout = l;
-    ctx.memory_micro_batch = c.micro_batch;
-    ctx.memory_recompute = c.recompute;
-  }
-  e.memory_per_gpu = ctx.memory;
+  auto memory_of = [&](training_search_context::memory_cache& m) {
+    if (!(m.known && m.layout == l && m.micro_batch == c.micro_batch &&
+          m.recompute == c.recompute && m.regime == e.config.regime &&
+          m.chunked_loss == c.chunked_loss)) {
+      m = {true, l, c.micro_batch, c.recompute, e.config.regime, c.chunked_loss,
+           framework_training_memory(s.model, l, c, s.memory).total()};
+    }
+    return m.total;
+  };
+  e.memory_per_gpu = memory_of(ctx.memory);
   if (e.memory_per_gpu > node.gpu.plannable_memory()) {
     e.verdict = search_verdict::over_memory;
     return e;
+  }
+  if (c.chunked_loss && ctx.plain_loss_searched) {
+    // the step-time model times the loss the same either way: a chunked loss where the
+    // materialised one fits is the same run spelled twice
+    c.chunked_loss = false;
+    const bool plain_fits = !(memory_of(ctx.plain_loss) > node.gpu.plannable_memory());
+    c.chunked_loss = true;
+    if (plain_fits) {
+      e.memory_per_gpu = {};
+      return e;
+    }
   }
   // 3. time
   ctx.plan.node = node;
