@@ -554,12 +554,14 @@ TEST_CASE("eager PyTorch (Hugging Face) on one H100: measured step times, within
     p.config.seq = r.seq;
     p.config.global_batch = r.micro_batch;
     p.config.recompute = r.checkpointing ? recompute_mode::full : recompute_mode::none;
-    p.config.master_weights = r.amp;
+    p.config.amp = r.amp;             // Trainer(bf16=True): fp32 parameters under autocast
+    p.config.master_weights = r.amp;  // else pure bf16: parameters, gradients, states in bf16
     const step_breakdown b = estimate_step(p);
-    INFO(r.m->name.view() << " " << r.micro_batch << " x " << r.seq);
+    INFO(r.m->name.view() << " " << r.micro_batch << " x " << r.seq << ": " << b.total.in(units::s));
     CHECK(b.total.in(units::s) == Approx(r.seconds).epsilon(0.15));
     // the same step under Megatron's fused kernels is faster
     p.config.framework = framework_kind::megatron;
+    p.config.amp = false;  // Megatron's mixed precision: 16-bit weights, fp32 master copy
     CHECK(step_time(p) < b.total);
   }
 }
@@ -736,6 +738,7 @@ TEST_CASE("MosaicML llm-foundry MPT benchmarks on H100 (FSDP, eager PyTorch): MF
     p.config.global_batch = r.micro_batch * r.grad_accum * r.gpus;
     p.config.recompute = r.checkpointing ? recompute_mode::full : recompute_mode::none;
     p.config.framework = framework_kind::transformers;
+    p.config.amp = true;  // Composer's amp_bf16: fp32 parameters, compute under autocast
     p.assumptions.zero3_gather_elements = m.layer_parameters(0);
     p.assumptions.zero3_reduce_elements = m.layer_parameters(0);
     const double got = 100.0 * estimate_step(p).mfu;
@@ -744,6 +747,28 @@ TEST_CASE("MosaicML llm-foundry MPT benchmarks on H100 (FSDP, eager PyTorch): MF
     sum += std::abs(got / r.mfu_percent - 1.0);
   }
   CHECK(sum / 13 < 0.12);
+}
+
+TEST_CASE("transformers: the step model reads the precision regime the memory profile reads") {
+  // Trainer(bf16=True) (amp) keeps fp32 parameters and gradients: DDP reduces 4-byte gradients,
+  // twice the bytes of a 16-bit model with an fp32 master copy (the default regime). Both models
+  // take the bytes from hf_regime_of (specs/training.hpp).
+  training_plan p;
+  p.model = catalog::llama31_8b;
+  p.node = catalog::dgx_h100;
+  p.layout = {.dp = 16};
+  p.config.framework = framework_kind::transformers;
+  p.config.micro_batch = 1;
+  p.config.seq = 256;  // short: the reduction is exposed, not hidden behind the backward pass
+  p.config.global_batch = 16;
+  const step_breakdown bf16 = estimate_step(p);
+  p.config.amp = true;
+  const step_breakdown amp = estimate_step(p);
+  REQUIRE(bf16.data_parallel.in(units::s) > 0.0);
+  CHECK(amp.data_parallel.in(units::s) > 1.8 * bf16.data_parallel.in(units::s));
+  CHECK(detail::hf_regime_of(p.config).grad == 4.0);
+  // and amp's autocast copies of the fp32 weights cost memory-bound time the default does not pay
+  CHECK(amp.memory_bound > bf16.memory_bound);
 }
 
 TEST_CASE("out-of-range assumptions are refused, naming the field") {

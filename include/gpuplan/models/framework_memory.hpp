@@ -57,42 +57,6 @@ struct transformers_terms {
 
 namespace detail {
 
-/// The precision regime of the transformers profile.
-struct hf_regime {
-  bool lora = false;
-  bool autocast = false;   ///< compute under torch.autocast (amp, and LoRA as Trainer runs it)
-  double param = 2.0;      ///< bytes of a (base) parameter as stored
-  double grad = 2.0;       ///< bytes of a gradient of a full-model parameter
-  double act = 2.0;        ///< bytes of an activation from a matrix product (compute dtype)
-  double residual = 2.0;   ///< bytes of the residual stream (embedding output dtype)
-  double state_scale = 1.0;///< optimizer states in the parameters' dtype (pure bf16): 0.5
-  double master = 0.0;     ///< fp32 master copy per parameter
-};
-
-constexpr hf_regime hf_regime_of(const training_config& c) {
-  hf_regime r{};
-  r.lora = c.lora_rank > 0 || c.qlora_rank > 0;
-  const bool full_precision = c.dtype == precision::fp32 || c.dtype == precision::fp64;
-  r.autocast = c.amp || (r.lora && !full_precision);
-  // The parameters: fp32 under amp (the model stays fp32, autocast computes in dtype), else dtype.
-  r.param = c.amp ? 4.0 : bytes_of(c.dtype == precision::fp8 ? precision::bf16 : c.dtype);
-  r.act = full_precision ? bytes_of(c.dtype) : 2.0;
-  // The embedding's output has the table's dtype; the residual adds keep it (type promotion).
-  r.residual = r.param;
-  if (c.amp) {
-    r.grad = 4.0;
-  } else if (full_precision) {
-    r.grad = r.param;
-  } else if (!c.master_weights) {
-    r.grad = r.param;          // gradients in the parameters' dtype
-    r.state_scale = r.param / 4.0;  // torch.optim keeps states in the parameters' dtype
-  } else {
-    r.grad = bytes_of(c.grad_dtype);
-    r.master = 4.0;
-  }
-  return r;
-}
-
 /// Adapted linear layers per transformer layer: {q,k,v share the first norm, o, gate/up share the
 /// second norm, down}.
 struct hf_adapted {

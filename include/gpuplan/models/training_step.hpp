@@ -605,8 +605,10 @@ constexpr layer_time one_layer(const layer_inputs& in, bool moe) {
       const double one = bytes / g.hbm;
       return n * (one > g.floor ? one : g.floor);
     };
-    // the residual stream is fp32 under autocast with fp32 parameters (amp), else 16-bit
-    const double r = c.master_weights && c.dtype != precision::fp32 ? 4.0 : e;
+    // the residual stream has the embedding's dtype: fp32 under amp (fp32 parameters), else
+    // the parameters' (specs/training.hpp: hf_regime_of, as the memory profile reads it)
+    const detail::hf_regime regime = detail::hf_regime_of(c);
+    const double r = regime.residual > e ? regime.residual : e;
     const double Eh = T * h, Eq = T * q / tp, Ekv = T * kv_local, Ef = T * ffn_inner;
     double f = 0.0;
     // RMSNorm / LayerNorm, twice: cast up, pow, mean, rsqrt, multiply, cast, weight multiply
@@ -621,7 +623,7 @@ constexpr layer_time one_layer(const layer_inputs& in, bool moe) {
     if (!c.flash_attention) f += ops(c.dropout ? 3 : 2, scores_bytes / (c.dropout ? 3.0 : 2.0));
     mem_fwd = f;
     mem_bwd = a.eager_backward_factor * f;
-    if (c.master_weights && c.dtype != precision::fp32) {
+    if (regime.autocast && regime.param == 4.0 && e < 4.0) {
       // autocast casts each fp32 weight to 16 bits once per forward; its 16-bit gradient is
       // cast back into the fp32 .grad: (4 + 2) bytes per parameter each way
       const double w = (q / tp + 2.0 * kv_local) * h + h * q / tp + (gate + 1.0) * ffn_inner * h;
@@ -858,8 +860,13 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
                                                                         : embed_p / 2.0);
   const double dense_local = (stage_dense + stage_embed) / tp;
   const double expert_local = n_moe * moe_layer_p_expert / l.pp / (l.ep * l.expert_tensor_parallel());
-  const double grad_e = bytes_per_element(c.grad_dtype).value;
-  const double param_e = bytes_per_element(c.dtype == precision::fp8 ? precision::bf16 : c.dtype).value;
+  // bytes of a gradient and a parameter as the framework stores them (and reduces, gathers and
+  // updates them): Megatron's grad_dtype and dtype; the transformers regime (fp32 under amp)
+  const bool hf = c.framework == framework_kind::transformers;
+  const double grad_e = hf ? detail::hf_regime_of(c).grad : bytes_per_element(c.grad_dtype).value;
+  const double param_e =
+      hf ? detail::hf_regime_of(c).param
+         : bytes_per_element(c.dtype == precision::fp8 ? precision::bf16 : c.dtype).value;
   const bool dist_opt = l.zero >= 1;
   double dp_exposed = 0.0;
   const double bwd_window = layers_per_stage * avg.bwd_compute;
@@ -921,7 +928,8 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
   // ---- optimizer ----
   const double shard = dist_opt ? 1.0 * l.shard_degree() : 1.0;
   const double opt_params = dense_local / shard + expert_local / (dist_opt ? l.expert_shard_degree() : 1.0);
-  const bool has_master = c.master_weights && c.dtype != precision::fp32;
+  const bool has_master = hf ? detail::hf_regime_of(c).master > 0.0
+                             : c.master_weights && c.dtype != precision::fp32;
   // Adam: read and write both moments (16 B) and the master copy (8 B); read the gradient; copy
   // the master into the working weights (read 4, write param_e). Around it, per gradient
   // element: the found-inf check of fp16 loss scaling (read), the global-norm clipping (read)
