@@ -1635,6 +1635,14 @@ def _():
         "--concurrency", "4")
 
 
+@case("capacity.mix_share")
+def _():
+    # a share near double's range overflowed the mean length to an int context of -2^31
+    bad(r"^gpuplan: error: --mix '512:128:1e308': SHARE is relative: at most 1e15", "capacity",
+        "--rate", "40", "--wait-slo", "1", "--months", "0", "--model", "Llama-3.1-8B", "--gpu",
+        "h100", "--ttft-slo", "2", "--mix", "512:128:1e308")
+
+
 @case("options.flag_values")
 def _():
     # a boolean flag given a word CLI11 does not know escaped as std::stoll's bare "stoll"
