@@ -1643,6 +1643,14 @@ def _():
         "h100", "--ttft-slo", "2", "--mix", "512:128:1e308")
 
 
+@case("utilization.chart_folder")
+def _():
+    # a chart into a folder that does not exist was gnuplot's failure: exit 3, "internal error"
+    bad(r"chart file '/nonexistent-gpuplan/t.svg': the folder '/nonexistent-gpuplan' does not "
+        r"exist", "utilization", data("monitoring/serving.csv"), "--throughput-chart",
+        "/nonexistent-gpuplan/t.svg")
+
+
 @case("options.flag_values")
 def _():
     # a boolean flag given a word CLI11 does not know escaped as std::stoll's bare "stoll"
