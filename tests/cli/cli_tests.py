@@ -1651,6 +1651,15 @@ def _():
         "/nonexistent-gpuplan/t.svg")
 
 
+@case("train.weak_batch_overflow")
+def _():
+    # weak scaling of a 4096-sequence batch past dp 524288: the batch overflowed an int and the
+    # table printed -2147483648 sequences as "global batch too small"
+    bad(r"weak-scaled global batch .* at most 2\^31 - 1 sequences", "train", "--model",
+        "llama-3.1-8b", "--gpus", "1", "--global-batch", "4096", "--scaling", "1..100000000",
+        "--scaling-mode", "weak")
+
+
 @case("options.flag_values")
 def _():
     # a boolean flag given a word CLI11 does not know escaped as std::stoll's bare "stoll"
