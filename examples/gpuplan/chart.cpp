@@ -336,6 +336,13 @@ std::string gnuplot_script(const chart_spec& c, const std::filesystem::path& dat
 
 file_result render_file(const chart_spec& c, const std::filesystem::path& image) {
   terminal_for(image);  // rejects other extensions before anything is written
+  // A file in a folder that does not exist is the user's path, not an internal failure: say so
+  // (it came back as gnuplot's failure, exit 3)
+  const std::filesystem::path folder = image.parent_path();
+  std::error_code dir_ec;
+  if (!folder.empty() && !std::filesystem::is_directory(folder, dir_ec))
+    throw std::invalid_argument("chart file '" + image.string() + "': the folder '" +
+                                folder.string() + "' does not exist");
   axis x, y;
   ranges(c, x, y);  // rejects empty charts and bad log values
   file_result r;

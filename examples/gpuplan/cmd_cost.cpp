@@ -226,6 +226,19 @@ int run_cost_command(cost_command& cmd) {
   if (w == workload::serve) {
     serve_setup setup = serve_setup_from(s, "cost");
     set_serve_point(s, setup.plan);
+    if (setup.want_slo()) {
+      // The latency targets pick the operating point, as in `gpuplan serve`: the largest
+      // concurrency that meets them (they were read and then ignored before).
+      if (s.has("concurrency") || s.has("rate"))
+        throw usage_error(fmt::format(
+            "{} and {} pick the concurrency themselves: drop {} and {}", s.name("ttft_slo"),
+            s.name("tpot_slo"), s.name("concurrency"), s.name("rate")));
+      const slo_result best = best_under_slo(setup.plan, setup.slo);
+      if (!best.found)
+        throw usage_error(fmt::format("no concurrency meets {} and {} on this deployment",
+                                      s.name("ttft_slo"), s.name("tpot_slo")));
+      setup.plan.concurrency = static_cast<int>(best.best.concurrency);
+    }
     r.serving = setup.plan;
     r.serving_model = setup.model.name();
     r.serving_lengths = {setup.input_len, setup.output_len};

@@ -129,6 +129,8 @@ int run_train(train_command& cmd) {
   const run_description d = training_run_from(s, "train");
 
   const step_breakdown b = estimate_step(d.plan);
+  // a token budget the library refuses (past 2^53 steps) fails before anything is printed
+  if (d.tokens) (void)time_to_train(b, *d.tokens);
   std::optional<scaling_curve> curve;
   std::string chart_note, chart_title;
   if (auto r = s.text("scaling")) {

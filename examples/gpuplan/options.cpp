@@ -151,10 +151,21 @@ void settings::add(CLI::App* app, std::span<const field> fields) {
       case ft::custom:
         break;
       case ft::flag:
-        // --sp, --sp=true, --sp=false.
+        // --sp, --sp=true, --sp=false. The value is checked before CLI11 converts it: a word
+        // it does not know (--sp=maybe) would otherwise escape as std::stoll's bare "stoll".
         app->add_flag_function(
                flag + "{true}", [this, key](std::int64_t v) { flags_[key] = v > 0; }, help)
-            ->disable_flag_override(false);
+            ->disable_flag_override(false)
+            ->check(CLI::Validator(
+                [](const std::string& v) -> std::string {
+                  try {
+                    (void)CLI::detail::to_flag_value(v);
+                    return {};
+                  } catch (const std::exception&) {
+                    return fmt::format("'{}' is not true or false", v);
+                  }
+                },
+                ""));
         break;
       case ft::count:
       case ft::count0:

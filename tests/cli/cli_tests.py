@@ -1619,6 +1619,66 @@ def _():
         "fp32")
 
 
+@case("cost.serving_slo")
+def _():
+    # --ttft-slo/--tpot-slo make the workload a serving one and pick its operating point as
+    # `gpuplan serve` does (they were read and then ignored: the month was priced at concurrency 1)
+    base = ["cost", "--model", "llama-3.1-8b", "--gpu", "h100"]
+    slo = ["--ttft-slo", "2", "--tpot-slo", "0.05"]
+    best = ok_json("serve", "--model", "llama-3.1-8b", "--gpu", "h100", *slo)["best"]
+    j = ok_json(*base, *slo)
+    check(j["serving"]["concurrency"] == best["concurrency"] and best["concurrency"] > 1,
+          f"cost under the SLO prices concurrency {j['serving']['concurrency']}, "
+          f"serve's best is {best['concurrency']}")
+    bad(r"no concurrency meets --ttft-slo and --tpot-slo", *base, "--ttft-slo", "1e-9")
+    bad(r"--ttft-slo and --tpot-slo pick the concurrency themselves", *base, *slo,
+        "--concurrency", "4")
+
+
+@case("capacity.mix_share")
+def _():
+    # a share near double's range overflowed the mean length to an int context of -2^31
+    bad(r"^gpuplan: error: --mix '512:128:1e308': SHARE is relative: at most 1e15", "capacity",
+        "--rate", "40", "--wait-slo", "1", "--months", "0", "--model", "Llama-3.1-8B", "--gpu",
+        "h100", "--ttft-slo", "2", "--mix", "512:128:1e308")
+
+
+@case("utilization.chart_folder")
+def _():
+    # a chart into a folder that does not exist was gnuplot's failure: exit 3, "internal error"
+    bad(r"chart file '/nonexistent-gpuplan/t.svg': the folder '/nonexistent-gpuplan' does not "
+        r"exist", "utilization", data("monitoring/serving.csv"), "--throughput-chart",
+        "/nonexistent-gpuplan/t.svg")
+
+
+@case("train.weak_batch_overflow")
+def _():
+    # weak scaling of a 4096-sequence batch past dp 524288: the batch overflowed an int and the
+    # table printed -2147483648 sequences as "global batch too small"
+    bad(r"weak-scaled global batch .* at most 2\^31 - 1 sequences", "train", "--model",
+        "llama-3.1-8b", "--gpus", "1", "--global-batch", "4096", "--scaling", "1..100000000",
+        "--scaling-mode", "weak")
+
+
+@case("options.flag_values")
+def _():
+    # a boolean flag given a word CLI11 does not know escaped as std::stoll's bare "stoll"
+    bad(r"^gpuplan: error: --moe-all-to-all: 'maybe' is not true or false$", "serve", "--model",
+        "mixtral-8x7b", "--gpu", "h100", "--tp", "8", "--moe-all-to-all=maybe")
+    bad(r"--flash-attention: 'nope' is not true or false", "train", "--model", "llama-3.1-8b",
+        "--gpus", "8", "--flash-attention=nope")
+    ok("train", "--model", "llama-3.1-8b", "--gpus", "8", "--flash-attention=off")
+
+
+@case("train.tokens_overflow")
+def _():
+    # 1e30 tokens is 1e30 / 16,384 tokens a step: the whole steps overflowed a long long and the
+    # time came back negative, meeting any --deadline with one GPU
+    base = ["train", "--model", "llama-3.1-8b", "--gpus", "8"]
+    bad(r"tokens: more than 2\^53 steps of the global batch", *base, "--tokens", "1e30")
+    bad(r"tokens: more than 2\^53 steps", *base, "--tokens", "1e30", "--deadline", "30")
+
+
 @case("cost.book_entries")
 def _():
     """The price book's hyperscaler and CoreWeave entries, per GPU-hour as their sources give them

@@ -268,6 +268,17 @@ TEST_CASE("Training capacity from the training model: GPUs by a deadline", "[cap
     CHECK(time_to_train(scale_plan(weak, w.dp - 1, scaling_mode::weak).plan, tokens) / 0.9 >
           30 * units::d);
   CHECK_THROWS_AS(plan_training_gpus(base, tokens, 0 * units::s), invalid_input);
+  // Weak scaling of a 4096-sequence batch from dp 1: past dp 524288 the batch is more than an int
+  // holds (the cast came back as -2^31, the point invalid, and the report repeated a stale one).
+  training_plan big = weak;
+  big.config.global_batch = 4096;
+  CHECK_THROWS_WITH(scale_plan(big, 1 << 20, scaling_mode::weak),
+                    Catch::Matchers::Contains("weak-scaled global batch"));
+  const training_gpus far = plan_training_gpus(big, tokens, 1 * units::s, scaling_mode::weak);
+  CHECK_FALSE(far.met);
+  CHECK(far.global_batch > 0);
+  CHECK(far.dp == far.global_batch / 4096);
+  CHECK(far.dp == 524287);  // the largest dp whose batch fits: 2^31 - 1 sequences / 4096, rounded down
 }
 
 TEST_CASE("Service-time spread: hand computation", "[capacity][serving]") {

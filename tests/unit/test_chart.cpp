@@ -96,6 +96,9 @@ TEST_CASE("Chart files without gnuplot: data and script beside the image", "[cha
   const std::string data = slurp(dir / "util.dat");
   CHECK_THAT(data, Catch::Contains("# GPU 1"));
   CHECK_THROWS_AS(render_file(utilisation_chart(), dir / "util.jpg"), std::invalid_argument);
+  // a folder that does not exist is a bad path (invalid_argument: exit 2), not an internal error
+  CHECK_THROWS_AS(render_file(utilisation_chart(), dir / "no-such-folder" / "util.svg"),
+                  std::invalid_argument);
 }
 
 TEST_CASE("Chart files with gnuplot", "[chart][gnuplot]") {

@@ -248,6 +248,10 @@ TEST_CASE("Bad files: one line naming file:row and field", "[monitoring][errors]
   CHECK_THAT(error_of("bad/two-throughputs.csv"),
              Catch::Contains("two-throughputs.csv:1: both 'tokens_per_s' and 'requests_per_s'"));
   CHECK_THAT(error_of("no-such-file.csv"), Catch::Contains("no such file"));
+  // a throughput near double's range overflowed the time-weighted mean (JSON null): refused
+  CHECK_THROWS_WITH(io::read_monitoring("timestamp,gpu,utilization,tokens_per_s\n0,0,50,1e308\n",
+                                        "huge.csv"),
+                    Catch::Contains("huge.csv:2: field 'tokens_per_s': 1e308 is too large"));
   for (const char* f : {"bad/bad-percent.csv", "bad/bad-value.json", "bad/truncated.json"})
     CHECK(error_of(f).find('\n') == std::string::npos);
 }

@@ -631,6 +631,13 @@ TEST_CASE("Engines' KV budgets", "[serving][engines]") {
   CHECK_FALSE(parse_enum("tgi", e));
 }
 
+namespace {
+serving_plan ok_with_mix(serving_plan p, int in, int out) {
+  p.mix = request_mix::fixed(in, out);
+  return p;
+}
+}  // namespace
+
 TEST_CASE("Serving input errors name the field", "[serving][errors]") {
   const serving_plan ok{.model = cat::llama31_8b, .node = single_gpu_node(cat::h100_sxm)};
   serving_plan p = ok;
@@ -652,6 +659,14 @@ TEST_CASE("Serving input errors name the field", "[serving][errors]") {
   p = ok;
   p.assumptions.kernels.hbm_fraction = 1.5;
   CHECK_THROWS_WITH(serve(p), Catch::Contains("hbm_fraction"));
+  // a share near double's range overflowed share x tokens to an infinite mean length (an int
+  // context of -2^31, refused as "inference_config.context"): the share is refused by name
+  p = ok;
+  p.mix = request_mix::fixed(512, 128);
+  p.mix.classes[0].share = 1e308;
+  CHECK_THROWS_WITH(serve(p), Catch::Contains("request_mix: share"));
+  p.mix.classes[0].share = max_request_share;  // the bound itself is a mix like any other
+  CHECK(serve(p).ttft.value == Approx(serve(ok_with_mix(ok, 512, 128)).ttft.value));
 }
 
 TEST_CASE("Expert parallelism for MoE serving", "[serving][moe]") {

@@ -212,6 +212,18 @@ TEST_CASE("time to train and GPU-hours") {
   CHECK(f.six_nd.in(units::FLOP) == Approx(6 * catalog::megatron_175b.parameters() * 300e9));
 }
 
+TEST_CASE("time to train: a token budget past 2^53 steps, or a step with no tokens, is refused") {
+  // 1e30 tokens at 131,072 tokens a step is 7.6e24 steps: counted in a long long, the conversion
+  // overflowed (undefined) and came back as a negative time that met any deadline
+  const training_plan p = kor_plan(kor_table5[1], true);
+  const step_breakdown b = estimate_step(p);
+  CHECK_THROWS_WITH(time_to_train(b, 1e30 * units::token), Catch::Matchers::Contains("tokens"));
+  CHECK_THROWS_AS(time_to_train(p, 1e308 * units::token), invalid_input);
+  CHECK(time_to_train(b, 1e20 * units::token).value > 0.0);  // 7.6e14 steps: still counted
+  CHECK_THROWS_WITH(time_to_train(step_breakdown{}, 1e9 * units::token),
+                    Catch::Matchers::Contains("tokens_per_step"));
+}
+
 TEST_CASE("bad plans are refused, naming the field") {
   training_plan p = kor_plan(kor_table5[1], true);
   p.config.global_batch = 63;  // not a multiple of micro_batch x dp... with dp 2
@@ -774,11 +786,11 @@ TEST_CASE("transformers: the step model reads the precision regime the memory pr
 TEST_CASE("out-of-range assumptions are refused, naming the field") {
   training_plan p = kor_plan(kor_table5[0], true);
   p.assumptions.sustained_fraction = 1.5;
-  CHECK_THROWS_WITH(estimate_step(p), Catch::Contains("sustained_fraction"));
+  CHECK_THROWS_WITH(estimate_step(p), Catch::Matchers::Contains("sustained_fraction"));
   p = kor_plan(kor_table5[0], true);
   p.assumptions.storage_read = -1.0 * units::GBps;
-  CHECK_THROWS_WITH(estimate_step(p), Catch::Contains("storage_read"));
+  CHECK_THROWS_WITH(estimate_step(p), Catch::Matchers::Contains("storage_read"));
   p = kor_plan(kor_table5[0], true);
   p.assumptions.collectives.nvls_efficiency = 0.0;
-  CHECK_THROWS_WITH(estimate_step(p), Catch::Contains("nvls_efficiency"));
+  CHECK_THROWS_WITH(estimate_step(p), Catch::Matchers::Contains("nvls_efficiency"));
 }

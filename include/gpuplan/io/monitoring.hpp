@@ -178,6 +178,10 @@ inline bool plausible_time(double t) { return t >= 0 && t <= latest_sample_time;
 /// infinity (a fuzzing finding: "1e308 GiB" gave an infinite mean).
 inline constexpr double max_sample_bytes = 1125899906842624.0;  // 2^50
 inline constexpr double max_sample_watts = 1e6;
+/// The largest throughput reading (tokens or requests per second on one GPU): 1e9, tens of
+/// thousands of times what one GPU serves (thousands to tens of thousands of tokens/s). Near
+/// double's range the time-weighted sum overflowed and the mean came back as JSON null.
+inline constexpr double max_sample_rate = 1e9;
 
 /// Unix seconds (UTC) of a civil date (proleptic Gregorian).
 inline long long days_from_civil(long long y, unsigned m, unsigned d) {
@@ -309,6 +313,9 @@ inline double read_rate(std::string_view text, std::string_view field, const csv
     throw error(at.where(field) + ": cannot read '" + std::string(trim(text)) +
                 "' as a number per second");
   if (v < 0) throw error(at.where(field) + ": " + std::string(trim(text)) + " is negative");
+  if (!(v <= max_sample_rate))
+    throw error(at.where(field) + ": " + std::string(trim(text)) +
+                " is too large (more than 1e9 per second)");
   return v;
 }
 

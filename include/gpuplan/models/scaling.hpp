@@ -98,6 +98,9 @@ struct scaled_plan {
   bool valid = false;
 };
 
+/// The largest global batch scale_plan makes (training_config::global_batch is an int).
+inline constexpr double max_global_batch = 2147483647.0;
+
 constexpr scaled_plan scale_plan(const training_plan& base, int dp, scaling_mode mode) {
   detail::check_input(dp >= 1, "scale_plan: dp must be at least 1", dp);
   scaled_plan r{.plan = base, .global_batch = 0, .valid = false};
@@ -109,6 +112,11 @@ constexpr scaled_plan scale_plan(const training_plan& base, int dp, scaling_mode
   const int base_batch = plan_global_batch(base);
   const double scaled =
       mode == scaling_mode::weak ? 1.0 * base_batch * dp / base.layout.dp : 1.0 * base_batch;
+  // an int holds the batch: past it the conversion is undefined (it came back as -2^31)
+  detail::check_input(scaled <= max_global_batch,
+                      "scale_plan: the weak-scaled global batch (base batch x dp / base dp) "
+                      "must be at most 2^31 - 1 sequences",
+                      dp);
   r.global_batch = static_cast<int>(scaled);
   p.config.global_batch = r.global_batch;
   const int per_step = p.config.micro_batch * dp;

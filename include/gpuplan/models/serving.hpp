@@ -121,6 +121,11 @@ struct request_class {
 };
 
 inline constexpr int max_request_classes = 8;
+/// The largest request_class::share. Shares are relative weights, so the bound loses nothing
+/// (a class 1e15 times another's is the other's absence); the model multiplies shares by token
+/// counts and KV blocks, which for a share near double's range overflowed to an infinite mean
+/// length (an int context of -2^31).
+inline constexpr double max_request_share = 1e15;
 
 /// The requests served: up to 8 classes (a fixed mix, or a histogram of a trace).
 struct request_mix {
@@ -161,8 +166,11 @@ struct request_mix {
       detail::check_input(at(i).output_tokens >= 1,
                           "request_mix: output_tokens must be at least 1",
                           at(i).output_tokens);
-      detail::check_input(detail::finite(at(i).share) && at(i).share > 0.0,
-                          "request_mix: share must be positive");
+      detail::check_input(detail::finite(at(i).share) && at(i).share > 0.0 &&
+                              at(i).share <= max_request_share,
+                          "request_mix: share must be positive and at most 1e15 (shares are "
+                          "relative)",
+                          at(i).share);
     }
   }
 };

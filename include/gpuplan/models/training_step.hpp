@@ -1034,7 +1034,14 @@ constexpr duration step_time(const training_plan& p) { return estimate_step(p).t
 /// one rounded up (for callers that already hold the step, as the layout search does).
 constexpr duration time_to_train(const step_breakdown& s, token_count tokens) {
   detail::check_input(detail::finite_nonnegative(tokens.value), "tokens must be finite and not negative");
+  detail::check_input(s.tokens_per_step.value > 0.0 && is_finite(s.tokens_per_step),
+                      "time_to_train: step_breakdown.tokens_per_step must be positive (a step "
+                      "from estimate_step)");
   const double steps = tokens.value / s.tokens_per_step.value;
+  // whole steps are counted in a long long (ceil_div): beyond 2^53 a double no longer holds
+  // every whole number, and beyond 2^63 the conversion is undefined
+  detail::check_input(steps <= 9007199254740992.0,
+                      "tokens: more than 2^53 steps of the global batch", tokens.value);
   return static_cast<double>(detail::ceil_div(steps, 1.0)) * s.total;
 }
 

@@ -525,7 +525,11 @@ constexpr training_gpus plan_training_gpus(const training_plan& base, token_coun
   const int mp = base.layout.tp * base.layout.pp * base.layout.cp;
   detail::check_input(max_gpus >= mp, "training capacity: max_gpus below tp x pp x cp", max_gpus,
                       mp);
-  const int max_dp = max_gpus / mp;
+  int max_dp = max_gpus / mp;
+  if (mode == scaling_mode::weak) {  // the weak-scaled batch must stay an int (scale_plan)
+    const double batch_fits = max_global_batch * base.layout.dp / plan_global_batch(base);
+    if (batch_fits < max_dp) max_dp = static_cast<int>(batch_fits);
+  }
   training_gpus best{};
   auto eval = [&](int dp, training_gpus& out) {
     const scaled_plan sp = scale_plan(base, dp, mode);
