@@ -396,7 +396,12 @@ capacity_request build(const settings& s, const std::optional<serving_replica>& 
   if (q.current_replicas < 0)
     throw usage_error(fmt::format("{} must not be negative", s.name("current_replicas")));
   if (const std::optional<double> price = s.number("price"))
+  {
+    if (!(*price <= 1e9))  // a billion dollars an hour per replica: anything above is a typo
+      throw usage_error(fmt::format("{} must be at most 1e9 USD per hour (got {})", s.name("price"),
+                                    *price));
     q.replica_price = at_least(s, "price", *price, 0.0) * units::usd_per_h;
+  }
   else if (serving && serving->price != nullptr)
     q.replica_price = serving->price->on_demand * static_cast<double>(q.replica.gpus);
   return q;

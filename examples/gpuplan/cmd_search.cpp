@@ -93,6 +93,10 @@ constexpr field search_table[] = {
      "Rank the top list by time|cost|energy (default time); the front is time against cost"},
     {"top", "--top", ft::count, "search", "Configurations in the top list, 1-64 (default 5)"},
     {"threads", "--threads", ft::count, "search", "Threads (default: all cores)"},
+    {"max_configurations", "--max-configurations", ft::number, "search",
+     "Refuse a space larger than this (default 1e9: about 4 minutes on 2 cores at the measured "
+     "2.4M configurations per CPU-second, docs/performance.md); Ctrl-C stops any search with the "
+     "best found so far"},
     {"deadline_days", "--deadline-days", ft::number, "search",
      "Keep only runs that finish the tokens within this many days"},
     {"budget", "--budget", ft::number, "search", "Keep only runs that cost at most this many USD"},
@@ -561,13 +565,13 @@ int run_search(search_command& cmd) {
   const auto provider = s.text("provider");
   set_terms(s, space.cost, provider);
   if (auto d = s.number("deadline_days")) {
-    if (!(*d > 0) || !std::isfinite(*d))
-      throw usage_error(s.name("deadline_days") + " must be a positive number of days");
+    if (!(*d > 0) || !(*d <= 1e9))  // a billion days: beyond it the seconds lose meaning
+      throw usage_error(s.name("deadline_days") + " must be a positive number of days, at most 1e9");
     space.deadline = *d * 24.0 * units::h;
   }
   if (auto b = s.number("budget")) {
-    if (!(*b > 0) || !std::isfinite(*b))
-      throw usage_error(s.name("budget") + " must be a positive amount in USD");
+    if (!(*b > 0) || !(*b <= 1e15))
+      throw usage_error(s.name("budget") + " must be a positive amount in USD, at most 1e15");
     space.budget = *b * units::usd;
   }
   search_objective objective = search_objective::time;
@@ -585,6 +589,14 @@ int run_search(search_command& cmd) {
       throw usage_error(s.name("chart") + " " + *chart_file + ": the file must end in .svg or .png");
   }
   (void)detail::make_search_context(space);  // every input error before any thread starts
+  const double limit = s.number("max_configurations").value_or(1e9);
+  if (!(limit >= 1))
+    throw usage_error(fmt::format("{} must be at least 1 (got {})", s.name("max_configurations"), limit));
+  if (static_cast<double>(space.size()) > limit)
+    throw usage_error(fmt::format(
+        "the space holds {:.3g} configurations, more than {} ({:.3g}): narrow the lists "
+        "(--gpus, --tp, --pp, --cp, ...) or raise the limit",
+        static_cast<double>(space.size()), s.name("max_configurations"), limit));
 
   const run_result r = run_threads(space, top, threads);
   auto evaluate_all = [&](std::span<const search_point> pts) {
@@ -722,7 +734,7 @@ int run_serve_search(serve_search_command& cmd) {
   p.model = *model.transformer;
   p.config = serving_from(base, model);
   p.compute_dtype = p.model.native_dtype == precision::fp16 ? precision::fp16 : precision::bf16;
-  p.mix = request_mix::fixed(s.count("input_len").value_or(1024), s.count("output_len").value_or(256));
+  p.mix = mix_of(s);
   if (const auto b = s.text("batching")) p.batching = enum_named<batching_mode>(*b, s.name("batching"));
   p.chunked_prefill = s.flag("chunked_prefill").value_or(p.config.engine != serving_engine::trtllm);
   space.slo = serving_slo{.ttft = positive_or_zero(s, "ttft_slo") * units::s,
@@ -769,9 +781,10 @@ int run_serve_search(serve_search_command& cmd) {
                 {"results", list}});
     return 0;
   }
-  fmt::print("{} serving {} in + {} out tokens per request{}: {} configurations in {:.2f} s ({} "
+  fmt::print("{} serving {:.0f} in + {:.0f} out tokens per request{}{}: {} configurations in {:.2f} s ({} "
              "invalid, {} without room for the KV cache, {} missing the SLO)\n\n",
-             model.name(), p.mix.at(0).input_tokens, p.mix.at(0).output_tokens,
+             model.name(), p.mix.mean_input(), p.mix.mean_output(),
+             p.mix.count > 1 ? fmt::format(" (mean of a mix of {})", p.mix.count) : "",
              space.slo.ttft.value > 0 || space.slo.tpot.value > 0 ? " under the SLO" : "",
              r.visited, seconds, r.invalid, r.over_memory, r.missed_slo);
   if (r.view().empty()) {

@@ -105,6 +105,16 @@ request_mix mix_from(std::string_view text, const std::string& flag) {
   return m;
 }
 
+request_mix mix_of(const settings& s) {
+  if (const std::optional<std::string> mix = s.text("mix")) {
+    if (s.has("input_len") || s.has("output_len"))
+      throw usage_error(fmt::format("{} replaces --input-len and --output-len: give one or the other",
+                                    s.name("mix")));
+    return mix_from(*mix, s.name("mix"));
+  }
+  return request_mix::fixed(s.count("input_len").value_or(1024), s.count("output_len").value_or(256));
+}
+
 double positive_or_zero(const settings& s, std::string_view key) {
   const auto v = s.number(key);
   if (!v) return 0.0;
@@ -138,18 +148,9 @@ serve_setup serve_setup_from(const settings& s, std::string_view command) {
                                                            {precision::bf16, precision::fp16,
                                                             precision::fp8, precision::int8})
                                    : weights16;
-  if (const std::optional<std::string> mix = s.text("mix")) {
-    if (s.has("input_len") || s.has("output_len"))
-      throw usage_error(fmt::format("{} replaces --input-len and --output-len: give one or the other",
-                                    s.name("mix")));
-    p.mix = mix_from(*mix, s.name("mix"));
-    r.input_len = static_cast<int>(std::lround(p.mix.mean_input()));
-    r.output_len = static_cast<int>(std::lround(p.mix.mean_output()));
-  } else {
-    r.input_len = s.count("input_len").value_or(1024);
-    r.output_len = s.count("output_len").value_or(256);
-    p.mix = request_mix::fixed(r.input_len, r.output_len);
-  }
+  p.mix = mix_of(s);
+  r.input_len = static_cast<int>(std::lround(p.mix.mean_input()));
+  r.output_len = static_cast<int>(std::lround(p.mix.mean_output()));
   if (const auto b = s.text("batching"))
     p.batching = enum_named<batching_mode>(*b, s.name("batching"));
   p.chunked_prefill = s.flag("chunked_prefill").value_or(p.config.engine != serving_engine::trtllm);

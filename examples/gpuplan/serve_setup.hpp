@@ -40,6 +40,9 @@ serve_setup serve_setup_from(const settings& s, std::string_view command);
 
 /// A request mix from 'IN:OUT:SHARE,...' (--mix); usage_error naming `flag` on bad input.
 request_mix mix_from(std::string_view text, const std::string& flag);
+/// The request mix the flags give: --mix, or --input-len/--output-len (defaults 1024 and 256) as
+/// one class; usage_error naming the flag when both are given.
+request_mix mix_of(const settings& s);
 
 /// A positive number given for key (0 when absent); usage_error naming the field otherwise.
 double positive_or_zero(const settings& s, std::string_view key);

@@ -1643,6 +1643,13 @@ def _():
         "h100", "--ttft-slo", "2", "--mix", "512:128:1e308")
 
 
+@case("capacity.price_bound")
+def _():
+    # a replica price of 1e308 $/h printed "$inf/h" with exit 0
+    bad(r"--price must be at most 1e9 USD per hour", "capacity", "--replica-rate", "1",
+        "--service-time", "1", "--rate", "1", "--wait-slo", "1", "--price", "1e308")
+
+
 @case("utilization.chart_folder")
 def _():
     # a chart into a folder that does not exist was gnuplot's failure: exit 3, "internal error"
@@ -2266,6 +2273,36 @@ def _():
     bad(r"--framework transformers models one model with data parallelism.*--tp 2", *base,
         "--framework", "transformers", "--tp", "1,2")
     bad(r"--node and --gpu conflict", *base, "--node", "dgx-h100", "--gpu", "h200")
+    # a space too large to sweep is refused up front (3.6e9 here), naming the limit's flag
+    huge = ("--framework", "megatron", "--gpus", "1..4096+1", "--tp", "1,2,4,8", "--pp",
+            "1..64+1", "--cp", "1..16+1")
+    bad(r"the space holds 3\.6\de\+09 configurations, more than --max-configurations", *base, *huge)
+    bad(r"--max-configurations must be at least 1", *base, "--max-configurations", "0")
+    bad(r"--deadline-days must be a positive number of days, at most 1e9", *base,
+        "--deadline-days", "1e308")
+    bad(r"--budget must be a positive amount in USD", *base, "--budget", "1e300")
+
+
+@case("search.serve_mix")
+def _():
+    """search serve reads --mix as serve does: the mix's mean lengths in the header, and each
+    result the serving model's point for that mix (the same as `gpuplan serve --mix`)."""
+    base = ("search", "serve", "--model", "llama-3.1-8b", "--gpu", "h100", "--tp", "1",
+            "--weight-dtype", "bf16", "--ttft-slo", "1", "--tpot-slo", "0.05")
+    mix = ("--mix", "512:128:1,2048:512:1")
+    r = ok(*base, *mix)
+    check("1280 in + 320 out tokens per request (mean of a mix of 2)" in r.out, r.out[:200])
+    fixed = ok_json(*base, "--input-len", "1280", "--output-len", "320")["results"][0]
+    mixed = ok_json(*base, *mix)["results"][0]
+    # the steady-state throughput follows the mean lengths; the latency tail does not: the long
+    # class's prefill sets the mix's TTFT above the one-class run's
+    check(mixed["ttft_s"] > fixed["ttft_s"] * 1.05,
+          f"the mix is served, not its mean lengths as one class: TTFT {mixed['ttft_s']} vs "
+          f"{fixed['ttft_s']}")
+    s_mix = ok_json("serve", "--model", "llama-3.1-8b", "--gpu", "h100", *mix, "--concurrency",
+                    str(int(mixed["concurrency"])))
+    near(s_mix["ttft_s"], mixed["ttft_s"], 1e-9, "the same point as gpuplan serve --mix")
+    bad(r"--mix replaces --input-len and --output-len", *base, *mix, "--input-len", "100")
 
 
 def main():

@@ -173,14 +173,17 @@ struct training_search_space {
                       : search_defaults::chunked_loss;
   }
 
-  /// Configurations in the space: the product of the dimensions' sizes.
+  /// Configurations in the space: the product of the dimensions' sizes (UINT64_MAX when the
+  /// product does not fit in 64 bits: validate() then refuses the space).
   [[nodiscard]] constexpr std::uint64_t size() const {
     std::uint64_t n = nodes.size();
     for (std::size_t d : {gpus.size(), tp.size(), pp.size(), cp.size(), ep.size(),
                           virtual_stages.size(), micro_batch.size(), zero.size(),
                           recompute.size(), precision_regimes.size(), chunked_loss.size(),
-                          sequence_parallel.size()})
+                          sequence_parallel.size()}) {
+      if (d != 0 && n > ~std::uint64_t{0} / d) return ~std::uint64_t{0};
       n *= d;
+    }
     return n;
   }
 
