@@ -175,17 +175,18 @@ int run_demo() {
   fmt::print("\n");
 
   // 6. Which GPU and layout: the search over both GPUs, counts and every parallel degree.
-  const std::string search = mg + ",h200 --gpus 16..64 --seq 4096 --global-batch 64 --tokens 1B "
-                                   "--framework megatron --threads 1";
+  const std::string search =
+      mg + ",h200 --gpus 16..64 --seq 4096 --global-batch 64 --tokens 1B --threads 1";
   const nlohmann::json q = run_json(add_search_command, search);
-  section("6. Which GPU and layout? Every Megatron-LM layout of that run on 16-64 H100 or H200",
+  section("6. Which GPU and layout? Every configuration of that run on 16-64 H100 or H200",
           "search", search);
   const auto layout_of = [](const nlohmann::json& e) {
     const nlohmann::json& l = e["layout"];
-    return fmt::format("{} x {}, TP {} x PP {} x DP {}{}", e["gpus"].get<int>(),
-                       e["gpu"].get<std::string>(), l["tp"].get<int>(), l["pp"].get<int>(),
-                       l["dp"].get<int>(),
-                       l["zero"].get<int>() > 0 ? fmt::format(", ZeRO-{}", l["zero"].get<int>()) : "");
+    return fmt::format("{} x {}, TP {} x PP {} x DP {}{}, recompute {}, precision {}",
+                       e["gpus"].get<int>(), e["gpu"].get<std::string>(), l["tp"].get<int>(),
+                       l["pp"].get<int>(), l["dp"].get<int>(),
+                       l["zero"].get<int>() > 0 ? fmt::format(", ZeRO-{}", l["zero"].get<int>()) : "",
+                       e["recompute"].get<std::string>(), e["precision"].get<std::string>());
   };
   fmt::print("  {} configurations; the time-cost front has {}:\n",
              show_count(q["configurations_evaluated"].get<double>()), q["front"].size());
