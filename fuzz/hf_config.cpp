@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "fuzz_support.hpp"
+#include "model_support.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace gpuplan;
@@ -30,19 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const invalid_input& e) {
     fuzz::fail("what the config.json reader accepts, the library's validate() accepts", e.what());
   }
-  fuzz::check_finite(m.parameters(), "parameters()");
-  fuzz::check_finite(m.active_parameters(), "active_parameters()");
   if (!(m.parameters() > 0)) fuzz::fail("a model read has parameters", "parameters() <= 0");
-  fuzz::check_finite(m.kv_bytes_per_token(precision::bf16).value, "kv_bytes_per_token");
-  const nlohmann::json once = io::to_json(m);
-  try {
-    const transformer_spec back =
-        io::transformer_from_json(once, io::json_source{"round-trip", ""});
-    if (io::to_json(back) != once)
-      fuzz::fail("gpuplan's JSON form of a config.json model reads back unchanged",
-                 once.dump() + " vs " + io::to_json(back).dump());
-  } catch (const io::error& e) {
-    fuzz::fail("gpuplan's JSON form of a config.json model reads back", e.what());
-  }
+  fuzz::check_model_outputs(m);
   return 0;
 }

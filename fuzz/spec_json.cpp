@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "fuzz_support.hpp"
+#include "model_support.hpp"
 
 namespace {
 
@@ -62,19 +63,7 @@ void check_model(const transformer_spec& m) {
     fuzz::check_message(e.what(), "", "");
     return;  // the models are not run on what validate() rejects
   }
-  fuzz::check_finite(m.parameters(), "parameters()");
-  fuzz::check_finite(m.active_parameters(), "active_parameters()");
-  fuzz::check_finite(m.kv_bytes_per_token(precision::bf16).value, "kv_bytes_per_token");
-  const nlohmann::json once = io::to_json(m);
-  try {
-    const transformer_spec back =
-        io::transformer_from_json(once, io::json_source{"round-trip", ""});
-    if (io::to_json(back) != once)
-      fuzz::fail("a model's JSON form reads back unchanged",
-                 once.dump() + " vs " + io::to_json(back).dump());
-  } catch (const io::error& e) {
-    fuzz::fail("a model's JSON form reads back", std::string(e.what()) + " in " + once.dump());
-  }
+  fuzz::check_model_outputs(m);
 }
 
 void check_layout(const parallel_layout& l) {
