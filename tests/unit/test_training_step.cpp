@@ -4,6 +4,7 @@
 #include <gpuplan/models/training_step.hpp>
 
 #include "../catch.hpp"
+#include "../published_runs.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -391,41 +392,6 @@ std::vector<published_row> zero3_rows() {
   return out;
 }
 
-/// BLOOM (BigScience tr11-176B-ml, bigscience-workshop/bigscience train/tr11-176B-ml README and
-/// slurm script; Le Scao et al. 2022): 48 Jean Zay nodes of 8 A100 80GB SXM with 4 Omni-Path
-/// 100 Gb/s links per node, Megatron-DeepSpeed, TP 4 x PP 12 x DP 8, micro-batch 2, global
-/// batch 2048 x 2048 tokens, bf16 with fp32 gradient accumulation and sharded optimizer states,
-/// full activation checkpointing, no flash attention, 70 layers x 14336, ALiBi, 250,880-token
-/// vocabulary, 5 layers on the first and last stages (with the embedding), 6 on the others.
-/// Logged at iteration 85,376: 104.70 s per iteration, 149.77 TFLOP/s per GPU (their count
-/// with recomputation, the same as gpuplan's hardware FLOPs to 0.1%). DeepSpeed's pipeline
-/// engine sends whole activations (no scatter/gather) and overlaps neither the gradient
-/// reduction nor the parameter all-gather.
-training_plan bloom_plan() {
-  transformer_spec bloom = catalog::gpt_decoder("bloom-176b", 70, 14336, 112, 250880, 2048);
-  bloom.positions = position_kind::rotary;  // ALiBi: no position parameters
-  bloom.tied_embeddings = true;
-  training_plan p;
-  p.model = bloom;
-  p.node = catalog::dgx_a100;
-  p.node.nics.count = 4;
-  p.node.nics.per_nic = 100.0 * units::Gbps;
-  p.layout = {.dp = 8, .tp = 4, .pp = 12, .zero = 1};
-  p.config.dtype = precision::bf16;
-  p.config.grad_dtype = precision::fp32;
-  p.config.micro_batch = 2;
-  p.config.seq = 2048;
-  p.config.global_batch = 2048;
-  p.config.flash_attention = false;
-  p.config.dropout = true;
-  p.config.recompute = recompute_mode::full;
-  p.assumptions.overlap_grad_reduce = false;
-  p.assumptions.overlap_param_gather = false;
-  p.assumptions.p2p_scatter_gather = false;
-  p.assumptions.first_stage_layers = 5;
-  p.assumptions.last_stage_layers = 5;
-  return p;
-}
 
 /// OPT-175B (Zhang et al. 2022, arXiv:2205.01068, Sec. 2.4 and Table 1): 992 A100 80GB
 /// (Azure, 8 x HDR 200 Gb/s per node), Megatron tensor parallelism with fully sharded data
@@ -495,7 +461,7 @@ std::vector<published_row> nemo_h100_rows() {
 }
 
 std::vector<published_row> bloom_opt_rows() {
-  const step_breakdown b = estimate_step(bloom_plan());
+  const step_breakdown b = estimate_step(test::bloom_plan());
   const step_breakdown o = estimate_step(opt_plan());
   return {{"BLOOM 176B, 384 GPUs (tokens/s per GPU)", 2048.0 * 2048.0 / 104.70 / 384.0,
            b.tokens_per_s.in(units::tokens_per_s) / b.gpus},
@@ -638,7 +604,7 @@ TEST_CASE("BLOOM 176B and OPT-175B: throughput per GPU of the published runs") {
   INFO(rows[1].name << ": " << rows[1].got << ", published " << rows[1].published);
   CHECK(rows[0].got == Approx(rows[0].published).epsilon(0.15));
   CHECK(rows[1].got == Approx(rows[1].published).epsilon(0.30));
-  const step_breakdown b = estimate_step(bloom_plan());
+  const step_breakdown b = estimate_step(test::bloom_plan());
   CHECK(b.gpus == 384);
   CHECK(achieved_tflops(b) == Approx(149.77).epsilon(0.15));
   CHECK(estimate_step(opt_plan()).gpus == 992);
