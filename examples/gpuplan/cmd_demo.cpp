@@ -11,6 +11,7 @@
 // with --json, its standard output captured) and prints a few figures from the JSON, so the demo
 // can never disagree with the command it shows; tests/cli runs each printed command and compares.
 #include "cli.hpp"
+#include "train_run.hpp"
 
 #include <gpuplan/catalog.hpp>
 
@@ -97,13 +98,6 @@ void section(const char* title, const char* command, const std::string& line) {
   fmt::print("\n{}\n  $ gpuplan {} {}\n", title, command, line);
 }
 
-std::string gib(double bytes) { return fmt::format("{:.1f} GiB", bytes / (1024.0 * 1024 * 1024)); }
-
-std::string hours(double seconds) {
-  return seconds < 2 * 86400 ? fmt::format("{:.1f} h", seconds / 3600)
-                             : fmt::format("{:.1f} days", seconds / 86400);
-}
-
 }  // namespace
 
 int run_demo() {
@@ -120,12 +114,12 @@ int run_demo() {
   section("1. Does it fit? Full fine-tune (bf16, AdamW, FSDP/ZeRO-3, 4k tokens, full recompute)",
           "fit", fit8);
   fmt::print("  8 GPUs: {}, {} per GPU of {}", f8["fits"].get<bool>() ? "fits" : "does not fit",
-             gib(f8["per_gpu"]["total_bytes"].get<double>()),
-             gib(f8["per_gpu"]["capacity_bytes"].get<double>()));
+             show(f8["per_gpu"]["total_bytes"].get<double>() * units::B),
+             show(f8["per_gpu"]["capacity_bytes"].get<double>() * units::B));
   if (!f8["advice"].empty())
     fmt::print("; first advice: {}", f8["advice"][0]["change"].get<std::string>());
   fmt::print("\n  with --gpus 16: {}, {} per GPU\n", f16["fits"].get<bool>() ? "fits" : "does not fit",
-             gib(f16["per_gpu"]["total_bytes"].get<double>()));
+             show(f16["per_gpu"]["total_bytes"].get<double>() * units::B));
 
   // 2. How fast: that fine-tune on two nodes, over a budget of 1B tokens.
   const std::string run = fit16 + " --global-batch 64 --tokens 1B";
@@ -135,7 +129,7 @@ int run_demo() {
              "GPU-hours)\n",
              t["step_time_s"].get<double>(), t["tokens_per_s"].get<double>() / 1e3,
              100 * t["mfu"].get<double>(), t["bottleneck"].get<std::string>(),
-             hours(t["time_to_train_s"].get<double>()), t["gpu_hours"].get<double>());
+             secs(t["time_to_train_s"].get<double>() * units::s), t["gpu_hours"].get<double>());
 
   // 3. What it costs.
   const nlohmann::json c = run_json(add_cost_command, run);
@@ -193,10 +187,10 @@ int run_demo() {
   const nlohmann::json& fastest = q["front"].front();
   const nlohmann::json& cheapest = q["front"].back();
   fmt::print("  fastest  {}: {}, ${:.0f}\n", layout_of(fastest),
-             hours(fastest["time_to_train_s"].get<double>()), fastest["cost_usd"].get<double>());
+             secs(fastest["time_to_train_s"].get<double>() * units::s), fastest["cost_usd"].get<double>());
   if (q["front"].size() > 1)
     fmt::print("  cheapest {}: {}, ${:.0f}\n", layout_of(cheapest),
-               hours(cheapest["time_to_train_s"].get<double>()), cheapest["cost_usd"].get<double>());
+               secs(cheapest["time_to_train_s"].get<double>() * units::s), cheapest["cost_usd"].get<double>());
   fmt::print("\nMore: gpuplan --help; each command above without --json prints its full report.\n");
   return 0;
 }
