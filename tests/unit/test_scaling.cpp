@@ -79,3 +79,17 @@ TEST_CASE("scaling bounds are checked") {
   CHECK_THROWS_AS(scaling(gpt175_ptd(), 100, 1000), invalid_input);
   CHECK_THROWS_AS(scaling(gpt175_ptd(), 768, 384), invalid_input);
 }
+
+TEST_CASE("scale_plan names a base micro-batch or dp of 0 instead of dividing by it") {
+  training_plan p = gpt175_ptd();
+  p.config.micro_batch = 0;  // was a division by zero (SIGFPE) in the batch-split check
+  CHECK_THROWS_WITH(scale_plan(p, 8, scaling_mode::strong),
+                    Catch::Contains("training_config.micro_batch"));
+  CHECK_THROWS_WITH(scaling(p, 384, 768), Catch::Contains("training_config.micro_batch"));
+  p = gpt175_ptd();
+  p.layout.dp = 0;  // weak scaling divides the batch by the base's dp
+  CHECK_THROWS_WITH(scale_plan(p, 8, scaling_mode::weak), Catch::Contains("layout.dp"));
+  p = gpt175_ptd();
+  p.config.micro_batch = 1 << 30;  // micro_batch x dp past an int: not a valid split, no overflow
+  CHECK_FALSE(scale_plan(p, 8, scaling_mode::strong).valid);
+}

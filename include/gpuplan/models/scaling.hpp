@@ -103,6 +103,9 @@ inline constexpr double max_global_batch = 2147483647.0;
 
 constexpr scaled_plan scale_plan(const training_plan& base, int dp, scaling_mode mode) {
   detail::check_input(dp >= 1, "scale_plan: dp must be at least 1", dp);
+  // micro_batch 0 would divide by zero below, base dp 0 would scale the batch by dp / 0
+  base.config.validate();
+  detail::check_input(base.layout.dp >= 1, "layout.dp must be at least 1", base.layout.dp);
   scaled_plan r{.plan = base, .global_batch = 0, .valid = false};
   training_plan& p = r.plan;
   p.nodes = 0;
@@ -119,9 +122,9 @@ constexpr scaled_plan scale_plan(const training_plan& base, int dp, scaling_mode
                       dp);
   r.global_batch = static_cast<int>(scaled);
   p.config.global_batch = r.global_batch;
-  const int per_step = p.config.micro_batch * dp;
+  const long long per_step = 1LL * p.config.micro_batch * dp;  // int x int can overflow
   r.valid = !(r.global_batch < per_step || r.global_batch % per_step != 0 ||
-              (p.layout.ep > 1 && (dp * p.layout.cp) % p.layout.ep != 0));
+              (p.layout.ep > 1 && (1LL * dp * p.layout.cp) % p.layout.ep != 0));
   return r;
 }
 

@@ -756,9 +756,14 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
   in.p = &pl;
   in.g.peak = peak_rate.value;
   in.g.hbm = a.memory_bandwidth_fraction * p.node.gpu.memory_bandwidth.value;
-  in.g.frac = (a.matmul_peak_fraction > 0.0 ? a.matmul_peak_fraction
-                                             : detail::mamf_fraction(p.node.gpu, c.dtype)) *
-              a.sustained_fraction;
+  // the sustained fraction of the tensor peak at precision `prec`: the assumption when set,
+  // else the GPU's measured MAMF
+  auto sustained = [&](precision prec) {
+    return (a.matmul_peak_fraction > 0.0 ? a.matmul_peak_fraction
+                                         : detail::mamf_fraction(p.node.gpu, prec)) *
+           a.sustained_fraction;
+  };
+  in.g.frac = sustained(c.dtype);
   in.g.overhead = a.kernel_overhead.value;
   in.g.floor = c.framework == framework_kind::transformers ? a.eager_op_floor.value : 0.0;
   in.g.e = bytes_per_element(c.dtype == precision::fp8 ? precision::fp8 : c.dtype).value;
@@ -772,9 +777,7 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
     const double bf16_peak = p.node.gpu.peak.tensor(precision::bf16).value;
     if (bf16_peak > 0.0) {
       in.attn.peak = bf16_peak;
-      in.attn.frac = (a.matmul_peak_fraction > 0.0 ? a.matmul_peak_fraction
-                                                    : detail::mamf_fraction(p.node.gpu, precision::bf16)) *
-                     a.sustained_fraction;
+      in.attn.frac = sustained(precision::bf16);
       in.attn.e = 2.0;
     }
   }
@@ -863,9 +866,10 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
   // bytes of a gradient and a parameter as the framework stores them (and reduces, gathers and
   // updates them): Megatron's grad_dtype and dtype; the transformers regime (fp32 under amp)
   const bool hf = c.framework == framework_kind::transformers;
-  const double grad_e = hf ? detail::hf_regime_of(c).grad : bytes_per_element(c.grad_dtype).value;
+  const detail::hf_regime hf_bytes = detail::hf_regime_of(c);
+  const double grad_e = hf ? hf_bytes.grad : bytes_per_element(c.grad_dtype).value;
   const double param_e =
-      hf ? detail::hf_regime_of(c).param
+      hf ? hf_bytes.param
          : bytes_per_element(c.dtype == precision::fp8 ? precision::bf16 : c.dtype).value;
   const bool dist_opt = l.zero >= 1;
   double dp_exposed = 0.0;
@@ -928,7 +932,7 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
   // ---- optimizer ----
   const double shard = dist_opt ? 1.0 * l.shard_degree() : 1.0;
   const double opt_params = dense_local / shard + expert_local / (dist_opt ? l.expert_shard_degree() : 1.0);
-  const bool has_master = hf ? detail::hf_regime_of(c).master > 0.0
+  const bool has_master = hf ? hf_bytes.master > 0.0
                              : c.master_weights && c.dtype != precision::fp32;
   // Adam: read and write both moments (16 B) and the master copy (8 B); read the gradient; copy
   // the master into the working weights (read 4, write param_e). Around it, per gradient
