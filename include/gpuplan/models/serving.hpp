@@ -226,6 +226,11 @@ struct serving_plan {
                         "serving: layout.cp must be 1 and layout.zero 0 (not modelled for "
                         "serving)");
     detail::check_input(layout.ep >= 1, "serving: layout.ep must be at least 1", layout.ep);
+    // The memory model sees expert_tp 0 (memory_layout): any other split of the experts would
+    // cost its GEMMs on one layout and its memory on another.
+    detail::check_input(layout.expert_tp == 0 || layout.expert_tp * layout.ep == layout.tp,
+                        "serving: layout.expert_tp must be 0 or layout.tp / layout.ep",
+                        layout.expert_tp);
     if (layout.ep > 1) {
       detail::check_input(model.is_moe(), "serving: layout.ep > 1 needs an MoE model",
                           layout.ep);
@@ -233,9 +238,6 @@ struct serving_plan {
                           "serving: layout.ep must divide layout.tp and model.moe.experts "
                           "(experts split over the replica's tensor-parallel ranks)",
                           layout.ep);
-      detail::check_input(layout.expert_tp == 0 || layout.expert_tp * layout.ep == layout.tp,
-                          "serving: layout.expert_tp must be 0 or layout.tp / layout.ep",
-                          layout.expert_tp);
       detail::check_input(model.moe.expert_ffn % (layout.tp / layout.ep) == 0,
                           "serving: layout.tp / layout.ep must divide model.moe.expert_ffn",
                           layout.tp / layout.ep);
@@ -269,7 +271,7 @@ constexpr parallel_layout memory_layout(const serving_plan& p) {
 /// each expert is split over.
 constexpr int serving_ep(const serving_plan& p) { return p.layout.ep > 1 ? p.layout.ep : 1; }
 constexpr int serving_expert_tp(const serving_plan& p) {
-  return p.layout.ep > 1 ? p.layout.tp / p.layout.ep : p.layout.expert_tensor_parallel();
+  return p.layout.tp / serving_ep(p);
 }
 
 }  // namespace detail
