@@ -772,7 +772,6 @@ constexpr double service_spread(const double* base, const double* w, int n, cons
   return csqrt(var);
 }
 
-/// Steady state of continuous batching with n sequences in flight per replica.
 /// The mix's mean TTFT and end-to-end time, and their percentiles: each class's times (ttft[i],
 /// e2e[i], which include the mean queue wait `queue`) without the mean queue, plus the queue's
 /// distribution qw. Overwrites ttft and e2e.
@@ -795,6 +794,7 @@ constexpr void latency_stats(serving_point& r, const request_mix& mix, double* t
   r.e2e_sd = service_spread(e2e, wt, mix.count, qw) * units::s;
 }
 
+/// Steady state of continuous batching with n sequences in flight per replica.
 constexpr serving_point continuous_point(const serving_plan& p, double n, int cap) {
   serving_point r{};
   const double in = p.mix.mean_input(), out = p.mix.mean_output();
