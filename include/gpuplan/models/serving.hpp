@@ -493,9 +493,10 @@ constexpr stage_cost stage_time(const serving_plan& p, const step_work& w, int k
       // Dispatch and combine: each rank sends its share of the tokens' k copies to the ranks
       // of their experts (nccl-tests' size: the buffer each rank sends), in place of the MoE
       // layer's all-reduce.
-      const double ep = detail::serving_ep(p);
+      const int ep = detail::serving_ep(p);
       const data_size routed = tokens * m.moe.experts_per_token * m.hidden * act / ep * units::B;
-      const collective_group g = make_group(p.node, detail::serving_ep(p), p.layout.tp / detail::serving_ep(p),
+      // the ep ranks holding different experts lie serving_expert_tp apart in the tp group
+      const collective_group g = make_group(p.node, ep, detail::serving_expert_tp(p),
                                             inter_node_fabric::infiniband, p.assumptions.network);
       const duration a2a =
           collective_time(collective_kind::all_to_all, routed, g, p.assumptions.collectives).total;
