@@ -522,6 +522,7 @@ constexpr training_gpus plan_training_gpus(const training_plan& base, token_coun
                                            const training_capacity_assumptions& a = {},
                                            int max_gpus = 1000000) {
   detail::check_training_target(tokens, deadline, a);
+  base.layout.validate();  // tp, pp, cp at least 1: max_gpus is divided by their product below
   const int mp = base.layout.tp * base.layout.pp * base.layout.cp;
   detail::check_input(max_gpus >= mp, "training capacity: max_gpus below tp x pp x cp", max_gpus,
                       mp);
