@@ -523,6 +523,7 @@ constexpr training_gpus plan_training_gpus(const training_plan& base, token_coun
                                            int max_gpus = 1000000) {
   detail::check_training_target(tokens, deadline, a);
   base.layout.validate();  // tp, pp, cp at least 1: max_gpus is divided by their product below
+  base.config.validate();  // a batch of at least 1: dp runs over its divisors below
   const int mp = base.layout.tp * base.layout.pp * base.layout.cp;
   detail::check_input(max_gpus >= mp, "training capacity: max_gpus below tp x pp x cp", max_gpus,
                       mp);
