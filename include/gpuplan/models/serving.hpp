@@ -687,7 +687,7 @@ struct queue_wait {
   [[nodiscard]] constexpr double cdf(double x) const {
     if (x < 0.0) return 0.0;
     if (!(mean.value > 0.0) || !(rho > 0.0)) return 1.0;
-    return 1.0 - rho * cpow(2.718281828459045, -rho * x / mean.value);
+    return 1.0 - rho * cexp(-rho * x / mean.value);
   }
 };
 
