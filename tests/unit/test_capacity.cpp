@@ -268,6 +268,15 @@ TEST_CASE("Training capacity from the training model: GPUs by a deadline", "[cap
     CHECK(time_to_train(scale_plan(weak, w.dp - 1, scaling_mode::weak).plan, tokens) / 0.9 >
           30 * units::d);
   CHECK_THROWS_AS(plan_training_gpus(base, tokens, 0 * units::s), invalid_input);
+  // tp 0 made tp x pp x cp zero and max_gpus / (tp x pp x cp) a division by zero (SIGFPE)
+  training_plan no_tp = base;
+  no_tp.layout.tp = 0;
+  CHECK_THROWS_WITH(plan_training_gpus(no_tp, tokens, t64), Catch::Contains("layout.tp"));
+  // micro_batch 0 with no global batch made the batch 0: no dp was tried and "not met" came back
+  training_plan no_batch = base;
+  no_batch.config.global_batch = 0;
+  no_batch.config.micro_batch = 0;
+  CHECK_THROWS_WITH(plan_training_gpus(no_batch, tokens, t64), Catch::Contains("micro_batch"));
   // Weak scaling of a 4096-sequence batch from dp 1: past dp 524288 the batch is more than an int
   // holds (the cast came back as -2^31, the point invalid, and the report repeated a stale one).
   training_plan big = weak;

@@ -722,4 +722,11 @@ TEST_CASE("Expert parallelism for MoE serving", "[serving][moe]") {
   bad = ep;
   bad.layout.expert_tp = 2;
   CHECK_THROWS_WITH(serve(bad), Catch::Contains("expert_tp"));
+  // Without ep, an expert_tp other than tp was dropped by the memory model but split the expert
+  // GEMMs: refused by name too.
+  bad = tp;
+  bad.layout.expert_tp = 2;
+  CHECK_THROWS_WITH(serve(bad), Catch::Contains("expert_tp"));
+  bad.layout.expert_tp = 8;  // the same as 0
+  CHECK(serve(bad).tpot == serve(tp).tpot);
 }

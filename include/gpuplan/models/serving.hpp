@@ -226,6 +226,11 @@ struct serving_plan {
                         "serving: layout.cp must be 1 and layout.zero 0 (not modelled for "
                         "serving)");
     detail::check_input(layout.ep >= 1, "serving: layout.ep must be at least 1", layout.ep);
+    // The memory model sees expert_tp 0 (memory_layout): any other split of the experts would
+    // cost its GEMMs on one layout and its memory on another.
+    detail::check_input(layout.expert_tp == 0 || layout.expert_tp * layout.ep == layout.tp,
+                        "serving: layout.expert_tp must be 0 or layout.tp / layout.ep",
+                        layout.expert_tp);
     if (layout.ep > 1) {
       detail::check_input(model.is_moe(), "serving: layout.ep > 1 needs an MoE model",
                           layout.ep);
@@ -233,9 +238,6 @@ struct serving_plan {
                           "serving: layout.ep must divide layout.tp and model.moe.experts "
                           "(experts split over the replica's tensor-parallel ranks)",
                           layout.ep);
-      detail::check_input(layout.expert_tp == 0 || layout.expert_tp * layout.ep == layout.tp,
-                          "serving: layout.expert_tp must be 0 or layout.tp / layout.ep",
-                          layout.expert_tp);
       detail::check_input(model.moe.expert_ffn % (layout.tp / layout.ep) == 0,
                           "serving: layout.tp / layout.ep must divide model.moe.expert_ffn",
                           layout.tp / layout.ep);
@@ -269,7 +271,7 @@ constexpr parallel_layout memory_layout(const serving_plan& p) {
 /// each expert is split over.
 constexpr int serving_ep(const serving_plan& p) { return p.layout.ep > 1 ? p.layout.ep : 1; }
 constexpr int serving_expert_tp(const serving_plan& p) {
-  return p.layout.ep > 1 ? p.layout.tp / p.layout.ep : p.layout.expert_tensor_parallel();
+  return p.layout.tp / serving_ep(p);
 }
 
 }  // namespace detail
@@ -491,9 +493,10 @@ constexpr stage_cost stage_time(const serving_plan& p, const step_work& w, int k
       // Dispatch and combine: each rank sends its share of the tokens' k copies to the ranks
       // of their experts (nccl-tests' size: the buffer each rank sends), in place of the MoE
       // layer's all-reduce.
-      const double ep = detail::serving_ep(p);
+      const int ep = detail::serving_ep(p);
       const data_size routed = tokens * m.moe.experts_per_token * m.hidden * act / ep * units::B;
-      const collective_group g = make_group(p.node, detail::serving_ep(p), p.layout.tp / detail::serving_ep(p),
+      // the ep ranks holding different experts lie serving_expert_tp apart in the tp group
+      const collective_group g = make_group(p.node, ep, detail::serving_expert_tp(p),
                                             inter_node_fabric::infiniband, p.assumptions.network);
       const duration a2a =
           collective_time(collective_kind::all_to_all, routed, g, p.assumptions.collectives).total;
@@ -684,7 +687,7 @@ struct queue_wait {
   [[nodiscard]] constexpr double cdf(double x) const {
     if (x < 0.0) return 0.0;
     if (!(mean.value > 0.0) || !(rho > 0.0)) return 1.0;
-    return 1.0 - rho * cpow(2.718281828459045, -rho * x / mean.value);
+    return 1.0 - rho * cexp(-rho * x / mean.value);
   }
 };
 
@@ -770,7 +773,6 @@ constexpr double service_spread(const double* base, const double* w, int n, cons
   return csqrt(var);
 }
 
-/// Steady state of continuous batching with n sequences in flight per replica.
 /// The mix's mean TTFT and end-to-end time, and their percentiles: each class's times (ttft[i],
 /// e2e[i], which include the mean queue wait `queue`) without the mean queue, plus the queue's
 /// distribution qw. Overwrites ttft and e2e.
@@ -793,6 +795,7 @@ constexpr void latency_stats(serving_point& r, const request_mix& mix, double* t
   r.e2e_sd = service_spread(e2e, wt, mix.count, qw) * units::s;
 }
 
+/// Steady state of continuous batching with n sequences in flight per replica.
 constexpr serving_point continuous_point(const serving_plan& p, double n, int cap) {
   serving_point r{};
   const double in = p.mix.mean_input(), out = p.mix.mean_output();

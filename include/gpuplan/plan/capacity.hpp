@@ -331,6 +331,22 @@ struct option_result {
   bool priced = false;
 };
 
+namespace detail {
+/// The fields of an option's result that its capacity plan sets (rank_options and
+/// plan_hybrid_capacity set the GPUs and the price themselves).
+constexpr option_result option_from_plan(const name_string& name, const capacity_plan& p,
+                                         const capacity_request& q) {
+  option_result x{};
+  x.name = name;
+  x.replicas = p.replicas;
+  x.peak_utilization = p.peak_utilization;
+  x.mean_utilization = p.mean_utilization;
+  x.peak_band = p.peak_band;
+  x.wait_at_percentile = p.at_peak.wait_percentile(q.slo.percentile);
+  return x;
+}
+}  // namespace detail
+
 /// Orders option results as rank_options does: by cost when every one is priced, else by
 /// physical GPUs, then by peak utilisation closest to the healthy band's middle (stable).
 constexpr void sort_options(std::span<option_result> out, const capacity_assumptions& a = {}) {
@@ -372,14 +388,8 @@ constexpr int rank_options(const capacity_request& q, std::span<const capacity_o
     r.months = 0;
     r.current_replicas = 0;
     const capacity_plan p = plan_capacity(r, a);
-    option_result& x = out[i];
-    x.name = o.name;
-    x.replicas = p.replicas;
+    option_result& x = out[i] = detail::option_from_plan(o.name, p, q);
     x.gpus = (p.replicas + o.replicas_per_gpu - 1) / o.replicas_per_gpu * o.replica.gpus;
-    x.peak_utilization = p.peak_utilization;
-    x.mean_utilization = p.mean_utilization;
-    x.peak_band = p.peak_band;
-    x.wait_at_percentile = p.at_peak.wait_percentile(q.slo.percentile);
     x.priced = o.replica_price.value > 0.0;
     x.cost = p.cost_at_peak;
   }
@@ -427,14 +437,9 @@ constexpr hybrid_capacity plan_hybrid_capacity(const capacity_plan& p, const cap
   for (const hour_row& h : p.hours)
     if (h.replicas - r.base_replicas > r.peak_cloud_replicas)
       r.peak_cloud_replicas = h.replicas - r.base_replicas;
-  option_result& o = r.option;
-  o.name = name_string::from("owned base + cloud burst");
-  o.replicas = p.replicas;
+  option_result& o = r.option =
+      detail::option_from_plan(name_string::from("owned base + cloud burst"), p, q);
   o.gpus = r.cost.base_gpus;
-  o.peak_utilization = p.peak_utilization;
-  o.mean_utilization = p.mean_utilization;
-  o.peak_band = p.peak_band;
-  o.wait_at_percentile = p.at_peak.wait_percentile(q.slo.percentile);
   o.cost = r.cost.hybrid / (static_cast<double>(r.cost.hours) * units::h);
   o.priced = true;
   return r;
@@ -522,6 +527,8 @@ constexpr training_gpus plan_training_gpus(const training_plan& base, token_coun
                                            const training_capacity_assumptions& a = {},
                                            int max_gpus = 1000000) {
   detail::check_training_target(tokens, deadline, a);
+  base.layout.validate();  // tp, pp, cp at least 1: max_gpus is divided by their product below
+  base.config.validate();  // a batch of at least 1: dp runs over its divisors below
   const int mp = base.layout.tp * base.layout.pp * base.layout.cp;
   detail::check_input(max_gpus >= mp, "training capacity: max_gpus below tp x pp x cp", max_gpus,
                       mp);
