@@ -14,6 +14,7 @@
 // A figure the caller set (a non-default assumption) is the caller's and is not listed.
 #pragma once
 
+#include <gpuplan/catalog/gpus.hpp>
 #include <gpuplan/models/roofline.hpp>
 #include <gpuplan/models/serving.hpp>
 #include <gpuplan/models/training_step.hpp>
@@ -82,7 +83,7 @@ constexpr estimate_notes step_estimates(const training_plan& p) {
 }
 
 /// The GPU the serving roofline's default fractions were measured on (models/roofline.hpp).
-inline constexpr const char* roofline_measured_gpu = "H100-SXM5-80GB";
+inline constexpr const gpu_spec& roofline_measured_gpu = catalog::h100_sxm;
 
 /// What a serving answer for p rests on: the KV cache's memory budget (usable memory), and the
 /// roofline's kernel fractions when they are the defaults and p's GPU is not the one they were
@@ -95,7 +96,7 @@ constexpr estimate_notes serving_estimates(const serving_plan& p) {
                                  k.gemm_fraction_8bit == defaults.gemm_fraction_8bit &&
                                  k.attention_fraction == defaults.attention_fraction &&
                                  k.hbm_fraction == defaults.hbm_fraction;
-  if (default_fractions && p.gpu().name.view() != roofline_measured_gpu)
+  if (default_fractions && p.gpu().name.view() != roofline_measured_gpu.name.view())
     n.add({estimate_kind::serving_efficiency, p.gpu().name, k.gemm_fraction_16bit,
            "GEMM, attention and HBM efficiencies measured on an H100 SXM"});
   if (p.compute_dtype == precision::fp4 && k.gemm_fraction_4bit == defaults.gemm_fraction_4bit)
