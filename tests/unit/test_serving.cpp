@@ -659,6 +659,9 @@ TEST_CASE("Serving input errors name the field", "[serving][errors]") {
   p = ok;
   p.assumptions.kernels.hbm_fraction = 1.5;
   CHECK_THROWS_WITH(serve(p), Catch::Contains("hbm_fraction"));
+  p = ok;
+  p.assumptions.prefill_queue_max_load = 1.0;  // an M/G/1 queue at load 1 has no steady state
+  CHECK_THROWS_WITH(serve(p), Catch::Contains("prefill_queue_max_load"));
   // a share near double's range overflowed share x tokens to an infinite mean length (an int
   // context of -2^31, refused as "inference_config.context"): the share is refused by name
   p = ok;

@@ -93,6 +93,12 @@ struct serving_assumptions {
   /// wide EP): each token goes to the ranks of its k experts and comes back, two all-to-alls of
   /// tokens x k x hidden / ep per rank in place of the MoE layer's all-reduce.
   bool moe_all_to_all = false;
+  /// The highest load the prefill path's M/G/1 queue is evaluated at. An M/G/1 queue has no
+  /// steady state at load 1 (Pollaczek-Khinchine's wait diverges); the closed-loop model can put
+  /// the prefill path there at high concurrency, where the decode batch, not the prefill queue,
+  /// bounds throughput. NOT MEASURED: a numerical guard at 0.95 (the wait, proportional to
+  /// rho / (1 - rho), is then 19 times the wait at load 0.5); below it the formula stands.
+  double prefill_queue_max_load = 0.95;
   /// Bytes per element of activations, and of the tensors the all-reduces carry (16 bits).
   double activation_bytes = 2.0;
   /// The collective model's assumptions for the TP all-reduce and the PP hand-off.
@@ -110,6 +116,9 @@ struct serving_assumptions {
                         "serving_assumptions.request_overhead must be finite and not negative");
     detail::check_input(activation_bytes > 0.0 && detail::finite(activation_bytes),
                         "serving_assumptions.activation_bytes must be positive");
+    detail::check_input(prefill_queue_max_load > 0.0 && prefill_queue_max_load < 1.0,
+                        "serving_assumptions.prefill_queue_max_load must be in (0, 1)",
+                        prefill_queue_max_load);
   }
 };
 
@@ -677,7 +686,8 @@ namespace detail {
 
 /// The wait of an M/G/1 queue: its mean (Pollaczek-Khinchine: lambda E[S^2] / (2 (1 - rho)),
 /// rho = lambda E[S], arrivals at `lambda` per second, service times of mean s1 and mean square
-/// s2 in seconds) and its load. The load is held below 0.95: past it there is no steady state.
+/// s2 in seconds) and its load, held at most max_load (serving_assumptions::
+/// prefill_queue_max_load): at load 1 there is no steady state.
 struct queue_wait {
   duration mean{};
   double rho = 0.0;
@@ -691,9 +701,9 @@ struct queue_wait {
   }
 };
 
-constexpr queue_wait mg1_wait(double lambda, double s1, double s2) {
+constexpr queue_wait mg1_wait(double lambda, double s1, double s2, double max_load) {
   double rho = lambda * s1;
-  if (rho > 0.95) rho = 0.95;
+  if (rho > max_load) rho = max_load;
   return {lambda * s2 / (2.0 * (1.0 - rho)) * units::s, rho};
 }
 
@@ -850,7 +860,8 @@ constexpr serving_point continuous_point(const serving_plan& p, double n, int ca
     // Prompts arriving while another is being prefilled wait for it: the prefill path is a
     // single server fed at the replica's request rate, whose mean wait is Pollaczek-Khinchine's
     // lambda E[S^2] / (2 (1 - rho)) (M/G/1: random arrivals).
-    const queue_wait qw = mg1_wait(r.requests_per_s.value, s1, s2);
+    const queue_wait qw = mg1_wait(r.requests_per_s.value, s1, s2,
+                                      p.assumptions.prefill_queue_max_load);
     const duration queue = qw.mean;
     double ttft_mean = 0.0, e2e_mean = 0.0;
     for (int i = 0; i < p.mix.count; ++i) {
@@ -896,7 +907,8 @@ constexpr serving_point continuous_point(const serving_plan& p, double n, int ca
     s1 /= p.mix.total_share();
     s2 /= p.mix.total_share();
     // Prefill steps (g prompts each) arrive at lambda / g and are served one at a time.
-    const queue_wait qw = mg1_wait(r.requests_per_s.value / g, s1, s2);
+    const queue_wait qw = mg1_wait(r.requests_per_s.value / g, s1, s2,
+                                      p.assumptions.prefill_queue_max_load);
     const duration queue = qw.mean;
     double ttft_mean = 0.0, e2e_mean = 0.0;
     for (int i = 0; i < p.mix.count; ++i) {
