@@ -467,6 +467,15 @@ constexpr double parameter_tensors_per_layer(const transformer_spec& m) {
          (m.mlp_bias ? 2.0 : 0.0);
 }
 
+/// Parameter tensors outside the layers on the stage that holds the most of them: the word
+/// embedding and a learned position table on the first stage; the final norm (weight, and bias
+/// for LayerNorm) and an untied LM head on the last; all of them when pp == 1.
+constexpr double parameter_tensors_outside_layers(const transformer_spec& m, int pp) {
+  const double first = 1.0 + (m.positions == position_kind::learned ? 1.0 : 0.0);
+  const double last = (m.norm == norm_kind::layernorm ? 2.0 : 1.0) + (m.tied_embeddings ? 0.0 : 1.0);
+  return pp == 1 ? first + last : (first > last ? first : last);
+}
+
 constexpr int moe_layer_count(const transformer_spec& m) {
   if (!m.is_moe()) return 0;
   const int interval = m.moe.layer_interval > 0 ? m.moe.layer_interval : 1;
@@ -911,7 +920,8 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
       const double n = params / (per > 0.0 ? per : params);
       return n < 1.0 ? 1.0 : static_cast<double>(detail::ceil_div(n, 1.0));
     };
-    const double tensors = layers_per_stage * detail::parameter_tensors_per_layer(m) + 2.0;
+    const double tensors = layers_per_stage * detail::parameter_tensors_per_layer(m) +
+                           detail::parameter_tensors_outside_layers(m, l.pp);
     const double n_ag = a.zero3_per_tensor ? tensors : buckets(dense_local, a.zero3_gather_elements);
     const double n_rs = a.zero3_per_tensor ? tensors : buckets(dense_local, a.zero3_reduce_elements);
     const double gathers = c.recompute == recompute_mode::full ? 3.0 : 2.0;
