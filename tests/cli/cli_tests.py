@@ -1727,6 +1727,14 @@ def _():
     bad(r"--tokens", "cost", *COST_TRAIN, "--tokens", "lots")
 
 
+@case("cost.overflow")
+def _():
+    # Finite flags whose product overflows: one error line, not "$infM" or an unnamed field.
+    base = ("cost", "--gpu-hours", "1000", "--gpu", "h100")
+    bad(r"run cost .* overflows", *base, "--price-per-gpu-hour", "1e308")
+    bad(r"power_per_gpu x GPU-hours overflows", *base, "--power-per-gpu", "1e308")
+
+
 
 
 @case("capacity.options_and_hybrid")

@@ -35,6 +35,15 @@ TEST_CASE("Run cost from a price and from the book", "[cost]") {
                     Contains("no commit_3yr price for GPU H100-SXM5-80GB"));
   CHECK_THROWS_WITH(run_cost(run, cat::default_prices, price_term::on_demand, "oracle"),
                     Contains("from provider oracle"));
+  // A finite price and GPU time whose product overflows: an error, not a cost of $inf.
+  CHECK_THROWS_WITH(run_cost(run, 1e308 * units::usd_per_h), Contains("run cost"));
+  run_cost_inputs huge_price;
+  huge_price.price_per_gpu_hour = 1e308 * units::usd_per_h;
+  CHECK_THROWS_WITH(price_run(run, huge_price), Contains("overflows"));
+  run_cost_inputs huge_power;
+  huge_power.power_per_gpu = 1e308 * units::W;
+  huge_power.price_per_gpu_hour = 2 * units::usd_per_h;
+  CHECK_THROWS_WITH(price_run(run, huge_power), Contains("run_cost_inputs.power_per_gpu"));
 }
 
 TEST_CASE("Cost per token and per fleet-month", "[cost]") {

@@ -118,7 +118,11 @@ constexpr money run_cost(const run_usage& u, money_rate per_gpu_hour) {
   u.validate();
   detail::check_input(detail::finite_nonnegative(per_gpu_hour.value),
                       "price per GPU-hour must be finite and not negative");
-  return u.gpu_time * per_gpu_hour;
+  const money cost = u.gpu_time * per_gpu_hour;
+  detail::check_input(detail::finite(cost.value),
+                      "run cost (GPU-hours x price per GPU-hour) overflows: the price or the GPU "
+                      "time is out of range");
+  return cost;
 }
 
 /// A run's cost at the cheapest price of term t the book has for its GPU:
