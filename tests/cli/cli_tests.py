@@ -1476,6 +1476,9 @@ COST_BAD = {
     "bad_book": (r"bad_type\.json: cloud\[0\] \(aws p5\): field 'on_demand_usd_per_gpu_hour' "
                  r"must be a number", ["cost", "--gpu-hours", "1", "--prices",
                                        "@prices/bad_type.json"]),
+    "book_overflow": (r"onprem_costs: owning the fleet over the amortisation years costs more",
+                      ["cost", "--gpu-hours", "1", "--compare", "onprem", "--prices",
+                       "@prices/huge_staff.json"]),
     "chart_no_compare": (r"--chart draws a comparison",
                          ["cost", "--gpu-hours", "1", "--chart", "x.svg"]),
 }

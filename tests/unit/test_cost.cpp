@@ -81,6 +81,11 @@ TEST_CASE("Owned fleet: capital and a month, line by line", "[cost][onprem]") {
   // Per GPU-hour used at 100%: the month over 64 x 730 GPU-hours.
   CHECK(onprem_cost_per_gpu_hour(f, 1.0).in(units::usd_per_h) ==
         Approx(usd(m.total(1.0)) / (64 * hours_per_month)));
+  // Finite costs whose total over the amortisation years overflows: an error naming the struct,
+  // not an infinite or 1e306-dollar comparison.
+  onprem_fleet huge = f;
+  huge.costs.staff = 1e308 * units::usd / units::yr;
+  CHECK_THROWS_WITH(onprem_month_costs(huge), Contains("onprem_costs"));
 }
 
 TEST_CASE("Cloud against owning: break-even utilization and month", "[cost][onprem]") {

@@ -240,6 +240,9 @@ constexpr onprem_month onprem_month_costs(const onprem_fleet& f) {
   m.staff = f.costs.staff * month;
   m.energy_idle = price_factor * (p.idle * month) * f.site.electricity;
   m.energy_full_use = price_factor * ((p.full_use - p.idle) * month) * f.site.electricity;
+  detail::check_input(detail::finite((12.0 * f.costs.amortisation_years) * m.total(1.0).value),
+                      "onprem_costs: owning the fleet over the amortisation years costs more than "
+                      "a double holds: a price in onprem_costs or site_spec is out of range");
   return m;
 }
 
