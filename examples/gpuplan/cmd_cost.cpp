@@ -363,7 +363,6 @@ int run_cost_command(cost_command& cmd) {
   } else if (r.compare.hybrid) {
     throw usage_error("--compare hybrid needs --demand (GPUs needed in each hour, e.g. 24 values)");
   }
-  r.fleet_gpus = r.usage.gpus;
   r.inputs.provider = provider;  // `provider` outlives evaluate()
   const cost_result c = evaluate(r);
   std::optional<chart::file_result> drawn;

@@ -14,6 +14,10 @@ namespace gpuplan::cli {
 
 namespace {
 
+/// The compared fleet when the run's GPU count is unknown (--gpu-hours alone): one 8-GPU server,
+/// the DGX/HGX H100 whose price is onprem_costs' default (specs/pricing.hpp).
+constexpr int unknown_fleet_gpus = 8;
+
 std::string money_text(money m) {
   const double v = m.in(units::usd);
   if (std::abs(v) >= 1e6) return fmt::format("${:.2f}M", v / 1e6);
@@ -82,7 +86,7 @@ cost_result evaluate(cost_request& r) {
     c.run = price_run(r.usage, r.inputs);
   }
   if (r.compare.onprem || r.compare.cloud || r.compare.hybrid) {
-    const int gpus = r.fleet_gpus > 0 ? r.fleet_gpus : (r.usage.gpus > 0 ? r.usage.gpus : 8);
+    const int gpus = r.usage.gpus > 0 ? r.usage.gpus : unknown_fleet_gpus;
     const onprem_fleet f = fleet_of(r, gpus);
     if (r.compare.onprem || r.compare.cloud) {
       c.comparison = compare_cloud_onprem(f, c.run.price, r.inputs.term, r.utilization);

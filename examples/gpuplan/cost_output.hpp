@@ -42,7 +42,6 @@ struct cost_request {
   run_cost_inputs inputs{};      ///< inputs.book is set from `book` by evaluate()
   std::string intensity_source;  ///< "site default", "--carbon-intensity", "region france"
   cost_comparisons compare{};
-  int fleet_gpus = 0;          ///< GPUs of the compared fleet (owned: whole servers)
   double utilization = 1.0;    ///< share of hours the fleet is in use
   std::vector<double> demand;  ///< GPUs needed per hour, for the hybrid
   /// Set when the usage comes from the step-time model (`gpuplan train`'s flags + --tokens).

@@ -1476,6 +1476,9 @@ COST_BAD = {
     "bad_book": (r"bad_type\.json: cloud\[0\] \(aws p5\): field 'on_demand_usd_per_gpu_hour' "
                  r"must be a number", ["cost", "--gpu-hours", "1", "--prices",
                                        "@prices/bad_type.json"]),
+    "book_overflow": (r"onprem_costs: owning the fleet over the amortisation years costs more",
+                      ["cost", "--gpu-hours", "1", "--compare", "onprem", "--prices",
+                       "@prices/huge_staff.json"]),
     "chart_no_compare": (r"--chart draws a comparison",
                          ["cost", "--gpu-hours", "1", "--chart", "x.svg"]),
 }
@@ -1725,6 +1728,14 @@ def _():
     bad(r"--tokens describes a modelled training run: add --model", "cost", "--gpu", "h100",
         "--tokens", "1e10")
     bad(r"--tokens", "cost", *COST_TRAIN, "--tokens", "lots")
+
+
+@case("cost.overflow")
+def _():
+    # Finite flags whose product overflows: one error line, not "$infM" or an unnamed field.
+    base = ("cost", "--gpu-hours", "1000", "--gpu", "h100")
+    bad(r"run cost .* overflows", *base, "--price-per-gpu-hour", "1e308")
+    bad(r"power_per_gpu x GPU-hours overflows", *base, "--power-per-gpu", "1e308")
 
 
 

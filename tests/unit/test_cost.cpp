@@ -35,6 +35,15 @@ TEST_CASE("Run cost from a price and from the book", "[cost]") {
                     Contains("no commit_3yr price for GPU H100-SXM5-80GB"));
   CHECK_THROWS_WITH(run_cost(run, cat::default_prices, price_term::on_demand, "oracle"),
                     Contains("from provider oracle"));
+  // A finite price and GPU time whose product overflows: an error, not a cost of $inf.
+  CHECK_THROWS_WITH(run_cost(run, 1e308 * units::usd_per_h), Contains("run cost"));
+  run_cost_inputs huge_price;
+  huge_price.price_per_gpu_hour = 1e308 * units::usd_per_h;
+  CHECK_THROWS_WITH(price_run(run, huge_price), Contains("overflows"));
+  run_cost_inputs huge_power;
+  huge_power.power_per_gpu = 1e308 * units::W;
+  huge_power.price_per_gpu_hour = 2 * units::usd_per_h;
+  CHECK_THROWS_WITH(price_run(run, huge_power), Contains("run_cost_inputs.power_per_gpu"));
 }
 
 TEST_CASE("Cost per token and per fleet-month", "[cost]") {
@@ -72,6 +81,11 @@ TEST_CASE("Owned fleet: capital and a month, line by line", "[cost][onprem]") {
   // Per GPU-hour used at 100%: the month over 64 x 730 GPU-hours.
   CHECK(onprem_cost_per_gpu_hour(f, 1.0).in(units::usd_per_h) ==
         Approx(usd(m.total(1.0)) / (64 * hours_per_month)));
+  // Finite costs whose total over the amortisation years overflows: an error naming the struct,
+  // not an infinite or 1e306-dollar comparison.
+  onprem_fleet huge = f;
+  huge.costs.staff = 1e308 * units::usd / units::yr;
+  CHECK_THROWS_WITH(onprem_month_costs(huge), Contains("onprem_costs"));
 }
 
 TEST_CASE("Cloud against owning: break-even utilization and month", "[cost][onprem]") {

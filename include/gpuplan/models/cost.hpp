@@ -118,7 +118,11 @@ constexpr money run_cost(const run_usage& u, money_rate per_gpu_hour) {
   u.validate();
   detail::check_input(detail::finite_nonnegative(per_gpu_hour.value),
                       "price per GPU-hour must be finite and not negative");
-  return u.gpu_time * per_gpu_hour;
+  const money cost = u.gpu_time * per_gpu_hour;
+  detail::check_input(detail::finite(cost.value),
+                      "run cost (GPU-hours x price per GPU-hour) overflows: the price or the GPU "
+                      "time is out of range");
+  return cost;
 }
 
 /// A run's cost at the cheapest price of term t the book has for its GPU:
@@ -236,6 +240,9 @@ constexpr onprem_month onprem_month_costs(const onprem_fleet& f) {
   m.staff = f.costs.staff * month;
   m.energy_idle = price_factor * (p.idle * month) * f.site.electricity;
   m.energy_full_use = price_factor * ((p.full_use - p.idle) * month) * f.site.electricity;
+  detail::check_input(detail::finite((12.0 * f.costs.amortisation_years) * m.total(1.0).value),
+                      "onprem_costs: owning the fleet over the amortisation years costs more than "
+                      "a double holds: a price in onprem_costs or site_spec is out of range");
   return m;
 }
 

@@ -75,6 +75,9 @@ constexpr run_cost_report price_run(const run_usage& u, const run_cost_inputs& i
     r.power_given = true;
     r.power_per_gpu = in.power_per_gpu;
     r.energy_lines.gpus = u.gpu_time * in.power_per_gpu;
+    detail::check_input(detail::finite(r.energy_lines.gpus.value),
+                        "run_cost_inputs.power_per_gpu x GPU-hours overflows: the power or the "
+                        "GPU time is out of range");
     r.energy_lines.facility_overhead = (in.site.pue - 1.0) * r.energy_lines.gpus;
   } else {
     node_spec n = in.node;
