@@ -33,12 +33,23 @@ inline training_plan bloom_plan() {
   p.config.micro_batch = 2;
   p.config.seq = 2048;
   p.config.global_batch = 2048;
+  // --rampup-batch-size 192 16 9_765_625 (20B tokens). The run kept micro-batch 1 until the batch
+  // reached 784 ("was MBS=1 till GBS=784"); the plan ramps at micro-batch 2 throughout.
+  p.config.rampup_start = 192;
+  p.config.rampup_increment = 16;
+  p.config.rampup_samples = 9765625;
   p.config.flash_attention = false;
   p.config.dropout = true;
   p.config.recompute = recompute_mode::full;
   p.assumptions.overlap_grad_reduce = false;
   p.assumptions.overlap_param_gather = false;
   p.assumptions.p2p_scatter_gather = false;
+  // DeepSpeed's BF16_Optimizer ("bf16 must use z0! it implements its own zero stage 1
+  // equivalent", tr11-176B-ml.slurm) sums every micro-batch's bf16 gradients into fp32
+  p.assumptions.grad_accumulation = grad_accumulation_kind::deepspeed_bf16;
+  // ... and all-reduces those fp32 gradients before its sharded step (engine.py
+  // _bf16_reduce_grads)
+  p.assumptions.sharded_grad_all_reduce = true;
   p.assumptions.first_stage_layers = 5;
   p.assumptions.last_stage_layers = 5;
   return p;

@@ -176,40 +176,44 @@ TEST_CASE("Llama 3.1 405B GPU-hours and emissions from the training time model",
 // BLOOM 176B with gpuplan's own time model. The layout is published in the training script,
 // github.com/bigscience-workshop/bigscience train/tr11-176B-ml/tr11-176B-ml.slurm and README.md:
 // 48 nodes of 8 A100 80GB (384 GPUs), TP 4, PP 12, DP 8, micro-batch 2, global batch 2048 of 2048
-// tokens, bf16 with DeepSpeed's BF16_Optimizer (its own ZeRO-1), --checkpoint-activations (full
+// tokens reached by --rampup-batch-size 192 16 9_765_625, bf16 with DeepSpeed's BF16_Optimizer
+// (its own ZeRO-1: fp32 gradient accumulation and all-reduce), --checkpoint-activations (full
 // recompute), Megatron's default dropout 0.1 inherited, fused softmax (no flash attention); 70
 // layers, hidden 14336, 112 heads, vocabulary padded to 250,880; "4 OmniPath links" per node
 // (100 Gb/s each). The README's own days-left formula uses 105 s per iteration at GBS 2048, the
 // team's measured steady-state rate. BLOOM trained on 366B tokens (Hugging Face's BLOOM docs;
 // BigScience, arXiv:2211.05100); Luccioni et al. count 1,082,990 GPU-hours for the whole run.
 // The plan is the one test_training_step.cpp checks against the logged 104.70 s per step
-// (tests/published_runs.hpp: the published 5/6/.../6/5 stage split, fp32 gradient accumulation,
-// DeepSpeed's pipeline without scatter/gather and without overlapped reductions). Its step
-// (94.1 s) is 10.4% below the README's 105 s, inside the time model's 15%. The GPU-hours it
-// predicts for 366B tokens (877k) are 19.1% below the published ones, outside issue 15's 15%: the
-// published hours also cover the batch-size ramp-up (the first ~20B tokens at small, inefficient
-// batches), restarts and evaluation, which a steady-state step model does not see; even the
-// measured 105 s extrapolated over 366B tokens gives 977k GPU-hours, 9.8% below.
-// The prediction is pinned (0.5%) so a change to the step model shows here and in energy.md.
+// (tests/published_runs.hpp). Its step (100.8 s) is 3.7% below the log; with the ramp-up's
+// smaller steps, 366B tokens take 947.8k GPU-hours, 12.5% below the published figure (issue 15:
+// within 15%). The published hours also cover restarts and evaluation, which the step model does
+// not see; the measured 105 s extrapolated over 366B tokens (no ramp-up) gives 977k, 9.8% below.
+// The figures are pinned (0.5%) so a change to the step model shows here and in energy.md.
 TEST_CASE("BLOOM 176B GPU-hours and energy from the training time model",
           "[published][carbon][model]") {
   // the run as test_training_step.cpp checks its step (tests/published_runs.hpp)
   const training_plan p = test::bloom_plan();
   const step_breakdown b = estimate_step(p);
-  CHECK(b.total.in(units::s) == Approx(105).epsilon(0.15));  // measured steady state
-  CHECK(b.total.in(units::s) == Approx(94.12).epsilon(0.005));
+  CHECK(b.total.in(units::s) == Approx(104.70).epsilon(0.15));  // logged steady state
+  CHECK(b.total.in(units::s) == Approx(100.82).epsilon(0.005));
   const token_count tokens = 366e9 * units::token;
   const double gpu_hours = gpu_time_to_train(p, tokens).in(units::h);
   const double published = 1082990;
+  // the ramp-up (20B tokens at batches of 192 to 2032) costs 1.0% more GPU-hours than running
+  // every step at 2048
+  training_plan no_ramp = p;
+  no_ramp.config.rampup_start = 0;
+  const double steady_hours = gpu_time_to_train(no_ramp, tokens).in(units::h);
+  CHECK(gpu_hours / steady_hours - 1 == Approx(0.0099).margin(0.001));
   // The team's measured rate over the same tokens: 366e9 / (2048 x 2048) steps x 105 s x 384.
   const double measured_rate_hours = 366e9 / (2048.0 * 2048.0) * 105 / 3600 * 384;
   CHECK(measured_rate_hours / published - 1 == Approx(-0.098).margin(0.001));
-  CHECK(gpu_hours / measured_rate_hours - 1 == Approx(-0.104).margin(0.005));
-  CHECK(gpu_hours / published - 1 == Approx(-0.191).margin(0.005));
+  CHECK(gpu_hours / published - 1 == Approx(-0.125).margin(0.005));
+  CHECK(std::abs(gpu_hours / published - 1) < 0.15);  // issue 15's goal
   // Energy and emissions as Luccioni et al. compute them (400 W per GPU, 57 g/kWh): the predicted
-  // dynamic energy against the published 433,196 kWh, the same -19.1%.
+  // dynamic energy against the published 433,196 kWh, the same -12.5%.
   const energy predicted = run_energy(gpu_hours * units::h, 400 * units::W, 1.0);
-  CHECK(predicted.in(units::kWh) / 433196 - 1 == Approx(-0.191).margin(0.005));
+  CHECK(predicted.in(units::kWh) / 433196 - 1 == Approx(-0.125).margin(0.005));
   CHECK(tonnes(operational_carbon(predicted, cat::grid_france_2022.intensity)) ==
         Approx(24.69 * gpu_hours / published).epsilon(1e-3));
 }

@@ -70,6 +70,33 @@ inline constexpr enumerator<context_parallel_kind> context_parallel_kind_names[]
 };
 constexpr const auto& enumerators(context_parallel_kind) { return context_parallel_kind_names; }
 
+/// How the gradients of a step's micro-batches are summed, and what that costs per micro-batch.
+enum class grad_accumulation_kind : unsigned char {
+  /// By training_config::framework: megatron -> fused, transformers -> autograd.
+  automatic,
+  /// No pass of its own: the weight-gradient GEMM accumulates into the gradient buffer
+  /// (Megatron-LM's --gradient-accumulation-fusion, on by default: fused_weight_gradient_mlp_cuda
+  /// writes into main_grad).
+  fused,
+  /// Autograd adds each micro-batch's gradient into param.grad: read both, write one, for every
+  /// micro-batch after the first (PyTorch's AccumulateGrad; Hugging Face Trainer's
+  /// gradient_accumulation_steps).
+  autograd,
+  /// DeepSpeed's BF16_Optimizer in its pipeline engine (Megatron-DeepSpeed with bf16, as BLOOM
+  /// trained): after every micro-batch's backward, `hp_grad.add_(lp.grad.to(fp32))` for each
+  /// parameter (deepspeed/runtime/pipe/engine.py _exec_backward_pass calls
+  /// optimizer.update_hp_grads; deepspeed/runtime/bf16_optimizer.py): read the bf16 gradient (2 B),
+  /// write its fp32 copy (4), read it and the fp32 accumulator (8), write the accumulator (4).
+  deepspeed_bf16,
+};
+inline constexpr enumerator<grad_accumulation_kind> grad_accumulation_kind_names[] = {
+    {grad_accumulation_kind::automatic, "automatic"},
+    {grad_accumulation_kind::fused, "fused"},
+    {grad_accumulation_kind::autograd, "autograd"},
+    {grad_accumulation_kind::deepspeed_bf16, "deepspeed_bf16"},
+};
+constexpr const auto& enumerators(grad_accumulation_kind) { return grad_accumulation_kind_names; }
+
 /// The knobs of the step-time model. Each default says where it comes from.
 ///
 /// The software that runs the step is not an assumption here: it is `training_config::framework`
@@ -140,6 +167,13 @@ struct step_assumptions {
   /// Gradient reduction overlapped with the backward pass (--overlap-grad-reduce, on in
   /// Megatron-LM's recommended configurations and in PyTorch DDP / FSDP by default).
   bool overlap_grad_reduce = true;
+  /// With a sharded optimizer (ZeRO-1/2), reduce the gradients with an all-reduce instead of a
+  /// reduce-scatter (twice the bytes on the wire). DeepSpeed's BF16_Optimizer, which shards the
+  /// optimizer itself under ZeRO stage 0, does so in its pipeline engine: _exec_reduce_grads ->
+  /// _bf16_reduce_grads -> buffered_allreduce_fallback over the fp32 gradients
+  /// (deepspeed/runtime/pipe/engine.py). false: reduce-scatter (Megatron's distributed optimizer,
+  /// DeepSpeed ZeRO-1/2).
+  bool sharded_grad_all_reduce = false;
   /// Distributed-optimizer parameter all-gather overlapped with the next forward
   /// (--overlap-param-gather).
   bool overlap_param_gather = true;
@@ -180,6 +214,9 @@ struct step_assumptions {
   /// 1/tp of the activation. false: every tensor-parallel rank sends the whole activation
   /// (DeepSpeed's PipelineEngine, as in Megatron-DeepSpeed).
   bool p2p_scatter_gather = true;
+
+  /// How gradients are summed over micro-batches (a memory pass per micro-batch unless fused).
+  grad_accumulation_kind grad_accumulation = grad_accumulation_kind::automatic;
 
   // ---- optimizer, offload, data --------------------------------------------------------------
   /// Global gradient-norm clipping reads every gradient once more (Megatron-LM --clip-grad 1.0,
@@ -830,11 +867,49 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
                   2.0 * op(4.0 * m.vocab * h / tp);
   }
   // first stage: the embedding lookup (read rows, write activations; backward scatters)
-  const double embed_memory = 3.0 * T * h * act_e / g.hbm;
+  double embed_memory = 3.0 * T * h * act_e / g.hbm;
   double tp_head = 0.0;
   if (l.tp > 1)  // vocab-parallel loss: all-reduces of T floats (max, sum, target logit)
     tp_head = 3.0 * detail::coll(collective_kind::all_reduce, T * 4.0, pl.tp, a.collectives);
 
+  // Gradient accumulation: a memory pass over the stage's local gradients per micro-batch (after
+  // the first, under autograd), unless the weight-gradient GEMMs accumulate in place. LoRA's
+  // trainable adapters are a negligible fraction of the parameters: no pass.
+  {
+    grad_accumulation_kind acc = a.grad_accumulation;
+    if (acc == grad_accumulation_kind::automatic)
+      acc = c.framework == framework_kind::transformers ? grad_accumulation_kind::autograd
+                                                        : grad_accumulation_kind::fused;
+    const bool adapters = c.lora_rank > 0 || c.qlora_rank > 0;
+    double bytes_per_param = 0.0;
+    if (acc == grad_accumulation_kind::autograd && micro > 1 && !adapters) {
+      const double ge = c.framework == framework_kind::transformers
+                            ? detail::hf_regime_of(c).grad
+                            : bytes_per_element(c.grad_dtype).value;
+      bytes_per_param = 3.0 * ge * (micro - 1.0) / micro;  // averaged over the step's micro-batches
+    } else if (acc == grad_accumulation_kind::deepspeed_bf16 && !adapters) {
+      const double lp = bytes_per_element(c.dtype == precision::fp8 ? precision::bf16 : c.dtype).value;
+      bytes_per_param = lp + 4.0 + 8.0 + 4.0;  // read lp, write fp32 copy, read both, write
+    }
+    if (bytes_per_param > 0.0) {
+      const double attn_p = m.attention_parameters() + 2.0 * m.norm_parameters();
+      const double dense_p = (attn_p + m.ffn_parameters(m.ffn > 0 ? m.ffn : 1)) / tp;
+      const double moe_p =
+          n_moe > 0 ? (attn_p + m.router_parameters() + m.shared_expert_parameters()) / tp +
+                          m.moe.experts * m.ffn_parameters(m.moe.expert_ffn) /
+                              (1.0 * l.ep * l.expert_tensor_parallel())
+                    : 0.0;
+      const double per_layer = mix(dense_p, moe_p) * bytes_per_param / g.hbm;
+      avg.memory += per_layer;
+      // the embedding's gradients on the first stage (and the untied head's, or the tied copy's,
+      // on the last)
+      const double embed_acc = m.embedding_parameters() / tp * bytes_per_param / g.hbm;
+      embed_memory += embed_acc;
+      head_memory += m.tied_embeddings && l.pp > 1
+                         ? embed_acc  // the last stage's copy of the tied embedding
+                         : m.lm_head_parameters() / tp * bytes_per_param / g.hbm;
+    }
+  }
   const double body = layers_per_stage * avg.total();
   double first = first_n * avg.total() + embed_memory;
   double last = last_n * avg.total() + head_compute + head_memory + tp_head;
@@ -888,7 +963,9 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
     const double bytes = params * grad_e;
     const double buckets_n = params / a.grad_bucket_elements;
     const double n_buckets = buckets_n < 1.0 ? 1.0 : static_cast<double>(detail::ceil_div(buckets_n, 1.0));
-    const collective_kind k = dist_opt ? collective_kind::reduce_scatter : collective_kind::all_reduce;
+    const collective_kind k = dist_opt && !a.sharded_grad_all_reduce
+                                  ? collective_kind::reduce_scatter
+                                  : collective_kind::all_reduce;
     const double per_bucket = detail::coll(k, bytes / n_buckets, grp, a.collectives);
     const double all = n_buckets * per_bucket;
     if (!a.overlap_grad_reduce) return all;
@@ -1060,9 +1137,33 @@ constexpr duration time_to_train(const step_breakdown& s, token_count tokens) {
 }
 
 /// Time to train on `tokens` tokens: whole steps of the global batch, the last one rounded up.
+/// With a batch-size ramp-up (training_config::rampup_start), the ramp's steps at their smaller
+/// batches first (each level's step from the step model: fewer micro-batches fill the pipeline
+/// less and amortise the gradient reduction over fewer sequences), then the rest at global_batch.
 constexpr duration time_to_train(const training_plan& p, token_count tokens) {
   detail::check_input(detail::finite_nonnegative(tokens.value), "tokens must be finite and not negative");
-  return time_to_train(estimate_step(p), tokens);
+  const step_breakdown full = estimate_step(p);
+  const training_config& c = p.config;
+  if (c.rampup_start == 0) return time_to_train(full, tokens);
+  // Megatron-LM's RampupBatchsizeNumMicroBatches: (global - start) / increment levels, each
+  // consuming rampup_samples / levels sequences; a step that crosses a level's end runs at the
+  // old batch
+  const int levels = (full.global_batch - c.rampup_start) / c.rampup_increment;
+  const double per_level = c.rampup_samples / levels;
+  double left = tokens.value / c.seq;  // sequences
+  double seconds = 0.0;
+  for (int k = 0; k < levels && left > 0.0; ++k) {
+    training_plan q = p;
+    q.config.global_batch = c.rampup_start + k * c.rampup_increment;
+    q.config.rampup_start = 0;
+    const double batch = q.config.global_batch;
+    const double take = per_level < left ? per_level : left;
+    const double steps = static_cast<double>(detail::ceil_div(take / batch, 1.0));
+    seconds += steps * estimate_step(q).total.value;
+    left -= steps * batch;
+  }
+  if (left > 0.0) seconds += time_to_train(full, left * c.seq * units::token).value;
+  return seconds * units::s;
 }
 
 /// GPU-hours to train on `tokens` tokens (all GPUs of the layout, for the whole time).

@@ -131,6 +131,14 @@ struct training_config {
   /// micro_batches = global_batch / (micro_batch x dp) unless that is given too (then they must
   /// agree).
   int global_batch = 0;
+  /// Batch-size ramp-up (Megatron-LM --rampup-batch-size <start> <increment> <samples>): the run
+  /// starts at rampup_start sequences per step and grows by rampup_increment in equal shares of
+  /// rampup_samples sequences until it reaches global_batch (Megatron's
+  /// RampupBatchsizeNumMicroBatches). rampup_start 0: no ramp-up. Only the time to train reads it;
+  /// a step (estimate_step) is always at global_batch.
+  int rampup_start = 0;
+  int rampup_increment = 0;
+  double rampup_samples = 0.0;
 
   /// The micro-batches per step per pipeline implied by this config on data-parallel degree dp.
   [[nodiscard]] constexpr int micro_batches_for(int dp) const {
@@ -152,6 +160,12 @@ struct training_config {
                         "training_config.micro_batches x micro_batch x layout.dp must equal "
                         "global_batch",
                         micro_batches * micro_batch * dp, global_batch);
+    if (rampup_start == 0) return;
+    detail::check_input(rampup_start % (micro_batch * dp) == 0 &&
+                            rampup_increment % (micro_batch * dp) == 0,
+                        "training_config.rampup_start and rampup_increment must be multiples of "
+                        "micro_batch x layout.dp",
+                        rampup_start, rampup_increment);
   }
 
   /// Throws gpuplan::invalid_input naming the field (a compile error in a constant expression).
@@ -164,6 +178,26 @@ struct training_config {
     detail::check_input(micro_batches >= 0,
                         "training_config.micro_batches must be 0 (fill the pipeline) or positive",
                         micro_batches);
+    detail::check_input(rampup_start >= 0, "training_config.rampup_start must not be negative",
+                        rampup_start);
+    if (rampup_start > 0) {
+      detail::check_input(global_batch > rampup_start,
+                          "training_config.rampup_start needs a global_batch larger than it",
+                          rampup_start, global_batch);
+      detail::check_input(rampup_increment > 0 &&
+                              (global_batch - rampup_start) % rampup_increment == 0,
+                          "training_config.rampup_increment must be positive and divide "
+                          "global_batch - rampup_start",
+                          rampup_increment, global_batch - rampup_start);
+      detail::check_input(detail::finite_positive(rampup_samples) && rampup_samples <= 9e15,
+                          "training_config.rampup_samples must be positive and finite (at most "
+                          "9e15 sequences)",
+                          rampup_samples);
+      detail::check_input(micro_batches == 0,
+                          "training_config.rampup_start needs micro_batches 0 (the ramp changes "
+                          "them)",
+                          micro_batches);
+    }
     detail::check_input(lora_rank >= 0, "training_config.lora_rank must not be negative",
                         lora_rank);
     detail::check_input(qlora_rank >= 0, "training_config.qlora_rank must not be negative",
