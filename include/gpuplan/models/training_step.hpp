@@ -891,6 +891,8 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
       const double lp = bytes_per_element(c.dtype == precision::fp8 ? precision::bf16 : c.dtype).value;
       bytes_per_param = lp + 4.0 + 8.0 + 4.0;  // read lp, write fp32 copy, read both, write
     }
+    // ZeRO-2/3 and FSDP reduce-scatter every micro-batch's gradients and accumulate the shard
+    if (l.zero >= 2) bytes_per_param /= l.shard_degree();
     if (bytes_per_param > 0.0) {
       const double attn_p = m.attention_parameters() + 2.0 * m.norm_parameters();
       const double dense_p = (attn_p + m.ffn_parameters(m.ffn > 0 ? m.ffn : 1)) / tp;
