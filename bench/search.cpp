@@ -36,7 +36,7 @@ training_search_space space_405b() {
   s.config.seq = 8192;
   s.config.global_batch = 2048;  // 16M tokens per step (Llama 3 paper, Sec. 3.4.1)
   s.tokens = 15.6e12 * units::token;
-  s.cost.require_price = false;  // the book has no B200 price: priced 0, speed unaffected
+  s.cost.require_price = false;  // a GPU the book does not price is priced 0: speed unaffected
   s.nodes = nodes;
   s.gpus = gpus;
   s.tp = tp;

@@ -1443,11 +1443,12 @@ def _():
 
 @case("cost.prices_file")
 def _():
-    # tests/data/prices/book.json: a negotiated AWS p5 entry (3-year $3.20) replaces the default
-    # one; its site has PUE 1.2 and liquid cooling.
+    # tests/data/prices/book.json: a negotiated AWS p5 entry (3-year $2.80, below the book's public
+    # Reserved Instance rate of $2.97216) replaces the default one; its site has PUE 1.2 and liquid
+    # cooling.
     j = ok_json("cost", "--gpu", "h100", "--gpu-hours", "100", "--prices",
                 data("prices/book.json"), "--term", "commit_3yr")
-    near(j["cost_usd"], 320, 1e-9, "the user's price")
+    near(j["cost_usd"], 280, 1e-9, "the user's price")
     check(j["price"]["book"].endswith("book.json") and j["price"]["date"] == "2026-10-15", "origin")
     near(j["pue"], 1.2, 1e-12, "the book's site")
     # MI300X is priced only by the user's book.
@@ -1696,11 +1697,27 @@ def _():
     def price(*args):
         j = ok_json("cost", "--gpu-hours", "8", *args)
         return j["cost_usd"] / 8, j["price"]
+    # the cheapest H100 commitments are AWS's p5.48xlarge Reserved Instances, no upfront
+    # (instances.vantage.sh data, 2025-11-30): 3-year standard $23.77728/h, 1-year convertible
+    # $43.344/h; Google Cloud's committed use when the provider is gcp
     p, e = price("--gpu", "h100", "--term", "commit_3yr")
+    near(p, 23.77728 / 8, 1e-9, "AWS p5.48xlarge 3-year standard RI, no upfront")
+    check(e["provider"] == "aws" and e["date"] == "2025-11-30", f"dated AWS RI entry: {e}")
+    near(price("--gpu", "h100", "--term", "commit_1yr")[0], 43.344 / 8, 1e-9, "AWS 1-year RI")
+    p, e = price("--gpu", "h100", "--term", "commit_3yr", "--provider", "gcp")
     near(p, 28370.99821392 / 730 / 8, 1e-9, "GCP a3-highgpu-8g 3-year committed use")
     check(e["provider"] == "gcp" and e["date"] == "2025-03-06", f"dated GCP entry: {e}")
-    near(price("--gpu", "h100", "--term", "commit_1yr")[0], 44810.08066464 / 730 / 8, 1e-9,
-         "GCP 1-year")
+    near(price("--gpu", "h100", "--term", "commit_1yr", "--provider", "gcp")[0],
+         44810.08066464 / 730 / 8, 1e-9, "GCP 1-year")
+    near(price("--gpu", "h100", "--provider", "aws", "--term", "spot")[0], 28.106467 / 8, 1e-9,
+         "AWS p5.48xlarge spot, us-east-1 average")
+    # B200: CoreWeave's HGX B200 at $68.80/h (February 2026) is the cheapest on demand; AWS's
+    # p6-b200.48xlarge $113.9328/h on demand, $37.872/h spot (2025-11-30)
+    p, e = price("--gpu", "b200")
+    near(p, 68.80 / 8, 1e-9, "CoreWeave B200")
+    check(e["provider"] == "coreweave", f"{e}")
+    near(price("--gpu", "b200", "--provider", "aws")[0], 113.9328 / 8, 1e-9, "AWS p6-b200")
+    near(price("--gpu", "b200", "--term", "spot")[0], 37.872 / 8, 1e-9, "AWS p6-b200 spot")
     near(price("--gpu", "h100", "--provider", "gcp")[0], 88.49 / 8, 1e-6, "GCP on demand")
     near(price("--gpu", "h100", "--provider", "gcp", "--term", "spot")[0], 35.3957496986301 / 8,
          1e-9, "GCP spot")
@@ -2278,7 +2295,7 @@ def _():
     bad(r"--sp 'maybe' is not one of off\|on", *base, "--sp", "maybe")
     bad(r"needs --tokens", "search", "--model", "llama-3.1-8b", "--global-batch", "64")
     bad(r"needs --global-batch", "search", "--model", "llama-3.1-8b", "--tokens", "1T")
-    bad(r"B200.*price|price.*B200", *base, "--gpu", "b200", "--gpus", "8")
+    bad(r"L40S.*price|price.*L40S", *base, "--gpu", "l40s", "--gpus", "8")
     bad(r"--price-per-gpu-hour: give one price, or one per GPU type", *base, "--gpu",
         "h100,h200", "--price-per-gpu-hour", "2,3,4")
     bad(r"--framework transformers models one model with data parallelism.*--tp 2", *base,

@@ -23,6 +23,17 @@ static_assert(cloud_rate(cat::default_prices, cat::h100_sxm, price_term::on_dema
               39.33 / 8 * units::usd_per_h);
 static_assert(cheapest_price(cat::default_prices, cat::mi300x, price_term::on_demand) == nullptr);
 
+// The B200 (catalog name B200-SXM-180GB) is priced: CoreWeave's HGX B200, $68.80 / 8 per
+// GPU-hour (February 2026), is the cheapest on demand; AWS's p6-b200.48xlarge the only spot.
+static_assert(cheapest_price(cat::default_prices, cat::b200, price_term::on_demand)->provider ==
+              std::string_view("coreweave"));
+static_assert(cloud_rate(cat::default_prices, cat::b200, price_term::spot) ==
+              37.872 / 8 * units::usd_per_h);
+// AWS p5.48xlarge Reserved Instances (2025-11-30): 3-year < 1-year < on demand.
+static_assert(cat::aws_p5_48xlarge_reserved_spot.commit_3yr <
+              cat::aws_p5_48xlarge_reserved_spot.commit_1yr);
+static_assert(cat::aws_p5_48xlarge_reserved_spot.commit_1yr < cat::aws_p5_48xlarge.on_demand);
+
 // Every entry of the default book is valid and dated no later than the book.
 constexpr bool book_valid() {
   for (const cloud_price& p : cat::default_prices) {

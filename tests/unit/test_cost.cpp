@@ -26,9 +26,13 @@ TEST_CASE("Run cost from a price and from the book", "[cost]") {
   CHECK(usd(run_cost(run, cat::default_prices)) == Approx(15360 * 2.79));
   CHECK(usd(run_cost(run, cat::default_prices, price_term::on_demand, "lambda")) ==
         Approx(15360 * 3.78));
-  // Committed use: Google Cloud's a3-highgpu-8g 3-year rate, $28,370.998 per 730-hour month
-  // for 8 GPUs (Cloud Billing Catalog, 2025-03-06), the only H100 commitment in the book.
+  // Committed use: the cheapest 3-year H100 rate is AWS's p5.48xlarge standard Reserved Instance,
+  // no upfront, $23.77728 per instance-hour (instances.vantage.sh data, 2025-11-30); Google
+  // Cloud's a3-highgpu-8g 3-year rate, $28,370.998 per 730-hour month for 8 GPUs (Cloud Billing
+  // Catalog, 2025-03-06), when the provider is gcp.
   CHECK(usd(run_cost(run, cat::default_prices, price_term::commit_3yr)) ==
+        Approx(15360 * 23.77728 / 8));
+  CHECK(usd(run_cost(run, cat::default_prices, price_term::commit_3yr, "gcp")) ==
         Approx(15360 * 28370.99821392 / 730 / 8));
   // No price: one clear error naming GPU, term and provider.
   CHECK_THROWS_WITH(run_cost(run, cat::default_prices, price_term::commit_3yr, "lambda"),
@@ -44,6 +48,53 @@ TEST_CASE("Run cost from a price and from the book", "[cost]") {
   huge_power.power_per_gpu = 1e308 * units::W;
   huge_power.price_per_gpu_hour = 2 * units::usd_per_h;
   CHECK_THROWS_WITH(price_run(run, huge_power), Contains("run_cost_inputs.power_per_gpu"));
+}
+
+TEST_CASE("Default book: AWS P5 Reserved Instances and spot, B200 entries", "[cost][book]") {
+  // Sources: github.com/tsaol/aws-gpu data/gpu_instances_raw.json (instances.vantage.sh data,
+  // commit 2d0108c, 2025-11-30) for AWS; kaelresearch.com (February 2026) for CoreWeave. Each
+  // instance-hour price is stored per GPU-hour; multiplying back must give the source's figure
+  // (tolerance: Approx's default, 1e-5 relative, floating-point rounding only).
+  const cloud_price& ri = cat::aws_p5_48xlarge_reserved_spot;
+  CHECK(ri.gpus_per_instance == 8);
+  CHECK(ri.instance_price(price_term::commit_1yr).in(units::usd_per_h) == Approx(43.344));
+  CHECK(ri.instance_price(price_term::commit_3yr).in(units::usd_per_h) == Approx(23.77728));
+  CHECK(ri.instance_price(price_term::spot).in(units::usd_per_h) == Approx(28.106467));
+  CHECK(ri.commit_1yr.in(units::usd_per_h) == Approx(5.418));
+  CHECK(ri.commit_3yr.in(units::usd_per_h) == Approx(2.97216));
+  // The entry leaves on demand to aws_p5_48xlarge, whose $55.04 the same source also lists.
+  CHECK_FALSE(ri.offers(price_term::on_demand));
+  // The source's ordering: 3-year < 1-year < on demand, and the day's spot average below on demand.
+  const money_rate od = cat::aws_p5_48xlarge.on_demand;
+  CHECK(ri.commit_3yr < ri.commit_1yr);
+  CHECK(ri.commit_1yr < od);
+  CHECK(ri.spot < od);
+  // The book's cheapest H100 3-year commitment is now this one; GCP's stays reachable by provider.
+  CHECK(cheapest_price(cat::default_prices, cat::h100_sxm, price_term::commit_3yr)->instance ==
+        std::string_view("p5.48xlarge reserved+spot"));
+  CHECK(cloud_rate(cat::default_prices, cat::h100_sxm, price_term::commit_3yr, "gcp")
+            .in(units::usd_per_h) == Approx(28370.99821392 / 730 / 8));
+
+  // B200: the entries name a catalog GPU (found through cat::b200), AWS at $113.9328 and
+  // $37.872 spot per instance-hour, CoreWeave at $68.80 on demand.
+  const cloud_price& p6 = cat::aws_p6_b200_48xlarge;
+  CHECK(p6.instance_price(price_term::on_demand).in(units::usd_per_h) == Approx(113.9328));
+  CHECK(p6.instance_price(price_term::spot).in(units::usd_per_h) == Approx(37.872));
+  CHECK(p6.spot < p6.on_demand);
+  CHECK(cat::coreweave_hgx_b200.instance_price(price_term::on_demand).in(units::usd_per_h) ==
+        Approx(68.80));
+  CHECK(cloud_rate(cat::default_prices, cat::b200, price_term::on_demand).in(units::usd_per_h) ==
+        Approx(8.60));
+  CHECK(cloud_rate(cat::default_prices, cat::b200, price_term::on_demand, "aws")
+            .in(units::usd_per_h) == Approx(14.2416));
+  CHECK(cloud_rate(cat::default_prices, cat::b200, price_term::spot).in(units::usd_per_h) ==
+        Approx(4.734));
+  // No B200 commitment is listed: one clear error.
+  CHECK_THROWS_WITH(cloud_rate(cat::default_prices, cat::b200, price_term::commit_1yr),
+                    Contains("no commit_1yr price for GPU B200-SXM-180GB"));
+  // A run on DGX B200s is priced from the book: 8 GPUs for a day at $8.60.
+  const run_usage day = run_usage::of(cat::b200, 8, 1 * units::d);
+  CHECK(usd(run_cost(day, cat::default_prices)) == Approx(8 * 24 * 68.80 / 8));
 }
 
 TEST_CASE("Cost per token and per fleet-month", "[cost]") {

@@ -30,9 +30,11 @@ TEST_CASE("A user book replaces matching entries and extends the rest", "[prices
   CHECK(b.date == calendar_date{2026, 11, 1});
   // aws p5.48xlarge us-east-1 replaced (same provider, instance, GPU, region); one entry added.
   CHECK(b.cloud.size() == cat::default_prices.size() + 1);
+  // Its 3-year $2.80 is below the book's public AWS Reserved Instance rate ($2.97216), so the
+  // cheapest 3-year H100 is the user's entry.
   const cloud_price* aws = cheapest_price(b.cloud, cat::h100_sxm, price_term::commit_3yr);
   REQUIRE(aws != nullptr);
-  CHECK(aws->commit_3yr.in(units::usd_per_h) == Approx(3.2));
+  CHECK(aws->commit_3yr.in(units::usd_per_h) == Approx(2.8));
   CHECK(aws->date == calendar_date{2026, 10, 15});
   int p5 = 0;
   for (const cloud_price& p : b.cloud) p5 += p.instance == std::string_view("p5.48xlarge");

@@ -289,11 +289,11 @@ TEST_CASE("search: bad spaces are refused naming the field") {
     CHECK((e.config.layout.zero >= 1 || e.config.layout.dp * e.config.layout.cp == 1));
     CHECK(e.step.offload.value > 0.0);
   }
-  // B200 has no price in the default book: named
-  const node_spec b200[] = {catalog::dgx_b200};
+  // The L40S has no price in the default book: named
+  const node_spec l40s[] = {catalog::pcie_8x_l40s};
   s = sm.space;
-  s.nodes = b200;
-  CHECK_THROWS_WITH(search_training(s), Catch::Contains("B200"));
+  s.nodes = l40s;
+  CHECK_THROWS_WITH(search_training(s), Catch::Contains("L40S"));
   const money_rate price[] = {6.0 * units::usd_per_h};
   s.price_per_gpu_hour = price;
   CHECK(search_training(s).best(search_objective::time).size() > 0);

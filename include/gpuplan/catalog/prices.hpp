@@ -7,8 +7,10 @@
 // (gpuplan/io/prices_json.hpp, `gpuplan cost --prices FILE`) for anything you will sign.
 //
 // Not in this book, for want of a source that could be checked: Azure ND H100 v5 reserved (1 and 3
-// years) and spot prices, CoreWeave's committed and spot prices, AWS P5 savings-plan and spot
-// prices, and Google Cloud's A2 (A100) machine types (not collected).
+// years) and spot prices, CoreWeave's committed and spot prices (CoreWeave sells both, but no page
+// read gave a rate or a discount), AWS P5 savings-plan rates (the book holds the P5 Reserved
+// Instance rates instead), and Google Cloud's A2 (A100) and A4 (B200) machine types (not
+// collected). No installation cost is sourced either (onprem_costs::installation stays 0).
 #pragma once
 
 #include <array>
@@ -41,6 +43,35 @@ inline constexpr cloud_price aws_p5_48xlarge{
     .source =
         "github.com/datareceipts/data-receipts 109-gpu-pricing/hyperscalers.json, retrieved "
         "2026-11-09: p5.48xlarge $55.04/h, $6.88 per GPU-hour, us-east-1",
+};
+
+/// AWS p5.48xlarge (8x H100 SXM 80GB), us-east-1, Linux: Reserved Instances and spot, from the
+/// instances.vantage.sh pricing data committed to github.com/tsaol/aws-gpu on 2025-11-30 (commit
+/// 2d0108c, data/gpu_instances_raw.json). The same file gives on demand $55.04, as aws_p5_48xlarge
+/// does (read a year later), so these rates are set against the same list price. A separate entry,
+/// because its date and source differ; on demand is left to aws_p5_48xlarge.
+///  - 1 year: the file lists only the convertible RI (no standard one): no upfront $43.344/h
+///    (partial upfront $41.280, all upfront $40.454 effective).
+///  - 3 years: standard RI, no upfront $23.77728/h (partial $22.016, all upfront $20.695; the
+///    convertible one is $40.421). No-upfront rates are used, billed hourly like the other
+///    commitments in the book (GCP's committed use is a monthly rate).
+///  - spot: the file's us-east-1 average, $28.106467/h (its range that day: $13.2182 to $52.0766;
+///    us-east-2 averaged $13.888, us-west-2 $18.037).
+/// These are Reserved Instance rates, not Savings Plans rates (the file has none).
+inline constexpr cloud_price aws_p5_48xlarge_reserved_spot{
+    .provider = "aws",
+    .instance = "p5.48xlarge reserved+spot",
+    .gpu = "H100-SXM5-80GB",
+    .gpus_per_instance = 8,
+    .region = "us-east-1",
+    .commit_1yr = detail::per_gpu_hour(43.344, 8),    // $5.418 per GPU-hour
+    .commit_3yr = detail::per_gpu_hour(23.77728, 8),  // $2.97216
+    .spot = detail::per_gpu_hour(28.106467, 8),       // $3.5133
+    .date = {2025, 11, 30},
+    .source =
+        "github.com/tsaol/aws-gpu gpu_instances_raw.json (vantage.sh data, 2025-11-30): "
+        "p5.48xlarge us-east-1 RI no upfront 1yr $43.344/h, 3yr $23.77728/h; spot avg "
+        "$28.106467/h",
 };
 
 /// AWS EC2 Capacity Blocks for ML: GPUs reserved ahead for 1 to 182 days, paid up front. Stored
@@ -81,6 +112,26 @@ inline constexpr cloud_price aws_p4d_capacity_block{
     .source =
         "aws.amazon.com/ec2/capacityblocks/pricing (rates current until the 2025-01-01 "
         "update): p4d.24xlarge $14.75/h, $1.844 per accelerator-hour",
+};
+
+/// AWS p6-b200.48xlarge (8x B200), us-east-1, Linux: on demand $113.9328/h and spot $37.872/h
+/// (the file's only us-east-1 spot reading: min = max = average), from the same
+/// instances.vantage.sh data (github.com/tsaol/aws-gpu, commit 2d0108c, 2025-11-30). The
+/// on-demand rate was unchanged in the repository's data/p6-b200_instances.js "Last updated:
+/// 2026-08-26". No reserved rate was listed.
+inline constexpr cloud_price aws_p6_b200_48xlarge{
+    .provider = "aws",
+    .instance = "p6-b200.48xlarge",
+    .gpu = "B200-SXM-180GB",
+    .gpus_per_instance = 8,
+    .region = "us-east-1",
+    .on_demand = detail::per_gpu_hour(113.9328, 8),  // $14.2416 per GPU-hour
+    .spot = detail::per_gpu_hour(37.872, 8),         // $4.734
+    .date = {2025, 11, 30},
+    .source =
+        "github.com/tsaol/aws-gpu data/gpu_instances_raw.json (instances.vantage.sh data, commit "
+        "2d0108c, 2025-11-30): p6-b200.48xlarge us-east-1 linux ondemand $113.9328/h, spot "
+        "$37.872/h",
 };
 
 /// Lambda on-demand single-GPU instances.
@@ -198,7 +249,8 @@ inline constexpr cloud_price azure_nd96isr_h100_v5{
 };
 
 /// CoreWeave on demand, 8-GPU HGX instances (the GPU price includes the host's vCPU, RAM and
-/// ephemeral storage, docs.coreweave.com "Billing and charges"), publicly listed in February 2026.
+/// ephemeral storage, docs.coreweave.com "Billing and charges"), publicly listed in February 2026
+/// (H100, H200, B200, A100 80GB).
 inline constexpr cloud_price coreweave_hgx_h100{
     .provider = "coreweave",
     .instance = "HGX H100 8x",
@@ -223,6 +275,18 @@ inline constexpr cloud_price coreweave_hgx_h200{
         "kaelresearch.com 'GPU Economics: What Inference Actually Costs in 2026', February "
         "2026: CoreWeave NVIDIA HGX H200 8x GPU $50.44/h",
 };
+inline constexpr cloud_price coreweave_hgx_b200{
+    .provider = "coreweave",
+    .instance = "HGX B200 8x",
+    .gpu = "B200-SXM-180GB",
+    .gpus_per_instance = 8,
+    .region = {},
+    .on_demand = detail::per_gpu_hour(68.80, 8),  // $8.60 per GPU-hour
+    .date = {2026, 2, 28},
+    .source =
+        "kaelresearch.com 'GPU Economics: What Inference Actually Costs in 2026', February "
+        "2026: CoreWeave NVIDIA B200 8x GPU $68.80/h",
+};
 inline constexpr cloud_price coreweave_a100_80gb{
     .provider = "coreweave",
     .instance = "A100 80GB 8x",
@@ -238,10 +302,12 @@ inline constexpr cloud_price coreweave_a100_80gb{
 
 /// The default price book.
 inline constexpr std::array default_prices{
-    aws_p5_48xlarge,       aws_p5_capacity_block, aws_p5e_capacity_block, aws_p4d_capacity_block,
-    gcp_a3_highgpu_8g,     azure_nd96isr_h100_v5, coreweave_hgx_h100,     coreweave_hgx_h200,
-    coreweave_a100_80gb,   lambda_1x_h100_sxm,    lambda_1x_h100_pcie,    lambda_1x_a100_40gb,
-    modal_h100,            runpod_8x_h100,        vastai_8x_h100,
+    aws_p5_48xlarge,        aws_p5_48xlarge_reserved_spot, aws_p5_capacity_block,
+    aws_p5e_capacity_block, aws_p4d_capacity_block,        aws_p6_b200_48xlarge,
+    gcp_a3_highgpu_8g,      azure_nd96isr_h100_v5,         coreweave_hgx_h100,
+    coreweave_hgx_h200,     coreweave_hgx_b200,            coreweave_a100_80gb,
+    lambda_1x_h100_sxm,     lambda_1x_h100_pcie,           lambda_1x_a100_40gb,
+    modal_h100,             runpod_8x_h100,                vastai_8x_h100,
 };
 
 // ---- owned servers ------------------------------------------------------------------------------

@@ -145,8 +145,9 @@ struct onprem_costs {
   /// actually cost", 2025) puts storage at "roughly 1-1.5%" of total capital against $3.4M of
   /// compute hardware in $5.9M per rack (58%): 1.25 / 57.6 = 0.022 of the servers' price.
   double storage_share = 0.022;
-  /// Installation and commissioning per server. Default 0: no sourced figure was found; set it
-  /// from your integrator's quote (it is part of capital, so a zero is visible there).
+  /// Installation and commissioning per server. Default 0: no sourced figure was found (GPU rack
+  /// integrators' pages describe racking, cabling and burn-in but publish no price); set it from
+  /// your integrator's quote (it is part of capital, so a zero is visible there).
   money installation{};
   /// Years over which capital is spread. Default 3: the horizon of the published H100 TCO
   /// comparisons this book's prices come from (v2-pseo-ai.pages.dev/tools/gpu-tco-analysis:
