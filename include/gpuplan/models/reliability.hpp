@@ -209,8 +209,8 @@ constexpr reliability_estimate reliability_for(const reliability_assumptions& a,
     e.checkpoint_interval = duration{};
     e.ettr = detail::finite(e.mttf.value) ? 1.0 - a.restart.value / e.mttf.value : 1.0;
     detail::check_input(e.ettr > 0.0,
-                        "reliability: the job's MTTF is shorter than its restart (MTTF, restart "
-                        "in s)",
+                        "reliability: the job's MTTF is shorter than its restart, which leaves no "
+                        "productive time; restart faster (MTTF, restart in s)",
                         e.mttf.value, a.restart.value);
   } else {
     e.ettr = expected_ettr(e.checkpoint_interval, e.checkpoint_write, a.restart, e.mttf);
