@@ -250,13 +250,15 @@ int run_cost_command(cost_command& cmd) {
     if (!modelled->tokens)
       throw usage_error(fmt::format("{} needs {} (the token budget of the training run to price)",
                                     s.name("model"), s.name("tokens")));
-    r.training = modelled_training(modelled->plan, *modelled->tokens);
+    r.training = modelled_training(modelled->plan, *modelled->tokens, modelled->reliability);
+    r.training_reliability = modelled->reliability;
     r.training_model = modelled->model.name();
     r.usage = r.training->usage;
     r.gpu_source = "model";
   } else {
     for (const std::string_view only :
-         {"tokens", "nodes", "fabric", "dp", "tp", "pp", "cp", "ep", "zero"})
+         {"tokens", "nodes", "fabric", "dp", "tp", "pp", "cp", "ep", "zero", "failures_per_node_day",
+          "restart_minutes", "checkpoint_interval_hours", "checkpoint_write_seconds", "no_failures"})
       if (s.has(only))
         throw usage_error(fmt::format("{} describes a modelled training run: add {} (and the "
                                       "`gpuplan train` flags)",

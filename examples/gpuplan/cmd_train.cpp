@@ -16,6 +16,7 @@
 #include <gpuplan/models/scaling.hpp>
 #include <gpuplan/models/training_step.hpp>
 #include <gpuplan/plan/capacity.hpp>
+#include <gpuplan/plan/training_cost.hpp>
 
 #include <fmt/format.h>
 
@@ -215,6 +216,10 @@ int run_train(train_command& cmd) {
       j["tokens"] = d.tokens->in(units::token);
       j["time_to_train_s"] = t.in(units::s);
       j["gpu_hours"] = gpu_time_to_train(d.plan, *d.tokens).in(units::h);
+      const modelled_training_run m = modelled_training(d.plan, *d.tokens, d.reliability);
+      j["expected_time_to_train_s"] = m.reserved_wall.in(units::s);
+      j["expected_gpu_hours"] = m.usage.gpu_time.in(units::h);
+      j["reliability"] = reliability_json(m.reliability, d.reliability);
       j["budget_flops"] = {{"model", f.model.in(units::FLOP)},
                            {"hardware", f.hardware.in(units::FLOP)},
                            {"six_nd", f.six_nd.in(units::FLOP)}};
@@ -276,6 +281,10 @@ int run_train(train_command& cmd) {
       fmt::print("\n{} tokens: {}, {} GPU-hours\n", d.tokens_text,
                  secs(time_to_train(d.plan, *d.tokens)),
                  show_count(gpu_time_to_train(d.plan, *d.tokens).in(units::h)));
+      const modelled_training_run m = modelled_training(d.plan, *d.tokens, d.reliability);
+      if (m.reliability.enabled)
+        fmt::print("{}, {} GPU-hours\n", reliability_text(m.reliability),
+                   show_count(m.usage.gpu_time.in(units::h)));
       fmt::print("FLOPs: {:.3g} (with recompute {:.3g}; 6ND {:.3g})\n", f.model.in(units::FLOP),
                  f.hardware.in(units::FLOP), f.six_nd.in(units::FLOP));
     }

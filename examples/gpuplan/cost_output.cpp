@@ -2,6 +2,7 @@
 #include "cost_output.hpp"
 
 #include "cli.hpp"
+#include "train_run.hpp"
 
 #include <gpuplan/catalog/prices.hpp>
 
@@ -144,6 +145,24 @@ std::string cost_text(const cost_request& r, const cost_result& c) {
         "(step-time model)\n",
         r.training_model, m.nodes, r.inputs.node.name.view(), show_count(m.tokens.in(units::token)),
         show_count(m.tokens_per_s.in(units::tokens_per_s)), 100 * m.mfu, m.wall.in(units::h));
+    const reliability_estimate& e = m.reliability;
+    if (!e.enabled) {
+      out += "  failures not counted (--no-failures): the steady-state time is priced\n";
+    } else {
+      out += fmt::format("  reserve {:.1f} h wall, ETTR {:.3f} ({:.1f} h lost to {} expected "
+                         "failures, {:.1f} h to checkpoints)\n",
+                         m.reserved_wall.in(units::h), e.ettr, e.lost_to_failures.in(units::h),
+                         e.interruptions < 10 ? fmt::format("{:.2g}", e.interruptions)
+                                              : fmt::format("{:.0f}", e.interruptions),
+                         e.lost_to_checkpoints.in(units::h));
+      out += fmt::format(
+          "          MTTF {}, restart {:.0f} min, checkpoint {} every {}{} (reliability model)\n",
+          std::isfinite(e.mttf.value) ? secs(e.mttf) : std::string("infinite (no failures)"),
+          e.restart.in(units::minute), secs(e.checkpoint_write),
+          std::isfinite(e.checkpoint_interval.value) ? secs(e.checkpoint_interval)
+                                                     : std::string("(never)"),
+          r.training_reliability.checkpoint_interval.value > 0 ? "" : " (Young/Daly)");
+    }
   }
   if (c.serving) {
     const serving_cost_report& v = *c.serving;
@@ -273,7 +292,12 @@ nlohmann::json cost_json(const cost_request& r, const cost_result& c) {
                      {"mfu", m.mfu},
                      {"wall_time_s", m.wall.in(units::s)},
                      {"wall_time_hours", m.wall.in(units::h)},
-                     {"gpu_hours", m.usage.gpu_time.in(units::h)},
+                     {"gpu_hours", m.wall.in(units::h) * m.usage.gpus},
+                     {"expected_wall_time_s", m.reserved_wall.in(units::s)},
+                     {"expected_wall_time_hours", m.reserved_wall.in(units::h)},
+                     {"expected_gpu_hours", m.usage.gpu_time.in(units::h)},
+                     {"checkpoint_bytes", m.checkpoint.in(units::B)},
+                     {"reliability", reliability_json(m.reliability, r.training_reliability)},
                      {"source", "step-time model (docs/models/training-time.md)"}};
   } else {
     j["training"] = nullptr;

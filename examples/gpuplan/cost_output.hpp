@@ -47,6 +47,7 @@ struct cost_request {
   /// Set when the usage comes from the step-time model (`gpuplan train`'s flags + --tokens).
   std::optional<modelled_training_run> training;
   std::string training_model;  ///< the model's name, for the report
+  reliability_assumptions training_reliability;  ///< what the training run's ETTR rests on
   /// Set when a serving deployment is priced (`gpuplan serve`'s flags): evaluate() prices a month
   /// of it at the serving model's operating point and sets `usage` from it.
   std::optional<serving_plan> serving;

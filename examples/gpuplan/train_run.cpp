@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 namespace gpuplan::cli {
 
 namespace {
@@ -18,7 +20,49 @@ constexpr field run_table[] = {
      "Nodes in the cluster (default: as many as the GPUs need)"},
     {"fabric", "--fabric", field_type::text, "train-time",
      "Network between nodes: infiniband|roce|efa|ethernet (default infiniband)"},
+    {"failures_per_node_day", "--failures-per-node-day", field_type::number, "train-time",
+     "Job-stopping failures per 8-GPU node per day (default 0.00379, Llama 3's 419 in 54 days on "
+     "2,048 nodes; docs/models/cost.md)"},
+    {"restart_minutes", "--restart-minutes", field_type::number, "train-time",
+     "Minutes from a failure to training again, besides the lost work (default 10)"},
+    {"checkpoint_interval_hours", "--checkpoint-interval-hours", field_type::number, "train-time",
+     "Hours of training between checkpoints (default: the Young/Daly optimum)"},
+    {"checkpoint_write_seconds", "--checkpoint-write-seconds", field_type::number, "train-time",
+     "Seconds one checkpoint stops training (default: its bytes at 122 MB/s per GPU)"},
+    {"no_failures", "--no-failures", field_type::flag, "train-time",
+     "Reserve the steady-state time: no failures, restarts or checkpoints"},
 };
+
+/// A reliability flag's value: finite, not negative (and not zero unless `zero_ok`).
+double reliability_number(const settings& s, std::string_view key, bool zero_ok) {
+  const double v = *s.number(key);
+  if (!std::isfinite(v) || v < 0.0 || (!zero_ok && v == 0.0))
+    throw usage_error(fmt::format("{} must be a {} number (got {})", s.name(key),
+                                  zero_ok ? "finite, non-negative" : "positive, finite", v));
+  return v;
+}
+
+reliability_assumptions reliability_from(const settings& s) {
+  reliability_assumptions a;
+  if (s.flag("no_failures").value_or(false)) {
+    for (const char* other : {"failures_per_node_day", "restart_minutes",
+                              "checkpoint_interval_hours", "checkpoint_write_seconds"})
+      if (s.has(other))
+        throw usage_error(fmt::format("{} turns the reliability model off; {} has no effect then",
+                                      s.name("no_failures"), s.name(other)));
+    a.enabled = false;
+    return a;
+  }
+  if (s.has("failures_per_node_day"))
+    a.failures_per_node_day = reliability_number(s, "failures_per_node_day", true);
+  if (s.has("restart_minutes"))
+    a.restart = reliability_number(s, "restart_minutes", true) * units::minute;
+  if (s.has("checkpoint_interval_hours"))
+    a.checkpoint_interval = reliability_number(s, "checkpoint_interval_hours", false) * units::h;
+  if (s.has("checkpoint_write_seconds"))
+    a.checkpoint_write = reliability_number(s, "checkpoint_write_seconds", false) * units::s;
+  return a;
+}
 
 }  // namespace
 
@@ -64,6 +108,45 @@ std::string layout_text(const parallel_layout& l) {
   if (l.zero > 0) t += fmt::format(", ZeRO-{}", l.zero);
   if (l.sequence_parallel) t += ", SP";
   return t;
+}
+
+std::string reliability_text(const reliability_estimate& e) {
+  if (!e.enabled) return "";
+  const bool fails = std::isfinite(e.mttf.value);
+  const std::string interval = std::isfinite(e.checkpoint_interval.value)
+                                   ? fmt::format("checkpoint every {} ({} each)",
+                                                 secs(e.checkpoint_interval),
+                                                 secs(e.checkpoint_write))
+                                   : std::string("no checkpoints");
+  if (!fails)
+    return fmt::format("expected with checkpoints: {} (ETTR {:.3f}; no failures; {})", secs(e.wall),
+                       e.ettr, interval);
+  return fmt::format(
+      "expected with failures and checkpoints: {} (ETTR {:.3f}; MTTF {}, {} interruptions; {})",
+      secs(e.wall), e.ettr, secs(e.mttf),
+      e.interruptions < 10 ? fmt::format("{:.2g}", e.interruptions)
+                           : fmt::format("{:.0f}", e.interruptions),
+      interval);
+}
+
+nlohmann::json reliability_json(const reliability_estimate& e, const reliability_assumptions& a) {
+  auto finite_or_null = [](double v) {
+    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+  };
+  return {{"enabled", e.enabled},
+          {"ettr", e.ettr},
+          {"steady_state_s", e.productive.in(units::s)},
+          {"expected_wall_s", e.wall.in(units::s)},
+          {"mttf_hours", finite_or_null(e.mttf.in(units::h))},
+          {"expected_interruptions", e.interruptions},
+          {"checkpoint_interval_hours", finite_or_null(e.checkpoint_interval.in(units::h))},
+          {"checkpoint_write_s", e.checkpoint_write.in(units::s)},
+          {"restart_minutes", e.restart.in(units::minute)},
+          {"lost_to_failures_hours", e.lost_to_failures.in(units::h)},
+          {"lost_to_checkpoints_hours", e.lost_to_checkpoints.in(units::h)},
+          {"failures_per_node_day", e.enabled ? nlohmann::json(a.failures_per_node_day) : nullptr},
+          {"node_equivalents", e.node_equivalents},
+          {"source", "first-order checkpoint/restart model (docs/models/cost.md, Reliability)"}};
 }
 
 nlohmann::json breakdown_json(const step_breakdown& b) {
@@ -115,6 +198,7 @@ run_description training_run_from(const settings& s, std::string_view command) {
     d.tokens = parse_count(*t, s.name("tokens")) * units::token;
     d.tokens_text = *t;
   }
+  d.reliability = reliability_from(s);
   return d;
 }
 

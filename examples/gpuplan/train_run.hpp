@@ -5,6 +5,7 @@
 
 #include "options.hpp"
 
+#include <gpuplan/models/reliability.hpp>
 #include <gpuplan/models/training_step.hpp>
 
 #include <optional>
@@ -14,7 +15,9 @@
 
 namespace gpuplan::cli {
 
-/// --tokens, --nodes, --fabric: the run's own fields beside the shared groups.
+/// --tokens, --nodes, --fabric and the reliability model's flags (--failures-per-node-day,
+/// --restart-minutes, --checkpoint-interval-hours, --checkpoint-write-seconds, --no-failures):
+/// the run's own fields beside the shared groups.
 std::span<const field> train_run_fields();
 
 /// A training run: the model, the plan the step-time model reads, and the token budget.
@@ -24,6 +27,8 @@ struct run_description {
   std::optional<token_count> tokens;
   std::string tokens_text;
   std::string framework_note;  ///< why the framework is what it is (settle_framework)
+  /// Failures and checkpoints (models/reliability.hpp): the defaults, the flags over them.
+  reliability_assumptions reliability;
 };
 
 /// The node: --node, else the catalog node that carries the GPU, else (one GPU) the GPU alone;
@@ -36,6 +41,13 @@ std::string secs(duration d);
 std::string layout_text(const parallel_layout& l);
 /// The step's parts in seconds, keyed as `gpuplan train --json`'s "breakdown".
 nlohmann::json breakdown_json(const step_breakdown& b);
+
+/// The reliability model's figures for people: "expected with failures and checkpoints: ..."
+/// (one line, no newline), or "" when it is off.
+std::string reliability_text(const reliability_estimate& e);
+/// The reliability model's figures and assumptions as JSON (`gpuplan train --json` and `gpuplan
+/// cost --json` under "reliability").
+nlohmann::json reliability_json(const reliability_estimate& e, const reliability_assumptions& a);
 
 /// Reads the model, GPU, node, layout, training and train-run fields into a plan; throws
 /// usage_error naming the flag on what the step-time model does not cover. `command` names the

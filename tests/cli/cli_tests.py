@@ -1514,10 +1514,36 @@ def _():
     t = ok_json("train", *COST_TRAIN, "--tokens", "1e10")
     m = j["training"]
     check(m is not None and m["gpus"] == 8 and m["nodes"] == 1, f"one DGX H100 of 8: {m}")
-    near(j["gpu_hours"], t["gpu_hours"], 1e-12, "GPU-hours are train's")
+    near(m["gpu_hours"], t["gpu_hours"], 1e-12, "steady-state GPU-hours are train's")
     near(m["wall_time_s"], t["time_to_train_s"], 1e-12, "wall time is train's")
     near(m["tokens_per_s"], t["tokens_per_s"], 1e-12, "tokens/s is train's")
-    near(j["gpu_hours"], 8 * m["wall_time_hours"], 1e-12, "GPU-hours = GPUs x wall hours")
+    near(m["gpu_hours"], 8 * m["wall_time_hours"], 1e-12, "GPU-hours = GPUs x wall hours")
+    # Priced: the reserved time, steady state / ETTR (the reliability model, on by default), the
+    # same as train's expected figures.
+    rel = m["reliability"]
+    check(rel["enabled"] and 0 < rel["ettr"] < 1, f"an ETTR below 1: {rel}")
+    near(j["gpu_hours"], t["expected_gpu_hours"], 1e-12, "priced GPU-hours are train's expected")
+    near(j["gpu_hours"], 8 * m["expected_wall_time_hours"], 1e-12, "GPUs x reserved hours")
+    near(m["expected_wall_time_s"], m["wall_time_s"] / rel["ettr"], 1e-12, "steady / ETTR")
+    near(rel["expected_wall_s"], m["wall_time_s"] + 3600 * (rel["lost_to_failures_hours"] +
+         rel["lost_to_checkpoints_hours"]), 1e-9, "steady + lost = reserved")
+    # one 8-GPU node at the default 419 / (54 x 2048) failures per node-day
+    near(rel["mttf_hours"], 24 * 54 * 2048 / 419, 1e-12, "MTTF of one node")
+    # --no-failures: the steady state is priced; flags set what the model assumes
+    off = ok_json("cost", *COST_TRAIN, "--tokens", "1e10", "--no-failures")
+    near(off["gpu_hours"], t["gpu_hours"], 1e-12, "--no-failures prices the steady state")
+    check(off["training"]["reliability"]["enabled"] is False, "reliability off")
+    f = ok_json("cost", *COST_TRAIN, "--tokens", "1e10", "--failures-per-node-day", "0.1",
+                "--restart-minutes", "30", "--checkpoint-interval-hours", "2",
+                "--checkpoint-write-seconds", "60")
+    fr = f["training"]["reliability"]
+    near(fr["mttf_hours"], 240, 1e-12, "--failures-per-node-day 0.1: MTTF 10 days")
+    near(fr["checkpoint_interval_hours"], 2, 1e-12, "--checkpoint-interval-hours")
+    near(fr["checkpoint_write_s"], 60, 1e-12, "--checkpoint-write-seconds")
+    near(fr["restart_minutes"], 30, 1e-12, "--restart-minutes")
+    near(fr["ettr"], (1 - (0.5 + 1) / 240) / (1 + 60 / 7200), 1e-12, "first-order ETTR")
+    r0 = ok("cost", *COST_TRAIN, "--tokens", "1e10")
+    check("ETTR" in r0.out and "reserve" in r0.out, "the text reports the ETTR")
     check(j["gpu"] == "H100-SXM5-80GB" or "H100" in j["gpu"], f"the node's GPU: {j['gpu']}")
     price = j["price"]["usd_per_gpu_hour"]
     check(price is not None and price > 0, "priced from the book")
@@ -1745,6 +1771,16 @@ def _():
     bad(r"--tokens describes a modelled training run: add --model", "cost", "--gpu", "h100",
         "--tokens", "1e10")
     bad(r"--tokens", "cost", *COST_TRAIN, "--tokens", "lots")
+    for flag, value in (("--failures-per-node-day", "-1"), ("--restart-minutes", "nan"),
+                        ("--checkpoint-interval-hours", "0"), ("--checkpoint-write-seconds", "-5")):
+        bad(re.escape(flag) + r" must be a", "cost", *COST_TRAIN, "--tokens", "1e10", flag, value)
+    bad(r"--no-failures turns the reliability model off; --restart-minutes", "cost", *COST_TRAIN,
+        "--tokens", "1e10", "--no-failures", "--restart-minutes", "5")
+    bad(r"--restart-minutes describes a modelled training run", "cost", "--gpu", "h100",
+        "--gpu-hours", "10", "--restart-minutes", "5")
+    # failures faster than a restart: the first-order model has no productive time, said so
+    bad(r"no productive time", "cost", *COST_TRAIN, "--tokens", "1e10",
+        "--failures-per-node-day", "500")
 
 
 @case("cost.overflow")

@@ -430,7 +430,8 @@ TEST_CASE("owning: the month's lines sum to its total and the GPU-hour price rec
   });
 }
 
-TEST_CASE("a modelled training run costs GPUs x wall time x price", "[properties][cost]") {
+TEST_CASE("a modelled training run costs GPUs x reserved wall time x price",
+          "[properties][cost]") {
   // Guards: the training-cost path pricing another GPU count or time than the step model's.
   CHECK(check_with(60, "training cost", [] {
     const int doublings = *rc::gen::inRange(0, 6);
@@ -441,7 +442,10 @@ TEST_CASE("a modelled training run costs GPUs x wall time x price", "[properties
     in.price_per_gpu_hour = 2.5 * units::usd_per_h;
     const modelled_training_run run = modelled_training(p, tokens * units::token);
     const run_cost_report r = price_training_run(p, tokens * units::token, in);
-    RC_ASSERT(close(run.usage.gpu_time.value, run.wall.value * p.layout.gpus(), 1e-12));
+    RC_ASSERT(close(run.usage.gpu_time.value, run.reserved_wall.value * p.layout.gpus(), 1e-12));
+    // the reserved time is the steady state over the ETTR, which is in (0, 1]
+    RC_ASSERT(run.reliability.ettr > 0.0 && run.reliability.ettr <= 1.0);
+    RC_ASSERT(close(run.reserved_wall.value, run.wall.value / run.reliability.ettr, 1e-12));
     RC_ASSERT(close(r.cost.in(units::usd), run.usage.gpu_time.in(units::h) * 2.5, 1e-12));
     // whole steps: at least the tokens / throughput, less than one step more
     const double ideal = tokens / run.tokens_per_s.value;

@@ -24,7 +24,7 @@ training_plan llama8b_one_dgx() {
 }
 }  // namespace
 
-TEST_CASE("A modelled run uses every GPU of the layout for the model's wall time",
+TEST_CASE("A modelled run uses every GPU of the layout for its reserved wall time",
           "[cost][training]") {
   const training_plan p = llama8b_one_dgx();
   const token_count tokens = 1e10 * units::token;
@@ -33,8 +33,13 @@ TEST_CASE("A modelled run uses every GPU of the layout for the model's wall time
   CHECK(m.nodes == 1);
   CHECK(m.usage.gpu.name == cat::h100_sxm.name);
   CHECK(m.wall.in(units::s) == Approx(time_to_train(p, tokens).in(units::s)));
-  CHECK(m.usage.gpu_time.in(units::h) == Approx(gpu_time_to_train(p, tokens).in(units::h)));
-  CHECK(m.usage.gpu_time.in(units::h) == Approx(8 * m.wall.in(units::h)));
+  // the reserved time is the steady state over the reliability model's ETTR (on by default)
+  CHECK(m.reserved_wall.in(units::s) == Approx(m.wall.in(units::s) / m.reliability.ettr));
+  CHECK(m.reliability.ettr < 1.0);
+  CHECK(m.usage.gpu_time.in(units::h) == Approx(8 * m.reserved_wall.in(units::h)));
+  // without it, the step model's GPU-hours
+  CHECK(modelled_training(p, tokens, {.enabled = false}).usage.gpu_time.in(units::h) ==
+        Approx(gpu_time_to_train(p, tokens).in(units::h)));
   // whole steps: the wall time is ceil(tokens / (64 x 8192)) steps of the step time
   CHECK(m.wall.in(units::s) == Approx(std::ceil(1e10 / (64.0 * 8192)) * m.step.in(units::s)));
   // the throughput behind it is the step model's
@@ -45,8 +50,9 @@ TEST_CASE("A modelled run uses every GPU of the layout for the model's wall time
 TEST_CASE("GPU-hours x price is the cost; time x power x PUE is the energy", "[cost][training]") {
   const training_plan p = llama8b_one_dgx();
   const token_count tokens = 1e10 * units::token;
-  const double gpu_hours = gpu_time_to_train(p, tokens).in(units::h);
-  REQUIRE(gpu_hours > 0);
+  const modelled_training_run m = modelled_training(p, tokens);
+  const double gpu_hours = m.usage.gpu_time.in(units::h);  // reserved: steady state / ETTR
+  REQUIRE(gpu_hours > gpu_time_to_train(p, tokens).in(units::h));
 
   SECTION("a given price and all-in power") {
     const run_cost_inputs in{.price_per_gpu_hour = 2.5 * units::usd_per_h,
@@ -67,6 +73,6 @@ TEST_CASE("GPU-hours x price is the cost; time x power x PUE is the energy", "[c
     // the run's node (DGX H100) replaces the node given in the inputs
     CHECK(r.power_per_gpu.in(units::W) == Approx(698 + 4600.0 / 8));
     CHECK(r.facility_energy().in(units::kWh) ==
-          Approx(time_to_train(p, tokens).in(units::h) * (8 * 0.698 + 4.6) * 1.56));
+          Approx(m.reserved_wall.in(units::h) * (8 * 0.698 + 4.6) * 1.56));
   }
 }

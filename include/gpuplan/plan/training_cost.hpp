@@ -1,34 +1,64 @@
 // gpuplan/plan/training_cost.hpp: the price, energy and carbon of a modelled training run.
 //
-// The step-time model (models/training_step.hpp) gives the run's wall time for a token budget;
-// the run uses every GPU of the layout for all of it, so its GPU-time is GPUs x wall time, and
-// price_run (plan/cost.hpp) turns that into money (GPU-hours x price per GPU-hour), energy
-// (GPU-hours x power per GPU x PUE, or the node power model) and carbon. Nothing here adds a
-// factor of its own: the run is priced exactly as a given usage of the same GPU-hours.
+// The step-time model (models/training_step.hpp) gives the run's steady-state wall time for a
+// token budget. A real run reserves more: failures stop it (a restart, and the work since the last
+// checkpoint is lost) and checkpoints pause it. The reliability model (models/reliability.hpp)
+// turns the steady-state time into the expected reserved time, steady state / ETTR; it is on by
+// default (reliability_assumptions{}) and `reliability_assumptions{.enabled = false}` prices the
+// steady state alone. The run uses every GPU of the layout for all of its reserved time, so its
+// GPU-time is GPUs x reserved wall time, and price_run (plan/cost.hpp) turns that into money
+// (GPU-hours x price per GPU-hour), energy (GPU-hours x power per GPU x PUE, or the node power
+// model) and carbon. The energy charges the reserved hours at the run's power: restarts and
+// checkpoint writes draw less than training (a known overestimate, docs/models/cost.md).
 #pragma once
 
+#include <gpuplan/models/reliability.hpp>
+#include <gpuplan/models/training_memory.hpp>
 #include <gpuplan/models/training_step.hpp>
 #include <gpuplan/plan/cost.hpp>
 
 namespace gpuplan {
 
-/// What the step-time model says a training run uses.
+/// What the step-time model and the reliability model say a training run uses.
 struct modelled_training_run {
-  run_usage usage{};         ///< the node's GPU, GPUs x wall time, the layout's GPU count
-  duration wall{};           ///< time_to_train: whole steps, the last rounded up
-  token_count tokens{};      ///< the budget
+  run_usage usage{};          ///< the node's GPU, GPUs x reserved wall time, the layout's GPUs
+  duration wall{};            ///< steady state: time_to_train, whole steps, the last rounded up
+  duration reserved_wall{};   ///< expected wall time with failures and checkpoints: wall / ETTR
+  token_count tokens{};       ///< the budget
   token_rate tokens_per_s{};  ///< throughput of the whole cluster
-  duration step{};           ///< one step of the global batch
-  int nodes = 0;             ///< nodes the layout occupies
-  double mfu = 0.0;          ///< model FLOPs utilisation of the step
+  duration step{};            ///< one step of the global batch
+  int nodes = 0;              ///< nodes the layout occupies
+  double mfu = 0.0;           ///< model FLOPs utilisation of the step
+  data_size checkpoint{};     ///< bytes of one checkpoint (checkpoint_size)
+  reliability_estimate reliability{};  ///< ETTR, MTTF, interruptions, checkpoint interval
 };
 
-/// The usage of training `p` on `tokens` tokens, from the step-time model.
-constexpr modelled_training_run modelled_training(const training_plan& p, token_count tokens) {
+/// Bytes of one checkpoint of plan `p`: every parameter's weights as stored (fp8 training keeps
+/// bf16 weights), its fp32 master copy when there is one, and its optimizer states
+/// (models/training_memory.hpp's per-parameter figures): 2 + 4 + 8 = 14 bytes per parameter for
+/// bf16 AdamW, as Megatron-LM and DeepSpeed save them. Gradients are not saved.
+constexpr data_size checkpoint_size(const training_plan& p) {
+  const training_config& c = p.config;
+  const bool full = c.dtype == precision::fp32 || c.dtype == precision::fp64;
+  // transformers' automatic mixed precision keeps fp32 parameters, which are the master copy
+  const double weights =
+      c.amp ? 4.0 : detail::bytes_of(c.dtype == precision::fp8 ? precision::bf16 : c.dtype);
+  const double master = c.master_weights && !full && !c.amp ? 4.0 : 0.0;
+  const double states = detail::optimizer_state_bytes(c.optimizer, memory_assumptions{});
+  return p.model.parameters() * (weights + master + states) * units::B;
+}
+
+/// The usage of training `p` on `tokens` tokens: the step-time model's steady state, and the
+/// reserved time the reliability assumptions `rel` give it.
+constexpr modelled_training_run modelled_training(const training_plan& p, token_count tokens,
+                                                  const reliability_assumptions& rel = {}) {
   const step_breakdown b = estimate_step(p);
   modelled_training_run r;
   r.wall = time_to_train(p, tokens);
-  r.usage = run_usage::of(p.node.gpu, p.layout.gpus(), r.wall);
+  r.checkpoint = checkpoint_size(p);
+  r.reliability = reliability_for(rel, p.layout.gpus(), r.wall, r.checkpoint);
+  r.reserved_wall = r.reliability.wall;
+  r.usage = run_usage::of(p.node.gpu, p.layout.gpus(), r.reserved_wall);
   r.tokens = tokens;
   r.tokens_per_s = b.tokens_per_s;
   r.step = b.total;
@@ -37,12 +67,13 @@ constexpr modelled_training_run modelled_training(const training_plan& p, token_
   return r;
 }
 
-/// Prices a modelled training run: the run's node replaces in.node (the power model then sees the
-/// server the step-time model ran on).
+/// Prices a modelled training run over its reserved time: the run's node replaces in.node (the
+/// power model then sees the server the step-time model ran on).
 constexpr run_cost_report price_training_run(const training_plan& p, token_count tokens,
-                                             run_cost_inputs in) {
+                                             run_cost_inputs in,
+                                             const reliability_assumptions& rel = {}) {
   in.node = p.node;
-  return price_run(modelled_training(p, tokens).usage, in);
+  return price_run(modelled_training(p, tokens, rel).usage, in);
 }
 
 }  // namespace gpuplan
