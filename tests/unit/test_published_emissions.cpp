@@ -143,8 +143,9 @@ TEST_CASE("GPT-3 energy and emissions (Patterson et al.)", "[published][carbon]"
 // batch, FSDP/ZeRO-2, interleaved 1F1B with 7-layer first and last stages; chunks per stage not
 // published, 4 assumed as in test_training_step.cpp). The model card's 30.84M GPU-hours also
 // cover the long-context and annealing stages and interruptions, which the step model does not
-// see: the prediction is expected low, and is 14.2% low (26.45M); emissions follow with the
-// card's implied intensity (7,660 t against 8,930 t).
+// see: the steady state alone is 14.2% low (26.45M). With the reliability model's expected
+// failures and checkpoints (ETTR 0.924), the reserved hours are 28.61M, 7.2% low; emissions follow
+// with the card's implied intensity.
 TEST_CASE("Llama 3.1 405B GPU-hours and emissions from the training time model",
           "[published][carbon][model]") {
   training_plan p;
@@ -165,7 +166,14 @@ TEST_CASE("Llama 3.1 405B GPU-hours and emissions from the training time model",
   p.assumptions.last_stage_layers = 7;
   p.assumptions.cp_kind = context_parallel_kind::all_gather;
   p.assumptions.mfu_attention = attention_mask::causal;
-  const duration gpu_time = gpu_time_to_train(p, 15.6e12 * units::token);
+  const duration steady = gpu_time_to_train(p, 15.6e12 * units::token);
+  CHECK(steady.in(units::h) == Approx(26.45e6).epsilon(0.005));  // -14.2%: steady state only
+  // the reserved time with the reliability model's defaults (Llama 3's own failure rate; the
+  // optimal checkpoint interval at 2 TB/s of storage): ETTR 0.92, the paper's "higher than 90%"
+  const modelled_training_run run = modelled_training(p, 15.6e12 * units::token);
+  CHECK(run.reliability.ettr > 0.90);
+  const duration gpu_time = run.usage.gpu_time;
+  CHECK(gpu_time.in(units::h) / 30.84e6 - 1 == Approx(-0.072).margin(0.005));
   CHECK(gpu_time.in(units::h) == Approx(30.84e6).epsilon(0.15));
   const carbon_intensity implied = 8930 * units::tCO2e / (30.84e6 * 0.7 * units::MWh / 1000);
   const carbon_mass predicted =
@@ -185,9 +193,11 @@ TEST_CASE("Llama 3.1 405B GPU-hours and emissions from the training time model",
 // BigScience, arXiv:2211.05100); Luccioni et al. count 1,082,990 GPU-hours for the whole run.
 // The plan is the one test_training_step.cpp checks against the logged 104.70 s per step
 // (tests/published_runs.hpp). Its step (100.8 s) is 3.7% below the log; with the ramp-up's
-// smaller steps, 366B tokens take 947.8k GPU-hours, 12.5% below the published figure (issue 15:
-// within 15%). The published hours also cover restarts and evaluation, which the step model does
-// not see; the measured 105 s extrapolated over 366B tokens (no ramp-up) gives 977k, 9.8% below.
+// smaller steps, 366B tokens take 947.8k GPU-hours of steady state, 12.5% below the published
+// figure, and 964.2k reserved with the reliability model's failures and checkpoints (ETTR 0.983),
+// 11.0% below (issue 15: within 15%). The measured 105 s extrapolated over 366B tokens (no
+// ramp-up, no failures) gives 977k, 9.8% below: the rest (evaluation, the run's own incidents,
+// queueing) is not modelled.
 // The figures are pinned (0.5%) so a change to the step model shows here and in energy.md.
 TEST_CASE("BLOOM 176B GPU-hours and energy from the training time model",
           "[published][carbon][model]") {
@@ -209,7 +219,17 @@ TEST_CASE("BLOOM 176B GPU-hours and energy from the training time model",
   const double measured_rate_hours = 366e9 / (2048.0 * 2048.0) * 105 / 3600 * 384;
   CHECK(measured_rate_hours / published - 1 == Approx(-0.098).margin(0.001));
   CHECK(gpu_hours / published - 1 == Approx(-0.125).margin(0.005));
-  CHECK(std::abs(gpu_hours / published - 1) < 0.15);  // issue 15's goal
+  // The reserved hours: the reliability model's expected failures and checkpoints
+  // (models/reliability.hpp defaults: Llama 3's 3.79 failures per 1,000 node-days, 10 min
+  // restarts) with BLOOM's published checkpoint interval, --save-interval 100 steps.
+  reliability_assumptions rel;
+  rel.checkpoint_interval = 100.0 * b.total;
+  const modelled_training_run run = modelled_training(p, tokens, rel);
+  CHECK(run.wall.in(units::h) * 384 == Approx(gpu_hours));
+  const double reserved_hours = run.usage.gpu_time.in(units::h);
+  CHECK(run.reliability.ettr == Approx(0.983).margin(0.002));
+  CHECK(reserved_hours / published - 1 == Approx(-0.110).margin(0.005));
+  CHECK(std::abs(reserved_hours / published - 1) < 0.15);  // issue 15's goal
   // Energy and emissions as Luccioni et al. compute them (400 W per GPU, 57 g/kWh): the predicted
   // dynamic energy against the published 433,196 kWh, the same -12.5%.
   const energy predicted = run_energy(gpu_hours * units::h, 400 * units::W, 1.0);
