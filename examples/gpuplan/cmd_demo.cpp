@@ -187,10 +187,10 @@ int run_demo() {
   const nlohmann::json& fastest = q["front"].front();
   const nlohmann::json& cheapest = q["front"].back();
   fmt::print("  fastest  {}: {}, ${:.0f}\n", layout_of(fastest),
-             secs(fastest["time_to_train_s"].get<double>() * units::s), fastest["cost_usd"].get<double>());
+             secs(fastest["reserved_time_s"].get<double>() * units::s), fastest["cost_usd"].get<double>());
   if (q["front"].size() > 1)
     fmt::print("  cheapest {}: {}, ${:.0f}\n", layout_of(cheapest),
-               secs(cheapest["time_to_train_s"].get<double>() * units::s), cheapest["cost_usd"].get<double>());
+               secs(cheapest["reserved_time_s"].get<double>() * units::s), cheapest["cost_usd"].get<double>());
   fmt::print("\nMore: gpuplan --help; each command above without --json prints its full report.\n");
   return 0;
 }

@@ -358,6 +358,8 @@ nlohmann::json entry_json(const training_search_space& s, const search_evaluatio
           {"memory_per_gpu_gib", e.memory_per_gpu.in(units::GiB)},
           {"step_time_s", e.step.total.in(units::s)},
           {"time_to_train_s", e.time_to_train.in(units::s)},
+          {"reserved_time_s", e.reserved_time().in(units::s)},
+          {"ettr", e.reliability.ettr},
           {"tokens_per_s", e.step.tokens_per_s.in(units::tokens_per_s)},
           {"mfu", e.step.mfu},
           {"bottleneck", std::string(to_string(e.step.bottleneck))},
@@ -377,7 +379,7 @@ std::string money_text(double usd) {
 table results_table(const training_search_space& s, const std::vector<search_evaluation>& rows) {
   table t;
   t.header = {"#", "GPU", "GPUs", "layout", "mb", "recompute", "precision", "step",
-              "time to train", "cost", "MWh", "MFU", "bottleneck"};
+              "reserved time", "cost", "MWh", "MFU", "bottleneck"};
   t.numeric = {true, false, true, false, true, false, false, true, true, true, true, true, false};
   int i = 0;
   for (const search_evaluation& e : rows) {
@@ -389,7 +391,7 @@ table results_table(const training_search_space& s, const std::vector<search_eva
                       std::string(to_string(e.config.regime)) +
                           (e.config.chunked_loss ? " + chunked CE" : ""),
                       secs(e.step.total),
-                      secs(e.time_to_train), money_text(e.cost.cost.in(units::usd)),
+                      secs(e.reserved_time()), money_text(e.cost.cost.in(units::usd)),
                       fmt::format("{:.1f}", e.run_energy().in(units::kWh) / 1e3),
                       fmt::format("{:.1f}%", 100 * e.step.mfu),
                       std::string(describe(e.step.bottleneck))});
@@ -400,10 +402,10 @@ table results_table(const training_search_space& s, const std::vector<search_eva
 chart::chart_spec front_chart(const std::vector<search_evaluation>& front, const std::string& title) {
   chart::series pts{"Pareto front", {}, chart::style::points};
   for (const search_evaluation& e : front)
-    pts.points.emplace_back(e.time_to_train.in(units::h) / 24.0, e.cost.cost.in(units::usd) / 1e6);
+    pts.points.emplace_back(e.reserved_time().in(units::h) / 24.0, e.cost.cost.in(units::usd) / 1e6);
   chart::chart_spec c;
   c.title = title;
-  c.x_label = "days to train";
+  c.x_label = "days to train (reserved: failures and checkpoints included)";
   c.y_label = "cost (million USD)";
   c.data.push_back(std::move(pts));
   return c;
@@ -480,6 +482,7 @@ int run_search(search_command& cmd) {
     throw usage_error("gpuplan search needs --global-batch (layouts are compared at one global "
                       "batch, in sequences)");
   space.tokens = parse_count(*tokens_text, s.name("tokens")) * units::token;
+  space.reliability = reliability_from(s);
   if (auto f = s.text("fabric"))
     space.fabric = enum_named<inter_node_fabric>(
         *f, s.name("fabric"), {inter_node_fabric::infiniband, inter_node_fabric::roce,
@@ -643,6 +646,11 @@ int run_search(search_command& cmd) {
         {"global_batch", space.config.global_batch},
         {"objective", std::string(to_string(objective))},
         {"framework", std::string(to_string(space.config.framework))},
+        {"reliability", {{"enabled", space.reliability.enabled},
+                         {"failures_per_node_day", space.reliability.failures_per_node_day},
+                         {"restart_s", space.reliability.restart.in(units::s)},
+                         {"checkpoint_interval_s", space.reliability.checkpoint_interval.in(units::s)},
+                         {"checkpoint_write_s", space.reliability.checkpoint_write.in(units::s)}}},
         {"space", {{"gpu", gpu_names}, {"gpus", list(gpus)}, {"tp", list(tp)}, {"pp", list(pp)},
                    {"cp", list(cp)}, {"ep", list(ep)}, {"virtual_stages", list(vs)},
                    {"micro_batch", list(mb)}, {"zero", list(zero)}, {"recompute", rcs},

@@ -42,9 +42,6 @@ constexpr field train_table[] = {
     {"deadline", "--deadline", field_type::number, "train-time",
      "With --tokens: the fewest GPUs (data-parallel degree of the layout; --scaling-mode) that "
      "train the tokens within this many days"},
-    {"goodput", "--goodput", field_type::number, "train-time",
-     "With --deadline: share of wall-clock time making progress (default 0.90, Llama 3 on 16K "
-     "H100s)"},
 };
 
 struct train_command {
@@ -164,19 +161,13 @@ int run_train(train_command& cmd) {
       throw usage_error(fmt::format("{} must be a positive number of days (got {})",
                                     s.name("deadline"), *days));
     training_capacity_assumptions a{};
-    if (const std::optional<double> g = s.number("goodput")) {
-      if (!(*g > 0 && *g <= 1))
-        throw usage_error(fmt::format("{} must be in (0, 1] (got {})", s.name("goodput"), *g));
-      a.goodput = *g;
-    }
+    a.reliability = d.reliability;  // failures and checkpoints at each GPU count
     const scaling_mode mode = s.has("scaling_mode")
                                   ? enum_named<scaling_mode>(*s.text("scaling_mode"),
                                                              s.name("scaling_mode"))
                                   : scaling_mode::strong;
     deadline = *days * units::d;
     needed = plan_training_gpus(d.plan, *d.tokens, deadline, mode, a);
-  } else if (s.has("goodput")) {
-    throw usage_error(s.name("goodput") + " goes with --deadline");
   }
 
   const int seq = d.plan.config.seq;
@@ -233,6 +224,7 @@ int run_train(train_command& cmd) {
                        {"dp", needed->dp},
                        {"global_batch", needed->global_batch},
                        {"wall_time_s", needed->wall_time.in(units::s)},
+                       {"ettr", needed->reliability.ettr},
                        {"tokens_per_s", needed->tokens_per_s.in(units::tokens_per_s)},
                        {"mfu", needed->mfu}};
     add_warnings(j, step_estimates(d.plan));
@@ -292,7 +284,7 @@ int run_train(train_command& cmd) {
       const training_gpus& n = *needed;
       if (n.met)
         fmt::print("\nto train {} tokens within {:g} days: {} GPUs ({} nodes), {}, global batch "
-                   "{}: {} at {} tokens/s, MFU {:.1f}% (goodput counted)\n",
+                   "{}: {} at {} tokens/s, MFU {:.1f}% (failures and checkpoints counted)\n",
                    d.tokens_text, deadline.in(units::d), n.gpus, n.nodes,
                    layout_text(n.plan.layout), n.global_batch, secs(n.wall_time),
                    show_count(n.tokens_per_s.in(units::tokens_per_s)), 100 * n.mfu);

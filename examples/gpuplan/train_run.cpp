@@ -42,6 +42,8 @@ double reliability_number(const settings& s, std::string_view key, bool zero_ok)
   return v;
 }
 
+}  // namespace
+
 reliability_assumptions reliability_from(const settings& s) {
   reliability_assumptions a;
   if (s.flag("no_failures").value_or(false)) {
@@ -63,8 +65,6 @@ reliability_assumptions reliability_from(const settings& s) {
     a.checkpoint_write = reliability_number(s, "checkpoint_write_seconds", false) * units::s;
   return a;
 }
-
-}  // namespace
 
 node_spec choose_node(const settings& s, const gpu_choice& gpu, int gpus, std::string_view command) {
   if (auto n = node_from(s)) {

@@ -35,6 +35,11 @@ struct run_description {
 /// usage_error when --node holds another GPU or no catalog node carries it (naming `command`).
 node_spec choose_node(const settings& s, const gpu_choice& gpu, int gpus, std::string_view command);
 
+/// The reliability model's assumptions from its flags (--failures-per-node-day, --restart-minutes,
+/// --checkpoint-interval-hours, --checkpoint-write-seconds, --no-failures); usage_error naming
+/// the flag for a value out of range.
+reliability_assumptions reliability_from(const settings& s);
+
 /// A duration for people: us, ms, s, h or days by size.
 std::string secs(duration d);
 /// "TP 8 x PP 16 x DP 128, ZeRO-1, SP": the degrees that are not 1 and the options on.

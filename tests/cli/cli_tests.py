@@ -172,8 +172,8 @@ def _():
     j = ok_json(*argv)
     front = j["front"]
     check(f"the time-cost front has {len(front)}" in text, "the front's size")
-    near(front[0]["time_to_train_s"] / 3600, num(r"fastest .*: ([\d.]+) h", text), 0.05,
-         "the fastest configuration's time to train")
+    near(front[0]["reserved_time_s"] / 3600, num(r"fastest .*: ([\d.]+) h", text), 0.05,
+         "the fastest configuration's reserved time to train")
     near(front[0]["cost_usd"], num(r"fastest .*, \$([\d.]+)", text), 0.5, "its cost")
     check(f"fastest  {front[0]['gpus']} x {front[0]['gpu']}, TP {front[0]['layout']['tp']} x "
           f"PP {front[0]['layout']['pp']} x DP {front[0]['layout']['dp']}" in text,
@@ -1908,19 +1908,25 @@ def _():
             "--global-batch", "512", "--tokens", "1T"]
     d = ok_json(*base, "--deadline", "30")["deadline"]
     check(d["met"], "met")
-    near(d["wall_time_s"], ok_json(*base, "--gpus", str(d["gpus"]))["time_to_train_s"] / 0.9,
-         1e-9, "wall time = train's time at that count / goodput")
+    at = ok_json(*base, "--gpus", str(d["gpus"]))
+    near(d["wall_time_s"], at["expected_time_to_train_s"], 1e-9,
+         "wall time = train's expected time (failures, checkpoints) at that count")
+    near(d["ettr"], at["reliability"]["ettr"], 1e-12, "the same ETTR")
+    check(d["ettr"] < 1, "failures cost time")
     check(d["wall_time_s"] <= 30 * 86400, "within the deadline")
     smaller = max(k for k in range(1, d["dp"]) if 512 % k == 0)
-    t = ok_json(*base, "--gpus", str(smaller))["time_to_train_s"] / 0.9
+    t = ok_json(*base, "--gpus", str(smaller))["expected_time_to_train_s"]
     check(t > 30 * 86400, f"{smaller} GPUs miss it ({t / 86400:.1f} days)")
-    g = ok_json(*base, "--deadline", "30", "--goodput", "1")["deadline"]
-    check(g["gpus"] <= d["gpus"], "full goodput needs no more GPUs")
+    g = ok_json(*base, "--deadline", "30", "--no-failures")["deadline"]
+    check(g["gpus"] <= d["gpus"], "no failures needs no more GPUs")
+    check(g["ettr"] == 1, "no failures: ETTR 1")
+    f = ok_json(*base, "--deadline", "30", "--failures-per-node-day", "5")["deadline"]
+    check(f["gpus"] > d["gpus"], "a far higher failure rate needs more GPUs")
     text = ok(*base, "--deadline", "30").out
     check(f"within 30 days: {d['gpus']} GPUs" in text, "the text says the count")
     bad(r"--deadline needs --tokens", "train", "--model", "Llama-3.1-8B", "--deadline", "3")
     bad(r"--deadline must be a positive", *base, "--deadline", "0")
-    bad(r"--goodput must be in", *base, "--deadline", "3", "--goodput", "1.5")
+    bad(r"--restart-minutes must be", *base, "--deadline", "3", "--restart-minutes", "-1")
 
 # ---- gpuplan train (issue 10) ------------------------------------------------------------------
 
@@ -2114,8 +2120,8 @@ SEARCH_8B_MEGATRON = SEARCH_8B + ("--framework", "megatron")
 
 
 def dominates(a, b):
-    return (a["time_to_train_s"] <= b["time_to_train_s"] and a["cost_usd"] <= b["cost_usd"] and
-            (a["time_to_train_s"] < b["time_to_train_s"] or a["cost_usd"] < b["cost_usd"]))
+    return (a["reserved_time_s"] <= b["reserved_time_s"] and a["cost_usd"] <= b["cost_usd"] and
+            (a["reserved_time_s"] < b["reserved_time_s"] or a["cost_usd"] < b["cost_usd"]))
 
 
 def check_search_json(j):
@@ -2142,13 +2148,18 @@ def check_search_json(j):
         near(sum(e["breakdown"].values()), e["step_time_s"], 1e-9, "the breakdown adds up")
         near(e["cost_usd"], e["gpu_hours"] * e["price_per_gpu_hour"], 1e-6 * e["cost_usd"],
              "cost = GPU-hours x price")
+        near(e["gpu_hours"], e["gpus"] * e["reserved_time_s"] / 3600, 1e-9 * e["gpu_hours"],
+             "GPU-hours over the reserved time")
+        near(e["reserved_time_s"], e["time_to_train_s"] / e["ettr"], 1e-9 * e["reserved_time_s"],
+             "reserved = steady state / ETTR")
+        check(0 < e["ettr"] < 1, "failures and checkpoints cost time")
     for a in front:
         for b in front:
             check(a is b or not dominates(a, b), "the front is non-dominated")
     # every top entry is dominated by or on the front
     for t in j["top"]:
         check(any(f["index"] == t["index"] or dominates(f, t) or
-                  (f["time_to_train_s"] <= t["time_to_train_s"] and f["cost_usd"] <= t["cost_usd"])
+                  (f["reserved_time_s"] <= t["reserved_time_s"] and f["cost_usd"] <= t["cost_usd"])
                   for f in front), "top entries lie on or behind the front")
     check("why" in j["top"][0] and "runner_up_bottleneck" in j["top"][0]["why"], "why it wins")
 
@@ -2228,7 +2239,7 @@ def _():
     check([f["index"] for f in one["front"]] == [f["index"] for f in two["front"]], "fronts agree")
     # a deadline keeps only runs within it
     d = ok_json(*SEARCH_8B, "--deadline-days", "5")
-    check(all(f["time_to_train_s"] <= 5 * 86400 for f in d["front"] + d["top"]), "deadline held")
+    check(all(f["reserved_time_s"] <= 5 * 86400 for f in d["front"] + d["top"]), "deadline held")
     check(d["pruned"]["over_limits"] > 0, "some runs were over the deadline")
 
 

@@ -240,7 +240,10 @@ TEST_CASE("Training capacity from the training model: GPUs by a deadline", "[cap
   const token_count tokens = 1 * units::Ttoken;
   // The time the model gives at 64 GPUs (dp 64), as the deadline: dp 64 must be the answer.
   training_plan at64 = scale_plan(base, 64, scaling_mode::strong).plan;
-  const duration t64 = time_to_train(at64, tokens) / 0.9;
+  auto reserved = [&](const training_plan& q) {
+    return reliability_for({}, q.layout.gpus(), time_to_train(q, tokens), checkpoint_size(q)).wall;
+  };
+  const duration t64 = reserved(at64);
   const training_gpus g = plan_training_gpus(base, tokens, t64);
   REQUIRE(g.met);
   CHECK(g.dp <= 64);
@@ -251,8 +254,9 @@ TEST_CASE("Training capacity from the training model: GPUs by a deadline", "[cap
   // the next smaller divisor of 512 misses the deadline
   int smaller = g.dp - 1;
   while (smaller > 0 && 512 % smaller != 0) --smaller;
-  if (smaller > 0) CHECK(time_to_train(scale_plan(base, smaller, scaling_mode::strong).plan,
-                                       tokens) / 0.9 > t64);
+  if (smaller > 0) CHECK(reserved(scale_plan(base, smaller, scaling_mode::strong).plan) > t64);
+  CHECK(g.reliability.ettr < 1.0);  // failures and checkpoints counted
+  CHECK(g.wall_time == reserved(g.plan));
   // A deadline no count meets: not met, the fastest reported.
   const training_gpus none = plan_training_gpus(base, tokens, 1 * units::s);
   CHECK_FALSE(none.met);
@@ -265,8 +269,7 @@ TEST_CASE("Training capacity from the training model: GPUs by a deadline", "[cap
   REQUIRE(w.met);
   CHECK(w.wall_time <= 30 * units::d);
   if (w.dp > 1)
-    CHECK(time_to_train(scale_plan(weak, w.dp - 1, scaling_mode::weak).plan, tokens) / 0.9 >
-          30 * units::d);
+    CHECK(reserved(scale_plan(weak, w.dp - 1, scaling_mode::weak).plan) > 30 * units::d);
   CHECK_THROWS_AS(plan_training_gpus(base, tokens, 0 * units::s), invalid_input);
   // tp 0 made tp x pp x cp zero and max_gpus / (tp x pp x cp) a division by zero (SIGFPE)
   training_plan no_tp = base;
@@ -287,7 +290,20 @@ TEST_CASE("Training capacity from the training model: GPUs by a deadline", "[cap
   CHECK_FALSE(far.met);
   CHECK(far.global_batch > 0);
   CHECK(far.dp == far.global_batch / 4096);
-  CHECK(far.dp == 524287);  // the largest dp whose batch fits: 2^31 - 1 sequences / 4096, rounded down
+  // the doubling stops at the largest dp whose batch fits (2^31 - 1 sequences / 4096, rounded
+  // down: 524,287); the report is the fastest miss, which the failures of half a million GPUs
+  // make a smaller one (at 524,287 GPUs the job fails every 6 s: no progress at all)
+  CHECK(far.dp < 524287);
+  CHECK(far.reliability.feasible);
+  CHECK(is_finite(far.wall_time));
+  training_plan huge = scale_plan(big, 524287, scaling_mode::weak).plan;
+  CHECK_FALSE(estimate_reliability({}, huge.layout.gpus(), 1.0 * units::d, checkpoint_size(huge)).feasible);
+  // with the reliability model off, the largest is the fastest
+  training_capacity_assumptions off;
+  off.reliability.enabled = false;
+  const training_gpus no_failures = plan_training_gpus(big, tokens, 1 * units::s, scaling_mode::weak, off);
+  CHECK(no_failures.reliability.ettr == 1.0);
+  CHECK(no_failures.wall_time <= far.wall_time);
 }
 
 TEST_CASE("Service-time spread: hand computation", "[capacity][serving]") {

@@ -184,6 +184,22 @@ TEST_CASE("The reliability model is constexpr and checks its inputs", "[reliabil
   a.checkpoint_interval = 1.0 * units::h;
   CHECK_THROWS_WITH(reliability_for(a, 1024, 1.0 * units::d, 1e9 * units::B),
                     Catch::Contains("no productive time"));
+  // ... which estimate_reliability reports instead, for callers weighing many sizes
+  const reliability_estimate none = estimate_reliability(a, 1024, 1.0 * units::d, 1e9 * units::B);
+  CHECK_FALSE(none.feasible);
+  CHECK(none.ettr == 0.0);
+  CHECK_FALSE(detail::finite(none.wall.value));
+  // the same job on 8 GPUs fails once a day and makes progress
+  const reliability_estimate small = estimate_reliability(a, 8, 1.0 * units::d, 1e9 * units::B);
+  CHECK(small.feasible);
+  CHECK(small.ettr > 0.0);
+  CHECK(small.wall.value == reliability_for(a, 8, 1.0 * units::d, 1e9 * units::B).wall.value);
+  // without checkpoint cost (an optimum of 0): only the restart is lost; a job failing more
+  // often than it restarts is infeasible too
+  a = with_rate(1.0);
+  a.checkpoint_write = 1e-30 * units::s;
+  a.restart = 10.0 * units::minute;
+  CHECK_FALSE(estimate_reliability(a, 1024 * 8, 1.0 * units::d, 1e9 * units::B).feasible);
 }
 
 TEST_CASE("A modelled training run reserves its steady state / ETTR", "[reliability][cost]") {

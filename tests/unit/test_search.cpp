@@ -43,8 +43,8 @@ struct small_space {
 };
 
 /// One configuration evaluated without the search's code: the plan built by hand, the memory
-/// model, time_to_train of the plan, price_training_run with the book (at the steady state, as
-/// the search prices it: without the reliability model's failures and checkpoints).
+/// model, the reserved time of modelled_training (the step model's time to train over the
+/// reliability model's ETTR) and price_training_run with the book and the space's reliability.
 struct brute_point {
   std::uint64_t index;
   int node, gpus, tp, pp, vs, mb, zero;
@@ -86,10 +86,11 @@ std::vector<brute_point> brute_force(const training_search_space& s) {
                         if (training_memory(p.model, p.layout, p.config, s.memory).total() >
                             n.gpu.plannable_memory())
                           continue;
-                        const duration t = time_to_train(p, s.tokens);
+                        const duration t =
+                            modelled_training(p, s.tokens, s.reliability).reserved_wall;
                         run_cost_inputs in = s.cost;
                         const run_cost_report c =
-                            price_training_run(p, s.tokens, in, {.enabled = false});
+                            price_training_run(p, s.tokens, in, s.reliability);
                         out.push_back({i, static_cast<int>(ni), g, tp, pp, vs, mb, z, rc, sp,
                                        t.value, c.cost.value, c.facility_energy().value});
                       }
@@ -499,8 +500,8 @@ struct small_hf_space {
 };
 
 /// The transformers space evaluated without the search's code: one loop per dimension it
-/// searches, the transformers memory model, time_to_train of the plan, price_training_run at the
-/// steady state (as the search prices it).
+/// searches, the transformers memory model, the reserved time of modelled_training and
+/// price_training_run with the space's reliability (as the search prices it).
 std::vector<brute_point> brute_force_hf(const training_search_space& s,
                                         std::vector<precision_regime>& regimes,
                                         std::vector<bool>& chunked) {
@@ -535,9 +536,8 @@ std::vector<brute_point> brute_force_hf(const training_search_space& s,
                 if (!fits(ck)) continue;
                 if (ck && fits(false)) continue;  // the same run as the materialised loss
                 p.config.chunked_loss = ck;
-                const duration t = time_to_train(p, s.tokens);
-                const run_cost_report c =
-                    price_training_run(p, s.tokens, s.cost, {.enabled = false});
+                const duration t = modelled_training(p, s.tokens, s.reliability).reserved_wall;
+                const run_cost_report c = price_training_run(p, s.tokens, s.cost, s.reliability);
                 out.push_back({i, static_cast<int>(ni), g, 1, 1, 1, mb, z, rc, false, t.value,
                                c.cost.value, c.facility_energy().value});
                 regimes.push_back(pr);

@@ -172,13 +172,20 @@ struct reliability_estimate {
   double interruptions = 0.0;      ///< expected failures during `wall`: wall / mttf
   duration lost_to_failures{};     ///< interruptions x (restart + interval / 2)
   duration lost_to_checkpoints{};  ///< productive / interval x checkpoint_write
+  /// false: the job fails faster than it restarts and redoes half an interval, which leaves no
+  /// productive time in the first-order model (ETTR 0, wall infinite; estimate_reliability only:
+  /// reliability_for throws instead)
+  bool feasible = true;
 };
 
 /// The expected wall time of a run of `gpus` GPUs that computes for `productive` (the step
 /// model's steady-state time), writing checkpoints of `checkpoint` bytes (used when
-/// a.checkpoint_write is 0). With a.enabled false the run reserves its productive time.
-constexpr reliability_estimate reliability_for(const reliability_assumptions& a, int gpus,
-                                               duration productive, data_size checkpoint) {
+/// a.checkpoint_write is 0). With a.enabled false the run reserves its productive time. A job
+/// that fails faster than it can make progress comes back with `feasible` false (ETTR 0, wall
+/// infinite), for callers that weigh many sizes (the layout search, the deadline planner);
+/// invalid inputs throw invalid_input naming the field.
+constexpr reliability_estimate estimate_reliability(const reliability_assumptions& a, int gpus,
+                                                    duration productive, data_size checkpoint) {
   a.validate();
   detail::check_input(gpus >= 1, "reliability_for: gpus must be at least 1", gpus);
   detail::check_input(detail::finite_nonnegative(productive.value),
@@ -203,17 +210,22 @@ constexpr reliability_estimate reliability_for(const reliability_assumptions& a,
   e.checkpoint_interval = a.checkpoint_interval.value > 0.0
                               ? a.checkpoint_interval
                               : young_daly_interval(e.checkpoint_write, a.restart, e.mttf);
+  const bool fails = detail::finite(e.mttf.value);
   if (e.checkpoint_interval.value == 0.0) {
     // Writes that cost nothing and an optimum of 0: checkpoint every step at no cost; the
     // first-order model's limit is a failure losing only the restart.
     e.checkpoint_interval = duration{};
-    e.ettr = detail::finite(e.mttf.value) ? 1.0 - a.restart.value / e.mttf.value : 1.0;
-    detail::check_input(e.ettr > 0.0,
-                        "reliability: the job's MTTF is shorter than its restart, which leaves no "
-                        "productive time; restart faster (MTTF, restart in s)",
-                        e.mttf.value, a.restart.value);
+    e.ettr = fails ? 1.0 - a.restart.value / e.mttf.value : 1.0;
+  } else if (fails && !(a.restart.value + 0.5 * e.checkpoint_interval.value < e.mttf.value)) {
+    e.ettr = 0.0;
   } else {
     e.ettr = expected_ettr(e.checkpoint_interval, e.checkpoint_write, a.restart, e.mttf);
+  }
+  if (!(e.ettr > 0.0)) {
+    e.feasible = false;
+    e.ettr = 0.0;
+    e.wall = duration::from_base(__builtin_huge_val());
+    return e;
   }
   e.wall = productive / e.ettr;
   if (detail::finite(e.mttf.value)) {
@@ -222,6 +234,20 @@ constexpr reliability_estimate reliability_for(const reliability_assumptions& a,
   }
   if (detail::finite(e.checkpoint_interval.value) && e.checkpoint_interval.value > 0.0)
     e.lost_to_checkpoints = (productive.value / e.checkpoint_interval.value) * e.checkpoint_write;
+  return e;
+}
+
+/// estimate_reliability for one run: a job that fails faster than it can make progress throws
+/// invalid_input (checkpoint more often, restart faster, or use fewer GPUs).
+constexpr reliability_estimate reliability_for(const reliability_assumptions& a, int gpus,
+                                               duration productive, data_size checkpoint) {
+  const reliability_estimate e = estimate_reliability(a, gpus, productive, checkpoint);
+  detail::check_input(e.feasible,
+                      "reliability: the job's MTTF is shorter than a restart plus half a "
+                      "checkpoint interval, which leaves no productive time in the first-order "
+                      "model; checkpoint more often, restart faster or use fewer GPUs (MTTF, "
+                      "restart, interval in s)",
+                      e.mttf.value, e.restart.value, e.checkpoint_interval.value);
   return e;
 }
 

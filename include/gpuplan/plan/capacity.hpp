@@ -19,6 +19,7 @@
 #include <gpuplan/models/queueing.hpp>
 #include <gpuplan/models/scaling.hpp>
 #include <gpuplan/models/serving.hpp>
+#include <gpuplan/plan/training_cost.hpp>
 #include <gpuplan/specs/checks.hpp>
 #include <gpuplan/specs/name.hpp>
 #include <gpuplan/units.hpp>
@@ -448,10 +449,14 @@ constexpr hybrid_capacity plan_hybrid_capacity(const capacity_plan& p, const cap
 // ---- training capacity ---------------------------------------------------------------------------
 
 struct training_capacity_assumptions {
-  /// Share of wall-clock time spent making training progress (the rest: failures, restarts,
+  /// plan_training_capacity only (it has a per-GPU rate, not a plan to model failures on): share
+  /// of wall-clock time spent making training progress (the rest: failures, restarts,
   /// checkpoints, evaluation). Meta reports "higher than 90% effective training time" for Llama 3
   /// 405B on 16K H100s (Llama Team, "The Llama 3 Herd of Models", 2024, sec. 3.3.4).
   double goodput = 0.90;
+  /// plan_training_gpus: the failures and checkpoints of the run at each GPU count
+  /// (models/reliability.hpp, as `gpuplan cost` prices a run): larger jobs fail more often.
+  reliability_assumptions reliability{};
   /// Round the GPU count up to a multiple of this (whole nodes; 8 GPUs per HGX node).
   int gpu_multiple = 8;
 };
@@ -501,14 +506,15 @@ constexpr training_capacity plan_training_capacity(token_count tokens, duration 
 }
 
 /// The smallest data-parallel degree of `base` (its tp x pp x cp kept) whose modelled time to
-/// train `tokens`, divided by the goodput, meets `deadline`.
+/// train `tokens`, with the failures and checkpoints of the reliability model, meets `deadline`.
 struct training_gpus {
   bool met = false;       ///< false: no dp up to max_gpus meets it (the fastest tried is reported)
   int gpus = 0;           ///< dp x tp x pp x cp
   int dp = 0;
   int nodes = 0;          ///< whole servers of base.node
   int global_batch = 0;
-  duration wall_time{};   ///< time_to_train / goodput
+  duration wall_time{};   ///< time_to_train / ETTR (reliability_for)
+  reliability_estimate reliability{};  ///< ETTR, MTTF, interruptions at that count
   token_rate tokens_per_s{};
   double mfu = 0.0;
   training_plan plan{};   ///< the plan at that dp
@@ -517,7 +523,8 @@ struct training_gpus {
 /// GPUs needed to train `tokens` by `deadline` with the training step-time model
 /// (models/training_step.hpp), the data-parallel degree scaled as the scaling curve scales it
 /// (models/scaling.hpp: scale_plan). Strong (default): the global batch stays the plan's, so dp
-/// runs over its divisors; weak: the batch grows with dp. Wall time = time_to_train / goodput.
+/// runs over its divisors; weak: the batch grows with dp. Wall time = time_to_train / ETTR, the
+/// reliability model's expected reserved time (a.reliability; its failures grow with the GPUs).
 /// The per-GPU throughput is assumed not to rise with dp (it falls with communication and
 /// bubbles), so the first dp meeting the deadline is the smallest; weak scaling is searched by
 /// doubling and then bisection.
@@ -548,7 +555,11 @@ constexpr training_gpus plan_training_gpus(const training_plan& base, token_coun
     out.gpus = sp.plan.layout.gpus();
     out.nodes = plan_nodes(sp.plan);
     out.global_batch = sp.global_batch;
-    out.wall_time = time_to_train(sp.plan, tokens) / a.goodput;
+    // a count whose failures outpace its progress never finishes: infinite wall, not met
+    out.reliability = estimate_reliability(a.reliability, out.gpus,
+                                           time_to_train(sp.plan, tokens),
+                                           checkpoint_size(sp.plan));
+    out.wall_time = out.reliability.wall;
     out.tokens_per_s = b.tokens_per_s;
     out.mfu = b.mfu;
     out.met = !(out.wall_time > deadline);
@@ -568,7 +579,8 @@ constexpr training_gpus plan_training_gpus(const training_plan& base, token_coun
   while (true) {
     eval(hi, t);  // weak scaling keeps micro_batch x dp dividing the batch: always valid
     if (t.met) break;
-    best = t;
+    // the fastest miss: past some size failures outpace the gain (reliability model)
+    if (best.dp == 0 || t.wall_time < best.wall_time) best = t;
     lo = hi;
     if (hi == max_dp) return best;
     hi = hi > max_dp / 2 ? max_dp : hi * 2;

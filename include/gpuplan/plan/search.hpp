@@ -15,9 +15,11 @@
 //      the sequence by cp;
 //   2. memory: the memory model (models/framework_memory.hpp) against the GPU's plannable memory
 //      (a chunked loss whose materialised twin fits, both searched, is that twin's run: invalid);
-//   3. time: the step-time model (models/training_step.hpp), the time to train the budget;
-//   4. money and energy: price_run (plan/cost.hpp) over the run's GPU-hours;
-//   5. the deadline and the budget, when given.
+//   3. time: the step-time model (models/training_step.hpp), the time to train the budget, and
+//      the wall time the run reserves with failures and checkpoints (models/reliability.hpp, as
+//      `gpuplan cost` prices a run: larger jobs fail more often);
+//   4. money and energy: price_run (plan/cost.hpp) over the run's reserved GPU-hours;
+//   5. the deadline and the budget, when given (against the reserved time and its cost).
 // Survivors go to a bounded collector: the top k of each objective (time, cost, energy) and the
 // Pareto front of time against cost. Nothing is allocated per configuration; results are
 // ordered by a total order (objective, then index), so they do not depend on the split.
@@ -33,6 +35,7 @@
 #include <gpuplan/models/training_step.hpp>
 #include <gpuplan/plan/candidates.hpp>
 #include <gpuplan/plan/cost.hpp>
+#include <gpuplan/plan/training_cost.hpp>
 #include <gpuplan/specs/enum_names.hpp>
 
 #include <array>
@@ -120,6 +123,9 @@ struct training_search_space {
   token_count tokens{};  ///< the token budget (required)
   step_assumptions step{};
   memory_assumptions memory{};
+  /// Failures and checkpoints (models/reliability.hpp): each run is timed, priced and held to
+  /// the deadline over its expected reserved wall time. `.enabled = false`: the steady state.
+  reliability_assumptions reliability{};
   inter_node_fabric fabric = inter_node_fabric::infiniband;
   double bisection_fraction = 1.0;
   /// Price book, term, provider, site, power model (plan/cost.hpp); `node` is replaced by each
@@ -193,6 +199,10 @@ struct training_search_space {
     config.validate();
     step.validate();
     memory.validate();
+    reliability.validate();
+    detail::check_input(config.rampup_start == 0,
+                        "training_search_space.config.rampup_start must be 0: the search compares "
+                        "layouts at the global batch's steady-state step");
     detail::check_input(config.global_batch >= 1,
                         "training_search_space.config.global_batch must be given: layouts are "
                         "compared at one global batch");
@@ -311,7 +321,7 @@ enum class search_verdict : unsigned char {
   /// the materialised one fits)
   invalid,
   over_memory,  ///< it does not fit the GPU's memory
-  over_limits,  ///< it misses the deadline or the budget
+  over_limits,  ///< it misses the deadline or the budget, or fails faster than it progresses
 };
 
 /// A configuration's full evaluation: layout, memory, step breakdown, time, money, energy.
@@ -320,8 +330,14 @@ struct search_evaluation {
   search_configuration config{};
   data_size memory_per_gpu{};  ///< the most loaded GPU (zero when invalid)
   step_breakdown step{};       ///< filled from over_limits on
-  duration time_to_train{};
-  run_cost_report cost{};      ///< money, energy and carbon of the run
+  duration time_to_train{};    ///< steady state: whole steps of the global batch
+  /// Failures and checkpoints: ETTR, MTTF, and `wall`, the expected reserved wall time (the
+  /// steady state when the space's reliability model is off)
+  reliability_estimate reliability{};
+  run_cost_report cost{};      ///< money, energy and carbon of the run's reserved GPU-hours
+
+  /// The wall time the run reserves: what the deadline, the time objective and the price see.
+  [[nodiscard]] constexpr duration reserved_time() const { return reliability.wall; }
 
   [[nodiscard]] constexpr bool ok() const { return verdict == search_verdict::ok; }
   [[nodiscard]] constexpr energy run_energy() const { return cost.facility_energy(); }
@@ -330,7 +346,7 @@ struct search_evaluation {
 /// What the collectors keep of a configuration: its index and its three objective values.
 struct search_point {
   std::uint64_t index = 0;
-  double time_s = 0.0;    ///< time to train
+  double time_s = 0.0;    ///< time to train, reserved (with failures and checkpoints)
   double cost_usd = 0.0;
   double energy_j = 0.0;
 
@@ -609,18 +625,25 @@ constexpr search_evaluation evaluate(training_search_context& ctx, std::uint64_t
   ctx.plan.layout = l;
   e.step = estimate_step(ctx.plan);
   e.time_to_train = gpuplan::time_to_train(e.step, s.tokens);
+  e.reliability = estimate_reliability(s.reliability, l.gpus(), e.time_to_train,
+                                       checkpoint_size(ctx.plan));
+  if (!e.reliability.feasible) {
+    // failures faster than the job can make progress at this size: never finishes
+    e.verdict = search_verdict::over_limits;
+    return e;
+  }
   // 4. money and energy
-  e.cost = price_run(run_usage::of(node.gpu, l.gpus(), e.time_to_train),
+  e.cost = price_run(run_usage::of(node.gpu, l.gpus(), e.reserved_time()),
                      ctx.pricing[static_cast<std::size_t>(e.config.node)]);
   // 5. limits
-  const bool late = s.deadline.value > 0.0 && e.time_to_train > s.deadline;
+  const bool late = s.deadline.value > 0.0 && e.reserved_time() > s.deadline;
   const bool dear = s.budget.value > 0.0 && e.cost.cost > s.budget;
   e.verdict = late || dear ? search_verdict::over_limits : search_verdict::ok;
   return e;
 }
 
 constexpr search_point point_of(const search_evaluation& e) {
-  return {e.config.index, e.time_to_train.value, e.cost.cost.value, e.run_energy().value};
+  return {e.config.index, e.reserved_time().value, e.cost.cost.value, e.run_energy().value};
 }
 
 }  // namespace detail
