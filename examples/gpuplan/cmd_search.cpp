@@ -483,6 +483,10 @@ int run_search(search_command& cmd) {
                       "batch, in sequences)");
   space.tokens = parse_count(*tokens_text, s.name("tokens")) * units::token;
   space.reliability = reliability_from(s);
+  if (s.has("rampup_batch_size"))
+    throw usage_error(s.name("rampup_batch_size") +
+                      ": gpuplan search compares layouts at the global batch's steady-state step; "
+                      "time the ramp-up with gpuplan train or cost");
   if (auto f = s.text("fabric"))
     space.fabric = enum_named<inter_node_fabric>(
         *f, s.name("fabric"), {inter_node_fabric::infiniband, inter_node_fabric::roce,

@@ -153,6 +153,9 @@ int run_train(train_command& cmd) {
   } else if (s.has("chart") || (s.has("scaling_mode") && !s.has("deadline"))) {
     throw usage_error(s.name(s.has("chart") ? "chart" : "scaling_mode") + " needs --scaling FROM..TO");
   }
+  if (s.has("rampup_batch_size") && (s.has("scaling") || s.has("deadline")))
+    throw usage_error(s.name("rampup_batch_size") + " goes with one layout: the ramp's batches "
+                      "are multiples of its micro-batch x dp, which --scaling and --deadline vary");
   std::optional<training_gpus> needed;
   duration deadline{};
   if (const std::optional<double> days = s.number("deadline")) {
@@ -206,6 +209,10 @@ int run_train(train_command& cmd) {
       const budget_flops f = training_budget_flops(d.plan, *d.tokens);
       j["tokens"] = d.tokens->in(units::token);
       j["time_to_train_s"] = t.in(units::s);
+      if (d.plan.config.rampup_start > 0)
+        j["rampup"] = {{"start", d.plan.config.rampup_start},
+                       {"increment", d.plan.config.rampup_increment},
+                       {"samples", d.plan.config.rampup_samples}};
       j["gpu_hours"] = gpu_time_to_train(d.plan, *d.tokens).in(units::h);
       const modelled_training_run m = modelled_training(d.plan, *d.tokens, d.reliability);
       j["expected_time_to_train_s"] = m.reserved_wall.in(units::s);

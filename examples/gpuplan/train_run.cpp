@@ -31,6 +31,9 @@ constexpr field run_table[] = {
      "Seconds one checkpoint stops training (default: its bytes at 122 MB/s per GPU)"},
     {"no_failures", "--no-failures", field_type::flag, "train-time",
      "Reserve the steady-state time: no failures, restarts or checkpoints"},
+    {"rampup_batch_size", "--rampup-batch-size", field_type::text, "train-time",
+     "Batch-size ramp-up as Megatron's --rampup-batch-size: 'START INCREMENT SAMPLES' (e.g. '192 "
+     "16 9765625'; commas also work): the time to train runs those steps first"},
 };
 
 /// A reliability flag's value: finite, not negative (and not zero unless `zero_ok`).
@@ -40,6 +43,61 @@ double reliability_number(const settings& s, std::string_view key, bool zero_ok)
     throw usage_error(fmt::format("{} must be a {} number (got {})", s.name(key),
                                   zero_ok ? "finite, non-negative" : "positive, finite", v));
   return v;
+}
+
+/// --rampup-batch-size "START INCREMENT SAMPLES" into the plan's config, each checked against
+/// the batch and the layout with the flag named.
+void set_rampup(const settings& s, const std::string& text, training_plan& p) {
+  const std::string flag = s.name("rampup_batch_size");
+  std::string spaced = text;
+  for (char& ch : spaced)
+    if (ch == ',') ch = ' ';
+  double v[3]{};
+  int n = 0;
+  std::size_t at = 0;
+  while (at < spaced.size()) {
+    while (at < spaced.size() && spaced[at] == ' ') ++at;
+    if (at == spaced.size()) break;
+    std::size_t end = spaced.find(' ', at);
+    if (end == std::string::npos) end = spaced.size();
+    const std::string word = spaced.substr(at, end - at);
+    std::string digits;
+    for (char ch : word)
+      if (ch != '_') digits += ch;  // Megatron's scripts write 9_765_625
+    if (n == 3 || digits.empty() ||
+        digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 15)
+      throw usage_error(fmt::format("{} takes three whole numbers, START INCREMENT SAMPLES (got "
+                                    "'{}')",
+                                    flag, text));
+    v[n++] = std::stod(digits);
+    at = end;
+  }
+  if (n != 3)
+    throw usage_error(fmt::format("{} takes three whole numbers, START INCREMENT SAMPLES (got '{}')",
+                                  flag, text));
+  training_config& c = p.config;
+  const int batch = plan_global_batch(p);
+  if (c.global_batch == 0)
+    throw usage_error(flag + " needs --global-batch (the batch the ramp ends at)");
+  if (!(v[0] >= 1 && v[0] < batch))
+    throw usage_error(fmt::format("{}: START ({:g}) must be at least 1 and below --global-batch "
+                                  "({})",
+                                  flag, v[0], batch));
+  if (!(v[1] >= 1) || static_cast<long long>(batch - v[0]) % static_cast<long long>(v[1]) != 0)
+    throw usage_error(fmt::format("{}: INCREMENT ({:g}) must divide --global-batch - START ({:g})",
+                                  flag, v[1], batch - v[0]));
+  if (!(v[2] >= 1))
+    throw usage_error(fmt::format("{}: SAMPLES must be at least 1", flag));
+  const long long unit = 1LL * c.micro_batch * p.layout.dp;
+  if (static_cast<long long>(v[0]) % unit != 0 || static_cast<long long>(v[1]) % unit != 0)
+    throw usage_error(fmt::format("{}: START and INCREMENT must be multiples of --micro-batch x dp "
+                                  "({})",
+                                  flag, unit));
+  if (c.micro_batches > 0)
+    throw usage_error(flag + " changes the micro-batches per step: drop --micro-batches");
+  c.rampup_start = static_cast<int>(v[0]);
+  c.rampup_increment = static_cast<int>(v[1]);
+  c.rampup_samples = v[2];
 }
 
 }  // namespace
@@ -199,6 +257,7 @@ run_description training_run_from(const settings& s, std::string_view command) {
     d.tokens_text = *t;
   }
   d.reliability = reliability_from(s);
+  if (auto r = s.text("rampup_batch_size")) set_rampup(s, *r, d.plan);
   return d;
 }
 

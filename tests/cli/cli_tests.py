@@ -1899,6 +1899,33 @@ def _():
         "--service-time", "4", "--compare-gpus", "h200")
 
 
+@case("train.rampup")
+def _():
+    # Megatron's --rampup-batch-size: the ramp's smaller steps come first; the step itself is the
+    # global batch's. Whole-number errors name the flag.
+    base = ["train", "--model", "Llama-3.1-8B", "--node", "dgx-h100", "--gpus", "64",
+            "--seq", "4096", "--global-batch", "512", "--tokens", "100B"]
+    plain = ok_json(*base)
+    ramp = ok_json(*base, "--rampup-batch-size", "64 64 5_000_000")
+    check(ramp["rampup"] == {"start": 64, "increment": 64, "samples": 5000000}, "echoed")
+    check(ramp["step_time_s"] == plain["step_time_s"], "the step is the global batch's")
+    check(ramp["time_to_train_s"] > plain["time_to_train_s"], "smaller steps fill the GPUs less")
+    check(ramp["time_to_train_s"] < 1.2 * plain["time_to_train_s"], "by a little")
+    same = ok_json(*base, "--rampup-batch-size", "64,64,5000000")
+    check(same["time_to_train_s"] == ramp["time_to_train_s"], "commas as spaces")
+    cost = ok_json("cost", *base[1:], "--rampup-batch-size", "64 64 5000000", "--no-failures")
+    near(cost["gpu_hours"], 64 * ramp["time_to_train_s"] / 3600, 1e-9, "cost prices the ramp")
+    bad(r"--rampup-batch-size takes three whole numbers", *base, "--rampup-batch-size", "64 64")
+    bad(r"--rampup-batch-size: INCREMENT \(100\) must divide", *base,
+        "--rampup-batch-size", "64 100 100")
+    bad(r"multiples of --micro-batch x dp \(64\)", *base, "--rampup-batch-size", "8 8 1000")
+    bad(r"--rampup-batch-size goes with one layout", *base, "--rampup-batch-size", "64 64 100",
+        "--deadline", "30")
+    bad(r"--rampup-batch-size: gpuplan search compares", "search", "--model", "llama-3.1-8b",
+        "--gpu", "h100", "--gpus", "8", "--seq", "4096", "--global-batch", "256", "--tokens",
+        "1B", "--rampup-batch-size", "64 64 100")
+
+
 @case("train.deadline")
 def _():
     # The fewest GPUs to train 1T tokens of Llama-3.1-8B within 30 days (global batch 512,
