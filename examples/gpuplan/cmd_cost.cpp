@@ -258,7 +258,8 @@ int run_cost_command(cost_command& cmd) {
   } else {
     for (const std::string_view only :
          {"tokens", "nodes", "fabric", "dp", "tp", "pp", "cp", "ep", "zero", "failures_per_node_day",
-          "restart_minutes", "checkpoint_interval_hours", "checkpoint_write_seconds", "no_failures"})
+          "restart_minutes", "checkpoint_interval_hours", "checkpoint_write_seconds", "no_failures",
+          "rampup_batch_size"})
       if (s.has(only))
         throw usage_error(fmt::format("{} describes a modelled training run: add {} (and the "
                                       "`gpuplan train` flags)",
@@ -267,12 +268,24 @@ int run_cost_command(cost_command& cmd) {
     r.usage.gpu = gpu.spec;
     r.gpu_source = gpu.source;
     r.usage.gpus = s.count("gpus").value_or(0);
+    // A million GPUs for 114 years: beyond it a typo, not a run (and the money and energy lines
+    // would print hundreds of digits)
+    constexpr double max_gpu_hours = 1e12;
     if (s.has("gpu_hours")) {
-      r.usage.gpu_time = positive(s, "gpu_hours") * units::h;
+      const double h = positive(s, "gpu_hours");
+      if (h > max_gpu_hours)
+        throw usage_error(fmt::format("{} must be at most {:g} (got {:g})", s.name("gpu_hours"),
+                                      max_gpu_hours, h));
+      r.usage.gpu_time = h * units::h;
     } else if (s.has("hours")) {
       if (r.usage.gpus <= 0)
         throw usage_error(fmt::format("{} needs --gpus (the GPUs of the run)", s.name("hours")));
-      r.usage.gpu_time = (1.0 * r.usage.gpus) * (positive(s, "hours") * units::h);
+      const double h = positive(s, "hours");
+      if (h * r.usage.gpus > max_gpu_hours)
+        throw usage_error(fmt::format("{} x {} must be at most {:g} GPU-hours (got {:g})",
+                                      s.name("gpus"), s.name("hours"), max_gpu_hours,
+                                      h * r.usage.gpus));
+      r.usage.gpu_time = (1.0 * r.usage.gpus) * (h * units::h);
     } else {
       throw usage_error(
           "cost needs the run's GPU time: --gpu-hours N, or --gpus N --hours H, or a modelled "

@@ -1482,6 +1482,12 @@ COST_BAD = {
                        "@prices/huge_staff.json"]),
     "chart_no_compare": (r"--chart draws a comparison",
                          ["cost", "--gpu-hours", "1", "--chart", "x.svg"]),
+    "huge_gpu_hours": (r"--gpu-hours must be at most 1e\+12 \(got 1e\+300\)",
+                       ["cost", "--gpu", "h100", "--gpu-hours", "1e300"]),
+    "huge_hours": (r"--gpus x --hours must be at most 1e\+12 GPU-hours",
+                   ["cost", "--gpu", "h100", "--gpus", "1000000", "--hours", "1e7"]),
+    "rampup_without_model": (r"--rampup-batch-size describes a modelled training run",
+                             ["cost", "--gpu-hours", "1", "--rampup-batch-size", "64 64 100"]),
 }
 for _name, (_pattern, _args) in COST_BAD.items():
     bad_case("cost_" + _name, _pattern, _args)
