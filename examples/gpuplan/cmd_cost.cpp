@@ -389,16 +389,30 @@ int run_cost_command(cost_command& cmd) {
   }
   // A modelled run's GPU time rests on the step-time model's efficiency for its GPU.
   const estimate_notes notes = modelled ? step_estimates(modelled->plan) : estimate_notes{};
+  std::vector<std::string> lines = warning_lines(notes);
+  // A book entry whose GPU is no catalog GPU's name or alias (a typo, "H100-SXM") prices nothing
+  // but a --gpu spec of that very name: say so rather than let it be silently ignored.
+  if (s.has("prices"))
+    for (const cloud_price& p : r.book.cloud) {
+      bool known = prices_gpu(p, r.usage.gpu);
+      for (const gpu_spec& g : catalog::all_gpus) known = known || prices_gpu(p, g);
+      if (!known)
+        lines.push_back(fmt::format(
+            "{}: entry {} {} prices GPU '{}', which is no catalog GPU's name or alias (gpuplan "
+            "gpus lists them): it applies only to a --gpu spec of that name",
+            r.book.origin, p.provider.view(), p.instance.view(), p.gpu.view()));
+    }
   if (cmd.json) {
     nlohmann::json j = cost_json(r, c);
     if (drawn) j["chart"] = drawn->drawn ? drawn->image.string() : drawn->script.string();
-    add_warnings(j, notes);
+    j["warnings"] = lines;
     print_json(j);
     return 0;
   }
   fmt::print("{}", cost_text(r, c));
   if (drawn) fmt::print("\n{}\n", drawn->message);
-  print_warnings(notes);
+  std::fflush(stdout);
+  for (const std::string& line : lines) fmt::print(stderr, "note: {}\n", line);
   return 0;
 }
 

@@ -1454,6 +1454,13 @@ def _():
     # MI300X is priced only by the user's book.
     near(ok_json("cost", "--gpu", "mi300x", "--gpu-hours", "10", "--prices",
                  data("prices/book.json"))["cost_usd"], 21, 1e-9, "an added entry")
+    check(warnings_of("cost", "--gpu", "h100", "--gpu-hours", "10", "--prices",
+                      data("prices/book.json")) == [], "every entry names a catalog GPU")
+    # an entry whose GPU is no catalog name or alias (a typo) is said, not silently unused
+    w = warnings_of("cost", "--gpu", "h100", "--gpu-hours", "10", "--prices",
+                    data("prices/unknown_gpu.json"))
+    check(len(w) == 1 and "prices GPU 'H100-SMX5', which is no catalog GPU's name or alias" in w[0]
+          and "unknown_gpu.json" in w[0], f"the unknown GPU named: {w}")
 
 
 COST_BAD = {
