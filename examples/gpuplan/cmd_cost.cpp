@@ -390,6 +390,15 @@ int run_cost_command(cost_command& cmd) {
   // A modelled run's GPU time rests on the step-time model's efficiency for its GPU.
   const estimate_notes notes = modelled ? step_estimates(modelled->plan) : estimate_notes{};
   std::vector<std::string> lines = warning_lines(notes);
+  // A serving deployment asked for more requests than it serves: the month is priced at its full
+  // throughput, and the rest of the demand would queue without bound.
+  if (c.serving && c.serving->point.saturated && r.serving && r.serving->rate.value > 0.0)
+    lines.push_back(fmt::format(
+        "{} {:g} requests/s is more than the deployment serves ({:.3g} requests/s with {} "
+        "replica(s)): the cost per token is at its full throughput and the rest of the demand "
+        "queues; size it with gpuplan capacity",
+        s.name("rate"), r.serving->rate.in(units::request / units::s),
+        c.serving->point.requests_per_s.in(units::request / units::s), c.serving->replicas));
   // A book entry whose GPU is no catalog GPU's name or alias (a typo, "H100-SXM") prices nothing
   // but a --gpu spec of that very name: say so rather than let it be silently ignored.
   if (s.has("prices"))

@@ -1456,6 +1456,13 @@ def _():
                  data("prices/book.json"))["cost_usd"], 21, 1e-9, "an added entry")
     check(warnings_of("cost", "--gpu", "h100", "--gpu-hours", "10", "--prices",
                       data("prices/book.json")) == [], "every entry names a catalog GPU")
+    # a serving rate above what the deployment serves is said
+    serve = ["cost", "--model", "llama-3.1-8b", "--gpu", "h100", "--input-len", "1000",
+             "--output-len", "200"]
+    check(warnings_of(*serve, "--rate", "1") == [], "a rate it serves")
+    w = warnings_of(*serve, "--rate", "10000")
+    check(len(w) == 1 and w[0].startswith("--rate 10000 requests/s is more than the deployment "
+                                          "serves"), f"saturated: {w}")
     # an entry whose GPU is no catalog name or alias (a typo) is said, not silently unused
     w = warnings_of("cost", "--gpu", "h100", "--gpu-hours", "10", "--prices",
                     data("prices/unknown_gpu.json"))
