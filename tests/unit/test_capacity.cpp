@@ -173,6 +173,20 @@ TEST_CASE("Hourly profile, owned base and cloud burst priced by the cost model",
   CHECK(cheap.cost.hybrid == cheap.cost.all_cloud);
   const capacity_plan flat = plan_capacity({.demand = {.mean = per_s(30)}, .replica = llm});
   CHECK_THROWS_AS(plan_hybrid_capacity(flat, q, owned, cloud), invalid_input);
+  // A replica of two servers (16 GPUs): the owned base holds whole replicas, never one server of
+  // a replica with the other half in the cloud (the base used to be any multiple of 8 GPUs)
+  capacity_request wide = q;
+  wide.replica.gpus = 16;
+  const capacity_plan pw = plan_capacity(wide);
+  const hybrid_capacity hw = plan_hybrid_capacity(pw, wide, owned, cloud);
+  CHECK(hw.cost.base_gpus % 16 == 0);
+  CHECK(hw.base_replicas * 16 == hw.cost.base_gpus);
+  CHECK(hw.base_replicas > 0);  // owning still pays for the night level
+  double wide_gpus[24]{};
+  for (int i = 0; i < 24; ++i) wide_gpus[i] = pw.hours[i].replicas * 16.0;
+  CHECK(hw.cost.base_gpus ==
+        plan_hybrid(wide_gpus, {.node = catalog::dgx_h100, .gpus = 8}, cloud, 16).base_gpus);
+  CHECK_THROWS_WITH(plan_hybrid(wide_gpus, owned, cloud, -1), Catch::Contains("base_unit"));
   // The split ranks among the other options by cost.
   option_result ranked[2] = {{.name = "cloud, sized to the peak",
                               .replicas = p.replicas,

@@ -356,9 +356,11 @@ constexpr money hybrid_cost(std::span<const double> demand, int base, const onpr
 }
 
 /// Finds the owned base that makes the profile cheapest. Candidate bases are 0 and each hour's
-/// demand rounded up to whole servers: the cost is linear in the base between them.
+/// demand rounded up to whole units of `base_unit` GPUs (0: the server's GPUs; a multiple of them
+/// and of a replica's GPUs keeps the base in whole servers holding whole replicas): the cost is
+/// linear in the base between them.
 constexpr hybrid_plan plan_hybrid(std::span<const double> demand, const onprem_fleet& f,
-                                  money_rate cloud_per_gpu_hour) {
+                                  money_rate cloud_per_gpu_hour, int base_unit = 0) {
   detail::check_input(!demand.empty(), "the demand profile must have at least one hour");
   detail::check_input(detail::finite_nonnegative(cloud_per_gpu_hour.value),
                       "price per GPU-hour must be finite and not negative");
@@ -369,10 +371,13 @@ constexpr hybrid_plan plan_hybrid(std::span<const double> demand, const onprem_f
     if (d > peak) peak = d;
   }
   detail::check_input(peak > 0.0, "the demand profile must need a GPU in some hour");
-  const int per_server = f.node.gpus > 0 ? f.node.gpus : 1;
+  detail::check_input(base_unit >= 0 && base_unit <= 10000000,
+                      "plan_hybrid: base_unit must be between 0 (the server's GPUs) and 1e7",
+                      base_unit);
+  const int per_unit = base_unit > 0 ? base_unit : f.node.gpus > 0 ? f.node.gpus : 1;
   auto round_up = [&](double d) {
-    const int servers = static_cast<int>(d / per_server + (1.0 - 1e-9));
-    return servers * per_server;
+    const int units_needed = static_cast<int>(d / per_unit + (1.0 - 1e-9));
+    return units_needed * per_unit;
   };
   onprem_fleet sized = f;
   sized.gpus = round_up(peak);

@@ -25,6 +25,7 @@
 #include <gpuplan/units.hpp>
 
 #include <cstddef>
+#include <numeric>
 #include <span>
 
 namespace gpuplan {
@@ -420,8 +421,9 @@ struct hybrid_capacity {
 /// hours[h].replicas x replica.gpus GPUs; owned GPUs cost the on-prem fleet's amortisation,
 /// maintenance, colocation and energy every hour (onprem_fleet: the server, onprem_costs, the
 /// site), rented ones `cloud_per_gpu_hour` for the hours used. `fleet.gpus` is ignored (sized
-/// to the peak). Owned GPUs are bought as whole servers, so the base is a multiple of the
-/// server's GPUs.
+/// to the peak). Owned GPUs are bought as whole servers and hold whole replicas, so the base is
+/// a multiple of both the server's GPUs and the replica's (a 16-GPU replica on 8-GPU servers:
+/// 16; a 2-GPU replica: 8).
 constexpr hybrid_capacity plan_hybrid_capacity(const capacity_plan& p, const capacity_request& q,
                                                const onprem_fleet& fleet,
                                                money_rate cloud_per_gpu_hour) {
@@ -433,8 +435,10 @@ constexpr hybrid_capacity plan_hybrid_capacity(const capacity_plan& p, const cap
   onprem_fleet f = fleet;
   f.gpus = 1;  // plan_hybrid sizes it to the peak
   hybrid_capacity r{};
-  r.cost = plan_hybrid(std::span<const double>(gpus), f, cloud_per_gpu_hour);
-  r.base_replicas = r.cost.base_gpus / rep.gpus;
+  const int server = f.node.gpus > 0 ? f.node.gpus : 1;
+  r.cost = plan_hybrid(std::span<const double>(gpus), f, cloud_per_gpu_hour,
+                       std::lcm(server, rep.gpus));
+  r.base_replicas = r.cost.base_gpus / rep.gpus;  // whole: the base is a multiple of rep.gpus
   for (const hour_row& h : p.hours)
     if (h.replicas - r.base_replicas > r.peak_cloud_replicas)
       r.peak_cloud_replicas = h.replicas - r.base_replicas;
