@@ -6,7 +6,8 @@
 //                      the memory models plan on its full capacity, which overstates what the
 //                      driver gives (81,089 of 81,920 MiB on an H100 SXM: 1% less).
 //   kernel efficiency  a GPU whose achievable GEMM fraction nobody published: the step-time
-//                      model borrows a GPU of the same architecture's measurement, or 0.80 when
+//                      model borrows a GPU of the same architecture's measurement, or 0.807
+//                      (unmeasured_matmul_fraction, the median of the NVIDIA measurements) when
 //                      no measurement covers the architecture (default_matmul_efficiency in
 //                      models/training_step.hpp); the serving roofline's GEMM, attention and HBM
 //                      fractions were measured on an H100 SXM and are applied to every GPU, and

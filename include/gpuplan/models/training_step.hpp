@@ -118,7 +118,8 @@ struct step_assumptions {
   /// Largest fraction of the dense tensor peak a GEMM reaches. 0: by GPU architecture from the
   /// maximum achievable matmul FLOPS (MAMF) measurements of stas00/ml-engineering
   /// (compute/accelerator/README.md, bf16): A100 SXM 271.2 / 312 = 0.869, H100 SXM 794.5 / 989.5
-  /// = 0.803, B200 1745 / 2250 = 0.776, MI300X 668.4 / 1307.4 = 0.511; others 0.80. fp8: H100
+  /// = 0.803, B200 1745 / 2250 = 0.776, MI300X 668.4 / 1307.4 = 0.511; others
+  /// unmeasured_matmul_fraction (0.807, their NVIDIA median). fp8: H100
   /// 1402.6 / 1979 = 0.709, H200 1453.4 / 1979 = 0.734, B200 3432.5 / 4500 = 0.763.
   double matmul_peak_fraction = 0.0;
   /// Sustained-load factor on that fraction: MAMF is the best of a short sweep, but a training
@@ -390,14 +391,22 @@ struct step_breakdown {
        dp_crosses_nodes = false, pp_crosses_nodes = false;
 };
 
+/// The GEMM fraction for an architecture no published measurement covers: the median of the four
+/// NVIDIA bf16 MAMF fractions default_matmul_efficiency uses (stas00/ml-engineering,
+/// compute/accelerator/README.md: B200 0.776, H100 SXM 0.803, A100 PCIe 252.9 / 312 = 0.811,
+/// A100 SXM 0.869), (0.803 + 0.811) / 2 = 0.807. An estimate for any GPU it applies to
+/// (models/estimates.hpp lists it).
+inline constexpr double unmeasured_matmul_fraction = (0.803 + 252.9 / 312.0) / 2.0;
+
 /// The largest-GEMM fraction of the tensor peak that the step model uses by default for a GPU
 /// (step_assumptions::matmul_peak_fraction = 0), and where it comes from: measured on this GPU,
-/// or borrowed (a GPU of the same architecture, or the 0.80 fallback for an architecture no
-/// published measurement covers). `measured` is false for a borrowed figure, which is then an
-/// estimate for this GPU (models/estimates.hpp reports it).
+/// or borrowed (a GPU of the same architecture, or unmeasured_matmul_fraction for an
+/// architecture no published measurement covers). `measured` is false for a borrowed figure,
+/// which is then an estimate for this GPU (models/estimates.hpp reports it).
 struct matmul_efficiency {
-  double fraction = 0.80;
-  const char* source = "the default for an architecture no published measurement covers";
+  double fraction = unmeasured_matmul_fraction;
+  const char* source = "the median of the published NVIDIA bf16 MAMF fractions: no measurement "
+                       "covers this architecture";
   bool measured = false;
 };
 
