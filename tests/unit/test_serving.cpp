@@ -302,6 +302,23 @@ TEST_CASE("Decode attention kernel: TensorRT-LLM's XQA speed-up on Llama 2 70B",
   };
   CHECK(mha(decode_attention_kernel::per_query_head).in(units::ms) ==
         Approx(mha(decode_attention_kernel::grouped).in(units::ms)).epsilon(0.05));
+  // The per-query-head kernel's arithmetic rate is a named bound: halving it slows the step no
+  // more than the compute share (the cache loads bound it), and a GPU without an fp32 CUDA-core
+  // peak is refused with the field named rather than timed at a zero rate.
+  serving_plan slow = plan(decode_attention_kernel::per_query_head);
+  const duration base = decode_step(slow, 192, 2176);
+  slow.assumptions.per_query_head_vector_fraction = 0.5;
+  const duration halved = decode_step(slow, 192, 2176);
+  CHECK(halved >= base);
+  CHECK(halved.in(units::ms) < 2.0 * base.in(units::ms));
+  slow.assumptions.per_query_head_vector_fraction = 0.0;
+  CHECK_THROWS_WITH(decode_step(slow, 192, 2176),
+                    Catch::Contains("per_query_head_vector_fraction"));
+  serving_plan no_vector = plan(decode_attention_kernel::per_query_head);
+  no_vector.node.gpu.peak.fp32_vector = compute_rate{};
+  CHECK_THROWS_WITH(decode_step(no_vector, 192, 2176), Catch::Contains("fp32_vector"));
+  no_vector.assumptions.decode_attention = decode_attention_kernel::grouped;
+  CHECK(decode_step(no_vector, 192, 2176).value > 0.0);  // the grouped kernel does not need it
 }
 
 TEST_CASE("Prefill: TensorRT-LLM v0.5 batch-1 first-token latency", "[serving][accuracy]") {

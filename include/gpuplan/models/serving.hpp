@@ -68,6 +68,11 @@ struct serving_assumptions {
   /// for acceleration, reducing data loading and conversion": Llama 2 70B on one H200, fp8,
   /// 128/2048, 1,227 tok/s/GPU without it and 2,941 with it (2.4x).
   decode_attention_kernel decode_attention = decode_attention_kernel::grouped;
+  /// With decode_attention = per_query_head: the fraction of the GPU's fp32 CUDA-core peak its
+  /// dot products reach. 1: an upper bound, not a measurement (none was found): the kernel is
+  /// bound by its repeated cache loads in every TensorRT-LLM v0.5-v0.7 case the tests check, so
+  /// the arithmetic rate does not set its time there.
+  double per_query_head_vector_fraction = 1.0;
   /// Element-wise kernels per transformer layer that read and write the hidden state: input
   /// norm, rotary embedding with the KV-cache write, residual add with the second norm, the
   /// gated activation, and the final residual add (vLLM's Llama layer with its fused kernels:
@@ -116,6 +121,9 @@ struct serving_assumptions {
                         "serving_assumptions.request_overhead must be finite and not negative");
     detail::check_input(activation_bytes > 0.0 && detail::finite(activation_bytes),
                         "serving_assumptions.activation_bytes must be positive");
+    detail::check_input(per_query_head_vector_fraction > 0.0 && per_query_head_vector_fraction <= 1.0,
+                        "serving_assumptions.per_query_head_vector_fraction must be in (0, 1]",
+                        per_query_head_vector_fraction);
     detail::check_input(prefill_queue_max_load > 0.0 && prefill_queue_max_load < 1.0,
                         "serving_assumptions.prefill_queue_max_load must be in (0, 1)",
                         prefill_queue_max_load);
@@ -446,7 +454,13 @@ constexpr serving_layer_cost serving_layer_time(const serving_plan& p, const ste
     // group) loads its KV head's cache once for each query head of the group and does the dot
     // products in fp32 on the CUDA cores; a grouped kernel loads each KV head once.
     const double loads = per_head ? q / kv : 1.0;
-    const compute_rate r = per_head ? gpu.peak.fp32_vector : ka.attention_fraction * peak;
+    if (per_head)
+      detail::check_input(gpu.peak.fp32_vector.value > 0.0,
+                          "gpu.peak.fp32_vector is unknown: a per-query-head decode attention "
+                          "kernel (serving_assumptions::decode_attention) runs on the CUDA cores");
+    const compute_rate r =
+        per_head ? p.assumptions.per_query_head_vector_fraction * gpu.peak.fp32_vector
+                 : ka.attention_fraction * peak;
     const data_size bytes =
         w.decode_sequences * (keys * kv_bytes * loads + 2.0 * q * act) * units::B;
     c.attention.add(roofline(f, r, bytes, gpu, ka));
