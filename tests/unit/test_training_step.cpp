@@ -312,6 +312,14 @@ TEST_CASE("time to train: a token budget past 2^53 steps, or a step with no toke
 }
 
 TEST_CASE("bad plans are refused, naming the field") {
+  {
+    // micro_batch x dp x micro-batches past int's range: refused, not an overflowed int
+    training_plan big = kor_plan(kor_table5[1], true);
+    big.config.global_batch = 0;
+    big.config.micro_batch = 65536;
+    big.config.micro_batches = 65536;
+    CHECK_THROWS_WITH(plan_global_batch(big), Catch::Matchers::Contains("2^31 sequences"));
+  }
   training_plan p = kor_plan(kor_table5[1], true);
   p.config.global_batch = 63;  // not a multiple of micro_batch x dp... with dp 2
   p.layout.dp = 2;

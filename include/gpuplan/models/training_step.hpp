@@ -748,7 +748,13 @@ constexpr int plan_nodes(const training_plan& p) {
 constexpr int plan_global_batch(const training_plan& p) {
   if (p.config.global_batch > 0) return p.config.global_batch;
   const int mb = p.config.micro_batches > 0 ? p.config.micro_batches : p.layout.pp;
-  return p.config.micro_batch * p.layout.dp * mb;
+  // in long long: three ints near their limits multiply past int's range (undefined behaviour)
+  const long long batch = 1LL * p.config.micro_batch * p.layout.dp * mb;
+  detail::check_input(batch <= 2147483647LL,
+                      "training_config.micro_batch x layout.dp x micro-batches must stay below "
+                      "2^31 sequences per step",
+                      static_cast<double>(batch));
+  return static_cast<int>(batch);
 }
 
 /// The step's time and breakdown. Throws gpuplan::invalid_input naming the field for an invalid
