@@ -56,6 +56,11 @@ constexpr field cost_table[] = {
     {"region", "--region", ft::text, "cost",
      "Grid region for the carbon intensity: world, us, france, germany, ... "
      "(docs/models/energy.md)"},
+    {"rack_budget_kw", "--rack-budget-kw", ft::number, "cost",
+     "IT power one rack may draw, in kW (default: the book's site, 30)"},
+    {"cooling", "--cooling", ft::text, "cost",
+     "How the site cools its racks: air|air_containment|liquid (default: the book's site, "
+     "air_containment)"},
     {"electricity_price", "--electricity-price", ft::number, "cost",
      "Electricity in $ per kWh for owned GPUs (default: the book's site, 0.0895)"},
     {"price_per_gpu_hour", "--price-per-gpu-hour", ft::number, "cost",
@@ -301,6 +306,12 @@ int run_cost_command(cost_command& cmd) {
     r.inputs.node = r.serving->node;  // the node the serving model ran on
   else if (const std::optional<node_spec> n = node_from(s))
     r.inputs.node = *n;
+  else
+    for (const node_spec& server : catalog::all_nodes)  // the catalog server of the run's GPU
+      if (server.gpu.name == r.usage.gpu.name) {
+        r.inputs.node = server;
+        break;
+      }
   if (s.has("term")) r.inputs.term = term_named(*s.text("term"), s.name("term"));
   std::string provider;
   if (s.has("provider")) provider = *s.text("provider");
@@ -320,6 +331,25 @@ int run_cost_command(cost_command& cmd) {
       throw usage_error(fmt::format("{} must be between 1 and 5 (facility power / IT power; got {})",
                                     s.name("pue"), pue));
     r.inputs.site.pue = pue;
+  }
+  if (s.has("rack_budget_kw")) {
+    const double kw = *s.number("rack_budget_kw");
+    if (!(kw > 0 && kw <= 10000))
+      throw usage_error(fmt::format("{} must be between 0 and 10000 kW (got {:g})",
+                                    s.name("rack_budget_kw"), kw));
+    r.inputs.site.rack_budget = kw * units::kW;
+  }
+  if (s.has("cooling")) {
+    const std::string k = *s.text("cooling");
+    if (k == "air")
+      r.inputs.site.cooling = cooling_kind::air;
+    else if (k == "air_containment")
+      r.inputs.site.cooling = cooling_kind::air_containment;
+    else if (k == "liquid")
+      r.inputs.site.cooling = cooling_kind::liquid;
+    else
+      throw usage_error(fmt::format("{} '{}': expected air, air_containment or liquid",
+                                    s.name("cooling"), k));
   }
   if (s.has("electricity_price")) {
     const double price = *s.number("electricity_price");

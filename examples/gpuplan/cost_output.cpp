@@ -98,6 +98,37 @@ cost_result evaluate(cost_request& r) {
     }
     if (r.compare.hybrid) c.hybrid = plan_hybrid(r.demand, f, c.run.price);
   }
+  if (r.usage.gpus > 0) {
+    // Racks, heat and facility power of the run's nodes: each node at its published maximum
+    // (DGX H100 10.2 kW) when the GPU is the node's own, else the node model's maximum.
+    // The node the power model used, its GPU the run's (a published maximum then no longer
+    // applies: the node model's maximum does)
+    c.rack_node = r.inputs.node;
+    if (!(c.rack_node.gpu.name == r.usage.gpu.name)) {
+      c.rack_node.gpu = r.usage.gpu;
+      c.rack_node.max_power = {};
+    }
+    const int per_node = c.rack_node.gpus > 0 ? c.rack_node.gpus : 1;
+    const int nodes = (r.usage.gpus + per_node - 1) / per_node;
+    const power_assumptions pa{.basis = node_power_basis::published_maximum,
+                               .node = r.inputs.power_model};
+    const site_spec& site = r.inputs.site;
+    const power one = planned_node_power(c.rack_node, pa);
+    const power cooling_cap = site.limits.limit(site.cooling);
+    // A node that fits no rack is said on the racks line; the rest of the report stands.
+    if (one > site.rack_budget)
+      c.racks_error = fmt::format("one {} draws {:.1f} kW, more than the {:.1f} kW rack budget "
+                                  "(--rack-budget-kw)",
+                                  c.rack_node.name.view(), one.in(units::kW),
+                                  site.rack_budget.in(units::kW));
+    else if (one > cooling_cap)
+      c.racks_error = fmt::format("one {} draws {:.1f} kW, more than {} cooling takes from a rack "
+                                  "({:.0f} kW; --cooling)",
+                                  c.rack_node.name.view(), one.in(units::kW),
+                                  to_string(site.cooling), cooling_cap.in(units::kW));
+    else
+      c.racks = plan_racks(c.rack_node, nodes, site, pa);
+  }
   return c;
 }
 
@@ -212,6 +243,31 @@ std::string cost_text(const cost_request& r, const cost_result& c) {
   if (r.inputs.embodied)
     out += fmt::format("          {} embodied (amortised manufacturing, reported apart)\n",
                        carbon_text(run.carbon.embodied));
+  if (c.racks) {
+    const rack_plan& k = *c.racks;
+    const double btu = k.heat_btu_per_h();
+    out += fmt::format(
+        "  racks   {} x {} at {:.1f} kW each ({}): {} per rack ({:.0f} kW budget{}), {} rack(s), a "
+        "full one {:.1f} kW and {} cooled\n",
+        k.nodes, c.rack_node.name.view(), k.node_power.in(units::kW),
+        c.rack_node.max_power.value > 0 ? "published maximum" : "modelled maximum",
+        k.nodes_per_rack, r.inputs.site.rack_budget.in(units::kW),
+        k.cooling_bound ? fmt::format(", held lower by {} cooling", to_string(r.inputs.site.cooling))
+                        : std::string(),
+        k.racks, k.rack_power.in(units::kW),
+        k.rack_cooling == cooling_kind::air ? "air"
+        : k.rack_cooling == cooling_kind::air_containment
+            ? "air with containment"
+            : "liquid");
+    out += fmt::format(
+        "  heat    {:.1f} kW of IT load ({} BTU/h; air stops at {:.0f} kW a rack, {:.0f} kW with "
+        "containment); {:.1f} kW at the facility (PUE {:.3g})\n",
+        k.it_power.in(units::kW), show_count(btu), r.inputs.site.limits.air.in(units::kW),
+        r.inputs.site.limits.air_containment.in(units::kW), k.facility_power.in(units::kW),
+        r.inputs.site.pue);
+  } else if (!c.racks_error.empty()) {
+    out += fmt::format("  racks   not placed: {}\n", c.racks_error);
+  }
   if (c.serving) {
     const serving_cost_report& v = *c.serving;
     out += fmt::format("  per million output tokens: {}{:.3g} kWh, {:.3g} kg CO2e; {:.3g} tokens "
@@ -303,6 +359,29 @@ nlohmann::json cost_json(const cost_request& r, const cost_result& c) {
     j["training"] = nullptr;
   }
   j["workload"] = r.training ? "train" : (c.serving ? "serve" : "usage");
+  if (c.racks) {
+    const rack_plan& k = *c.racks;
+    j["facility"] = {{"node", std::string(c.rack_node.name.view())},
+                     {"node_power_kw", k.node_power.in(units::kW)},
+                     {"node_power_basis", c.rack_node.max_power.value > 0 ? "published_maximum"
+                                                                          : "modelled_maximum"},
+                     {"nodes", k.nodes},
+                     {"rack_budget_kw", r.inputs.site.rack_budget.in(units::kW)},
+                     {"site_cooling", to_string(r.inputs.site.cooling)},
+                     {"nodes_per_rack", k.nodes_per_rack},
+                     {"cooling_bound", k.cooling_bound},
+                     {"racks", k.racks},
+                     {"rack_power_kw", k.rack_power.in(units::kW)},
+                     {"rack_heat_btu_per_h", k.rack_heat_btu_per_h()},
+                     {"rack_cooling", to_string(k.rack_cooling)},
+                     {"it_power_kw", k.it_power.in(units::kW)},
+                     {"heat_btu_per_h", k.heat_btu_per_h()},
+                     {"facility_power_kw", k.facility_power.in(units::kW)}};
+  } else if (!c.racks_error.empty()) {
+    j["facility"] = {{"error", c.racks_error}};
+  } else {
+    j["facility"] = nullptr;
+  }
   if (c.serving) {
     const serving_cost_report& v = *c.serving;
     const serving_plan& p = *r.serving;

@@ -8,6 +8,7 @@
 
 #include <gpuplan/io/prices_json.hpp>
 #include <gpuplan/models/cost.hpp>
+#include <gpuplan/models/power.hpp>
 #include <gpuplan/plan/cost.hpp>
 #include <gpuplan/plan/serving_cost.hpp>
 #include <gpuplan/plan/training_cost.hpp>
@@ -62,6 +63,11 @@ struct cost_result {
   std::optional<money> onprem_run_cost;  ///< the run on owned GPUs at the fleet's utilization
   std::optional<hybrid_plan> hybrid;
   money_rate onprem_gpu_hour{};
+  /// The run's nodes in racks at the site (models/power.hpp): set when the GPU count is known.
+  std::optional<rack_plan> racks;
+  /// Why the nodes could not be racked (one node above the rack budget or the site's cooling).
+  std::string racks_error;
+  node_spec rack_node{};  ///< the node racked: the run's, its GPU the run's
 };
 
 /// Runs the library; throws gpuplan::invalid_input or io::error on bad input.

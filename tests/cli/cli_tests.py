@@ -1441,6 +1441,45 @@ def _():
     near(h["burst_gpu_hours"], sum(max(0, d - h["base_gpus"]) for d in demand), 1e-6, "burst")
 
 
+@case("cost.facility")
+def _():
+    # Racks, heat and facility power of the run's nodes (models/power.hpp): 64 H100 are 8 DGX H100
+    # at their published 10.2 kW; the default site (30 kW racks, air with containment) takes two
+    # per rack. 1 W = 3.412142 BTU/h; facility = IT x PUE.
+    j = ok_json("cost", "--gpu", "h100", "--gpus", "64", "--hours", "10")
+    f = j["facility"]
+    check(f["node"] == "DGX-H100" and f["nodes"] == 8, "8 DGX H100")
+    near(f["node_power_kw"], 10.2, 1e-9, "published maximum")
+    check(f["node_power_basis"] == "published_maximum", "basis")
+    check(f["nodes_per_rack"] == 2 and f["racks"] == 4, "2 per 30 kW rack, 4 racks")
+    near(f["rack_power_kw"], 20.4, 1e-9, "a full rack")
+    check(f["rack_cooling"] == "air_containment", "20.4 kW is past plain air's 15 kW")
+    near(f["it_power_kw"], 81.6, 1e-9, "IT load")
+    near(f["heat_btu_per_h"], 81600 * 3.412141633, 1, "BTU/h")
+    near(f["facility_power_kw"], 81.6 * j["pue"], 1e-9, "x PUE")
+    text = ok("cost", "--gpu", "h100", "--gpus", "64", "--hours", "10").out
+    check("racks   8 x DGX-H100 at 10.2 kW each (published maximum): 2 per rack" in text,
+          "the racks line")
+    check("278k BTU/h" in text, "the heat line")
+    # plain air holds one 10.2 kW node a rack whatever the budget: the cooling binds
+    a = ok_json("cost", "--gpu", "h100", "--gpus", "64", "--hours", "10", "--cooling", "air",
+                "--rack-budget-kw", "50")["facility"]
+    check(a["nodes_per_rack"] == 1 and a["racks"] == 8 and a["cooling_bound"], "air binds")
+    # a B200 run is racked as the catalog's DGX B200 (14.3 kW)
+    b = ok_json("cost", "--gpu", "b200", "--gpus", "72", "--hours", "10")["facility"]
+    check(b["node"] == "DGX-B200" and b["nodes"] == 9, "9 DGX B200")
+    near(b["node_power_kw"], 14.3, 1e-9, "DGX B200 published maximum")
+    # a node above the rack budget: said, the rest of the report stands
+    e = ok_json("cost", "--gpu", "h100", "--gpus", "64", "--hours", "10", "--rack-budget-kw", "5")
+    check("--rack-budget-kw" in e["facility"]["error"] and e["cost_usd"] > 0, "not placed")
+    check(ok_json("cost", "--gpu", "h100", "--gpu-hours", "10")["facility"] is None,
+          "no GPU count, no racks")
+    bad(r"--cooling 'water': expected air, air_containment or liquid", "cost", "--gpu-hours",
+        "1", "--cooling", "water")
+    bad(r"--rack-budget-kw must be between 0 and 10000", "cost", "--gpu-hours", "1",
+        "--rack-budget-kw", "0")
+
+
 @case("cost.prices_file")
 def _():
     # tests/data/prices/book.json: a negotiated AWS p5 entry (3-year $2.80, below the book's public
