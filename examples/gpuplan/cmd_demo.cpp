@@ -138,6 +138,12 @@ int run_demo() {
              c["cost_usd"].get<double>(), c["price"]["usd_per_gpu_hour"].get<double>(),
              c["price"]["provider"].get<std::string>(), c["price"]["term"].get<std::string>(),
              c["energy_kwh"].get<double>(), c["carbon_kg"].get<double>());
+  if (const nlohmann::json& f = c["facility"]; f.is_object() && f.contains("racks"))
+    fmt::print("  reserves {} h with failures and checkpoints (ETTR {:.3f}); {} {} in {} "
+               "rack(s), {:.1f} kW of IT load\n",
+               fmt::format("{:.1f}", c["training"]["expected_wall_time_hours"].get<double>()),
+               c["training"]["reliability"]["ettr"].get<double>(), f["nodes"].get<int>(),
+               f["node"].get<std::string>(), f["racks"].get<int>(), f["it_power_kw"].get<double>());
 
   // 4. Serving it on one node under a latency SLO.
   const std::string serve = mg + " " + serve_load + " --concurrency 64";

@@ -157,6 +157,12 @@ def _():
     near(j["cost_usd"], num(r"\$([\d.]+) at", text), 0.5, "cost")
     near(j["energy_kwh"], num(r"([\d.]+) kWh", text), 0.5, "energy")
     near(j["carbon_kg"], num(r"([\d.]+) kg CO2e", text), 0.5, "carbon")
+    near(j["training"]["expected_wall_time_hours"], num(r"reserves ([\d.]+) h with", text), 0.05,
+         "reserved hours")
+    near(j["training"]["reliability"]["ettr"], num(r"ETTR ([\d.]+)\)", text), 0.0005, "ETTR")
+    check(f"{j['facility']['nodes']} {j['facility']['node']} in {j['facility']['racks']} rack(s)"
+          in text, "the racks")
+    near(j["facility"]["it_power_kw"], num(r"([\d.]+) kW of IT load", text), 0.05, "IT load")
     argv, text = p["serve"]
     j = ok_json(*argv)
     near(j["ttft_s"] * 1e3, num(r"TTFT ([\d.]+) ms", text), 0.5, "TTFT")
