@@ -255,7 +255,10 @@ int run_cost_command(cost_command& cmd) {
     if (!modelled->tokens)
       throw usage_error(fmt::format("{} needs {} (the token budget of the training run to price)",
                                     s.name("model"), s.name("tokens")));
-    r.training = modelled_training(modelled->plan, *modelled->tokens, modelled->reliability);
+    r.training = modelled_run(*modelled);
+    r.rampup_start = modelled->plan.config.rampup_start;
+    r.rampup_increment = modelled->plan.config.rampup_increment;
+    r.rampup_samples = modelled->plan.config.rampup_samples;
     r.training_reliability = modelled->reliability;
     r.training_model = modelled->model.name();
     r.usage = r.training->usage;
@@ -332,10 +335,15 @@ int run_cost_command(cost_command& cmd) {
                                     s.name("pue"), pue));
     r.inputs.site.pue = pue;
   }
+  for (const char* facility : {"rack_budget_kw", "cooling"})
+    if (s.has(facility) && r.usage.gpus <= 0)
+      throw usage_error(fmt::format("{} places the run's nodes in racks: give --gpus (or price a "
+                                    "modelled run or a serving deployment)",
+                                    s.name(facility)));
   if (s.has("rack_budget_kw")) {
     const double kw = *s.number("rack_budget_kw");
     if (!(kw > 0 && kw <= 10000))
-      throw usage_error(fmt::format("{} must be between 0 and 10000 kW (got {:g})",
+      throw usage_error(fmt::format("{} must be above 0 and at most 10000 kW (got {:g})",
                                     s.name("rack_budget_kw"), kw));
     r.inputs.site.rack_budget = kw * units::kW;
   }

@@ -662,7 +662,7 @@ int run_search(search_command& cmd) {
                    {"size", space.size()}}},
         {"configurations_evaluated", n.visited},
         {"pruned", {{"invalid", n.invalid}, {"over_memory", n.over_memory},
-                    {"over_limits", n.over_limits}}},
+                    {"over_limits", n.over_limits}, {"no_progress", n.no_progress}}},
         {"timed", n.timed},
         {"seconds", r.seconds},
         {"configurations_per_s", rate},
@@ -691,15 +691,23 @@ int run_search(search_command& cmd) {
                show_count(static_cast<double>(space.size())), r.seconds, r.threads,
                r.threads == 1 ? "" : "s", show_count(rate), show_count(static_cast<double>(n.invalid)),
                show_count(static_cast<double>(n.over_memory)), show_count(static_cast<double>(n.timed)),
-               n.over_limits > 0 ? fmt::format(", {} over the deadline or budget",
-                                               show_count(static_cast<double>(n.over_limits)))
-                                 : std::string());
+               (n.over_limits > 0 ? fmt::format(", {} over the deadline or budget",
+                                                show_count(static_cast<double>(n.over_limits)))
+                                  : std::string()) +
+                   (n.no_progress > 0
+                        ? fmt::format(", {} failing faster than they progress (the reliability "
+                                      "model: --failures-per-node-day, --restart-minutes, "
+                                      "--checkpoint-interval-hours)",
+                                      show_count(static_cast<double>(n.no_progress)))
+                        : std::string()));
     if (!r.complete) fmt::print("stopped by Ctrl-C: the best found so far\n");
     if (front.empty()) {
       fmt::print("\nno configuration fits{}\n",
-                 n.over_limits > 0 ? " the deadline or budget" : " (more GPUs, or more memory per GPU)");
+                 n.over_limits > 0   ? " the deadline or budget"
+                 : n.no_progress > 0 ? ": every timed one fails faster than it progresses"
+                                     : " (more GPUs, or more memory per GPU)");
     } else {
-      fmt::print("\nPareto front, time to train against cost (fastest first{}):\n{}",
+      fmt::print("\nPareto front, reserved time to train against cost (fastest first{}):\n{}",
                  r.best.front_truncated ? fmt::format(", the {} fastest", max_search_front) : "",
                  results_table(space, front).render("  "));
       fmt::print("\nbest by {}:\n{}", to_string(objective), results_table(space, best).render("  "));

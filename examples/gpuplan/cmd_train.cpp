@@ -42,6 +42,9 @@ constexpr field train_table[] = {
     {"deadline", "--deadline", field_type::number, "train-time",
      "With --tokens: the fewest GPUs (data-parallel degree of the layout; --scaling-mode) that "
      "train the tokens within this many days"},
+    {"goodput", "--goodput", field_type::number, "train-time",
+     "Removed: the deadline now counts failures and checkpoints with the reliability model "
+     "(--failures-per-node-day, --restart-minutes, --checkpoint-interval-hours, --no-failures)"},
 };
 
 struct train_command {
@@ -127,8 +130,10 @@ int run_train(train_command& cmd) {
   const run_description d = training_run_from(s, "train");
 
   const step_breakdown b = estimate_step(d.plan);
-  // a token budget the library refuses (past 2^53 steps) fails before anything is printed
-  if (d.tokens) (void)time_to_train(b, *d.tokens);
+  // a token budget the library refuses (past 2^53 steps), or failures that leave the run no
+  // progress, fail before anything is printed
+  std::optional<modelled_training_run> run;
+  if (d.tokens) run = modelled_run(d);
   std::optional<scaling_curve> curve;
   std::string chart_note, chart_title;
   if (auto r = s.text("scaling")) {
@@ -153,6 +158,11 @@ int run_train(train_command& cmd) {
   } else if (s.has("chart") || (s.has("scaling_mode") && !s.has("deadline"))) {
     throw usage_error(s.name(s.has("chart") ? "chart" : "scaling_mode") + " needs --scaling FROM..TO");
   }
+  if (s.has("goodput"))
+    throw usage_error(s.name("goodput") +
+                      " was removed: --deadline now counts failures and checkpoints with the "
+                      "reliability model; set --failures-per-node-day, --restart-minutes, "
+                      "--checkpoint-interval-hours or --no-failures instead");
   if (s.has("rampup_batch_size") && (s.has("scaling") || s.has("deadline")))
     throw usage_error(s.name("rampup_batch_size") + " goes with one layout: the ramp's batches "
                       "are multiples of its micro-batch x dp, which --scaling and --deadline vary");
@@ -214,7 +224,7 @@ int run_train(train_command& cmd) {
                        {"increment", d.plan.config.rampup_increment},
                        {"samples", d.plan.config.rampup_samples}};
       j["gpu_hours"] = gpu_time_to_train(d.plan, *d.tokens).in(units::h);
-      const modelled_training_run m = modelled_training(d.plan, *d.tokens, d.reliability);
+      const modelled_training_run& m = *run;
       j["expected_time_to_train_s"] = m.reserved_wall.in(units::s);
       j["expected_gpu_hours"] = m.usage.gpu_time.in(units::h);
       j["reliability"] = reliability_json(m.reliability, d.reliability);
@@ -280,7 +290,7 @@ int run_train(train_command& cmd) {
       fmt::print("\n{} tokens: {}, {} GPU-hours\n", d.tokens_text,
                  secs(time_to_train(d.plan, *d.tokens)),
                  show_count(gpu_time_to_train(d.plan, *d.tokens).in(units::h)));
-      const modelled_training_run m = modelled_training(d.plan, *d.tokens, d.reliability);
+      const modelled_training_run& m = *run;
       if (m.reliability.enabled)
         fmt::print("{}, {} GPU-hours\n", reliability_text(m.reliability),
                    show_count(m.usage.gpu_time.in(units::h)));
@@ -291,10 +301,12 @@ int run_train(train_command& cmd) {
       const training_gpus& n = *needed;
       if (n.met)
         fmt::print("\nto train {} tokens within {:g} days: {} GPUs ({} nodes), {}, global batch "
-                   "{}: {} at {} tokens/s, MFU {:.1f}% (failures and checkpoints counted)\n",
+                   "{}: {} at {} tokens/s, MFU {:.1f}%{}\n",
                    d.tokens_text, deadline.in(units::d), n.gpus, n.nodes,
                    layout_text(n.plan.layout), n.global_batch, secs(n.wall_time),
-                   show_count(n.tokens_per_s.in(units::tokens_per_s)), 100 * n.mfu);
+                   show_count(n.tokens_per_s.in(units::tokens_per_s)), 100 * n.mfu,
+                   n.reliability.enabled ? " (failures and checkpoints counted)"
+                                         : " (steady state: --no-failures)");
       else
         fmt::print("\nno GPU count meets {:g} days for {} tokens: the fastest tried, {} GPUs ({}), "
                    "takes {}\n",

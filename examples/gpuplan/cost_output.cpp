@@ -107,9 +107,12 @@ cost_result evaluate(cost_request& r) {
     if (!(c.rack_node.gpu.name == r.usage.gpu.name)) {
       c.rack_node.gpu = r.usage.gpu;
       c.rack_node.max_power = {};
+      c.rack_gpu_swapped = true;
     }
     const int per_node = c.rack_node.gpus > 0 ? c.rack_node.gpus : 1;
-    const int nodes = (r.usage.gpus + per_node - 1) / per_node;
+    // a modelled run's own node count (--nodes may spread it wider than its GPUs need)
+    const int nodes =
+        r.training ? r.training->nodes : (r.usage.gpus + per_node - 1) / per_node;
     const power_assumptions pa{.basis = node_power_basis::published_maximum,
                                .node = r.inputs.power_model};
     const site_spec& site = r.inputs.site;
@@ -161,6 +164,13 @@ chart::chart_spec cumulative_chart(const cloud_onprem_comparison& c) {
   return spec;
 }
 
+/// The racked node for people: its name, and the GPU when the node's own is another
+/// ("DGX-H100 chassis with L4-24GB").
+static std::string rack_node_text(const cost_result& c) {
+  if (!c.rack_gpu_swapped) return std::string(c.rack_node.name.view());
+  return fmt::format("{} chassis with {}", c.rack_node.name.view(), c.rack_node.gpu.name.view());
+}
+
 std::string cost_text(const cost_request& r, const cost_result& c) {
   const run_cost_report& run = c.run;
   std::string out =
@@ -186,13 +196,15 @@ std::string cost_text(const cost_request& r, const cost_result& c) {
                          e.interruptions < 10 ? fmt::format("{:.2g}", e.interruptions)
                                               : fmt::format("{:.0f}", e.interruptions),
                          e.lost_to_checkpoints.in(units::h));
-      out += fmt::format(
-          "          MTTF {}, restart {:.0f} min, checkpoint {} every {}{} (reliability model)\n",
-          std::isfinite(e.mttf.value) ? secs(e.mttf) : std::string("infinite (no failures)"),
-          e.restart.in(units::minute), secs(e.checkpoint_write),
-          std::isfinite(e.checkpoint_interval.value) ? secs(e.checkpoint_interval)
-                                                     : std::string("(never)"),
-          r.training_reliability.checkpoint_interval.value > 0 ? "" : " (Young/Daly)");
+      if (std::isfinite(e.checkpoint_interval.value))
+        out += fmt::format(
+            "          MTTF {}, restart {:.0f} min, checkpoint {} every {}{} (reliability model)\n",
+            std::isfinite(e.mttf.value) ? secs(e.mttf) : std::string("infinite (no failures)"),
+            e.restart.in(units::minute), secs(e.checkpoint_write), secs(e.checkpoint_interval),
+            r.training_reliability.checkpoint_interval.value > 0 ? "" : " (Young/Daly)");
+      else
+        out += "          no failures (--failures-per-node-day 0): no checkpoints needed "
+               "(reliability model)\n";
     }
   }
   if (c.serving) {
@@ -249,7 +261,7 @@ std::string cost_text(const cost_request& r, const cost_result& c) {
     out += fmt::format(
         "  racks   {} x {} at {:.1f} kW each ({}): {} per rack ({:.0f} kW budget{}), {} rack(s), a "
         "full one {:.1f} kW and {} cooled\n",
-        k.nodes, c.rack_node.name.view(), k.node_power.in(units::kW),
+        k.nodes, rack_node_text(c), k.node_power.in(units::kW),
         c.rack_node.max_power.value > 0 ? "published maximum" : "modelled maximum",
         k.nodes_per_rack, r.inputs.site.rack_budget.in(units::kW),
         k.cooling_bound ? fmt::format(", held lower by {} cooling", to_string(r.inputs.site.cooling))
@@ -353,6 +365,11 @@ nlohmann::json cost_json(const cost_request& r, const cost_result& c) {
                      {"expected_wall_time_hours", m.reserved_wall.in(units::h)},
                      {"expected_gpu_hours", m.usage.gpu_time.in(units::h)},
                      {"checkpoint_bytes", m.checkpoint.in(units::B)},
+                     {"rampup", r.rampup_start > 0
+                                    ? nlohmann::json{{"start", r.rampup_start},
+                                                     {"increment", r.rampup_increment},
+                                                     {"samples", r.rampup_samples}}
+                                    : nlohmann::json(nullptr)},
                      {"reliability", reliability_json(m.reliability, r.training_reliability)},
                      {"source", "step-time model (docs/models/training-time.md)"}};
   } else {
@@ -362,6 +379,7 @@ nlohmann::json cost_json(const cost_request& r, const cost_result& c) {
   if (c.racks) {
     const rack_plan& k = *c.racks;
     j["facility"] = {{"node", std::string(c.rack_node.name.view())},
+                     {"gpu", std::string(c.rack_node.gpu.name.view())},
                      {"node_power_kw", k.node_power.in(units::kW)},
                      {"node_power_basis", c.rack_node.max_power.value > 0 ? "published_maximum"
                                                                           : "modelled_maximum"},

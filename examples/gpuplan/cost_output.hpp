@@ -49,6 +49,8 @@ struct cost_request {
   std::optional<modelled_training_run> training;
   std::string training_model;  ///< the model's name, for the report
   reliability_assumptions training_reliability;  ///< what the training run's ETTR rests on
+  int rampup_start = 0, rampup_increment = 0;    ///< the run's batch-size ramp-up (0: none)
+  double rampup_samples = 0.0;
   /// Set when a serving deployment is priced (`gpuplan serve`'s flags): evaluate() prices a month
   /// of it at the serving model's operating point and sets `usage` from it.
   std::optional<serving_plan> serving;
@@ -68,6 +70,7 @@ struct cost_result {
   /// Why the nodes could not be racked (one node above the rack budget or the site's cooling).
   std::string racks_error;
   node_spec rack_node{};  ///< the node racked: the run's, its GPU the run's
+  bool rack_gpu_swapped = false;  ///< the node's own GPU was another (its chassis, the run's GPU)
 };
 
 /// Runs the library; throws gpuplan::invalid_input or io::error on bad input.

@@ -36,12 +36,13 @@ constexpr field run_table[] = {
      "16 9765625'; commas also work): the time to train runs those steps first"},
 };
 
-/// A reliability flag's value: finite, not negative (and not zero unless `zero_ok`).
-double reliability_number(const settings& s, std::string_view key, bool zero_ok) {
+/// A reliability flag's value: finite, not negative (and not zero unless `zero_ok`), at most
+/// `max` (beyond it a typo, and the model's figures lose their meaning).
+double reliability_number(const settings& s, std::string_view key, bool zero_ok, double max) {
   const double v = *s.number(key);
-  if (!std::isfinite(v) || v < 0.0 || (!zero_ok && v == 0.0))
-    throw usage_error(fmt::format("{} must be a {} number (got {})", s.name(key),
-                                  zero_ok ? "finite, non-negative" : "positive, finite", v));
+  if (!std::isfinite(v) || v < 0.0 || (!zero_ok && v == 0.0) || v > max)
+    throw usage_error(fmt::format("{} must be a {} number of at most {:g} (got {:g})", s.name(key),
+                                  zero_ok ? "non-negative" : "positive", max, v));
   return v;
 }
 
@@ -113,15 +114,33 @@ reliability_assumptions reliability_from(const settings& s) {
     a.enabled = false;
     return a;
   }
+  // Bounds: a node failing every 86 s; a restart, an interval or a write of a year
   if (s.has("failures_per_node_day"))
-    a.failures_per_node_day = reliability_number(s, "failures_per_node_day", true);
+    a.failures_per_node_day = reliability_number(s, "failures_per_node_day", true, 1000.0);
   if (s.has("restart_minutes"))
-    a.restart = reliability_number(s, "restart_minutes", true) * units::minute;
+    a.restart = reliability_number(s, "restart_minutes", true, 525960.0) * units::minute;
   if (s.has("checkpoint_interval_hours"))
-    a.checkpoint_interval = reliability_number(s, "checkpoint_interval_hours", false) * units::h;
+    a.checkpoint_interval =
+        reliability_number(s, "checkpoint_interval_hours", false, 8766.0) * units::h;
   if (s.has("checkpoint_write_seconds"))
-    a.checkpoint_write = reliability_number(s, "checkpoint_write_seconds", false) * units::s;
+    a.checkpoint_write =
+        reliability_number(s, "checkpoint_write_seconds", false, 31557600.0) * units::s;
   return a;
+}
+
+modelled_training_run modelled_run(const run_description& d) {
+  const duration steady = time_to_train(d.plan, *d.tokens);
+  const reliability_estimate e = estimate_reliability(d.reliability, d.plan.layout.gpus(), steady,
+                                                      checkpoint_size(d.plan));
+  if (!e.feasible)
+    throw usage_error(fmt::format(
+        "{} GPUs fail every {:.3g} min on average, less than a restart ({:.3g} min) plus half a "
+        "checkpoint interval ({:.3g} min): the run makes no progress; check "
+        "--failures-per-node-day, --restart-minutes and --checkpoint-interval-hours (or "
+        "--no-failures)",
+        d.plan.layout.gpus(), e.mttf.in(units::minute), e.restart.in(units::minute),
+        e.checkpoint_interval.in(units::minute)));
+  return modelled_training(d.plan, *d.tokens, d.reliability);
 }
 
 node_spec choose_node(const settings& s, const gpu_choice& gpu, int gpus, std::string_view command) {

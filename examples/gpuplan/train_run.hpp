@@ -7,6 +7,7 @@
 
 #include <gpuplan/models/reliability.hpp>
 #include <gpuplan/models/training_step.hpp>
+#include <gpuplan/plan/training_cost.hpp>
 
 #include <optional>
 #include <span>
@@ -39,6 +40,10 @@ node_spec choose_node(const settings& s, const gpu_choice& gpu, int gpus, std::s
 /// --checkpoint-interval-hours, --checkpoint-write-seconds, --no-failures); usage_error naming
 /// the flag for a value out of range.
 reliability_assumptions reliability_from(const settings& s);
+
+/// The run's modelled time and reserved time (plan/training_cost.hpp) for d.tokens; usage_error
+/// naming the reliability flags when failures leave the run no progress.
+modelled_training_run modelled_run(const run_description& d);
 
 /// A duration for people: us, ms, s, h or days by size.
 std::string secs(duration d);

@@ -1480,10 +1480,19 @@ def _():
     check("--rack-budget-kw" in e["facility"]["error"] and e["cost_usd"] > 0, "not placed")
     check(ok_json("cost", "--gpu", "h100", "--gpu-hours", "10")["facility"] is None,
           "no GPU count, no racks")
-    bad(r"--cooling 'water': expected air, air_containment or liquid", "cost", "--gpu-hours",
-        "1", "--cooling", "water")
-    bad(r"--rack-budget-kw must be between 0 and 10000", "cost", "--gpu-hours", "1",
-        "--rack-budget-kw", "0")
+    bad(r"--cooling 'water': expected air, air_containment or liquid", "cost", "--gpus", "8",
+        "--hours", "1", "--cooling", "water")
+    bad(r"--rack-budget-kw must be above 0 and at most 10000", "cost", "--gpus", "8", "--hours",
+        "1", "--rack-budget-kw", "0")
+    bad(r"--rack-budget-kw places the run's nodes in racks: give --gpus", "cost", "--gpu-hours",
+        "1", "--rack-budget-kw", "40")
+    # a GPU no catalog server carries is racked in the default chassis, and said so
+    l4 = ok("cost", "--gpu", "l4", "--gpus", "3", "--hours", "10").out
+    check("1 x DGX-H100 chassis with L4-24GB" in l4, "the chassis named with its GPU")
+    # --nodes spreads a modelled run: the racks hold its nodes, not the fewest its GPUs need
+    spread = ok_json("cost", "--model", "llama-3.1-8b", "--node", "dgx-h100", "--dp", "8",
+                     "--nodes", "4", "--global-batch", "64", "--tokens", "1B")
+    check(spread["facility"]["nodes"] == 4 and spread["training"]["nodes"] == 4, "4 nodes racked")
 
 
 @case("cost.prices_file")
@@ -1844,7 +1853,7 @@ def _():
     bad(r"--restart-minutes describes a modelled training run", "cost", "--gpu", "h100",
         "--gpu-hours", "10", "--restart-minutes", "5")
     # failures faster than a restart: the first-order model has no productive time, said so
-    bad(r"no productive time", "cost", *COST_TRAIN, "--tokens", "1e10",
+    bad(r"the run makes no progress; check --failures-per-node-day", "cost", *COST_TRAIN, "--tokens", "1e10",
         "--failures-per-node-day", "500")
 
 
@@ -1980,6 +1989,8 @@ def _():
     check(same["time_to_train_s"] == ramp["time_to_train_s"], "commas as spaces")
     cost = ok_json("cost", *base[1:], "--rampup-batch-size", "64 64 5000000", "--no-failures")
     near(cost["gpu_hours"], 64 * ramp["time_to_train_s"] / 3600, 1e-9, "cost prices the ramp")
+    check(cost["training"]["rampup"] == ramp["rampup"], "cost echoes the ramp")
+    check(ok_json("cost", *base[1:], "--no-failures")["training"]["rampup"] is None, "none")
     bad(r"--rampup-batch-size takes three whole numbers", *base, "--rampup-batch-size", "64 64")
     bad(r"--rampup-batch-size: INCREMENT \(100\) must divide", *base,
         "--rampup-batch-size", "64 100 100")
@@ -1989,6 +2000,35 @@ def _():
     bad(r"--rampup-batch-size: gpuplan search compares", "search", "--model", "llama-3.1-8b",
         "--gpu", "h100", "--gpus", "8", "--seq", "4096", "--global-batch", "256", "--tokens",
         "1B", "--rampup-batch-size", "64 64 100")
+
+
+@case("train.reliability_flags")
+def _():
+    # The reliability model's flags: bounded, named; a run that cannot progress is refused before
+    # any report is printed; the search counts such sizes apart from the deadline and budget.
+    base = ["train", "--model", "Llama-3.1-8B", "--node", "dgx-h100", "--gpus", "64",
+            "--seq", "4096", "--global-batch", "512", "--tokens", "100B"]
+    for flag, value, pattern in [
+            ("--failures-per-node-day", "1e300", r"--failures-per-node-day must be a non-negative "
+                                                 r"number of at most 1000"),
+            ("--restart-minutes", "-1", r"--restart-minutes must be a non-negative number"),
+            ("--checkpoint-interval-hours", "0", r"--checkpoint-interval-hours must be a positive "
+                                                 r"number"),
+            ("--checkpoint-write-seconds", "1e300", r"--checkpoint-write-seconds must be a "
+                                                    r"positive number of at most")]:
+        bad(pattern, *base, flag, value)
+    # bad() checks that nothing was printed on stdout: refused before the report
+    bad(r"64 GPUs fail every .* min on average.*the run makes no progress", *base,
+        "--failures-per-node-day", "900")
+    bad(r"--goodput was removed: --deadline now counts failures", *base, "--deadline", "30",
+        "--goodput", "0.9")
+    text = ok(*base, "--deadline", "30", "--no-failures").out
+    check("(steady state: --no-failures)" in text, "the deadline line says what it counted")
+    # the search: sizes whose failures outpace progress are counted as such, not as over limits
+    j = ok_json("search", "--model", "llama-3.1-8b", "--gpu", "h100", "--gpus", "8..64",
+                "--seq", "4096", "--global-batch", "256", "--tokens", "1B", "--threads", "1",
+                "--failures-per-node-day", "900")
+    check(j["pruned"]["no_progress"] > 0 and j["pruned"]["over_limits"] == 0, f"{j['pruned']}")
 
 
 @case("train.deadline")

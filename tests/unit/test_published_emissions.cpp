@@ -230,6 +230,9 @@ TEST_CASE("BLOOM 176B GPU-hours and energy from the training time model",
   CHECK(run.reliability.ettr == Approx(0.983).margin(0.002));
   CHECK(reserved_hours / published - 1 == Approx(-0.110).margin(0.005));
   CHECK(std::abs(reserved_hours / published - 1) < 0.15);  // issue 15's goal
+  CHECK(run.reliability.interruptions == Approx(19.0).margin(0.1));
+  CHECK(run_energy(reserved_hours * units::h, 400 * units::W, 1.0).in(units::kWh) / 433196 - 1 ==
+        Approx(-0.110).margin(0.005));
   // Energy and emissions as Luccioni et al. compute them (400 W per GPU, 57 g/kWh): the predicted
   // dynamic energy against the published 433,196 kWh, the same -12.5%.
   const energy predicted = run_energy(gpu_hours * units::h, 400 * units::W, 1.0);

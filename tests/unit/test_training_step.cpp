@@ -223,15 +223,17 @@ TEST_CASE("time to train with a batch-size ramp-up (Megatron --rampup-batch-size
   p.config.rampup_samples = 4800;
   // the step itself is the global batch's
   CHECK(estimate_step(p).total == estimate_step(kor_plan(kor_table5[1], true)).total);
+  // Megatron switches levels at 1600, 3200 and 4800 sequences consumed: 100 steps of 16, 50 of
+  // 32, then 34 of 48 (to 4832: the last step crosses the boundary)
   const double seq = p.config.seq;
   double expected = 0.0, left = 300e9 / seq;
-  for (int batch : {16, 32, 48}) {
+  for (auto [batch, steps] : {std::pair{16, 100}, {32, 50}, {48, 34}}) {
     training_plan q = kor_plan(kor_table5[1], true);
     q.config.global_batch = batch;
-    const double steps = std::ceil(1600.0 / batch);
     expected += steps * estimate_step(q).total.in(units::s);
     left -= steps * batch;
   }
+  CHECK(left == 300e9 / seq - 4832);
   expected += std::ceil(left / 64) * estimate_step(kor_plan(kor_table5[1], true)).total.in(units::s);
   const duration ramped = time_to_train(p, 300.0 * units::Btoken);
   CHECK(ramped.in(units::s) == Approx(expected).epsilon(1e-12));

@@ -118,16 +118,20 @@ constexpr duration young_daly_interval(duration checkpoint_write, duration resta
   detail::check_input(mttf.value > 0.0, "young_daly_interval: mttf must be positive", mttf.value);
   if (!detail::finite(mttf.value)) return mttf;
   const double w = checkpoint_write.value, spare = mttf.value - restart.value;
-  if (!(spare > 0.0)) return duration{};
-  return duration::from_base(detail::csqrt(w * w + 2.0 * w * spare) - w);
+  if (!(spare > 0.0) || w == 0.0) return duration{};
+  // sqrt(W^2 + 2 W S) - W written as 2 W S / (sqrt(W^2 + 2 W S) + W): no cancellation when W is
+  // small against S, and no overflow of W^2 for a huge W (the root taken of W (W + 2 S))
+  const double root = detail::csqrt(w) * detail::csqrt(w + 2.0 * spare);
+  return duration::from_base(2.0 * w * spare / (root + w));
 }
 
 namespace detail {
-/// The fraction of wall time lost by the first-order model, 1 - ETTR, without its checks.
-constexpr double lost_fraction(double interval, double write, double restart, double mttf) {
+/// The first-order ETTR, (1 - (restart + interval / 2) / mttf) / (1 + write / interval), without
+/// its checks; computed directly (not as 1 - a lost fraction, which rounds a tiny ETTR to 0).
+constexpr double first_order_ettr(double interval, double write, double restart, double mttf) {
   const double failures = finite(mttf) ? (restart + 0.5 * interval) / mttf : 0.0;
   const double writes = finite(interval) && interval > 0.0 ? write / interval : 0.0;
-  return 1.0 - (1.0 - failures) / (1.0 + writes);
+  return (1.0 - failures) / (1.0 + writes);
 }
 }  // namespace detail
 
@@ -155,7 +159,7 @@ constexpr double expected_ettr(duration interval, duration write, duration resta
                         "checkpoint more often or restart faster (MTTF, restart, interval in s)",
                         mttf.value, restart.value, interval.value);
   }
-  return 1.0 - detail::lost_fraction(interval.value, write.value, restart.value, mttf.value);
+  return detail::first_order_ettr(interval.value, write.value, restart.value, mttf.value);
 }
 
 /// What the reliability model says of one run.

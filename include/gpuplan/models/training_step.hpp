@@ -748,13 +748,13 @@ constexpr int plan_nodes(const training_plan& p) {
 constexpr int plan_global_batch(const training_plan& p) {
   if (p.config.global_batch > 0) return p.config.global_batch;
   const int mb = p.config.micro_batches > 0 ? p.config.micro_batches : p.layout.pp;
-  // in long long: three ints near their limits multiply past int's range (undefined behaviour)
-  const long long batch = 1LL * p.config.micro_batch * p.layout.dp * mb;
-  detail::check_input(batch <= 2147483647LL,
+  // in double first: three ints near their limits multiply past int's (and long long's) range
+  const double batch = 1.0 * p.config.micro_batch * p.layout.dp * mb;
+  detail::check_input(batch <= 2147483647.0,
                       "training_config.micro_batch x layout.dp x micro-batches must stay below "
                       "2^31 sequences per step",
-                      static_cast<double>(batch));
-  return static_cast<int>(batch);
+                      batch);
+  return p.config.micro_batch * p.layout.dp * mb;
 }
 
 /// The step's time and breakdown. Throws gpuplan::invalid_input naming the field for an invalid
@@ -906,8 +906,10 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
       const double lp = bytes_per_element(c.dtype == precision::fp8 ? precision::bf16 : c.dtype).value;
       bytes_per_param = lp + 4.0 + 8.0 + 4.0;  // read lp, write fp32 copy, read both, write
     }
-    // ZeRO-2/3 and FSDP reduce-scatter every micro-batch's gradients and accumulate the shard
-    if (l.zero >= 2) bytes_per_param /= l.shard_degree();
+    // ZeRO-3 / FSDP reduce-scatter every micro-batch's gradients (as the data-parallel part
+    // below charges them) and accumulate the shard; ZeRO-1/2 sum whole gradients and reduce once
+    // a step (the data-parallel part's one reduction)
+    if (l.zero >= 3) bytes_per_param /= l.shard_degree();
     if (bytes_per_param > 0.0) {
       const double attn_p = m.attention_parameters() + 2.0 * m.norm_parameters();
       const double dense_p = (attn_p + m.ffn_parameters(m.ffn > 0 ? m.ffn : 1)) / tp;
@@ -1165,21 +1167,26 @@ constexpr duration time_to_train(const training_plan& p, token_count tokens) {
   // Megatron-LM's RampupBatchsizeNumMicroBatches: (global - start) / increment levels, each
   // consuming rampup_samples / levels sequences; a step that crosses a level's end runs at the
   // old batch
+  // level k runs while the consumed sequences are below (k + 1) x per_level: its steps start
+  // where the previous level's last step ended (past its boundary by up to one batch)
   const int levels = (full.global_batch - c.rampup_start) / c.rampup_increment;
   const double per_level = c.rampup_samples / levels;
-  double left = tokens.value / c.seq;  // sequences
+  const double total = tokens.value / c.seq;  // sequences
+  double consumed = 0.0;
   double seconds = 0.0;
-  for (int k = 0; k < levels && left > 0.0; ++k) {
+  for (int k = 0; k < levels && consumed < total; ++k) {
+    const double boundary = (k + 1) * per_level < total ? (k + 1) * per_level : total;
+    if (consumed >= boundary) continue;  // the previous level's last step went past this one
     training_plan q = p;
     q.config.global_batch = c.rampup_start + k * c.rampup_increment;
     q.config.rampup_start = 0;
     const double batch = q.config.global_batch;
-    const double take = per_level < left ? per_level : left;
-    const double steps = static_cast<double>(detail::ceil_div(take / batch, 1.0));
+    const double steps = static_cast<double>(detail::ceil_div((boundary - consumed) / batch, 1.0));
     seconds += steps * estimate_step(q).total.value;
-    left -= steps * batch;
+    consumed += steps * batch;
   }
-  if (left > 0.0) seconds += time_to_train(full, left * c.seq * units::token).value;
+  if (consumed < total)
+    seconds += time_to_train(full, (total - consumed) * c.seq * units::token).value;
   return seconds * units::s;
 }
 

@@ -538,6 +538,9 @@ constexpr training_gpus plan_training_gpus(const training_plan& base, token_coun
                                            const training_capacity_assumptions& a = {},
                                            int max_gpus = 1000000) {
   detail::check_training_target(tokens, deadline, a);
+  detail::check_input(base.config.rampup_start == 0,
+                      "training capacity: training_config.rampup_start must be 0 (the ramp's "
+                      "batches are multiples of micro_batch x dp, which the planner varies)");
   base.layout.validate();  // tp, pp, cp at least 1: max_gpus is divided by their product below
   base.config.validate();  // a batch of at least 1: dp runs over its divisors below
   const int mp = base.layout.tp * base.layout.pp * base.layout.cp;

@@ -321,7 +321,8 @@ enum class search_verdict : unsigned char {
   /// the materialised one fits)
   invalid,
   over_memory,  ///< it does not fit the GPU's memory
-  over_limits,  ///< it misses the deadline or the budget, or fails faster than it progresses
+  over_limits,  ///< it misses the deadline or the budget
+  no_progress,  ///< timed, but its failures outpace its progress (the reliability model)
 };
 
 /// A configuration's full evaluation: layout, memory, step breakdown, time, money, energy.
@@ -373,12 +374,14 @@ struct search_counts {
   std::uint64_t over_memory = 0;  ///< pruned by the memory model, before any time is computed
   std::uint64_t timed = 0;        ///< step time computed
   std::uint64_t over_limits = 0;  ///< timed, then over the deadline or budget
+  std::uint64_t no_progress = 0;  ///< timed, then failing faster than it progresses
   constexpr search_counts& operator+=(const search_counts& o) {
     visited += o.visited;
     invalid += o.invalid;
     over_memory += o.over_memory;
     timed += o.timed;
     over_limits += o.over_limits;
+    no_progress += o.no_progress;
     return *this;
   }
 };
@@ -629,7 +632,7 @@ constexpr search_evaluation evaluate(training_search_context& ctx, std::uint64_t
                                        checkpoint_size(ctx.plan));
   if (!e.reliability.feasible) {
     // failures faster than the job can make progress at this size: never finishes
-    e.verdict = search_verdict::over_limits;
+    e.verdict = search_verdict::no_progress;
     return e;
   }
   // 4. money and energy
@@ -677,6 +680,10 @@ constexpr bool search_training(const training_search_space& s, std::uint64_t beg
       case search_verdict::over_limits:
         ++out.counts.timed;
         ++out.counts.over_limits;
+        break;
+      case search_verdict::no_progress:
+        ++out.counts.timed;
+        ++out.counts.no_progress;
         break;
       case search_verdict::ok:
         ++out.counts.timed;

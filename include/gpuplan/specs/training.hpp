@@ -152,7 +152,7 @@ struct training_config {
   constexpr void validate(int dp) const {
     validate();
     if (global_batch == 0) return;
-    detail::check_input(global_batch % (micro_batch * dp) == 0,
+    detail::check_input(global_batch % (1LL * micro_batch * dp) == 0,
                         "training_config.global_batch must be a multiple of micro_batch x "
                         "layout.dp",
                         global_batch, micro_batch * dp);
@@ -161,8 +161,8 @@ struct training_config {
                         "global_batch",
                         micro_batches * micro_batch * dp, global_batch);
     if (rampup_start == 0) return;
-    detail::check_input(rampup_start % (micro_batch * dp) == 0 &&
-                            rampup_increment % (micro_batch * dp) == 0,
+    const long long unit = 1LL * micro_batch * dp;  // no int overflow for large dp
+    detail::check_input(rampup_start % unit == 0 && rampup_increment % unit == 0,
                         "training_config.rampup_start and rampup_increment must be multiples of "
                         "micro_batch x layout.dp",
                         rampup_start, rampup_increment);
