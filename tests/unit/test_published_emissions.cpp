@@ -193,8 +193,8 @@ TEST_CASE("Llama 3.1 405B GPU-hours and emissions from the training time model",
 // BigScience, arXiv:2211.05100); Luccioni et al. count 1,082,990 GPU-hours for the whole run.
 // The plan is the one test_training_step.cpp checks against the logged 104.70 s per step
 // (tests/published_runs.hpp). Its step (100.8 s) is 3.7% below the log; with the ramp-up's
-// smaller steps, 366B tokens take 947.8k GPU-hours of steady state, 12.5% below the published
-// figure, and 964.2k reserved with the reliability model's failures and checkpoints (ETTR 0.983),
+// smaller steps, 366B tokens take 947.7k GPU-hours of steady state, 12.5% below the published
+// figure, and 964.1k reserved with the reliability model's failures and checkpoints (ETTR 0.983),
 // 11.0% below (issue 15: within 15%). The measured 105 s extrapolated over 366B tokens (no
 // ramp-up, no failures) gives 977k, 9.8% below: the rest (evaluation, the run's own incidents,
 // queueing) is not modelled.
