@@ -264,14 +264,16 @@ int run_cost_command(cost_command& cmd) {
     r.usage = r.training->usage;
     r.gpu_source = "model";
   } else {
-    for (const std::string_view only :
-         {"tokens", "nodes", "fabric", "dp", "tp", "pp", "cp", "ep", "zero", "failures_per_node_day",
-          "restart_minutes", "checkpoint_interval_hours", "checkpoint_write_seconds", "no_failures",
-          "rampup_batch_size"})
-      if (s.has(only))
+    // Without a model, a training-run or layout flag has nothing to describe (the same tables
+    // `gpuplan train` reads, not a list kept by hand)
+    for (const field* f : s.given()) {
+      bool layout = false;
+      for (const field& g : layout_fields()) layout = layout || g.key == f->key;
+      if (layout || training_only(*f))
         throw usage_error(fmt::format("{} describes a modelled training run: add {} (and the "
                                       "`gpuplan train` flags)",
-                                      s.name(only), s.name("model")));
+                                      s.name(f->key), s.name("model")));
+    }
     const gpu_choice gpu = gpu_from(s);
     r.usage.gpu = gpu.spec;
     r.gpu_source = gpu.source;

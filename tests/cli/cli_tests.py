@@ -1556,6 +1556,8 @@ COST_BAD = {
                    ["cost", "--gpu", "h100", "--gpus", "1000000", "--hours", "1e7"]),
     "rampup_without_model": (r"--rampup-batch-size describes a modelled training run",
                              ["cost", "--gpu-hours", "1", "--rampup-batch-size", "64 64 100"]),
+    "seq_without_model": (r"--seq describes a modelled training run",
+                          ["cost", "--gpu-hours", "1", "--seq", "4096"]),
 }
 for _name, (_pattern, _args) in COST_BAD.items():
     bad_case("cost_" + _name, _pattern, _args)
