@@ -474,14 +474,11 @@ struct training_capacity {
 
 namespace detail {
 /// The checks both training-capacity planners make of their target.
-constexpr void check_training_target(token_count tokens, duration deadline,
-                                     const training_capacity_assumptions& a) {
+constexpr void check_training_target(token_count tokens, duration deadline) {
   check_input(tokens.value > 0.0 && is_finite(tokens),
               "training capacity: tokens must be positive and finite");
   check_input(deadline.value > 0.0 && is_finite(deadline),
               "training capacity: deadline must be positive and finite");
-  check_input(a.goodput > 0.0 && a.goodput <= 1.0,
-              "training_capacity_assumptions.goodput must be in (0, 1]");
 }
 }  // namespace detail
 
@@ -491,7 +488,9 @@ constexpr void check_training_target(token_count tokens, duration deadline,
 constexpr training_capacity plan_training_capacity(token_count tokens, duration deadline,
                                                    token_rate per_gpu,
                                                    const training_capacity_assumptions& a = {}) {
-  detail::check_training_target(tokens, deadline, a);
+  detail::check_training_target(tokens, deadline);
+  detail::check_input(a.goodput > 0.0 && a.goodput <= 1.0,
+                      "training_capacity_assumptions.goodput must be in (0, 1]");
   detail::check_input(per_gpu.value > 0.0 && is_finite(per_gpu),
                       "training capacity: per-GPU throughput must be positive and finite");
   detail::check_input(a.gpu_multiple >= 1,
@@ -531,13 +530,16 @@ struct training_gpus {
 /// reliability model's expected reserved time (a.reliability; its failures grow with the GPUs).
 /// The per-GPU throughput is assumed not to rise with dp (it falls with communication and
 /// bubbles), so the first dp meeting the deadline is the smallest; weak scaling is searched by
-/// doubling and then bisection.
+/// doubling and then bisection, which also assumes the wall time falls as dp grows. With the
+/// reliability model it rises again past the size where failures dominate: a window of counts
+/// meeting the deadline narrower than a doubling step can be missed (reported not met).
 constexpr training_gpus plan_training_gpus(const training_plan& base, token_count tokens,
                                            duration deadline,
                                            scaling_mode mode = scaling_mode::strong,
                                            const training_capacity_assumptions& a = {},
                                            int max_gpus = 1000000) {
-  detail::check_training_target(tokens, deadline, a);
+  detail::check_training_target(tokens, deadline);
+  a.reliability.validate();
   detail::check_input(base.config.rampup_start == 0,
                       "training capacity: training_config.rampup_start must be 0 (the ramp's "
                       "batches are multiples of micro_batch x dp, which the planner varies)");

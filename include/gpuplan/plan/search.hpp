@@ -39,6 +39,7 @@
 #include <gpuplan/specs/enum_names.hpp>
 
 #include <array>
+#include <iterator>
 #include <cstdint>
 #include <span>
 
@@ -56,7 +57,7 @@ inline constexpr enumerator<search_objective> search_objective_names[] = {
     {search_objective::energy_used, "energy"},
 };
 constexpr const auto& enumerators(search_objective) { return search_objective_names; }
-inline constexpr int search_objective_count = 3;
+inline constexpr int search_objective_count = static_cast<int>(std::size(search_objective_names));
 
 /// How the run keeps its parameters, gradients and optimizer states (training_config's amp and
 /// master_weights; models/framework_memory.hpp).
@@ -562,8 +563,13 @@ constexpr search_configuration decode(const training_search_space& s, std::uint6
   c.layout.tp = take(s.tp);
   c.layout.pp = take(s.pp);
   const int gpus = take(s.gpus);
-  const long long model_parallel = 1LL * c.layout.tp * c.layout.pp * c.layout.cp;
-  c.layout.dp = gpus % model_parallel == 0 ? static_cast<int>(gpus / model_parallel) : 0;
+  // each degree is at most 2^24 (validate): tp x pp fits a long long; beyond the GPU count the
+  // layout is not whole (and x cp could pass 2^63)
+  const long long tp_pp = 1LL * c.layout.tp * c.layout.pp;
+  const long long model_parallel = tp_pp > gpus ? 0 : tp_pp * c.layout.cp;
+  c.layout.dp = model_parallel > 0 && gpus % model_parallel == 0
+                    ? static_cast<int>(gpus / model_parallel)
+                    : 0;
   return c;
 }
 
@@ -583,9 +589,10 @@ constexpr search_evaluation evaluate(training_search_context& ctx, std::uint64_t
   if (l.zero > 0 && l.dp * l.cp == 1) return e;    // nothing to shard over
   if (!one_node && node.nics.count == 0) return e;
   if (base.seq % l.cp != 0) return e;
-  if (base.global_batch % (e.config.micro_batch * l.dp) != 0) return e;
+  // in long long: micro-batch and dp are each up to 2^24 (validate)
+  if (base.global_batch % (1LL * e.config.micro_batch * l.dp) != 0) return e;
   if (base.micro_batches > 0 &&
-      base.micro_batches * e.config.micro_batch * l.dp != base.global_batch)
+      1LL * base.micro_batches * e.config.micro_batch * l.dp != base.global_batch)
     return e;
   if (!l.check(s.model).ok()) return e;
   // ZeRO-Offload keeps the optimizer on the CPU of each shard: it needs sharded state
@@ -629,7 +636,7 @@ constexpr search_evaluation evaluate(training_search_context& ctx, std::uint64_t
   e.step = estimate_step(ctx.plan);
   e.time_to_train = gpuplan::time_to_train(e.step, s.tokens);
   e.reliability = estimate_reliability(s.reliability, l.gpus(), e.time_to_train,
-                                       checkpoint_size(ctx.plan));
+                                       checkpoint_size(ctx.plan, s.memory));
   if (!e.reliability.feasible) {
     // failures faster than the job can make progress at this size: never finishes
     e.verdict = search_verdict::no_progress;
@@ -765,6 +772,28 @@ struct serving_search_space {
   [[nodiscard]] constexpr std::uint64_t size() const {
     return 1ULL * nodes.size() * tp.size() * pp.size() * weights.size();
   }
+
+  /// Throws gpuplan::invalid_input naming the first field out of range.
+  constexpr void validate() const {
+    detail::check_input(!nodes.empty() && !tp.empty() && !pp.empty() && !weights.empty(),
+                        "serving_search_space: nodes, tp, pp and weights must not be empty");
+    detail::check_input(nodes.size() <= static_cast<std::size_t>(max_search_gpu_types),
+                        "serving_search_space.nodes: at most max_search_gpu_types GPU types",
+                        static_cast<double>(nodes.size()));
+    for (const node_spec& n : nodes) n.validate();
+    for (std::span<const int> degrees : {tp, pp})
+      for (int d : degrees)
+        detail::check_input(d >= 1 && d <= (1 << 24),
+                            "serving_search_space.tp and pp entries must be 1 to 2^24", d);
+    detail::check_input(price_per_gpu_hour.empty() || price_per_gpu_hour.size() == nodes.size(),
+                        "serving_search_space.price_per_gpu_hour must be empty or one per GPU "
+                        "type");
+    for (money_rate r : price_per_gpu_hour)
+      detail::check_input(detail::finite_nonnegative(r.value),
+                          "serving_search_space.price_per_gpu_hour entries must be finite and "
+                          "not negative (0: the book's)",
+                          r.value);
+  }
 };
 
 /// One serving configuration at its best concurrency under the SLO.
@@ -800,10 +829,20 @@ struct serving_search_report {
 constexpr serving_search_report search_serving(const serving_search_space& s, int top_k = 10) {
   detail::check_input(top_k >= 1 && top_k <= max_serving_results,
                       "search_serving: top_k must be 1 to 32", top_k);
-  detail::check_input(!s.nodes.empty() && !s.tp.empty() && !s.pp.empty() && !s.weights.empty(),
-                      "serving_search_space: nodes, tp, pp and weights must not be empty");
-  detail::check_input(s.price_per_gpu_hour.empty() || s.price_per_gpu_hour.size() == s.nodes.size(),
-                      "serving_search_space.price_per_gpu_hour must be empty or one per GPU type");
+  s.validate();
+  // one price per GPU type, resolved before the walk: a missing one is an error whatever the SLO
+  // lets through
+  std::array<money_rate, max_search_gpu_types> prices{};
+  for (std::size_t ni = 0; ni < s.nodes.size(); ++ni) {
+    if (!s.price_per_gpu_hour.empty() && s.price_per_gpu_hour[ni].value > 0.0) {
+      prices[ni] = s.price_per_gpu_hour[ni];
+    } else {
+      const gpu_spec& g = s.nodes[ni].gpu;
+      const cloud_price* cp = cheapest_price(s.cost.book, g, s.cost.term, s.cost.provider);
+      if (cp == nullptr && s.cost.require_price) detail::no_price(g, s.cost.term, s.cost.provider);
+      if (cp != nullptr) prices[ni] = cp->price(s.cost.term);
+    }
+  }
   serving_search_report r;
   const std::uint64_t n = s.size();
   for (std::uint64_t i = 0; i < n; ++i) {
@@ -822,7 +861,7 @@ constexpr serving_search_report search_serving(const serving_search_space& s, in
     p.config.weight_dtype = w;
     const bool w8a8 = w == precision::fp8 && p.node.gpu.peak.tensor(precision::fp8).value > 0.0;
     p.compute_dtype = w8a8 ? precision::fp8 : s.base.compute_dtype;
-    if (tp > candidate_bounds::for_node(p.node).nvlink_domain || tp * pp > p.node.gpus ||
+    if (tp > candidate_bounds::for_node(p.node).nvlink_domain || 1LL * tp * pp > p.node.gpus ||
         !p.layout.check(p.model).ok() || (w == precision::fp8 && !w8a8 &&
                                           p.node.gpu.peak.tensor(p.compute_dtype).value <= 0.0)) {
       ++r.invalid;
@@ -844,13 +883,7 @@ constexpr serving_search_report search_serving(const serving_search_space& s, in
     x.weights = w;
     x.compute = p.compute_dtype;
     x.point = best.best;
-    if (!s.price_per_gpu_hour.empty() && s.price_per_gpu_hour[ni].value > 0.0) {
-      x.price = s.price_per_gpu_hour[ni];
-    } else {
-      const cloud_price* cp = cheapest_price(s.cost.book, p.node.gpu, s.cost.term, s.cost.provider);
-      if (cp == nullptr && s.cost.require_price) detail::no_price(p.node.gpu, s.cost.term, s.cost.provider);
-      if (cp != nullptr) x.price = cp->price(s.cost.term);
-    }
+    x.price = prices[ni];
     const double per_gpu = x.point.output_tokens_per_s_per_gpu.value;
     x.tokens_per_s_per_gpu = per_gpu;
     x.cost_per_million_tokens =

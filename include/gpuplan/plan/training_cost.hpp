@@ -34,18 +34,19 @@ struct modelled_training_run {
 };
 
 /// Bytes of one checkpoint of plan `p`: every parameter's weights as stored (fp8 training keeps
-/// bf16 weights), its fp32 master copy when there is one, and its optimizer states
-/// (models/training_memory.hpp's per-parameter figures): 2 + 4 + 8 = 14 bytes per parameter for
-/// bf16 AdamW, as Megatron-LM and DeepSpeed save them. Gradients are not saved.
-constexpr data_size checkpoint_size(const training_plan& p) {
+/// bf16 weights), its fp32 master copy when there is one, and its optimizer states, as the memory
+/// models count them (detail::hf_regime_of's bytes; torch.optim's states in the parameters'
+/// dtype under transformers without a master copy): 2 + 4 + 8 = 14 bytes per parameter for bf16
+/// AdamW, as Megatron-LM and DeepSpeed save them. Gradients are not saved.
+constexpr data_size checkpoint_size(const training_plan& p, const memory_assumptions& a = {}) {
   const training_config& c = p.config;
-  const bool full = c.dtype == precision::fp32 || c.dtype == precision::fp64;
-  // transformers' automatic mixed precision keeps fp32 parameters, which are the master copy
-  const double weights =
-      c.amp ? 4.0 : detail::bytes_of(c.dtype == precision::fp8 ? precision::bf16 : c.dtype);
-  const double master = c.master_weights && !full && !c.amp ? 4.0 : 0.0;
-  const double states = detail::optimizer_state_bytes(c.optimizer, memory_assumptions{});
-  return p.model.parameters() * (weights + master + states) * units::B;
+  const detail::hf_regime r = detail::hf_regime_of(c);
+  const double state_scale =
+      c.framework == framework_kind::transformers && c.optimizer != optimizer_kind::adamw8bit
+          ? r.state_scale
+          : 1.0;
+  const double states = detail::optimizer_state_bytes(c.optimizer, a) * state_scale;
+  return p.model.parameters() * (r.param + r.master + states) * units::B;
 }
 
 /// The usage of training `p` on `tokens` tokens: the step-time model's steady state, and the
