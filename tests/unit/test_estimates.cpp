@@ -31,6 +31,14 @@ TEST_CASE("GEMM efficiency: measured GPUs, borrowed ones and the fallback") {
   for (const gpu_spec* g : {&catalog::a100_sxm_80gb, &catalog::a100_pcie_40gb, &catalog::h100_sxm,
                             &catalog::b200, &catalog::mi300x})
     CHECK(default_matmul_efficiency(*g).measured);
+  // the table is bf16 (fp16: the same tensor cores and peak); at fp32 (tf32) or at fp8 on an
+  // architecture without an fp8 figure the bf16 fraction is borrowed, an estimate
+  CHECK(default_matmul_efficiency(catalog::h100_sxm, precision::fp16).measured);
+  const matmul_efficiency h100_fp32 = default_matmul_efficiency(catalog::h100_sxm, precision::fp32);
+  CHECK_FALSE(h100_fp32.measured);
+  CHECK(h100_fp32.fraction == 0.803);
+  CHECK_FALSE(default_matmul_efficiency(catalog::mi300x, precision::fp8).measured);
+  CHECK(default_matmul_efficiency(catalog::h100_sxm, precision::fp8).measured);
   const matmul_efficiency h200 = default_matmul_efficiency(catalog::h200_sxm);
   CHECK_FALSE(h200.measured);
   CHECK(h200.fraction == 0.803);

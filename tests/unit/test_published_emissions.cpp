@@ -204,7 +204,7 @@ TEST_CASE("BLOOM 176B GPU-hours and energy from the training time model",
   // the run as test_training_step.cpp checks its step (tests/published_runs.hpp)
   const training_plan p = test::bloom_plan();
   const step_breakdown b = estimate_step(p);
-  CHECK(b.total.in(units::s) == Approx(104.70).epsilon(0.15));  // logged steady state
+  // the logged steady state is 104.70 s (test_training_step.cpp holds the model within 15%)
   CHECK(b.total.in(units::s) == Approx(100.82).epsilon(0.005));
   const token_count tokens = 366e9 * units::token;
   const double gpu_hours = gpu_time_to_train(p, tokens).in(units::h);
@@ -216,8 +216,10 @@ TEST_CASE("BLOOM 176B GPU-hours and energy from the training time model",
   const double steady_hours = gpu_time_to_train(no_ramp, tokens).in(units::h);
   CHECK(gpu_hours / steady_hours - 1 == Approx(0.0099).margin(0.001));
   // The team's measured rate over the same tokens: 366e9 / (2048 x 2048) steps x 105 s x 384.
-  const double measured_rate_hours = 366e9 / (2048.0 * 2048.0) * 105 / 3600 * 384;
-  CHECK(measured_rate_hours / published - 1 == Approx(-0.098).margin(0.001));
+  // (the team's measured 105 s over the same tokens, 366e9 / (2048 x 2048) x 105 s x 384 GPUs =
+  // 977k GPU-hours, is 9.8% below the published figure: the run's own downtime)
+  static_assert(366e9 / (2048.0 * 2048.0) * 105 / 3600 * 384 / 1082990 - 1 < -0.097 &&
+                366e9 / (2048.0 * 2048.0) * 105 / 3600 * 384 / 1082990 - 1 > -0.099);
   CHECK(gpu_hours / published - 1 == Approx(-0.125).margin(0.005));
   // The reserved hours: the reliability model's expected failures and checkpoints
   // (models/reliability.hpp defaults: Llama 3's 3.79 failures per 1,000 node-days, 10 min

@@ -309,7 +309,7 @@ TEST_CASE("Decode attention kernel: TensorRT-LLM's XQA speed-up on Llama 2 70B",
   const duration base = decode_step(slow, 192, 2176);
   slow.assumptions.per_query_head_vector_fraction = 0.5;
   const duration halved = decode_step(slow, 192, 2176);
-  CHECK(halved >= base);
+  CHECK(halved > base);  // the fraction is read: its arithmetic is on the critical path
   CHECK(halved.in(units::ms) < 2.0 * base.in(units::ms));
   slow.assumptions.per_query_head_vector_fraction = 0.0;
   CHECK_THROWS_WITH(decode_step(slow, 192, 2176),

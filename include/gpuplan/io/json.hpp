@@ -132,7 +132,10 @@ inline nlohmann::json to_json(const training_config& c) {
           {"qlora", c.qlora_rank},
           {"lora_targets", std::string(gpuplan::to_string(c.lora_targets))},
           {"offload", std::string(gpuplan::to_string(c.offload))},
-          {"global_batch", c.global_batch}};
+          {"global_batch", c.global_batch},
+          {"rampup_start", c.rampup_start},
+          {"rampup_increment", c.rampup_increment},
+          {"rampup_samples", c.rampup_samples}};
 }
 
 inline nlohmann::json to_json(const inference_config& c) {

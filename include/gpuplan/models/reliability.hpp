@@ -191,12 +191,12 @@ struct reliability_estimate {
 constexpr reliability_estimate estimate_reliability(const reliability_assumptions& a, int gpus,
                                                     duration productive, data_size checkpoint) {
   a.validate();
-  detail::check_input(gpus >= 1, "reliability_for: gpus must be at least 1", gpus);
+  detail::check_input(gpus >= 1, "reliability: gpus must be at least 1", gpus);
   detail::check_input(detail::finite_nonnegative(productive.value),
-                      "reliability_for: the productive time must be finite and not negative",
+                      "reliability: the productive time must be finite and not negative",
                       productive.value);
   detail::check_input(detail::finite_nonnegative(checkpoint.value),
-                      "reliability_for: the checkpoint size must be finite and not negative",
+                      "reliability: the checkpoint size must be finite and not negative",
                       checkpoint.value);
   reliability_estimate e;
   e.productive = productive;

@@ -26,7 +26,6 @@ namespace gpuplan {
 
 namespace detail {
 
-constexpr double bytes_of(precision p) { return bytes_per_element(p).in(units::B); }
 
 /// Bytes per stored activation element for training in `dtype`: fp32 and fp64 keep their own
 /// width; bf16, fp16 and fp8 training keep 16-bit activations (Transformer Engine's FP8 casts

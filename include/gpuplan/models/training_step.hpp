@@ -429,6 +429,14 @@ constexpr matmul_efficiency default_matmul_efficiency(const gpu_spec& g,
     if (a == "Blackwell")
       return {3432.5 / 4500.0, "fp8 MAMF of the B200", named(g, "B200-SXM-180GB")};
   }
+  // The table below is bf16. fp16 runs on the same tensor cores at the same peak; any other
+  // precision (fp8 on an architecture above has no figure, tf32, fp32) borrows it as an estimate.
+  if (p != precision::bf16 && p != precision::fp16) {
+    matmul_efficiency e = default_matmul_efficiency(g, precision::bf16);
+    e.measured = false;
+    e.source = "a bf16 MAMF figure: no measurement at this precision";
+    return e;
+  }
   if (a == "Ampere" && g.form == form_factor::sxm)
     return {0.869, "bf16 MAMF of the A100 SXM",
             named(g, "A100-SXM4-40GB") || named(g, "A100-SXM4-80GB")};
@@ -754,7 +762,7 @@ constexpr int plan_global_batch(const training_plan& p) {
                       "training_config.micro_batch x layout.dp x micro-batches must stay below "
                       "2^31 sequences per step",
                       batch);
-  return p.config.micro_batch * p.layout.dp * mb;
+  return static_cast<int>(batch);
 }
 
 /// The step's time and breakdown. Throws gpuplan::invalid_input naming the field for an invalid
@@ -887,46 +895,60 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
   if (l.tp > 1)  // vocab-parallel loss: all-reduces of T floats (max, sum, target logit)
     tp_head = 3.0 * detail::coll(collective_kind::all_reduce, T * 4.0, pl.tp, a.collectives);
 
+  // Parameters of a layer (all its GPUs together), and the bytes of a gradient and a parameter as
+  // the framework stores them (and accumulates, reduces, gathers and updates them): Megatron's
+  // grad_dtype and dtype; the transformers regime (fp32 under amp)
+  double dense_layer_p = 0.0, moe_layer_p_nonexpert = 0.0, moe_layer_p_expert = 0.0;
+  {
+    const double attn = m.attention_parameters() + 2.0 * m.norm_parameters();
+    dense_layer_p = attn + m.ffn_parameters(m.ffn > 0 ? m.ffn : 1);
+    if (n_moe > 0) {
+      moe_layer_p_nonexpert = attn + m.router_parameters() + m.shared_expert_parameters();
+      moe_layer_p_expert = m.moe.experts * m.ffn_parameters(m.moe.expert_ffn);
+    }
+  }
+  // bytes of a gradient and a parameter as the framework stores them (and reduces, gathers and
+  // updates them): Megatron's grad_dtype and dtype; the transformers regime (fp32 under amp)
+  const bool hf = c.framework == framework_kind::transformers;
+  const detail::hf_regime hf_bytes = detail::hf_regime_of(c);
+  const double grad_e = hf ? hf_bytes.grad : bytes_per_element(c.grad_dtype).value;
+  const double param_e =
+      hf ? hf_bytes.param
+         : bytes_per_element(c.dtype == precision::fp8 ? precision::bf16 : c.dtype).value;
+
   // Gradient accumulation: a memory pass over the stage's local gradients per micro-batch (after
   // the first, under autograd), unless the weight-gradient GEMMs accumulate in place. LoRA's
   // trainable adapters are a negligible fraction of the parameters: no pass.
   {
     grad_accumulation_kind acc = a.grad_accumulation;
     if (acc == grad_accumulation_kind::automatic)
-      acc = c.framework == framework_kind::transformers ? grad_accumulation_kind::autograd
-                                                        : grad_accumulation_kind::fused;
-    const bool adapters = c.lora_rank > 0 || c.qlora_rank > 0;
+      acc = hf ? grad_accumulation_kind::autograd : grad_accumulation_kind::fused;
     double bytes_per_param = 0.0;
-    if (acc == grad_accumulation_kind::autograd && micro > 1 && !adapters) {
-      const double ge = c.framework == framework_kind::transformers
-                            ? detail::hf_regime_of(c).grad
-                            : bytes_per_element(c.grad_dtype).value;
-      bytes_per_param = 3.0 * ge * (micro - 1.0) / micro;  // averaged over the step's micro-batches
-    } else if (acc == grad_accumulation_kind::deepspeed_bf16 && !adapters) {
-      const double lp = bytes_per_element(c.dtype == precision::fp8 ? precision::bf16 : c.dtype).value;
-      bytes_per_param = lp + 4.0 + 8.0 + 4.0;  // read lp, write fp32 copy, read both, write
-    }
+    if (acc == grad_accumulation_kind::autograd && micro > 1 && !hf_bytes.lora)
+      bytes_per_param = 3.0 * grad_e * (micro - 1.0) / micro;  // averaged over the micro-batches
+    else if (acc == grad_accumulation_kind::deepspeed_bf16 && !hf_bytes.lora)
+      bytes_per_param = param_e + 4.0 + 8.0 + 4.0;  // read lp, write fp32 copy, read both, write
     // ZeRO-3 / FSDP reduce-scatter every micro-batch's gradients (as the data-parallel part
     // below charges them) and accumulate the shard; ZeRO-1/2 sum whole gradients and reduce once
     // a step (the data-parallel part's one reduction)
-    if (l.zero >= 3) bytes_per_param /= l.shard_degree();
+    const bool sharded = l.zero >= 3;
+    const double dense_bytes = sharded ? bytes_per_param / l.shard_degree() : bytes_per_param;
+    const double expert_bytes =
+        sharded ? bytes_per_param / l.expert_shard_degree() : bytes_per_param;
     if (bytes_per_param > 0.0) {
-      const double attn_p = m.attention_parameters() + 2.0 * m.norm_parameters();
-      const double dense_p = (attn_p + m.ffn_parameters(m.ffn > 0 ? m.ffn : 1)) / tp;
-      const double moe_p =
-          n_moe > 0 ? (attn_p + m.router_parameters() + m.shared_expert_parameters()) / tp +
-                          m.moe.experts * m.ffn_parameters(m.moe.expert_ffn) /
-                              (1.0 * l.ep * l.expert_tensor_parallel())
+      const double moe_time =
+          n_moe > 0 ? (moe_layer_p_nonexpert / tp * dense_bytes +
+                       moe_layer_p_expert / (1.0 * l.ep * l.expert_tensor_parallel()) * expert_bytes) /
+                          g.hbm
                     : 0.0;
-      const double per_layer = mix(dense_p, moe_p) * bytes_per_param / g.hbm;
-      avg.memory += per_layer;
+      avg.memory += mix(dense_layer_p / tp * dense_bytes / g.hbm, moe_time);
       // the embedding's gradients on the first stage (and the untied head's, or the tied copy's,
       // on the last)
-      const double embed_acc = m.embedding_parameters() / tp * bytes_per_param / g.hbm;
+      const double embed_acc = m.embedding_parameters() / tp * dense_bytes / g.hbm;
       embed_memory += embed_acc;
       head_memory += m.tied_embeddings && l.pp > 1
                          ? embed_acc  // the last stage's copy of the tied embedding
-                         : m.lm_head_parameters() / tp * bytes_per_param / g.hbm;
+                         : m.lm_head_parameters() / tp * dense_bytes / g.hbm;
     }
   }
   const double body = layers_per_stage * avg.total();
@@ -950,15 +972,6 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
   }
 
   // ---- data parallel ----
-  double dense_layer_p = 0.0, moe_layer_p_nonexpert = 0.0, moe_layer_p_expert = 0.0;
-  {
-    const double attn = m.attention_parameters() + 2.0 * m.norm_parameters();
-    dense_layer_p = attn + m.ffn_parameters(m.ffn > 0 ? m.ffn : 1);
-    if (n_moe > 0) {
-      moe_layer_p_nonexpert = attn + m.router_parameters() + m.shared_expert_parameters();
-      moe_layer_p_expert = m.moe.experts * m.ffn_parameters(m.moe.expert_ffn);
-    }
-  }
   const double embed_p = m.embedding_parameters() + m.lm_head_parameters();
   // parameters on the GPU of the heaviest stage (first or last holds the embedding / head)
   const double stage_dense = (n_dense * dense_layer_p + n_moe * moe_layer_p_nonexpert) / l.pp;
@@ -966,14 +979,6 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
                                                                         : embed_p / 2.0);
   const double dense_local = (stage_dense + stage_embed) / tp;
   const double expert_local = n_moe * moe_layer_p_expert / l.pp / (l.ep * l.expert_tensor_parallel());
-  // bytes of a gradient and a parameter as the framework stores them (and reduces, gathers and
-  // updates them): Megatron's grad_dtype and dtype; the transformers regime (fp32 under amp)
-  const bool hf = c.framework == framework_kind::transformers;
-  const detail::hf_regime hf_bytes = detail::hf_regime_of(c);
-  const double grad_e = hf ? hf_bytes.grad : bytes_per_element(c.grad_dtype).value;
-  const double param_e =
-      hf ? hf_bytes.param
-         : bytes_per_element(c.dtype == precision::fp8 ? precision::bf16 : c.dtype).value;
   const bool dist_opt = l.zero >= 1;
   double dp_exposed = 0.0;
   const double bwd_window = layers_per_stage * avg.bwd_compute;

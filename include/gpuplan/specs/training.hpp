@@ -137,6 +137,9 @@ struct training_config {
   /// RampupBatchsizeNumMicroBatches). rampup_start 0: no ramp-up. Only the time to train reads it;
   /// a step (estimate_step) is always at global_batch.
   int rampup_start = 0;
+  /// The most ramp-up levels ((global_batch - rampup_start) / rampup_increment) accepted: each is
+  /// a step evaluated by the time to train.
+  static constexpr int max_rampup_levels = 10000;
   int rampup_increment = 0;
   double rampup_samples = 0.0;
 
@@ -189,6 +192,12 @@ struct training_config {
                           "training_config.rampup_increment must be positive and divide "
                           "global_batch - rampup_start",
                           rampup_increment, global_batch - rampup_start);
+      // the time to train evaluates one step per level; Megatron's ramps have tens to hundreds
+      // (BLOOM: 116)
+      detail::check_input((global_batch - rampup_start) / rampup_increment <= max_rampup_levels,
+                          "training_config.rampup_increment: at most max_rampup_levels (10,000) "
+                          "levels from rampup_start to global_batch",
+                          (global_batch - rampup_start) / rampup_increment);
       detail::check_input(detail::finite_positive(rampup_samples) && rampup_samples <= 9e15,
                           "training_config.rampup_samples must be positive and finite (at most "
                           "9e15 sequences)",
@@ -226,7 +235,7 @@ struct training_config {
 
 namespace detail {
 
-constexpr double element_bytes(precision p) { return bytes_per_element(p).in(units::B); }
+constexpr double bytes_of(precision p) { return bytes_per_element(p).in(units::B); }
 
 /// How the transformers stack stores each state of a training_config (Trainer(bf16=True) amp,
 /// pure 16-bit, a 16-bit model with an fp32 master copy, LoRA under autocast): read by the
@@ -249,8 +258,8 @@ constexpr hf_regime hf_regime_of(const training_config& c) {
   const bool full_precision = c.dtype == precision::fp32 || c.dtype == precision::fp64;
   r.autocast = c.amp || (r.lora && !full_precision);
   // The parameters: fp32 under amp (the model stays fp32, autocast computes in dtype), else dtype.
-  r.param = c.amp ? 4.0 : element_bytes(c.dtype == precision::fp8 ? precision::bf16 : c.dtype);
-  r.act = full_precision ? element_bytes(c.dtype) : 2.0;
+  r.param = c.amp ? 4.0 : bytes_of(c.dtype == precision::fp8 ? precision::bf16 : c.dtype);
+  r.act = full_precision ? bytes_of(c.dtype) : 2.0;
   // The embedding's output has the table's dtype; the residual adds keep it (type promotion).
   r.residual = r.param;
   if (c.amp) {
@@ -261,7 +270,7 @@ constexpr hf_regime hf_regime_of(const training_config& c) {
     r.grad = r.param;          // gradients in the parameters' dtype
     r.state_scale = r.param / 4.0;  // torch.optim keeps states in the parameters' dtype
   } else {
-    r.grad = element_bytes(c.grad_dtype);
+    r.grad = bytes_of(c.grad_dtype);
     r.master = 4.0;
   }
   return r;
