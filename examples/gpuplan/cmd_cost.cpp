@@ -311,12 +311,8 @@ int run_cost_command(cost_command& cmd) {
     r.inputs.node = r.serving->node;  // the node the serving model ran on
   else if (const std::optional<node_spec> n = node_from(s))
     r.inputs.node = *n;
-  else
-    for (const node_spec& server : catalog::all_nodes)  // the catalog server of the run's GPU
-      if (server.gpu.name == r.usage.gpu.name) {
-        r.inputs.node = server;
-        break;
-      }
+  else if (const std::optional<node_spec> server = catalog_node_of(r.usage.gpu))
+    r.inputs.node = *server;  // the catalog server of the run's GPU
   if (s.has("term")) r.inputs.term = term_named(*s.text("term"), s.name("term"));
   std::string provider;
   if (s.has("provider")) provider = *s.text("provider");
@@ -351,13 +347,13 @@ int run_cost_command(cost_command& cmd) {
   }
   if (s.has("cooling")) {
     const std::string k = *s.text("cooling");
-    if (k == "air")
-      r.inputs.site.cooling = cooling_kind::air;
-    else if (k == "air_containment")
-      r.inputs.site.cooling = cooling_kind::air_containment;
-    else if (k == "liquid")
-      r.inputs.site.cooling = cooling_kind::liquid;
-    else
+    bool known = false;
+    for (cooling_kind c : {cooling_kind::air, cooling_kind::air_containment, cooling_kind::liquid})
+      if (k == to_string(c)) {
+        r.inputs.site.cooling = c;
+        known = true;
+      }
+    if (!known)
       throw usage_error(fmt::format("{} '{}': expected air, air_containment or liquid",
                                     s.name("cooling"), k));
   }

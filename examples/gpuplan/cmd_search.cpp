@@ -370,11 +370,6 @@ nlohmann::json entry_json(const training_search_space& s, const search_evaluatio
           {"energy_kwh", e.run_energy().in(units::kWh)}};
 }
 
-std::string money_text(double usd) {
-  if (usd >= 1e6) return fmt::format("${:.2f}M", usd / 1e6);
-  if (usd >= 1e3) return fmt::format("${:.1f}k", usd / 1e3);
-  return fmt::format("${:.0f}", usd);
-}
 
 table results_table(const training_search_space& s, const std::vector<search_evaluation>& rows) {
   table t;
@@ -391,7 +386,7 @@ table results_table(const training_search_space& s, const std::vector<search_eva
                       std::string(to_string(e.config.regime)) +
                           (e.config.chunked_loss ? " + chunked CE" : ""),
                       secs(e.step.total),
-                      secs(e.reserved_time()), money_text(e.cost.cost.in(units::usd)),
+                      secs(e.reserved_time()), money_text(e.cost.cost),
                       fmt::format("{:.1f}", e.run_energy().in(units::kWh) / 1e3),
                       fmt::format("{:.1f}%", 100 * e.step.mfu),
                       std::string(describe(e.step.bottleneck))});
@@ -705,7 +700,10 @@ int run_search(search_command& cmd) {
       fmt::print("\nno configuration fits{}\n",
                  n.over_limits > 0   ? " the deadline or budget"
                  : n.no_progress > 0 ? ": every timed one fails faster than it progresses"
-                                     : " (more GPUs, or more memory per GPU)");
+                 : n.timed == 0 && n.over_memory == 0
+                     ? ": every one is invalid (the degrees must divide --gpus, and the global "
+                       "batch split into dp x micro-batch)"
+                     : " (more GPUs, or more memory per GPU)");
     } else {
       fmt::print("\nPareto front, reserved time to train against cost (fastest first{}):\n{}",
                  r.best.front_truncated ? fmt::format(", the {} fastest", max_search_front) : "",
@@ -755,8 +753,7 @@ int run_serve_search(serve_search_command& cmd) {
   p.config = serving_from(base, model);
   p.compute_dtype = p.model.native_dtype == precision::fp16 ? precision::fp16 : precision::bf16;
   p.mix = mix_of(s);
-  if (const auto b = s.text("batching")) p.batching = enum_named<batching_mode>(*b, s.name("batching"));
-  p.chunked_prefill = s.flag("chunked_prefill").value_or(p.config.engine != serving_engine::trtllm);
+  set_engine_behaviour(s, p);  // as gpuplan serve reads them (decode attention, MoE all-to-all)
   space.slo = serving_slo{.ttft = positive_or_zero(s, "ttft_slo") * units::s,
                           .tpot = positive_or_zero(s, "tpot_slo") * units::s};
   if (auto o = s.text("objective")) space.objective = enum_named<serving_objective>(*o, s.name("objective"));
@@ -841,7 +838,8 @@ command add_search_command(CLI::App& app) {
   std::vector<field> training;
   for (const field& f : training_fields())
     if (f.key != "micro_batch" && f.key != "recompute" && f.key != "framework" &&
-        f.key != "amp" && f.key != "master_weights" && f.key != "chunked_loss")
+        f.key != "amp" && f.key != "master_weights" && f.key != "chunked_loss" &&
+        f.key != "lora_targets" && f.key != "micro_batches")  // LoRA is refused; mb is searched
       training.push_back(f);
   static const std::vector<field> training_rest = training;
   s.add(t, {model_fields(), node_fields(), searched_table, training_rest, train_run_fields(),

@@ -128,6 +128,14 @@ int run_train(train_command& cmd) {
   settings& s = cmd.s;
   s.read_plan();
   const run_description d = training_run_from(s, "train");
+  if (s.has("goodput"))
+    throw usage_error(s.name("goodput") +
+                      " was removed: --deadline now counts failures and checkpoints with the "
+                      "reliability model; set --failures-per-node-day, --restart-minutes, "
+                      "--checkpoint-interval-hours or --no-failures instead");
+  if (s.has("rampup_batch_size") && (s.has("scaling") || s.has("deadline")))
+    throw usage_error(s.name("rampup_batch_size") + " goes with one layout: the ramp's batches "
+                      "are multiples of its micro-batch x dp, which --scaling and --deadline vary");
 
   const step_breakdown b = estimate_step(d.plan);
   // a token budget the library refuses (past 2^53 steps), or failures that leave the run no
@@ -158,14 +166,6 @@ int run_train(train_command& cmd) {
   } else if (s.has("chart") || (s.has("scaling_mode") && !s.has("deadline"))) {
     throw usage_error(s.name(s.has("chart") ? "chart" : "scaling_mode") + " needs --scaling FROM..TO");
   }
-  if (s.has("goodput"))
-    throw usage_error(s.name("goodput") +
-                      " was removed: --deadline now counts failures and checkpoints with the "
-                      "reliability model; set --failures-per-node-day, --restart-minutes, "
-                      "--checkpoint-interval-hours or --no-failures instead");
-  if (s.has("rampup_batch_size") && (s.has("scaling") || s.has("deadline")))
-    throw usage_error(s.name("rampup_batch_size") + " goes with one layout: the ramp's batches "
-                      "are multiples of its micro-batch x dp, which --scaling and --deadline vary");
   std::optional<training_gpus> needed;
   duration deadline{};
   if (const std::optional<double> days = s.number("deadline")) {

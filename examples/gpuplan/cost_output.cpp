@@ -19,12 +19,6 @@ namespace {
 /// the DGX/HGX H100 whose price is onprem_costs' default (specs/pricing.hpp).
 constexpr int unknown_fleet_gpus = 8;
 
-std::string money_text(money m) {
-  const double v = m.in(units::usd);
-  if (std::abs(v) >= 1e6) return fmt::format("${:.2f}M", v / 1e6);
-  if (std::abs(v) >= 1e4) return fmt::format("${:.0f}", v);
-  return fmt::format("${:.2f}", v);
-}
 std::string energy_text(energy e) {
   const double kwh = e.in(units::kWh);
   if (kwh >= 1e6) return fmt::format("{:.2f} GWh", kwh / 1e6);
@@ -50,6 +44,13 @@ onprem_fleet fleet_of(const cost_request& r, int gpus) {
 }
 
 }  // namespace
+
+std::string money_text(money m) {
+  const double v = m.in(units::usd);
+  if (std::abs(v) >= 1e6) return fmt::format("${:.2f}M", v / 1e6);
+  if (std::abs(v) >= 1e4) return fmt::format("${:.0f}", v);
+  return fmt::format("${:.2f}", v);
+}
 
 onprem_fleet owned_fleet(const node_spec& node, const gpu_spec& gpu, int gpus,
                          const io::price_book& book, const site_spec& site,
@@ -193,8 +194,7 @@ std::string cost_text(const cost_request& r, const cost_result& c) {
       out += fmt::format("  reserve {:.1f} h wall, ETTR {:.3f} ({:.1f} h lost to {} expected "
                          "failures, {:.1f} h to checkpoints)\n",
                          m.reserved_wall.in(units::h), e.ettr, e.lost_to_failures.in(units::h),
-                         e.interruptions < 10 ? fmt::format("{:.2g}", e.interruptions)
-                                              : fmt::format("{:.0f}", e.interruptions),
+                         interruptions_text(e.interruptions),
                          e.lost_to_checkpoints.in(units::h));
       if (std::isfinite(e.checkpoint_interval.value))
         out += fmt::format(

@@ -79,6 +79,9 @@ cost_result evaluate(cost_request& r);
 /// The price term named `t` (on_demand|commit_1yr|commit_3yr|spot); usage_error naming `who`.
 price_term term_named(const std::string& t, const std::string& who);
 
+/// Money for people: "$12.34", "$45678", "$1.23M" (the cost report's and the search's).
+std::string money_text(money m);
+
 std::string cost_text(const cost_request& r, const cost_result& c);
 nlohmann::json cost_json(const cost_request& r, const cost_result& c);
 

@@ -57,6 +57,16 @@ constexpr field serve_point_table[] = {
 std::span<const field> serve_load_fields() { return serve_load_table; }
 std::span<const field> serve_point_fields() { return serve_point_table; }
 
+void set_engine_behaviour(const settings& s, serving_plan& p) {
+  if (const auto b = s.text("batching"))
+    p.batching = enum_named<batching_mode>(*b, s.name("batching"));
+  p.chunked_prefill = s.flag("chunked_prefill").value_or(p.config.engine != serving_engine::trtllm);
+  if (const auto k = s.text("decode_attention"))
+    p.assumptions.decode_attention =
+        enum_named<decode_attention_kernel>(*k, s.name("decode_attention"));
+  p.assumptions.moe_all_to_all = s.flag("moe_all_to_all").value_or(false);
+}
+
 void set_serve_point(const settings& s, serving_plan& p) {
   if (s.has("concurrency") && s.has("rate"))
     throw usage_error(
@@ -151,13 +161,7 @@ serve_setup serve_setup_from(const settings& s, std::string_view command) {
   p.mix = mix_of(s);
   r.input_len = static_cast<int>(std::lround(p.mix.mean_input()));
   r.output_len = static_cast<int>(std::lround(p.mix.mean_output()));
-  if (const auto b = s.text("batching"))
-    p.batching = enum_named<batching_mode>(*b, s.name("batching"));
-  p.chunked_prefill = s.flag("chunked_prefill").value_or(p.config.engine != serving_engine::trtllm);
-  if (const auto k = s.text("decode_attention"))
-    p.assumptions.decode_attention =
-        enum_named<decode_attention_kernel>(*k, s.name("decode_attention"));
-  p.assumptions.moe_all_to_all = s.flag("moe_all_to_all").value_or(false);
+  set_engine_behaviour(s, p);
   r.slo = serving_slo{.ttft = positive_or_zero(s, "ttft_slo") * units::s,
                       .tpot = positive_or_zero(s, "tpot_slo") * units::s};
   return r;

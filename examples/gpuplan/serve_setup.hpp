@@ -50,6 +50,10 @@ double positive_or_zero(const settings& s, std::string_view key);
 /// --concurrency, --rate: the load a deployment serves (`gpuplan serve`, `gpuplan cost`).
 std::span<const field> serve_point_fields();
 
+/// The engine's behaviour flags into p (config.engine already set): --batching,
+/// --chunked-prefill (default: on, off for TensorRT-LLM), --decode-attention, --moe-all-to-all.
+void set_engine_behaviour(const settings& s, serving_plan& p);
+
 /// Sets the plan's load from --concurrency (default 1) or --rate (requests/s of the whole
 /// deployment); usage_error when both are given.
 void set_serve_point(const settings& s, serving_plan& p);

@@ -143,6 +143,16 @@ modelled_training_run modelled_run(const run_description& d) {
   return modelled_training(d.plan, *d.tokens, d.reliability);
 }
 
+std::string interruptions_text(double n) {
+  return n < 10 ? fmt::format("{:.2g}", n) : fmt::format("{:.0f}", n);
+}
+
+std::optional<node_spec> catalog_node_of(const gpu_spec& gpu) {
+  for (const node_spec& n : catalog::all_nodes)
+    if (n.gpu.name == gpu.name) return n;
+  return std::nullopt;
+}
+
 node_spec choose_node(const settings& s, const gpu_choice& gpu, int gpus, std::string_view command) {
   if (auto n = node_from(s)) {
     if (s.has("gpu") && n->gpu.name != gpu.spec.name)
@@ -150,8 +160,7 @@ node_spec choose_node(const settings& s, const gpu_choice& gpu, int gpus, std::s
                                     n->gpu.name.view(), s.name("gpu"), gpu.spec.name.view()));
     return *n;
   }
-  for (const node_spec& n : catalog::all_nodes)
-    if (n.gpu.name == gpu.spec.name) return n;
+  if (const std::optional<node_spec> n = catalog_node_of(gpu.spec)) return *n;
   if (gpus == 1) {
     node_spec one{};
     one.name = gpu.spec.name;
@@ -201,8 +210,7 @@ std::string reliability_text(const reliability_estimate& e) {
   return fmt::format(
       "expected with failures and checkpoints: {} (ETTR {:.3f}; MTTF {}, {} interruptions; {})",
       secs(e.wall), e.ettr, secs(e.mttf),
-      e.interruptions < 10 ? fmt::format("{:.2g}", e.interruptions)
-                           : fmt::format("{:.0f}", e.interruptions),
+      interruptions_text(e.interruptions),
       interval);
 }
 

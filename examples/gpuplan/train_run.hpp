@@ -32,6 +32,12 @@ struct run_description {
   reliability_assumptions reliability;
 };
 
+/// Expected interruptions for people: two significant digits below 10, whole above.
+std::string interruptions_text(double n);
+
+/// The catalog server that carries `gpu` (DGX A100, DGX H100, HGX H200, DGX B200, 8x L40S), if any.
+std::optional<node_spec> catalog_node_of(const gpu_spec& gpu);
+
 /// The node: --node, else the catalog node that carries the GPU, else (one GPU) the GPU alone;
 /// usage_error when --node holds another GPU or no catalog node carries it (naming `command`).
 node_spec choose_node(const settings& s, const gpu_choice& gpu, int gpus, std::string_view command);

@@ -2031,6 +2031,15 @@ def _():
                 "--seq", "4096", "--global-batch", "256", "--tokens", "1B", "--threads", "1",
                 "--failures-per-node-day", "900")
     check(j["pruned"]["no_progress"] > 0 and j["pruned"]["over_limits"] == 0, f"{j['pruned']}")
+    # refused before a --scaling sweep runs (and writes its chart)
+    bad(r"--goodput was removed", *base, "--scaling", "8..16", "--goodput", "0.9")
+    # search serve reads the engine flags gpuplan serve reads
+    bad(r"--decode-attention 'bogus' is not one of grouped\|per-query-head", "search", "serve",
+        "--model", "llama-3.1-8b", "--decode-attention", "bogus")
+    # a space where every configuration is invalid says so, not "more GPUs"
+    t = ok("search", "--model", "llama-3.1-8b", "--gpu", "h100", "--gpus", "3", "--seq", "4096",
+           "--global-batch", "256", "--tokens", "1B", "--threads", "1").out
+    check("every one is invalid" in t, "all invalid")
 
 
 @case("train.deadline")
