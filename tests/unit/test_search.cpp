@@ -8,6 +8,7 @@
 #include "../catch.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <string>
 #include <cstdint>
@@ -476,6 +477,21 @@ TEST_CASE("serving search: ranked by cost per million tokens, SLO met, determini
   const serving_search_report t = search_serving(s, 8);
   for (std::size_t i = 1; i < t.view().size(); ++i)
     CHECK(t.view()[i - 1].tokens_per_s_per_gpu >= t.view()[i].tokens_per_s_per_gpu);
+  // bad spaces name the field: a degree out of range (tp x pp overflowed int), a price that is
+  // not a number, a GPU without a book price even if no configuration on it meets the SLO
+  serving_search_space bad = s;
+  const int huge_pp[] = {1 << 28};
+  bad.pp = huge_pp;
+  CHECK_THROWS_WITH(search_serving(bad, 8), Catch::Matchers::Contains("tp and pp entries"));
+  bad = s;
+  const money_rate nan_price[] = {money_rate::from_base(std::nan("")), money_rate{}};
+  bad.price_per_gpu_hour = nan_price;
+  CHECK_THROWS_WITH(search_serving(bad, 8), Catch::Matchers::Contains("price_per_gpu_hour"));
+  bad = s;
+  const node_spec l40s[] = {catalog::pcie_8x_l40s};
+  bad.nodes = l40s;
+  bad.slo = {.ttft = 1e-9 * units::s, .tpot = 1e-9 * units::s};  // nothing meets it
+  CHECK_THROWS_WITH(search_serving(bad, 8), Catch::Matchers::Contains("L40S"));
 }
 
 // ---- the transformers framework (Hugging Face + PyTorch eager) --------------------------------

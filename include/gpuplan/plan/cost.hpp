@@ -57,6 +57,14 @@ struct run_cost_report {
   [[nodiscard]] constexpr energy facility_energy() const { return energy_lines.total(); }
 };
 
+/// The book's cheapest entry for GPU g under in's term and provider; when there is none, throws
+/// invalid_input if in.require_price, else returns nullptr (the price unknown).
+constexpr const cloud_price* book_price(const run_cost_inputs& in, const gpu_spec& g) {
+  const cloud_price* p = cheapest_price(in.book, g, in.term, in.provider);
+  if (p == nullptr && in.require_price) detail::no_price(g, in.term, in.provider);
+  return p;
+}
+
 constexpr run_cost_report price_run(const run_usage& u, const run_cost_inputs& in) {
   u.validate();
   in.site.validate();
@@ -65,8 +73,7 @@ constexpr run_cost_report price_run(const run_usage& u, const run_cost_inputs& i
   if (in.price_per_gpu_hour.value > 0.0) {
     r.price = in.price_per_gpu_hour;
   } else {
-    r.price_entry = cheapest_price(in.book, u.gpu, in.term, in.provider);
-    if (r.price_entry == nullptr && in.require_price) detail::no_price(u.gpu, in.term, in.provider);
+    r.price_entry = book_price(in, u.gpu);
     if (r.price_entry != nullptr) r.price = r.price_entry->price(in.term);
   }
   r.priced = r.price.value > 0.0;

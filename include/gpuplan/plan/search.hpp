@@ -524,9 +524,7 @@ constexpr training_search_context make_search_context(const training_search_spac
     if (!s.price_per_gpu_hour.empty() && s.price_per_gpu_hour[i].value > 0.0) {
       in.price_per_gpu_hour = s.price_per_gpu_hour[i];
     } else {
-      const cloud_price* p = cheapest_price(in.book, n.gpu, in.term, in.provider);
-      if (p == nullptr && in.require_price) detail::no_price(n.gpu, in.term, in.provider);
-      if (p != nullptr) in.price_per_gpu_hour = p->price(in.term);
+      if (const cloud_price* p = book_price(in, n.gpu)) in.price_per_gpu_hour = p->price(in.term);
     }
     c.pricing[i] = in;
     // a GPU without a tensor-core rate for the dtype (fp8 before Hopper) takes no configuration
@@ -837,10 +835,8 @@ constexpr serving_search_report search_serving(const serving_search_space& s, in
     if (!s.price_per_gpu_hour.empty() && s.price_per_gpu_hour[ni].value > 0.0) {
       prices[ni] = s.price_per_gpu_hour[ni];
     } else {
-      const gpu_spec& g = s.nodes[ni].gpu;
-      const cloud_price* cp = cheapest_price(s.cost.book, g, s.cost.term, s.cost.provider);
-      if (cp == nullptr && s.cost.require_price) detail::no_price(g, s.cost.term, s.cost.provider);
-      if (cp != nullptr) prices[ni] = cp->price(s.cost.term);
+      if (const cloud_price* cp = book_price(s.cost, s.nodes[ni].gpu))
+        prices[ni] = cp->price(s.cost.term);
     }
   }
   serving_search_report r;
