@@ -2523,6 +2523,15 @@ def _():
     bad(r"--mix replaces --input-len and --output-len", *base, *mix, "--input-len", "100")
 
 
+# More cases live beside this file, one file a concern (cases_*.py), run in this module's namespace
+# so they share case(), run(), ok(), bad() and the globals above.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+for _f in sorted(os.listdir(_HERE)):
+    if _f.startswith("cases_") and _f.endswith(".py"):
+        with open(os.path.join(_HERE, _f), encoding="utf-8") as _src:
+            exec(compile(_src.read(), os.path.join(_HERE, _f), "exec"), globals())
+
+
 def main():
     global BIN, DATA
     if sys.argv[1:] == ["--list"]:
