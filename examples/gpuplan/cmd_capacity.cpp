@@ -125,6 +125,34 @@ double at_least(const settings& s, std::string_view key, double v, double lo) {
   return v;
 }
 
+/// v in [lo, hi], or a usage error naming the flag and the bound's name (`why`).
+double in_range(const settings& s, std::string_view key, double v, double lo, double hi,
+                const char* why) {
+  if (!(v >= lo && v <= hi))
+    throw usage_error(fmt::format("{} must be in [{:g}, {:g}] ({}; got {:g})", s.name(key), lo, hi,
+                                  why, v));
+  return v;
+}
+
+/// Longest wait SLO the planner takes: a day. A queueing wait target is for requests someone
+/// waits on (interactive: milliseconds to seconds; batch: minutes to hours); a backlog held longer
+/// than a day is a batch schedule, not a queue.
+constexpr double max_wait_slo_s = 86400.0;
+
+constexpr const char* cv_why =
+    "queue_model::max_cv, the variability the Allen-Cunneen approximation is used for; burstier "
+    "traffic is a varying rate: --hourly or --peak-factor";
+
+/// The request slots of a replica of `rate` requests/s and `service` s each (rate x service),
+/// at most replica_capacity::max_slots; `who` names the flags in the message.
+void check_slots(double rate, double service, const std::string& who) {
+  if (!(rate * service <= replica_capacity::max_slots))
+    throw usage_error(fmt::format(
+        "{}: {:g} requests/s x {:g} s = {:.3g} requests in service at once per replica, more than "
+        "{:g} (replica_capacity::max_slots; serving engines hold hundreds to thousands)",
+        who, rate, service, rate * service, replica_capacity::max_slots));
+}
+
 /// --compare 'NAME:RATE:SERVICE[:PER_GPU[:PRICE]];...' (the replica's CV is the main one's).
 std::vector<capacity_option> compare_options(const settings& s, const capacity_request& q) {
   std::vector<capacity_option> out;
@@ -168,10 +196,15 @@ std::vector<capacity_option> compare_options(const settings& s, const capacity_r
     if (parts[0].empty() || parts[0].size() > name_string::capacity) fail("the name must be 1-63 characters");
     o.name = name_string::from(parts[0]);
     o.replica = q.replica;
-    o.replica.rate = req_per_s(num(parts[1], "RATE"));
-    o.replica.mean_service = num(parts[2], "SERVICE") * units::s;
+    const double rate = num(parts[1], "RATE"), service = num(parts[2], "SERVICE");
+    o.replica.rate = req_per_s(rate);
+    o.replica.mean_service = service * units::s;
     if (!(o.replica.rate.value > 0) || !(o.replica.mean_service.value > 0))
       fail("RATE and SERVICE must be positive");
+    if (!(rate * service <= replica_capacity::max_slots))
+      fail(fmt::format("RATE x SERVICE = {:.3g} requests in service at once, more than {:g} "
+                       "(replica_capacity::max_slots)",
+                       rate * service, replica_capacity::max_slots));
     if (parts.size() > 3) {
       const double per = num(parts[3], "PER_GPU");
       if (per != std::floor(per) || per < 1 || per > 7) fail("PER_GPU must be a whole number 1-7");
@@ -179,6 +212,11 @@ std::vector<capacity_option> compare_options(const settings& s, const capacity_r
       if (o.replicas_per_gpu > 1) o.replica.gpus = 1;
     }
     if (parts.size() > 4) o.replica_price = num(parts[4], "PRICE") * units::usd_per_h;
+    if (const double held = (q.demand.peak() * o.replica.slot_service()).in(units::request);
+        !(held < capacity_assumptions{}.max_fleet_slots))
+      fail(fmt::format("the peak keeps {:.3g} requests in service at once on these replicas, more "
+                       "than the {} the plan searches (capacity_assumptions::max_fleet_slots)",
+                       held, capacity_assumptions{}.max_fleet_slots));
     out.push_back(o);
     item.clear();
   }
@@ -323,7 +361,8 @@ serving_compare serving_compare_options(const settings& s,
 
 capacity_request build(const settings& s, const std::optional<serving_replica>& serving) {
   capacity_request q{};
-  const double arrival_cv = at_least(s, "arrival_cv", s.number("arrival_cv").value_or(1.0), 0.0);
+  const double arrival_cv = in_range(s, "arrival_cv", s.number("arrival_cv").value_or(1.0), 0.0,
+                                     queue_model::max_cv, cv_why);
   if (const std::optional<std::string> hourly = s.text("hourly")) {
     if (s.has("rate") || s.has("peak_factor"))
       throw usage_error(fmt::format("{} replaces --rate and --peak-factor: give one or the other",
@@ -359,8 +398,9 @@ capacity_request build(const settings& s, const std::optional<serving_replica>& 
     q.demand.arrival_cv = arrival_cv;
   }
   q.slo.max_wait =
-      at_least(s, "wait_slo",
-               need(s, "wait_slo", "give the waiting-time target with --wait-slo (seconds)"), 0.0) *
+      in_range(s, "wait_slo",
+               need(s, "wait_slo", "give the waiting-time target with --wait-slo (seconds)"), 0.0,
+               max_wait_slo_s, "seconds; at most a day, max_wait_slo_s") *
       units::s;
   const double p = s.number("wait_percentile").value_or(99.0);
   if (!(p > 0 && p < 100))
@@ -377,13 +417,21 @@ capacity_request build(const settings& s, const std::optional<serving_replica>& 
         "give one replica's capacity with --replica-rate (requests/s at its latency SLO) and "
         "--service-time (seconds per request), or a serving plan (--model with the `gpuplan "
         "serve` flags and --ttft-slo/--tpot-slo)";
-    q.replica.rate = req_per_s(positive(s, "replica_rate", need(s, "replica_rate", replica_why)));
-    q.replica.mean_service =
-        positive(s, "service_time", need(s, "service_time", replica_why)) * units::s;
+    const double rate = positive(s, "replica_rate", need(s, "replica_rate", replica_why));
+    const double service = positive(s, "service_time", need(s, "service_time", replica_why));
+    check_slots(rate, service, s.name("replica_rate") + " x " + s.name("service_time"));
+    q.replica.rate = req_per_s(rate);
+    q.replica.mean_service = service * units::s;
     q.replica.gpus = s.count("gpus_per_replica").value_or(1);
+    if (q.replica.gpus > replica_capacity::max_gpus)
+      throw usage_error(fmt::format("{} must be at most {} (got {}; replica_capacity::max_gpus, "
+                                    "the largest GPU count the models are defined for)",
+                                    s.name("gpus_per_replica"), replica_capacity::max_gpus,
+                                    q.replica.gpus));
   }
   if (!serving || s.has("service_cv"))
-    q.replica.service_cv = at_least(s, "service_cv", s.number("service_cv").value_or(1.0), 0.0);
+    q.replica.service_cv = in_range(s, "service_cv", s.number("service_cv").value_or(1.0), 0.0,
+                                    queue_model::max_cv, cv_why);
   q.monthly_growth = s.number("growth").value_or(0.0);
   if (!(q.monthly_growth > -1.0) || !std::isfinite(q.monthly_growth))
     throw usage_error(fmt::format("{} must be a fraction above -1 (0.1 = 10% a month; got {})",
@@ -395,6 +443,23 @@ capacity_request build(const settings& s, const std::optional<serving_replica>& 
   q.current_replicas = s.count0("current_replicas").value_or(0);
   if (q.current_replicas < 0)
     throw usage_error(fmt::format("{} must not be negative", s.name("current_replicas")));
+  // The largest demand of the horizon (the last month's peak) must stay within the fleet the
+  // plan searches: capacity_assumptions::max_fleet_slots requests in service at once.
+  {
+    const capacity_assumptions limits{};
+    const double last_peak = q.demand.peak().in(units::requests_per_s) *
+                             std::pow(1.0 + q.monthly_growth, std::max(q.months, 0));
+    const double held = last_peak * q.replica.slot_service().in(units::s);
+    if (!(held < limits.max_fleet_slots))
+      throw usage_error(fmt::format(
+          "{}{}: a peak of {:.3g} requests/s{} keeps {:.3g} requests in service at once, more "
+          "than the {} the plan searches (capacity_assumptions::max_fleet_slots); plan a share of "
+          "the demand",
+          s.has("hourly") ? s.name("hourly") : s.name("rate"),
+          q.monthly_growth > 0 && q.months > 0 ? " with " + s.name("growth") : std::string(),
+          last_peak, q.monthly_growth > 0 && q.months > 0 ? fmt::format(" by month {}", q.months) : std::string(),
+          held, limits.max_fleet_slots));
+  }
   if (const std::optional<double> price = s.number("price"))
   {
     if (!(*price <= 1e9))  // a billion dollars an hour per replica: anything above is a typo

@@ -75,6 +75,39 @@ TEST_CASE("Capacity plan: replicas at the peak, bands, growth, fleet running out
                   invalid_input);
 }
 
+TEST_CASE("Capacity plan: slots, fleet and GPU counts are bounded, not wrapped", "[capacity]") {
+  const capacity_request base{.demand = {.mean = per_s(30)},
+                              .replica = llm,
+                              .slo = {.max_wait = 2 * units::s, .percentile = 0.99},
+                              .months = 0};
+  // 2^31 x 4 s of slots wrapped int to 0, then divided by (SIGFPE); 1e8 x 4 s ran for minutes
+  for (const double rate : {2147483648.0, 1e8}) {
+    capacity_request q = base;
+    q.replica.rate = per_s(rate);
+    CHECK_THROWS_WITH(plan_capacity(q), Catch::Matchers::Contains("replica_capacity::max_slots"));
+  }
+  capacity_request at_bound = base;  // exactly max_slots slots: planned
+  at_bound.replica.rate = per_s(replica_capacity::max_slots / 4.0);
+  CHECK(plan_capacity(at_bound).slots_per_replica == 65536);
+  // a demand needing more servers than the search covers is refused before the search
+  capacity_request busy = base;
+  busy.demand.mean = per_s(1e7);
+  CHECK_THROWS_WITH(plan_capacity(busy), Catch::Matchers::Contains("max_fleet_slots"));
+  // GPU counts multiply in long long: replicas of 2^24 GPUs pass int's range past 127 of them
+  // (--gpus-per-replica 1e9 printed "-1179869184 GPUs")
+  capacity_request wide = base;
+  wide.demand.mean = per_s(300);  // 2 req/s per replica: over 150 replicas
+  wide.replica.gpus = replica_capacity::max_gpus;
+  const capacity_plan w = plan_capacity(wide);
+  REQUIRE(w.replicas > 127);
+  CHECK(w.gpus == 1LL * w.replicas * (1 << 24));
+  wide.replica.gpus = replica_capacity::max_gpus + 1;
+  CHECK_THROWS_AS(plan_capacity(wide), invalid_input);
+  capacity_request bursty = base;
+  bursty.demand.arrival_cv = 1e9;
+  CHECK_THROWS_WITH(plan_capacity(bursty), Catch::Matchers::Contains("queue_model::max_cv"));
+}
+
 TEST_CASE("Capacity plan agrees with a simulation of the same fleet", "[capacity][simulation]") {
   // The plan's fleet at the peak, simulated request by request: replicas x 8 slots, each slot
   // serving one request (mean 4 s, CV 0.8), Poisson arrivals at 48 req/s. The plan's p99 wait

@@ -231,6 +231,18 @@ TEST_CASE("Smallest server count meeting a wait SLO", "[queueing][servers]") {
                   invalid_input);
 }
 
+TEST_CASE("Variability past queue_model::max_cv is refused", "[queueing]") {
+  // CV 1e9 gave a mean wait of 1e14 s beside a p99 of 0 (gpuplan issue 22).
+  queue_model q{.arrival_rate = per_s(5), .mean_service = 1 * units::s, .servers = 10};
+  q.arrival_cv = queue_model::max_cv;
+  CHECK(analyze_queue(q).stable);
+  q.arrival_cv = std::nextafter(queue_model::max_cv, 100.0);
+  CHECK_THROWS_WITH(analyze_queue(q), Catch::Matchers::Contains("arrival_cv must be in [0, 10]"));
+  q.arrival_cv = 1.0;
+  q.service_cv = 1e9;
+  CHECK_THROWS_WITH(analyze_queue(q), Catch::Matchers::Contains("service_cv must be in [0, 10]"));
+}
+
 TEST_CASE("Utilisation bands", "[queueing][bands]") {
   constexpr utilization_bands b{};
   STATIC_REQUIRE(b.classify(0.10) == utilization_band::waste);

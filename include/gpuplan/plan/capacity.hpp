@@ -46,20 +46,37 @@ struct replica_capacity {
   /// counted in slices; see catalog/mig.hpp for slices per GPU.
   int gpus = 1;
 
+  /// Most requests one replica may hold at once (its slots, rate x mean_service): 65,536. The
+  /// fleet is solved as a queue with replicas x slots servers by a recursion over the servers
+  /// (models/queueing.hpp), so the plan's time grows with the slots; serving engines hold
+  /// hundreds to a few thousand requests at once (vLLM's --max-num-seqs defaults to 256), and
+  /// 65,536 is far above them. --replica-rate 1e8 with --service-time 4 (4e8 slots) ran for
+  /// minutes, and 2^31 slots wrapped int into a division by zero (gpuplan issue 22).
+  static constexpr double max_slots = 65536.0;
+  /// Most GPUs one replica may span: parallel_layout::max_gpus (2^24), the largest GPU count the
+  /// models are defined for.
+  static constexpr int max_gpus = 1 << 24;
+
   constexpr void validate() const {
     detail::check_input(rate.value > 0.0 && is_finite(rate),
                         "replica_capacity.rate must be positive and finite");
     detail::check_input(mean_service.value > 0.0 && is_finite(mean_service),
                         "replica_capacity.mean_service must be positive and finite");
-    detail::check_input(service_cv >= 0.0 && detail::finite(service_cv),
-                        "replica_capacity.service_cv must be finite and not negative");
-    detail::check_input(gpus >= 1, "replica_capacity.gpus must be at least 1", gpus);
+    detail::check_input((rate * mean_service).in(units::request) <= max_slots,
+                        "replica_capacity: rate x mean_service (requests held at once) must be "
+                        "at most 65536 (replica_capacity::max_slots)");
+    detail::check_input(service_cv >= 0.0 && service_cv <= queue_model::max_cv,
+                        "replica_capacity.service_cv must be in [0, 10] (queue_model::max_cv)");
+    detail::check_input(gpus >= 1 && gpus <= max_gpus,
+                        "replica_capacity.gpus must be in [1, 2^24]", gpus);
   }
-  /// Requests served at once: rate x mean_service (Little's law), rounded down, at least 1.
+  /// Requests served at once: rate x mean_service (Little's law), rounded down, at least 1, at
+  /// most max_slots (validate() refuses more).
   [[nodiscard]] constexpr int slots() const {
     const double n = (rate * mean_service).in(units::request);
-    const long long k = static_cast<long long>(n + 1e-9);
-    return k < 1 ? 1 : static_cast<int>(k);
+    if (!(n < max_slots)) return static_cast<int>(max_slots);
+    const int k = static_cast<int>(n + 1e-9);
+    return k < 1 ? 1 : k;
   }
   /// Service time of one slot such that slots / slot_service = rate exactly. Equals
   /// mean_service when rate x mean_service is a whole number; longer when it was rounded down
@@ -120,8 +137,8 @@ struct demand_profile {
                         "demand_profile.mean must be positive and finite");
     detail::check_input(peak_factor >= 1.0 && detail::finite(peak_factor),
                         "demand_profile.peak_factor must be at least 1 (peak / mean)");
-    detail::check_input(arrival_cv >= 0.0 && detail::finite(arrival_cv),
-                        "demand_profile.arrival_cv must be finite and not negative");
+    detail::check_input(arrival_cv >= 0.0 && arrival_cv <= queue_model::max_cv,
+                        "demand_profile.arrival_cv must be in [0, 10] (queue_model::max_cv)");
   }
   [[nodiscard]] constexpr request_rate peak() const { return mean * peak_factor; }
 };
@@ -130,6 +147,11 @@ struct capacity_assumptions {
   utilization_bands bands{};
   /// Search cap for the replica count (a target that needs more is reported as an error).
   int max_replicas = 1000000;
+  /// Search cap for the fleet's slots (replicas x slots, the queue's servers), for the same
+  /// reason as max_replicas and at the same scale: the Erlang recursion is O(servers) and runs
+  /// once per month of growth and per hour of the profile, so 10^6 servers keep a 121-month plan
+  /// within seconds. A demand that needs more is refused (plan a share of it).
+  int max_fleet_slots = 1000000;
 };
 
 /// The question: this demand, this replica, this wait target; growth over a horizon; today's
@@ -175,7 +197,7 @@ struct capacity_plan {
   static constexpr int max_months = 120;
 
   int replicas = 0;       ///< at the peak, meeting the SLO (month 0)
-  int gpus = 0;           ///< replicas x replica.gpus
+  long long gpus = 0;     ///< replicas x replica.gpus (long long: 10^6 replicas x 2^24 GPUs)
   int slots_per_replica = 1;
   queue_metrics at_peak{};  ///< the fleet's queue at the peak rate
   queue_metrics at_mean{};  ///< the same fleet at the mean rate
@@ -232,14 +254,22 @@ constexpr queue_model fleet_queue(const replica_capacity& rep, double arrival_cv
           .service_cv = rep.service_cv};
 }
 
-/// Smallest replica count meeting the SLO at rate r.
+/// Smallest replica count meeting the SLO at rate r, searching up to max_replicas replicas and
+/// max_fleet_slots servers (capacity_assumptions).
 constexpr int replicas_for(const replica_capacity& rep, double arrival_cv, request_rate r,
-                           const wait_slo& slo, int max_replicas) {
+                           const wait_slo& slo, const capacity_assumptions& a) {
   if (!(r.value > 0.0)) return 0;
+  check_input(is_finite(r), "capacity: the demand must be finite");
   const int k = rep.slots();
-  const queue_metrics m =
-      min_servers(fleet_queue(rep, arrival_cv, r, 1), slo,
-                  max_replicas > 2147483647 / k ? 2147483647 : max_replicas * k);
+  const long long by_replicas = 1LL * a.max_replicas * k;
+  const int max_servers =
+      static_cast<int>(by_replicas < a.max_fleet_slots ? by_replicas : a.max_fleet_slots);
+  queue_model q = fleet_queue(rep, arrival_cv, r, 1);
+  check_input(q.offered_load() < max_servers,
+              "capacity: the demand keeps more requests in service at once than the plan "
+              "searches (capacity_assumptions::max_fleet_slots, 10^6)",
+              static_cast<long long>(max_servers));
+  const queue_metrics m = min_servers(q, slo, max_servers);
   return (m.servers + k - 1) / k;
 }
 
@@ -259,9 +289,11 @@ constexpr capacity_plan plan_capacity(const capacity_request& q,
   const double cv = q.demand.arrival_cv;
   capacity_plan p{};
   p.slots_per_replica = rep.slots();
-  p.replicas = detail::replicas_for(rep, cv, q.demand.peak(), q.slo, a.max_replicas);
-  p.gpus = p.replicas * rep.gpus;
-  p.replicas_at_mean = detail::replicas_for(rep, cv, q.demand.mean, q.slo, a.max_replicas);
+  detail::check_input(a.max_replicas >= 1 && a.max_fleet_slots >= 1,
+                      "capacity_assumptions: max_replicas and max_fleet_slots must be positive");
+  p.replicas = detail::replicas_for(rep, cv, q.demand.peak(), q.slo, a);
+  p.gpus = 1LL * p.replicas * rep.gpus;
+  p.replicas_at_mean = detail::replicas_for(rep, cv, q.demand.mean, q.slo, a);
   p.at_peak = analyze_queue(detail::fleet_queue(rep, cv, q.demand.peak(), p.replicas));
   p.at_mean = analyze_queue(detail::fleet_queue(rep, cv, q.demand.mean, p.replicas));
   p.peak_utilization = detail::fleet_utilization(rep, q.demand.peak(), p.replicas);
@@ -283,7 +315,7 @@ constexpr capacity_plan plan_capacity(const capacity_request& q,
     g.month = m;
     g.mean = q.demand.mean * scale;
     g.peak = q.demand.peak() * scale;
-    g.replicas = detail::replicas_for(rep, cv, g.peak, q.slo, a.max_replicas);
+    g.replicas = detail::replicas_for(rep, cv, g.peak, q.slo, a);
     g.mean_utilization = detail::fleet_utilization(rep, g.mean, g.replicas);
     g.peak_utilization = detail::fleet_utilization(rep, g.peak, g.replicas);
     g.fleet_peak_utilization = detail::fleet_utilization(rep, g.peak, fleet);
@@ -300,7 +332,7 @@ constexpr capacity_plan plan_capacity(const capacity_request& q,
     for (int h = 0; h < 24; ++h) {
       p.hours[h].rate = q.demand.hourly[h];
       p.hours[h].replicas =
-          detail::replicas_for(rep, cv, q.demand.hourly[h], q.slo, a.max_replicas);
+          detail::replicas_for(rep, cv, q.demand.hourly[h], q.slo, a);
       p.hours[h].fleet_utilization =
           detail::fleet_utilization(rep, q.demand.hourly[h], p.replicas);
     }
@@ -324,7 +356,7 @@ struct capacity_option {
 struct option_result {
   name_string name{};
   int replicas = 0;
-  int gpus = 0;                  ///< physical GPUs: ceil(replicas / replicas_per_gpu) x gpus
+  long long gpus = 0;            ///< physical GPUs: ceil(replicas / replicas_per_gpu) x gpus
   double peak_utilization = 0;
   double mean_utilization = 0;
   utilization_band peak_band = utilization_band::waste;
@@ -391,7 +423,7 @@ constexpr int rank_options(const capacity_request& q, std::span<const capacity_o
     r.current_replicas = 0;
     const capacity_plan p = plan_capacity(r, a);
     option_result& x = out[i] = detail::option_from_plan(o.name, p, q);
-    x.gpus = (p.replicas + o.replicas_per_gpu - 1) / o.replicas_per_gpu * o.replica.gpus;
+    x.gpus = 1LL * ((p.replicas + o.replicas_per_gpu - 1) / o.replicas_per_gpu) * o.replica.gpus;
     x.priced = o.replica_price.value > 0.0;
     x.cost = p.cost_at_peak;
   }
