@@ -132,6 +132,17 @@ bool is_plan_meta(std::string_view k) {
   return k == "$schema" || k == "comment" || k == "description";
 }
 
+/// Refuses an empty value ("--wait-slo ''"), which CLI11 would read as 0 for a number or a count
+/// (an SLO of 0 s, 0 g/kWh) and as "" for a text (gpuplan issue 22): no field means anything by
+/// an empty value.
+CLI::Validator non_empty(const char* what) {
+  return CLI::Validator(
+      [what](const std::string& v) -> std::string {
+        return v.empty() ? fmt::format("empty value: give {}", what) : std::string();
+      },
+      "");
+}
+
 }  // namespace
 
 std::span<const field> model_fields() { return model_table; }
@@ -170,17 +181,20 @@ void settings::add(CLI::App* app, std::span<const field> fields) {
       case ft::count:
       case ft::count0:
         app->add_option_function<int>(
-            flag, [this, key](const int& v) { flags_[key] = v; }, help);
+               flag, [this, key](const int& v) { flags_[key] = v; }, help)
+            ->check(non_empty("a whole number"));
         break;
       case ft::number:
         app->add_option_function<double>(
-            flag, [this, key](const double& v) { flags_[key] = v; }, help);
+               flag, [this, key](const double& v) { flags_[key] = v; }, help)
+            ->check(non_empty("a number"));
         break;
       case ft::text:
       case ft::spec:
       case ft::list:
         app->add_option_function<std::string>(
-            flag, [this, key](const std::string& v) { flags_[key] = v; }, help);
+               flag, [this, key](const std::string& v) { flags_[key] = v; }, help)
+            ->check(non_empty("a value"));
         break;
     }
   }
@@ -231,6 +245,8 @@ void settings::read_plan() {
     }
     if (plan_.count(k) != 0) throw io::error(file + ": key '" + k + "' given twice");
     const nlohmann::json one = {{k, v}};
+    if (v.is_string() && v.get_ref<const std::string&>().empty())
+      throw io::error(file + ": key '" + raw_key + "' is empty: give a value");
     switch (f->type) {
       case ft::count: plan_[k] = io::get_count(one, k, src); break;
       case ft::count0: plan_[k] = io::get_count(one, k, src, true); break;
@@ -527,6 +543,24 @@ std::string settle_framework(const settings& s, const model_choice& model,
   return note;
 }
 
+namespace {
+/// Smallest share of GPU memory an engine may be given (--gpu-memory-utilization,
+/// --mem-fraction-static, --free-gpu-memory-fraction): 1%. An 80 GB GPU's 1% (800 MB) is below
+/// the CUDA context and any model's weights, so nothing fits below it, and 1e-308 printed the
+/// weights as "inf%" of the capacity (gpuplan issue 22).
+constexpr double min_memory_fraction = 0.01;
+
+double memory_fraction(const settings& s, std::string_view key, double v) {
+  if (!(v > 0.0 && v <= 1.0))
+    throw usage_error(fmt::format("{} must be in (0, 1] (got {})", s.name(key), v));
+  if (v < min_memory_fraction)
+    throw usage_error(fmt::format("{} must be at least {:g} (min_memory_fraction: below it no "
+                                  "model fits; got {:g})",
+                                  s.name(key), min_memory_fraction, v));
+  return v;
+}
+}  // namespace
+
 inference_config serving_from(const settings& s, const model_choice& model) {
   inference_config c;
   const precision native = model.transformer ? model.transformer->native_dtype : precision::bf16;
@@ -541,12 +575,8 @@ inference_config serving_from(const settings& s, const model_choice& model) {
   c.context = s.count("context").value_or(c.context);
   c.max_model_len = s.count("max_model_len").value_or(0);
   check_tokens(1LL * c.batch * std::max(c.context, c.max_model_len));
-  if (const auto u = s.number("gpu_memory_utilization")) {
-    if (!(*u > 0.0 && *u <= 1.0))
-      throw usage_error(fmt::format("{} must be in (0, 1] (got {})",
-                                    s.name("gpu_memory_utilization"), *u));
-    c.gpu_memory_utilization = *u;
-  }
+  if (const auto u = s.number("gpu_memory_utilization"))
+    c.gpu_memory_utilization = memory_fraction(s, "gpu_memory_utilization", *u);
   c.block_size = s.count("block_size").value_or(c.block_size);
   c.max_num_batched_tokens = s.count("max_num_batched_tokens").value_or(c.max_num_batched_tokens);
   c.max_num_seqs = s.count("max_num_seqs").value_or(c.max_num_seqs);
@@ -557,8 +587,7 @@ inference_config serving_from(const settings& s, const model_choice& model) {
   c.quant_zero_point = s.flag("quant_zero_point").value_or(c.quant_zero_point);
   if (const auto e = s.text("engine")) c.engine = enum_named<serving_engine>(*e, s.name("engine"));
   for (const char* key : {"mem_fraction_static", "free_gpu_memory_fraction"})
-    if (const auto f = s.number(key); f && !(*f > 0.0 && *f <= 1.0))
-      throw usage_error(fmt::format("{} must be in (0, 1] (got {})", s.name(key), *f));
+    if (const auto f = s.number(key)) (void)memory_fraction(s, key, *f);
   c.mem_fraction_static = s.number("mem_fraction_static").value_or(c.mem_fraction_static);
   c.free_gpu_memory_fraction =
       s.number("free_gpu_memory_fraction").value_or(c.free_gpu_memory_fraction);
