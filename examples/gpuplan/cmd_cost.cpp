@@ -278,6 +278,11 @@ int run_cost_command(cost_command& cmd) {
     r.usage.gpu = gpu.spec;
     r.gpu_source = gpu.source;
     r.usage.gpus = s.count("gpus").value_or(0);
+    // (gpus + 7) / 8 nodes in int wrapped at 2^31 - 1 ("nodes must be positive")
+    if (r.usage.gpus > parallel_layout::max_gpus)
+      throw usage_error(fmt::format("{} must be at most {} (parallel_layout::max_gpus, the most "
+                                    "the models are defined for; got {})",
+                                    s.name("gpus"), parallel_layout::max_gpus, r.usage.gpus));
     // A million GPUs for 114 years: beyond it a typo, not a run (and the money and energy lines
     // would print hundreds of digits)
     constexpr double max_gpu_hours = 1e12;
@@ -318,7 +323,16 @@ int run_cost_command(cost_command& cmd) {
   if (s.has("provider")) provider = *s.text("provider");
   if (s.has("price_per_gpu_hour"))
     r.inputs.price_per_gpu_hour = positive(s, "price_per_gpu_hour") * units::usd_per_h;
-  if (s.has("power_per_gpu")) r.inputs.power_per_gpu = positive(s, "power_per_gpu") * units::W;
+  if (s.has("power_per_gpu")) {
+    // The least all-in draw per GPU taken: 1 W. The smallest data-centre GPU in the catalog draws
+    // tens of watts (an L4's board power is 72 W); 1e-308 W printed "inf tokens per joule".
+    constexpr double min_power_per_gpu_w = 1.0;
+    const double watts = positive(s, "power_per_gpu");
+    if (watts < min_power_per_gpu_w)
+      throw usage_error(fmt::format("{} must be at least {:g} W (min_power_per_gpu_w; got {:g})",
+                                    s.name("power_per_gpu"), min_power_per_gpu_w, watts));
+    r.inputs.power_per_gpu = watts * units::W;
+  }
   if (s.has("utilization")) {
     const double u = *s.number("utilization");
     if (!(u > 0 && u <= 1))

@@ -112,6 +112,15 @@ int run_utilization(utilization_command& f) {
   if (!(o.monthly_growth >= 0) || !std::isfinite(o.monthly_growth))
     throw usage_error(fmt::format("{} must be a fraction, not negative (0.05 = 5% a month)",
                                   f.s.name("growth")));
+  // Fastest growth taken: 10 (+1000% a month). Demand that grows elevenfold a month for long is
+  // unheard of (ChatGPT's record launch: about 100 million users in its first two months); a
+  // larger figure is a percentage typed as a fraction, and 1e308 printed a wrapped negative %.
+  constexpr double max_monthly_growth = 10.0;
+  if (o.monthly_growth > max_monthly_growth)
+    throw usage_error(fmt::format("{} must be at most {:g} (+{:g}% a month, max_monthly_growth; "
+                                  "0.05 = 5%; got {:g})",
+                                  f.s.name("growth"), max_monthly_growth,
+                                  max_monthly_growth * 100, o.monthly_growth));
   std::vector<io::gpu_sample> samples;
   std::vector<std::string> formats;
   std::string throughput_unit;

@@ -46,6 +46,12 @@ double reliability_number(const settings& s, std::string_view key, bool zero_ok,
   return v;
 }
 
+/// Shortest checkpoint interval taken, in hours: a second. No run checkpoints more often than it
+/// takes a step, and a training step takes a second or more at the scales the reliability model
+/// is for; --checkpoint-interval-hours 1e-308 made the checkpoint count infinite ("inf days", a
+/// JSON null; gpuplan issue 22).
+constexpr double min_checkpoint_interval_hours = 1.0 / 3600.0;
+
 /// --rampup-batch-size "START INCREMENT SAMPLES" into the plan's config, each checked against
 /// the batch and the layout with the flag named.
 void set_rampup(const settings& s, const std::string& text, training_plan& p) {
@@ -119,9 +125,15 @@ reliability_assumptions reliability_from(const settings& s) {
     a.failures_per_node_day = reliability_number(s, "failures_per_node_day", true, 1000.0);
   if (s.has("restart_minutes"))
     a.restart = reliability_number(s, "restart_minutes", true, 525960.0) * units::minute;
-  if (s.has("checkpoint_interval_hours"))
-    a.checkpoint_interval =
-        reliability_number(s, "checkpoint_interval_hours", false, 8766.0) * units::h;
+  if (s.has("checkpoint_interval_hours")) {
+    const double h = reliability_number(s, "checkpoint_interval_hours", false, 8766.0);
+    if (h < min_checkpoint_interval_hours)
+      throw usage_error(fmt::format("{} must be at least {:.3g} (a second, "
+                                    "min_checkpoint_interval_hours; got {:g})",
+                                    s.name("checkpoint_interval_hours"),
+                                    min_checkpoint_interval_hours, h));
+    a.checkpoint_interval = h * units::h;
+  }
   if (s.has("checkpoint_write_seconds"))
     a.checkpoint_write =
         reliability_number(s, "checkpoint_write_seconds", false, 31557600.0) * units::s;
@@ -273,7 +285,17 @@ run_description training_run_from(const settings& s, std::string_view command) {
     throw usage_error(s.name("offload") +
                       " params: the step-time model covers optimizer offload only");
   d.plan.node = choose_node(s, gpu, d.plan.layout.gpus(), command);
-  if (auto n = s.count("nodes")) d.plan.nodes = *n;
+  if (auto n = s.count("nodes")) {
+    // the cluster's GPUs within the largest count the models are defined for (an int product
+    // in the models: --nodes 2147483647 wrapped it negative)
+    if (1LL * *n * d.plan.node.gpus > parallel_layout::max_gpus)
+      throw usage_error(fmt::format("{} {} x {} GPUs per node is more than {} GPUs "
+                                    "(parallel_layout::max_gpus, the most the models are "
+                                    "defined for)",
+                                    s.name("nodes"), *n, d.plan.node.gpus,
+                                    parallel_layout::max_gpus));
+    d.plan.nodes = *n;
+  }
   if (auto f = s.text("fabric")) {
     d.plan.fabric = enum_named<inter_node_fabric>(
         *f, s.name("fabric"), {inter_node_fabric::infiniband, inter_node_fabric::roce,

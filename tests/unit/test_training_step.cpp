@@ -330,6 +330,9 @@ TEST_CASE("bad plans are refused, naming the field") {
   p.nodes = 2;  // 64 GPUs on 16 GPUs
   CHECK_THROWS_AS(estimate_step(p), invalid_input);
   p = kor_plan(kor_table5[1], true);
+  p.nodes = 2147483647;  // x 8 GPUs wrapped int negative ("must hold" with -8); now refused
+  CHECK_THROWS_WITH(estimate_step(p), Catch::Matchers::Contains("at most 2^24 GPUs"));
+  p = kor_plan(kor_table5[1], true);
   p.layout.cp = 3;  // 2048 not a multiple of 3
   CHECK_THROWS_AS(estimate_step(p), invalid_input);
 }

@@ -801,9 +801,14 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
   detail::check_input(c.seq % l.cp == 0, "training_config.seq must be a multiple of layout.cp",
                       c.seq, l.cp);
   const int nodes = plan_nodes(p);
-  detail::check_input(nodes * p.node.gpus >= l.gpus(),
+  // in long long: nodes = 2^31 - 1 wrapped the product negative (gpuplan issue 22)
+  detail::check_input(1LL * nodes * p.node.gpus >= l.gpus(),
                       "training_plan.nodes x node.gpus must hold layout.gpus()",
-                      nodes * p.node.gpus, l.gpus());
+                      1LL * nodes * p.node.gpus, l.gpus());
+  detail::check_input(1LL * nodes * p.node.gpus <= parallel_layout::max_gpus,
+                      "training_plan.nodes x node.gpus must be at most 2^24 GPUs "
+                      "(parallel_layout::max_gpus)",
+                      1LL * nodes * p.node.gpus);
   detail::check_input(nodes == 1 || p.node.nics.count > 0,
                       "training_plan.node has no NICs but the layout spans several nodes", nodes);
   const compute_rate peak_rate = p.node.gpu.peak.tensor(c.dtype);
