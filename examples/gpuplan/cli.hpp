@@ -109,8 +109,8 @@ model_choice model_from_json(const nlohmann::json& j, const std::string& where);
 /// "did you mean X, Y or Z?" from up to three names (empty ones skipped).
 std::string did_you_mean(const std::array<std::string_view, 3>& names);
 
-/// Parses "7.5e9", "7.5B", "70b", "125M", "1.2T", "350k" as a positive count; usage_error naming
-/// `what` otherwise.
+/// Parses "7.5e9", "7.5B", "70b", "125M", "1.2T", "350k" as a count of at least 1; usage_error
+/// naming `what` otherwise.
 double parse_count(std::string_view text, std::string_view what);
 
 // ---- output -----------------------------------------------------------------------------------

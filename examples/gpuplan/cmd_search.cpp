@@ -754,8 +754,8 @@ int run_serve_search(serve_search_command& cmd) {
   p.compute_dtype = p.model.native_dtype == precision::fp16 ? precision::fp16 : precision::bf16;
   p.mix = mix_of(s);
   set_engine_behaviour(s, p);  // as gpuplan serve reads them (decode attention, MoE all-to-all)
-  space.slo = serving_slo{.ttft = positive_or_zero(s, "ttft_slo") * units::s,
-                          .tpot = positive_or_zero(s, "tpot_slo") * units::s};
+  space.slo = serving_slo{.ttft = slo_seconds(s, "ttft_slo") * units::s,
+                          .tpot = slo_seconds(s, "tpot_slo") * units::s};
   if (auto o = s.text("objective")) space.objective = enum_named<serving_objective>(*o, s.name("objective"));
   const std::vector<money_rate> prices = price_list(s, nodes.size());
   const auto provider = s.text("provider");

@@ -61,7 +61,11 @@ double parse_count(std::string_view text, std::string_view what) {
   if (t.empty() || ec != std::errc{} || end != t.data() + t.size() || !std::isfinite(v))
     throw usage_error(
         fmt::format("{} '{}' is not a number (examples: 7.5e9, 7.5B, 125M)", what, text));
+  // A count of things (tokens, parameters, GPUs) is at least one of them: 1e-308 tokens was
+  // taken as a budget and 1e-308 parameters as a model (gpuplan issue 22).
   if (v <= 0) throw usage_error(fmt::format("{} must be positive (got {})", what, text));
+  if (v * scale < 1.0)
+    throw usage_error(fmt::format("{} must be at least 1 (got {})", what, text));
   return v * scale;
 }
 

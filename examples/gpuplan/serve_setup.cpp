@@ -133,6 +133,20 @@ double positive_or_zero(const settings& s, std::string_view key) {
   return *v;
 }
 
+/// Longest latency target (TTFT, TPOT) taken: a day, in seconds. Interactive serving targets are
+/// milliseconds to seconds and offline batch inference hours; past a day a target constrains
+/// nothing, and --ttft-slo 1e308 printed "inf ms" (gpuplan issue 22).
+constexpr double max_latency_slo_s = 86400.0;
+
+double slo_seconds(const settings& s, std::string_view key) {
+  const double v = positive_or_zero(s, key);
+  if (v > max_latency_slo_s)
+    throw usage_error(fmt::format("{} must be at most {:g} seconds (a day, max_latency_slo_s; got "
+                                  "{:g})",
+                                  s.name(key), max_latency_slo_s, v));
+  return v;
+}
+
 serve_setup serve_setup_from(const settings& s, std::string_view command) {
   serve_setup r{.model = model_from(s, command), .plan = {}, .node = {}, .slo = {}};
   if (!r.model.transformer)
@@ -162,8 +176,8 @@ serve_setup serve_setup_from(const settings& s, std::string_view command) {
   r.input_len = static_cast<int>(std::lround(p.mix.mean_input()));
   r.output_len = static_cast<int>(std::lround(p.mix.mean_output()));
   set_engine_behaviour(s, p);
-  r.slo = serving_slo{.ttft = positive_or_zero(s, "ttft_slo") * units::s,
-                      .tpot = positive_or_zero(s, "tpot_slo") * units::s};
+  r.slo = serving_slo{.ttft = slo_seconds(s, "ttft_slo") * units::s,
+                      .tpot = slo_seconds(s, "tpot_slo") * units::s};
   return r;
 }
 

@@ -46,6 +46,9 @@ request_mix mix_of(const settings& s);
 
 /// A positive number given for key (0 when absent); usage_error naming the field otherwise.
 double positive_or_zero(const settings& s, std::string_view key);
+/// A latency target (--ttft-slo, --tpot-slo) in seconds: positive_or_zero, and at most a day
+/// (max_latency_slo_s in serve_setup.cpp).
+double slo_seconds(const settings& s, std::string_view key);
 
 /// --concurrency, --rate: the load a deployment serves (`gpuplan serve`, `gpuplan cost`).
 std::span<const field> serve_point_fields();

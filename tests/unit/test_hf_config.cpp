@@ -163,6 +163,19 @@ TEST_CASE("bad configs name the file and the key", "[hf][errors]") {
     CHECK_THROWS_WITH(io::from_hf_config(cfg, {"cfg.json", ""}),
                       Catch::Matchers::Contains("'num_key_value_heads' (5) must divide"));
   }
+  SECTION("max_position_embeddings: 0 is no model (absent is unknown)") {
+    nlohmann::json cfg = {{"architectures", {"LlamaForCausalLM"}},
+                          {"hidden_size", 4096},
+                          {"num_hidden_layers", 32},
+                          {"num_attention_heads", 32},
+                          {"num_key_value_heads", 8},
+                          {"intermediate_size", 14336},
+                          {"vocab_size", 32000}};
+    CHECK(io::from_hf_config(cfg, {"cfg.json", ""}).max_positions == 0);
+    cfg["max_position_embeddings"] = 0;
+    CHECK_THROWS_WITH(io::from_hf_config(cfg, {"cfg.json", ""}),
+                      Catch::Matchers::Contains("'max_position_embeddings' must be positive (got 0)"));
+  }
   SECTION("a wrong type is named") {
     const nlohmann::json cfg = {{"architectures", {"GPT2LMHeadModel"}}, {"n_embd", "768"}};
     CHECK_THROWS_WITH(io::from_hf_config(cfg, {"cfg.json", ""}),

@@ -156,7 +156,9 @@ inline transformer_spec from_hf_config(const nlohmann::json& cfg, const json_sou
   m.head_dim = get_count_or(cfg, "head_dim", src, m.hidden / m.heads);
   m.ffn = get_count(cfg, "intermediate_size", src);
   m.vocab = get_count(cfg, "vocab_size", src);
-  m.max_positions = get_count_or(cfg, "max_position_embeddings", src, 0, true);
+  // Absent: unknown (0). Given, at least 1: a model whose context holds no token is no model
+  // (max_position_embeddings: 0 was accepted; gpuplan issue 22).
+  m.max_positions = get_count_or(cfg, "max_position_embeddings", src, 0);
   m.positions = position_kind::rotary;
 
   if (family == hf_family::gpt_neox) {

@@ -213,7 +213,9 @@ inline transformer_spec transformer_from_json(const nlohmann::json& j, const jso
   m.vocab = get_count(j, "vocab", src);
   m.tied_embeddings = get_bool_or(j, "tied_embeddings", src, false);
   m.positions = get_enum_or(j, "positions", src, position_kind::rotary);
-  m.max_positions = get_count_or(j, "max_positions", src, 0, m.positions == position_kind::rotary);
+  // Absent: unknown (0). Given, a model has at least one position: 0 was taken as a model whose
+  // context holds no token (gpuplan issue 22).
+  m.max_positions = get_count_or(j, "max_positions", src, 0);
   m.norm = get_enum_or(j, "norm", src, norm_kind::rmsnorm);
   m.qkv_bias = get_bool_or(j, "qkv_bias", src, false);
   m.out_bias = get_bool_or(j, "out_bias", src, false);
