@@ -196,3 +196,18 @@ def _():
         with open(mp, "w") as f:
             json.dump(own, f)
         bad(r"model\.json.*max_positions.* must be positive \(got 0\)", "fit", "--model", mp)
+
+
+@case("numbers.power_per_gpu_at_least_a_watt")
+def _():
+    # printed "inf tokens per joule"
+    bad(r"--power-per-gpu must be at least 1 W \(min_power_per_gpu_w; got 1e-308\)", "cost",
+        "--model", "llama-3.1-8b", "--gpu", "h100", "--concurrency", "64", "--power-per-gpu",
+        "1e-308")
+
+
+@case("numbers.utilization_growth_bounded")
+def _():
+    # 1e308 printed "demand grows -9223372036854775808% a month"
+    bad(r"--growth must be at most 10 \(\+1000% a month, max_monthly_growth", "utilization",
+        data("monitoring/nvidia-smi-units.csv"), "--growth", "1e308")
