@@ -1,19 +1,27 @@
 // examples/gpuplan/chart.cpp: text and gnuplot renderings of a chart_spec (see chart.hpp).
 #include "chart.hpp"
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
-#include <chrono>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
-#include <fstream>
 #include <iterator>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
 #include <system_error>
+
+extern char** environ;  // the environment gnuplot inherits (POSIX)
 
 namespace gpuplan::cli::chart {
 
@@ -232,67 +240,182 @@ std::filesystem::path find_gnuplot() {
 
 namespace {
 
-/// A gnuplot single-quoted string: no escapes are processed; a quote is written twice.
+/// At most this many characters of a user's file name are repeated in a message (the house rule
+/// for errors: an offending value is shown, not a page of it).
+constexpr std::size_t shown_name_chars = 80;
+
+/// A file name as a message shows it: control characters as '?', clipped to shown_name_chars.
+std::string shown(const std::filesystem::path& p) {
+  std::string s = p.string();
+  for (char& ch : s)
+    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) ch = '?';
+  if (s.size() > shown_name_chars) s = s.substr(0, shown_name_chars) + "...";
+  return s;
+}
+
+bool is_control(char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f; }
+
+/// A gnuplot single-quoted string. gnuplot 5.4 reads single-quoted text literally: no backquote
+/// command substitution (that happens in double quotes only), no @macro expansion, no backslash
+/// escapes; a quote is written twice (checked against the real gnuplot by tests/cli/
+/// cases_security.py). A control character could end the command (a newline) or the comment line,
+/// so each becomes a space. The terminals are `noenhanced`, so ^ _ @ { } are shown, not read as
+/// markup.
 std::string gp_quote(std::string_view s) {
   std::string out = "'";
   for (char ch : s) {
     if (ch == '\'') out += "''";
-    else if (ch == '\n') out += ' ';
+    else if (is_control(ch)) out += ' ';
     else out += ch;
   }
   return out + "'";
 }
 
-/// A POSIX shell single-quoted word.
-std::string sh_quote(std::string_view s) {
-  std::string out = "'";
-  for (char ch : s) {
-    if (ch == '\'') out += "'\\''";
-    else out += ch;
-  }
-  return out + "'";
+/// A file name in a gnuplot script: quoted, and a relative one prefixed with "./" so that no
+/// first character ('|' or '<': a command; '~': the home folder) is read as more than a name.
+std::string gp_path(const std::filesystem::path& p) {
+  return gp_quote(p.is_relative() ? "./" + p.string() : p.string());
 }
 
-std::string terminal_for(const std::filesystem::path& image) {
+/// "--chart: " (the flag or plan key the name came from), or nothing.
+std::string prefix_of(std::string_view what) {
+  return what.empty() ? std::string() : std::string(what) + ": ";
+}
+
+std::string terminal_for(const std::filesystem::path& image, std::string_view what = {}) {
   std::string ext = image.extension().string();
   for (char& ch : ext) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  if (ext == ".svg") return "set terminal svg size 960,540 dynamic background rgb 'white'";
-  if (ext == ".png") return "set terminal png size 960,540";
-  throw std::invalid_argument("chart file '" + image.string() +
+  if (ext == ".svg") return "set terminal svg size 960,540 dynamic noenhanced background rgb 'white'";
+  if (ext == ".png") return "set terminal png noenhanced size 960,540";
+  throw std::invalid_argument(prefix_of(what) + "chart file '" + shown(image) +
                               "': the extension must be .svg or .png");
 }
 
 constexpr const char* band_colors[] = {"#2ca02c", "#ff7f0e", "#1f77b4", "#d62728", "#9467bd"};
 
-void write_file(const std::filesystem::path& p, const std::string& text) {
-  std::ofstream f(p, std::ios::binary);
-  f << text;
-  f.close();
-  if (!f) throw std::runtime_error(p.string() + ": cannot write the file");
+/// The error for a file operation that failed with errno `err`: the user's to fix (exit 2).
+[[noreturn]] void file_failure(std::string_view what, const std::string& doing, int err) {
+  throw std::invalid_argument(prefix_of(what) + doing + ": " + std::strerror(err));
+}
+
+/// What a file is (for the refusal of one that is not a regular file).
+std::string kind_of(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+  if (S_ISFIFO(mode)) return "a named pipe";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
 }
 
 }  // namespace
 
-std::string gnuplot_data(const chart_spec& c) {
-  std::ostringstream out;
-  out.precision(17);
-  for (std::size_t si = 0; si < c.data.size(); ++si) {
-    if (si > 0) out << "\n\n";  // a new index block
-    out << "# " << c.data[si].name << '\n';
-    std::vector<std::pair<double, double>> pts = c.data[si].points;
-    std::sort(pts.begin(), pts.end());
-    for (const auto& [px, py] : pts)
-      if (std::isfinite(px) && std::isfinite(py)) out << px << ' ' << py << '\n';
+replaced check_target(const std::filesystem::path& target, std::string_view what) {
+  struct stat st {};
+  if (::lstat(target.c_str(), &st) != 0) {
+    const int err = errno;
+    if (err == ENOENT) return replaced::nothing;
+    file_failure(what, "cannot look at '" + shown(target) + "'", err);
   }
-  return out.str();
+  if (S_ISLNK(st.st_mode)) return replaced::link;
+  if (S_ISREG(st.st_mode)) return replaced::file;
+  throw std::invalid_argument(prefix_of(what) + "'" + shown(target) + "' is " + kind_of(st.st_mode) +
+                              ", not a regular file: it is not replaced");
 }
 
-std::string gnuplot_script(const chart_spec& c, const std::filesystem::path& data_file,
-                           const std::filesystem::path& image) {
+void check_file_name(const std::filesystem::path& image, std::string_view what) {
+  const std::string s = image.string();
+  if (s.empty()) throw std::invalid_argument(prefix_of(what) + "the chart file name is empty");
+  if (std::any_of(s.begin(), s.end(), is_control))
+    throw std::invalid_argument(prefix_of(what) + "chart file '" + shown(image) +
+                                "': the name holds a control character");
+  const std::size_t first = s.find_first_not_of(' ');
+  if (first != std::string::npos && (s[first] == '|' || s[first] == '<'))
+    throw std::invalid_argument(prefix_of(what) + "chart file '" + shown(image) +
+                                "': gnuplot reads a name starting with '" + s[first] +
+                                "' as a command to run; refused");
+}
+
+temp_file::temp_file(const std::filesystem::path& folder, const std::string& suffix,
+                     std::string_view what)
+    : what_(what) {
+  std::error_code ec;
+  const std::filesystem::path dir =
+      std::filesystem::absolute(folder.empty() ? std::filesystem::path(".") : folder, ec);
+  if (ec) file_failure(what, "cannot find the folder '" + shown(folder) + "'", ec.value());
+  std::string name = (dir / (".gpuplan-XXXXXX" + suffix)).string();
+  fd_ = ::mkstemps(name.data(), static_cast<int>(suffix.size()));
+  if (fd_ < 0) file_failure(what, "cannot create a file in the folder '" + shown(dir) + "'", errno);
+  path_ = name;
+  // mkstemps makes the file 0600; the chart is an ordinary file (0666 less the umask)
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  if (::fchmod(fd_, static_cast<mode_t>(0666) & ~mask) != 0) {
+    const int err = errno;
+    ::close(fd_);
+    ::unlink(path_.c_str());
+    file_failure(what, "cannot set the mode of '" + shown(path_) + "'", err);
+  }
+}
+
+temp_file::~temp_file() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!placed_) ::unlink(path_.c_str());
+}
+
+void temp_file::write(std::string_view text) {
+  while (!text.empty()) {
+    const ssize_t n = ::write(fd_, text.data(), text.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) file_failure(what_, "cannot write '" + shown(path_) + "'", n < 0 ? errno : EIO);
+    text.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+void temp_file::close() {
+  if (fd_ < 0) return;
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) file_failure(what_, "cannot write '" + shown(path_) + "'", errno);
+}
+
+void temp_file::place(const std::filesystem::path& target) {
+  close();
+  if (::rename(path_.c_str(), target.c_str()) != 0)
+    file_failure(what_, "cannot write '" + shown(target) + "'", errno);
+  placed_ = true;
+}
+
+replaced write_file(const std::filesystem::path& target, std::string_view text, std::string_view what) {
+  const replaced before = check_target(target, what);
+  temp_file f(target.parent_path(), target.extension().string(), what);
+  f.write(text);
+  f.place(target);
+  return before;
+}
+
+namespace {
+
+/// " (replacing the existing X)" or " (replacing the symbolic link X, not the file it pointed to)".
+std::string replaced_note(const std::filesystem::path& p, replaced r) {
+  switch (r) {
+    case replaced::nothing: return {};
+    case replaced::file: return " (replacing the existing " + p.string() + ")";
+    case replaced::link:
+      return " (replacing the symbolic link " + p.string() + ", not the file it pointed to)";
+  }
+  return {};
+}
+
+/// The script that draws `c` into `output` (terminal by `image`'s extension); `source(i)` is the
+/// data of series i as gnuplot reads it (a file's index block, or a datablock).
+template <class Source>
+std::string script_text(const chart_spec& c, const std::filesystem::path& image,
+                        const std::string& output, const std::string& preamble, Source source) {
   std::ostringstream s;
   s << "# gpuplan chart: gnuplot " << gp_quote(image.filename().string() + ".gp") << '\n';
   s << terminal_for(image) << '\n';
-  s << "set output " << gp_quote(image.string()) << '\n';
+  s << preamble;
+  s << "set output " << output << '\n';
   if (!c.title.empty()) s << "set title " << gp_quote(c.title) << '\n';
   if (!c.x_label.empty()) s << "set xlabel " << gp_quote(c.x_label + (c.x_is_time ? " (UTC)" : "")) << '\n';
   if (!c.y_label.empty()) s << "set ylabel " << gp_quote(c.y_label) << '\n';
@@ -324,7 +447,7 @@ std::string gnuplot_script(const chart_spec& c, const std::filesystem::path& dat
   s << "plot ";
   for (std::size_t si = 0; si < c.data.size(); ++si) {
     if (si > 0) s << ", \\\n     ";
-    s << gp_quote(data_file.string()) << " index " << si << " using 1:2 with "
+    s << source(si) << " using 1:2 with "
       << (c.data[si].draw == style::points ? "points pt 7 ps 0.5"
           : c.data[si].draw == style::steps ? "steps lw 1.5"
                                             : "lines lw 1.5")
@@ -334,15 +457,96 @@ std::string gnuplot_script(const chart_spec& c, const std::filesystem::path& dat
   return s.str();
 }
 
-file_result render_file(const chart_spec& c, const std::filesystem::path& image) {
-  terminal_for(image);  // rejects other extensions before anything is written
+/// The finite points of a series, sorted by x, one "x y" line each.
+std::string points_text(const series& s) {
+  std::ostringstream out;
+  out.precision(17);
+  std::vector<std::pair<double, double>> pts = s.points;
+  std::sort(pts.begin(), pts.end());
+  for (const auto& [px, py] : pts)
+    if (std::isfinite(px) && std::isfinite(py)) out << px << ' ' << py << '\n';
+  return out.str();
+}
+
+/// Runs `gnuplot script` without a shell (posix_spawn: the arguments are not parsed), stdin and
+/// stdout on /dev/null; returns its wait status and the last meaningful line of its stderr.
+std::pair<int, std::string> run_gnuplot(const std::filesystem::path& gnuplot,
+                                        const std::filesystem::path& script, std::string_view what) {
+  int pipe_fds[2];
+  if (::pipe(pipe_fds) != 0) file_failure(what, "cannot run gnuplot", errno);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 2);
+  posix_spawn_file_actions_addclose(&actions, pipe_fds[0]);
+  posix_spawn_file_actions_addclose(&actions, pipe_fds[1]);
+  std::string arg0 = "gnuplot", arg1 = script.string();
+  char* argv[] = {arg0.data(), arg1.data(), nullptr};
+  pid_t pid = 0;
+  const int spawned = ::posix_spawn(&pid, gnuplot.c_str(), &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(pipe_fds[1]);
+  if (spawned != 0) {
+    ::close(pipe_fds[0]);
+    file_failure(what, "cannot run " + shown(gnuplot), spawned);
+  }
+  // Only the last line is kept; stderr is read to its end so gnuplot never blocks on it.
+  std::string pending, last;
+  char buf[4096];
+  auto take = [&](std::string_view line) {
+    if (!line.empty() && line.find_first_not_of(" ^\r") != std::string_view::npos) last = line;
+  };
+  for (ssize_t n; (n = ::read(pipe_fds[0], buf, sizeof buf)) != 0;) {
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    pending.append(buf, static_cast<std::size_t>(n));
+    for (std::size_t nl; (nl = pending.find('\n')) != std::string::npos; pending.erase(0, nl + 1))
+      take(std::string_view(pending).substr(0, nl));
+    if (pending.size() > sizeof buf) pending.erase(0, pending.size() - sizeof buf);
+  }
+  take(pending);
+  ::close(pipe_fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) file_failure(what, "cannot wait for gnuplot", errno);
+  return {status, last};
+}
+
+}  // namespace
+
+std::string gnuplot_data(const chart_spec& c) {
+  std::string out;
+  for (std::size_t si = 0; si < c.data.size(); ++si) {
+    if (si > 0) out += "\n\n";  // a new index block
+    std::string name = c.data[si].name;
+    for (char& ch : name)
+      if (is_control(ch)) ch = ' ';  // a newline would end the comment and add a data row
+    out += "# " + name + '\n' + points_text(c.data[si]);
+  }
+  return out;
+}
+
+std::string gnuplot_script(const chart_spec& c, const std::filesystem::path& data_file,
+                           const std::filesystem::path& image) {
+  return script_text(c, image, gp_path(image), "", [&](std::size_t si) {
+    return gp_path(data_file) + " index " + std::to_string(si);
+  });
+}
+
+file_result render_file(const chart_spec& c, const std::filesystem::path& image,
+                        std::string_view what) {
+  check_file_name(image, what);
+  terminal_for(image, what);  // rejects other extensions before anything is written
   // A file in a folder that does not exist is the user's path, not an internal failure: say so
   // (it came back as gnuplot's failure, exit 3)
   const std::filesystem::path folder = image.parent_path();
   std::error_code dir_ec;
   if (!folder.empty() && !std::filesystem::is_directory(folder, dir_ec))
-    throw std::invalid_argument("chart file '" + image.string() + "': the folder '" +
-                                folder.string() + "' does not exist");
+    throw std::invalid_argument(prefix_of(what) + "chart file '" + shown(image) + "': the folder '" +
+                                shown(folder) + "' does not exist");
   axis x, y;
   ranges(c, x, y);  // rejects empty charts and bad log values
   file_result r;
@@ -353,42 +557,49 @@ file_result render_file(const chart_spec& c, const std::filesystem::path& image)
     stem.replace_extension();
     r.data = stem.string() + ".dat";
     r.script = stem.string() + ".gp";
-    write_file(r.data, gnuplot_data(c));
-    write_file(r.script, gnuplot_script(c, r.data, image));
-    r.message = "gnuplot is not on PATH: wrote " + r.data.string() + " and " + r.script.string() +
-                "; draw " + image.string() + " with `gnuplot " + r.script.string() + "`";
+    check_target(r.data, what);  // both refused before either is written
+    check_target(r.script, what);
+    const replaced data_before = write_file(r.data, gnuplot_data(c), what);
+    const replaced script_before = write_file(r.script, gnuplot_script(c, r.data, image), what);
+    // whole names (no control character: refused above), so the command can be copied
+    r.message = "gnuplot is not on PATH: wrote " + r.data.string() +
+                replaced_note(r.data, data_before) + " and " + r.script.string() +
+                replaced_note(r.script, script_before) + "; draw " + image.string() +
+                " with `gnuplot " + r.script.string() + "`";
     return r;
   }
-  std::error_code ec;
-  const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
-  const std::filesystem::path tmp = std::filesystem::temp_directory_path(ec) /
-                                    ("gpuplan-chart-" + std::to_string(stamp));
-  if (ec || !std::filesystem::create_directory(tmp, ec))
-    throw std::runtime_error("chart: cannot create a temporary directory for gnuplot");
-  struct cleanup {
-    std::filesystem::path p;
-    ~cleanup() {
-      std::error_code e;
-      std::filesystem::remove_all(p, e);
-    }
-  } guard{tmp};
-  const std::filesystem::path data = tmp / "chart.dat", script = tmp / "chart.gp",
-                              log = tmp / "gnuplot.log";
-  write_file(data, gnuplot_data(c));
-  write_file(script, gnuplot_script(c, data, image));
-  const std::string cmd = sh_quote(gnuplot.string()) + " " + sh_quote(script.string()) + " 2>" +
-                          sh_quote(log.string());
-  const int status = std::system(cmd.c_str());
-  if (status != 0) {
-    std::ifstream f(log);
-    std::string first, line;
-    while (std::getline(f, line))
-      if (!line.empty() && line.find_first_not_of(" ^") != std::string::npos) first = line;
-    throw std::runtime_error("chart: gnuplot failed drawing " + image.string() +
-                             (first.empty() ? std::string() : ": " + first));
-  }
+  // gnuplot never sees the user's name: it draws into a file of ours (mkstemps in the same
+  // folder, an absolute path), which is renamed onto the name once drawn. The script and the data
+  // (inline datablocks) are another file of ours there; no temporary folder (TMPDIR) is used.
+  const replaced before = check_target(image, what);
+  temp_file drawing(folder, image.extension().string(), what);
+  drawing.close();
+  // the folder's absolute name includes the working directory's, which the checks above did not
+  // see: a control character there would change the name gnuplot opens
+  const std::string drawing_name = drawing.path().string();
+  if (std::any_of(drawing_name.begin(), drawing_name.end(), is_control))
+    throw std::invalid_argument(prefix_of(what) + "chart file '" + shown(drawing.path()) +
+                                "': the folder's name holds a control character");
+  std::string preamble;
+  for (std::size_t si = 0; si < c.data.size(); ++si)
+    preamble += "$s" + std::to_string(si) + " << EOD\n" + points_text(c.data[si]) + "EOD\n";
+  temp_file script(folder, ".gp", what);
+  script.write(script_text(c, image, gp_quote(drawing.path().string()), preamble,
+                           [](std::size_t si) { return "$s" + std::to_string(si); }));
+  script.close();
+  const auto [status, last_line] = run_gnuplot(gnuplot, script.path(), what);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::invalid_argument(prefix_of(what) + "gnuplot (" + shown(gnuplot) +
+                                ") failed drawing " + shown(image) +
+                                (last_line.empty() ? std::string() : ": " + last_line));
+  struct stat st {};
+  if (::stat(drawing.path().c_str(), &st) != 0 || st.st_size == 0)
+    throw std::invalid_argument(prefix_of(what) + "gnuplot (" + shown(gnuplot) +
+                                ") wrote nothing for " + shown(image) +
+                                (last_line.empty() ? std::string() : ": " + last_line));
+  drawing.place(image);
   r.drawn = true;
-  r.message = "wrote " + image.string();
+  r.message = "wrote " + image.string() + replaced_note(image, before);
   return r;
 }
 

@@ -55,6 +55,17 @@ class usage_error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The report did not reach stdout (a full disk, `> /dev/full`): the user's to fix, exit status 2
+/// with "cannot write the output: <the system's reason>" (main.cpp).
+class output_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Flushes stdout (before writing to stderr, so the two interleave, and at the end of every
+/// command); throws output_error with the system's reason when the write fails.
+void flush_output();
+
 /// A subcommand and what to run when it was chosen (its exit status).
 struct command {
   CLI::App* app = nullptr;

@@ -573,12 +573,19 @@ int run_capacity(capacity_command& cmd) {
     sort_options(ranked);
   }
   std::string yaml;
-  if (const std::optional<std::string> name = s.text("kubernetes"))
-    yaml = io::kubernetes_resources(*name, p.replicas, q.replica.gpus, mig,
-                                    s.text("image").value_or(""));
+  if (const std::optional<std::string> name = s.text("kubernetes")) {
+    // An image reference never holds a control character (a newline would have started a new
+    // key in the manifest); the manifest quotes it in any case (io::yaml_quoted).
+    const std::string image = s.text("image").value_or("");
+    if (std::any_of(image.begin(), image.end(),
+                    [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f; }))
+      throw usage_error(s.name("image") + ": the image name holds a control character");
+    (void)io::yaml_quoted(image, s.name("image"));  // io::error naming the flag: not UTF-8
+    yaml = io::kubernetes_resources(*name, p.replicas, q.replica.gpus, mig, image);
+  }
   std::optional<chart::file_result> drawn;
   if (const std::optional<std::string> file = s.text("chart"))
-    drawn = chart::render_file(horizon_chart(p, q), *file);
+    drawn = chart::render_file(horizon_chart(p, q), *file, s.name("chart"));
 
   // A serving plan's replica rests on the serving model's estimates for its GPU.
   const estimate_notes notes = serving ? serving_estimates(serving->setup.plan) : estimate_notes{};

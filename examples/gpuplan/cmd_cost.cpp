@@ -435,7 +435,7 @@ int run_cost_command(cost_command& cmd) {
     if (!c.comparison)
       throw usage_error(fmt::format("{} draws a comparison: add --compare cloud or onprem",
                                     s.name("chart")));
-    drawn = chart::render_file(cumulative_chart(*c.comparison), *file);
+    drawn = chart::render_file(cumulative_chart(*c.comparison), *file, s.name("chart"));
   }
   // A modelled run's GPU time rests on the step-time model's efficiency for its GPU.
   const estimate_notes notes = modelled ? step_estimates(modelled->plan) : estimate_notes{};
@@ -470,7 +470,7 @@ int run_cost_command(cost_command& cmd) {
   }
   fmt::print("{}", cost_text(r, c));
   if (drawn) fmt::print("\n{}\n", drawn->message);
-  std::fflush(stdout);
+  flush_output();
   for (const std::string& line : lines) fmt::print(stderr, "note: {}\n", line);
   return 0;
 }

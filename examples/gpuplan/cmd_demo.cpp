@@ -46,7 +46,7 @@ class captured_stdout {
  public:
   captured_stdout() : file_(std::tmpfile(), &std::fclose) {
     if (!file_) throw std::runtime_error("demo: cannot create a temporary file");
-    std::fflush(stdout);
+    flush_output();
     saved_ = ::dup(STDOUT_FILENO);
     if (saved_ < 0 || ::dup2(::fileno(file_.get()), STDOUT_FILENO) < 0)
       throw std::runtime_error("demo: cannot redirect standard output");
@@ -68,7 +68,7 @@ class captured_stdout {
  private:
   void restore() {
     if (saved_ < 0) return;
-    std::fflush(stdout);
+    flush_output();
     ::dup2(saved_, STDOUT_FILENO);
     ::close(saved_);
     saved_ = -1;

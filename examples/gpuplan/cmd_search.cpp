@@ -589,6 +589,7 @@ int run_search(search_command& cmd) {
     const std::string ext = std::filesystem::path(*chart_file).extension().string();
     if (ext != ".svg" && ext != ".png")
       throw usage_error(s.name("chart") + " " + *chart_file + ": the file must end in .svg or .png");
+    chart::check_file_name(*chart_file, s.name("chart"));  // refused before the search runs
   }
   (void)detail::make_search_context(space);  // every input error before any thread starts
   const double limit = s.number("max_configurations").value_or(1e9);
@@ -623,7 +624,7 @@ int run_search(search_command& cmd) {
 
   const std::string title = fmt::format("{}: time to train {} tokens against cost", model.name(), *tokens_text);
   std::string chart_note;
-  if (chart_file && !front.empty()) chart_note = chart::render_file(front_chart(front, title), *chart_file).message;
+  if (chart_file && !front.empty()) chart_note = chart::render_file(front_chart(front, title), *chart_file, s.name("chart")).message;
   const search_counts& n = r.best.counts;
   const double rate = r.seconds > 0 ? static_cast<double>(n.visited) / r.seconds : 0.0;
   if (cmd.json) {
@@ -716,7 +717,7 @@ int run_search(search_command& cmd) {
       if (front.size() >= 2) fmt::print("\n{}", chart::render_text(front_chart(front, title)));
     }
   }
-  std::fflush(stdout);
+  flush_output();
   if (!chart_note.empty()) std::fprintf(stderr, "%s\n", chart_note.c_str());
   return r.complete ? 0 : 130;
 }

@@ -106,7 +106,8 @@ int run_serve(serve_command& cmd) {
   const std::string title = fmt::format("{} on {} x {}, {} / {} tokens", model.name(), per_replica,
                                         p.node.gpu.name.view(), in, out);
   std::optional<chart::file_result> drawn;
-  if (!cmd.chart.empty()) drawn = chart::render_file(curve_chart(curve, title), cmd.chart);
+  if (!cmd.chart.empty())
+    drawn = chart::render_file(curve_chart(curve, title), cmd.chart, "--chart");
 
   if (cmd.json) {
     nlohmann::json j = io::to_json(point);

@@ -146,6 +146,7 @@ int run_train(train_command& cmd) {
   std::string chart_note, chart_title;
   if (auto r = s.text("scaling")) {
     const auto [from, to] = parse_range(*r, s.name("scaling"));
+    if (auto file = s.text("chart")) chart::check_file_name(*file, s.name("chart"));  // before the sweep
     scaling_mode mode = scaling_mode::strong;
     if (auto m = s.text("scaling_mode")) {
       mode = enum_named<scaling_mode>(*m, s.name("scaling_mode"));
@@ -161,7 +162,7 @@ int run_train(train_command& cmd) {
       const std::string ext = std::filesystem::path(*file).extension().string();
       if (ext != ".svg" && ext != ".png")
         throw usage_error(s.name("chart") + " " + *file + ": the file must end in .svg or .png");
-      chart_note = chart::render_file(scaling_chart(*curve, chart_title), *file).message;
+      chart_note = chart::render_file(scaling_chart(*curve, chart_title), *file, s.name("chart")).message;
     }
   } else if (s.has("chart") || (s.has("scaling_mode") && !s.has("deadline"))) {
     throw usage_error(s.name(s.has("chart") ? "chart" : "scaling_mode") + " needs --scaling FROM..TO");
@@ -319,7 +320,7 @@ int run_train(train_command& cmd) {
         fmt::print("\n{}", chart::render_text(scaling_chart(*curve, chart_title)));
     }
   }
-  std::fflush(stdout);
+  flush_output();
   if (!chart_note.empty()) std::fprintf(stderr, "%s\n", chart_note.c_str());
   if (!cmd.json) print_warnings(step_estimates(d.plan));
   return 0;

@@ -147,14 +147,15 @@ int run_utilization(utilization_command& f) {
   const io::usage_report r = io::analyze_usage(samples, o);
   std::optional<chart::file_result> drawn;
   if (const std::optional<std::string> file = f.s.text("chart"))
-    drawn = chart::render_file(usage_chart(samples, r), *file);
+    drawn = chart::render_file(usage_chart(samples, r), *file, f.s.name("chart"));
   std::optional<chart::file_result> drawn_throughput;
   if (const std::optional<std::string> file = f.s.text("throughput_chart")) {
     if (throughput_unit.empty())
       throw usage_error(f.s.name("throughput_chart") +
                         ": the files have no throughput column (tokens_per_s or requests_per_s "
                         "in a plain CSV)");
-    drawn_throughput = chart::render_file(throughput_chart(samples, r, throughput_unit), *file);
+    drawn_throughput = chart::render_file(throughput_chart(samples, r, throughput_unit), *file,
+                                          f.s.name("throughput_chart"));
   }
   if (f.json) {
     nlohmann::json j = io::to_json(r);

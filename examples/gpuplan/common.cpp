@@ -12,9 +12,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <system_error>
@@ -229,8 +231,18 @@ void add_warnings(nlohmann::json& j, const estimate_notes& notes) {
   j["warnings"] = warning_lines(notes);
 }
 
+void flush_output() {
+  errno = 0;
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    // errno is that of the failed write; 0 when an earlier write failed (the stream keeps only
+    // that it failed), then the reason is the stream's: an I/O error
+    const int err = errno != 0 ? errno : EIO;
+    throw output_error(std::string("cannot write the output: ") + std::strerror(err));
+  }
+}
+
 void print_warnings(const estimate_notes& notes) {
-  std::fflush(stdout);
+  flush_output();
   for (const std::string& line : warning_lines(notes)) fmt::print(stderr, "note: {}\n", line);
 }
 

@@ -10,17 +10,22 @@
 //   gpuplan search ...      the best layouts and GPUs for a training run (exhaustive search)
 //
 // Exit status: 0 success; 1 `fit --require-fit` and it does not fit; 2 bad input (one line on
-// stderr naming the problem); 3 an internal error (a bug: please report it).
+// stderr naming the problem), or an output the system would not take (a full disk, > /dev/full:
+// "cannot write the output: <reason>"); 3 an internal error (a bug: please report it).
 #include "cli.hpp"
 
 #include <gpuplan/io/json.hpp>
 
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
+#include <iostream>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 namespace {
@@ -39,6 +44,23 @@ std::string one_line(std::string s) {
 int fail(const std::string& what, int status = 2) {
   std::fflush(stdout);
   fmt::print(stderr, "gpuplan: error: {}\n", one_line(what));
+  return status;
+}
+
+/// The report could not be written (errno `err`): the user's to fix, not a result.
+int output_failure(int err) {
+  fmt::print(stderr, "gpuplan: error: cannot write the output: {}\n", std::strerror(err));
+  return 2;
+}
+
+/// Every command ends here: stdout (fmt and the C stream) and std::cout (CLI11's --help) are
+/// flushed and checked, so a report that did not reach its file is exit 2, never 0 (the buffer
+/// was flushed after main returned, and its failure went unseen). output_error when not.
+int finish(int status) {
+  gpuplan::cli::flush_output();
+  errno = 0;
+  std::cout.flush();
+  if (!std::cout) return output_failure(errno != 0 ? errno : EIO);
   return status;
 }
 
@@ -72,8 +94,10 @@ int run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   try {
-    return run(argc, argv);
+    return finish(run(argc, argv));
   } catch (const gpuplan::cli::usage_error& e) {
+    return fail(e.what());
+  } catch (const gpuplan::cli::output_error& e) {
     return fail(e.what());
   } catch (const gpuplan::io::error& e) {
     return fail(e.what());
@@ -85,6 +109,10 @@ int main(int argc, char** argv) {
     return fail(e.what());
   } catch (const CLI::Error& e) {
     return fail(e.what());
+  } catch (const std::system_error& e) {
+    // {fmt} throws this when stdout refuses a write (a full buffer flushed to /dev/full)
+    if (std::ferror(stdout)) return output_failure(e.code().value());
+    return fail(std::string("internal error: ") + e.what(), 3);
   } catch (const std::exception& e) {
     return fail(std::string("internal error: ") + e.what(), 3);
   } catch (...) {

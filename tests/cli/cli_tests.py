@@ -12,6 +12,7 @@ import math
 import os
 import re
 import signal
+from shutil import which as shutil_which
 import subprocess
 import sys
 import tempfile
@@ -1045,6 +1046,7 @@ def _():
     # the data and the gnuplot script beside it, and a line that says so.
     with tempfile.TemporaryDirectory() as d:
         f = os.path.join(d, "curve.svg")
+        check(shutil_which("gnuplot"), "gnuplot is on PATH (./scripts/check installs gnuplot-nox)")
         ok(*SERVE_70B, "--chart", f)
         with open(f) as fh:
             check("<svg" in fh.read(), "the chart is an SVG file")
@@ -1237,11 +1239,12 @@ def _():
     check(os.path.exists(os.path.join(d, "plan.dat")) and os.path.exists(os.path.join(d, "plan.gp")),
           "plan.dat and plan.gp written")
     check("gnuplot is not on PATH" in r.out, "says gnuplot is missing")
-    if any(os.path.exists(os.path.join(p, "gnuplot")) for p in os.environ.get("PATH", "").split(":")):
-        ok("capacity", "--rate", "30", "--wait-slo", "1", "--replica-rate", "2",
-           "--service-time", "4", "--chart", out)
-        with open(out) as f:
-            check("<svg" in f.read(), "an SVG drawn by gnuplot")
+    # With gnuplot (./scripts/check installs it: its absence is a failure, not a skip).
+    check(shutil_which("gnuplot"), "gnuplot is on PATH (./scripts/check installs gnuplot-nox)")
+    ok("capacity", "--rate", "30", "--wait-slo", "1", "--replica-rate", "2",
+       "--service-time", "4", "--chart", out)
+    with open(out) as f:
+        check("<svg" in f.read(), "an SVG drawn by gnuplot")
 
 
 @case("utilization.contract")
@@ -1429,9 +1432,12 @@ def _():
     check(k["break_even_utilization"] is None, "null for a commitment")
     with tempfile.TemporaryDirectory() as d:
         svg = os.path.join(d, "cost.svg")
+        check(shutil_which("gnuplot"), "gnuplot is on PATH (./scripts/check installs gnuplot-nox)")
         jc = ok_json(*args, "--chart", svg)
-        check(jc["chart"].endswith((".svg", ".gp")), "the chart's path in the JSON")
-        check(os.path.exists(jc["chart"]), "the chart (or its gnuplot script) was written")
+        check(jc["chart"] == svg and os.path.exists(svg), "the chart drawn, its path in the JSON")
+        jc = ok_json(*args, "--chart", svg, env={"PATH": "/nonexistent"})
+        check(jc["chart"] == os.path.join(d, "cost.gp") and os.path.exists(jc["chart"]),
+              "without gnuplot: the script written, its path in the JSON")
 
 
 @case("cost.hybrid")
@@ -2140,14 +2146,18 @@ def _():
     check("tokens/s per GPU" in r.out, "text chart")
     with tempfile.TemporaryDirectory() as d:
         chart = os.path.join(d, "curve.svg")
-        r = ok("train", "--model", "megatron-175b", "--node", "dgx-a100", "--tp", "8", "--pp",
-               "12", "--dp", "4", "--dtype", "fp16", "--global-batch", "1536", "--scaling",
-               "384..6144", "--chart", chart)
-        # the shared chart facility (chart.hpp): the image with gnuplot; without it, the .dat and
-        # .gp beside it and a message saying so
-        check(os.path.exists(chart) or (os.path.exists(os.path.join(d, "curve.dat")) and
-                                        os.path.exists(os.path.join(d, "curve.gp")) and
-                                        "gnuplot" in r.err), "the chart, or its files and a message")
+        args = ("train", "--model", "megatron-175b", "--node", "dgx-a100", "--tp", "8", "--pp",
+                "12", "--dp", "4", "--dtype", "fp16", "--global-batch", "1536", "--scaling",
+                "384..6144", "--chart", chart)
+        # the shared chart facility (chart.hpp), both paths on purpose: the image with gnuplot;
+        # without it (PATH emptied), the .dat and .gp beside it and a message saying so
+        check(shutil_which("gnuplot"), "gnuplot is on PATH (./scripts/check installs gnuplot-nox)")
+        ok(*args)
+        check(os.path.exists(chart), "the chart drawn by gnuplot")
+        r = ok(*args, env={"PATH": "/nonexistent"})
+        check(os.path.exists(os.path.join(d, "curve.dat")) and
+              os.path.exists(os.path.join(d, "curve.gp")) and "gnuplot is not on PATH" in r.err,
+              "without gnuplot: its files and a message")
 
 
 @case("train.framework")
@@ -2419,10 +2429,13 @@ def _():
     check("days to train" in r.out, "text chart of the front")
     with tempfile.TemporaryDirectory() as d:
         chart = os.path.join(d, "front.svg")
-        r = ok(*SEARCH_8B, "--chart", chart)
-        check(os.path.exists(chart) or (os.path.exists(os.path.join(d, "front.dat")) and
-                                        os.path.exists(os.path.join(d, "front.gp")) and
-                                        "gnuplot" in r.err), "the chart, or its files and a message")
+        check(shutil_which("gnuplot"), "gnuplot is on PATH (./scripts/check installs gnuplot-nox)")
+        ok(*SEARCH_8B, "--chart", chart)
+        check(os.path.exists(chart), "the chart drawn by gnuplot")
+        r = ok(*SEARCH_8B, "--chart", chart, env={"PATH": "/nonexistent"})
+        check(os.path.exists(os.path.join(d, "front.dat")) and
+              os.path.exists(os.path.join(d, "front.gp")) and "gnuplot is not on PATH" in r.err,
+              "without gnuplot: its files and a message")
 
 
 @case("search.interrupt")

@@ -40,7 +40,29 @@ TEST_CASE("Kubernetes resource requests for a replica plan", "[capacity][kuberne
   REQUIRE(slice != nullptr);
   const std::string mig = io::kubernetes_resources("small", 7, 1, *slice, "vllm/vllm-openai:v0.6.5");
   CHECK_THAT(mig, Catch::Contains("nvidia.com/mig-3g.40gb: 1\n"));
-  CHECK_THAT(mig, Catch::Contains("image: vllm/vllm-openai:v0.6.5\n"));
+  CHECK_THAT(mig, Catch::Contains("image: \"vllm/vllm-openai:v0.6.5\"\n"));
   CHECK_THROWS_AS(io::kubernetes_resources("Bad_Name", 1, 1), io::error);
   CHECK_THROWS_AS(io::kubernetes_resources("ok", 1, 0), io::error);
+  // The image is the user's text: one quoted scalar, whatever it holds (issue 22: a newline in it
+  // added `securityContext: {privileged: true}` to the pod).
+  const std::string evil = io::kubernetes_resources(
+      "ok", 1, 1, std::nullopt, "x\n          securityContext: {privileged: true}");
+  CHECK_THAT(evil, Catch::Contains(
+                       "          image: \"x\\n          securityContext: {privileged: true}\"\n"));
+  CHECK(evil.find("\n          securityContext") == std::string::npos);
+}
+
+TEST_CASE("YAML double-quoted scalars escape everything but printable ASCII", "[kubernetes]") {
+  CHECK(io::yaml_quoted("plain:tag") == "\"plain:tag\"");
+  CHECK(io::yaml_quoted("a\"b\\c") == "\"a\\\"b\\\\c\"");
+  CHECK(io::yaml_quoted(std::string("\n\t\r\x01\x7f", 5)) == "\"\\n\\t\\r\\x01\\x7F\"");
+  CHECK(io::yaml_quoted("\xc3\xa9") == "\"\\u00E9\"");                     // é
+  CHECK(io::yaml_quoted("\xe2\x80\xa8") == "\"\\u2028\"");                 // line separator
+  CHECK(io::yaml_quoted("\xf0\x9f\x98\x80") == "\"\\U0001F600\"");        // an emoji
+  CHECK(io::yaml_quoted(std::string("\0", 1)) == "\"\\x00\"");
+  CHECK_THROWS_AS(io::yaml_quoted("\xff"), io::error);                 // never UTF-8
+  CHECK_THROWS_AS(io::yaml_quoted("\xc0\xaf"), io::error);             // overlong '/'
+  CHECK_THROWS_AS(io::yaml_quoted("\xed\xa0\x80"), io::error);         // a surrogate
+  CHECK_THROWS_AS(io::yaml_quoted("\xe2\x80"), io::error);             // cut short
+  CHECK_THROWS_AS(io::yaml_quoted("\xf4\x90\x80\x80"), io::error);     // past U+10FFFF
 }

@@ -102,10 +102,8 @@ TEST_CASE("Chart files without gnuplot: data and script beside the image", "[cha
 }
 
 TEST_CASE("Chart files with gnuplot", "[chart][gnuplot]") {
-  if (find_gnuplot().empty()) {
-    WARN("gnuplot is not on PATH: SVG/PNG rendering not exercised");
-    return;
-  }
+  // ./scripts/check installs gnuplot (gnuplot-nox): without it this is a failure, not a skip.
+  REQUIRE_FALSE(find_gnuplot().empty());
   const std::filesystem::path dir = std::filesystem::path(GPUPLAN_BINARY_DIR) / "chart-test-gnuplot";
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
@@ -114,10 +112,58 @@ TEST_CASE("Chart files with gnuplot", "[chart][gnuplot]") {
   const file_result svg = render_file(c, dir / "util.svg");
   CHECK(svg.drawn);
   CHECK_THAT(slurp(dir / "util.svg"), Catch::Contains("<svg"));
-  CHECK_FALSE(std::filesystem::exists(dir / "util.gp"));  // the script went to a temporary dir
+  CHECK_FALSE(std::filesystem::exists(dir / "util.gp"));  // the script was a temporary of ours
   const file_result png = render_file(c, dir / "util.png");
   CHECK(png.drawn);
   const std::string bytes = slurp(dir / "util.png");
   REQUIRE(bytes.size() > 8);
   CHECK(bytes.substr(1, 3) == "PNG");
+}
+
+TEST_CASE("Chart names gnuplot would run, and targets that are not files, are refused",
+          "[chart][security]") {
+  for (const char* name : {"|touch X #.svg", "   |touch X.svg", "<touch X.svg", "a\nb.svg", ""})
+    CHECK_THROWS_AS(check_file_name(name, "--chart"), std::invalid_argument);
+  CHECK_NOTHROW(check_file_name("a|b.svg", "--chart"));  // only a first '|' is a command
+  try {
+    check_file_name("|touch X #.svg", "--chart");
+  } catch (const std::invalid_argument& e) {
+    CHECK_THAT(e.what(), Catch::StartsWith("--chart: chart file '|touch X #.svg'"));
+  }
+  const std::filesystem::path dir = std::filesystem::path(GPUPLAN_BINARY_DIR) / "chart-test-targets";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "a-dir.svg");
+  CHECK(check_target(dir / "none.svg") == replaced::nothing);
+  CHECK_THROWS_AS(check_target(dir / "a-dir.svg"), std::invalid_argument);
+  CHECK_THROWS_AS(check_target("/dev/full"), std::invalid_argument);
+  std::filesystem::create_symlink("/dev/full", dir / "full.svg");
+  CHECK(check_target(dir / "full.svg") == replaced::link);
+  // write_file replaces the link with a file; the device is untouched
+  CHECK(write_file(dir / "full.svg", "text\n") == replaced::link);
+  CHECK(std::filesystem::is_regular_file(std::filesystem::symlink_status(dir / "full.svg")));
+  CHECK(std::filesystem::is_character_file("/dev/full"));
+  CHECK(slurp(dir / "full.svg") == "text\n");
+  CHECK(write_file(dir / "full.svg", "again\n") == replaced::file);
+}
+
+TEST_CASE("Strings in a gnuplot script are single-quoted text", "[chart][security]") {
+  chart_spec c = utilisation_chart();
+  c.title = "t`touch X`'@m\nset output '|touch Y'";
+  c.data[0].name = "GPU `id`\r$(x)";
+  const std::string script = gnuplot_script(c, "|data.dat", "~/img.svg");
+  // the newline became a space: no line of the script starts with anything but the writer's
+  std::istringstream in(script);
+  std::string line;
+  while (std::getline(in, line)) {
+    const bool known = line.rfind("# gpuplan chart", 0) == 0 || line.rfind("set ", 0) == 0 ||
+                       line.rfind("plot ", 0) == 0 || line.rfind("     ", 0) == 0;
+    CHECK(known);
+  }
+  CHECK_THAT(script, Catch::Contains("set title 't`touch X`''@m set output ''|touch Y'''\n"));
+  CHECK_THAT(script, Catch::Contains("title 'GPU `id` $(x)'"));
+  // relative names start with "./": never a pipe ('|'), a command ('<') or the home folder ('~')
+  CHECK_THAT(script, Catch::Contains("set output './~/img.svg'"));
+  CHECK_THAT(script, Catch::Contains("plot './|data.dat' index 0"));
+  CHECK_THAT(script, Catch::Contains("noenhanced"));
+  CHECK(gnuplot_data(c).find("# GPU `id` $(x)\n") != std::string::npos);
 }
