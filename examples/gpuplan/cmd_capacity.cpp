@@ -309,12 +309,13 @@ serving_compare serving_compare_options(const settings& s,
                                     g.name.view()));
     for (const mig_profile& m : catalog::mig_profiles(g)) {
       const std::string name = fmt::format("{} MIG {}", g.name.view(), m.name.view());
-      if (!mig_inference_fit(base.model, g, m, base.config, base.memory).fits()) {
+      serving_plan p = base;
+      p.node = single_gpu_node(mig_slice(g, m), 1);
+      // the serving plan's verdict (plan/fit.hpp serving_fit) on the slice as on a GPU
+      if (!serving_fit(p).fits()) {
         r.notes.push_back(fmt::format("{}: the model does not fit", name));
         continue;
       }
-      serving_plan p = base;
-      p.node = single_gpu_node(mig_slice(g, m), 1);
       if (const std::optional<replica_capacity> rep = serving_option(p, slo))
         r.options.push_back({.name = name_string::from(name.substr(0, name_string::capacity)),
                              .replica = *rep,

@@ -96,13 +96,15 @@ std::string kv_shortfall(const fit_report& r) {
 
 namespace {
 
-std::string verdict_line(data_size per_gpu, data_size capacity, bool fits,
-                         const std::string& why) {
+/// `why`: the reason beyond the memory total ("" for none); `fit_flags`: how to ask `gpuplan fit`
+/// for the breakdown and advice.
+std::string verdict_line(data_size per_gpu, data_size capacity, bool fits, const std::string& why,
+                         const std::string& fit_flags) {
   return fmt::format("memory: {} per GPU of {}: {}", gib(per_gpu), gib(capacity),
                      fits ? std::string("fits")
-                          : fmt::format("does NOT fit{} (`gpuplan fit` with the same flags "
-                                        "gives the breakdown and advice)",
-                                        why.empty() ? "" : ": " + why));
+                          : fmt::format("does NOT fit{} (`gpuplan fit{}` gives the breakdown and "
+                                        "advice)",
+                                        why.empty() ? "" : ": " + why, fit_flags));
 }
 
 void add_verdict(nlohmann::json& j, data_size per_gpu, data_size capacity, bool fits) {
@@ -114,11 +116,19 @@ void add_verdict(nlohmann::json& j, data_size per_gpu, data_size capacity, bool 
 }  // namespace
 
 std::string memory_verdict_text(const training_memory_verdict& v) {
-  return verdict_line(v.per_gpu.total(), v.capacity, v.fits(), "");
+  return verdict_line(v.per_gpu.total(), v.capacity, v.fits(), "", " with the same flags");
 }
 
 std::string memory_verdict_text(const fit_report& r) {
-  return verdict_line(r.per_gpu.total(), r.capacity, r.fits(), kv_shortfall(r));
+  // the memory total first: a KV cache left nothing by weights over capacity says no more
+  return verdict_line(r.per_gpu.total(), r.capacity, r.fits(),
+                      r.memory_fits() ? kv_shortfall(r) : "",
+                      fmt::format(" --infer --batch {} --context {}{} with the model, GPU and "
+                                  "layout",
+                                  r.kv_needed.batch, r.kv_needed.context,
+                                  r.kv_needed.model_len != r.kv_needed.context
+                                      ? fmt::format(" --max-model-len {}", r.kv_needed.model_len)
+                                      : std::string()));
 }
 
 void add_memory_verdict(nlohmann::json& j, const training_memory_verdict& v) {

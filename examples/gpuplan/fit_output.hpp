@@ -38,7 +38,7 @@ std::string kv_shortfall(const fit_report& r);
 /// "memory: 1184.3 GiB per GPU of 79.2 GiB: does NOT fit (`gpuplan fit` with the same flags
 /// gives the breakdown and advice)", or "...: fits" (no newline).
 std::string memory_verdict_text(const training_memory_verdict& v);
-/// The same for a serving plan (its KV cache's shortfall named).
+/// The same for a serving plan (a transformer's: kv_needed set), its KV cache's shortfall named.
 std::string memory_verdict_text(const fit_report& r);
 /// The verdict's keys in a command's --json (docs/json-schema.md): "fits" (bool),
 /// "per_gpu_bytes" (the most loaded GPU's total, fit --json's per_gpu.total_bytes) and

@@ -866,7 +866,9 @@ constexpr serving_search_report search_serving(const serving_search_space& s, in
       ++r.invalid;
       continue;
     }
-    if (detail::kv_capacity(p).sequences < 1) {
+    // the deployment's memory verdict (plan/fit.hpp serving_fit, what `gpuplan serve` reports),
+    // and a KV cache that holds a sequence of the mix
+    if (!serving_fit(p).fits() || detail::kv_capacity(p).sequences < 1) {
       ++r.over_memory;
       continue;
     }
