@@ -96,15 +96,14 @@ std::string kv_shortfall(const fit_report& r) {
 
 namespace {
 
-/// `why`: the reason beyond the memory total ("" for none); `fit_flags`: how to ask `gpuplan fit`
-/// for the breakdown and advice.
+/// `why`: the reason beyond the memory total ("" for none); `ask`: how to ask `gpuplan fit` for
+/// the breakdown and advice.
 std::string verdict_line(data_size per_gpu, data_size capacity, bool fits, const std::string& why,
-                         const std::string& fit_flags) {
+                         const std::string& ask) {
   return fmt::format("memory: {} per GPU of {}: {}", gib(per_gpu), gib(capacity),
                      fits ? std::string("fits")
-                          : fmt::format("does NOT fit{} (`gpuplan fit{}` gives the breakdown and "
-                                        "advice)",
-                                        why.empty() ? "" : ": " + why, fit_flags));
+                          : fmt::format("does NOT fit{} ({} gives the breakdown and advice)",
+                                        why.empty() ? "" : ": " + why, ask));
 }
 
 void add_verdict(nlohmann::json& j, data_size per_gpu, data_size capacity, bool fits) {
@@ -116,15 +115,16 @@ void add_verdict(nlohmann::json& j, data_size per_gpu, data_size capacity, bool 
 }  // namespace
 
 std::string memory_verdict_text(const training_memory_verdict& v) {
-  return verdict_line(v.per_gpu.total(), v.capacity, v.fits(), "", " with the same flags");
+  return verdict_line(v.per_gpu.total(), v.capacity, v.fits(), "",
+                      "`gpuplan fit` with the same flags");
 }
 
 std::string memory_verdict_text(const fit_report& r) {
   // the memory total first: a KV cache left nothing by weights over capacity says no more
   return verdict_line(r.per_gpu.total(), r.capacity, r.fits(),
                       r.memory_fits() ? kv_shortfall(r) : "",
-                      fmt::format(" --infer --batch {} --context {}{} with the model, GPU and "
-                                  "layout",
+                      fmt::format("`gpuplan fit --infer --batch {} --context {}{}` with the "
+                                  "model, GPU and layout",
                                   r.kv_needed.batch, r.kv_needed.context,
                                   r.kv_needed.model_len != r.kv_needed.context
                                       ? fmt::format(" --max-model-len {}", r.kv_needed.model_len)
