@@ -94,6 +94,7 @@ constexpr field capacity_table[] = {
 struct capacity_command {
   settings s;
   bool json = false;
+  bool require_fit = false;
 };
 
 request_rate req_per_s(double v) { return v * units::request / units::s; }
@@ -251,9 +252,11 @@ struct serving_replica {
   serve_setup setup;
   slo_result best{};
   const cloud_price* price = nullptr;  ///< the default price book's entry used; null: none
+  fit_report memory{};  ///< the plan's memory verdict (plan/fit.hpp serving_fit)
 };
 
-std::optional<serving_replica> serving_replica_from(const settings& s) {
+/// `require_fit`: a plan that does not fit comes back at once, without its operating point.
+std::optional<serving_replica> serving_replica_from(const settings& s, bool require_fit) {
   if (!s.has("model")) {
     for (const char* key : {"node", "tp", "pp", "input_len", "output_len", "ttft_slo", "tpot_slo",
                             "batching", "dtype", "engine", "decode_attention", "moe_all_to_all"})
@@ -270,7 +273,8 @@ std::optional<serving_replica> serving_replica_from(const settings& s) {
           "{} describes a replica directly; with --model the serving plan gives it: use one or "
           "the other",
           s.name(key)));
-  serving_replica r{.setup = serve_setup_from(s, "capacity"), .best = {}, .price = nullptr};
+  serving_replica r{
+      .setup = serve_setup_from(s, "capacity"), .best = {}, .price = nullptr, .memory = {}};
   if (r.setup.plan.layout.dp != 1)
     throw usage_error(fmt::format(
         "capacity plans the number of replicas itself: give a replica's tp and pp, not dp {} "
@@ -280,6 +284,8 @@ std::optional<serving_replica> serving_replica_from(const settings& s) {
     throw usage_error(
         "capacity with a serving plan needs the replica's latency target: --ttft-slo and/or "
         "--tpot-slo (seconds)");
+  r.memory = serving_fit(r.setup.plan);
+  if (require_fit && !r.memory.fits()) return r;
   r.best = best_under_slo(r.setup.plan, r.setup.slo);
   if (!r.best.found)
     throw usage_error(fmt::format(
@@ -341,12 +347,13 @@ serving_compare serving_compare_options(const settings& s,
                                     g.name.view()));
     for (const mig_profile& m : catalog::mig_profiles(g)) {
       const std::string name = fmt::format("{} MIG {}", g.name.view(), m.name.view());
-      if (!mig_inference_fit(base.model, g, m, base.config, base.memory).fits()) {
+      serving_plan p = base;
+      p.node = single_gpu_node(mig_slice(g, m), 1);
+      // the serving plan's verdict (plan/fit.hpp serving_fit) on the slice as on a GPU
+      if (!serving_fit(p).fits()) {
         r.notes.push_back(fmt::format("{}: the model does not fit", name));
         continue;
       }
-      serving_plan p = base;
-      p.node = single_gpu_node(mig_slice(g, m), 1);
       if (const std::optional<replica_capacity> rep = serving_option(p, slo))
         r.options.push_back({.name = name_string::from(name.substr(0, name_string::capacity)),
                              .replica = *rep,
@@ -496,7 +503,9 @@ chart::chart_spec horizon_chart(const capacity_plan& p, const capacity_request& 
 int run_capacity(capacity_command& cmd) {
   settings& s = cmd.s;
   s.read_plan();
-  const std::optional<serving_replica> serving = serving_replica_from(s);
+  const std::optional<serving_replica> serving = serving_replica_from(s, cmd.require_fit);
+  if (serving && cmd.require_fit && !serving->memory.fits())
+    return print_unfit_serving(serving->setup, serving->memory, cmd.json);
   const capacity_request q = build(s, serving);
   std::optional<mig_profile> mig;
   if (const std::optional<std::string> mig_name = s.text("mig")) {
@@ -605,6 +614,7 @@ int run_capacity(capacity_command& cmd) {
       sj["output_len"] = serving->setup.output_len;
       sj["slo"] = io::to_json(serving->setup.slo);
       j["serving"] = sj;
+      add_memory_verdict(j, serving->memory);
     }
     if (serving && !s.has("price")) {
       if (serving->price != nullptr)
@@ -682,6 +692,7 @@ int run_capacity(capacity_command& cmd) {
                serving->setup.slo.ttft.value > 0 ? secs(serving->setup.slo.ttft) : "any",
                serving->setup.slo.tpot.value > 0 ? secs(serving->setup.slo.tpot) : "any",
                b.concurrency, secs(b.ttft), secs(b.tpot), secs(b.e2e));
+    fmt::print("  {}\n", memory_verdict_text(serving->memory));
     if (s.has("price")) {
       // the user's price per replica-hour replaces the book
     } else if (serving->price != nullptr) {
@@ -787,6 +798,7 @@ command add_capacity_command(CLI::App& app) {
                    serve_load_fields(), capacity_table});
   cmd->s.add_plan_option(sub);
   sub->add_flag("--json", cmd->json, "Print the plan as JSON (schema: docs/json-schema.md)");
+  add_require_fit_flag(sub, cmd->require_fit);
   return {sub, [cmd] { return run_capacity(*cmd); }};
 }
 

@@ -165,6 +165,7 @@ workload workload_of(const settings& s) {
 struct cost_command {
   settings s;
   bool json = false;
+  bool require_fit = false;
 };
 
 double positive(const settings& s, std::string_view key) {
@@ -220,6 +221,9 @@ int run_cost_command(cost_command& cmd) {
   s.read_plan();
   cost_request r;
   std::optional<run_description> modelled;
+  // a modelled plan's memory verdict (`gpuplan fit`'s): reported, and --require-fit's exit 1
+  std::optional<training_memory_verdict> train_memory;
+  std::optional<fit_report> serve_memory;
   const workload w = workload_of(s);
   if (w == workload::serve)
     for (const char* given : {"gpu_hours", "hours"})
@@ -231,6 +235,9 @@ int run_cost_command(cost_command& cmd) {
   if (w == workload::serve) {
     serve_setup setup = serve_setup_from(s, "cost");
     set_serve_point(s, setup.plan);
+    serve_memory = serving_fit(setup.plan);
+    if (cmd.require_fit && !serve_memory->fits())
+      return print_unfit_serving(setup, *serve_memory, cmd.json);
     if (setup.want_slo()) {
       // The latency targets pick the operating point, as in `gpuplan serve`: the largest
       // concurrency that meets them (they were read and then ignored before).
@@ -255,6 +262,7 @@ int run_cost_command(cost_command& cmd) {
     if (!modelled->tokens)
       throw usage_error(fmt::format("{} needs {} (the token budget of the training run to price)",
                                     s.name("model"), s.name("tokens")));
+    train_memory = memory_verdict_of(modelled->plan);
     r.training = modelled_run(*modelled);
     r.rampup_start = modelled->plan.config.rampup_start;
     r.rampup_increment = modelled->plan.config.rampup_increment;
@@ -461,18 +469,25 @@ int run_cost_command(cost_command& cmd) {
             "gpus lists them): it applies only to a --gpu spec of that name",
             r.book.origin, p.provider.view(), p.instance.view(), p.gpu.view()));
     }
+  const bool fits = (!train_memory || train_memory->fits()) &&
+                    (!serve_memory || serve_memory->fits());
+  const int status = cmd.require_fit && !fits ? 1 : 0;
   if (cmd.json) {
     nlohmann::json j = cost_json(r, c);
+    if (train_memory) add_memory_verdict(j, *train_memory);
+    if (serve_memory) add_memory_verdict(j, *serve_memory);
     if (drawn) j["chart"] = drawn->drawn ? drawn->image.string() : drawn->script.string();
     j["warnings"] = lines;
     print_json(j);
-    return 0;
+    return status;
   }
   fmt::print("{}", cost_text(r, c));
+  if (train_memory) fmt::print("\n{}\n", memory_verdict_text(*train_memory));
+  if (serve_memory) fmt::print("\n{}\n", memory_verdict_text(*serve_memory));
   if (drawn) fmt::print("\n{}\n", drawn->message);
   flush_output();
   for (const std::string& line : lines) fmt::print(stderr, "note: {}\n", line);
-  return 0;
+  return status;
 }
 
 }  // namespace
@@ -488,6 +503,7 @@ command add_cost_command(CLI::App& app) {
                    std::span<const field>(workload_table), std::span<const field>(cost_table)});
   cmd->s.add_plan_option(sub);
   sub->add_flag("--json", cmd->json, "Print the report as JSON (docs/json-schema.md)");
+  add_require_fit_flag(sub, cmd->require_fit);
   return {sub, [cmd] { return run_cost_command(*cmd); }};
 }
 

@@ -124,6 +124,9 @@ int run_demo() {
   // 2. How fast: that fine-tune on two nodes, over a budget of 1B tokens.
   const std::string run = fit16 + " --global-batch 64 --tokens 1B";
   const nlohmann::json t = run_json(add_train_command, run);
+  // the run timed and priced below is the one part 1 says fits: the same verdict (fit.hpp)
+  if (!t["fits"].get<bool>() || !f16["fits"].get<bool>())
+    throw std::runtime_error("demo: the 16-GPU run does not fit, yet the demo times it");
   section("2. How fast? That run on 16 GPUs, 64 x 4096 tokens per step, 1B tokens", "train", run);
   fmt::print("  step {:.2f} s, {:.1f}k tokens/s, MFU {:.0f}%, bottleneck {}; 1B tokens in {} ({:.0f} "
              "GPU-hours)\n",

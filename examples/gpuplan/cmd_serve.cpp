@@ -40,6 +40,7 @@ constexpr field serve_table[] = {
 struct serve_command {
   settings s;
   bool json = false;
+  bool require_fit = false;
   std::string chart;  ///< --chart FILE.svg|FILE.png: the curve drawn by gnuplot (chart.hpp)
 };
 
@@ -100,6 +101,9 @@ int run_serve(serve_command& cmd) {
     throw usage_error(
         fmt::format("{} must be at most {} (got {})", s.name("sweep"), max_curve_points, sweep));
 
+  // the memory verdict of `gpuplan fit --infer` (one sequence of the longest request)
+  const fit_report memory = serving_fit(p);
+  if (cmd.require_fit && !memory.fits()) return print_unfit_serving(setup, memory, cmd.json);
   const serving_point point = serve(p);
   const slo_result best = want_slo ? best_under_slo(p, slo) : slo_result{};
   const serving_curve curve = sweep > 0 ? throughput_latency_curve(p, sweep) : serving_curve{};
@@ -127,6 +131,7 @@ int run_serve(serve_command& cmd) {
     j["output_len"] = out;
     if (p.mix.count > 1) j["mix"] = io::to_json(p.mix);
     j["ridge_batch"] = ridge_batch(p);
+    add_memory_verdict(j, memory);
     if (want_slo) {
       j["slo"] = io::to_json(slo);
       j["best"] = io::to_json(best)["best"];
@@ -159,6 +164,7 @@ int run_serve(serve_command& cmd) {
              point.kv_capacity,
              point.kv_limited ? "; the concurrency was capped and the rest queue" : "",
              point.saturated ? "; the rate exceeds what the deployment serves" : "");
+  fmt::print("  {}\n", memory_verdict_text(memory));
   if (ridge > 0)
     fmt::print("  The linear layers turn compute-bound at a decode batch of {}; this step is {}.\n",
                ridge, point.step.compute_bound() ? "compute-bound" : "bandwidth-bound");
@@ -201,6 +207,7 @@ command add_serve_command(CLI::App& app) {
             serve_load_fields(), serve_point_fields(), serve_table});
   s.add_plan_option(f);
   f->add_flag("--json", cmd->json, "Print the result as JSON (schema: docs/json-schema.md)");
+  add_require_fit_flag(f, cmd->require_fit);
   f->add_option("--chart", cmd->chart,
                 "Draw the throughput-latency curve into FILE.svg or FILE.png with gnuplot "
                 "(16 points unless --sweep says)");

@@ -17,6 +17,7 @@
 #include <gpuplan/models/training_step.hpp>
 #include <gpuplan/plan/capacity.hpp>
 #include <gpuplan/plan/training_cost.hpp>
+#include <gpuplan/units/format.hpp>
 
 #include <fmt/format.h>
 
@@ -27,6 +28,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace gpuplan::cli {
 
@@ -50,13 +52,26 @@ constexpr field train_table[] = {
 struct train_command {
   settings s;
   bool json = false;
+  bool require_fit = false;
 };
 
-nlohmann::json scaling_json(const scaling_curve& c) {
+/// The memory verdict of each point of the curve: its plan as scale_plan builds it (the layout
+/// at that data-parallel degree: ZeRO shards over it).
+std::vector<training_memory_verdict> scaling_verdicts(const training_plan& base,
+                                                      const scaling_curve& c) {
+  std::vector<training_memory_verdict> out;
+  for (const scaling_point& p : c) out.push_back(memory_verdict_of(scale_plan(base, p.dp, c.mode).plan));
+  return out;
+}
+
+nlohmann::json scaling_json(const scaling_curve& c,
+                            const std::vector<training_memory_verdict>& verdicts) {
   nlohmann::json pts = nlohmann::json::array();
+  std::size_t i = 0;
   for (const scaling_point& p : c) {
     nlohmann::json j{{"gpus", p.gpus}, {"dp", p.dp}, {"global_batch", p.global_batch},
                      {"valid", p.valid}, {"limit", std::string(to_string(p.limit))}};
+    add_memory_verdict(j, verdicts[i++]);
     if (p.valid) {
       j["micro_batches"] = p.micro_batches;
       j["step_time_s"] = p.step.in(units::s);
@@ -74,15 +89,24 @@ nlohmann::json scaling_json(const scaling_curve& c) {
   return {{"mode", std::string(to_string(c.mode))}, {"points", pts}};
 }
 
-std::string scaling_text(const scaling_curve& c) {
+/// A point's memory for the table: "75.2 GiB" when it fits, "1184.3 GiB (no fit)" otherwise.
+std::string memory_cell(const training_memory_verdict& v) {
+  return fmt::format("{:.1GiB}{}", v.per_gpu.total(), v.fits() ? "" : " (no fit)");
+}
+
+std::string scaling_text(const scaling_curve& c,
+                         const std::vector<training_memory_verdict>& verdicts) {
   table t;
   t.header = {"GPUs", "DP", "batch", "micro", "step", "tokens/s", "tok/s/GPU", "MFU", "effic.",
-              "comm", "bubble", "returns diminish because"};
-  t.numeric = {true, true, true, true, true, true, true, true, true, true, true, false};
+              "comm", "bubble", "memory/GPU", "returns diminish because"};
+  t.numeric = {true, true, true, true, true, true, true, true, true, true, true, true, false};
+  std::size_t i = 0;
   for (const scaling_point& p : c) {
+    const std::string memory = memory_cell(verdicts[i++]);
     if (!p.valid) {
       t.rows.push_back({std::to_string(p.gpus), std::to_string(p.dp), std::to_string(p.global_batch),
-                        "-", "-", "-", "-", "-", "-", "-", "-", std::string(describe(p.limit))});
+                        "-", "-", "-", "-", "-", "-", "-", "-", memory,
+                        std::string(describe(p.limit))});
       continue;
     }
     t.rows.push_back({std::to_string(p.gpus), std::to_string(p.dp), std::to_string(p.global_batch),
@@ -91,7 +115,7 @@ std::string scaling_text(const scaling_curve& c) {
                       fmt::format("{:.0f}", p.tokens_per_s_per_gpu.in(units::tokens_per_s)),
                       fmt::format("{:.1f}%", 100 * p.mfu), fmt::format("{:.0f}%", 100 * p.efficiency),
                       fmt::format("{:.0f}%", 100 * p.communication_share),
-                      fmt::format("{:.0f}%", 100 * p.bubble_share),
+                      fmt::format("{:.0f}%", 100 * p.bubble_share), memory,
                       std::string(describe(p.limit))});
   }
   return t.render("  ");
@@ -138,11 +162,14 @@ int run_train(train_command& cmd) {
                       "are multiples of its micro-batch x dp, which --scaling and --deadline vary");
 
   const step_breakdown b = estimate_step(d.plan);
+  // the memory verdict of `gpuplan fit`: a plan that does not fit is timed, and says so
+  const training_memory_verdict memory = memory_verdict_of(d.plan);
   // a token budget the library refuses (past 2^53 steps), or failures that leave the run no
   // progress, fail before anything is printed
   std::optional<modelled_training_run> run;
   if (d.tokens) run = modelled_run(d);
   std::optional<scaling_curve> curve;
+  std::vector<training_memory_verdict> curve_memory;
   std::string chart_note, chart_title;
   if (auto r = s.text("scaling")) {
     const auto [from, to] = parse_range(*r, s.name("scaling"));
@@ -156,6 +183,7 @@ int run_train(train_command& cmd) {
     curve = scaling(d.plan, from, to, mode,
                     [&bar](int done, int) { bar.update(static_cast<std::size_t>(done)); });
     bar.finish();
+    curve_memory = scaling_verdicts(d.plan, *curve);
     chart_title = fmt::format("{} on {}, {} scaling", d.model.name(), d.plan.node.name.view(),
                               to_string(mode));
     if (auto file = s.text("chart")) {
@@ -183,6 +211,8 @@ int run_train(train_command& cmd) {
     deadline = *days * units::d;
     needed = plan_training_gpus(d.plan, *d.tokens, deadline, mode, a);
   }
+  std::optional<training_memory_verdict> needed_memory;
+  if (needed && needed->gpus > 0) needed_memory = memory_verdict_of(needed->plan);
 
   const int seq = d.plan.config.seq;
   if (cmd.json) {
@@ -215,6 +245,7 @@ int run_train(train_command& cmd) {
                             {"hardware", b.hardware_flops.in(units::FLOP)},
                             {"six_nd", b.six_nd.in(units::FLOP)}}},
     };
+    add_memory_verdict(j, memory);
     if (d.tokens) {
       const duration t = time_to_train(d.plan, *d.tokens);
       const budget_flops f = training_budget_flops(d.plan, *d.tokens);
@@ -233,8 +264,8 @@ int run_train(train_command& cmd) {
                            {"hardware", f.hardware.in(units::FLOP)},
                            {"six_nd", f.six_nd.in(units::FLOP)}};
     }
-    if (curve) j["scaling"] = scaling_json(*curve);
-    if (needed)
+    if (curve) j["scaling"] = scaling_json(*curve, curve_memory);
+    if (needed) {
       j["deadline"] = {{"days", deadline.in(units::d)},
                        {"met", needed->met},
                        {"gpus", needed->gpus},
@@ -245,6 +276,8 @@ int run_train(train_command& cmd) {
                        {"ettr", needed->reliability.ettr},
                        {"tokens_per_s", needed->tokens_per_s.in(units::tokens_per_s)},
                        {"mfu", needed->mfu}};
+      if (needed_memory) add_memory_verdict(j["deadline"], *needed_memory);
+    }
     add_warnings(j, step_estimates(d.plan));
     print_json(j);
   } else {
@@ -277,6 +310,7 @@ int run_train(train_command& cmd) {
     fmt::print("throughput: {} tokens/s, {:.2f} sequences/s\n",
                show_count(b.tokens_per_s.in(units::tokens_per_s)), b.samples_per_s);
     fmt::print("MFU {:.1f}%, HFU {:.1f}%\n", 100 * b.mfu, 100 * b.hfu);
+    fmt::print("{}\n", memory_verdict_text(memory));
     std::string crossing;
     for (auto [on, name] : {std::pair{b.tp_crosses_nodes, "TP"}, {b.cp_crosses_nodes, "CP"},
                             {b.ep_crosses_nodes, "EP"}, {b.pp_crosses_nodes, "PP"},
@@ -313,9 +347,10 @@ int run_train(train_command& cmd) {
                    "takes {}\n",
                    deadline.in(units::d), d.tokens_text, n.gpus, layout_text(n.plan.layout),
                    secs(n.wall_time));
+      if (needed_memory) fmt::print("  at that size, {}\n", memory_verdict_text(*needed_memory));
     }
     if (curve) {
-      fmt::print("\n{} scaling\n{}", to_string(curve->mode), scaling_text(*curve));
+      fmt::print("\n{} scaling\n{}", to_string(curve->mode), scaling_text(*curve, curve_memory));
       if (std::any_of(curve->begin(), curve->end(), [](const scaling_point& p) { return p.valid; }))
         fmt::print("\n{}", chart::render_text(scaling_chart(*curve, chart_title)));
     }
@@ -323,7 +358,9 @@ int run_train(train_command& cmd) {
   flush_output();
   if (!chart_note.empty()) std::fprintf(stderr, "%s\n", chart_note.c_str());
   if (!cmd.json) print_warnings(step_estimates(d.plan));
-  return 0;
+  // --require-fit: the plan, and the size a deadline answers with, must fit
+  const bool fits = memory.fits() && (!needed_memory || needed_memory->fits());
+  return cmd.require_fit && !fits ? 1 : 0;
 }
 
 }  // namespace
@@ -337,6 +374,7 @@ command add_train_command(CLI::App& app) {
             train_run_fields(), train_table});
   s.add_plan_option(t);
   t->add_flag("--json", cmd->json, "Print the result as JSON (schema: docs/json-schema.md)");
+  add_require_fit_flag(t, cmd->require_fit);
   return {t, [cmd] { return run_train(*cmd); }};
 }
 

@@ -81,6 +81,70 @@ std::vector<memory_breakdown> stage_memory(const fit_description& d) {
   return out;
 }
 
+std::string kv_shortfall(const fit_report& r) {
+  if (r.kv_fits()) return "";
+  const kv_demand& k = r.kv_needed;
+  const std::string holds =
+      fmt::format("its KV cache holds {:.0f} tokens", r.kv.capacity_tokens.in(units::token));
+  if (r.kv.max_batch(k.model_len) < 1)
+    return fmt::format("{}, less than one sequence of max-model-len {} (the engine refuses to "
+                       "start)",
+                       holds, k.model_len);
+  return fmt::format("{} ({} sequences of {} tokens), fewer than the batch of {} x {} tokens",
+                     holds, r.kv_batch(), k.context, k.batch, k.context);
+}
+
+namespace {
+
+/// `why`: the reason beyond the memory total ("" for none); `ask`: how to ask `gpuplan fit` for
+/// the breakdown and advice.
+std::string verdict_line(data_size per_gpu, data_size capacity, bool fits, const std::string& why,
+                         const std::string& ask) {
+  return fmt::format("memory: {} per GPU of {}: {}", gib(per_gpu), gib(capacity),
+                     fits ? std::string("fits")
+                          : fmt::format("does NOT fit{} ({} gives the breakdown and advice)",
+                                        why.empty() ? "" : ": " + why, ask));
+}
+
+void add_verdict(nlohmann::json& j, data_size per_gpu, data_size capacity, bool fits) {
+  j["fits"] = fits;
+  j["per_gpu_bytes"] = io::bytes_value(per_gpu);
+  j["capacity_bytes"] = io::bytes_value(capacity);
+}
+
+}  // namespace
+
+std::string memory_verdict_text(const training_memory_verdict& v) {
+  return verdict_line(v.per_gpu.total(), v.capacity, v.fits(), "",
+                      "`gpuplan fit` with the same flags");
+}
+
+std::string memory_verdict_text(const fit_report& r) {
+  // the memory total first: a KV cache left nothing by weights over capacity says no more
+  return verdict_line(r.per_gpu.total(), r.capacity, r.fits(),
+                      r.memory_fits() ? kv_shortfall(r) : "",
+                      fmt::format("`gpuplan fit --infer --batch {} --context {}{}` with the "
+                                  "model, GPU and layout",
+                                  r.kv_needed.batch, r.kv_needed.context,
+                                  r.kv_needed.model_len != r.kv_needed.context
+                                      ? fmt::format(" --max-model-len {}", r.kv_needed.model_len)
+                                      : std::string()));
+}
+
+void add_memory_verdict(nlohmann::json& j, const training_memory_verdict& v) {
+  add_verdict(j, v.per_gpu.total(), v.capacity, v.fits());
+}
+
+void add_memory_verdict(nlohmann::json& j, const fit_report& r) {
+  add_verdict(j, r.per_gpu.total(), r.capacity, r.fits());
+}
+
+void add_require_fit_flag(CLI::App* app, bool& require_fit) {
+  app->add_flag("--require-fit", require_fit,
+                "Exit with status 1 when the plan does not fit in GPU memory (the verdict of "
+                "`gpuplan fit`)");
+}
+
 nlohmann::json fit_json(const fit_description& d, const fit_report& r) {
   nlohmann::json j;
   j["mode"] = d.infer ? "infer" : "train";
@@ -97,6 +161,7 @@ nlohmann::json fit_json(const fit_description& d, const fit_report& r) {
   j["config"] = d.infer ? io::to_json(d.serve) : io::to_json(d.train);
   const nlohmann::json report = io::to_json(r);
   for (const auto& [k, v] : report.items()) j[k] = v;
+  j["per_gpu_bytes"] = io::bytes_value(r.per_gpu.total());  // the key every command reports
   nlohmann::json stages = nlohmann::json::array();
   for (const memory_breakdown& m : d.stages) stages.push_back(io::to_json(m, r.capacity));
   j["stages"] = stages;
@@ -113,6 +178,9 @@ std::string fit_text(const fit_description& d, const fit_report& r) {
   if (r.fits())
     out += fmt::format("FITS: {} uses {} of {} per GPU ({} headroom)\n", what, gib(m.total()),
                        gib(r.capacity), gib(r.headroom()));
+  else if (r.memory_fits())
+    out += fmt::format("DOES NOT FIT: {} uses {} of {} per GPU, but {}\n", what, gib(m.total()),
+                       gib(r.capacity), kv_shortfall(r));
   else
     out += fmt::format("DOES NOT FIT: {} needs {} per GPU; {} available ({} short)\n", what,
                        gib(m.total()), gib(r.capacity), gib(-r.headroom()));
@@ -161,7 +229,7 @@ std::string fit_text(const fit_description& d, const fit_report& r) {
   }
   row("total", m.total(), true);
   row(d.infer ? "capacity (x gpu-memory-utilization)" : "capacity", r.capacity, true);
-  t.rows.push_back({r.fits() ? "headroom" : "short by",
+  t.rows.push_back({r.memory_fits() ? "headroom" : "short by",
                     fmt::format("{:.2f}", std::abs(r.headroom().in(units::GiB))),
                     fmt::format("{:.2f}", std::abs(r.headroom().in(units::GB))), ""});
   out += t.render("  ");

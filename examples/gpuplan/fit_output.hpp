@@ -29,6 +29,25 @@ struct fit_description {
 /// the LM head, the micro-batches in flight).
 std::vector<memory_breakdown> stage_memory(const fit_description& d);
 
+/// Why a serving plan whose memory is within capacity does not fit: its KV cache holds fewer
+/// than the batch asked for, or less than one sequence of max-model-len (fit_report::kv_fits);
+/// "" when it holds them.
+std::string kv_shortfall(const fit_report& r);
+
+/// The memory verdict as every command that takes a plan reports it, one line for people:
+/// "memory: 1184.3 GiB per GPU of 79.2 GiB: does NOT fit (`gpuplan fit` with the same flags
+/// gives the breakdown and advice)", or "...: fits" (no newline).
+std::string memory_verdict_text(const training_memory_verdict& v);
+/// The same for a serving plan (a transformer's: kv_needed set), its KV cache's shortfall named.
+std::string memory_verdict_text(const fit_report& r);
+/// The verdict's keys in a command's --json (docs/json-schema.md): "fits" (bool),
+/// "per_gpu_bytes" (the most loaded GPU's total, fit --json's per_gpu.total_bytes) and
+/// "capacity_bytes".
+void add_memory_verdict(nlohmann::json& j, const training_memory_verdict& v);
+void add_memory_verdict(nlohmann::json& j, const fit_report& r);
+/// The --require-fit flag (exit 1 when the plan does not fit, as `gpuplan fit --require-fit`).
+void add_require_fit_flag(CLI::App* app, bool& require_fit);
+
 /// The `fit --json` object (docs/json-schema.md).
 nlohmann::json fit_json(const fit_description& d, const fit_report& r);
 /// The table: the verdict on the first line, the per-GPU breakdown, the advice.

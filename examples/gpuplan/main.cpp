@@ -9,9 +9,10 @@
 //   gpuplan cost ...        what a run costs, draws and emits; rent or own
 //   gpuplan search ...      the best layouts and GPUs for a training run (exhaustive search)
 //
-// Exit status: 0 success; 1 `fit --require-fit` and it does not fit; 2 bad input (one line on
-// stderr naming the problem), or an output the system would not take (a full disk, > /dev/full:
-// "cannot write the output: <reason>"); 3 an internal error (a bug: please report it).
+// Exit status: 0 success; 1 `--require-fit` and the plan does not fit in GPU memory (fit, train,
+// cost, serve, capacity: the one verdict of plan/fit.hpp); 2 bad input (one line on stderr naming
+// the problem), or an output the system would not take (a full disk, > /dev/full: "cannot write
+// the output: <reason>"); 3 an internal error (a bug: please report it).
 #include "cli.hpp"
 
 #include <gpuplan/io/json.hpp>

@@ -574,6 +574,13 @@ inference_config serving_from(const settings& s, const model_choice& model) {
   c.batch = s.count("batch").value_or(c.batch);
   c.context = s.count("context").value_or(c.context);
   c.max_model_len = s.count("max_model_len").value_or(0);
+  // vLLM refuses a --max-model-len beyond the model's max_position_embeddings (the library's
+  // check_inference says the same in its own field names)
+  if (model.transformer && model.transformer->max_positions > 0 &&
+      c.max_model_len > model.transformer->max_positions)
+    throw usage_error(fmt::format("{} {} exceeds {}'s max_position_embeddings ({})",
+                                  s.name("max_model_len"), c.max_model_len, model.name(),
+                                  model.transformer->max_positions));
   check_tokens(1LL * c.batch * std::max(c.context, c.max_model_len));
   if (const auto u = s.number("gpu_memory_utilization"))
     c.gpu_memory_utilization = memory_fraction(s, "gpu_memory_utilization", *u);

@@ -181,4 +181,17 @@ serve_setup serve_setup_from(const settings& s, std::string_view command) {
   return r;
 }
 
+int print_unfit_serving(const serve_setup& setup, const fit_report& f, bool json) {
+  if (json) {
+    nlohmann::json j{{"model", setup.model.name()},
+                     {"gpu", std::string(setup.plan.node.gpu.name.view())}};
+    add_memory_verdict(j, f);
+    print_json(j);
+  } else {
+    fmt::print("{} on {}: {}\n", setup.model.name(), setup.plan.node.gpu.name.view(),
+               memory_verdict_text(f));
+  }
+  return 1;
+}
+
 }  // namespace gpuplan::cli

@@ -7,6 +7,7 @@
 // (--concurrency or --rate) is the command's own.
 #pragma once
 
+#include "fit_output.hpp"
 #include "options.hpp"
 
 #include <gpuplan/models/serving.hpp>
@@ -37,6 +38,11 @@ struct serve_setup {
 /// Builds the serving plan from the settings; usage_error naming the field on bad input.
 /// `command` names the command in messages ("serve", "capacity").
 serve_setup serve_setup_from(const settings& s, std::string_view command);
+
+/// --require-fit on a serving deployment that does not fit (plan/fit.hpp serving_fit): nothing
+/// to time or price (its operating point needs a KV cache that holds a request), so the verdict
+/// alone (--json: model, gpu, fits, per_gpu_bytes, capacity_bytes), and exit status 1.
+int print_unfit_serving(const serve_setup& setup, const fit_report& f, bool json);
 
 /// A request mix from 'IN:OUT:SHARE,...' (--mix); usage_error naming `flag` on bad input.
 request_mix mix_from(std::string_view text, const std::string& flag);

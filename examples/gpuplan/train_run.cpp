@@ -261,6 +261,10 @@ nlohmann::json breakdown_json(const step_breakdown& b) {
 }
 
 
+training_memory_verdict memory_verdict_of(const training_plan& p) {
+  return training_verdict(p.model, p.node.gpu, p.layout, p.config);
+}
+
 run_description training_run_from(const settings& s, std::string_view command) {
   for (const char* unsupported : {"lora", "qlora"})
     if (s.has(unsupported))

@@ -3,10 +3,12 @@
 // way.
 #pragma once
 
+#include "fit_output.hpp"
 #include "options.hpp"
 
 #include <gpuplan/models/reliability.hpp>
 #include <gpuplan/models/training_step.hpp>
+#include <gpuplan/plan/fit.hpp>
 #include <gpuplan/plan/training_cost.hpp>
 
 #include <optional>
@@ -64,6 +66,10 @@ std::string reliability_text(const reliability_estimate& e);
 /// The reliability model's figures and assumptions as JSON (`gpuplan train --json` and `gpuplan
 /// cost --json` under "reliability").
 nlohmann::json reliability_json(const reliability_estimate& e, const reliability_assumptions& a);
+
+/// The plan's memory verdict: the fit's (plan/fit.hpp training_verdict, the rule `gpuplan fit`
+/// and the search apply) of its model, layout and configuration on its node's GPU.
+training_memory_verdict memory_verdict_of(const training_plan& p);
 
 /// Reads the model, GPU, node, layout, training and train-run fields into a plan; throws
 /// usage_error naming the flag on what the step-time model does not cover. `command` names the

@@ -57,7 +57,8 @@ inline nlohmann::json to_json(const advice& a) {
           {"kind", std::string(to_string(a.kind))}};
 }
 
-/// The report's own fields: per_gpu, fits, headroom_bytes, advice and (serving) kv_cache.
+/// The report's own fields: per_gpu, fits, headroom_bytes, advice and (serving) kv_cache, with
+/// what a transformer's cache must hold (needed, holds_batch, fits).
 inline nlohmann::json to_json(const fit_report& r) {
   nlohmann::json advice_list = nlohmann::json::array();
   for (const advice& a : r.advice_list()) advice_list.push_back(to_json(a));
@@ -67,6 +68,14 @@ inline nlohmann::json to_json(const fit_report& r) {
                       {"headroom_bytes", bytes_value(r.headroom())},
                       {"advice", advice_list}};
   if (r.inference) j["kv_cache"] = to_json(r.kv);
+  if (!r.kv_needed.none()) {
+    // what the cache must hold for the plan to fit (fit_report::kv_fits)
+    j["kv_cache"]["needed"] = {{"batch", r.kv_needed.batch},
+                               {"context", r.kv_needed.context},
+                               {"max_model_len", r.kv_needed.model_len}};
+    j["kv_cache"]["holds_batch"] = r.kv_batch();
+    j["kv_cache"]["fits"] = r.kv_fits();
+  }
   return j;
 }
 

@@ -13,6 +13,7 @@
 #include <gpuplan/models/framework_memory.hpp>
 #include <gpuplan/models/inference_memory.hpp>
 #include <gpuplan/models/memory_common.hpp>
+#include <gpuplan/models/serving.hpp>
 #include <gpuplan/models/training_memory.hpp>
 #include <gpuplan/specs/generic.hpp>
 #include <gpuplan/specs/gpu.hpp>
@@ -28,6 +29,53 @@
 
 namespace gpuplan {
 
+/// Memory `need` within `capacity`: the comparison behind every fit verdict.
+constexpr bool within_capacity(data_size need, data_size capacity) { return need <= capacity; }
+
+/// The memory verdict of a training plan: the most loaded GPU's memory (framework_training_memory)
+/// against the GPU's plannable memory. The one rule `training_fit`, the training search's pruning
+/// and every command that takes a training plan (`gpuplan fit`, `train`, `cost`) apply.
+struct training_memory_verdict {
+  memory_breakdown per_gpu{};  ///< the most loaded GPU
+  data_size capacity{};        ///< the GPU's plannable memory
+  [[nodiscard]] constexpr bool fits() const { return within_capacity(per_gpu.total(), capacity); }
+};
+
+/// The verdict on a per-GPU breakdown already computed (the search caches it across GPUs).
+constexpr training_memory_verdict training_verdict(const memory_breakdown& per_gpu,
+                                                   const gpu_spec& gpu) {
+  return {per_gpu, gpu.plannable_memory()};
+}
+
+/// The verdict of training a transformer on `gpu` GPUs laid out as `l`.
+constexpr training_memory_verdict training_verdict(const transformer_spec& m, const gpu_spec& gpu,
+                                                   const parallel_layout& l,
+                                                   const training_config& c,
+                                                   const memory_assumptions& a = {}) {
+  return training_verdict(framework_training_memory(m, l, c, a), gpu);
+}
+
+/// The verdict of training a generic workload (data parallelism and ZeRO/FSDP only).
+constexpr training_memory_verdict training_verdict(const generic_workload& g, const gpu_spec& gpu,
+                                                   const parallel_layout& l,
+                                                   const training_config& c,
+                                                   const memory_assumptions& a = {}) {
+  return training_verdict(framework_training_memory(g, l, c, a), gpu);
+}
+
+/// What a serving plan's paged KV cache must hold for the engine to serve the plan as asked:
+/// `batch` sequences of `context` tokens, and at least one sequence of `model_len` tokens (vLLM
+/// refuses to start when max_model_len tokens do not fit its KV cache: "ValueError: The model's
+/// max seq len (...) is larger than the maximum number of tokens that can be stored in KV cache";
+/// SGLang likewise refuses a KV pool below one request). All 0 when no KV cache is modelled
+/// (training, a generic workload).
+struct kv_demand {
+  int batch = 0;
+  int context = 0;
+  int model_len = 0;
+  [[nodiscard]] constexpr bool none() const { return batch == 0; }
+};
+
 struct fit_report {
   memory_breakdown per_gpu{};  ///< the most loaded GPU
   /// Memory the plan may use per GPU: the GPU's plannable memory for training; times
@@ -37,10 +85,24 @@ struct fit_report {
   int gpus = 0;                ///< GPUs in the layout
   bool inference = false;
   kv_cache_info kv{};          ///< inference only: the paged KV cache
+  kv_demand kv_needed{};       ///< inference of a transformer: what the KV cache must hold
   std::array<advice, max_advice> options{};  ///< ranked: fitting first, least disruptive first
   int option_count = 0;
 
-  [[nodiscard]] constexpr bool fits() const { return per_gpu.total() <= capacity; }
+  /// The most loaded GPU's memory within capacity (training: training_memory_verdict::fits).
+  [[nodiscard]] constexpr bool memory_fits() const {
+    return within_capacity(per_gpu.total(), capacity);
+  }
+  /// Sequences of kv_needed.context tokens the paged KV cache holds (kv_cache_info::max_batch).
+  [[nodiscard]] constexpr int kv_batch() const { return kv.max_batch(kv_needed.context); }
+  /// The KV cache holds the batch asked for and one sequence of the longest length allowed;
+  /// true when no KV cache is modelled.
+  [[nodiscard]] constexpr bool kv_fits() const {
+    return kv_needed.none() ||
+           (kv_batch() >= kv_needed.batch && kv.max_batch(kv_needed.model_len) >= 1);
+  }
+  /// The verdict: the memory within capacity and, serving, the KV cache holding the batch.
+  [[nodiscard]] constexpr bool fits() const { return memory_fits() && kv_fits(); }
   /// Capacity minus the per-GPU total; negative when it does not fit.
   [[nodiscard]] constexpr data_size headroom() const { return capacity - per_gpu.total(); }
   [[nodiscard]] constexpr std::span<const advice> advice_list() const {
@@ -286,9 +348,10 @@ constexpr fit_report training_fit_of(const Workload& w, const gpu_spec& gpu,
                                      const candidate_bounds& b) {
   gpu.validate();
   fit_report r{};
-  r.per_gpu = gpuplan::framework_training_memory(w, l, c, a);
+  const training_memory_verdict v = training_verdict(w, gpu, l, c, a);
+  r.per_gpu = v.per_gpu;
   r.gpu_memory = gpu.plannable_memory();
-  r.capacity = r.gpu_memory;
+  r.capacity = v.capacity;
   r.gpus = l.gpus();
   if (!r.fits()) {
     struct memory_fn {
@@ -334,34 +397,47 @@ constexpr fit_report training_fit(const generic_workload& g, const gpu_spec& gpu
 
 namespace detail {
 
+/// `kv`: whether the workload has a KV cache (a transformer), so kv_needed applies.
 constexpr fit_report make_inference_report(const inference_memory_result& r, const gpu_spec& gpu,
-                                           const parallel_layout& l, const inference_config& c) {
+                                           const parallel_layout& l, const inference_config& c,
+                                           bool kv) {
   fit_report out{};
   out.inference = true;
   out.per_gpu = r.per_gpu;
   out.kv = r.kv;
+  if (kv) out.kv_needed = {c.batch, c.context, c.model_len()};
   out.gpu_memory = gpu.plannable_memory();
   out.capacity = c.gpu_memory_utilization * out.gpu_memory;
   out.gpus = l.gpus();
   return out;
 }
 
+/// The transformer's serving report (with its KV cache demand).
+constexpr fit_report inference_report(const transformer_spec& m, const gpu_spec& gpu,
+                                      const parallel_layout& l, const inference_config& c,
+                                      const memory_assumptions& a) {
+  return make_inference_report(inference_memory(m, gpu, l, c, a), gpu, l, c, true);
+}
+
 }  // namespace detail
 
 /// Serving fit: weights, KV cache for c.batch sequences of c.context tokens, workspace and
-/// overhead against gpu_memory_utilization of the GPU; the paged KV cache's capacity in `kv`.
+/// overhead against gpu_memory_utilization of the GPU; the paged KV cache's capacity in `kv`. It
+/// fits when that memory is within capacity and the KV cache the engine's rule leaves
+/// (engine_kv_budget) holds the c.batch sequences of c.context tokens and one of
+/// c.model_len() (kv_demand): an engine whose cache holds fewer refuses to start or cannot serve
+/// the batch asked for.
 constexpr fit_report inference_fit(const transformer_spec& m, const gpu_spec& gpu,
                                    const parallel_layout& l, const inference_config& c,
                                    const memory_assumptions& a = {},
                                    std::span<const gpu_spec> candidate_gpus = catalog::all_gpus,
                                    const candidate_bounds& b = {}) {
-  fit_report r = detail::make_inference_report(inference_memory(m, gpu, l, c, a), gpu, l, c);
+  fit_report r = detail::inference_report(m, gpu, l, c, a);
   if (r.fits()) return r;
   detail::advice_list list{};
   auto consider = [&](name_string what, const gpu_spec& g, const parallel_layout& nl,
                       const inference_config& nc, advice_kind kind) {
-    const fit_report x =
-        detail::make_inference_report(inference_memory(m, g, nl, nc, a), g, nl, nc);
+    const fit_report x = detail::inference_report(m, g, nl, nc, a);
     list.add({what, x.per_gpu.total(), x.capacity, nl.gpus(), x.fits(), kind, nl,
               kind == advice_kind::other_gpu ? g.name : name_string{}});
   };
@@ -393,8 +469,7 @@ constexpr fit_report inference_fit(const transformer_spec& m, const gpu_spec& gp
     for_each_growth(l, dim, b.serving_growth, [&](const parallel_layout& nl) {
       if (nl.tp > b.max_tp) return true;
       if (!detail::layout_ok(m, nl)) return false;
-      const fit_report x =
-          detail::make_inference_report(inference_memory(m, gpu, nl, c, a), gpu, nl, c);
+      const fit_report x = detail::inference_report(m, gpu, nl, c, a);
       const bool tp = dim == parallel_dim::tp;
       last = {(detail::name_builder{} << (tp ? "tensor parallel " : "pipeline parallel ")
                                       << (tp ? nl.tp : nl.pp) << " (" << nl.gpus() << " GPUs)")
@@ -409,7 +484,7 @@ constexpr fit_report inference_fit(const transformer_spec& m, const gpu_spec& gp
   const gpu_spec* best = nullptr;
   for (const gpu_spec& g : candidate_gpus) {
     if (!(g.plannable_memory() > gpu.plannable_memory())) continue;
-    const fit_report x = detail::make_inference_report(inference_memory(m, g, l, c, a), g, l, c);
+    const fit_report x = detail::inference_report(m, g, l, c, a);
     if (!x.fits()) continue;
     if (best == nullptr || g.plannable_memory() < best->plannable_memory()) best = &g;
   }
@@ -420,11 +495,36 @@ constexpr fit_report inference_fit(const transformer_spec& m, const gpu_spec& gp
   return r;
 }
 
+/// The longest sequence serving_fit takes (inference_config::context is an int).
+inline constexpr long long max_sequence_tokens = 2147483647;
+
+/// The memory verdict of a serving deployment (`gpuplan serve`, `capacity`, `cost`): the serving
+/// fit of one replica's GPUs holding one sequence of the mix's longest request (prompt + output
+/// tokens), and one of max_model_len when it is set: what the engine needs to start. The load is
+/// no part of it: concurrency beyond what the KV cache holds queues (serve() caps it at
+/// kv_capacity_sequences). No advice is computed (`gpuplan fit --infer` gives it).
+constexpr fit_report serving_fit(const serving_plan& p) {
+  p.validate();
+  inference_config c = p.config;
+  c.batch = 1;
+  long long longest = 0;  // int + int can overflow
+  for (int i = 0; i < p.mix.count; ++i) {
+    const long long n = 1LL * p.mix.at(i).input_tokens + p.mix.at(i).output_tokens;
+    if (n > longest) longest = n;
+  }
+  detail::check_input(longest <= max_sequence_tokens,
+                      "serving_fit: a request's prompt + output tokens must be at most 2^31 - 1",
+                      static_cast<double>(longest));
+  c.context = static_cast<int>(longest);
+  const parallel_layout l = detail::memory_layout(p);
+  return detail::inference_report(p.model, p.node.gpu, l, c, p.memory);
+}
+
 /// Serving fit of a generic workload.
 constexpr fit_report inference_fit(const generic_workload& g, const gpu_spec& gpu,
                                    const parallel_layout& l, const inference_config& c,
                                    const memory_assumptions& a = {}) {
-  return detail::make_inference_report(inference_memory(g, gpu, l, c, a), gpu, l, c);
+  return detail::make_inference_report(inference_memory(g, gpu, l, c, a), gpu, l, c, false);
 }
 
 }  // namespace gpuplan

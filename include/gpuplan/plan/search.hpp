@@ -35,6 +35,7 @@
 #include <gpuplan/models/training_step.hpp>
 #include <gpuplan/plan/candidates.hpp>
 #include <gpuplan/plan/cost.hpp>
+#include <gpuplan/plan/fit.hpp>
 #include <gpuplan/plan/training_cost.hpp>
 #include <gpuplan/specs/enum_names.hpp>
 
@@ -497,7 +498,7 @@ struct training_search_context {
     recompute_mode recompute = recompute_mode::none;
     precision_regime regime = precision_regime::master;
     bool chunked_loss = false;
-    data_size total{};
+    memory_breakdown per_gpu{};
   };
   memory_cache memory{}, plain_loss{};
   /// The chunked_loss list holds false too: a chunked configuration whose materialised twin
@@ -603,17 +604,19 @@ constexpr search_evaluation evaluate(training_search_context& ctx, std::uint64_t
   c.master_weights = e.config.regime != precision_regime::pure;
   c.chunked_loss = e.config.chunked_loss;
   // 2. memory, before any time
-  auto memory_of = [&](training_search_context::memory_cache& m) {
+  // the fit's verdict (plan/fit.hpp: training_verdict), on a breakdown cached across GPUs
+  auto verdict_of = [&](training_search_context::memory_cache& m) {
     if (!(m.known && m.layout == l && m.micro_batch == c.micro_batch &&
           m.recompute == c.recompute && m.regime == e.config.regime &&
           m.chunked_loss == c.chunked_loss)) {
       m = {true, l, c.micro_batch, c.recompute, e.config.regime, c.chunked_loss,
-           framework_training_memory(s.model, l, c, s.memory).total()};
+           framework_training_memory(s.model, l, c, s.memory)};
     }
-    return m.total;
+    return training_verdict(m.per_gpu, node.gpu);
   };
-  e.memory_per_gpu = memory_of(ctx.memory);
-  if (e.memory_per_gpu > node.gpu.plannable_memory()) {
+  const training_memory_verdict memory = verdict_of(ctx.memory);
+  e.memory_per_gpu = memory.per_gpu.total();
+  if (!memory.fits()) {
     e.verdict = search_verdict::over_memory;
     return e;
   }
@@ -621,7 +624,7 @@ constexpr search_evaluation evaluate(training_search_context& ctx, std::uint64_t
     // the step-time model times the loss the same either way: a chunked loss where the
     // materialised one fits is the same run spelled twice
     c.chunked_loss = false;
-    const bool plain_fits = !(memory_of(ctx.plain_loss) > node.gpu.plannable_memory());
+    const bool plain_fits = verdict_of(ctx.plain_loss).fits();
     c.chunked_loss = true;
     if (plain_fits) {
       e.memory_per_gpu = {};
@@ -863,7 +866,9 @@ constexpr serving_search_report search_serving(const serving_search_space& s, in
       ++r.invalid;
       continue;
     }
-    if (detail::kv_capacity(p).sequences < 1) {
+    // the deployment's memory verdict (plan/fit.hpp serving_fit, what `gpuplan serve` reports),
+    // and a KV cache that holds a sequence of the mix
+    if (!serving_fit(p).fits() || detail::kv_capacity(p).sequences < 1) {
       ++r.over_memory;
       continue;
     }
