@@ -226,7 +226,8 @@ std::string cost_text(const cost_request& r, const cost_result& c) {
     const cloud_price& p = *run.price_entry;
     out += fmt::format("  price   ${:.4g} per GPU-hour, {} {} {} ({}, {}; {})\n",
                        run.price.in(units::usd_per_h), p.provider.view(), p.instance.view(),
-                       to_string(r.inputs.term), r.book.origin, date_text(p.date), p.source.view());
+                       to_string(r.inputs.term), io::price_origin(r.book, p), date_text(p.date),
+                       p.source.view());
   } else if (run.priced) {
     out += fmt::format("  price   ${:.4g} per GPU-hour (--price-per-gpu-hour)\n",
                        run.price.in(units::usd_per_h));
@@ -441,7 +442,7 @@ nlohmann::json cost_json(const cost_request& r, const cost_result& c) {
     price["instance"] = std::string(run.price_entry->instance.view());
     price["date"] = date_text(run.price_entry->date);
     price["source"] = std::string(run.price_entry->source.view());
-    price["book"] = r.book.origin;
+    price["book"] = io::price_origin(r.book, *run.price_entry);
   } else if (run.priced) {
     price["source"] = "--price-per-gpu-hour";
   } else {
