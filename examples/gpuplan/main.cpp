@@ -10,7 +10,9 @@
 //   gpuplan search ...      the best layouts and GPUs for a training run (exhaustive search)
 //
 // Exit status: 0 success; 1 `fit --require-fit` and it does not fit; 2 bad input (one line on
-// stderr naming the problem); 3 an internal error (a bug: please report it).
+// stderr naming the problem); 3 an internal error (a bug: please report it); 4 `probe` found no
+// usable NVIDIA GPU (no driver, no device; with --json a JSON object with "devices": [] and the
+// "reason"); 130 `search` stopped by Ctrl-C.
 #include "cli.hpp"
 
 #include <gpuplan/io/json.hpp>
