@@ -284,7 +284,7 @@ constexpr fit_report training_fit_of(const Workload& w, const gpu_spec& gpu,
                                      const memory_assumptions& a,
                                      std::span<const gpu_spec> candidate_gpus,
                                      const candidate_bounds& b) {
-  gpu.validate();
+  gpu.validate_memory();  // a memory plan: the bandwidth and rates may be unknown
   fit_report r{};
   r.per_gpu = gpuplan::framework_training_memory(w, l, c, a);
   r.gpu_memory = gpu.plannable_memory();
