@@ -20,6 +20,11 @@
 //                serving engine's throughput on that GPU, e.g. vLLM's generation tokens rate)
 //                gives the throughput graph.
 //
+// Any of them may start with a UTF-8 byte-order mark and use CRLF line ends. A file is streamed
+// within monitoring_limits (rows, line length, bytes) and a NUL byte refused. Readings of one GPU
+// at one time are averaged (merge_same_time) and counted in duplicate_readings; missing ones
+// ("[N/A]", "NaN") are counted in missing_readings.
+//
 // Bad input throws gpuplan::io::error with one line naming file:row and the field
 // ("util.csv:17: field 'utilization.gpu': cannot read 'abc' as a percentage").
 //
@@ -592,6 +597,14 @@ inline monitoring_data read_csv(text_source& src, const std::string& file,
   if (d.samples.empty()) throw error(file + ": no utilisation readings after the header");
   d.duplicate_readings = merge_same_time(d.samples);
   return d;
+}
+
+/// The CSV reader over a text (the fuzz target's entry): within `o.limits`, as from a file.
+inline monitoring_data read_csv_text(const std::string& text, const std::string& file,
+                                     const read_options& o) {
+  std::istringstream in(text);
+  text_source src(in, file, o.limits);
+  return read_csv(src, file, o);
 }
 
 // ---- Prometheus range query (dcgm-exporter) ------------------------------------------------------
