@@ -236,8 +236,12 @@ std::string cost_text(const cost_request& r, const cost_result& c) {
     out += fmt::format("  cost    {}{}\n", money_text(run.cost), c.serving ? " a month" : "");
   else
     out += fmt::format(
-        "  cost    unknown: {} has no {} price for {} (give --price-per-gpu-hour or --prices)\n",
-        r.book.origin, to_string(r.inputs.term), r.usage.gpu.name.view());
+        "  cost    unknown: {} {} price for {} (give --price-per-gpu-hour or --prices)\n",
+        // a file read over the default book: neither has one
+        r.book.origin == r.book.base_origin
+            ? r.book.origin + " has no"
+            : fmt::format("neither {} nor the {} has a", r.book.origin, r.book.base_origin),
+        to_string(r.inputs.term), r.usage.gpu.name.view());
   out += fmt::format(
       "  power   {:.0f} W per GPU all-in ({}), PUE {:.3g}\n", run.power_per_gpu.in(units::W),
       run.power_given ? "--power-per-gpu"

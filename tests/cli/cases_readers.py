@@ -142,6 +142,11 @@ def _():
                 "commit_3yr")
     check(j["price"]["book"] == book and j["price"]["usd_per_gpu_hour"] == 2.8,
           f"the file's own entry: {j['price']}")
+    # no price in either book: both are named, not the file alone
+    t = ok("cost", "--gpu", "mi300x", "--gpu-hours", "10", "--term", "commit_1yr", "--prices",
+           book).out
+    check(f"cost    unknown: neither {book} nor the gpuplan default book has a commit_1yr price "
+          "for MI300X-192GB" in t, t)
 
 
 # ---- probe ---------------------------------------------------------------------------------------

@@ -281,6 +281,8 @@ TEST_CASE("A byte-order mark and CRLF line ends read as the plain CSV", "[monito
                             R"([[1795442400, "50"]]}]}})",
                         "dcgm.json")
             .samples.size() == 1);
+  // Two such exports concatenated: the second BOM starts a repeated header
+  CHECK(read_monitoring(text + text, "two-exports.csv").samples.size() == 2);
   // A 0xEF that does not start a BOM is not text
   CHECK_THROWS_WITH(read_monitoring("\xEF" "abc\n", "odd.csv"),
                     Catch::Contains("odd.csv:1: not text"));

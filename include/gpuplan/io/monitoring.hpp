@@ -502,6 +502,9 @@ inline monitoring_data read_csv(text_source& src, const std::string& file,
   std::vector<std::string> header;
   std::string text_line;
   while (src.next_line(text_line)) {
+    // A byte-order mark at the start of a later line: Excel exports concatenated (the first
+    // one, at the start of the file, read_monitoring_source skips)
+    if (text_line.rfind("\xEF\xBB\xBF", 0) == 0) text_line.erase(0, 3);
     const std::size_t row = src.line();
     const csv_place at{&file, row};
     const std::string_view line = trim(text_line);
