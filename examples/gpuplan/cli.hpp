@@ -98,7 +98,18 @@ int run_demo();
 struct gpu_choice {
   gpu_spec spec;
   std::string source;  ///< "catalog", "file", "probe"
+  /// Where a spec read from JSON came from, for messages: "my-gpu.json", or "plan.json: key
+  /// 'gpu'"; empty for the catalog and the probe.
+  std::string file{};
+  std::string key_prefix{};  ///< "gpu." for a GPU given as an object in a plan file
 };
+/// What a command asks of a GPU: its memory (fit plans memory only), or also its rates (train,
+/// serve, cost, search and capacity time the work: memory bandwidth and peak FLOP/s).
+enum class gpu_use { memory, rates };
+/// Validates `g` for that use; for a GPU read from a file, the message names the file and the
+/// JSON key ("my-gpu.json: key 'memory_bandwidth_bytes_per_s' is missing or 0: ...").
+void check_gpu(const gpu_choice& g, gpu_use use);
+/// Resolves a --gpu value; a GPU file is checked for its memory (check_gpu for the rates).
 gpu_choice resolve_gpu(std::string_view name);
 /// The first GPU of this machine, from the probe; usage_error with the probe's one-line reason
 /// when there is no driver or no GPU (defined in cmd_probe.cpp).

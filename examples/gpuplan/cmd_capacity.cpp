@@ -319,7 +319,9 @@ serving_compare serving_compare_options(const settings& s,
       }
       if (item.empty()) continue;
       serving_plan p = base;
-      const gpu_spec g = resolve_gpu(item).spec;
+      const gpu_choice choice = resolve_gpu(item);
+      check_gpu(choice, gpu_use::rates);  // each is served: the serving model times it
+      const gpu_spec& g = choice.spec;
       if (serving->setup.node && serving->setup.node->gpu.name == g.name)
         p.node = *serving->setup.node;
       else

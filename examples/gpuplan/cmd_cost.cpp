@@ -282,7 +282,14 @@ int run_cost_command(cost_command& cmd) {
                                       "`gpuplan train` flags)",
                                       s.name(f->key), s.name("model")));
     }
-    const gpu_choice gpu = gpu_from(s);
+    // GPU time given, not modelled: nothing is timed, so the GPU's rates may be unknown
+    const gpu_choice gpu = gpu_from(s, gpu_use::memory);
+    // but its power is: the board power, unless --power-per-gpu gives the draw
+    if (!gpu.file.empty() && !(gpu.spec.tdp.value > 0) && !s.has("power_per_gpu"))
+      throw usage_error(fmt::format(
+          "{}: key '{}tdp_watts' is missing or 0: cost needs the GPU's board power for its "
+          "energy (or give {})",
+          gpu.file, gpu.key_prefix, s.name("power_per_gpu")));
     r.usage.gpu = gpu.spec;
     r.gpu_source = gpu.source;
     r.usage.gpus = s.count("gpus").value_or(0);

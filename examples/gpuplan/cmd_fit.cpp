@@ -84,7 +84,7 @@ int run_fit(fit_command& cmd) {
   fit_description d;
   d.infer = choose_mode(s);
   d.model = model_from(s, "fit");
-  d.gpu = gpu_from(s);
+  d.gpu = gpu_from(s, gpu_use::memory);  // a memory plan: the rates may be unknown
   d.layout = layout_from(s, d.model);
   if (d.infer)
     d.serve = serving_from(s, d.model);

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -60,9 +61,27 @@ std::string cell(const probe::probed<T>& p, F show_value) {
   return p.known() ? show_value(p.value) : std::string("-");
 }
 
+/// The exit status of `gpuplan probe` on a machine with no usable NVIDIA GPU (no driver, the
+/// toolkit's stub driver, a driver that fails or reports no device): not 2, which says the
+/// command line was wrong, so that a script can tell "no GPU here" from a typo (main.cpp lists
+/// the statuses; docs/cli.md).
+constexpr int exit_no_gpu = 4;
+
 int run_probe(bool json) {
   const probe::probe_result r = probe::probe_gpus();
-  if (!r.ok()) throw usage_error("probe: " + r.message);
+  if (!r.ok()) {
+    if (json) {
+      // The same "devices" key as a machine with GPUs, empty, and why.
+      print_json({{"devices", nlohmann::json::array()},
+                  {"error", std::string(probe::to_string(r.error))},
+                  {"reason", r.message},
+                  {"warnings", r.warnings}});
+    } else {
+      std::fflush(stdout);
+      fmt::print(stderr, "gpuplan: error: probe: {}\n", r.message);
+    }
+    return exit_no_gpu;
+  }
   if (json) {
     nlohmann::json out = {
         {"cuda_driver_version",

@@ -220,7 +220,7 @@ std::vector<gpu_choice> gpu_list(const settings& s) {
   for (const std::string& name : split(t.value_or("H100-SXM5-80GB"))) {
     if (name.empty()) throw usage_error(s.name("gpu") + ": an empty GPU name");
     gpu_choice g = resolve_gpu(name);
-    g.spec.validate();
+    check_gpu(g, gpu_use::rates);
     if (std::none_of(out.begin(), out.end(),
                      [&](const gpu_choice& o) { return o.spec.name == g.spec.name; }))
       out.push_back(g);
@@ -729,10 +729,23 @@ int run_serve_search(serve_search_command& cmd) {
   if (!model.transformer)
     throw usage_error(s.name("model") + ": gpuplan search serve needs the model's architecture (a "
                                         "catalog name or a config.json), not a parameter count");
-  std::vector<node_spec> nodes;
-  for (const gpu_choice& g : gpu_list(s)) nodes.push_back(choose_node(s, g, 2, "search serve"));
   const std::vector<int> tp = int_list(s, "tp", search_defaults::serving_tp);
   const std::vector<int> pp = int_list(s, "pp", search_defaults::serving_pp);
+  // A replica spans up to tp x pp GPUs of one node, so each GPU is searched in its catalog node
+  // (its NVLink domain and NICs); there is no --node here. A GPU without one can still be
+  // searched on one GPU per replica (a PCIe card on its own, as gpuplan serve does).
+  const long long widest = 1LL * *std::max_element(tp.begin(), tp.end()) *
+                           *std::max_element(pp.begin(), pp.end());
+  std::vector<node_spec> nodes;
+  for (const gpu_choice& g : gpu_list(s)) {
+    if (widest > 1 && !catalog_node_of(g.spec))
+      throw usage_error(fmt::format(
+          "{} {}: no catalog node carries it, and gpuplan search serve takes each GPU in its "
+          "catalog node (it has no --node): search it on one GPU per replica ({} 1 {} 1), or "
+          "search GPUs that have a node (docs/catalog.md lists them)",
+          s.name("gpu"), g.spec.name.view(), s.name("tp"), s.name("pp")));
+    nodes.push_back(choose_node(s, g, widest > 1 ? 2 : 1, "search serve"));
+  }
   std::vector<precision> weights;
   if (const auto t = list_text(s, "weight_dtype")) {
     for (const std::string& w : split(*t)) {

@@ -125,6 +125,7 @@ int run_utilization(utilization_command& f) {
   std::vector<std::string> formats;
   std::string throughput_unit;
   int missing = 0;
+  int duplicates = 0;
   for (const std::string& file : f.files) {
     io::monitoring_data d = io::read_monitoring_file(file);
     // Several hosts' nvidia-smi logs all number their GPUs from 0: prefix the file's name
@@ -142,9 +143,11 @@ int run_utilization(utilization_command& f) {
       throughput_unit = d.throughput_unit;
     }
     missing += d.missing_readings;
+    duplicates += d.duplicate_readings;
     samples.insert(samples.end(), d.samples.begin(), d.samples.end());
   }
   const io::usage_report r = io::analyze_usage(samples, o);
+  duplicates += r.fleet.duplicates;  // across files (DCGM exports of one host)
   std::optional<chart::file_result> drawn;
   if (const std::optional<std::string> file = f.s.text("chart"))
     drawn = chart::render_file(usage_chart(samples, r), *file, f.s.name("chart"));
@@ -162,6 +165,7 @@ int run_utilization(utilization_command& f) {
     j["files"] = f.files;
     j["formats"] = formats;
     j["missing_readings"] = missing;
+    j["duplicate_readings"] = duplicates;
     if (drawn) j["chart"] = drawn->drawn ? drawn->image.string() : drawn->script.string();
     if (!throughput_unit.empty()) j["throughput_unit"] = throughput_unit;
     if (drawn_throughput)
@@ -187,7 +191,13 @@ int run_utilization(utilization_command& f) {
   fmt::print("{} GPU{} from {} ({}); time-weighted, shares of observed time\n\n", r.gpus.size(),
              r.gpus.size() == 1 ? "" : "s", fmt::join(f.files, ", "), fmt::join(formats, ", "));
   fmt::print("{}", t.render());
-  if (missing > 0) fmt::print("{} readings were [N/A] and left out\n", missing);
+  if (missing > 0)
+    fmt::print("{} utilisation reading{} missing ([N/A], NaN) and left out\n", missing,
+               missing == 1 ? " was" : "s were");
+  if (duplicates > 0)
+    fmt::print("{} duplicate reading{} (a GPU at a time it already had a reading for) averaged "
+               "in\n",
+               duplicates, duplicates == 1 ? "" : "s");
   fmt::print("\nAdvice:\n");
   for (const std::string& a : r.advice) fmt::print("  - {}\n", a);
   fmt::print("\n{}", chart::render_text(usage_chart(samples, r)));

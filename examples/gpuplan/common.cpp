@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <memory>
 #include <system_error>
+#include <utility>
 
 namespace gpuplan::cli {
 
@@ -79,6 +80,90 @@ bool looks_like_json_file(std::string_view s) {
 }
 }  // namespace
 
+namespace {
+/// A gpu_spec field named in the library's messages and its key in a GPU file (io::gpu_from_json),
+/// longest names first so that "gpu_spec.memory_usable" is not read as "gpu_spec.memory".
+constexpr std::pair<std::string_view, std::string_view> gpu_file_keys[] = {
+    {"gpu_spec.memory_bandwidth", "memory_bandwidth_bytes_per_s"},
+    {"gpu_spec.memory_usable", "memory_usable_bytes"},
+    {"gpu_spec.peak.sparsity_factor", "sparsity_factor"},
+    {"gpu_spec.boost_clock", "boost_clock_hz"},
+    {"gpu_spec.sm_count", "sm_count"},
+    {"gpu_spec.memory", "memory_bytes"},
+    {"gpu_spec.peak.", "peak_flops_per_s."},
+    {"gpu_spec.name", "name"},
+    {"gpu_spec.tdp", "tdp_watts"},
+    {"link_spec.per_direction", "link.unidirectional_bytes_per_s"},
+    {"link_spec.", "link."},
+    {"pcie_spec.", "pcie."},
+};
+
+/// A library message about a gpu_spec read from `file`, with the file's keys for the fields:
+/// "gpu_spec.memory must be positive" -> "my.json: key 'memory_bytes' must be positive".
+std::string in_gpu_file_terms(std::string what, const gpu_choice& g) {
+  if (what.rfind("gpuplan: ", 0) == 0) what.erase(0, 9);
+  std::string out;
+  for (std::size_t i = 0; i < what.size();) {
+    bool replaced = false;
+    for (const auto& [field, key] : gpu_file_keys)
+      if (what.compare(i, field.size(), field) == 0) {
+        // a prefix ("gpu_spec.peak.") takes the rest of the word with it
+        std::size_t end = i + field.size();
+        if (field.back() == '.')
+          while (end < what.size() && (std::isalnum(static_cast<unsigned char>(what[end])) ||
+                                       what[end] == '_'))
+            ++end;
+        out += "key '" + g.key_prefix + std::string(key) + what.substr(i + field.size(), end - i - field.size()) +
+               "'";
+        i = end;
+        replaced = true;
+        break;
+      }
+    if (!replaced) out += what[i++];
+  }
+  return g.file + ": " + out;
+}
+}  // namespace
+
+void check_gpu(const gpu_choice& g, gpu_use use) {
+  if (g.file.empty()) {
+    use == gpu_use::memory ? g.spec.validate_memory() : g.spec.validate();
+    return;
+  }
+  try {
+    g.spec.validate_memory();
+  } catch (const invalid_input& e) {
+    throw usage_error(in_gpu_file_terms(e.what(), g));
+  }
+  if (use == gpu_use::memory) return;
+  // The timing models read the memory bandwidth (every decode step, every optimizer pass) and
+  // the tensor rate of the compute dtype; the file's minimal form has neither.
+  const peak_rates& p = g.spec.peak;
+  const bool no_rates = p.tf32_tensor.value == 0 && p.bf16_tensor.value == 0 &&
+                        p.fp16_tensor.value == 0 && p.fp8_tensor.value == 0 &&
+                        p.int8_tensor.value == 0 && p.fp4_tensor.value == 0;
+  const bool no_bandwidth = !(g.spec.memory_bandwidth.value > 0);
+  if (no_bandwidth || no_rates)
+    throw usage_error(fmt::format(
+        "{}: {}: this command times the work and needs '{}memory_bandwidth_bytes_per_s' and "
+        "'{}peak_flops_per_s' with the tensor rate of its dtype (e.g. 'bf16_tensor'); fit needs "
+        "only 'name' and 'memory_bytes' (docs/json-schema.md)",
+        g.file,
+        no_bandwidth && no_rates
+            ? fmt::format("keys '{0}memory_bandwidth_bytes_per_s' and '{0}peak_flops_per_s' are "
+                          "missing or 0",
+                          g.key_prefix)
+        : no_bandwidth ? fmt::format("key '{}memory_bandwidth_bytes_per_s' is missing or 0",
+                                     g.key_prefix)
+                       : fmt::format("key '{}peak_flops_per_s' has no tensor rate", g.key_prefix),
+        g.key_prefix, g.key_prefix));
+  try {
+    g.spec.validate();
+  } catch (const invalid_input& e) {
+    throw usage_error(in_gpu_file_terms(e.what(), g));
+  }
+}
+
 gpu_choice resolve_gpu(std::string_view name) {
   if (name.empty()) throw usage_error("--gpu: empty GPU name");
   if (same_ignoring_case(name, "local")) return probe_local_gpu();
@@ -87,7 +172,9 @@ gpu_choice resolve_gpu(std::string_view name) {
   if (looks_like_json_file(name) || std::filesystem::is_regular_file(std::string(name), ec)) {
     const std::string file(name);
     const nlohmann::json j = io::read_json_file(file);
-    return {io::gpu_from_json(j, {file, ""}), "file"};
+    gpu_choice g{io::gpu_from_json(j, {file, ""}), "file", file};
+    check_gpu(g, gpu_use::memory);
+    return g;
   }
   throw usage_error(fmt::format("unknown GPU '{}'{} (gpuplan gpus lists them all)", name,
                                 did_you_mean(catalog::nearest_gpu_names(name))));

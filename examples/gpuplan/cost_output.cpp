@@ -226,7 +226,8 @@ std::string cost_text(const cost_request& r, const cost_result& c) {
     const cloud_price& p = *run.price_entry;
     out += fmt::format("  price   ${:.4g} per GPU-hour, {} {} {} ({}, {}; {})\n",
                        run.price.in(units::usd_per_h), p.provider.view(), p.instance.view(),
-                       to_string(r.inputs.term), r.book.origin, date_text(p.date), p.source.view());
+                       to_string(r.inputs.term), io::price_origin(r.book, p), date_text(p.date),
+                       p.source.view());
   } else if (run.priced) {
     out += fmt::format("  price   ${:.4g} per GPU-hour (--price-per-gpu-hour)\n",
                        run.price.in(units::usd_per_h));
@@ -235,8 +236,12 @@ std::string cost_text(const cost_request& r, const cost_result& c) {
     out += fmt::format("  cost    {}{}\n", money_text(run.cost), c.serving ? " a month" : "");
   else
     out += fmt::format(
-        "  cost    unknown: {} has no {} price for {} (give --price-per-gpu-hour or --prices)\n",
-        r.book.origin, to_string(r.inputs.term), r.usage.gpu.name.view());
+        "  cost    unknown: {} {} price for {} (give --price-per-gpu-hour or --prices)\n",
+        // a file read over the default book: neither has one
+        r.book.origin == r.book.base_origin
+            ? r.book.origin + " has no"
+            : fmt::format("neither {} nor the {} has a", r.book.origin, r.book.base_origin),
+        to_string(r.inputs.term), r.usage.gpu.name.view());
   out += fmt::format(
       "  power   {:.0f} W per GPU all-in ({}), PUE {:.3g}\n", run.power_per_gpu.in(units::W),
       run.power_given ? "--power-per-gpu"
@@ -441,7 +446,7 @@ nlohmann::json cost_json(const cost_request& r, const cost_result& c) {
     price["instance"] = std::string(run.price_entry->instance.view());
     price["date"] = date_text(run.price_entry->date);
     price["source"] = std::string(run.price_entry->source.view());
-    price["book"] = r.book.origin;
+    price["book"] = io::price_origin(r.book, *run.price_entry);
   } else if (run.priced) {
     price["source"] = "--price-per-gpu-hour";
   } else {

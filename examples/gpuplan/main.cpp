@@ -12,7 +12,9 @@
 // Exit status: 0 success; 1 `--require-fit` and the plan does not fit in GPU memory (fit, train,
 // cost, serve, capacity: the one verdict of plan/fit.hpp); 2 bad input (one line on stderr naming
 // the problem), or an output the system would not take (a full disk, > /dev/full: "cannot write
-// the output: <reason>"); 3 an internal error (a bug: please report it).
+// the output: <reason>"); 3 an internal error (a bug: please report it); 4 `probe` found no
+// usable NVIDIA GPU (no driver, no device; with --json a JSON object with "devices": [] and the
+// "reason"); 130 `search` stopped by Ctrl-C.
 #include "cli.hpp"
 
 #include <gpuplan/io/json.hpp>

@@ -349,13 +349,13 @@ model_choice model_from(const settings& s, std::string_view command) {
   return resolve_model(v->get<std::string>());
 }
 
-gpu_choice gpu_from(const settings& s) {
+gpu_choice gpu_from(const settings& s, gpu_use use) {
   const nlohmann::json* v = s.value("gpu");
-  gpu_choice g = v == nullptr        ? resolve_gpu("H100-SXM5-80GB")
-                 : v->is_object()    ? gpu_choice{io::gpu_from_json(*v, {s.plan_file(), "gpu."}),
-                                               "file"}
-                                     : resolve_gpu(v->get<std::string>());
-  g.spec.validate();
+  gpu_choice g = v == nullptr     ? resolve_gpu("H100-SXM5-80GB")
+                 : v->is_object() ? gpu_choice{io::gpu_from_json(*v, {s.plan_file(), "gpu."}),
+                                               "file", s.plan_file(), "gpu."}
+                                  : resolve_gpu(v->get<std::string>());
+  check_gpu(g, use);
   return g;
 }
 

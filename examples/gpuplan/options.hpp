@@ -117,7 +117,8 @@ class settings {
 /// The model (required): --model NAME|PATH|params:N, or a plan's inline "model" object.
 model_choice model_from(const settings& s, std::string_view command);
 /// The GPU: --gpu NAME|FILE|local, a plan's inline "gpu" object, or H100-SXM5-80GB.
-gpu_choice gpu_from(const settings& s);
+/// The --gpu (or the plan's "gpu"), checked for `use` (check_gpu): fit asks for the memory only.
+gpu_choice gpu_from(const settings& s, gpu_use use = gpu_use::rates);
 /// The node, when --node was given (catalog name or alias).
 std::optional<node_spec> node_from(const settings& s);
 /// The layout: dp defaults to what --gpus leaves after tp x pp x cp; checked against the model.

@@ -59,7 +59,10 @@ TEST_CASE("without a driver the default probe says libcuda.so.1 was not found",
   const probe_result r = probe_gpus();
   CHECK_FALSE(r.ok());
   CHECK(r.error == probe_error::driver_not_found);
-  CHECK(r.message.rfind("libcuda.so.1 not found (no NVIDIA driver)", 0) == 0);
+  // Once: "no NVIDIA driver: libcuda.so.1: cannot open shared object file: ..." (the loader's
+  // reason names the library; it was said twice).
+  CHECK(r.message.rfind("no NVIDIA driver: ", 0) == 0);
+  CHECK(r.message.find("libcuda.so.1") == r.message.rfind("libcuda.so.1"));
   CHECK(r.devices.empty());
   CHECK(r.warnings.empty());
 }
@@ -70,7 +73,7 @@ TEST_CASE("an explicit library path that does not exist gives the same error, na
   o.cuda_library = std::string(GPUPLAN_FAKE_DIR) + "/no-such-dir/libcuda.so.1";
   const probe_result r = probe_gpus(o);
   CHECK(r.error == probe_error::driver_not_found);
-  CHECK(r.message.rfind("libcuda.so.1 not found (no NVIDIA driver): ", 0) == 0);
+  CHECK(r.message.rfind("no NVIDIA driver: ", 0) == 0);
   CHECK(r.message.find("no-such-dir/libcuda.so.1") != std::string::npos);
 }
 

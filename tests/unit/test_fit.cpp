@@ -179,3 +179,25 @@ TEST_CASE("Advice lists each distinct plan once", "[fit][advice]") {
   // Each option carries the layout it leads to.
   for (const advice& a : list) CHECK(a.layout.gpus() == a.gpus);
 }
+
+TEST_CASE("A memory plan needs the GPU's memory only; timing needs its rates", "[fit][gpu]") {
+  // The minimal GPU (a name and its memory, as a GPU file may give): fit plans it; the timing
+  // models refuse it through gpu_spec::validate.
+  gpu_spec g{};
+  g.name = name_string::from("my-accelerator");
+  g.memory = 80 * units::GiB;
+  CHECK_NOTHROW(g.validate_memory());
+  CHECK_THROWS_WITH(g.validate(),
+                    "gpuplan: gpu_spec.memory_bandwidth must be positive and finite (got 0)");
+  const fit_report r = training_fit(catalog::llama31_8b, g, {.dp = 8, .zero = 3}, {});
+  const fit_report h =
+      training_fit(catalog::llama31_8b, catalog::h100_sxm, {.dp = 8, .zero = 3}, {});
+  CHECK(r.per_gpu.total().in(units::B) == h.per_gpu.total().in(units::B));
+  const inference_memory_result m = inference_memory(catalog::llama31_8b, g, {}, {});
+  CHECK(m.per_gpu.total().in(units::B) > 0);
+  // a negative bandwidth is still refused where the memory is checked
+  g.memory_bandwidth = -1 * units::GBps;
+  CHECK_THROWS_WITH(g.validate_memory(),
+                    "gpuplan: gpu_spec.memory_bandwidth must be finite and not negative (got "
+                    "-1000000000)");
+}

@@ -255,3 +255,151 @@ TEST_CASE("Bad files: one line naming file:row and field", "[monitoring][errors]
   for (const char* f : {"bad/bad-percent.csv", "bad/bad-value.json", "bad/truncated.json"})
     CHECK(error_of(f).find('\n') == std::string::npos);
 }
+
+// ---- issue 22: hostile and everyday files ---------------------------------------------------------
+
+TEST_CASE("A byte-order mark and CRLF line ends read as the plain CSV", "[monitoring][parse]") {
+  // Excel's "CSV UTF-8" export: a BOM before the header, CRLF after every line. The BOM gave
+  // "no header row".
+  const std::string bom = "\xEF\xBB\xBF";
+  const std::string text = bom +
+                           "timestamp,gpu,utilization,memory_used,power\r\n"
+                           "2026-11-23T14:00:00Z,0,30,1024,200\r\n"
+                           "2026-11-23T14:00:10Z,0,90,2048,400\r\n";
+  const monitoring_data d = read_monitoring(text, "excel.csv");
+  REQUIRE(d.samples.size() == 2);
+  CHECK(d.samples[0].gpu == "0");
+  CHECK(d.samples[1].utilization == Approx(0.9));
+  CHECK(d.samples[1].memory_used->in(units::MiB) == Approx(2048));
+  CHECK(d.samples[1].power_draw->in(units::W) == Approx(400));
+  const monitoring_data f = read_monitoring_file(dir + "excel-bom-crlf.csv");
+  CHECK(f.samples.size() == 3);
+  // A BOM before a Prometheus response too (the JSON readers skip one)
+  CHECK(read_monitoring(bom + "\r\n" +
+                            R"({"data": {"resultType": "matrix", "result": [{"metric": )"
+                            R"({"__name__": "DCGM_FI_DEV_GPU_UTIL", "gpu": "0"}, "values": )"
+                            R"([[1795442400, "50"]]}]}})",
+                        "dcgm.json")
+            .samples.size() == 1);
+  // Two such exports concatenated: the second BOM starts a repeated header
+  CHECK(read_monitoring(text + text, "two-exports.csv").samples.size() == 2);
+  // A 0xEF that does not start a BOM is not text
+  CHECK_THROWS_WITH(read_monitoring("\xEF" "abc\n", "odd.csv"),
+                    Catch::Contains("odd.csv:1: not text"));
+}
+
+TEST_CASE("The readers are bounded: rows, line length, bytes, NUL bytes", "[monitoring][limits]") {
+  const monitoring_limits defaults;
+  CHECK(defaults.max_rows == 5'000'000);
+  CHECK(defaults.max_line_bytes == 65536);
+  CHECK(defaults.max_json_bytes == json_limits{}.max_file_bytes);
+  read_options o;
+  o.limits.max_rows = 3;
+  o.limits.max_line_bytes = 40;
+  o.limits.max_file_bytes = 200;
+  o.limits.max_json_bytes = 100;
+  const std::string head = "timestamp,gpu,utilization\n";
+  // exactly at each bound: read
+  CHECK(read_monitoring(head + "1795442400,0,50\n1795442410,0,60\n", "ok.csv", o).samples.size() ==
+        2);
+  CHECK(read_monitoring(head + "1795442400,0,50" + std::string(25, ' ') + "\n", "ok.csv", o)
+            .samples.size() == 1);  // 40 bytes
+  // one past: refused, naming the file, the line and the bound
+  CHECK_THROWS_WITH(read_monitoring(head + "1795442400,0,50\n1795442410,0,60\n1795442420,0,70\n",
+                                    "rows.csv", o),
+                    "rows.csv: more than 3 rows, the limit for a monitoring export "
+                    "(monitoring_limits::max_rows)");
+  CHECK_THROWS_WITH(read_monitoring(head + "1795442400,0,50" + std::string(26, ' ') + "\n",
+                                    "wide.csv", o),
+                    "wide.csv:2: a line longer than 40 bytes, the limit for a monitoring CSV "
+                    "(monitoring_limits::max_line_bytes)");
+  o.limits.max_line_bytes = 1000;
+  o.limits.max_rows = 1000;
+  CHECK_THROWS_WITH(read_monitoring(head + std::string(300, '\n'), "big.csv", o),
+                    "big.csv: larger than 200 bytes, the limit for a monitoring CSV "
+                    "(monitoring_limits::max_file_bytes)");
+  CHECK_THROWS_WITH(read_monitoring("{" + std::string(120, ' ') + "}", "big.json", o),
+                    "big.json: larger than 100 bytes, the limit for a Prometheus response "
+                    "(monitoring_limits::max_json_bytes)");
+  // NUL bytes: in a CSV line, in a JSON text, and /dev/zero at once
+  CHECK_THROWS_WITH(read_monitoring(head + std::string("1795442400,0,5\0" "0\n", 18), "nul.csv"),
+                    "nul.csv:2: a NUL byte: binary data, not a monitoring export (CSV or JSON "
+                    "text)");
+  CHECK_THROWS_WITH(read_monitoring(std::string("{\"a\":\0}", 7), "nul.json"),
+                    Catch::Contains("nul.json:1: a NUL byte"));
+  CHECK_THROWS_WITH(read_monitoring_file("/dev/zero"), Catch::StartsWith("/dev/zero:1: a NUL byte"));
+  // a value in the Prometheus response counts as a row
+  o.limits.max_json_bytes = 1000;
+  o.limits.max_rows = 1;
+  CHECK_THROWS_WITH(
+      read_monitoring(R"({"data": {"resultType": "matrix", "result": [{"metric": )"
+                      R"({"__name__": "DCGM_FI_DEV_GPU_UTIL", "gpu": "0"}, "values": )"
+                      R"([[1795442400, "50"], [1795442415, "50"]]}]}})",
+                      "two.json", o),
+      "two.json: more than 1 values, the limit for a monitoring export "
+      "(monitoring_limits::max_rows)");
+}
+
+TEST_CASE("A directory, an empty file and 1e400 are errors naming the file", "[monitoring][errors]") {
+  CHECK(error_of("bad") == dir + "bad: is a directory, not a monitoring export");
+  CHECK(error_of("bad/empty.csv") == dir + "bad/empty.csv: empty file (no header, no data)");
+  CHECK(error_of("bad/nul.csv") ==
+        dir + "bad/nul.csv:2: a NUL byte: binary data, not a monitoring export (CSV or JSON text)");
+  CHECK(error_of("bad/huge-value.csv") ==
+        dir + "bad/huge-value.csv:2: field 'utilization': cannot read '1e400' as a percentage");
+  CHECK_THROWS_WITH(read_monitoring("\n\n  \n", "blank.csv"),
+                    "blank.csv: empty file (no header, no data)");
+}
+
+TEST_CASE("Readings of one GPU at one time are averaged and counted", "[monitoring][duplicates]") {
+  // The later row used to win silently: 10% and 100% pairs read as 100%.
+  const monitoring_data d = read_monitoring_file(dir + "duplicates.csv");
+  CHECK(d.duplicate_readings == 3);
+  REQUIRE(d.samples.size() == 3);
+  for (const gpu_sample& s : d.samples) CHECK(s.utilization == Approx(0.55));
+  CHECK(analyze_usage(d.samples).gpus[0].mean == Approx(0.55));
+  // each quantity the mean of the readings that have it
+  const monitoring_data m = read_monitoring(
+      "timestamp,gpu,utilization,memory_used,power\n"
+      "1795442400,0,20,1000,\n1795442400,0,40,3000,300\n1795442400,0,60,,500\n"
+      "1795442400,1,70,,\n",
+      "m.csv");
+  CHECK(m.duplicate_readings == 2);
+  REQUIRE(m.samples.size() == 2);
+  CHECK(m.samples[0].utilization == Approx(0.4));
+  CHECK(m.samples[0].memory_used->in(units::MiB) == Approx(2000));
+  CHECK(m.samples[0].power_draw->in(units::W) == Approx(400));
+  CHECK(m.samples[1].utilization == Approx(0.7));
+  CHECK_FALSE(m.samples[1].memory_used.has_value());
+  // samples of several files: analyze_usage merges them by the same rule and counts them
+  std::vector<gpu_sample> both = d.samples;
+  for (gpu_sample s : d.samples) {
+    s.utilization = 0.95;
+    both.push_back(s);
+  }
+  const usage_report r = analyze_usage(both);
+  CHECK(r.gpus[0].duplicates == 3);
+  CHECK(r.fleet.duplicates == 3);
+  CHECK(r.gpus[0].mean == Approx(0.75));
+}
+
+TEST_CASE("Prometheus NaN samples are missing readings; two series of one GPU are duplicates",
+          "[monitoring][dcgm]") {
+  const monitoring_data d = read_monitoring_file(dir + "dcgm-nan.json");
+  CHECK(d.missing_readings == 2);  // "NaN" at two times of node-a:0: they were not counted
+  CHECK(d.duplicate_readings == 4);
+  const usage_report r = analyze_usage(d.samples);
+  CHECK(find(r, "node-a:0").samples == 2);
+  CHECK(find(r, "node-a:0").mean == Approx(0.5));
+  CHECK(find(r, "node-a:1").samples == 4);
+  CHECK(find(r, "node-a:1").mean == Approx(0.3));
+  // a NaN ratio beside a real GPU_UTIL reading is not missing
+  const monitoring_data e = read_monitoring(
+      R"({"data": {"resultType": "matrix", "result": [)"
+      R"({"metric": {"__name__": "DCGM_FI_DEV_GPU_UTIL", "gpu": "0"}, "values": [[1795442400, "50"]]},)"
+      R"({"metric": {"__name__": "DCGM_FI_PROF_GR_ENGINE_ACTIVE", "gpu": "0"}, "values": [[1795442400, "NaN"]]}]}})",
+      "e.json");
+  CHECK(e.missing_readings == 0);
+  CHECK(e.duplicate_readings == 0);
+  CHECK(e.samples.at(0).utilization == Approx(0.5));
+}

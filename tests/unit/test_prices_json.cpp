@@ -116,3 +116,42 @@ TEST_CASE("Duplicate entries and empty books are rejected", "[prices][json][erro
   CHECK_THROWS_WITH(io::price_book_from_json(nlohmann::json::parse("[]"), "arr.json"),
                     Contains("must be a JSON object"));
 }
+
+TEST_CASE("A price of 0 in a book is refused, naming the file, the entry and the key",
+          "[prices][json][errors]") {
+  // 0 meant "not offered" and the entry's term was skipped without a word.
+  CHECK(error_of("zero_price.json") ==
+        data("zero_price.json") +
+            ": cloud[0] (examplecloud 8x H100): field 'spot_usd_per_gpu_hour' is 0: a price must "
+            "be positive (leave the key out when the term is not offered)");
+  // a term left out is still "not offered"
+  nlohmann::json book = nlohmann::json::parse(
+      R"({"cloud": [{"provider": "p", "instance": "i", "gpu": "h100", "gpus_per_instance": 8,
+           "on_demand_usd_per_gpu_hour": 2.5, "date": "2026-10-20", "source": "s"}]})");
+  const io::price_book b = io::price_book_from_json(book, "mine.json");
+  CHECK_FALSE(b.cloud.back().offers(price_term::spot));
+  for (const char* key : {"on_demand_usd_per_gpu_hour", "commit_1yr_usd_per_gpu_hour",
+                          "commit_3yr_usd_per_gpu_hour", "spot_usd_per_gpu_hour"}) {
+    nlohmann::json z = book;
+    z["cloud"][0][key] = 0;
+    CHECK_THROWS_WITH(io::price_book_from_json(z, "mine.json"),
+                      Contains("mine.json: cloud[0] (p i): field '" + std::string(key) +
+                               "' is 0: a price must be positive"));
+  }
+}
+
+TEST_CASE("Each price names the book it came from", "[prices][json]") {
+  // `cost --prices mine.json` credited a default-book entry to mine.json.
+  const io::price_book b = io::read_price_book(data("book.json"));
+  const cloud_price* mine = cheapest_price(b.cloud, cat::h100_sxm, price_term::commit_3yr);
+  REQUIRE(mine != nullptr);
+  CHECK(io::price_origin(b, *mine) == data("book.json"));
+  const cloud_price* theirs = cheapest_price(b.cloud, cat::a100_sxm_80gb, price_term::on_demand);
+  REQUIRE(theirs != nullptr);
+  CHECK(io::price_origin(b, *theirs) == "gpuplan default book");
+  const io::price_book d = io::default_price_book();
+  CHECK(io::price_origin(d, d.cloud.front()) == "gpuplan default book");
+  // replace_defaults: every entry is the file's
+  const io::price_book r = io::read_price_book(data("replace.json"));
+  for (const cloud_price& p : r.cloud) CHECK(io::price_origin(r, p) == data("replace.json"));
+}

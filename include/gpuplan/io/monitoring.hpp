@@ -20,6 +20,11 @@
 //                serving engine's throughput on that GPU, e.g. vLLM's generation tokens rate)
 //                gives the throughput graph.
 //
+// Any of them may start with a UTF-8 byte-order mark and use CRLF line ends. A file is streamed
+// within monitoring_limits (rows, line length, bytes) and a NUL byte refused. Readings of one GPU
+// at one time are averaged (merge_same_time) and counted in duplicate_readings; missing ones
+// ("[N/A]", "NaN") are counted in missing_readings.
+//
 // Bad input throws gpuplan::io::error with one line naming file:row and the field
 // ("util.csv:17: field 'utilization.gpu': cannot read 'abc' as a percentage").
 //
@@ -42,9 +47,11 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <istream>
 #include <iterator>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -81,13 +88,44 @@ struct monitoring_data {
   /// "tokens/s" or "requests/s" when the file has a throughput column; empty otherwise.
   std::string throughput_unit;
   std::vector<gpu_sample> samples;
-  int missing_readings = 0;  ///< "[N/A]" utilisation readings skipped
+  /// Utilisation readings that were missing: "[N/A]" and the like in a CSV, "NaN" in a
+  /// Prometheus series, or a time where only memory or power was reported. Skipped.
+  int missing_readings = 0;
+  /// Readings of one GPU at a time it already had a reading of (overlapping logs concatenated,
+  /// two exporters scraping one GPU): merged into one sample, each quantity the mean of the
+  /// readings that have it (merge_same_time). For a DCGM series, one per metric repeated.
+  int duplicate_readings = 0;
+};
+
+/// The limits of the monitoring readers (docs/monitoring.md), as json_limits are the JSON
+/// readers': past them the input is refused with an io::error naming the file and the bound,
+/// rather than filling the memory (`gpuplan utilization /dev/zero` grew to gigabytes). The
+/// reader streams a CSV: its memory is the samples it keeps, not the file.
+struct monitoring_limits {
+  /// Most rows (lines, blank and comment lines included) of a CSV, and most values in all the
+  /// series of a Prometheus response. A month of an 8-GPU node sampled every 5 s
+  /// (`nvidia-smi -l 5`) is 4.1 million rows; longer or larger fleets are better read through
+  /// Prometheus with a coarser step. A row costs about 0.4 KB through the reader and the
+  /// analysis (docs/monitoring.md), so 5 million is about 2 GB.
+  std::size_t max_rows = 5'000'000;
+  /// Longest line of a CSV, in bytes. nvidia-smi's widest line (every one of its ~100
+  /// --query-gpu fields, with units) is a few KiB; 64 KiB is far beyond it and stops a file with
+  /// no line ends (a binary, /dev/zero) at its first line.
+  std::size_t max_line_bytes = 64 * 1024;
+  /// Largest CSV, in bytes: max_rows rows of about 200 bytes (an nvidia-smi line with the GPU's
+  /// name, UUID and units).
+  std::uintmax_t max_file_bytes = std::uintmax_t{1} << 30;
+  /// Largest Prometheus (JSON) response: the JSON readers' limit (json_limits::max_file_bytes,
+  /// 64 MiB), about 2.5 million values at ~25 bytes each (`[1795442400,"87"],`) -- above
+  /// Prometheus's own cap of 11,000 points per series for 4 metrics of 64 GPUs.
+  std::uintmax_t max_json_bytes = json_limits{}.max_file_bytes;
 };
 
 struct read_options {
   /// Prefixed to every GPU id ("node1:" + "0"): set it when several files number their GPUs
   /// from 0 (one nvidia-smi log per host).
   std::string id_prefix;
+  monitoring_limits limits{};
 };
 
 namespace detail {
@@ -332,31 +370,118 @@ inline std::string column_key(std::string_view h, std::string* unit = nullptr) {
   return lower(h);
 }
 
-inline std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    std::string line = text.substr(start, end - start);
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    lines.push_back(std::move(line));
-    if (end == text.size()) break;
-    start = end + 1;
-  }
-  return lines;
-}
+/// A monitoring export read from a stream within monitoring_limits: byte by byte from a buffer,
+/// so a file is never held whole (a CSV is read line by line). Refuses NUL bytes (a binary file
+/// or a device, not a text export) naming the line.
+class text_source {
+ public:
+  text_source(std::istream& in, const std::string& file, const monitoring_limits& limits)
+      : in_(in), file_(file), limits_(limits), buffer_(std::size_t{1} << 16) {}
 
-inline std::string read_text(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw error(path.string() + ": no such file");
-  if (std::filesystem::is_directory(path, ec))
-    throw error(path.string() + ": is a directory, not a monitoring export");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw error(path.string() + ": cannot open the file for reading");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw error(path.string() + ": read error");
-  return text;
+  /// The next byte, or -1 at the end. Counts bytes against `byte_limit` (the CSV's or the
+  /// JSON's, set by the reader once it knows which it reads).
+  int get() {
+    if (pos_ == end_ && !fill()) return -1;
+    if (++consumed_ > byte_limit_)
+      throw error(file_ + ": larger than " + std::to_string(byte_limit_) + " bytes, the limit for " +
+                  std::string(byte_limit_name_));
+    return static_cast<unsigned char>(buffer_[pos_++]);
+  }
+  int peek() { return pos_ == end_ && !fill() ? -1 : static_cast<unsigned char>(buffer_[pos_]); }
+
+  /// The next line without its "\n" or "\r\n"; false at the end of the text. Counts it against
+  /// max_rows and its length against max_line_bytes.
+  bool next_line(std::string& line) {
+    line.clear();
+    if (peek() < 0) return false;
+    new_line();
+    for (int c = get(); c >= 0 && c != '\n'; c = get()) {
+      if (c == 0) nul();
+      if (line.size() == limits_.max_line_bytes)
+        throw error(file_ + ":" + std::to_string(line_) + ": a line longer than " +
+                    std::to_string(limits_.max_line_bytes) +
+                    " bytes, the limit for a monitoring CSV (monitoring_limits::max_line_bytes)");
+      line += static_cast<char>(c);
+    }
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    return true;
+  }
+
+  /// Starts a line (of the CSV, or a blank line before a JSON text).
+  void new_line() {
+    if (++line_ > limits_.max_rows)
+      throw error(file_ + ": more than " + std::to_string(limits_.max_rows) +
+                  " rows, the limit for a monitoring export (monitoring_limits::max_rows)");
+  }
+  [[noreturn]] void nul() const {
+    throw error(file_ + ":" + std::to_string(line_) +
+                ": a NUL byte: binary data, not a monitoring export (CSV or JSON text)");
+  }
+  std::size_t line() const { return line_; }
+  /// The byte limit from here on, and its name in the message.
+  void set_byte_limit(std::uintmax_t limit, std::string_view name) {
+    byte_limit_ = limit;
+    byte_limit_name_ = name;
+  }
+
+ private:
+  bool fill() {
+    if (eof_) return false;
+    in_.read(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+    end_ = static_cast<std::size_t>(in_.gcount());
+    pos_ = 0;
+    if (in_.bad()) throw error(file_ + ": read error");
+    if (end_ == 0) eof_ = true;
+    return end_ > 0;
+  }
+
+  std::istream& in_;
+  const std::string& file_;
+  const monitoring_limits& limits_;
+  std::vector<char> buffer_;
+  std::size_t pos_ = 0, end_ = 0;
+  bool eof_ = false;
+  std::uintmax_t consumed_ = 0;
+  std::uintmax_t byte_limit_ = limits_.max_file_bytes;
+  std::string_view byte_limit_name_ = "a monitoring CSV (monitoring_limits::max_file_bytes)";
+  std::size_t line_ = 0;
+};
+
+/// Merges the readings of one GPU at one time into one sample: utilisation, memory, power and
+/// throughput each the mean of the readings that have it (no reading is preferred to another:
+/// overlapping logs repeat the same value, two exporters of one GPU disagree by sampling
+/// jitter). Sorts by GPU, then time. Returns how many readings were merged into another.
+inline int merge_same_time(std::vector<gpu_sample>& v) {
+  std::stable_sort(v.begin(), v.end(), [](const gpu_sample& a, const gpu_sample& b) {
+    return a.gpu != b.gpu ? a.gpu < b.gpu : a.time < b.time;
+  });
+  int merged = 0;
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < v.size();) {
+    std::size_t j = i + 1;
+    while (j < v.size() && v[j].gpu == v[i].gpu && v[j].time == v[i].time) ++j;
+    if (j - i > 1) {
+      double util = 0, mem = 0, pw = 0, tp = 0;
+      int n_mem = 0, n_pw = 0, n_tp = 0;
+      for (std::size_t k = i; k < j; ++k) {
+        util += v[k].utilization;
+        if (v[k].memory_used) mem += v[k].memory_used->in(units::B), ++n_mem;
+        if (v[k].power_draw) pw += v[k].power_draw->in(units::W), ++n_pw;
+        if (v[k].throughput) tp += *v[k].throughput, ++n_tp;
+      }
+      gpu_sample& s = v[i];
+      s.utilization = util / static_cast<double>(j - i);
+      if (n_mem > 0) s.memory_used = mem / n_mem * units::B;
+      if (n_pw > 0) s.power_draw = pw / n_pw * units::W;
+      if (n_tp > 0) s.throughput = tp / n_tp;
+      merged += static_cast<int>(j - i - 1);
+    }
+    if (out != i) v[out] = std::move(v[i]);
+    ++out;
+    i = j;
+  }
+  v.resize(out);
+  return merged;
 }
 
 // ---- CSV (nvidia-smi and plain) ------------------------------------------------------------------
@@ -368,18 +493,21 @@ struct csv_columns {
   std::size_t count = 0;
 };
 
-inline monitoring_data read_csv_text(const std::string& text, const std::string& file,
-                                     const read_options& o) {
+inline monitoring_data read_csv(text_source& src, const std::string& file,
+                                const read_options& o) {
   monitoring_data d;
   d.source = file;
-  const std::vector<std::string> lines = lines_of(text);
   csv_columns cols;
   bool have_header = false;
   std::vector<std::string> header;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const std::size_t row = i + 1;
+  std::string text_line;
+  while (src.next_line(text_line)) {
+    // A byte-order mark at the start of a later line: Excel exports concatenated (the first
+    // one, at the start of the file, read_monitoring_source skips)
+    if (text_line.rfind("\xEF\xBB\xBF", 0) == 0) text_line.erase(0, 3);
+    const std::size_t row = src.line();
     const csv_place at{&file, row};
-    const std::string_view line = trim(lines[i]);
+    const std::string_view line = trim(text_line);
     if (line.empty() || line.front() == '#') continue;
     std::vector<std::string> f = split_csv(line);
     // A header: nvidia-smi's (repeated when logs are concatenated) or the plain CSV's, with a
@@ -470,7 +598,16 @@ inline monitoring_data read_csv_text(const std::string& text, const std::string&
   }
   if (!have_header) throw error(file + ": empty file (no header, no data)");
   if (d.samples.empty()) throw error(file + ": no utilisation readings after the header");
+  d.duplicate_readings = merge_same_time(d.samples);
   return d;
+}
+
+/// The CSV reader over a text (the fuzz target's entry): within `o.limits`, as from a file.
+inline monitoring_data read_csv_text(const std::string& text, const std::string& file,
+                                     const read_options& o) {
+  std::istringstream in(text);
+  text_source src(in, file, o.limits);
+  return read_csv(src, file, o);
 }
 
 // ---- Prometheus range query (dcgm-exporter) ------------------------------------------------------
@@ -491,9 +628,19 @@ inline monitoring_data read_prometheus_text(const std::string& text, const std::
     throw error(file + ": key 'data.resultType' must be \"matrix\" (a range query)");
   if (!data.contains("result") || !data["result"].is_array())
     throw error(file + ": key 'data.result' must be an array");
-  // (gpu, time) -> sample, merged across metrics
-  std::map<std::pair<std::string, double>, gpu_sample> merged;
-  std::map<std::pair<std::string, double>, bool> has_util;
+  // The readings of each metric at one (gpu, time), merged across metrics: a sum and a count
+  // each, so a metric repeated at one time (two series of one GPU) is averaged and counted.
+  struct mean_of {
+    double sum = 0;
+    int n = 0;
+    void add(double x) { sum += x, ++n; }
+    [[nodiscard]] double value() const { return sum / n; }
+  };
+  struct readings {
+    mean_of util_pct, util_ratio, fb_used, power_w;
+  };
+  std::map<std::pair<std::string, double>, readings> merged;
+  std::size_t values_read = 0;
   const nlohmann::json& result = data["result"];
   for (std::size_t i = 0; i < result.size(); ++i) {
     const std::string where = file + ": data.result[" + std::to_string(i) + "]";
@@ -524,6 +671,10 @@ inline monitoring_data read_prometheus_text(const std::string& text, const std::
     if (gpu.empty()) throw error(where + ": metric has neither a 'gpu' nor a 'UUID' label");
     const std::string id = o.id_prefix + (host.empty() ? gpu : host + ":" + gpu);
     const nlohmann::json& values = series["values"];
+    values_read += values.size();
+    if (values_read > o.limits.max_rows)
+      throw error(file + ": more than " + std::to_string(o.limits.max_rows) +
+                  " values, the limit for a monitoring export (monitoring_limits::max_rows)");
     for (std::size_t k = 0; k < values.size(); ++k) {
       const std::string at = where + ".values[" + std::to_string(k) + "]";
       const nlohmann::json& v = values[k];
@@ -535,64 +686,128 @@ inline monitoring_data read_prometheus_text(const std::string& text, const std::
                     " is not a Unix time from 1970 to 9999 (seconds)");
       const std::string text_value = v[1].get<std::string>();
       const std::string shown = one_line(text_value);  // as messages quote it
+      readings& r = merged[{id, t}];  // a missing utilisation still marks the time
       if (is_missing(text_value)) continue;
       double x = 0;
       if (!parse_double(text_value, x))
         throw error(at + " (" + metric + "): cannot read '" + shown + "' as a number");
-      gpu_sample& s = merged[{id, t}];
-      s.gpu = id;
-      s.time = t;
       switch (kind) {
         case util_pct:
           if (x < 0 || x > 100) throw error(at + " (" + metric + "): " + shown + " is outside 0-100%");
-          s.utilization = x / 100.0;
-          has_util[{id, t}] = true;
+          r.util_pct.add(x / 100.0);
           break;
         case util_ratio:
           if (x < 0 || x > 1) throw error(at + " (" + metric + "): " + shown + " is outside 0-1");
-          if (!has_util[{id, t}]) s.utilization = x;
-          has_util[{id, t}] = true;
+          r.util_ratio.add(x);
           break;
         case fb_used:
           if (x < 0) throw error(at + " (" + metric + "): negative memory");
           if (!(x * 1048576.0 <= max_sample_bytes))
             throw error(at + " (" + metric + "): " + shown + " MiB is too large (more than 1 PiB)");
-          s.memory_used = x * units::MiB;
+          r.fb_used.add(x);
           break;
         case power_w:
           if (x < 0) throw error(at + " (" + metric + "): negative power");
           if (x > max_sample_watts)
             throw error(at + " (" + metric + "): " + shown + " W is too large (more than 1 MW)");
-          s.power_draw = x * units::W;
+          r.power_w.add(x);
           break;
         case other: break;
       }
     }
   }
-  for (auto& [key, s] : merged) {
-    if (has_util[key]) d.samples.push_back(std::move(s));
-    else ++d.missing_readings;
+  for (const auto& [key, r] : merged) {
+    for (const mean_of* m : {&r.util_pct, &r.util_ratio, &r.fb_used, &r.power_w})
+      if (m->n > 1) d.duplicate_readings += m->n - 1;
+    // GPU_UTIL where it was read; GR_ENGINE_ACTIVE where it alone was.
+    const mean_of& util = r.util_pct.n > 0 ? r.util_pct : r.util_ratio;
+    if (util.n == 0) {
+      ++d.missing_readings;
+      continue;
+    }
+    gpu_sample s;
+    s.gpu = key.first;
+    s.time = key.second;
+    s.utilization = util.value();
+    if (r.fb_used.n > 0) s.memory_used = r.fb_used.value() * units::MiB;
+    if (r.power_w.n > 0) s.power_draw = r.power_w.value() * units::W;
+    d.samples.push_back(std::move(s));
   }
   if (d.samples.empty())
     throw error(file + ": no DCGM_FI_DEV_GPU_UTIL (or DCGM_FI_PROF_GR_ENGINE_ACTIVE) samples");
   return d;
 }
 
+/// Reads an export from `src`, recognising its format: after an optional UTF-8 byte-order mark
+/// (Excel's CSV export writes one) and blank space, a '{' starts a Prometheus response (read
+/// whole, within max_json_bytes), anything else a CSV (streamed line by line).
+inline monitoring_data read_monitoring_source(text_source& src, const std::string& file,
+                                              const read_options& o) {
+  static constexpr unsigned char bom[] = {0xEF, 0xBB, 0xBF};
+  if (src.peek() == bom[0]) {
+    for (const unsigned char b : bom)
+      if (src.get() != b)
+        throw error(file + ":1: not text: a byte 0xEF at the start that is not a UTF-8 "
+                           "byte-order mark");
+  }
+  // Blank space before the content: kept as line ends, so JSON positions stay right.
+  std::string blank;
+  while (src.peek() >= 0 && std::isspace(src.peek()) && src.peek() != '\n') src.get();
+  while (src.peek() == '\n') {
+    src.get();
+    src.new_line();
+    blank += '\n';
+    while (src.peek() >= 0 && std::isspace(src.peek()) && src.peek() != '\n') src.get();
+  }
+  if (src.peek() != '{') return read_csv(src, file, o);
+  src.set_byte_limit(o.limits.max_json_bytes,
+                     "a Prometheus response (monitoring_limits::max_json_bytes)");
+  std::string text = std::move(blank);
+  std::size_t line = src.line() + 1;  // for a NUL's message; a JSON's lines are not rows
+  for (int c = src.get(); c >= 0; c = src.get()) {
+    if (c == 0)
+      throw error(file + ":" + std::to_string(line) +
+                  ": a NUL byte: binary data, not a monitoring export (CSV or JSON text)");
+    if (c == '\n') ++line;
+    text += static_cast<char>(c);
+  }
+  return read_prometheus_text(text, file, o);
+}
+
 }  // namespace detail
 
 /// Reads a monitoring export from text, recognising its format (JSON: Prometheus; a header with
-/// utilization.gpu: nvidia-smi; otherwise the plain CSV). `file` names it in errors.
+/// utilization.gpu: nvidia-smi; otherwise the plain CSV). `file` names it in errors. The limits
+/// of `o.limits` apply as to a file.
 inline monitoring_data read_monitoring(const std::string& text, const std::string& file,
                                        const read_options& o = {}) {
-  const std::string_view t = detail::trim(text);
-  if (!t.empty() && t.front() == '{') return detail::read_prometheus_text(text, file, o);
-  return detail::read_csv_text(text, file, o);
+  std::istringstream in(text);
+  detail::text_source src(in, file, o.limits);
+  return detail::read_monitoring_source(src, file, o);
 }
 
-/// Reads a monitoring export file.
+/// Reads a monitoring export file, streaming it (a CSV is never held whole): io::error when it
+/// is missing, a directory, unreadable, or past `o.limits` (a regular file's size is checked
+/// before reading; anything else -- a pipe, a device -- while reading).
 inline monitoring_data read_monitoring_file(const std::filesystem::path& path,
                                             const read_options& o = {}) {
-  return read_monitoring(detail::read_text(path), path.string(), o);
+  const std::string file = path.string();
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw error(file + ": no such file");
+  if (std::filesystem::is_directory(path, ec))
+    throw error(file + ": is a directory, not a monitoring export");
+  if (std::filesystem::is_regular_file(path, ec)) {
+    const std::uintmax_t size = std::filesystem::file_size(path, ec);
+    const std::uintmax_t most = std::max(o.limits.max_file_bytes, o.limits.max_json_bytes);
+    if (!ec && size > most)
+      throw error(file + ": " + std::to_string(size) + " bytes, larger than " +
+                  std::to_string(most) +
+                  ", the limit for a monitoring export (monitoring_limits::max_file_bytes)");
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw error(file + ": cannot open the file for reading");
+  detail::text_source src(in, file, o.limits);
+  return detail::read_monitoring_source(src, file, o);
 }
 
 // ---- analysis ------------------------------------------------------------------------------------
@@ -621,7 +836,7 @@ struct gpu_usage {
   std::size_t samples = 0;
   duration observed{};         ///< time covered (gaps excluded)
   int gaps = 0;
-  int duplicates = 0;          ///< samples at an identical time (the later row kept)
+  int duplicates = 0;          ///< readings at a time the GPU already had (merge_same_time)
   double mean = 0, peak = 0, p95 = 0, peak_to_average = 0;  ///< utilisation, 0..1
   band_shares bands{};
   bool has_memory = false;
@@ -715,18 +930,12 @@ inline usage_report analyze_usage(std::vector<gpu_sample> samples, const usage_o
   while (i < samples.size()) {
     std::size_t j = i;
     while (j < samples.size() && samples[j].gpu == samples[i].gpu) ++j;
-    // dedupe identical times: keep the later row
-    std::vector<gpu_sample> g;
+    // readings at one time (from several files; each reader merges its own): their mean
+    std::vector<gpu_sample> g(samples.begin() + static_cast<std::ptrdiff_t>(i),
+                              samples.begin() + static_cast<std::ptrdiff_t>(j));
     gpu_usage u;
     u.id = samples[i].gpu;
-    for (std::size_t k = i; k < j; ++k) {
-      if (!g.empty() && g.back().time == samples[k].time) {
-        g.back() = samples[k];
-        ++u.duplicates;
-      } else {
-        g.push_back(samples[k]);
-      }
-    }
+    u.duplicates = detail::merge_same_time(g);
     i = j;
     u.samples = g.size();
     std::vector<double> dts;

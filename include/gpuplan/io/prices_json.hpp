@@ -50,6 +50,11 @@ struct price_book {
   site_spec site{};
   calendar_date date = catalog::price_book_date;
   std::string origin = "gpuplan default book";  ///< "gpuplan default book" or the file read
+  /// The cloud entries read from `origin` (a file): the others in `cloud` are the default
+  /// book's (`base_origin`). price_origin() names the book of one entry.
+  std::vector<cloud_price> cloud_from_file;
+  /// The name of the book under the file (`origin` before the file was read over it).
+  std::string base_origin = "gpuplan default book";
   bool onprem_from_file = false;
   bool site_from_file = false;
 };
@@ -177,10 +182,21 @@ inline cloud_price cloud_price_from_json(const nlohmann::json& j, const entry_pl
   if (per_instance > 1024 || per_instance != std::floor(per_instance))
     throw error(at.field("gpus_per_instance") + " must be a whole number from 1 to 1024");
   p.gpus_per_instance = static_cast<int>(per_instance);
-  p.on_demand = number_field(j, "on_demand_usd_per_gpu_hour", at, false, 0) * units::usd_per_h;
-  p.commit_1yr = number_field(j, "commit_1yr_usd_per_gpu_hour", at, false, 0) * units::usd_per_h;
-  p.commit_3yr = number_field(j, "commit_3yr_usd_per_gpu_hour", at, false, 0) * units::usd_per_h;
-  p.spot = number_field(j, "spot_usd_per_gpu_hour", at, false, 0) * units::usd_per_h;
+  // A term not offered is a key left out. A price of 0 is refused: a free GPU-hour is a typo or
+  // a placeholder, and pricing a run at $0 (or skipping the entry, as 0 = not offered did
+  // silently) would give a wrong answer without a word.
+  const auto price = [&](std::string_view key) {
+    const double v = number_field(j, key, at, false, 0);
+    if (find_key(j, key) != nullptr && v == 0)
+      throw error(at.field(key) +
+                  " is 0: a price must be positive (leave the key out when the term is not "
+                  "offered)");
+    return v * units::usd_per_h;
+  };
+  p.on_demand = price("on_demand_usd_per_gpu_hour");
+  p.commit_1yr = price("commit_1yr_usd_per_gpu_hour");
+  p.commit_3yr = price("commit_3yr_usd_per_gpu_hour");
+  p.spot = price("spot_usd_per_gpu_hour");
   p.date = date_field(j, "date", at, true, {});
   p.source = source_text::from(text_field(j, "source", at, true, source_text::capacity));
   validate_at(p, at);
@@ -262,6 +278,7 @@ inline price_book price_book_from_json(const nlohmann::json& j, std::string_view
     throw error(top.file + ": a price book must be a JSON object, not " + io::detail::type_name(j));
   detail::reject_unknown_keys(j, {"date", "replace_defaults", "cloud", "onprem", "site"}, top);
   price_book b = std::move(base);
+  b.base_origin = b.origin;
   b.origin = std::string(file);
   b.date = detail::date_field(j, "date", top, false, b.date);
   if (const nlohmann::json* r = detail::find_key(j, "replace_defaults")) {
@@ -286,6 +303,7 @@ inline price_book price_book_from_json(const nlohmann::json& j, std::string_view
                       "): the same provider, instance, gpu and region as an earlier entry");
       added.push_back(p);
     }
+    b.cloud_from_file = added;
     for (const cloud_price& p : added) {
       bool replaced = false;
       for (cloud_price& q : b.cloud)
@@ -307,6 +325,14 @@ inline price_book price_book_from_json(const nlohmann::json& j, std::string_view
   if (b.cloud.empty() && !b.onprem_from_file)
     throw error(top.file + ": the book has no cloud prices and no onprem costs");
   return b;
+}
+
+/// The name of the book a cloud entry of `b` came from: the file read when it is one of the
+/// file's entries, else the default book (an entry the file did not replace).
+inline std::string price_origin(const price_book& b, const cloud_price& p) {
+  for (const cloud_price& q : b.cloud_from_file)
+    if (detail::same_offer(p, q)) return b.origin;
+  return b.base_origin;
 }
 
 /// Reads a book file over the default book.

@@ -146,7 +146,7 @@ constexpr void check_inference(const transformer_spec& m, const gpu_spec& gpu,
   l.validate(m);
   c.validate();
   a.validate();
-  gpu.validate();
+  gpu.validate_memory();  // memory only: serve() validates the rates through its node
   check_input(l.cp == 1 && l.zero == 0,
               "inference: layout.cp must be 1 and layout.zero 0 (not modelled)", l.cp, l.zero);
   // vLLM refuses a --max-model-len above the model's max_position_embeddings ("User-specified
@@ -261,7 +261,7 @@ constexpr inference_memory_result inference_memory(const generic_workload& g,
   l.validate();
   c.validate();
   a.validate();
-  gpu.validate();
+  gpu.validate_memory();  // memory only
   g.validate();
   detail::check_input(l.tp == 1 && l.pp == 1 && l.cp == 1 && l.ep == 1,
                       "a generic workload supports only data parallelism: layout.tp, pp, cp and "

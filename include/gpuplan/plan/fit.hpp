@@ -346,7 +346,7 @@ constexpr fit_report training_fit_of(const Workload& w, const gpu_spec& gpu,
                                      const memory_assumptions& a,
                                      std::span<const gpu_spec> candidate_gpus,
                                      const candidate_bounds& b) {
-  gpu.validate();
+  gpu.validate_memory();  // a memory plan: the bandwidth and rates may be unknown
   fit_report r{};
   const training_memory_verdict v = training_verdict(w, gpu, l, c, a);
   r.per_gpu = v.per_gpu;

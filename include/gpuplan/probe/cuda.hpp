@@ -7,7 +7,7 @@
 //
 //   #include <gpuplan/probe/cuda.hpp>
 //   const auto r = gpuplan::probe::probe_gpus();
-//   if (!r.ok()) { std::puts(r.message.c_str()); return 2; }   // "0 CUDA devices", ...
+//   if (!r.ok()) { std::puts(r.message.c_str()); return 4; }   // "0 CUDA devices", ...
 //   for (const auto& d : r.devices) {
 //     const auto s = gpuplan::probe::to_gpu_spec(d);            // a gpu_spec the models accept
 //   }
@@ -509,14 +509,15 @@ inline probe_result probe_gpus(const probe_options& opt = {}) {
 
   if (opt.cuda_library.empty()) {
     res.error = probe_error::driver_not_found;
-    res.message = "libcuda.so.1 not found (no NVIDIA driver): probe_options.cuda_library is empty";
+    res.message = "no NVIDIA driver: probe_options.cuda_library is empty";
     return res;
   }
   std::string why;
   detail::shared_library cuda_lib = detail::shared_library::open(opt.cuda_library, why);
   if (!cuda_lib.loaded()) {
     res.error = probe_error::driver_not_found;
-    res.message = "libcuda.so.1 not found (no NVIDIA driver): " + why;
+    // The loader's reason names the library and says it was not found: said once.
+    res.message = "no NVIDIA driver: " + why;
     return res;
   }
   detail::cuda_api cu;

@@ -192,8 +192,17 @@ struct gpu_spec {
   }
 
   /// Throws gpuplan::invalid_input naming the first field that is missing or out of range. In a
-  /// constant expression the throw is a compile error that shows the message.
-  constexpr void validate() const {
+  /// constant expression the throw is a compile error that shows the message. The timing models
+  /// need every rate; the memory models need only validate_memory().
+  constexpr void validate() const { check_fields(true); }
+
+  /// What a memory plan (training_fit, inference_memory) needs: a name and the memory, and every
+  /// other field either unknown (0) or in range. The bandwidth may be unknown here.
+  constexpr void validate_memory() const { check_fields(false); }
+
+ private:
+  /// The fields in order; the memory bandwidth positive when `rates` (the timing models read it).
+  constexpr void check_fields(bool rates) const {
     detail::check_input(!name.empty(), "gpu_spec.name must not be empty");
     detail::check_input(detail::finite_positive(memory.value),
                         "gpu_spec.memory must be positive and finite", memory.value);
@@ -203,9 +212,14 @@ struct gpu_spec {
     detail::check_input(memory_usable.value <= memory.value,
                         "gpu_spec.memory_usable must not exceed gpu_spec.memory",
                         memory_usable.value, memory.value);
-    detail::check_input(detail::finite_positive(memory_bandwidth.value),
-                        "gpu_spec.memory_bandwidth must be positive and finite",
-                        memory_bandwidth.value);
+    if (rates)
+      detail::check_input(detail::finite_positive(memory_bandwidth.value),
+                          "gpu_spec.memory_bandwidth must be positive and finite",
+                          memory_bandwidth.value);
+    else
+      detail::check_input(detail::finite_nonnegative(memory_bandwidth.value),
+                          "gpu_spec.memory_bandwidth must be finite and not negative",
+                          memory_bandwidth.value);
     peak.validate();
     detail::check_input(detail::finite_nonnegative(tdp.value),
                         "gpu_spec.tdp must be finite and not negative", tdp.value);
