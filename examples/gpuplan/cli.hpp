@@ -55,10 +55,15 @@ class usage_error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// A subcommand and what to run when it was chosen (its exit status).
+class settings;
+
+/// A subcommand and what to run when it was chosen (its exit status), and the settings it was
+/// given, through which main() names the library's errors as the user gave them (none for the
+/// commands without settings).
 struct command {
   CLI::App* app = nullptr;
   std::function<int()> run;
+  std::function<const settings*()> given = [] { return static_cast<const settings*>(nullptr); };
 };
 
 command add_demo_command(CLI::App& app);

@@ -715,7 +715,7 @@ command add_capacity_command(CLI::App& app) {
                    serve_load_fields(), capacity_table});
   cmd->s.add_plan_option(sub);
   sub->add_flag("--json", cmd->json, "Print the plan as JSON (schema: docs/json-schema.md)");
-  return {sub, [cmd] { return run_capacity(*cmd); }};
+  return {sub, [cmd] { return run_capacity(*cmd); }, [cmd] { return &cmd->s; }};
 }
 
 }  // namespace gpuplan::cli

@@ -474,7 +474,7 @@ command add_cost_command(CLI::App& app) {
                    std::span<const field>(workload_table), std::span<const field>(cost_table)});
   cmd->s.add_plan_option(sub);
   sub->add_flag("--json", cmd->json, "Print the report as JSON (docs/json-schema.md)");
-  return {sub, [cmd] { return run_cost_command(*cmd); }};
+  return {sub, [cmd] { return run_cost_command(*cmd); }, [cmd] { return &cmd->s; }};
 }
 
 }  // namespace gpuplan::cli

@@ -336,7 +336,7 @@ command add_train_command(CLI::App& app) {
             train_run_fields(), train_table});
   s.add_plan_option(t);
   t->add_flag("--json", cmd->json, "Print the result as JSON (schema: docs/json-schema.md)");
-  return {t, [cmd] { return run_train(*cmd); }};
+  return {t, [cmd] { return run_train(*cmd); }, [cmd] { return &cmd->s; }};
 }
 
 }  // namespace gpuplan::cli
