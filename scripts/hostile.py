@@ -170,6 +170,9 @@ NON_FINITE = re.compile(r"(?<![A-Za-z0-9_])(?<![A-Za-z0-9]-)(-?inf(inity)?|nan)(
 # ("min_servers: ..."), which a refusal should translate into the flag the user typed.
 FILE_EXTENSIONS = {"json", "csv", "svg", "png", "gp", "dat", "txt", "yaml", "yml", "md", "so", "py",
                    "sh", "cpp", "hpp", "gz", "xml", "html"}
+# nvidia-smi's column names ("utilization.gpu [%]"), which the monitoring readers quote.
+NVIDIA_SMI_FIELDS = {"utilization", "memory", "power", "clocks", "temperature", "pci", "fan",
+                     "enforced"}
 INTERNAL_DOTTED = re.compile(r"(?<![\w./\\-])([a-z][a-z0-9]*(?:_[a-z0-9]+)*)\.([a-z][a-z0-9_]+)")
 INTERNAL_FUNCTION = re.compile(r"^gpuplan: error: ([a-z][a-z0-9]*(?:_[a-z0-9]+)+):")
 COUNT_WORDS = r"(GPUs?|replicas?|nodes?|servers?|instances?|steps?|sequences?|tokens?|racks?)"
@@ -242,7 +245,8 @@ def classify(case, rc, out, err, cwd, base_json, max_line):
                         isinstance(path[-1], str) and COUNT_KEY.search(path[-1]):
                     found.append(("negative_count", f"{'/'.join(map(str, path))} = {v}"))
                     break
-    if rc != 0 and not found:
+    verdict = rc == 1 and any(a.startswith("--require-fit") for a in argv)  # "does not fit"
+    if rc != 0 and not verdict and not found:
         lines = err.splitlines()
         if len(lines) != 1 or not lines[0].startswith("gpuplan: error: "):
             found.append(("not_one_line", f"{err[:200]!r}"))
@@ -276,7 +280,8 @@ def internal_names(line, texts):
         if t:
             body = body.replace(t, " ")
     found = [m.group(0) for m in INTERNAL_DOTTED.finditer(body)
-             if m.group(2) not in FILE_EXTENSIONS and not m.group(2).startswith("so")]
+             if m.group(2) not in FILE_EXTENSIONS and not m.group(2).startswith("so")
+             and m.group(1) not in NVIDIA_SMI_FIELDS]
     m = INTERNAL_FUNCTION.match(body)
     if m:
         found.append(m.group(1) + ":")
@@ -519,6 +524,18 @@ def main():
             print(f"{c['command']} {c['what']}")
         return 0
 
+    if a.mem_gib > 0:
+        # A sanitized binary reserves terabytes of address space: no limit then.
+        cwd = tempfile.mkdtemp(prefix="gpuplan-hostile-")
+        try:
+            limited = run_argv(binary, ["--version"], cwd, a.timeout, a.mem_gib)[0]
+            free = run_argv(binary, ["--version"], cwd, a.timeout, 0)[0]
+        finally:
+            shutil.rmtree(cwd, ignore_errors=True)
+        if limited != 0 and free == 0:
+            print(f"hostile.py: {binary} does not start under a {a.mem_gib:g} GiB address-space "
+                  "limit (a sanitizer?): running without one", file=sys.stderr)
+            a.mem_gib = 0
     commands = sorted({c["command"] for c in cases})
     base_info = base_runs(binary, data, a.timeout, commands)
     for command in commands:
@@ -561,7 +578,12 @@ def main():
 
 
 def shlex_quote(s):
+    """s for a bash command line, control characters as $'\\n' (one line per finding)."""
     import shlex
+    if any(ord(c) < 32 or ord(c) == 127 for c in s):
+        body = "".join(c if 32 <= ord(c) < 127 and c not in "'\\" else
+                       ("\\" + c if c in "'\\" else f"\\x{ord(c):02x}") for c in s)
+        return f"$'{body}'"
     return shlex.quote(s)
 
 

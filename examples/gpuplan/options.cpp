@@ -344,7 +344,8 @@ constexpr library_name library_names[] = {
     {"reliability_assumptions.restart", "restart_minutes"},
     // capacity: no replica count meets the wait SLO at the demand (queueing.hpp's min_servers)
     {"min_servers: no server count up to max_servers meets the wait SLO", "rate",
-     "{}: no replica count up to the search's limit meets the wait SLO"},
+     "{}: no replica count up to the search's limit meets the wait SLO at the peak demand "
+     "(--peak-factor, --growth)"},
 };
 
 /// The library's specs that are one setting of a command, given by a name or a file: their
