@@ -208,6 +208,8 @@ void settings::forget_plan_value(std::string_view key) {
 void settings::read_plan() {
   if (!plan_option_) return;
   const std::string file = *plan_option_;
+  if (std::all_of(file.begin(), file.end(), [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }))
+    throw usage_error("--plan needs a file name (got an empty one)");
   plan_file_ = file;
   const nlohmann::json j = io::read_json_file(file);
   if (!j.is_object()) throw io::error(file + ": a plan must be a JSON object");
@@ -326,6 +328,8 @@ constexpr library_name library_names[] = {
     {"training_config.rampup_increment", "rampup_batch_size"},
     {"training_config.rampup_samples", "rampup_batch_size"},
     {"layout.sequence_parallel", "sp"},
+    {"serving_plan.compute_dtype", "dtype"},
+    {"training_search_space.precision_regimes", "amp"},
     {"training_search_space.sequence_parallel", "sp"},
     {"wait_slo.max_wait", "wait_slo"},
     {"wait_slo.percentile", "wait_percentile"},

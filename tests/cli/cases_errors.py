@@ -68,3 +68,11 @@ def _():
         check(len(r.err) < 300, f"{len(r.err)} characters of error")
     # A short value is kept whole.
     bad(r"unknown model 'no-such-model'", "fit", "--model", "no-such-model")
+
+
+@case("errors.empty_plan_name")
+def _():
+    # An empty or blank --plan named neither the flag nor a file one could see (": no such file").
+    for value in ["", " ", "\n"]:
+        bad(r"^gpuplan: error: --plan needs a file name", "fit", "--model", "Llama-3.1-8B",
+            "--plan", value)

@@ -1065,7 +1065,7 @@ SERVE_BAD = {
                        ["serve", "--model", "llama3.1-8b", "--batching", "dynamic"]),
     "serve_sweep": (r"--sweep must be at most 64", ["serve", "--model", "llama3.1-8b", "--sweep",
                                                     "65"]),
-    "serve_fp8_on_a100": (r"compute_dtype", ["serve", "--model", "llama3.1-8b", "--gpu",
+    "serve_fp8_on_a100": (r"--dtype fp8: the GPU has no tensor rate", ["serve", "--model", "llama3.1-8b", "--gpu",
                                              "a100-80gb", "--dtype", "fp8"]),
     "serve_slo": (r"--ttft-slo must be a positive number", ["serve", "--model", "llama3.1-8b",
                                                            "--ttft-slo", "-1"]),
