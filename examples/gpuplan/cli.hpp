@@ -24,7 +24,9 @@
 //
 // Errors: bad input from the user (unknown names, malformed files, impossible layouts, conflicting
 // flags) is thrown as usage_error, io::error, gpuplan::invalid_input or std::invalid_argument;
-// main() prints it as one line on stderr and exits with status 2. Nothing else prints errors.
+// main() prints it as one line on stderr and exits with status 2. Nothing else prints errors. The
+// library's names of a command's settings in a message ("training_config.global_batch") are
+// printed as the user gave them ("--global-batch 7"): settings::in_user_terms.
 #pragma once
 
 #include <gpuplan/units.hpp>
