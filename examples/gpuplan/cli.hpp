@@ -24,7 +24,9 @@
 //
 // Errors: bad input from the user (unknown names, malformed files, impossible layouts, conflicting
 // flags) is thrown as usage_error, io::error, gpuplan::invalid_input or std::invalid_argument;
-// main() prints it as one line on stderr and exits with status 2. Nothing else prints errors.
+// main() prints it as one line on stderr and exits with status 2. Nothing else prints errors. The
+// library's names of a command's settings in a message ("training_config.global_batch") are
+// printed as the user gave them ("--global-batch 7"): settings::in_user_terms.
 #pragma once
 
 #include <gpuplan/units.hpp>
@@ -66,10 +68,15 @@ class output_error : public std::runtime_error {
 /// command); throws output_error with the system's reason when the write fails.
 void flush_output();
 
-/// A subcommand and what to run when it was chosen (its exit status).
+class settings;
+
+/// A subcommand and what to run when it was chosen (its exit status), and the settings it was
+/// given, through which main() names the library's errors as the user gave them (none for the
+/// commands without settings).
 struct command {
   CLI::App* app = nullptr;
   std::function<int()> run;
+  std::function<const settings*()> given = [] { return static_cast<const settings*>(nullptr); };
 };
 
 command add_demo_command(CLI::App& app);

@@ -801,7 +801,7 @@ command add_capacity_command(CLI::App& app) {
   cmd->s.add_plan_option(sub);
   sub->add_flag("--json", cmd->json, "Print the plan as JSON (schema: docs/json-schema.md)");
   add_require_fit_flag(sub, cmd->require_fit);
-  return {sub, [cmd] { return run_capacity(*cmd); }};
+  return {sub, [cmd] { return run_capacity(*cmd); }, [cmd] { return &cmd->s; }};
 }
 
 }  // namespace gpuplan::cli

@@ -511,7 +511,7 @@ command add_cost_command(CLI::App& app) {
   cmd->s.add_plan_option(sub);
   sub->add_flag("--json", cmd->json, "Print the report as JSON (docs/json-schema.md)");
   add_require_fit_flag(sub, cmd->require_fit);
-  return {sub, [cmd] { return run_cost_command(*cmd); }};
+  return {sub, [cmd] { return run_cost_command(*cmd); }, [cmd] { return &cmd->s; }};
 }
 
 }  // namespace gpuplan::cli

@@ -120,7 +120,7 @@ command add_fit_command(CLI::App& app) {
   s.add_plan_option(f);
   f->add_flag("--json", cmd->json, "Print the result as JSON (schema: docs/json-schema.md)");
   f->add_flag("--require-fit", cmd->require_fit, "Exit with status 1 when it does not fit");
-  return {f, [cmd] { return run_fit(*cmd); }};
+  return {f, [cmd] { return run_fit(*cmd); }, [cmd] { return &cmd->s; }};
 }
 
 }  // namespace gpuplan::cli

@@ -877,7 +877,8 @@ command add_search_command(CLI::App& app) {
   serve->s.add_plan_option(sv);
   sv->add_flag("--json", serve->json, "Print the result as JSON (schema: docs/json-schema.md)");
   t->require_subcommand(0, 1);
-  return {t, [cmd, serve, sv] { return sv->parsed() ? run_serve_search(*serve) : run_search(*cmd); }};
+  return {t, [cmd, serve, sv] { return sv->parsed() ? run_serve_search(*serve) : run_search(*cmd); },
+          [cmd, serve, sv] { return sv->parsed() ? &serve->s : &cmd->s; }};
 }
 
 }  // namespace gpuplan::cli

@@ -211,7 +211,7 @@ command add_serve_command(CLI::App& app) {
   f->add_option("--chart", cmd->chart,
                 "Draw the throughput-latency curve into FILE.svg or FILE.png with gnuplot "
                 "(16 points unless --sweep says)");
-  return {f, [cmd] { return run_serve(*cmd); }};
+  return {f, [cmd] { return run_serve(*cmd); }, [cmd] { return &cmd->s; }};
 }
 
 }  // namespace gpuplan::cli

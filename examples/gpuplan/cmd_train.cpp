@@ -375,7 +375,7 @@ command add_train_command(CLI::App& app) {
   s.add_plan_option(t);
   t->add_flag("--json", cmd->json, "Print the result as JSON (schema: docs/json-schema.md)");
   add_require_fit_flag(t, cmd->require_fit);
-  return {t, [cmd] { return run_train(*cmd); }};
+  return {t, [cmd] { return run_train(*cmd); }, [cmd] { return &cmd->s; }};
 }
 
 }  // namespace gpuplan::cli

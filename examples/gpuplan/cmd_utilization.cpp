@@ -224,7 +224,7 @@ command add_utilization_command(CLI::App& app) {
   f->s.add(sub, std::span<const field>(utilization_table));
   f->s.add_plan_option(sub);
   sub->add_flag("--json", f->json, "Print the analysis as JSON (schema: docs/json-schema.md)");
-  return {sub, [f] { return run_utilization(*f); }};
+  return {sub, [f] { return run_utilization(*f); }, [f] { return &f->s; }};
 }
 
 }  // namespace gpuplan::cli

@@ -16,12 +16,15 @@
 // usable NVIDIA GPU (no driver, no device; with --json a JSON object with "devices": [] and the
 // "reason"); 130 `search` stopped by Ctrl-C.
 #include "cli.hpp"
+#include "options.hpp"
 
 #include <gpuplan/io/json.hpp>
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -33,7 +36,14 @@
 
 namespace {
 
-/// One line, whatever the message holds.
+/// The most characters of one word (a value, a file name: no space in it) an error repeats: a
+/// 100 kB value must not make a 100 kB error line. Longer words keep their start and their end
+/// (a file's name), with "..." between.
+constexpr std::size_t max_word = 80;
+/// The most characters of a whole message (a long value with spaces in it).
+constexpr std::size_t max_message = 400;
+
+/// One line, whatever the message holds, and no word longer than max_word.
 std::string one_line(std::string s) {
   for (char& c : s)
     if (c == '\n' || c == '\r') c = ' ';
@@ -41,12 +51,30 @@ std::string one_line(std::string s) {
   // The library's messages start with "gpuplan: " already.
   constexpr std::string_view prefix = "gpuplan: ";
   if (s.rfind(prefix, 0) == 0) s.erase(0, prefix.size());
-  return s;
+  std::string out;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const std::size_t end = std::min(s.find(' ', i), s.size());
+    const std::string_view word = std::string_view(s).substr(i, end - i);
+    if (word.size() > max_word) {
+      constexpr std::size_t head = max_word / 2, tail = max_word - head - 3;
+      out.append(word.substr(0, head)).append("...").append(word.substr(word.size() - tail));
+    } else {
+      out.append(word);
+    }
+    if (end < s.size()) out += ' ';
+    i = end + 1;
+  }
+  if (out.size() > max_message) out = out.substr(0, max_message - 3) + "...";
+  return out;
 }
 
-int fail(const std::string& what, int status = 2) {
+/// The error on one line; a command's errors in the terms its user gave (the library's names of
+/// its settings replaced by the flags or plan keys: settings::in_user_terms).
+int fail(const std::string& what, const gpuplan::cli::settings* given = nullptr, int status = 2) {
   std::fflush(stdout);
-  fmt::print(stderr, "gpuplan: error: {}\n", one_line(what));
+  const std::string line = one_line(given != nullptr ? given->in_user_terms(what) : what);
+  fmt::print(stderr, "gpuplan: error: {}\n", line);
   return status;
 }
 
@@ -65,6 +93,36 @@ int finish(int status) {
   std::cout.flush();
   if (!std::cout) return output_failure(errno != 0 ? errno : EIO);
   return status;
+}
+
+/// The exception being handled, reported: exit 2 and one line for bad input, 3 for a bug.
+int failure(const gpuplan::cli::settings* given) {
+  try {
+    throw;
+  } catch (const gpuplan::cli::usage_error& e) {
+    return fail(e.what(), given);
+  } catch (const gpuplan::cli::output_error& e) {
+    return fail(e.what());
+  } catch (const gpuplan::io::error& e) {
+    return fail(e.what(), given);
+  } catch (const gpuplan::invalid_input& e) {
+    return fail(e.what(), given);  // the library's validation: layouts, sizes, specs
+  } catch (const std::invalid_argument& e) {
+    return fail(e.what(), given);
+  } catch (const std::out_of_range& e) {
+    return fail(e.what(), given);
+  } catch (const CLI::Error& e) {
+    return fail(e.what(), given);
+  } catch (const std::system_error& e) {
+    // {fmt} throws this when stdout refuses a write (a full buffer flushed to /dev/full)
+    if (std::ferror(stdout)) return output_failure(e.code().value());
+    return fail(std::string("internal error: ") + e.what(), nullptr, 3);
+  } catch (const std::exception& e) {
+    return fail(std::string("internal error: ") + e.what(), nullptr, 3);
+  } catch (...) {
+    return fail("internal error: unknown exception", nullptr, 3);
+  }
+}
 }
 
 int run(int argc, char** argv) {
@@ -89,7 +147,13 @@ int run(int argc, char** argv) {
     return fail(e.what());
   }
   for (const auto& c : commands)
-    if (c.app->parsed()) return c.run();
+    if (c.app->parsed()) {
+      try {
+        return c.run();
+      } catch (...) {
+        return failure(c.given());  // while the command's settings live
+      }
+    }
   return gpuplan::cli::run_demo();
 }
 
@@ -98,27 +162,7 @@ int run(int argc, char** argv) {
 int main(int argc, char** argv) {
   try {
     return finish(run(argc, argv));
-  } catch (const gpuplan::cli::usage_error& e) {
-    return fail(e.what());
-  } catch (const gpuplan::cli::output_error& e) {
-    return fail(e.what());
-  } catch (const gpuplan::io::error& e) {
-    return fail(e.what());
-  } catch (const gpuplan::invalid_input& e) {
-    return fail(e.what());  // the library's validation: layouts, sizes, specs
-  } catch (const std::invalid_argument& e) {
-    return fail(e.what());
-  } catch (const std::out_of_range& e) {
-    return fail(e.what());
-  } catch (const CLI::Error& e) {
-    return fail(e.what());
-  } catch (const std::system_error& e) {
-    // {fmt} throws this when stdout refuses a write (a full buffer flushed to /dev/full)
-    if (std::ferror(stdout)) return output_failure(e.code().value());
-    return fail(std::string("internal error: ") + e.what(), 3);
-  } catch (const std::exception& e) {
-    return fail(std::string("internal error: ") + e.what(), 3);
   } catch (...) {
-    return fail("internal error: unknown exception", 3);
+    return failure(nullptr);
   }
 }

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 
 namespace gpuplan::cli {
 
@@ -221,6 +222,8 @@ void settings::forget_plan_value(std::string_view key) {
 void settings::read_plan() {
   if (!plan_option_) return;
   const std::string file = *plan_option_;
+  if (std::all_of(file.begin(), file.end(), [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }))
+    throw usage_error("--plan needs a file name (got an empty one)");
   plan_file_ = file;
   const nlohmann::json j = io::read_json_file(file);
   if (!j.is_object()) throw io::error(file + ": a plan must be a JSON object");
@@ -309,6 +312,187 @@ const field& settings::info(std::string_view key) const {
 std::string settings::name(std::string_view key) const {
   if (plan_file_.empty() || from_flags(key)) return std::string(info(key).flag);
   return plan_file_ + ": key '" + std::string(key) + "'";
+}
+
+// ---- the library's names in the user's terms -----------------------------------------------------
+
+namespace {
+
+/// The library's structs whose fields are a command's settings of the same name
+/// ("training_config.global_batch" is --global-batch): gpuplan's plan keys are the library's field
+/// names (options.hpp), so one list of structs is the table, and library_names below holds only
+/// the names that differ.
+constexpr std::string_view setting_structs[] = {
+    "training_config", "layout", "parallel_layout", "inference_config", "training_search_space",
+    "serving_search_space", "serving_plan", "training_plan", "cluster_spec", "capacity_request",
+    "demand_profile", "queue_model", "replica_capacity", "run_cost_inputs", "run_usage",
+    "site_spec", "reliability_assumptions", "wait_slo",
+};
+
+/// A library name that is not "<struct>.<plan key>", and the setting it is. `text`, when given,
+/// replaces the whole of `name`, with "{}" where the setting's name goes (for a library function's
+/// message that names none of the user's settings, as min_servers's).
+struct library_name {
+  std::string_view name;
+  std::string_view key;
+  std::string_view text = {};
+};
+constexpr library_name library_names[] = {
+    {"training_config.lora_rank", "lora"},
+    {"training_config.qlora_rank", "qlora"},
+    {"training_config.rampup_start", "rampup_batch_size"},
+    {"training_config.rampup_increment", "rampup_batch_size"},
+    {"training_config.rampup_samples", "rampup_batch_size"},
+    {"layout.sequence_parallel", "sp"},
+    {"serving_plan.compute_dtype", "dtype"},
+    {"training_search_space.precision_regimes", "amp"},
+    {"training_search_space.sequence_parallel", "sp"},
+    {"wait_slo.max_wait", "wait_slo"},
+    {"wait_slo.percentile", "wait_percentile"},
+    {"demand_profile.mean", "rate"},
+    {"queue_model.arrival_rate", "rate", "the arrival rate (from {}, --peak-factor, --growth)"},
+    {"queue_model.mean_service", "service_time"},
+    {"replica_capacity.mean_service", "service_time"},
+    {"capacity_request.monthly_growth", "growth"},
+    {"capacity_request.replica_price", "price"},
+    {"run_usage.gpu_time", "gpu_hours"},
+    {"site_spec.electricity", "electricity_price"},
+    {"site_spec.grid", "carbon_intensity"},
+    {"site_spec.rack_budget", "rack_budget_kw"},
+    {"reliability_assumptions.checkpoint_interval", "checkpoint_interval_hours"},
+    {"reliability_assumptions.checkpoint_write", "checkpoint_write_seconds"},
+    {"reliability_assumptions.restart", "restart_minutes"},
+    // capacity: no replica count meets the wait SLO at the demand (queueing.hpp's min_servers)
+    {"min_servers: no server count up to max_servers meets the wait SLO", "rate",
+     "{}: no replica count up to the search's limit meets the wait SLO at the peak demand "
+     "(--peak-factor, --growth)"},
+};
+
+/// The library's specs that are one setting of a command, given by a name or a file: their
+/// fields are named as "<setting>: <field>" ("--gpu my.json: memory_bandwidth").
+constexpr library_name spec_structs[] = {
+    {"gpu_spec", "gpu"},   {"transformer_spec", "model"}, {"model", "model"},
+    {"generic_workload", "model"}, {"node_spec", "node"}, {"cloud_price", "prices"},
+    {"onprem_costs", "prices"},
+};
+/// What follows a dot in a file's name, not a spec's field ("model.json").
+constexpr std::string_view file_extensions[] = {"json", "csv", "svg", "png", "gp", "dat", "txt",
+                                                "yaml", "yml"};
+
+/// The most characters of a value the user gave that a message repeats.
+constexpr std::size_t max_echoed_value = 80;
+
+bool identifier_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+std::string echoed(const nlohmann::json& v) {
+  std::string text = v.is_string()           ? v.get<std::string>()
+                     : v.is_number_float() ? fmt::format("{}", v.get<double>())
+                                           : v.dump();
+  if (text.size() > max_echoed_value) text = text.substr(0, max_echoed_value - 3) + "...";
+  return text;
+}
+
+}  // namespace
+
+std::string settings::in_user_terms(std::string_view message) const {
+  const auto known = [&](std::string_view key) {
+    return std::any_of(fields_.begin(), fields_.end(), [&](const field& f) { return f.key == key; });
+  };
+  bool subject = true;       // the first setting named carries its value ("--global-batch 7")
+  bool file_named = false;   // a plan file named once: its other keys as "key 'x'"
+  const auto named = [&](std::string_view key) {
+    std::string out;
+    if (from_flags(key) || plan_file_.empty() || !from_plan(key)) {
+      out = std::string(info(key).flag);
+    } else {
+      out = file_named ? "key '" + std::string(key) + "'" : name(key);
+      file_named = true;
+    }
+    if (subject && from_flags(key)) {
+      if (const nlohmann::json* v = value(key); v != nullptr && !v->is_object()) out += " " + echoed(*v);
+    }
+    subject = false;
+    return out;
+  };
+  // A struct's field: the setting of that name (or the row's), or the spec's field.
+  const auto setting_of = [&](std::string_view token) -> std::optional<std::string> {
+    for (const library_name& r : library_names)
+      if (r.text.empty() && r.name == token) {
+        if (known(r.key)) return named(r.key);
+        return std::nullopt;
+      }
+    const std::size_t dot = token.find('.');
+    if (dot == std::string_view::npos) return std::nullopt;
+    const std::string_view owner = token.substr(0, dot), member = token.substr(dot + 1);
+    const bool file = std::find(std::begin(file_extensions), std::end(file_extensions), member) !=
+                      std::end(file_extensions);
+    for (const library_name& r : spec_structs)
+      if (r.name == owner && known(r.key) && !file) {
+        std::string words(member);  // "moe.experts": "moe experts"
+        std::replace(words.begin(), words.end(), '.', ' ');
+        if (subject) {
+          std::string out = named(r.key);
+          return out + ": " + words;
+        }
+        return "the " + words + " of " + named(r.key);
+      }
+    if (std::find(std::begin(setting_structs), std::end(setting_structs), owner) !=
+            std::end(setting_structs) &&
+        known(member))
+      return named(member);
+    return std::nullopt;
+  };
+
+  std::string out;
+  bool translated = false;  // bare field names ("micro_batch") only in a message that named one
+  std::size_t i = 0;
+  // The bare names are translated in a second pass, once it is known the message is the
+  // library's; the first pass keeps them and remembers that it did.
+  for (int pass = 0; pass < 2; ++pass) {
+    const std::string_view in = pass == 0 ? message : std::string_view(out);
+    std::string next;
+    i = 0;
+    while (i < in.size()) {
+      bool row = false;
+      if (pass == 0)
+        for (const library_name& r : library_names)
+          if (!r.text.empty() && in.substr(i, r.name.size()) == r.name && known(r.key)) {
+            std::string text(r.text);
+            text.replace(text.find("{}"), 2, named(r.key));
+            next += text;
+            i += r.name.size();
+            translated = row = true;
+            break;
+          }
+      if (row) continue;
+      const bool boundary = i == 0 || (!identifier_char(in[i - 1]) && in[i - 1] != '.' &&
+                                       in[i - 1] != '-' && in[i - 1] != '/' && in[i - 1] != '\'');
+      if (!boundary || !(in[i] >= 'a' && in[i] <= 'z')) {
+        next += in[i++];
+        continue;
+      }
+      std::size_t j = i;
+      while (j < in.size() && (identifier_char(in[j]) || in[j] == '.')) ++j;
+      while (j > i && in[j - 1] == '.') --j;  // a sentence's full stop
+      const std::string_view token = in.substr(i, j - i);
+      std::optional<std::string> user;
+      if (pass == 0) {
+        user = setting_of(token);
+        translated = translated || user.has_value();
+      } else if (translated && token.find('_') != std::string_view::npos &&
+                 token.find('.') == std::string_view::npos && known(token) &&
+                 (j >= in.size() || in[j] != '\'')) {
+        user = named(token);
+      }
+      next += user ? *user : std::string(token);
+      i = j;
+    }
+    out = std::move(next);
+    if (!translated) break;
+  }
+  return out;
 }
 
 std::optional<int> settings::count(std::string_view key) const {

@@ -94,6 +94,12 @@ class settings {
   /// How the user gave key, for messages: "--zero", or "plan.json: key 'zero'".
   [[nodiscard]] std::string name(std::string_view key) const;
   [[nodiscard]] const std::string& plan_file() const { return plan_file_; }
+  /// A message of the library in the user's terms: its names of this command's fields
+  /// ("training_config.global_batch", "layout.dp", "gpu_spec.memory_bandwidth", "min_servers:")
+  /// replaced by how the user gave them ("--global-batch 7", "plan.json: key 'dp'", "--gpu
+  /// my.json: memory_bandwidth", "--rate 20:"), by the table in options.cpp. The library keeps
+  /// its own names (it has no flags); main() translates every error of a command through this.
+  [[nodiscard]] std::string in_user_terms(std::string_view message) const;
 
   /// Typed values; nullopt when not given. count() checks positivity (usage_error naming the
   /// field), count0() non-negativity.

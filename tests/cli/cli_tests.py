@@ -763,17 +763,17 @@ BAD = {
     "negative_config_size": (r"key 'num_hidden_layers' must be positive \(got -4\)",
                              ["fit", "--model", "@bad/negative_layers.json"]),
     # layouts that do not divide the model or the GPU count
-    "tp_not_dividing_heads": (r"layout\.tp must divide .*heads.*\(got 3, 32\)",
+    "tp_not_dividing_heads": (r"--tp 3 must divide the heads of --model.*\(got 3, 32\)",
                               ["fit", "--model", "Llama-3.1-8B", "--tp", "3"]),
-    "pp_exceeds_layers": (r"layout\.pp must not exceed .*layers \(got 40, 32\)",
+    "pp_exceeds_layers": (r"--pp 40 must not exceed the layers of --model \(got 40, 32\)",
                           ["fit", "--model", "Llama-3.1-8B", "--pp", "40"]),
     "gpus_not_divisible": (r"--gpus 8 is not divisible by tp 3 x pp 1 x cp 1 = 3",
                            ["fit", "--model", "Llama-3.1-8B", "--gpus", "8", "--tp", "3"]),
     "dp_mismatch": (r"dp 4 x tp 2 x pp 1 x cp 1 = 8, but --gpus is 16",
                     ["fit", "--model", "Llama-3.1-8B", "--gpus", "16", "--dp", "4", "--tp", "2"]),
-    "ep_dense": (r"layout\.ep must",
+    "ep_dense": (r"--ep 2 must",
                  ["fit", "--model", "Llama-3.1-8B", "--gpus", "8", "--ep", "2"]),
-    "ep_not_dividing_experts": (r"layout\.ep must divide .*experts \(got 3, 8\)",
+    "ep_not_dividing_experts": (r"--ep 3 must divide the moe experts of --model \(got 3, 8\)",
                                 ["fit", "--model", "Mixtral-8x7B-v0.1", "--gpus", "6", "--ep",
                                  "3"]),
     "generic_with_tp": (r"known only by its parameter count: tp, pp, cp and ep need its shape",
@@ -1068,16 +1068,17 @@ SERVE_BAD = {
                        ["serve", "--model", "llama3.1-8b", "--batching", "dynamic"]),
     "serve_sweep": (r"--sweep must be at most 64", ["serve", "--model", "llama3.1-8b", "--sweep",
                                                     "65"]),
-    "serve_fp8_on_a100": (r"compute_dtype", ["serve", "--model", "llama3.1-8b", "--gpu",
-                                             "a100-80gb", "--dtype", "fp8"]),
+    "serve_fp8_on_a100": (r"--dtype fp8: the GPU has no tensor rate",
+                          ["serve", "--model", "llama3.1-8b", "--gpu", "a100-80gb", "--dtype",
+                           "fp8"]),
     "serve_slo": (r"--ttft-slo must be a positive number", ["serve", "--model", "llama3.1-8b",
                                                            "--ttft-slo", "-1"]),
     "serve_params": (r"serve needs a transformer model", ["serve", "--model", "params:7e9"]),
     "serve_decode_attention": (r"--decode-attention 'xqa' is not one of grouped\|per-query-head",
                                ["serve", "--model", "llama3.1-8b", "--decode-attention", "xqa"]),
-    "serve_ep_dense": (r"layout.ep > 1 needs an MoE model",
+    "serve_ep_dense": (r"--ep 2 > 1 needs an MoE model",
                        ["serve", "--model", "llama3.1-8b", "--tp", "2", "--ep", "2"]),
-    "serve_ep_divides": (r"layout.ep must divide layout.tp",
+    "serve_ep_divides": (r"--ep 4 must divide --tp",
                          ["serve", "--model", "mixtral-8x7b", "--tp", "2", "--ep", "4"]),
     "serve_chart_format": (r"the extension must be \.svg or \.png",
                            ["serve", "--model", "llama3.1-8b", "--chart", "curve.pdf"]),
@@ -1871,7 +1872,7 @@ def _():
     # Finite flags whose product overflows: one error line, not "$infM" or an unnamed field.
     base = ("cost", "--gpu-hours", "1000", "--gpu", "h100")
     bad(r"run cost .* overflows", *base, "--price-per-gpu-hour", "1e308")
-    bad(r"power_per_gpu x GPU-hours overflows", *base, "--power-per-gpu", "1e308")
+    bad(r"--power-per-gpu 1e\+308 x GPU-hours overflows", *base, "--power-per-gpu", "1e308")
 
 
 
@@ -2189,7 +2190,7 @@ def _():
     bad(r"--chart needs --scaling", *base, "--chart", "x.svg")
     bad(r"no catalog node carries", "train", "--model", "llama-3.1-8b", "--gpu", "rtx-4090",
         "--gpus", "2")
-    bad(r"layout\.tp must divide", *base, "--tp", "3")
+    bad(r"--tp 3 must divide", *base, "--tp", "3")
 
 
 # ---- warnings: results that rest on an estimate say so (models/estimates.hpp) -------------------
