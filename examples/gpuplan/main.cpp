@@ -123,7 +123,6 @@ int failure(const gpuplan::cli::settings* given) {
     return fail("internal error: unknown exception", nullptr, 3);
   }
 }
-}
 
 int run(int argc, char** argv) {
   CLI::App app{
