@@ -78,8 +78,13 @@ int fail(const std::string& what, const gpuplan::cli::settings* given = nullptr,
   return status;
 }
 
+/// Set once "cannot write the output" was said: said once, not again when finish() flushes the
+/// same broken stream.
+bool output_failure_said = false;
+
 /// The report could not be written (errno `err`): the user's to fix, not a result.
 int output_failure(int err) {
+  output_failure_said = true;
   fmt::print(stderr, "gpuplan: error: cannot write the output: {}\n", std::strerror(err));
   return 2;
 }
@@ -88,6 +93,7 @@ int output_failure(int err) {
 /// flushed and checked, so a report that did not reach its file is exit 2, never 0 (the buffer
 /// was flushed after main returned, and its failure went unseen). output_error when not.
 int finish(int status) {
+  if (output_failure_said) return status;
   gpuplan::cli::flush_output();
   errno = 0;
   std::cout.flush();
@@ -102,6 +108,7 @@ int failure(const gpuplan::cli::settings* given) {
   } catch (const gpuplan::cli::usage_error& e) {
     return fail(e.what(), given);
   } catch (const gpuplan::cli::output_error& e) {
+    output_failure_said = true;
     return fail(e.what());
   } catch (const gpuplan::io::error& e) {
     return fail(e.what(), given);

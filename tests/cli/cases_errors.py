@@ -40,10 +40,11 @@ def _():
 
 @case("errors.min_servers_names_rate")
 def _():
-    # 1e7 req/s at 2 req/s per replica needs 5e6 replicas, past the search's limit: the queueing
-    # model's min_servers gives up, and the user reads which demand did it.
-    r = bad(r"^gpuplan: error: --rate 10000000: no replica count up to .* meets the wait SLO",
-            "capacity", "--rate", "1e7", "--wait-slo", "1", "--replica-rate", "2",
+    # 999,900 requests in service at once (1 s each) fit under the search's 10^6 servers
+    # (capacity_assumptions::max_fleet_slots), but a 1 ms wait at the 99th percentile needs more:
+    # the queueing model's min_servers gives up, and the user reads which demand did it.
+    r = bad(r"^gpuplan: error: --rate 999900: no replica count up to .* meets the wait SLO",
+            "capacity", "--rate", "999900", "--wait-slo", "0.001", "--replica-rate", "2",
             "--service-time", "1", "--months", "0")
     no_internal_names(r.err)
 
