@@ -246,7 +246,10 @@ def classify(case, rc, out, err, cwd, base_json, max_line):
                     found.append(("negative_count", f"{'/'.join(map(str, path))} = {v}"))
                     break
     verdict = rc == 1 and any(a.startswith("--require-fit") for a in argv)  # "does not fit"
-    if rc != 0 and not verdict and not found:
+    # probe's exit 4, "no usable GPU here", is an answer (with --json, a JSON object on stdout),
+    # not a refusal of the input
+    no_gpu = case["command"] == "probe" and rc == 4
+    if rc != 0 and not verdict and not no_gpu and not found:
         lines = err.splitlines()
         if len(lines) != 1 or not lines[0].startswith("gpuplan: error: "):
             found.append(("not_one_line", f"{err[:200]!r}"))

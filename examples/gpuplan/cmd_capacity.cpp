@@ -459,15 +459,23 @@ capacity_request build(const settings& s, const std::optional<serving_replica>& 
     const double last_peak = q.demand.peak().in(units::requests_per_s) *
                              std::pow(1.0 + q.monthly_growth, std::max(q.months, 0));
     const double held = last_peak * q.replica.slot_service().in(units::s);
-    if (!(held < limits.max_fleet_slots))
+    if (!(held < limits.max_fleet_slots)) {
+      // every setting the peak's requests in service follow from, as the user gave them
+      std::string who = s.has("hourly") ? s.name("hourly") : s.name("rate");
+      for (const std::string_view key : {"peak_factor", "growth", "replica_rate", "service_time"})
+        if (s.has(key) && (key != "growth" || (q.monthly_growth > 0 && q.months > 0)))
+          who += ", " + s.name(key);
+      // past a double's range the product is inf: say "over 1e308", not "inf"
+      auto figure = [](double v) {
+        return std::isfinite(v) ? fmt::format("{:.3g}", v) : std::string("over 1e308");
+      };
       throw usage_error(fmt::format(
-          "{}{}: a peak of {:.3g} requests/s{} keeps {:.3g} requests in service at once, more "
-          "than the {} the plan searches (capacity_assumptions::max_fleet_slots); plan a share of "
-          "the demand",
-          s.has("hourly") ? s.name("hourly") : s.name("rate"),
-          q.monthly_growth > 0 && q.months > 0 ? " with " + s.name("growth") : std::string(),
-          last_peak, q.monthly_growth > 0 && q.months > 0 ? fmt::format(" by month {}", q.months) : std::string(),
-          held, limits.max_fleet_slots));
+          "{}: a peak of {} requests/s{} keeps {} requests in service at once, more than the {} "
+          "the plan searches (capacity_assumptions::max_fleet_slots); plan a share of the demand",
+          who, figure(last_peak),
+          q.monthly_growth > 0 && q.months > 0 ? fmt::format(" by month {}", q.months) : std::string(),
+          figure(held), limits.max_fleet_slots));
+    }
   }
   if (const std::optional<double> price = s.number("price"))
   {

@@ -336,8 +336,17 @@ int run_cost_command(cost_command& cmd) {
   if (s.has("term")) r.inputs.term = term_named(*s.text("term"), s.name("term"));
   std::string provider;
   if (s.has("provider")) provider = *s.text("provider");
-  if (s.has("price_per_gpu_hour"))
-    r.inputs.price_per_gpu_hour = positive(s, "price_per_gpu_hour") * units::usd_per_h;
+  if (s.has("price_per_gpu_hour")) {
+    // The most a GPU-hour is taken at: $10,000, about a thousand times the dearest on-demand rate
+    // of the price book (an 8-GPU B200 instance's share, tens of dollars). Anything above is a
+    // typo, and 1e308 overflowed the run's cost with no flag named.
+    constexpr double max_price_per_gpu_hour_usd = 1e4;
+    const double price = positive(s, "price_per_gpu_hour");
+    if (!(price <= max_price_per_gpu_hour_usd))
+      throw usage_error(fmt::format("{} must be at most {:g} USD (max_price_per_gpu_hour_usd; got {:g})",
+                                    s.name("price_per_gpu_hour"), max_price_per_gpu_hour_usd, price));
+    r.inputs.price_per_gpu_hour = price * units::usd_per_h;
+  }
   if (s.has("power_per_gpu")) {
     // The least all-in draw per GPU taken: 1 W. The smallest data-centre GPU in the catalog draws
     // tens of watts (an L4's board power is 72 W); 1e-308 W printed "inf tokens per joule".

@@ -211,3 +211,23 @@ def _():
     # 1e308 printed "demand grows -9223372036854775808% a month"
     bad(r"--growth must be at most 10 \(\+1000% a month, max_monthly_growth", "utilization",
         data("monitoring/nvidia-smi-units.csv"), "--growth", "1e308")
+
+
+@case("numbers.capacity_peak_named_without_inf")
+def _():
+    # --peak-factor 1e308 made a peak of inf: the refusal named only --rate and printed "inf".
+    base = ("capacity", "--rate", "20", "--replica-rate", "2", "--service-time", "4",
+            "--wait-slo", "2")
+    r = bad(r"--rate, --peak-factor.*over 1e308 requests/s", *base, "--peak-factor", "1e308")
+    check(not re.search(r"\binf\b", r.err), f"inf in {r.err!r}")
+    r = bad(r"--replica-rate.*over 1e308 requests in service", "capacity", "--rate", "20",
+            "--replica-rate", "1e-308", "--service-time", "4", "--wait-slo", "2")
+    check(not re.search(r"\binf\b", r.err), f"inf in {r.err!r}")
+
+
+@case("numbers.cost_price_per_gpu_hour_bounded")
+def _():
+    # 1e308 USD per GPU-hour overflowed the run's cost, and the message named no flag.
+    bad(r"^gpuplan: error: --price-per-gpu-hour must be at most 10000 USD", "cost", "--gpu", "h100",
+        "--gpu-hours", "1000", "--price-per-gpu-hour", "1e308")
+    ok("cost", "--gpu", "h100", "--gpu-hours", "1000", "--price-per-gpu-hour", "10000")
