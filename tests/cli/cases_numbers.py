@@ -55,10 +55,10 @@ def _():
 def _():
     """Slots within a replica's bound, but a demand (or its growth) that needs more servers than
     the plan searches: refused before the search, naming the flags."""
-    bad_quickly(r"--rate: a peak of 1e\+07 requests/s keeps 4e\+07 requests in service at once, "
+    bad_quickly(r"--rate, --replica-rate, --service-time: a peak of 1e\+07 requests/s keeps 4e\+07 requests in service at once, "
                 r"more than the 1000000 .*max_fleet_slots", "capacity", "--rate", "1e7",
                 "--wait-slo", "2", *REPLICA)
-    bad_quickly(r"--rate with --growth: .* by month 120 .*max_fleet_slots", *CAPACITY, *REPLICA,
+    bad_quickly(r"--rate, --growth, .* by month 120 .*max_fleet_slots", *CAPACITY, *REPLICA,
                 "--growth", "10", "--months", "120")
 
 
