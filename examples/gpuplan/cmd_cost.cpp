@@ -12,7 +12,9 @@
 // The GPU and node come from the shared groups (options.hpp); the rest are cost's own fields,
 // read from flags or a --plan file alike.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <gpuplan/models/estimates.hpp>
@@ -451,6 +453,22 @@ int run_cost_command(cost_command& cmd) {
     r.demand = parse_demand(*s.text("demand"), s.name("demand"));
   } else if (r.compare.hybrid) {
     throw usage_error("--compare hybrid needs --demand (GPUs needed in each hour, e.g. 24 values)");
+  }
+  if (!provider.empty()) {
+    // A provider the book does not list (a typo, "aws " or "AWS" aside: names fold case) matched
+    // no entry and left the price unknown with exit 0: refuse it, naming the providers it has.
+    std::vector<std::string> known;
+    for (const cloud_price& p : r.book.cloud) {
+      const std::string name(p.provider.view());
+      if (std::find(known.begin(), known.end(), name) == known.end()) known.push_back(name);
+    }
+    const bool listed = std::any_of(r.book.cloud.begin(), r.book.cloud.end(), [&](const cloud_price& p) {
+      return gpuplan::detail::same_folded_name(p.provider.view(), provider);
+    });
+    if (!listed)
+      throw usage_error(fmt::format("{} '{}': {} has no price from this provider (it has: {})",
+                                    s.name("provider"), provider, r.book.origin,
+                                    fmt::join(known, ", ")));
   }
   r.inputs.provider = provider;  // `provider` outlives evaluate()
   const cost_result c = evaluate(r);

@@ -232,3 +232,13 @@ def _():
                 "--pp", "1", "--price-per-gpu-hour", "3")
     check(len(j["results"]) > 0 and all(x["gpu"] == "MI300X-192GB" for x in j["results"]),
           "the advice works: MI300X searched on one GPU per replica")
+
+
+@case("readers.cost_unknown_provider")
+def _():
+    # A provider the book does not list left the price unknown (JSON null) with exit 0.
+    bad(r"^gpuplan: error: --provider 'abc': gpuplan default book has no price from this provider "
+        r"\(it has: .*aws", "cost", "--gpu", "h100", "--gpu-hours", "100", "--provider", "abc")
+    # names fold case, as the book's lookup does
+    j = ok_json("cost", "--gpu", "h100", "--gpu-hours", "100", "--provider", "AWS")
+    check(j["price"]["usd_per_gpu_hour"] > 0, f"AWS's price: {j['price']}")
