@@ -1871,7 +1871,8 @@ def _():
 def _():
     # Finite flags whose product overflows: one error line, not "$infM" or an unnamed field.
     base = ("cost", "--gpu-hours", "1000", "--gpu", "h100")
-    bad(r"run cost .* overflows", *base, "--price-per-gpu-hour", "1e308")
+    # the price is bounded (at most $10,000 a GPU-hour) before the product can overflow
+    bad(r"--price-per-gpu-hour must be at most 10000 USD", *base, "--price-per-gpu-hour", "1e308")
     bad(r"--power-per-gpu 1e\+308 x GPU-hours overflows", *base, "--power-per-gpu", "1e308")
 
 
