@@ -169,7 +169,9 @@ NON_FINITE = re.compile(r"(?<![A-Za-z0-9_])(?<![A-Za-z0-9]-)(-?inf(inity)?|nan)(
 # The library's names of its own fields ("training_config.global_batch", "layout.dp") and functions
 # ("min_servers: ..."), which a refusal should translate into the flag the user typed.
 FILE_EXTENSIONS = {"json", "csv", "svg", "png", "gp", "dat", "txt", "yaml", "yml", "md", "so", "py",
-                   "sh", "cpp", "hpp", "gz", "xml", "html"}
+                   "sh", "cpp", "hpp", "gz", "xml", "html",
+                   # and the top-level domains of providers' names the price book lists (vast.ai)
+                   "ai", "com", "io", "net", "org"}
 # nvidia-smi's column names ("utilization.gpu [%]"), which the monitoring readers quote.
 NVIDIA_SMI_FIELDS = {"utilization", "memory", "power", "clocks", "temperature", "pci", "fan",
                      "enforced"}

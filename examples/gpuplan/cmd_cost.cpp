@@ -339,10 +339,6 @@ int run_cost_command(cost_command& cmd) {
   std::string provider;
   if (s.has("provider")) provider = *s.text("provider");
   if (s.has("price_per_gpu_hour")) {
-    // The most a GPU-hour is taken at: $10,000, about a thousand times the dearest on-demand rate
-    // of the price book (an 8-GPU B200 instance's share, tens of dollars). Anything above is a
-    // typo, and 1e308 overflowed the run's cost with no flag named.
-    constexpr double max_price_per_gpu_hour_usd = 1e4;
     const double price = positive(s, "price_per_gpu_hour");
     if (!(price <= max_price_per_gpu_hour_usd))
       throw usage_error(fmt::format("{} must be at most {:g} USD (max_price_per_gpu_hour_usd; got {:g})",

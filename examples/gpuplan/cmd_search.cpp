@@ -244,6 +244,9 @@ std::vector<money_rate> price_list(const settings& s, std::size_t types) {
     }
     if (!(x > 0) || !std::isfinite(x))
       throw usage_error(fmt::format("{} '{}' must be a positive price in USD", s.name("price_per_gpu_hour"), v));
+    if (!(x <= max_price_per_gpu_hour_usd))
+      throw usage_error(fmt::format("{} must be at most {:g} USD (max_price_per_gpu_hour_usd; got {})",
+                                    s.name("price_per_gpu_hour"), max_price_per_gpu_hour_usd, v));
     prices.push_back(x * units::usd_per_h);
   }
   if (prices.size() == 1) prices.assign(types, prices.front());

@@ -139,7 +139,11 @@ bool is_plan_meta(std::string_view k) {
 CLI::Validator non_empty(const char* what) {
   return CLI::Validator(
       [what](const std::string& v) -> std::string {
-        return v.empty() ? fmt::format("empty value: give {}", what) : std::string();
+        // a value of spaces alone (or a newline) is as empty: ' ' read as a file name said
+        // " : no such file"
+        return v.find_first_not_of(" \t\r\n") == std::string::npos
+                   ? fmt::format("empty value: give {}", what)
+                   : std::string();
       },
       "");
 }

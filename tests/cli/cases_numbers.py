@@ -231,3 +231,14 @@ def _():
     bad(r"^gpuplan: error: --price-per-gpu-hour must be at most 10000 USD", "cost", "--gpu", "h100",
         "--gpu-hours", "1000", "--price-per-gpu-hour", "1e308")
     ok("cost", "--gpu", "h100", "--gpu-hours", "1000", "--price-per-gpu-hour", "10000")
+
+
+@case("numbers.blank_values_refused")
+def _():
+    # a value of spaces alone, or a newline, was read as a file name: " : no such file"
+    for v in (" ", "\n"):
+        bad(r"--prices.*empty value", "cost", "--gpu", "h100", "--gpu-hours", "100", "--prices", v)
+    # search's prices are bounded as cost's are (1e308 overflowed the run's cost, unnamed)
+    bad(r"--price-per-gpu-hour must be at most 10000 USD", "search", "--model", "llama-3.1-8b",
+        "--gpu", "h100", "--gpus", "8", "--tokens", "1B", "--global-batch", "64",
+        "--price-per-gpu-hour", "1e308")
