@@ -111,14 +111,14 @@ inline bool holds_null(const nlohmann::json& j, std::string& where, const std::s
   return false;
 }
 
-/// The tool's promises, for one run on `input`: exit status 0, 1 or 2 (3 is an internal error,
-/// a bug); status 2 prints exactly one line "gpuplan: error: ..." that keeps the message promises;
+/// The tool's promises, for one run on `input`: exit status 0, 1, 2 or 4 (`probe` found no GPU;
+/// 3 is an internal error, a bug); status 2 prints exactly one line "gpuplan: error: ..." that keeps the message promises;
 /// output shows no NaN or infinity the input did not spell; `fit --json` prints JSON with no null
 /// (a number that was not finite).
 inline void check_cli(const cli_result& r, std::string_view input, bool fit_json) {
   if (r.status == 3) fail("no input is an internal error (exit status 3)", r.err);
-  if (r.status != 0 && r.status != 1 && r.status != 2)
-    fail("the exit status is 0, 1 or 2", std::to_string(r.status) + ": " + r.err);
+  if (r.status != 0 && r.status != 1 && r.status != 2 && r.status != 4)
+    fail("the exit status is 0, 1, 2 or 4", std::to_string(r.status) + ": " + r.err);
   if (r.status == 2) {
     constexpr std::string_view prefix = "gpuplan: error: ";
     if (r.err.rfind(prefix, 0) != 0 || r.err.empty() || r.err.back() != '\n' ||

@@ -51,7 +51,6 @@ inline nlohmann::json to_json(const transformer_spec& m) {
                       {"ffn_type", std::string(to_string(m.ffn_type))},
                       {"vocab", m.vocab},
                       {"tied_embeddings", m.tied_embeddings},
-                      {"max_positions", m.max_positions},
                       {"positions", std::string(to_string(m.positions))},
                       {"norm", std::string(to_string(m.norm))},
                       {"qkv_bias", m.qkv_bias},
@@ -59,6 +58,8 @@ inline nlohmann::json to_json(const transformer_spec& m) {
                       {"mlp_bias", m.mlp_bias},
                       {"sliding_window", m.sliding_window},
                       {"native_dtype", std::string(gpuplan::to_string(m.native_dtype))}};
+  // unknown (0) is written as absent, as the reader takes it: a given 0 is refused there
+  if (m.max_positions > 0) j["max_positions"] = m.max_positions;
   nlohmann::json aliases = nlohmann::json::array();
   for (const auto& a : m.aliases)
     if (!a.empty()) aliases.push_back(std::string(a.view()));
