@@ -190,6 +190,11 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   char dir[] = "/tmp/gpuplan-fuzz-chart-XXXXXX";
   if (::mkdtemp(dir) == nullptr) fail("the harness can make a directory", dir);
   sandbox = dir;
+  // removed when the run ends (libFuzzer exits through exit() after -runs): it was left in /tmp
+  std::atexit([] {
+    std::error_code ec;
+    fs::remove_all(sandbox, ec);
+  });
   out_dir = sandbox / "out";
   victim = sandbox / "victim";
   fs::create_directory(out_dir);

@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -24,6 +26,13 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   char dir[] = "/tmp/gpuplan-fuzz-plan-XXXXXX";
   if (::mkdtemp(dir) == nullptr) gpuplan::fuzz::fail("the harness can make a directory", dir);
   plan_path = std::string(dir) + "/plan.json";
+  // removed when the run ends (libFuzzer exits through exit() after -runs): it was left in /tmp
+  static std::string folder;
+  folder = dir;
+  std::atexit([] {
+    std::error_code ec;
+    std::filesystem::remove_all(folder, ec);
+  });
   return 0;
 }
 

@@ -119,7 +119,14 @@ inline void check_cli(const cli_result& r, std::string_view input, bool fit_json
   if (r.status == 3) fail("no input is an internal error (exit status 3)", r.err);
   if (r.status != 0 && r.status != 1 && r.status != 2 && r.status != 4)
     fail("the exit status is 0, 1, 2 or 4", std::to_string(r.status) + ": " + r.err);
-  if (r.status == 2) {
+  if (r.status == 4) {
+    const std::size_t from = input.find_first_not_of(" \t\n");
+    const std::string_view first =
+        from == std::string_view::npos ? std::string_view() : input.substr(from, 5);
+    if (first != "probe") fail("only probe exits 4 (no GPU here)", r.err);
+    if (r.err.empty()) return;  // --json: the answer is the JSON on stdout
+  }
+  if (r.status == 2 || r.status == 4) {
     constexpr std::string_view prefix = "gpuplan: error: ";
     if (r.err.rfind(prefix, 0) != 0 || r.err.empty() || r.err.back() != '\n' ||
         r.err.find('\n') != r.err.size() - 1)

@@ -240,20 +240,15 @@ std::filesystem::path find_gnuplot() {
 
 namespace {
 
-/// At most this many characters of a user's file name are repeated in a message (the house rule
-/// for errors: an offending value is shown, not a page of it).
-constexpr std::size_t shown_name_chars = 80;
+bool is_control(char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f; }
 
-/// A file name as a message shows it: control characters as '?', clipped to shown_name_chars.
+/// A file name as a message shows it: control characters as '?'. Its length is main.cpp's to
+/// bound (one_line keeps a long word's start and end, so the extension a message is about shows).
 std::string shown(const std::filesystem::path& p) {
   std::string s = p.string();
-  for (char& ch : s)
-    if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) ch = '?';
-  if (s.size() > shown_name_chars) s = s.substr(0, shown_name_chars) + "...";
+  std::replace_if(s.begin(), s.end(), is_control, '?');
   return s;
 }
-
-bool is_control(char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f; }
 
 /// A gnuplot single-quoted string. gnuplot 5.4 reads single-quoted text literally: no backquote
 /// command substitution (that happens in double quotes only), no @macro expansion, no backslash
@@ -587,7 +582,10 @@ file_result render_file(const chart_spec& c, const std::filesystem::path& image,
   script.write(script_text(c, image, gp_quote(drawing.path().string()), preamble,
                            [](std::size_t si) { return "$s" + std::to_string(si); }));
   script.close();
-  const auto [status, last_line] = run_gnuplot(gnuplot, script.path(), what);
+  auto [status, last_line] = run_gnuplot(gnuplot, script.path(), what);
+  // gnuplot names the script it read, a file of ours removed on the way out: name the chart's
+  for (std::size_t at; (at = last_line.find(script.path().string())) != std::string::npos;)
+    last_line.replace(at, script.path().string().size(), "the script of " + shown(image));
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     throw std::invalid_argument(prefix_of(what) + "gnuplot (" + shown(gnuplot) +
                                 ") failed drawing " + shown(image) +

@@ -62,6 +62,14 @@ class usage_error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A refusal with an exit status of its own (probe's 4, "no usable GPU here"): main() prints it
+/// as every error, one line, and exits with `status`.
+class status_error : public usage_error {
+ public:
+  status_error(const std::string& what, int exit_status) : usage_error(what), status(exit_status) {}
+  int status;
+};
+
 /// The report did not reach stdout (a full disk, `> /dev/full`): the user's to fix, exit status 2
 /// with "cannot write the output: <the system's reason>" (main.cpp).
 class output_error : public std::runtime_error {

@@ -76,11 +76,9 @@ int run_probe(bool json) {
                   {"error", std::string(probe::to_string(r.error))},
                   {"reason", r.message},
                   {"warnings", r.warnings}});
-    } else {
-      std::fflush(stdout);
-      fmt::print(stderr, "gpuplan: error: probe: {}\n", r.message);
+      return exit_no_gpu;
     }
-    return exit_no_gpu;
+    throw status_error("probe: " + r.message, exit_no_gpu);
   }
   if (json) {
     nlohmann::json out = {

@@ -64,12 +64,13 @@ double parse_count(std::string_view text, std::string_view what) {
   if (t.empty() || ec != std::errc{} || end != t.data() + t.size() || !std::isfinite(v))
     throw usage_error(
         fmt::format("{} '{}' is not a number (examples: 7.5e9, 7.5B, 125M)", what, text));
+  // 1e300T is a finite number times a suffix past a double's range
+  const double n = v * scale;
+  if (!std::isfinite(n)) throw usage_error(fmt::format("{} is too large (got {})", what, text));
   // A count of things (tokens, parameters, GPUs) is at least one of them: 1e-308 tokens was
   // taken as a budget and 1e-308 parameters as a model (gpuplan issue 22).
-  if (v <= 0) throw usage_error(fmt::format("{} must be positive (got {})", what, text));
-  if (v * scale < 1.0)
-    throw usage_error(fmt::format("{} must be at least 1 (got {})", what, text));
-  return v * scale;
+  if (n < 1.0) throw usage_error(fmt::format("{} must be at least 1 (got {})", what, text));
+  return n;
 }
 
 // ---- GPUs ---------------------------------------------------------------------------------------
@@ -139,9 +140,13 @@ void check_gpu(const gpu_choice& g, gpu_use use) {
   // The timing models read the memory bandwidth (every decode step, every optimizer pass) and
   // the tensor rate of the compute dtype; the file's minimal form has neither.
   const peak_rates& p = g.spec.peak;
-  const bool no_rates = p.tf32_tensor.value == 0 && p.bf16_tensor.value == 0 &&
-                        p.fp16_tensor.value == 0 && p.fp8_tensor.value == 0 &&
-                        p.int8_tensor.value == 0 && p.fp4_tensor.value == 0;
+  // no rate at all (fp32 math runs on the vector units: a file with fp32_vector alone times
+  // --dtype fp32); the rate of the run's own dtype is checked where it is read
+  const bool no_rates = p.fp64_vector.value == 0 && p.fp64_tensor.value == 0 &&
+                        p.fp32_vector.value == 0 && p.tf32_tensor.value == 0 &&
+                        p.bf16_tensor.value == 0 && p.fp16_tensor.value == 0 &&
+                        p.fp8_tensor.value == 0 && p.int8_tensor.value == 0 &&
+                        p.fp4_tensor.value == 0;
   const bool no_bandwidth = !(g.spec.memory_bandwidth.value > 0);
   if (no_bandwidth || no_rates)
     throw usage_error(fmt::format(

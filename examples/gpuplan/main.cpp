@@ -105,6 +105,8 @@ int finish(int status) {
 int failure(const gpuplan::cli::settings* given) {
   try {
     throw;
+  } catch (const gpuplan::cli::status_error& e) {
+    return fail(e.what(), given, e.status);
   } catch (const gpuplan::cli::usage_error& e) {
     return fail(e.what(), given);
   } catch (const gpuplan::cli::output_error& e) {

@@ -242,3 +242,10 @@ def _():
     bad(r"--price-per-gpu-hour must be at most 10000 USD", "search", "--model", "llama-3.1-8b",
         "--gpu", "h100", "--gpus", "8", "--tokens", "1B", "--global-batch", "64",
         "--price-per-gpu-hour", "1e308")
+
+
+@case("numbers.count_suffix_past_range")
+def _():
+    # 1e300 is finite, 1e300 x 10^12 is not: it read as "tokens must be finite and not negative"
+    bad(r"^gpuplan: error: --tokens is too large \(got 1e300T\)$", "train", "--model",
+        "llama3.1-8b", "--gpus", "8", "--tokens", "1e300T")

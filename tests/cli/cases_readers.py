@@ -242,3 +242,13 @@ def _():
     # names fold case, as the book's lookup does
     j = ok_json("cost", "--gpu", "h100", "--gpu-hours", "100", "--provider", "AWS")
     check(j["price"]["usd_per_gpu_hour"] > 0, f"AWS's price: {j['price']}")
+
+
+@case("readers.gpu_file_fp32_only")
+def _():
+    # fp32 math runs on the vector units: a file with fp32_vector alone was refused as having
+    # "no tensor rate" though --dtype fp32 reads exactly that rate
+    f = data("gpus/fp32_only.json")
+    j = ok_json("train", "--model", "llama3.1-8b", "--gpu", f, "--gpus", "1", "--dtype", "fp32",
+                "--tokens", "1M", "--global-batch", "8")
+    check(j["step_time_s"] > 0, f"timed: {j.get('step_time_s')}")

@@ -258,3 +258,11 @@ def _():
         del containers[0]["image"]
         check(doc == expected, f"exactly the objects meant with --image {image!r}: {y!r}")
         check(len(list(yaml.safe_load_all(y))) == 1, "one document")
+
+
+@case("security.long_chart_name_shows_its_end")
+def _():
+    # a long name was clipped to its first 80 characters, dropping the extension the error is about
+    name = "nodir/" + "a" * 120 + "_end.txt"
+    r = bad(r"\.txt.*extension must be \.svg or \.png", *SEC_SERVE, "--chart", name)
+    check(len(r.err) < 400, r.err)
