@@ -599,8 +599,8 @@ int run_capacity(capacity_command& cmd) {
     if (std::any_of(image.begin(), image.end(),
                     [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f; }))
       throw usage_error(s.name("image") + ": the image name holds a control character");
-    (void)io::yaml_quoted(image, s.name("image"));  // io::error naming the flag: not UTF-8
-    yaml = io::kubernetes_resources(*name, p.replicas, q.replica.gpus, mig, image);
+    yaml = io::kubernetes_resources(*name, p.replicas, q.replica.gpus, mig, image,
+                                    s.name("image"));  // io::error naming the flag: not UTF-8
   }
   std::optional<chart::file_result> drawn;
   if (const std::optional<std::string> file = s.text("chart"))

@@ -153,11 +153,13 @@ inline std::string yaml_quoted(std::string_view text, std::string_view what = "v
 /// GPU request of one replica's pod, ready to merge into a manifest. Whole GPUs are
 /// `nvidia.com/gpu: <gpus per replica>`; a MIG slice is `nvidia.com/mig-<profile>: 1` (the NVIDIA
 /// device plugin's "mixed" strategy). Extended resources are set as limits (Kubernetes takes
-/// the request from the limit and does not allow overcommitting them).
+/// the request from the limit and does not allow overcommitting them). `image_what` names the
+/// image in errors (the caller's flag or key).
 inline std::string kubernetes_resources(const std::string& name, int replicas,
                                         int gpus_per_replica,
                                         const std::optional<mig_profile>& mig = std::nullopt,
-                                        const std::string& image = {}) {
+                                        const std::string& image = {},
+                                        std::string_view image_what = "kubernetes: the image") {
   if (replicas < 0) throw error("kubernetes: replicas must not be negative");
   if (gpus_per_replica < 1) throw error("kubernetes: GPUs per replica must be at least 1");
   if (name.empty() || name.size() > 63 ||
@@ -191,7 +193,7 @@ inline std::string kubernetes_resources(const std::string& name, int replicas,
   y += "        - name: " + name + "\n";
   // the image is the user's text: one quoted scalar whatever it holds (yaml_quoted)
   y += image.empty() ? "          # image: your serving image\n"
-                     : "          image: " + yaml_quoted(image, "kubernetes: the image") + "\n";
+                     : "          image: " + yaml_quoted(image, image_what) + "\n";
   y += "          resources:\n";
   y += "            limits:\n";
   y += "              " + resource + ": " + std::to_string(count) + "\n";
