@@ -88,6 +88,21 @@ def _():
           not re.search(r"^\s+64\s+64 .*no fit", text, re.M), "the 64-GPU row fits")
 
 
+@case("verdict.train_scaling_invalid_rows")
+def _():
+    # points whose batch does not divide (64 over dp 16..256) have no plan and no verdict: the
+    # curve still prints, "-" in the memory column and no verdict keys in JSON
+    args = ["train", "--model", "llama3.1-8b", "--gpu", "h100", "--gpus", "8",
+            "--global-batch", "64", "--scaling", "8..256"]
+    pts = ok_json(*args)["scaling"]["points"]
+    check(pts[0]["valid"] and "fits" in pts[0] and "per_gpu_bytes" in pts[0], "8 GPUs: a verdict")
+    bad_pts = [p for p in pts if not p["valid"]]
+    check(bad_pts and all("fits" not in p and "per_gpu_bytes" not in p for p in bad_pts),
+          "invalid points carry no verdict")
+    text = ok(*args).out
+    check(re.search(r"^\s+256\s+256\s+64\s+-(\s+-){7}\s+-\s", text, re.M), "the 256 row: '-' memory")
+
+
 @case("verdict.train_deadline")
 def _():
     j = ok_json("train", "--model", "Llama-3.1-8B", "--node", "dgx-h100", "--seq", "8192",
