@@ -200,3 +200,21 @@ def _():
     check(r.rc == 1 and "does NOT fit" in r.out, f"capacity --require-fit: exit 1 ({r.rc})")
     r = run("cost", *unfit, "--concurrency", "4", "--require-fit")
     check(r.rc == 1, f"cost of a serving plan that does not fit, --require-fit: exit 1 ({r.rc})")
+
+
+@case("verdict.capacity_compare_gpus_fit")
+def _():
+    # --compare-gpus judges each GPU by serve's one verdict (serving_fit): an 8B at
+    # --max-model-len 131072 does not fit an A10 or an L4 (serve --require-fit exits 1), so
+    # neither is ranked as an option
+    plan = ["--model", "llama3.1-8b", "--max-model-len", "131072", "--ttft-slo", "2"]
+    for g in ("a10", "l4"):
+        r = run("serve", "--model", "llama3.1-8b", "--gpu", g, "--max-model-len", "131072",
+                "--require-fit")
+        check(r.rc == 1, f"serve on {g}: does not fit (rc {r.rc})")
+    j = ok_json("capacity", "--rate", "10", "--months", "0", "--wait-slo", "1", *plan,
+                "--gpu", "h100", "--compare-gpus", "a10,l4")
+    names = [o["name"] for o in j.get("options", [])]
+    check(not any(n.startswith(("A10", "L4")) for n in names), f"no A10/L4 option ({names})")
+    notes = j["option_notes"]
+    check(all(any(n.startswith(g) for n in notes) for g in ("A10", "L4")), f"both noted ({notes})")
