@@ -240,8 +240,9 @@ money_rate book_replica_price(const gpu_spec& gpu, int gpus, int sharing) {
 }
 
 std::optional<replica_capacity> serving_option(const serving_plan& p, const serving_slo& slo) {
-  // A model that does not fit leaves no KV room: serve() rejects it; that is "not an option".
-  if (kv_capacity_sequences(p) < 1) return std::nullopt;
+  // A plan that does not fit (plan/fit.hpp serving_fit: weights, KV room for the longest request
+  // and for one max_model_len sequence, as serve --require-fit judges it) is "not an option".
+  if (!serving_fit(p).fits()) return std::nullopt;
   const slo_result best = best_under_slo(p, slo);
   if (!best.found) return std::nullopt;
   return replica_from_serving(p, best.best);

@@ -27,6 +27,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,21 +58,26 @@ struct train_command {
 
 /// The memory verdict of each point of the curve: its plan as scale_plan builds it (the layout
 /// at that data-parallel degree: ZeRO shards over it).
-std::vector<training_memory_verdict> scaling_verdicts(const training_plan& base,
-                                                      const scaling_curve& c) {
-  std::vector<training_memory_verdict> out;
-  for (const scaling_point& p : c) out.push_back(memory_verdict_of(scale_plan(base, p.dp, c.mode).plan));
+/// A point scale_plan marks invalid (the batch does not divide) has no plan whose memory the
+/// framework model can evaluate (it throws), so it has no verdict.
+std::vector<std::optional<training_memory_verdict>> scaling_verdicts(const training_plan& base,
+                                                                     const scaling_curve& c) {
+  std::vector<std::optional<training_memory_verdict>> out;
+  for (const scaling_point& p : c) {
+    if (p.valid) out.emplace_back(memory_verdict_of(scale_plan(base, p.dp, c.mode).plan));
+    else out.emplace_back(std::nullopt);
+  }
   return out;
 }
 
 nlohmann::json scaling_json(const scaling_curve& c,
-                            const std::vector<training_memory_verdict>& verdicts) {
+                            const std::vector<std::optional<training_memory_verdict>>& verdicts) {
   nlohmann::json pts = nlohmann::json::array();
   std::size_t i = 0;
   for (const scaling_point& p : c) {
     nlohmann::json j{{"gpus", p.gpus}, {"dp", p.dp}, {"global_batch", p.global_batch},
                      {"valid", p.valid}, {"limit", std::string(to_string(p.limit))}};
-    add_memory_verdict(j, verdicts[i++]);
+    if (const auto& v = verdicts[i++]) add_memory_verdict(j, *v);
     if (p.valid) {
       j["micro_batches"] = p.micro_batches;
       j["step_time_s"] = p.step.in(units::s);
@@ -95,14 +101,15 @@ std::string memory_cell(const training_memory_verdict& v) {
 }
 
 std::string scaling_text(const scaling_curve& c,
-                         const std::vector<training_memory_verdict>& verdicts) {
+                         const std::vector<std::optional<training_memory_verdict>>& verdicts) {
   table t;
   t.header = {"GPUs", "DP", "batch", "micro", "step", "tokens/s", "tok/s/GPU", "MFU", "effic.",
               "comm", "bubble", "memory/GPU", "returns diminish because"};
   t.numeric = {true, true, true, true, true, true, true, true, true, true, true, true, false};
   std::size_t i = 0;
   for (const scaling_point& p : c) {
-    const std::string memory = memory_cell(verdicts[i++]);
+    const auto& v = verdicts[i++];
+    const std::string memory = v ? memory_cell(*v) : "-";
     if (!p.valid) {
       t.rows.push_back({std::to_string(p.gpus), std::to_string(p.dp), std::to_string(p.global_batch),
                         "-", "-", "-", "-", "-", "-", "-", "-", memory,
@@ -169,7 +176,7 @@ int run_train(train_command& cmd) {
   std::optional<modelled_training_run> run;
   if (d.tokens) run = modelled_run(d);
   std::optional<scaling_curve> curve;
-  std::vector<training_memory_verdict> curve_memory;
+  std::vector<std::optional<training_memory_verdict>> curve_memory;
   std::string chart_note, chart_title;
   if (auto r = s.text("scaling")) {
     const auto [from, to] = parse_range(*r, s.name("scaling"));

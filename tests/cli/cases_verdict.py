@@ -88,6 +88,21 @@ def _():
           not re.search(r"^\s+64\s+64 .*no fit", text, re.M), "the 64-GPU row fits")
 
 
+@case("verdict.train_scaling_invalid_rows")
+def _():
+    # points whose batch does not divide (64 over dp 16..256) have no plan and no verdict: the
+    # curve still prints, "-" in the memory column and no verdict keys in JSON
+    args = ["train", "--model", "llama3.1-8b", "--gpu", "h100", "--gpus", "8",
+            "--global-batch", "64", "--scaling", "8..256"]
+    pts = ok_json(*args)["scaling"]["points"]
+    check(pts[0]["valid"] and "fits" in pts[0] and "per_gpu_bytes" in pts[0], "8 GPUs: a verdict")
+    bad_pts = [p for p in pts if not p["valid"]]
+    check(bad_pts and all("fits" not in p and "per_gpu_bytes" not in p for p in bad_pts),
+          "invalid points carry no verdict")
+    text = ok(*args).out
+    check(re.search(r"^\s+256\s+256\s+64\s+-(\s+-){7}\s+-\s", text, re.M), "the 256 row: '-' memory")
+
+
 @case("verdict.train_deadline")
 def _():
     j = ok_json("train", "--model", "Llama-3.1-8B", "--node", "dgx-h100", "--seq", "8192",
@@ -185,3 +200,21 @@ def _():
     check(r.rc == 1 and "does NOT fit" in r.out, f"capacity --require-fit: exit 1 ({r.rc})")
     r = run("cost", *unfit, "--concurrency", "4", "--require-fit")
     check(r.rc == 1, f"cost of a serving plan that does not fit, --require-fit: exit 1 ({r.rc})")
+
+
+@case("verdict.capacity_compare_gpus_fit")
+def _():
+    # --compare-gpus judges each GPU by serve's one verdict (serving_fit): an 8B at
+    # --max-model-len 131072 does not fit an A10 or an L4 (serve --require-fit exits 1), so
+    # neither is ranked as an option
+    plan = ["--model", "llama3.1-8b", "--max-model-len", "131072", "--ttft-slo", "2"]
+    for g in ("a10", "l4"):
+        r = run("serve", "--model", "llama3.1-8b", "--gpu", g, "--max-model-len", "131072",
+                "--require-fit")
+        check(r.rc == 1, f"serve on {g}: does not fit (rc {r.rc})")
+    j = ok_json("capacity", "--rate", "10", "--months", "0", "--wait-slo", "1", *plan,
+                "--gpu", "h100", "--compare-gpus", "a10,l4")
+    names = [o["name"] for o in j.get("options", [])]
+    check(not any(n.startswith(("A10", "L4")) for n in names), f"no A10/L4 option ({names})")
+    notes = j["option_notes"]
+    check(all(any(n.startswith(g) for n in notes) for g in ("A10", "L4")), f"both noted ({notes})")
