@@ -237,10 +237,14 @@ std::string cost_text(const cost_request& r, const cost_result& c) {
   else
     out += fmt::format(
         "  cost    unknown: {} {} price for {} (give --price-per-gpu-hour or --prices)\n",
-        // a file read over the default book: neither has one
+        // a file read over the default book: neither has one ("an on_demand", "a spot")
         r.book.origin == r.book.base_origin
             ? r.book.origin + " has no"
-            : fmt::format("neither {} nor the {} has a", r.book.origin, r.book.base_origin),
+            : fmt::format("neither {} nor the {} has {}", r.book.origin, r.book.base_origin,
+                          std::string_view("aeiou").find(to_string(r.inputs.term)[0]) !=
+                                  std::string_view::npos
+                              ? "an"
+                              : "a"),
         to_string(r.inputs.term), r.usage.gpu.name.view());
   out += fmt::format(
       "  power   {:.0f} W per GPU all-in ({}), PUE {:.3g}\n", run.power_per_gpu.in(units::W),

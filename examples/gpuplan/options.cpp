@@ -421,7 +421,19 @@ std::string settings::in_user_terms(std::string_view message) const {
     return out;
   };
   // A struct's field: the setting of that name (or the row's), or the spec's field.
+  // A token inside a value the user typed is theirs, not a field ("--model model.v2" names a
+  // directory, "--gpu gpu_spec.conf" a file): it is left as they wrote it.
+  const auto typed = [&](std::string_view token) {
+    const auto in = [&](const auto& values) {
+      return std::any_of(values.begin(), values.end(), [&](const auto& kv) {
+        return kv.second.is_string() &&
+               kv.second.template get_ref<const std::string&>().find(token) != std::string::npos;
+      });
+    };
+    return in(flags_) || in(plan_);
+  };
   const auto setting_of = [&](std::string_view token) -> std::optional<std::string> {
+    if (typed(token)) return std::nullopt;
     for (const library_name& r : library_names)
       if (r.text.empty() && r.name == token) {
         if (known(r.key)) return named(r.key);

@@ -77,3 +77,15 @@ def _():
     for value in ["", " ", "\n"]:
         bad(r"^gpuplan: error: --plan needs a file name", "fit", "--model", "Llama-3.1-8B",
             "--plan", value)
+
+
+@case("errors.typed_name_not_a_field")
+def _():
+    # A directory the user named "model.v2" (relative, as typed) is not the spec field model.v2
+    # ("--model model.v2: v2/config.json"): the message repeats the name as typed.
+    with tempfile.TemporaryDirectory() as d:
+        os.mkdir(os.path.join(d, "model.v2"))
+        p = subprocess.run([os.path.abspath(BIN), "fit", "--model", "model.v2", "--gpu", "h100"],
+                           capture_output=True, text=True, cwd=d, timeout=120)
+        check(p.returncode == 2, f"exit {p.returncode}")
+        check("model.v2/config.json" in p.stderr, p.stderr)

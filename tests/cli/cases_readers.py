@@ -252,3 +252,16 @@ def _():
     j = ok_json("train", "--model", "llama3.1-8b", "--gpu", f, "--gpus", "1", "--dtype", "fp32",
                 "--tokens", "1M", "--global-batch", "8")
     check(j["step_time_s"] > 0, f"timed: {j.get('step_time_s')}")
+
+
+@case("readers.prices_replace_names_the_file")
+def _():
+    """A book with "replace_defaults": true drops the default book: a missing price is the file's
+    alone (it named the default book too), and "an on_demand" reads as English ("a on_demand")."""
+    replace = data("prices/replace.json")
+    t = ok("cost", "--gpu", "h100", "--gpu-hours", "10", "--prices", replace, "--term",
+           "commit_1yr").out
+    check(f"cost    unknown: {replace} has no commit_1yr price for H100-SXM5-80GB" in t, t)
+    check("default book" not in t, t)
+    t = ok("cost", "--gpu", "t4", "--gpu-hours", "10", "--prices", data("prices/book.json")).out
+    check("default book has an on_demand price for T4-16GB" in t, t)

@@ -285,7 +285,11 @@ inline price_book price_book_from_json(const nlohmann::json& j, std::string_view
     if (!r->is_boolean())
       throw error(top.field("replace_defaults") + " must be true or false, not " +
                   io::detail::type_name(*r));
-    if (r->get<bool>()) b.cloud.clear();
+    if (r->get<bool>()) {
+      // the default book is gone: every price left, and every missing one, is the file's
+      b.cloud.clear();
+      b.base_origin = b.origin;
+    }
   }
   if (const nlohmann::json* c = detail::find_key(j, "cloud")) {
     if (!c->is_array())
