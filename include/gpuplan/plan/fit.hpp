@@ -515,6 +515,13 @@ constexpr fit_report serving_fit(const serving_plan& p) {
   detail::check_input(longest <= max_sequence_tokens,
                       "serving_fit: a request's prompt + output tokens must be at most 2^31 - 1",
                       static_cast<double>(longest));
+  // vLLM rejects a request longer than max_model_len (which defaults to the model's
+  // max_position_embeddings): an error, not a verdict
+  const long long limit = c.max_model_len > 0 ? c.max_model_len : p.model.max_positions;
+  detail::check_input(limit == 0 || longest <= limit,
+                      "serving_fit: a request's prompt + output tokens must not exceed "
+                      "inference_config.max_model_len (or the model's max_positions when unset)",
+                      static_cast<double>(longest), static_cast<double>(limit));
   c.context = static_cast<int>(longest);
   const parallel_layout l = detail::memory_layout(p);
   return detail::inference_report(p.model, p.node.gpu, l, c, p.memory);
