@@ -68,7 +68,10 @@ constexpr training_memory_verdict training_verdict(const generic_workload& g, co
 /// refuses to start when max_model_len tokens do not fit its KV cache: "ValueError: The model's
 /// max seq len (...) is larger than the maximum number of tokens that can be stored in KV cache";
 /// SGLang likewise refuses a KV pool below one request). All 0 when no KV cache is modelled
-/// (training, a generic workload).
+/// (training, a generic workload). A departure from vLLM: with max_model_len unset, `model_len`
+/// is the context (inference_config::model_len()), while vLLM then takes the model's
+/// max_position_embeddings as max_model_len; the start-up check is so milder than vLLM's default
+/// (give --max-model-len to check what the engine will allocate for).
 struct kv_demand {
   int batch = 0;
   int context = 0;
