@@ -218,15 +218,3 @@ def _():
     check(not any(n.startswith(("A10", "L4")) for n in names), f"no A10/L4 option ({names})")
     notes = j["option_notes"]
     check(all(any(n.startswith(g) for n in notes) for g in ("A10", "L4")), f"both noted ({notes})")
-
-
-@case("verdict.request_longer_than_model_len")
-def _():
-    # vLLM rejects a request longer than max_model_len (default: the model's positions): an
-    # error naming the flag, not "fits"
-    base = ["serve", "--model", "llama3.1-8b", "--gpu", "h100"]
-    bad(r"--max-model-len 2048", *base, "--input-len", "6000", "--output-len", "2000",
-        "--max-model-len", "2048")
-    bad(r"max_positions.*200010, 131072", *base, "--input-len", "200000", "--output-len", "10")
-    bad(r"max_positions", "fit", "--infer", "--model", "llama3.1-8b", "--gpu", "h100",
-        "--context", "1000000")

@@ -150,12 +150,11 @@ constexpr void check_inference(const transformer_spec& m, const gpu_spec& gpu,
   check_input(l.cp == 1 && l.zero == 0,
               "inference: layout.cp must be 1 and layout.zero 0 (not modelled)", l.cp, l.zero);
   // vLLM refuses a --max-model-len above the model's max_position_embeddings ("User-specified
-  // max_model_len ... is greater than the derived max_model_len"); 0: positions unknown. The
-  // length is model_len(): max_model_len, or the context when it is unset
-  check_input(m.max_positions == 0 || c.model_len() <= m.max_positions,
-              "inference_config.max_model_len (or context when unset) must not exceed the "
-              "model's max_positions (max_position_embeddings)",
-              c.model_len(), m.max_positions);
+  // max_model_len ... is greater than the derived max_model_len"); 0: positions unknown
+  check_input(m.max_positions == 0 || c.max_model_len <= m.max_positions,
+              "inference_config.max_model_len must not exceed the model's max_positions "
+              "(max_position_embeddings)",
+              c.max_model_len, m.max_positions);
 }
 
 /// SGLang's default mem_fraction_static for a tensor-parallel size (server_args.py, v0.4).

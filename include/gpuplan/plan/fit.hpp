@@ -68,10 +68,7 @@ constexpr training_memory_verdict training_verdict(const generic_workload& g, co
 /// refuses to start when max_model_len tokens do not fit its KV cache: "ValueError: The model's
 /// max seq len (...) is larger than the maximum number of tokens that can be stored in KV cache";
 /// SGLang likewise refuses a KV pool below one request). All 0 when no KV cache is modelled
-/// (training, a generic workload). A departure from vLLM: with max_model_len unset, `model_len`
-/// is the context (inference_config::model_len()), while vLLM then takes the model's
-/// max_position_embeddings as max_model_len; the start-up check is so milder than vLLM's default
-/// (give --max-model-len to check what the engine will allocate for).
+/// (training, a generic workload).
 struct kv_demand {
   int batch = 0;
   int context = 0;
@@ -518,13 +515,6 @@ constexpr fit_report serving_fit(const serving_plan& p) {
   detail::check_input(longest <= max_sequence_tokens,
                       "serving_fit: a request's prompt + output tokens must be at most 2^31 - 1",
                       static_cast<double>(longest));
-  // vLLM rejects a request longer than max_model_len (which defaults to the model's
-  // max_position_embeddings): an error, not a verdict
-  const long long limit = c.max_model_len > 0 ? c.max_model_len : p.model.max_positions;
-  detail::check_input(limit == 0 || longest <= limit,
-                      "serving_fit: a request's prompt + output tokens must not exceed "
-                      "inference_config.max_model_len (or the model's max_positions when unset)",
-                      static_cast<double>(longest), static_cast<double>(limit));
   c.context = static_cast<int>(longest);
   const parallel_layout l = detail::memory_layout(p);
   return detail::inference_report(p.model, p.node.gpu, l, c, p.memory);
