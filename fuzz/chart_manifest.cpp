@@ -1,5 +1,5 @@
 // fuzz/chart_manifest.cpp: what the tool writes from the user's strings (issue 22): chart files
-// (examples/gpuplan/chart.cpp, render_file: the file name, the title, labels and series names
+// (tools/gpuplan/chart.cpp, render_file: the file name, the title, labels and series names
 // that reach a gnuplot script) and the Kubernetes manifest (gpuplan/io/capacity_json.hpp,
 // kubernetes_resources: the image).
 //

@@ -1,5 +1,5 @@
 // fuzz/cli_args.cpp: the gpuplan tool's command line, parsed and run in-process
-// (examples/gpuplan, CLI11): every command, option and value, as a user types them.
+// (tools/gpuplan, CLI11): every command, option and value, as a user types them.
 //
 // An input is the argument list, one argument per line ("fit\n--model\nLlama-3.1-8B\n--json").
 // The working directory is tests/data, so arguments can name its files (hf/gpt2/config.json).

@@ -1,5 +1,5 @@
 // fuzz/cli_plan.cpp: a plan file, as `gpuplan fit --plan FILE --json` reads and runs it
-// (examples/gpuplan/cmd_fit.cpp: plan keys, inline "model" and "gpu" objects, model paths
+// (tools/gpuplan/cmd_fit.cpp: plan keys, inline "model" and "gpu" objects, model paths
 // resolved beside the plan or in the working directory, then the fit itself).
 //
 // The input is the plan file's text, written to a temporary directory for each run. The working

@@ -1,6 +1,6 @@
 // fuzz/cli_support.hpp: runs the gpuplan command-line tool in-process for the cli_* targets.
 //
-// The tool's sources (examples/gpuplan/*.cpp) are compiled into each cli_* target with
+// The tool's sources (tools/gpuplan/*.cpp) are compiled into each cli_* target with
 // -Dmain=gpuplan_cli_main, so its own main() (argument parsing, every command, the error
 // handling and exit statuses) runs unchanged for each input. Its stdout and stderr go to
 // temporary files that the oracles read; sanitizer reports still reach the real stderr.

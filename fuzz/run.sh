@@ -63,7 +63,7 @@ if [[ $mode == coverage ]]; then
   llvm-profdata-14 merge -sparse "$b"/profiles/*.profraw -o "$b/profiles/all.profdata"
   # The first -object is the main binary; the rest follow as -object.
   llvm-cov-14 report "${objects[@]:1}" -instr-profile="$b/profiles/all.profdata" \
-    "$root/include/gpuplan/io" "$root/examples/gpuplan"
+    "$root/include/gpuplan/io" "$root/tools/gpuplan"
   exit 0
 fi
 

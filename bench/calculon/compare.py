@@ -39,7 +39,7 @@ time of the search, without start-up). gpuplan runs `gpuplan search ... --thread
                 (Calculon's enumeration never builds an invalid TP/PP/batch split); step times
                 computed (gpuplan's `timed` against Calculon's "Good executions").
 
-  bench/calculon/compare.py CALCULON_DIR --gpuplan build/release/examples/gpuplan/gpuplan
+  bench/calculon/compare.py CALCULON_DIR --gpuplan build/release/tools/gpuplan/gpuplan
   bench/calculon/compare.py CALCULON_DIR --calculon-only
   bench/calculon/compare.py CALCULON_DIR --gpuplan BIN --calculon-result 30228,12402,94.5,245.0
         # reuse a Calculon run: total executions, good executions, its calculation rate (per

@@ -76,6 +76,7 @@ class GpuplanConan(ConanFile):
     def generate(self):
         tc = CMakeToolchain(self)
         tc.cache_variables["GPUPLAN_BUILD_TESTS"] = False
+        tc.cache_variables["GPUPLAN_BUILD_TOOL"] = False
         tc.cache_variables["GPUPLAN_BUILD_EXAMPLES"] = False
         tc.cache_variables["GPUPLAN_VERIFY_HEADERS"] = False
         tc.cache_variables["GPUPLAN_INSTALL"] = True

@@ -1,6 +1,6 @@
 # tests/cli/cases_errors.py: errors in the user's terms (issue 22). The library names its own
 # fields ("training_config.global_batch", "layout.dp", "min_servers"); the tool names the flag or
-# the plan key the user gave (settings::in_user_terms, one table in examples/gpuplan/options.cpp),
+# the plan key the user gave (settings::in_user_terms, one table in tools/gpuplan/options.cpp),
 # and repeats at most ~80 characters of a value. Exec'd in cli_tests.py's namespace.
 
 TRAIN_8B = ["train", "--model", "Llama-3.1-8B", "--gpus", "8", "--tokens", "1B"]

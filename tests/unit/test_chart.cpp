@@ -1,8 +1,8 @@
-// The CLI's shared chart facility (examples/gpuplan/chart.cpp): the text chart's size and
+// The CLI's shared chart facility (tools/gpuplan/chart.cpp): the text chart's size and
 // content, and gnuplot output, with gnuplot and without it on PATH.
 #include "../catch.hpp"
 
-#include "../../examples/gpuplan/chart.hpp"
+#include "../../tools/gpuplan/chart.hpp"
 
 #include <cmath>
 #include <cstdlib>

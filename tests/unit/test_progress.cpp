@@ -1,8 +1,8 @@
-// The CLI's shared progress bar (examples/gpuplan/progress.cpp): its line, its silence on quick
+// The CLI's shared progress bar (tools/gpuplan/progress.cpp): its line, its silence on quick
 // sweeps and non-terminals, and its drawing and erasing when forced on a file.
 #include "../catch.hpp"
 
-#include "../../examples/gpuplan/progress.hpp"
+#include "../../tools/gpuplan/progress.hpp"
 
 #include <gpuplan/catalog.hpp>
 #include <gpuplan/models/scaling.hpp>

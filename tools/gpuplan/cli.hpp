@@ -1,0 +1,189 @@
+// tools/gpuplan/cli.hpp: what the gpuplan tool's commands share.
+//
+// One file per command (cmd_<name>.cpp) and per report (fit_output.cpp: the fit report as text
+// and JSON). Each command registers itself through an add_<name>_command function that adds a
+// CLI11 subcommand and returns what to run when the user chose it; main.cpp lists them.
+//
+// A command's settings are a table of fields (options.hpp): the shared groups (model_fields,
+// gpu_fields, node_fields, layout_fields, training_fields, serving_fields) plus its own. One
+// `settings` object registers their flags, reads --plan files with the same keys, and names each
+// value as the user gave it in errors; the builders (model_from, gpu_from, node_from, layout_from,
+// training_from, serving_from) turn them into the library's inputs. A new command, e.g. `train`:
+//
+//   command add_train_command(CLI::App& app) {
+//     auto s = std::make_shared<settings>();
+//     CLI::App* sub = app.add_subcommand("train", "Step time and cost of a training run");
+//     s->add(sub, {model_fields(), gpu_fields(), node_fields(), layout_fields(), training_fields()});
+//     s->add_plan_option(sub);
+//     return {sub, [s] { s->read_plan(); const model_choice m = model_from(*s, "train");
+//                        /* gpu_from(*s), layout_from(*s, m), training_from(*s) ... */ return 0; }};
+//   }
+//
+// then one line in main.cpp and the file in CMakeLists.txt. Its flags, plan keys, defaults and
+// messages are then those of `fit`, and a field added to a shared group reaches every command.
+//
+// Errors: bad input from the user (unknown names, malformed files, impossible layouts, conflicting
+// flags) is thrown as usage_error, io::error, gpuplan::invalid_input or std::invalid_argument;
+// main() prints it as one line on stderr and exits with status 2. Nothing else prints errors. The
+// library's names of a command's settings in a message ("training_config.global_batch") are
+// printed as the user gave them ("--global-batch 7"): settings::in_user_terms.
+#pragma once
+
+#include <gpuplan/units.hpp>
+#include <gpuplan/specs/generic.hpp>
+#include <gpuplan/specs/gpu.hpp>
+#include <gpuplan/specs/transformer.hpp>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuplan {
+struct estimate_notes;
+}  // namespace gpuplan
+
+namespace gpuplan::cli {
+
+/// The most a GPU-hour is taken at (--price-per-gpu-hour of cost and search): $10,000, about a
+/// thousand times the dearest on-demand rate of the price book (an 8-GPU B200 instance's share,
+/// tens of dollars). Anything above is a typo, and 1e308 overflowed the run's cost unnamed.
+inline constexpr double max_price_per_gpu_hour_usd = 1e4;
+
+/// Bad input on the command line: exit status 2 and what() on one line.
+class usage_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A refusal with an exit status of its own (probe's 4, "no usable GPU here"): main() prints it
+/// as every error, one line, and exits with `status`.
+class status_error : public usage_error {
+ public:
+  status_error(const std::string& what, int exit_status) : usage_error(what), status(exit_status) {}
+  int status;
+};
+
+/// The report did not reach stdout (a full disk, `> /dev/full`): the user's to fix, exit status 2
+/// with "cannot write the output: <the system's reason>" (main.cpp).
+class output_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Flushes stdout (before writing to stderr, so the two interleave, and at the end of every
+/// command); throws output_error with the system's reason when the write fails.
+void flush_output();
+
+class settings;
+
+/// A subcommand and what to run when it was chosen (its exit status), and the settings it was
+/// given, through which main() names the library's errors as the user gave them (none for the
+/// commands without settings).
+struct command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+  std::function<const settings*()> given = [] { return static_cast<const settings*>(nullptr); };
+};
+
+command add_demo_command(CLI::App& app);
+command add_gpus_command(CLI::App& app);
+command add_models_command(CLI::App& app);
+command add_fit_command(CLI::App& app);
+command add_probe_command(CLI::App& app);
+command add_serve_command(CLI::App& app);
+command add_capacity_command(CLI::App& app);
+command add_utilization_command(CLI::App& app);
+command add_cost_command(CLI::App& app);
+
+/// A command that prints a list as a table, or as JSON with --json: print(json) is its body.
+command add_listing_command(CLI::App& app, const char* name, const char* help,
+                            const char* json_help, int (*print)(bool json));
+command add_train_command(CLI::App& app);
+command add_search_command(CLI::App& app);
+
+/// The built-in scenario (`gpuplan` with no arguments).
+int run_demo();
+
+// ---- names -> specs ---------------------------------------------------------------------------
+
+/// A GPU chosen by name (catalog, alias), by a JSON file in gpuplan's GPU form, or "local" (the
+/// first GPU the probe finds). `source` says which, for the report.
+struct gpu_choice {
+  gpu_spec spec;
+  std::string source;  ///< "catalog", "file", "probe"
+  /// Where a spec read from JSON came from, for messages: "my-gpu.json", or "plan.json: key
+  /// 'gpu'"; empty for the catalog and the probe.
+  std::string file{};
+  std::string key_prefix{};  ///< "gpu." for a GPU given as an object in a plan file
+};
+/// What a command asks of a GPU: its memory (fit plans memory only), or also its rates (train,
+/// serve, cost, search and capacity time the work: memory bandwidth and peak FLOP/s).
+enum class gpu_use { memory, rates };
+/// Validates `g` for that use; for a GPU read from a file, the message names the file and the
+/// JSON key ("my-gpu.json: key 'memory_bandwidth_bytes_per_s' is missing or 0: ...").
+void check_gpu(const gpu_choice& g, gpu_use use);
+/// Resolves a --gpu value; a GPU file is checked for its memory (check_gpu for the rates).
+gpu_choice resolve_gpu(std::string_view name);
+/// The first GPU of this machine, from the probe; usage_error with the probe's one-line reason
+/// when there is no driver or no GPU (defined in cmd_probe.cpp).
+gpu_choice probe_local_gpu();
+
+/// A model chosen by catalog name, by a Hugging Face config.json (or a gpuplan model JSON), or by
+/// a parameter count (`params:7.5e9`, `params:70B`).
+struct model_choice {
+  std::optional<transformer_spec> transformer;
+  std::optional<generic_workload> generic;
+  std::string source;  ///< "catalog", "hf-config", "file", "params"
+  [[nodiscard]] std::string name() const;
+  [[nodiscard]] double parameters() const;
+};
+model_choice resolve_model(std::string_view text);
+/// A model given inline in a plan file: a Hugging Face config object or a gpuplan model object.
+model_choice model_from_json(const nlohmann::json& j, const std::string& where);
+
+/// "did you mean X, Y or Z?" from up to three names (empty ones skipped).
+std::string did_you_mean(const std::array<std::string_view, 3>& names);
+
+/// Parses "7.5e9", "7.5B", "70b", "125M", "1.2T", "350k" as a count of at least 1; usage_error
+/// naming `what` otherwise.
+double parse_count(std::string_view text, std::string_view what);
+
+// ---- output -----------------------------------------------------------------------------------
+
+/// An aligned text table: a header row, then rows; columns marked numeric are right-aligned.
+struct table {
+  std::vector<std::string> header;
+  std::vector<bool> numeric;
+  std::vector<std::vector<std::string>> rows;
+  [[nodiscard]] std::string render(std::string_view indent = "") const;
+};
+
+/// Prints JSON to stdout, indented by two, with a final newline.
+void print_json(const nlohmann::json& j);
+
+/// The inputs a result rests on that are estimates (models/estimates.hpp), one sentence each,
+/// naming the input, the GPU and why: what fit, train, serve, cost and capacity report as
+/// "warnings" in --json and as "note:" lines on stderr otherwise.
+std::vector<std::string> warning_lines(const estimate_notes& notes);
+/// j["warnings"] = warning_lines(notes) (an empty array when there are none).
+void add_warnings(nlohmann::json& j, const estimate_notes& notes);
+/// The warnings as "note: ..." lines on stderr (after stdout's report, which is flushed first).
+void print_warnings(const estimate_notes& notes);
+
+/// Quantities for people, through gpuplan's {fmt} formatters: sizes in binary prefixes ("74.5
+/// GiB"), show_si in decimal ones ("80 GB"), rates auto-scaled ("3.35 TB/s").
+std::string show(data_size d);
+std::string show_si(data_size d);
+std::string show(bandwidth b);
+std::string show(compute_rate r);
+std::string show(power p);
+std::string show_count(double n);  ///< 70.6B, 8.03B, 124M
+
+}  // namespace gpuplan::cli

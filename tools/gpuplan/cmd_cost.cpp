@@ -1,0 +1,540 @@
+// tools/gpuplan/cmd_cost.cpp: `gpuplan cost`, what a run costs, draws and emits, and whether to
+// rent or own.
+//
+// Usage is given (`--gpu-hours N --gpu NAME`, as a model card reports it, or `--gpus N --hours H`),
+// or modelled: `gpuplan train`'s flags plus --tokens give a training run whose GPU-hours, wall time
+// and GPU count come from the step-time model (train_run.hpp, the same reader `gpuplan train` uses);
+// `gpuplan serve`'s flags give a serving deployment priced per million tokens and per month at the
+// serving model's operating point (serve_setup.hpp, the reader `gpuplan serve` uses). The two share
+// --dtype (training precision, or the serving math's); which one is meant follows from the flags
+// given (serving-only or training-only ones) or from --workload serve|train, and mixing them is
+// refused.
+// The GPU and node come from the shared groups (options.hpp); the rest are cost's own fields,
+// read from flags or a --plan file alike.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <gpuplan/models/estimates.hpp>
+#include <gpuplan/catalog.hpp>
+#include <gpuplan/catalog/nodes.hpp>
+#include <gpuplan/catalog/sites.hpp>
+#include <gpuplan/io/prices_json.hpp>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli.hpp"
+#include "cost_output.hpp"
+#include "options.hpp"
+#include "serve_setup.hpp"
+#include "train_run.hpp"
+
+namespace gpuplan::cli {
+
+namespace {
+
+using ft = field_type;
+
+constexpr field cost_table[] = {
+    {"gpu_hours", "--gpu-hours", ft::number, "cost",
+     "GPU-hours of the run (a model card's figure, or the training model's); or --gpus with "
+     "--hours"},
+    {"hours", "--hours", ft::number, "cost", "Wall-clock hours of the run on --gpus GPUs"},
+    {"utilization", "--utilization", ft::number, "cost",
+     "Share of the time the GPUs run kernels during the run and the compared fleet is in use "
+     "(default 1)"},
+    {"power_per_gpu", "--power-per-gpu", ft::number, "cost",
+     "All-in average draw per GPU in watts (GPU, host and network share, as model cards report "
+     "it); replaces the power model"},
+    {"pue", "--pue", ft::number, "cost",
+     "Power usage effectiveness (default: the book's site, 1.56)"},
+    {"carbon_intensity", "--carbon-intensity", ft::number, "cost",
+     "Grid carbon intensity in kg CO2e per kWh (default: the book's site, 0.385)"},
+    {"region", "--region", ft::text, "cost",
+     "Grid region for the carbon intensity: world, us, france, germany, ... "
+     "(docs/models/energy.md)"},
+    {"rack_budget_kw", "--rack-budget-kw", ft::number, "cost",
+     "IT power one rack may draw, in kW (default: the book's site, 30)"},
+    {"cooling", "--cooling", ft::text, "cost",
+     "How the site cools its racks: air|air_containment|liquid (default: the book's site, "
+     "air_containment)"},
+    {"electricity_price", "--electricity-price", ft::number, "cost",
+     "Electricity in $ per kWh for owned GPUs (default: the book's site, 0.0895)"},
+    {"price_per_gpu_hour", "--price-per-gpu-hour", ft::number, "cost",
+     "Cloud price in $ per GPU-hour, instead of the price book"},
+    {"prices", "--prices", ft::text, "cost",
+     "Price book JSON over the default book (docs/models/cost.md)"},
+    {"term", "--term", ft::text, "cost", "Cloud price term: on_demand|commit_1yr|commit_3yr|spot"},
+    {"provider", "--provider", ft::text, "cost", "Only this provider's prices (aws, lambda, ...)"},
+    {"embodied", "--embodied", ft::flag, "cost",
+     "Add embodied (manufacturing) carbon, amortised per GPU-hour, reported apart"},
+    {"compare", "--compare", ft::text, "cost",
+     "Comma-separated: cloud, onprem, hybrid (break-even utilization and month, owned base + "
+     "burst)"},
+    {"chart", "--chart", ft::text, "output",
+     "Draw the cumulative cost of cloud and owning into FILE (.svg or .png, through gnuplot); "
+     "needs --compare cloud or onprem"},
+    {"demand", "--demand", ft::text, "cost",
+     "GPUs needed in each hour, comma-separated (24 values for a day), for --compare hybrid"},
+};
+
+// --dtype is read by the training run as its precision and by the serving plan as its math's:
+// cost registers it once, with both meanings, in place of the two groups' own.
+constexpr field workload_table[] = {
+    {"workload", "--workload", ft::text, "cost",
+     "What --model describes: train (the `gpuplan train` flags + --tokens) or serve (the "
+     "`gpuplan serve` flags). Default: serve when a serving-only flag is given (--input-len, "
+     "--output-len, --concurrency, --rate, --engine, ...), else train"},
+    {"dtype", "--dtype", ft::text, "cost",
+     "Training precision bf16|fp16|fp32|fp8 (default bf16), or with --workload serve the "
+     "precision of the matrix math bf16|fp16|fp8|int8 (default: the weights' 16-bit type)"},
+};
+
+/// The fields of `group` other than --dtype (cost registers its own, workload_table).
+std::vector<field> without_dtype(std::span<const field> group) {
+  std::vector<field> out;
+  for (const field& f : group)
+    if (f.key != "dtype") out.push_back(f);
+  return out;
+}
+
+/// Whether key is a flag only a serving deployment reads / only a training run reads.
+bool serving_only(const field& f) {
+  if (f.use == field_use::serve) return true;
+  for (const auto group : {serve_load_fields(), serve_point_fields()})
+    for (const field& g : group)
+      if (g.key == f.key && g.key != "dtype") return true;
+  return false;
+}
+bool training_only(const field& f) {
+  if (f.key == "dtype") return false;
+  if (f.use == field_use::train) return true;
+  for (const field& g : train_run_fields())
+    if (g.key == f.key) return true;
+  return false;
+}
+
+enum class workload { usage, train, serve };
+
+/// The workload the settings describe; usage_error on flags of both kinds (or of the other kind
+/// than --workload names).
+workload workload_of(const settings& s) {
+  const field* serve_flag = nullptr;
+  const field* train_flag = nullptr;
+  for (const field* f : s.given()) {
+    if (serve_flag == nullptr && serving_only(*f)) serve_flag = f;
+    if (train_flag == nullptr && training_only(*f)) train_flag = f;
+  }
+  std::optional<workload> asked;
+  if (const std::optional<std::string> w = s.text("workload")) {
+    if (*w == "serve")
+      asked = workload::serve;
+    else if (*w == "train")
+      asked = workload::train;
+    else
+      throw usage_error(fmt::format("{} '{}' is not one of serve|train", s.name("workload"), *w));
+    if (!s.has("model"))
+      throw usage_error(fmt::format("{} describes the workload of --model: give --model too",
+                                    s.name("workload")));
+  }
+  if (serve_flag != nullptr && train_flag != nullptr)
+    throw usage_error(fmt::format(
+        "{} prices a serving deployment and {} a training run: give the flags of one (--workload "
+        "serve|train)",
+        s.name(serve_flag->key), s.name(train_flag->key)));
+  if (asked == workload::train && serve_flag != nullptr)
+    throw usage_error(fmt::format("{} is a serving flag; {} train prices a training run",
+                                  s.name(serve_flag->key), s.name("workload")));
+  if (asked == workload::serve && train_flag != nullptr)
+    throw usage_error(fmt::format("{} is a training flag; {} serve prices a serving deployment",
+                                  s.name(train_flag->key), s.name("workload")));
+  if (!s.has("model")) {
+    if (serve_flag != nullptr)
+      throw usage_error(fmt::format("{} describes a serving deployment: add {} (and the `gpuplan "
+                                    "serve` flags)",
+                                    s.name(serve_flag->key), "--model"));
+    return workload::usage;
+  }
+  if (asked) return *asked;
+  return serve_flag != nullptr ? workload::serve : workload::train;
+}
+
+struct cost_command {
+  settings s;
+  bool json = false;
+  bool require_fit = false;
+};
+
+double positive(const settings& s, std::string_view key) {
+  const double v = *s.number(key);
+  if (!(v > 0) || !std::isfinite(v))
+    throw usage_error(fmt::format("{} must be a positive number (got {})", s.name(key), v));
+  return v;
+}
+
+std::vector<double> parse_demand(const std::string& text, const std::string& who) {
+  std::vector<double> out;
+  std::string_view rest = text;
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    std::string_view item = rest.substr(0, comma);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    double v = 0;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+    if (item.empty() || ec != std::errc() || end != item.data() + item.size() || !(v >= 0) ||
+        v > 1e7)
+      throw usage_error(fmt::format("{}: '{}' is not a GPU count (value {} of the list)", who,
+                                    std::string(item), out.size() + 1));
+    out.push_back(v);
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  if (out.empty()) throw usage_error(who + " needs at least one hour's GPU count");
+  return out;
+}
+
+/// Settings that say the same thing twice. The message is "A and B both <what>: <remedy>", with
+/// B's name in place of {} in the remedy.
+struct conflict {
+  std::string_view a, b, what, remedy;
+};
+constexpr conflict conflicts[] = {
+    {"model", "gpu_hours", "give the run's length", "the model's step time gives it, so drop {}"},
+    {"model", "hours", "give the run's length", "the model's step time gives it, so drop {}"},
+    {"gpu_hours", "hours", "give the run's length", "choose one"},
+    {"carbon_intensity", "region", "set the grid", "choose one"},
+};
+
+void reject_conflicts(const settings& s) {
+  for (const conflict& c : conflicts)
+    if (s.has(c.a) && s.has(c.b))
+      throw usage_error(fmt::format("{} and {} both {}: {}", s.name(c.a), s.name(c.b), c.what,
+                                    fmt::format(fmt::runtime(c.remedy), s.name(c.b))));
+}
+
+int run_cost_command(cost_command& cmd) {
+  settings& s = cmd.s;
+  s.read_plan();
+  cost_request r;
+  std::optional<run_description> modelled;
+  // a modelled plan's memory verdict (`gpuplan fit`'s): reported, and --require-fit's exit 1
+  std::optional<training_memory_verdict> train_memory;
+  std::optional<fit_report> serve_memory;
+  const workload w = workload_of(s);
+  if (w == workload::serve)
+    for (const char* given : {"gpu_hours", "hours"})
+      if (s.has(given))
+        throw usage_error(fmt::format("{} gives a run's length; a serving deployment is priced "
+                                      "for a month at its operating point: drop {}",
+                                      s.name(given), s.name(given)));
+  reject_conflicts(s);
+  if (w == workload::serve) {
+    serve_setup setup = serve_setup_from(s, "cost");
+    set_serve_point(s, setup.plan);
+    serve_memory = serving_fit(setup.plan);
+    if (cmd.require_fit && !serve_memory->fits())
+      return print_unfit_serving(setup, *serve_memory, cmd.json);
+    if (setup.want_slo()) {
+      // The latency targets pick the operating point, as in `gpuplan serve`: the largest
+      // concurrency that meets them (they were read and then ignored before).
+      if (s.has("concurrency") || s.has("rate"))
+        throw usage_error(fmt::format(
+            "{} and {} pick the concurrency themselves: drop {} and {}", s.name("ttft_slo"),
+            s.name("tpot_slo"), s.name("concurrency"), s.name("rate")));
+      const slo_result best = best_under_slo(setup.plan, setup.slo);
+      if (!best.found)
+        throw usage_error(fmt::format("no concurrency meets {} and {} on this deployment",
+                                      s.name("ttft_slo"), s.name("tpot_slo")));
+      setup.plan.concurrency = static_cast<int>(best.best.concurrency);
+    }
+    r.serving = setup.plan;
+    r.serving_model = setup.model.name();
+    r.serving_lengths = {setup.input_len, setup.output_len};
+    r.usage.gpu = setup.plan.gpu();
+    r.usage.gpus = setup.gpus_per_replica() * setup.plan.layout.dp;
+    r.gpu_source = "model";
+  } else if (w == workload::train) {
+    modelled = training_run_from(s, "cost");
+    if (!modelled->tokens)
+      throw usage_error(fmt::format("{} needs {} (the token budget of the training run to price)",
+                                    s.name("model"), s.name("tokens")));
+    train_memory = memory_verdict_of(modelled->plan);
+    r.training = modelled_run(*modelled);
+    r.rampup_start = modelled->plan.config.rampup_start;
+    r.rampup_increment = modelled->plan.config.rampup_increment;
+    r.rampup_samples = modelled->plan.config.rampup_samples;
+    r.training_reliability = modelled->reliability;
+    r.training_model = modelled->model.name();
+    r.usage = r.training->usage;
+    r.gpu_source = "model";
+  } else {
+    // Without a model, a training-run or layout flag has nothing to describe (the same tables
+    // `gpuplan train` reads, not a list kept by hand)
+    for (const field* f : s.given()) {
+      bool layout = false;
+      for (const field& g : layout_fields()) layout = layout || g.key == f->key;
+      if (layout || training_only(*f))
+        throw usage_error(fmt::format("{} describes a modelled training run: add {} (and the "
+                                      "`gpuplan train` flags)",
+                                      s.name(f->key), s.name("model")));
+    }
+    // GPU time given, not modelled: nothing is timed, so the GPU's rates may be unknown
+    const gpu_choice gpu = gpu_from(s, gpu_use::memory);
+    // but its power is: the board power, unless --power-per-gpu gives the draw
+    if (!gpu.file.empty() && !(gpu.spec.tdp.value > 0) && !s.has("power_per_gpu"))
+      throw usage_error(fmt::format(
+          "{}: key '{}tdp_watts' is missing or 0: cost needs the GPU's board power for its "
+          "energy (or give {})",
+          gpu.file, gpu.key_prefix, s.name("power_per_gpu")));
+    r.usage.gpu = gpu.spec;
+    r.gpu_source = gpu.source;
+    r.usage.gpus = s.count("gpus").value_or(0);
+    // (gpus + 7) / 8 nodes in int wrapped at 2^31 - 1 ("nodes must be positive")
+    if (r.usage.gpus > parallel_layout::max_gpus)
+      throw usage_error(fmt::format("{} must be at most {} (parallel_layout::max_gpus, the most "
+                                    "the models are defined for; got {})",
+                                    s.name("gpus"), parallel_layout::max_gpus, r.usage.gpus));
+    // A million GPUs for 114 years: beyond it a typo, not a run (and the money and energy lines
+    // would print hundreds of digits)
+    constexpr double max_gpu_hours = 1e12;
+    if (s.has("gpu_hours")) {
+      const double h = positive(s, "gpu_hours");
+      if (h > max_gpu_hours)
+        throw usage_error(fmt::format("{} must be at most {:g} (got {:g})", s.name("gpu_hours"),
+                                      max_gpu_hours, h));
+      r.usage.gpu_time = h * units::h;
+    } else if (s.has("hours")) {
+      if (r.usage.gpus <= 0)
+        throw usage_error(fmt::format("{} needs --gpus (the GPUs of the run)", s.name("hours")));
+      const double h = positive(s, "hours");
+      if (h * r.usage.gpus > max_gpu_hours)
+        throw usage_error(fmt::format("{} x {} must be at most {:g} GPU-hours (got {:g})",
+                                      s.name("gpus"), s.name("hours"), max_gpu_hours,
+                                      h * r.usage.gpus));
+      r.usage.gpu_time = (1.0 * r.usage.gpus) * (h * units::h);
+    } else {
+      throw usage_error(
+          "cost needs the run's GPU time: --gpu-hours N, or --gpus N --hours H, or a modelled "
+          "training run (--model M --tokens N and the `gpuplan train` flags)");
+    }
+  }
+
+  r.book = s.has("prices") ? io::read_price_book(*s.text("prices")) : io::default_price_book();
+  r.inputs.site = r.book.site;
+  if (modelled)
+    r.inputs.node = modelled->plan.node;  // the node the step-time model ran on
+  else if (r.serving)
+    r.inputs.node = r.serving->node;  // the node the serving model ran on
+  else if (const std::optional<node_spec> n = node_from(s))
+    r.inputs.node = *n;
+  else if (const std::optional<node_spec> server = catalog_node_of(r.usage.gpu))
+    r.inputs.node = *server;  // the catalog server of the run's GPU
+  if (s.has("term")) r.inputs.term = term_named(*s.text("term"), s.name("term"));
+  std::string provider;
+  if (s.has("provider")) provider = *s.text("provider");
+  if (s.has("price_per_gpu_hour")) {
+    const double price = positive(s, "price_per_gpu_hour");
+    if (!(price <= max_price_per_gpu_hour_usd))
+      throw usage_error(fmt::format("{} must be at most {:g} USD (max_price_per_gpu_hour_usd; got {:g})",
+                                    s.name("price_per_gpu_hour"), max_price_per_gpu_hour_usd, price));
+    r.inputs.price_per_gpu_hour = price * units::usd_per_h;
+  }
+  if (s.has("power_per_gpu")) {
+    // The least all-in draw per GPU taken: 1 W. The smallest data-centre GPU in the catalog draws
+    // tens of watts (an L4's board power is 72 W); 1e-308 W printed "inf tokens per joule".
+    constexpr double min_power_per_gpu_w = 1.0;
+    const double watts = positive(s, "power_per_gpu");
+    if (watts < min_power_per_gpu_w)
+      throw usage_error(fmt::format("{} must be at least {:g} W (min_power_per_gpu_w; got {:g})",
+                                    s.name("power_per_gpu"), min_power_per_gpu_w, watts));
+    r.inputs.power_per_gpu = watts * units::W;
+  }
+  if (s.has("utilization")) {
+    const double u = *s.number("utilization");
+    if (!(u > 0 && u <= 1))
+      throw usage_error(fmt::format("{} must be in (0, 1] (got {})", s.name("utilization"), u));
+    r.inputs.utilization = u;
+    r.utilization = u;
+  }
+  if (s.has("pue")) {
+    const double pue = *s.number("pue");
+    if (!(pue >= 1 && pue <= 5))
+      throw usage_error(fmt::format("{} must be between 1 and 5 (facility power / IT power; got {})",
+                                    s.name("pue"), pue));
+    r.inputs.site.pue = pue;
+  }
+  for (const char* facility : {"rack_budget_kw", "cooling"})
+    if (s.has(facility) && r.usage.gpus <= 0)
+      throw usage_error(fmt::format("{} places the run's nodes in racks: give --gpus (or price a "
+                                    "modelled run or a serving deployment)",
+                                    s.name(facility)));
+  if (s.has("rack_budget_kw")) {
+    const double kw = *s.number("rack_budget_kw");
+    if (!(kw > 0 && kw <= 10000))
+      throw usage_error(fmt::format("{} must be above 0 and at most 10000 kW (got {:g})",
+                                    s.name("rack_budget_kw"), kw));
+    r.inputs.site.rack_budget = kw * units::kW;
+  }
+  if (s.has("cooling")) {
+    const std::string k = *s.text("cooling");
+    bool known = false;
+    for (cooling_kind c : {cooling_kind::air, cooling_kind::air_containment, cooling_kind::liquid})
+      if (k == to_string(c)) {
+        r.inputs.site.cooling = c;
+        known = true;
+      }
+    if (!known)
+      throw usage_error(fmt::format("{} '{}': expected air, air_containment or liquid",
+                                    s.name("cooling"), k));
+  }
+  if (s.has("electricity_price")) {
+    const double price = *s.number("electricity_price");
+    if (!(price >= 0) || !std::isfinite(price))
+      throw usage_error(fmt::format("{} must be a price in $ per kWh, not negative (got {})",
+                                    s.name("electricity_price"), price));
+    r.inputs.site.electricity = price * units::usd_per_kWh;
+  }
+  r.intensity_source =
+      r.book.site_from_file ? r.book.origin + " site" : "site default (US, LLaMA factor)";
+  if (s.has("carbon_intensity")) {
+    const double ci = *s.number("carbon_intensity");
+    if (!(ci >= 0 && ci <= 2))
+      throw usage_error(fmt::format("{} must be in kg CO2e per kWh, between 0 and 2 (got {})",
+                                    s.name("carbon_intensity"), ci));
+    r.inputs.site.grid = ci * units::kgCO2e_per_kWh;
+    r.intensity_source = s.name("carbon_intensity");
+  }
+  if (s.has("region")) {
+    const std::string name = *s.text("region");
+    const grid_region* g = catalog::find_grid(name);
+    if (g == nullptr) {
+      std::string list;
+      for (const grid_region& x : catalog::all_grids)
+        list += (list.empty() ? "" : ", ") + std::string(x.name.view());
+      throw usage_error(fmt::format("unknown grid region '{}' (known: {})", name, list));
+    }
+    r.inputs.site.grid = g->intensity;
+    r.intensity_source = fmt::format("region {}, {}", g->name.view(), g->year);
+  }
+  r.inputs.site.validate();
+  r.inputs.embodied = s.flag("embodied").value_or(false);
+  if (s.has("compare")) {
+    const std::string text = *s.text("compare");
+    std::string_view rest = text;
+    while (!rest.empty()) {
+      const std::size_t comma = rest.find(',');
+      const std::string_view item = rest.substr(0, comma);
+      if (item == "cloud")
+        r.compare.cloud = true;
+      else if (item == "onprem")
+        r.compare.onprem = true;
+      else if (item == "hybrid")
+        r.compare.hybrid = true;
+      else
+        throw usage_error(fmt::format("{}: '{}' is not one of cloud, onprem, hybrid",
+                                      s.name("compare"), std::string(item)));
+      if (comma == std::string_view::npos) break;
+      rest.remove_prefix(comma + 1);
+    }
+  }
+  if (s.has("demand")) {
+    if (!r.compare.hybrid)
+      throw usage_error(fmt::format("{} is for --compare hybrid", s.name("demand")));
+    r.demand = parse_demand(*s.text("demand"), s.name("demand"));
+  } else if (r.compare.hybrid) {
+    throw usage_error("--compare hybrid needs --demand (GPUs needed in each hour, e.g. 24 values)");
+  }
+  if (!provider.empty()) {
+    // A provider the book does not list (a typo, "aws " or "AWS" aside: names fold case) matched
+    // no entry and left the price unknown with exit 0: refuse it, naming the providers it has.
+    std::vector<std::string> known;
+    for (const cloud_price& p : r.book.cloud) {
+      const std::string name(p.provider.view());
+      if (std::find(known.begin(), known.end(), name) == known.end()) known.push_back(name);
+    }
+    const bool listed = std::any_of(r.book.cloud.begin(), r.book.cloud.end(), [&](const cloud_price& p) {
+      return gpuplan::detail::same_folded_name(p.provider.view(), provider);
+    });
+    if (!listed)
+      throw usage_error(fmt::format("{} '{}': {} has no price from this provider (it has: {})",
+                                    s.name("provider"), provider, r.book.origin,
+                                    fmt::join(known, ", ")));
+  }
+  r.inputs.provider = provider;  // `provider` outlives evaluate()
+  const cost_result c = evaluate(r);
+  std::optional<chart::file_result> drawn;
+  if (const std::optional<std::string> file = s.text("chart")) {
+    if (!c.comparison)
+      throw usage_error(fmt::format("{} draws a comparison: add --compare cloud or onprem",
+                                    s.name("chart")));
+    drawn = chart::render_file(cumulative_chart(*c.comparison), *file, s.name("chart"));
+  }
+  // A modelled run's GPU time rests on the step-time model's efficiency for its GPU.
+  const estimate_notes notes = modelled ? step_estimates(modelled->plan) : estimate_notes{};
+  std::vector<std::string> lines = warning_lines(notes);
+  // A serving deployment asked for more requests than it serves: the month is priced at its full
+  // throughput, and the rest of the demand would queue without bound.
+  if (c.serving && c.serving->point.saturated && r.serving && r.serving->rate.value > 0.0)
+    lines.push_back(fmt::format(
+        "{} {:g} requests/s is more than the deployment serves ({:.3g} requests/s with {} "
+        "replica(s)): the cost per token is at its full throughput and the rest of the demand "
+        "queues; size it with gpuplan capacity",
+        s.name("rate"), r.serving->rate.in(units::request / units::s),
+        c.serving->point.requests_per_s.in(units::request / units::s), c.serving->replicas));
+  // A book entry whose GPU is no catalog GPU's name or alias (a typo, "H100-SXM") prices nothing
+  // but a --gpu spec of that very name: say so rather than let it be silently ignored.
+  if (s.has("prices"))
+    for (const cloud_price& p : r.book.cloud) {
+      bool known = prices_gpu(p, r.usage.gpu);
+      for (const gpu_spec& g : catalog::all_gpus) known = known || prices_gpu(p, g);
+      if (!known)
+        lines.push_back(fmt::format(
+            "{}: entry {} {} prices GPU '{}', which is no catalog GPU's name or alias (gpuplan "
+            "gpus lists them): it applies only to a --gpu spec of that name",
+            r.book.origin, p.provider.view(), p.instance.view(), p.gpu.view()));
+    }
+  const bool fits = (!train_memory || train_memory->fits()) &&
+                    (!serve_memory || serve_memory->fits());
+  const int status = cmd.require_fit && !fits ? 1 : 0;
+  if (cmd.json) {
+    nlohmann::json j = cost_json(r, c);
+    if (train_memory) add_memory_verdict(j, *train_memory);
+    if (serve_memory) add_memory_verdict(j, *serve_memory);
+    if (drawn) j["chart"] = drawn->drawn ? drawn->image.string() : drawn->script.string();
+    j["warnings"] = lines;
+    print_json(j);
+    return status;
+  }
+  fmt::print("{}", cost_text(r, c));
+  if (train_memory) fmt::print("\n{}\n", memory_verdict_text(*train_memory));
+  if (serve_memory) fmt::print("\n{}\n", memory_verdict_text(*serve_memory));
+  if (drawn) fmt::print("\n{}\n", drawn->message);
+  flush_output();
+  for (const std::string& line : lines) fmt::print(stderr, "note: {}\n", line);
+  return status;
+}
+
+}  // namespace
+
+command add_cost_command(CLI::App& app) {
+  auto cmd = std::make_shared<cost_command>();
+  CLI::App* sub = app.add_subcommand(
+      "cost", "What a run costs, draws and emits; cloud against owning (break-even), hybrid");
+  const std::vector<field> training = without_dtype(training_fields());
+  const std::vector<field> serve_load = without_dtype(serve_load_fields());
+  cmd->s.add(sub, {model_fields(), gpu_fields(), node_fields(), layout_fields(), training,
+                   train_run_fields(), serving_fields(), serve_load, serve_point_fields(),
+                   std::span<const field>(workload_table), std::span<const field>(cost_table)});
+  cmd->s.add_plan_option(sub);
+  sub->add_flag("--json", cmd->json, "Print the report as JSON (docs/json-schema.md)");
+  add_require_fit_flag(sub, cmd->require_fit);
+  return {sub, [cmd] { return run_cost_command(*cmd); }, [cmd] { return &cmd->s; }};
+}
+
+}  // namespace gpuplan::cli

@@ -1,0 +1,887 @@
+// tools/gpuplan/cmd_search.cpp: `gpuplan search`, which GPU, how many, and how to split the
+// model: an exhaustive search of layouts and hardware for a training run (plan/search.hpp).
+//
+// The options are a contract (docs/cli.md, docs/json-schema.md): `gpuplan train`'s flags (the
+// shared model, node, training and train-run groups) where the searched ones take lists or
+// ranges: --gpu h100,h200,b200, --gpus 64..4096 (doubling) or 64..4096+64 (stepping), --tp,
+// --pp, --cp, --ep, --virtual-stages, --micro-batch, --zero, --recompute, --sp. The framework is
+// settled as `gpuplan train` settles it (settle_framework): transformers unless a list holds
+// what only Megatron-LM runs (a --tp, --pp, --cp, --ep or --virtual-stages value above 1, --sp
+// on, --recompute selective, ...). Under transformers the precision regime (master, amp, pure)
+// and the chunked loss are searched unless --amp, --master-weights or --chunked-loss fix them.
+// And search's own:
+// --objective, --top, --threads, --deadline-days, --budget, --price-per-gpu-hour, --term,
+// --provider, --chart, --json; `gpuplan search serve` searches serving (GPU x TP x PP x weights
+// at the SLO's best concurrency, search_serving). The search runs on --threads threads (all
+// cores by default), each taking chunks of the index space into its own collector; the
+// collectors merge into the same answer whatever the split. A progress bar goes to stderr when
+// stderr is a terminal and the search runs past a second; Ctrl-C stops it and prints the best
+// found so far (exit status 130).
+#include "chart.hpp"
+#include "cli.hpp"
+#include "cost_output.hpp"
+#include "options.hpp"
+#include "progress.hpp"
+#include "serve_setup.hpp"
+#include "train_run.hpp"
+
+#include <gpuplan/catalog.hpp>
+#include <gpuplan/plan/search.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace gpuplan::cli {
+
+namespace {
+
+using ft = field_type;
+
+/// The searched dimensions: the same keys as the layout and training groups, as lists.
+constexpr field searched_table[] = {
+    {"gpu", "--gpu", ft::list, "search",
+     "GPU types to try, comma-separated catalog names or aliases (h100,h200,b200); each in the "
+     "catalog node that carries it. Default H100-SXM5-80GB"},
+    {"gpus", "--gpus", ft::list, "search",
+     "GPU counts: a list (512,1024), FROM..TO doubling from FROM (64..4096: 64 128 ... 4096), or "
+     "FROM..TO+STEP stepping by STEP (64..1024+64: node multiples)"},
+    {"tp", "--tp", ft::list, "search",
+     "Tensor-parallel degrees: list or range (megatron default 1,2,4,8; transformers: 1)"},
+    {"pp", "--pp", ft::list, "search",
+     "Pipeline-parallel degrees (megatron default 1..64, doubling; transformers: 1)"},
+    {"cp", "--cp", ft::list, "search", "Context-parallel degrees (default 1)"},
+    {"ep", "--ep", ft::list, "search", "Expert-parallel degrees (default 1)"},
+    {"virtual_stages", "--virtual-stages", ft::list, "search",
+     "Interleaved chunks per pipeline rank (megatron default 1,2,4; transformers: 1)"},
+    {"micro_batch", "--micro-batch", ft::list, "search", "Micro-batch sizes (default 1,2,4)"},
+    {"zero", "--zero", ft::list, "search", "ZeRO stages (default 0,1,2,3)"},
+    {"recompute", "--recompute", ft::list, "search",
+     "Recomputation modes: none,selective,full (megatron default all three; transformers "
+     "none,full)"},
+    {"sp", "--sp", ft::list, "search",
+     "Sequence parallelism: off, on, or off,on (megatron default both; transformers off)"},
+    {"framework", "--framework", ft::text, "search",
+     "transformers|megatron. Default: transformers (Hugging Face + PyTorch eager: data "
+     "parallelism with ZeRO 0-3 / FSDP), or megatron when a list holds what only Megatron-LM "
+     "runs (a --tp, --pp, --cp, --ep or --virtual-stages value above 1, --sp on, --recompute "
+     "selective, --offload, --dtype fp8, --dropout, --flash-attention=false, an MoE model)"},
+    {"amp", "--amp", ft::flag, "search",
+     "transformers: only amp (Trainer(bf16=True)); =false: not amp. Default: the master, amp "
+     "and pure regimes are searched"},
+    {"master_weights", "--master-weights", ft::flag, "search",
+     "Only 16-bit weights with an fp32 master copy; =false: only pure bf16/fp16 (8 B/param). "
+     "Default: megatron master; transformers searches master, amp and pure"},
+    {"chunked_loss", "--chunked-loss", ft::flag, "search",
+     "transformers: only the chunked (Liger fused linear) cross entropy; =false: only the "
+     "materialised one. Default: both (the chunked one where the other does not fit)"},
+};
+
+constexpr field search_table[] = {
+    {"objective", "--objective", ft::text, "search",
+     "Rank the top list by time|cost|energy (default time); the front is time against cost"},
+    {"top", "--top", ft::count, "search", "Configurations in the top list, 1-64 (default 5)"},
+    {"threads", "--threads", ft::count, "search", "Threads (default: all cores)"},
+    {"max_configurations", "--max-configurations", ft::number, "search",
+     "Refuse a space larger than this (default 1e9: about 4 minutes on 2 cores at the measured "
+     "2.4M configurations per CPU-second, docs/performance.md); Ctrl-C stops any search with the "
+     "best found so far"},
+    {"deadline_days", "--deadline-days", ft::number, "search",
+     "Keep only runs that finish the tokens within this many days"},
+    {"budget", "--budget", ft::number, "search", "Keep only runs that cost at most this many USD"},
+    {"price_per_gpu_hour", "--price-per-gpu-hour", ft::list, "search",
+     "USD per GPU-hour: one price for every --gpu, or one per --gpu (comma-separated), instead "
+     "of the price book"},
+    {"term", "--term", ft::text, "search", "Price term: on_demand|commit_1yr|commit_3yr|spot"},
+    {"provider", "--provider", ft::text, "search", "Only this provider's prices"},
+    {"chart", "--chart", ft::text, "output",
+     "Draw the front (time to train against cost) into FILE (.svg or .png, through gnuplot)"},
+};
+
+/// `gpuplan search serve`: the searched serving dimensions and the ranking.
+constexpr field serve_search_table[] = {
+    {"gpu", "--gpu", ft::list, "search",
+     "GPU types to try, comma-separated (default H100-SXM5-80GB); each in its catalog node"},
+    {"tp", "--tp", ft::list, "search", "Tensor-parallel degrees per replica (default 1,2,4,8)"},
+    {"pp", "--pp", ft::list, "search", "Pipeline-parallel degrees per replica (default 1)"},
+    {"weight_dtype", "--weight-dtype", ft::list, "search",
+     "Weight precisions: bf16,fp16,fp8,int8,int4 (default bf16,fp8; fp8 runs W8A8 where the "
+     "GPU has fp8 tensor cores)"},
+    {"objective", "--objective", ft::text, "search",
+     "cost_per_million_tokens (default) or tokens_per_gpu"},
+    {"top", "--top", ft::count, "search", "Configurations listed, 1-32 (default 5)"},
+    {"price_per_gpu_hour", "--price-per-gpu-hour", ft::list, "search",
+     "USD per GPU-hour: one for every --gpu, or one per --gpu, instead of the price book"},
+    {"term", "--term", ft::text, "search", "Price term: on_demand|commit_1yr|commit_3yr|spot"},
+    {"provider", "--provider", ft::text, "search", "Only this provider's prices"},
+};
+
+struct search_command {
+  settings s;
+  bool json = false;
+};
+
+struct serve_search_command {
+  settings s;
+  bool json = false;
+};
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : text) {
+    if (c == ',') {
+      out.push_back(cur);
+      cur.clear();
+    } else if (c != ' ') {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+/// A searched setting as text: a flag's "1,2,4" or "64..4096", or in a plan file the same string,
+/// a number, a boolean or an array of them (joined with commas).
+std::optional<std::string> list_text(const settings& s, std::string_view key) {
+  const nlohmann::json* v = s.value(key);
+  if (v == nullptr) return std::nullopt;
+  auto one = [&](const nlohmann::json& x) -> std::string {
+    if (x.is_string()) return x.get<std::string>();
+    if (x.is_boolean()) return x.get<bool>() ? "on" : "off";
+    if (x.is_number_integer()) return std::to_string(x.get<long long>());
+    if (x.is_number()) return fmt::format("{}", x.get<double>());
+    throw usage_error(s.name(key) + ": expected a string, a number or a list of them");
+  };
+  if (!v->is_array()) return one(*v);
+  std::string out;
+  for (const nlohmann::json& x : *v) out += (out.empty() ? "" : ",") + one(x);
+  if (out.empty()) throw usage_error(s.name(key) + ": an empty list");
+  return out;
+}
+
+int whole(const std::string& text, const std::string& who, bool allow_zero) {
+  const double v = allow_zero && text == "0" ? 0.0 : parse_count(text, who);
+  if (v != static_cast<double>(static_cast<long long>(v)) || v > (1 << 24))
+    throw usage_error(fmt::format("{} '{}' must be a whole number up to 16777216", who, text));
+  return static_cast<int>(v);
+}
+
+/// A list of whole numbers: "1,2,4", "64..4096" (doubling) or "64..4096+64" (stepping), or
+/// `fallback` when not given. Duplicates are dropped, the order kept.
+std::vector<int> int_list(const settings& s, std::string_view key, std::span<const int> fallback,
+                          bool allow_zero = false) {
+  const auto t = list_text(s, key);
+  if (!t) return {fallback.begin(), fallback.end()};
+  const std::string who = s.name(key);
+  std::vector<int> out;
+  auto add = [&](int v) {
+    if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+    if (out.size() > 4096) throw usage_error(who + ": more than 4096 values");
+  };
+  for (const std::string& item : split(*t)) {
+    if (item.empty()) throw usage_error(fmt::format("{} '{}': an empty item", who, *t));
+    const auto dots = item.find("..");
+    if (dots == std::string::npos) {
+      add(whole(item, who, allow_zero));
+      continue;
+    }
+    const std::string rest = item.substr(dots + 2);
+    const auto plus = rest.find('+');
+    const int from = whole(item.substr(0, dots), who, allow_zero);
+    const int to = whole(rest.substr(0, plus), who, allow_zero);
+    if (from > to)
+      throw usage_error(fmt::format("{} '{}': FROM must not exceed TO", who, item));
+    if (plus == std::string::npos) {
+      if (from == 0) throw usage_error(fmt::format("{} '{}': a doubling range starts at 1 or more", who, item));
+      for (long long v = from; v <= to; v *= 2) add(static_cast<int>(v));
+    } else {
+      const int step = whole(rest.substr(plus + 1), who, false);
+      for (long long v = from; v <= to; v += step) add(static_cast<int>(v));
+    }
+  }
+  return out;
+}
+
+std::vector<gpu_choice> gpu_list(const settings& s) {
+  std::vector<gpu_choice> out;
+  const auto t = list_text(s, "gpu");
+  for (const std::string& name : split(t.value_or("H100-SXM5-80GB"))) {
+    if (name.empty()) throw usage_error(s.name("gpu") + ": an empty GPU name");
+    gpu_choice g = resolve_gpu(name);
+    check_gpu(g, gpu_use::rates);
+    if (std::none_of(out.begin(), out.end(),
+                     [&](const gpu_choice& o) { return o.spec.name == g.spec.name; }))
+      out.push_back(g);
+  }
+  return out;
+}
+
+/// --price-per-gpu-hour: one price for every GPU type or one per type; empty when not given.
+std::vector<money_rate> price_list(const settings& s, std::size_t types) {
+  std::vector<money_rate> prices;
+  const auto t = list_text(s, "price_per_gpu_hour");
+  if (!t) return prices;
+  for (const std::string& v : split(*t)) {
+    double x = 0;
+    try {
+      std::size_t used = 0;
+      x = std::stod(v, &used);
+      if (used != v.size()) x = -1;
+    } catch (const std::exception&) {
+      x = -1;
+    }
+    if (!(x > 0) || !std::isfinite(x))
+      throw usage_error(fmt::format("{} '{}' must be a positive price in USD", s.name("price_per_gpu_hour"), v));
+    if (!(x <= max_price_per_gpu_hour_usd))
+      throw usage_error(fmt::format("{} must be at most {:g} USD (max_price_per_gpu_hour_usd; got {})",
+                                    s.name("price_per_gpu_hour"), max_price_per_gpu_hour_usd, v));
+    prices.push_back(x * units::usd_per_h);
+  }
+  if (prices.size() == 1) prices.assign(types, prices.front());
+  if (prices.size() != types)
+    throw usage_error(fmt::format("{}: give one price, or one per GPU type ({})",
+                                  s.name("price_per_gpu_hour"), types));
+  return prices;
+}
+
+/// --term and --provider into the pricing inputs (`provider` must outlive them).
+void set_terms(const settings& s, run_cost_inputs& in, const std::optional<std::string>& provider) {
+  if (auto t = s.text("term")) in.term = term_named(*t, s.name("term"));
+  if (provider) in.provider = *provider;
+}
+
+std::atomic<bool> interrupted{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "the SIGINT handler sets it");
+extern "C" void on_sigint(int) { interrupted.store(true); }
+
+/// The library's search_control hooks over the flag above and a shared progress counter.
+bool is_interrupted(void*) { return interrupted.load(std::memory_order_relaxed); }
+void add_progress(void* counter, std::uint64_t n) {
+  static_cast<std::atomic<std::uint64_t>*>(counter)->fetch_add(n, std::memory_order_relaxed);
+}
+
+struct run_result {
+  training_search_collector best;
+  double seconds = 0;
+  bool complete = true;
+  int threads = 1;
+};
+
+/// Runs the search on `threads` threads, chunks of the index space taken in turn; the progress
+/// bar on stderr when it is a terminal and the search runs past a second.
+run_result run_threads(const training_search_space& space, int top, int threads) {
+  const std::uint64_t n = space.size();
+  const std::uint64_t chunk = std::max<std::uint64_t>(1024, n / (static_cast<std::uint64_t>(threads) * 64));
+  std::atomic<std::uint64_t> next{0}, progress{0};
+  // The workers still running, under `mu`; the last one to finish stamps the end time and wakes the
+  // caller at once (so `seconds` is the search's own time, not a polling interval).
+  std::mutex mu;
+  std::condition_variable finished;
+  int running = threads;
+  std::chrono::steady_clock::time_point t1{};
+  std::vector<training_search_collector> parts(static_cast<std::size_t>(threads));
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(threads));
+  interrupted = false;
+  void (*previous)(int) = std::signal(SIGINT, on_sigint);
+  const auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::thread> pool;
+  for (int k = 0; k < threads; ++k) {
+    pool.emplace_back([&, k] {
+      training_search_collector& c = parts[static_cast<std::size_t>(k)];
+      c.top_k = top;
+      try {
+        for (;;) {
+          const std::uint64_t b = next.fetch_add(chunk);
+          if (b >= n || interrupted.load()) break;
+          if (!search_training(space, b, std::min(n, b + chunk), c,
+                               {&progress, is_interrupted, add_progress, 256}))
+            break;
+        }
+      } catch (...) {
+        errors[static_cast<std::size_t>(k)] = std::current_exception();
+        interrupted = true;
+      }
+      {
+        const std::lock_guard<std::mutex> lock(mu);
+        if (--running == 0) t1 = std::chrono::steady_clock::now();
+      }
+      finished.notify_one();
+    });
+  }
+  {
+    // configurations done, rate and time left on stderr when the search runs more than a second
+    progress::bar bar(static_cast<std::size_t>(n), {.unit = "configurations", .delay = 1.0, .stride = 1});
+    std::unique_lock<std::mutex> lock(mu);
+    while (running > 0) {
+      finished.wait_for(lock, std::chrono::milliseconds(100));
+      bar.update(static_cast<std::size_t>(std::min<std::uint64_t>(progress.load(), n)));
+    }
+  }
+  for (std::thread& t : pool) t.join();
+  std::signal(SIGINT, previous);
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  run_result r;
+  r.threads = threads;
+  r.best.top_k = top;
+  for (const auto& p : parts) r.best.merge(p);
+  r.complete = r.best.counts.visited == n;
+  r.seconds = std::chrono::duration<double>(t1 - t0).count();
+  return r;
+}
+
+nlohmann::json entry_json(const training_search_space& s, const search_evaluation& e) {
+  const parallel_layout& l = e.config.layout;
+  const node_spec& node = s.nodes[static_cast<std::size_t>(e.config.node)];
+  return {{"index", e.config.index},
+          {"gpu", std::string(node.gpu.name.view())},
+          {"node", std::string(node.name.view())},
+          {"gpus", l.gpus()},
+          {"nodes", e.step.nodes},
+          {"layout", {{"dp", l.dp}, {"tp", l.tp}, {"pp", l.pp}, {"cp", l.cp}, {"ep", l.ep},
+                      {"zero", l.zero}, {"virtual_stages", l.virtual_stages},
+                      {"sequence_parallel", l.sequence_parallel}}},
+          {"micro_batch", e.config.micro_batch},
+          {"recompute", std::string(to_string(e.config.recompute))},
+          {"precision", std::string(to_string(e.config.regime))},
+          {"chunked_loss", e.config.chunked_loss},
+          {"micro_batches", e.step.micro_batches},
+          {"memory_per_gpu_gib", e.memory_per_gpu.in(units::GiB)},
+          {"step_time_s", e.step.total.in(units::s)},
+          {"time_to_train_s", e.time_to_train.in(units::s)},
+          {"reserved_time_s", e.reserved_time().in(units::s)},
+          {"ettr", e.reliability.ettr},
+          {"tokens_per_s", e.step.tokens_per_s.in(units::tokens_per_s)},
+          {"mfu", e.step.mfu},
+          {"bottleneck", std::string(to_string(e.step.bottleneck))},
+          {"breakdown", breakdown_json(e.step)},
+          {"gpu_hours", e.cost.usage.gpu_time.in(units::h)},
+          {"price_per_gpu_hour", e.cost.price.in(units::usd_per_h)},
+          {"cost_usd", e.cost.cost.in(units::usd)},
+          {"energy_kwh", e.run_energy().in(units::kWh)}};
+}
+
+
+table results_table(const training_search_space& s, const std::vector<search_evaluation>& rows) {
+  table t;
+  t.header = {"#", "GPU", "GPUs", "layout", "mb", "recompute", "precision", "step",
+              "reserved time", "cost", "MWh", "MFU", "bottleneck"};
+  t.numeric = {true, false, true, false, true, false, false, true, true, true, true, true, false};
+  int i = 0;
+  for (const search_evaluation& e : rows) {
+    const node_spec& node = s.nodes[static_cast<std::size_t>(e.config.node)];
+    t.rows.push_back({std::to_string(++i), std::string(node.gpu.name.view()),
+                      std::to_string(e.config.layout.gpus()), layout_text(e.config.layout),
+                      std::to_string(e.config.micro_batch),
+                      std::string(to_string(e.config.recompute)),
+                      std::string(to_string(e.config.regime)) +
+                          (e.config.chunked_loss ? " + chunked CE" : ""),
+                      secs(e.step.total),
+                      secs(e.reserved_time()), money_text(e.cost.cost),
+                      fmt::format("{:.1f}", e.run_energy().in(units::kWh) / 1e3),
+                      fmt::format("{:.1f}%", 100 * e.step.mfu),
+                      std::string(describe(e.step.bottleneck))});
+  }
+  return t;
+}
+
+chart::chart_spec front_chart(const std::vector<search_evaluation>& front, const std::string& title) {
+  chart::series pts{"Pareto front", {}, chart::style::points};
+  for (const search_evaluation& e : front)
+    pts.points.emplace_back(e.reserved_time().in(units::h) / 24.0, e.cost.cost.in(units::usd) / 1e6);
+  chart::chart_spec c;
+  c.title = title;
+  c.x_label = "days to train (reserved: failures and checkpoints included)";
+  c.y_label = "cost (million USD)";
+  c.data.push_back(std::move(pts));
+  return c;
+}
+
+int run_search(search_command& cmd) {
+  settings& s = cmd.s;
+  s.read_plan();
+  for (const char* unsupported : {"lora", "qlora", "nodes"})
+    if (s.has(unsupported))
+      throw usage_error(s.name(unsupported) + (std::string_view(unsupported) == "nodes"
+                                                   ? ": the search sizes the cluster from --gpus"
+                                                   : ": the step-time model does not cover LoRA "
+                                                     "fine-tuning"));
+  const model_choice model = model_from(s, "search");
+  if (!model.transformer)
+    throw usage_error(s.name("model") + ": gpuplan search needs the model's architecture (a "
+                                        "catalog name or a config.json), not a parameter count");
+  const auto tokens_text = s.text("tokens");
+  if (!tokens_text) throw usage_error("gpuplan search needs --tokens (the token budget)");
+
+  // The searched lists as given (empty when not given: the framework's defaults come below).
+  const std::span<const int> none;
+  std::vector<int> tp = int_list(s, "tp", none), pp = int_list(s, "pp", none),
+                   cp = int_list(s, "cp", none), ep = int_list(s, "ep", none),
+                   vs = int_list(s, "virtual_stages", none);
+  std::vector<recompute_mode> rc;
+  if (const auto t = list_text(s, "recompute")) {
+    for (const std::string& r : split(*t)) {
+      const recompute_mode m = enum_named<recompute_mode>(r, s.name("recompute"));
+      if (std::find(rc.begin(), rc.end(), m) == rc.end()) rc.push_back(m);
+    }
+  }
+  std::vector<char> sp_store;
+  if (const auto t = list_text(s, "sp")) {
+    for (const std::string& v : split(*t)) {
+      const bool on = v == "on" || v == "true" || v == "1";
+      if (!on && v != "off" && v != "false" && v != "0")
+        throw usage_error(fmt::format("{} '{}' is not one of off|on", s.name("sp"), v));
+      if (std::find(sp_store.begin(), sp_store.end(), on) == sp_store.end())
+        sp_store.push_back(on);
+    }
+  }
+
+  // The run's fixed settings, read by training_from from a copy with the searched keys set to
+  // one of their values (training_from checks the rest as `gpuplan train` does).
+  settings base = s;
+  base.set_flag("micro_batch", 1);
+  base.set_flag("recompute", "none");
+  std::string framework_note;
+  training_search_space space;
+  space.model = *model.transformer;
+  space.config = training_from(base);
+  // The framework as `gpuplan train` settles it, from the widest value of each list: what only
+  // Megatron-LM runs makes it megatron (with a note), or is refused under --framework
+  // transformers naming the flag.
+  {
+    auto widest = [](const std::vector<int>& v) {
+      return v.empty() ? 1 : *std::max_element(v.begin(), v.end());
+    };
+    parallel_layout wide{.tp = widest(tp), .pp = widest(pp), .cp = widest(cp), .ep = widest(ep)};
+    wide.sequence_parallel = std::find(sp_store.begin(), sp_store.end(), 1) != sp_store.end();
+    wide.virtual_stages = widest(vs);
+    const bool selective =
+        std::find(rc.begin(), rc.end(), recompute_mode::selective) != rc.end();
+    if (selective) space.config.recompute = recompute_mode::selective;
+    framework_note = settle_framework(s, model, wide, space.config);
+    space.config.recompute = recompute_mode::none;
+  }
+  const bool hf = space.config.framework == framework_kind::transformers;
+  if (space.config.offload == offload_kind::params)
+    throw usage_error(s.name("offload") + " params: the step-time model covers optimizer offload only");
+  if (space.config.global_batch == 0)
+    throw usage_error("gpuplan search needs --global-batch (layouts are compared at one global "
+                      "batch, in sequences)");
+  space.tokens = parse_count(*tokens_text, s.name("tokens")) * units::token;
+  space.reliability = reliability_from(s);
+  if (s.has("rampup_batch_size"))
+    throw usage_error(s.name("rampup_batch_size") +
+                      ": gpuplan search compares layouts at the global batch's steady-state step; "
+                      "time the ramp-up with gpuplan train or cost");
+  if (auto f = s.text("fabric"))
+    space.fabric = enum_named<inter_node_fabric>(
+        *f, s.name("fabric"), {inter_node_fabric::infiniband, inter_node_fabric::roce,
+                               inter_node_fabric::efa, inter_node_fabric::ethernet});
+
+  // Hardware: each GPU in its catalog node, or the given --node.
+  std::vector<node_spec> nodes;
+  if (s.has("node")) {
+    if (s.has("gpu"))
+      throw usage_error(s.name("node") + " and " + s.name("gpu") +
+                        " conflict in a search: give GPU types (each in its catalog node) or one node");
+    nodes.push_back(*node_from(s));
+  } else {
+    for (const gpu_choice& g : gpu_list(s)) nodes.push_back(choose_node(s, g, 2, "search"));
+  }
+  if (nodes.size() > static_cast<std::size_t>(max_search_gpu_types))
+    throw usage_error(fmt::format("{}: at most {} GPU types", s.name("gpu"), max_search_gpu_types));
+  space.nodes = nodes;
+
+  // The framework's space (use_framework), then the lists given in its place.
+  space.use_framework(space.config.framework);
+  auto or_default = [](std::vector<int>& v, std::span<const int> d) {
+    if (v.empty()) v.assign(d.begin(), d.end());
+  };
+  or_default(tp, space.tp);
+  or_default(pp, space.pp);
+  or_default(cp, space.cp);
+  or_default(ep, space.ep);
+  or_default(vs, space.virtual_stages);
+  if (rc.empty()) rc.assign(space.recompute.begin(), space.recompute.end());
+  if (sp_store.empty())
+    for (bool b : space.sequence_parallel) sp_store.push_back(b ? 1 : 0);
+  const int default_gpus[] = {nodes.front().gpus > 0 ? nodes.front().gpus : 8};
+  const std::vector<int> gpus = int_list(s, "gpus", default_gpus);
+  const std::vector<int> mb = int_list(s, "micro_batch", search_defaults::micro_batch);
+  const std::vector<int> zero = int_list(s, "zero", search_defaults::zero, true);
+  for (int z : zero)
+    if (z > 3) throw usage_error(fmt::format("{}: ZeRO stages are 0, 1, 2 or 3 (got {})", s.name("zero"), z));
+  for (int m : mb)
+    if (1LL * m * space.config.seq > (1LL << 30))
+      throw usage_error(fmt::format("{} {} x --seq {}: more than 2^30 tokens in one micro-batch",
+                                    s.name("micro_batch"), m, space.config.seq));
+  // Precision regimes and the loss: searched under transformers unless a flag fixes them.
+  std::vector<precision_regime> regimes;
+  const std::optional<bool> amp = s.flag("amp"), master = s.flag("master_weights");
+  const bool full_precision =
+      space.config.dtype == precision::fp32 || space.config.dtype == precision::fp64;
+  if (amp.value_or(false)) {
+    if (master && !*master)
+      throw usage_error(s.name("amp") + " and " + s.name("master_weights") +
+                        "=false conflict: amp's fp32 parameters are their own master copy");
+    regimes = {precision_regime::amp};
+  } else if (master || !hf || full_precision) {
+    regimes = {master.value_or(true) || full_precision ? precision_regime::master
+                                                        : precision_regime::pure};
+  } else {
+    for (precision_regime r : search_defaults::transformers_precision_regimes)
+      if (r != precision_regime::amp || !amp) regimes.push_back(r);
+  }
+  bool chunked_values[2] = {false, true};
+  std::span<const bool> chunked(chunked_values, hf ? 2 : 1);
+  if (const auto c = s.flag("chunked_loss")) {
+    chunked_values[0] = *c;
+    chunked = {chunked_values, 1};
+  }
+  space.gpus = gpus;
+  space.tp = tp;
+  space.pp = pp;
+  space.cp = cp;
+  space.ep = ep;
+  space.virtual_stages = vs;
+  space.micro_batch = mb;
+  space.zero = zero;
+  space.recompute = rc;
+  bool sp_values[2] = {sp_store[0] != 0, sp_store.size() > 1 && sp_store[1] != 0};
+  space.sequence_parallel = std::span<const bool>(sp_values, sp_store.size());
+  space.precision_regimes = regimes;
+  space.chunked_loss = chunked;
+
+  // Money and limits.
+  const std::vector<money_rate> prices = price_list(s, nodes.size());
+  space.price_per_gpu_hour = prices;
+  const auto provider = s.text("provider");
+  set_terms(s, space.cost, provider);
+  if (auto d = s.number("deadline_days")) {
+    if (!(*d > 0) || !(*d <= 1e9))  // a billion days: beyond it the seconds lose meaning
+      throw usage_error(s.name("deadline_days") + " must be a positive number of days, at most 1e9");
+    space.deadline = *d * 24.0 * units::h;
+  }
+  if (auto b = s.number("budget")) {
+    if (!(*b > 0) || !(*b <= 1e15))
+      throw usage_error(s.name("budget") + " must be a positive amount in USD, at most 1e15");
+    space.budget = *b * units::usd;
+  }
+  search_objective objective = search_objective::time;
+  if (auto o = s.text("objective")) objective = enum_named<search_objective>(*o, s.name("objective"));
+  const int top = s.count("top").value_or(5);
+  if (top > max_search_top)
+    throw usage_error(fmt::format("{} must be at most {} (got {})", s.name("top"), max_search_top, top));
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = s.count("threads").value_or(cores);
+  if (threads > 1024) throw usage_error(s.name("threads") + " must be at most 1024");
+  std::optional<std::string> chart_file = s.text("chart");
+  if (chart_file) {
+    const std::string ext = std::filesystem::path(*chart_file).extension().string();
+    if (ext != ".svg" && ext != ".png")
+      throw usage_error(s.name("chart") + " " + *chart_file + ": the file must end in .svg or .png");
+    chart::check_file_name(*chart_file, s.name("chart"));  // refused before the search runs
+  }
+  (void)detail::make_search_context(space);  // every input error before any thread starts
+  const double limit = s.number("max_configurations").value_or(1e9);
+  if (!(limit >= 1))
+    throw usage_error(fmt::format("{} must be at least 1 (got {})", s.name("max_configurations"), limit));
+  if (static_cast<double>(space.size()) > limit)
+    throw usage_error(fmt::format(
+        "the space holds {:.3g} configurations, more than {} ({:.3g}): narrow the lists "
+        "(--gpus, --tp, --pp, --cp, ...) or raise the limit",
+        static_cast<double>(space.size()), s.name("max_configurations"), limit));
+
+  const run_result r = run_threads(space, top, threads);
+  auto evaluate_all = [&](std::span<const search_point> pts) {
+    std::vector<search_evaluation> out;
+    for (const search_point& p : pts) out.push_back(evaluate_configuration(space, p.index));
+    return out;
+  };
+  const std::vector<search_evaluation> front = evaluate_all(r.best.pareto());
+  const std::vector<search_evaluation> best = evaluate_all(r.best.best(objective));
+  // why the winner wins: the first runner-up of the ranking with another shape (GPU type, GPU
+  // count, TP, PP, CP, EP: not the same layout with another ZeRO stage), and what bounds it
+  std::optional<search_margin> margin;
+  std::size_t runner = 0;
+  for (std::size_t k = 1; k < best.size() && runner == 0; ++k) {
+    const parallel_layout &a = best[0].config.layout, &b = best[k].config.layout;
+    if (best[k].config.node != best[0].config.node || a.gpus() != b.gpus() || a.tp != b.tp ||
+        a.pp != b.pp || a.cp != b.cp || a.ep != b.ep)
+      runner = k;
+  }
+  if (best.size() >= 2 && runner == 0) runner = 1;
+  if (runner > 0) margin = why_it_wins(best[0], best[runner], objective);
+
+  const std::string title = fmt::format("{}: time to train {} tokens against cost", model.name(), *tokens_text);
+  std::string chart_note;
+  if (chart_file && !front.empty()) chart_note = chart::render_file(front_chart(front, title), *chart_file, s.name("chart")).message;
+  const search_counts& n = r.best.counts;
+  const double rate = r.seconds > 0 ? static_cast<double>(n.visited) / r.seconds : 0.0;
+  if (cmd.json) {
+    auto list = [](std::span<const int> v) { return nlohmann::json(std::vector<int>(v.begin(), v.end())); };
+    nlohmann::json gpu_names = nlohmann::json::array();
+    for (const node_spec& x : nodes) gpu_names.push_back(std::string(x.gpu.name.view()));
+    nlohmann::json rcs = nlohmann::json::array();
+    for (recompute_mode m : rc) rcs.push_back(std::string(to_string(m)));
+    nlohmann::json sps = nlohmann::json::array();
+    for (bool b : space.sequence_parallel) sps.push_back(b);
+    nlohmann::json regs = nlohmann::json::array();
+    for (precision_regime x : space.precision_regimes) regs.push_back(std::string(to_string(x)));
+    nlohmann::json cks = nlohmann::json::array();
+    for (bool b : space.chunked_loss) cks.push_back(b);
+    nlohmann::json j{
+        {"model", model.name()},
+        {"tokens", space.tokens.in(units::token)},
+        {"seq", space.config.seq},
+        {"global_batch", space.config.global_batch},
+        {"objective", std::string(to_string(objective))},
+        {"framework", std::string(to_string(space.config.framework))},
+        {"reliability", {{"enabled", space.reliability.enabled},
+                         {"failures_per_node_day", space.reliability.failures_per_node_day},
+                         {"restart_s", space.reliability.restart.in(units::s)},
+                         {"checkpoint_interval_s", space.reliability.checkpoint_interval.in(units::s)},
+                         {"checkpoint_write_s", space.reliability.checkpoint_write.in(units::s)}}},
+        {"space", {{"gpu", gpu_names}, {"gpus", list(gpus)}, {"tp", list(tp)}, {"pp", list(pp)},
+                   {"cp", list(cp)}, {"ep", list(ep)}, {"virtual_stages", list(vs)},
+                   {"micro_batch", list(mb)}, {"zero", list(zero)}, {"recompute", rcs},
+                   {"sequence_parallel", sps}, {"precision", regs}, {"chunked_loss", cks},
+                   {"size", space.size()}}},
+        {"configurations_evaluated", n.visited},
+        {"pruned", {{"invalid", n.invalid}, {"over_memory", n.over_memory},
+                    {"over_limits", n.over_limits}, {"no_progress", n.no_progress}}},
+        {"timed", n.timed},
+        {"seconds", r.seconds},
+        {"configurations_per_s", rate},
+        {"threads", r.threads},
+        {"complete", r.complete},
+        {"front_truncated", r.best.front_truncated},
+    };
+    nlohmann::json fj = nlohmann::json::array();
+    for (const search_evaluation& e : front) fj.push_back(entry_json(space, e));
+    j["front"] = fj;
+    nlohmann::json tj = nlohmann::json::array();
+    for (const search_evaluation& e : best) tj.push_back(entry_json(space, e));
+    if (margin && !tj.empty())
+      tj[0]["why"] = {{"runner_up", margin->runner_up},
+                      {"runner_up_bottleneck", std::string(to_string(margin->runner_up_bottleneck))},
+                      {"runner_up_ratio", margin->ratio}};
+    j["top"] = tj;
+    print_json(j);
+  } else {
+    fmt::print("{} on {} tokens, global batch {} x {} tokens, framework {}{}\n", model.name(),
+               *tokens_text, space.config.global_batch, space.config.seq,
+               to_string(space.config.framework), framework_note);
+    fmt::print("searched {} of {} configurations in {:.2f} s on {} thread{} ({}/s): {} invalid, "
+               "{} over memory (pruned before timing), {} timed{}\n",
+               show_count(static_cast<double>(n.visited)),
+               show_count(static_cast<double>(space.size())), r.seconds, r.threads,
+               r.threads == 1 ? "" : "s", show_count(rate), show_count(static_cast<double>(n.invalid)),
+               show_count(static_cast<double>(n.over_memory)), show_count(static_cast<double>(n.timed)),
+               (n.over_limits > 0 ? fmt::format(", {} over the deadline or budget",
+                                                show_count(static_cast<double>(n.over_limits)))
+                                  : std::string()) +
+                   (n.no_progress > 0
+                        ? fmt::format(", {} failing faster than they progress (the reliability "
+                                      "model: --failures-per-node-day, --restart-minutes, "
+                                      "--checkpoint-interval-hours)",
+                                      show_count(static_cast<double>(n.no_progress)))
+                        : std::string()));
+    if (!r.complete) fmt::print("stopped by Ctrl-C: the best found so far\n");
+    if (front.empty()) {
+      fmt::print("\nno configuration fits{}\n",
+                 n.over_limits > 0   ? " the deadline or budget"
+                 : n.no_progress > 0 ? ": every timed one fails faster than it progresses"
+                 : n.timed == 0 && n.over_memory == 0
+                     ? ": every one is invalid (the degrees must divide --gpus, and the global "
+                       "batch split into dp x micro-batch)"
+                     : " (more GPUs, or more memory per GPU)");
+    } else {
+      fmt::print("\nPareto front, reserved time to train against cost (fastest first{}):\n{}",
+                 r.best.front_truncated ? fmt::format(", the {} fastest", max_search_front) : "",
+                 results_table(space, front).render("  "));
+      fmt::print("\nbest by {}:\n{}", to_string(objective), results_table(space, best).render("  "));
+      if (margin)
+        fmt::print("\n#1 wins over #{} ({}) by {:.1f}% in {}; #{} is bound by {}\n", runner + 1,
+                   layout_text(best[runner].config.layout), 100.0 * (margin->ratio - 1.0),
+                   to_string(objective), runner + 1, describe(margin->runner_up_bottleneck));
+      if (front.size() >= 2) fmt::print("\n{}", chart::render_text(front_chart(front, title)));
+    }
+  }
+  flush_output();
+  if (!chart_note.empty()) std::fprintf(stderr, "%s\n", chart_note.c_str());
+  return r.complete ? 0 : 130;
+}
+
+int run_serve_search(serve_search_command& cmd) {
+  settings& s = cmd.s;
+  s.read_plan();
+  const model_choice model = model_from(s, "search serve");
+  if (!model.transformer)
+    throw usage_error(s.name("model") + ": gpuplan search serve needs the model's architecture (a "
+                                        "catalog name or a config.json), not a parameter count");
+  const std::vector<int> tp = int_list(s, "tp", search_defaults::serving_tp);
+  const std::vector<int> pp = int_list(s, "pp", search_defaults::serving_pp);
+  // A replica spans up to tp x pp GPUs of one node, so each GPU is searched in its catalog node
+  // (its NVLink domain and NICs); there is no --node here. A GPU without one can still be
+  // searched on one GPU per replica (a PCIe card on its own, as gpuplan serve does).
+  const long long widest = 1LL * *std::max_element(tp.begin(), tp.end()) *
+                           *std::max_element(pp.begin(), pp.end());
+  std::vector<node_spec> nodes;
+  for (const gpu_choice& g : gpu_list(s)) {
+    if (widest > 1 && !catalog_node_of(g.spec))
+      throw usage_error(fmt::format(
+          "{} {}: no catalog node carries it, and gpuplan search serve takes each GPU in its "
+          "catalog node (it has no --node): search it on one GPU per replica ({} 1 {} 1), or "
+          "search GPUs that have a node (docs/catalog.md lists them)",
+          s.name("gpu"), g.spec.name.view(), s.name("tp"), s.name("pp")));
+    nodes.push_back(choose_node(s, g, widest > 1 ? 2 : 1, "search serve"));
+  }
+  std::vector<precision> weights;
+  if (const auto t = list_text(s, "weight_dtype")) {
+    for (const std::string& w : split(*t)) {
+      const precision p = enum_named(w, s.name("weight_dtype"),
+                                     {precision::bf16, precision::fp16, precision::fp8,
+                                      precision::int8, precision::int4});
+      if (std::find(weights.begin(), weights.end(), p) == weights.end()) weights.push_back(p);
+    }
+  } else {
+    weights.assign(std::begin(search_defaults::serving_weights),
+                   std::end(search_defaults::serving_weights));
+  }
+  // the engine settings, read by serving_from from a copy with one weight dtype set
+  settings base = s;
+  base.set_flag("weight_dtype", std::string(to_string(weights.front())));
+  serving_search_space space;
+  serving_plan& p = space.base;
+  p.model = *model.transformer;
+  p.config = serving_from(base, model);
+  p.compute_dtype = p.model.native_dtype == precision::fp16 ? precision::fp16 : precision::bf16;
+  p.mix = mix_of(s);
+  set_engine_behaviour(s, p);  // as gpuplan serve reads them (decode attention, MoE all-to-all)
+  space.slo = serving_slo{.ttft = slo_seconds(s, "ttft_slo") * units::s,
+                          .tpot = slo_seconds(s, "tpot_slo") * units::s};
+  if (auto o = s.text("objective")) space.objective = enum_named<serving_objective>(*o, s.name("objective"));
+  const std::vector<money_rate> prices = price_list(s, nodes.size());
+  const auto provider = s.text("provider");
+  set_terms(s, space.cost, provider);
+  space.price_per_gpu_hour = prices;
+  space.nodes = nodes;
+  space.tp = tp;
+  space.pp = pp;
+  space.weights = weights;
+  const int top = s.count("top").value_or(5);
+  if (top > max_serving_results)
+    throw usage_error(fmt::format("{} must be at most {} (got {})", s.name("top"), max_serving_results, top));
+  const auto t0 = std::chrono::steady_clock::now();
+  const serving_search_report r = search_serving(space, top);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (cmd.json) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const serving_search_result& x : r.view()) {
+      const node_spec& n = nodes[static_cast<std::size_t>(x.node)];
+      list.push_back({{"index", x.index},
+                      {"gpu", std::string(n.gpu.name.view())},
+                      {"tp", x.layout.tp},
+                      {"pp", x.layout.pp},
+                      {"gpus_per_replica", x.layout.tp * x.layout.pp},
+                      {"weight_dtype", std::string(to_string(x.weights))},
+                      {"compute_dtype", std::string(to_string(x.compute))},
+                      {"concurrency", x.point.concurrency},
+                      {"ttft_s", x.point.ttft.in(units::s)},
+                      {"tpot_s", x.point.tpot.in(units::s)},
+                      {"output_tokens_per_s_per_gpu", x.tokens_per_s_per_gpu},
+                      {"price_per_gpu_hour", x.price.in(units::usd_per_h)},
+                      {"cost_per_million_tokens", x.cost_per_million_tokens}});
+    }
+    print_json({{"model", model.name()},
+                {"objective", std::string(to_string(space.objective))},
+                {"configurations_evaluated", r.visited},
+                {"pruned", {{"invalid", r.invalid}, {"over_memory", r.over_memory},
+                            {"missed_slo", r.missed_slo}}},
+                {"seconds", seconds},
+                {"results", list}});
+    return 0;
+  }
+  fmt::print("{} serving {:.0f} in + {:.0f} out tokens per request{}{}: {} configurations in {:.2f} s ({} "
+             "invalid, {} without room for the KV cache, {} missing the SLO)\n\n",
+             model.name(), p.mix.mean_input(), p.mix.mean_output(),
+             p.mix.count > 1 ? fmt::format(" (mean of a mix of {})", p.mix.count) : "",
+             space.slo.ttft.value > 0 || space.slo.tpot.value > 0 ? " under the SLO" : "",
+             r.visited, seconds, r.invalid, r.over_memory, r.missed_slo);
+  if (r.view().empty()) {
+    fmt::print("no configuration serves it\n");
+    return 0;
+  }
+  table t;
+  t.header = {"#", "GPU", "TP", "PP", "weights", "concurrency", "TTFT", "TPOT", "tok/s/GPU", "$/M tokens"};
+  t.numeric = {true, false, true, true, false, true, true, true, true, true};
+  int i = 0;
+  for (const serving_search_result& x : r.view())
+    t.rows.push_back({std::to_string(++i),
+                      std::string(nodes[static_cast<std::size_t>(x.node)].gpu.name.view()),
+                      std::to_string(x.layout.tp), std::to_string(x.layout.pp),
+                      std::string(to_string(x.weights)) +
+                          (x.compute != x.weights && x.weights != precision::bf16 &&
+                                   x.weights != precision::fp16
+                               ? " (weight-only)"
+                               : ""),
+                      fmt::format("{:.0f}", x.point.concurrency), secs(x.point.ttft),
+                      secs(x.point.tpot), fmt::format("{:.0f}", x.tokens_per_s_per_gpu),
+                      fmt::format("{:.3f}", x.cost_per_million_tokens)});
+  fmt::print("best by {}:\n{}", to_string(space.objective), t.render("  "));
+  return 0;
+}
+
+}  // namespace
+
+command add_search_command(CLI::App& app) {
+  auto cmd = std::make_shared<search_command>();
+  CLI::App* t = app.add_subcommand(
+      "search", "Which GPU, how many, how to split the model: the best layouts by time, cost, energy");
+  settings& s = cmd->s;
+  std::vector<field> training;
+  for (const field& f : training_fields())
+    if (f.key != "micro_batch" && f.key != "recompute" && f.key != "framework" &&
+        f.key != "amp" && f.key != "master_weights" && f.key != "chunked_loss" &&
+        f.key != "lora_targets" && f.key != "micro_batches")  // LoRA is refused; mb is searched
+      training.push_back(f);
+  static const std::vector<field> training_rest = training;
+  s.add(t, {model_fields(), node_fields(), searched_table, training_rest, train_run_fields(),
+            search_table});
+  s.add_plan_option(t);
+  t->add_flag("--json", cmd->json, "Print the result as JSON (schema: docs/json-schema.md)");
+
+  // gpuplan search serve: GPU type x TP x PP x weight precision at the SLO's best concurrency
+  auto serve = std::make_shared<serve_search_command>();
+  CLI::App* sv = t->add_subcommand(
+      "serve", "Serving: the cheapest (or fastest per GPU) GPU, TP, PP and weight precision under an SLO");
+  std::vector<field> serving;
+  for (const field& f : serving_fields())
+    if (f.key != "weight_dtype" && f.key != "batch" && f.key != "context") serving.push_back(f);
+  static const std::vector<field> serving_rest = serving;
+  std::vector<field> load;
+  for (const field& f : serve_load_fields())
+    if (f.key != "dtype") load.push_back(f);
+  static const std::vector<field> load_rest = load;
+  serve->s.add(sv, {model_fields(), serve_search_table, serving_rest, load_rest});
+  serve->s.add_plan_option(sv);
+  sv->add_flag("--json", serve->json, "Print the result as JSON (schema: docs/json-schema.md)");
+  t->require_subcommand(0, 1);
+  return {t, [cmd, serve, sv] { return sv->parsed() ? run_serve_search(*serve) : run_search(*cmd); },
+          [cmd, serve, sv] { return sv->parsed() ? &serve->s : &cmd->s; }};
+}
+
+}  // namespace gpuplan::cli

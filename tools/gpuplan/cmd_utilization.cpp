@@ -1,0 +1,230 @@
+// tools/gpuplan/cmd_utilization.cpp: `gpuplan utilization FILE...`: how the fleet actually
+// ran, from nvidia-smi CSV logs, DCGM metrics (a Prometheus range query) or a plain CSV.
+#include "chart.hpp"
+#include "cli.hpp"
+#include "options.hpp"
+
+#include <gpuplan/io/monitoring.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpuplan::cli {
+
+namespace {
+
+constexpr field utilization_table[] = {
+    {"growth", "--growth", field_type::number, "demand",
+     "Demand growth per month as a fraction (0.05 = 5%), for the 'add capacity by' advice"},
+    {"chart", "--chart", field_type::text, "output",
+     "Draw utilisation over time with the bands into FILE (.svg or .png, through gnuplot)"},
+    {"throughput_chart", "--throughput-chart", field_type::text, "output",
+     "Draw throughput over time (the files' tokens_per_s or requests_per_s column) into FILE"},
+};
+
+struct utilization_command {
+  settings s;
+  std::vector<std::string> files;
+  bool json = false;
+};
+
+std::string pct(double x) { return fmt::format("{:.0f}%", x * 100); }
+
+chart::chart_spec usage_chart(const std::vector<io::gpu_sample>& samples,
+                              const io::usage_report& r) {
+  chart::chart_spec c;
+  c.title = "GPU utilisation";
+  c.x_label = "time";
+  c.y_label = "utilisation (%)";
+  c.x_is_time = true;
+  c.y_min = 0;
+  c.y_max = 100;
+  const utilization_bands b{};
+  c.bands = {{b.healthy_from * 100, b.healthy_to * 100, "healthy 70-90%"},
+             {b.waste_below * 100, b.waste_below * 100, "waste below 30%"},
+             {b.overload_above * 100, b.overload_above * 100, "overload above 95%"}};
+  // One series per GPU (at most 8 drawn: the markers of the text chart).
+  std::size_t shown = 0;
+  for (const io::gpu_usage& g : r.gpus) {
+    if (shown++ == 8) break;
+    chart::series s{"GPU " + g.id, {}, chart::style::steps};
+    for (const io::gpu_sample& x : samples)
+      if (x.gpu == g.id) s.points.push_back({x.time, x.utilization * 100});
+    c.data.push_back(std::move(s));
+  }
+  return c;
+}
+
+/// The throughput graph: each GPU's throughput over time and the fleet's total.
+chart::chart_spec throughput_chart(const std::vector<io::gpu_sample>& samples,
+                                   const io::usage_report& r, const std::string& unit) {
+  chart::chart_spec c;
+  c.title = "Throughput";
+  c.x_label = "time";
+  c.y_label = unit;
+  c.x_is_time = true;
+  c.y_min = 0;
+  std::size_t shown = 0;
+  for (const io::gpu_usage& g : r.gpus) {
+    if (!g.has_throughput) continue;
+    if (shown++ == 7) break;  // the fleet total takes the eighth marker
+    chart::series s{"GPU " + g.id, {}, chart::style::steps};
+    for (const io::gpu_sample& x : samples)
+      if (x.gpu == g.id && x.throughput) s.points.push_back({x.time, *x.throughput});
+    c.data.push_back(std::move(s));
+  }
+  if (r.gpus.size() > 1) {
+    // The fleet total at each sample time: every GPU's latest reading at or before it.
+    std::vector<const io::gpu_sample*> v;
+    for (const io::gpu_sample& x : samples)
+      if (x.throughput) v.push_back(&x);
+    std::sort(v.begin(), v.end(), [](const io::gpu_sample* a, const io::gpu_sample* b) {
+      return a->time < b->time;
+    });
+    std::map<std::string, double> latest;
+    chart::series total{"fleet total", {}, chart::style::steps};
+    for (std::size_t k = 0; k < v.size(); ++k) {
+      latest[v[k]->gpu] = *v[k]->throughput;
+      if (k + 1 < v.size() && v[k + 1]->time == v[k]->time) continue;
+      double sum = 0;
+      for (const auto& [id, t] : latest) sum += t;
+      total.points.push_back({v[k]->time, sum});
+    }
+    c.data.push_back(std::move(total));
+  }
+  return c;
+}
+
+int run_utilization(utilization_command& f) {
+  f.s.read_plan();
+  if (f.files.empty()) throw usage_error("utilization: give one or more monitoring files");
+  io::usage_options o;
+  o.monthly_growth = f.s.number("growth").value_or(0.0);
+  if (!(o.monthly_growth >= 0) || !std::isfinite(o.monthly_growth))
+    throw usage_error(fmt::format("{} must be a fraction, not negative (0.05 = 5% a month)",
+                                  f.s.name("growth")));
+  // Fastest growth taken: 10 (+1000% a month). Demand that grows elevenfold a month for long is
+  // unheard of (ChatGPT's record launch: about 100 million users in its first two months); a
+  // larger figure is a percentage typed as a fraction, and 1e308 printed a wrapped negative %.
+  constexpr double max_monthly_growth = 10.0;
+  if (o.monthly_growth > max_monthly_growth)
+    throw usage_error(fmt::format("{} must be at most {:g} (+{:g}% a month, max_monthly_growth; "
+                                  "0.05 = 5%; got {:g})",
+                                  f.s.name("growth"), max_monthly_growth,
+                                  max_monthly_growth * 100, o.monthly_growth));
+  std::vector<io::gpu_sample> samples;
+  std::vector<std::string> formats;
+  std::string throughput_unit;
+  int missing = 0;
+  int duplicates = 0;
+  for (const std::string& file : f.files) {
+    io::monitoring_data d = io::read_monitoring_file(file);
+    // Several hosts' nvidia-smi logs all number their GPUs from 0: prefix the file's name
+    // (DCGM ids already carry the host).
+    if (f.files.size() > 1 && d.format != io::monitoring_format::dcgm_prometheus) {
+      const std::string prefix = std::filesystem::path(file).stem().string() + ":";
+      for (io::gpu_sample& s : d.samples) s.gpu = prefix + s.gpu;
+    }
+    formats.emplace_back(io::to_string(d.format));
+    if (!d.throughput_unit.empty()) {
+      if (!throughput_unit.empty() && throughput_unit != d.throughput_unit)
+        throw usage_error(fmt::format("{}: its throughput is in {}, an earlier file's in {}: "
+                                      "give files of one unit",
+                                      file, d.throughput_unit, throughput_unit));
+      throughput_unit = d.throughput_unit;
+    }
+    missing += d.missing_readings;
+    duplicates += d.duplicate_readings;
+    samples.insert(samples.end(), d.samples.begin(), d.samples.end());
+  }
+  const io::usage_report r = io::analyze_usage(samples, o);
+  duplicates += r.fleet.duplicates;  // across files (DCGM exports of one host)
+  std::optional<chart::file_result> drawn;
+  if (const std::optional<std::string> file = f.s.text("chart"))
+    drawn = chart::render_file(usage_chart(samples, r), *file, f.s.name("chart"));
+  std::optional<chart::file_result> drawn_throughput;
+  if (const std::optional<std::string> file = f.s.text("throughput_chart")) {
+    if (throughput_unit.empty())
+      throw usage_error(f.s.name("throughput_chart") +
+                        ": the files have no throughput column (tokens_per_s or requests_per_s "
+                        "in a plain CSV)");
+    drawn_throughput = chart::render_file(throughput_chart(samples, r, throughput_unit), *file,
+                                          f.s.name("throughput_chart"));
+  }
+  if (f.json) {
+    nlohmann::json j = io::to_json(r);
+    j["files"] = f.files;
+    j["formats"] = formats;
+    j["missing_readings"] = missing;
+    j["duplicate_readings"] = duplicates;
+    if (drawn) j["chart"] = drawn->drawn ? drawn->image.string() : drawn->script.string();
+    if (!throughput_unit.empty()) j["throughput_unit"] = throughput_unit;
+    if (drawn_throughput)
+      j["throughput_chart"] = drawn_throughput->drawn ? drawn_throughput->image.string()
+                                                      : drawn_throughput->script.string();
+    print_json(j);
+    return 0;
+  }
+  table t;
+  t.header = {"GPU", "mean", "p95", "peak", "peak/avg", "<30%", "30-70%", "70-90%", "90-95%",
+              ">95%", "memory peak", "power mean", "samples", "gaps"};
+  t.numeric = {false, true, true, true, true, true, true, true, true, true, true, true, true, true};
+  auto row = [&](const io::gpu_usage& g) {
+    t.rows.push_back({g.id + (g.idle ? " (idle)" : ""), pct(g.mean), pct(g.p95), pct(g.peak),
+                      fmt::format("{:.2f}", g.peak_to_average), pct(g.bands.under_30),
+                      pct(g.bands.b30_70), pct(g.bands.b70_90), pct(g.bands.b90_95),
+                      pct(g.bands.over_95), g.has_memory ? show(g.memory_peak) : "-",
+                      g.has_power ? show(g.power_mean) : "-", std::to_string(g.samples),
+                      std::to_string(g.gaps)});
+  };
+  for (const io::gpu_usage& g : r.gpus) row(g);
+  row(r.fleet);
+  fmt::print("{} GPU{} from {} ({}); time-weighted, shares of observed time\n\n", r.gpus.size(),
+             r.gpus.size() == 1 ? "" : "s", fmt::join(f.files, ", "), fmt::join(formats, ", "));
+  fmt::print("{}", t.render());
+  if (missing > 0)
+    fmt::print("{} utilisation reading{} missing ([N/A], NaN) and left out\n", missing,
+               missing == 1 ? " was" : "s were");
+  if (duplicates > 0)
+    fmt::print("{} duplicate reading{} (a GPU at a time it already had a reading for) averaged "
+               "in\n",
+               duplicates, duplicates == 1 ? "" : "s");
+  fmt::print("\nAdvice:\n");
+  for (const std::string& a : r.advice) fmt::print("  - {}\n", a);
+  fmt::print("\n{}", chart::render_text(usage_chart(samples, r)));
+  if (!throughput_unit.empty()) {
+    fmt::print("\nThroughput ({}): fleet mean {:.4g}, peak {:.4g}", throughput_unit,
+               r.fleet.throughput_mean, r.fleet.throughput_peak);
+    fmt::print("\n\n{}", chart::render_text(throughput_chart(samples, r, throughput_unit)));
+  }
+  if (drawn) fmt::print("\n{}\n", drawn->message);
+  if (drawn_throughput) fmt::print("\n{}\n", drawn_throughput->message);
+  return 0;
+}
+
+}  // namespace
+
+command add_utilization_command(CLI::App& app) {
+  auto f = std::make_shared<utilization_command>();
+  CLI::App* sub = app.add_subcommand(
+      "utilization",
+      "Utilisation of real GPUs from nvidia-smi CSV logs, DCGM metrics (Prometheus range query "
+      "JSON) or a plain CSV: time in each band, mean, p95, peak, idle GPUs, advice");
+  sub->add_option("files", f->files, "Monitoring files (the format is recognised from the content)")
+      ->required();
+  f->s.add(sub, std::span<const field>(utilization_table));
+  f->s.add_plan_option(sub);
+  sub->add_flag("--json", f->json, "Print the analysis as JSON (schema: docs/json-schema.md)");
+  return {sub, [f] { return run_utilization(*f); }, [f] { return &f->s; }};
+}
+
+}  // namespace gpuplan::cli

@@ -1,0 +1,168 @@
+// tools/gpuplan/options.hpp: the settings of a command, described once in a table of fields.
+//
+// A field is one setting: its plan-file key, its flag, what it holds and its help text. A
+// command's table is a list of groups: the shared groups below (model, gpu, node, layout,
+// training, serving) and the command's own fields. From that one table `settings` registers the
+// flags, reads plan files (unknown keys refused with a suggestion), merges the two (flags win),
+// and names each value as the user gave it in messages ("--zero" or "plan.json: key 'zero'").
+// The builders at the end turn the shared groups into the library's inputs, so every command that
+// takes a model, a GPU, a layout or a run configuration reads them the same way.
+#pragma once
+
+#include "cli.hpp"
+
+#include <gpuplan/specs/layout.hpp>
+#include <gpuplan/specs/node.hpp>
+#include <gpuplan/specs/serving.hpp>
+#include <gpuplan/specs/training.hpp>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <initializer_list>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpuplan::cli {
+
+/// What a field holds, on the command line and in plan files alike.
+enum class field_type : unsigned char {
+  text,     ///< a string (an enum's name, a file, a catalog name)
+  count,    ///< a positive integer
+  count0,   ///< an integer that may be 0 (ZeRO stage, shard group)
+  number,   ///< a floating-point number
+  flag,     ///< true/false: `--sp`, `--flash-attention=false`; a JSON boolean in plans
+  spec,     ///< a string, or in plan files an inline JSON object (model, gpu)
+  custom,   ///< registered by the command itself (fit's --train/--infer as the key "mode")
+  list,     ///< values searched over: "1,2,4" or "64..4096" on the command line; in plan files
+            ///< the same string, a number, a boolean or an array of them (gpuplan search)
+};
+
+/// Which runs a setting applies to: a ZeRO stage means nothing to a serving engine, a KV-cache
+/// dtype nothing to training. Commands that take both (fit) refuse a setting of the other mode.
+enum class field_use : unsigned char { both, train, serve };
+
+/// One setting of a command.
+struct field {
+  std::string_view key;    ///< plan-file key, snake_case ("micro_batch"); '-' is read as '_'
+  std::string_view flag;   ///< command-line flag ("--micro-batch")
+  field_type type;
+  std::string_view group;  ///< "model", "gpu", "node", "layout", "train", "serve" or the command's
+  std::string_view help;
+  field_use use = field_use::both;
+};
+
+// ---- the shared groups: every command that takes these settings uses these fields ------------
+
+std::span<const field> model_fields();     ///< --model
+std::span<const field> gpu_fields();       ///< --gpu, --gpus
+std::span<const field> node_fields();      ///< --node (a catalog node: GPUs, fabric, NICs)
+std::span<const field> layout_fields();    ///< --dp --tp --pp --cp --ep --zero --sp ...
+std::span<const field> training_fields();  ///< every training_config field
+std::span<const field> serving_fields();   ///< every inference_config field
+
+/// The settings a command was given, by flag and by plan file; flags win. The flags registered by
+/// add() write into this object when CLI11 parses, so it must stay where it is: hold it in a
+/// std::shared_ptr (or a member of one) captured by the command's run function.
+class settings {
+ public:
+  /// Registers `fields` as flags of `app` (except custom ones) and as plan-file keys.
+  void add(CLI::App* app, std::span<const field> fields);
+  /// Registers the fields of several groups: add(app, {model_fields(), gpu_fields(), ...}).
+  void add(CLI::App* app, std::initializer_list<std::span<const field>> groups);
+  /// Adds `--plan FILE` to app: the same fields in JSON, read by read_plan() at run time.
+  void add_plan_option(CLI::App* app);
+
+  /// Reads the plan file given with --plan, if any: every key must be a registered field's.
+  void read_plan();
+  /// Sets a value as the command line does (for custom fields: fit's --train/--infer).
+  void set_flag(std::string_view key, nlohmann::json value);
+  /// Drops a plan file's value for key (the command line chose something that excludes it).
+  void forget_plan_value(std::string_view key);
+
+  [[nodiscard]] bool has(std::string_view key) const;
+  [[nodiscard]] bool from_flags(std::string_view key) const;
+  [[nodiscard]] bool from_plan(std::string_view key) const;
+  /// The keys given, by flag or plan, in table order.
+  [[nodiscard]] std::vector<const field*> given() const;
+  [[nodiscard]] const field& info(std::string_view key) const;
+  /// How the user gave key, for messages: "--zero", or "plan.json: key 'zero'".
+  [[nodiscard]] std::string name(std::string_view key) const;
+  [[nodiscard]] const std::string& plan_file() const { return plan_file_; }
+  /// A message of the library in the user's terms: its names of this command's fields
+  /// ("training_config.global_batch", "layout.dp", "gpu_spec.memory_bandwidth", "min_servers:")
+  /// replaced by how the user gave them ("--global-batch 7", "plan.json: key 'dp'", "--gpu
+  /// my.json: memory_bandwidth", "--rate 20:"), by the table in options.cpp. The library keeps
+  /// its own names (it has no flags); main() translates every error of a command through this.
+  [[nodiscard]] std::string in_user_terms(std::string_view message) const;
+
+  /// Typed values; nullopt when not given. count() checks positivity (usage_error naming the
+  /// field), count0() non-negativity.
+  [[nodiscard]] std::optional<int> count(std::string_view key) const;
+  [[nodiscard]] std::optional<int> count0(std::string_view key) const;
+  [[nodiscard]] std::optional<double> number(std::string_view key) const;
+  [[nodiscard]] std::optional<std::string> text(std::string_view key) const;
+  [[nodiscard]] std::optional<bool> flag(std::string_view key) const;
+  [[nodiscard]] const nlohmann::json* value(std::string_view key) const;
+
+ private:
+  std::vector<field> fields_;
+  std::map<std::string, nlohmann::json, std::less<>> flags_;
+  std::map<std::string, nlohmann::json, std::less<>> plan_;
+  std::optional<std::string> plan_option_;
+  std::string plan_file_;
+};
+
+// ---- from the shared groups to the library's inputs ------------------------------------------
+
+/// The model (required): --model NAME|PATH|params:N, or a plan's inline "model" object.
+model_choice model_from(const settings& s, std::string_view command);
+/// The GPU: --gpu NAME|FILE|local, a plan's inline "gpu" object, or H100-SXM5-80GB.
+/// The --gpu (or the plan's "gpu"), checked for `use` (check_gpu): fit asks for the memory only.
+gpu_choice gpu_from(const settings& s, gpu_use use = gpu_use::rates);
+/// The node, when --node was given (catalog name or alias).
+std::optional<node_spec> node_from(const settings& s);
+/// The layout: dp defaults to what --gpus leaves after tp x pp x cp; checked against the model.
+/// `expert_parallel_in_tp`: ep counts ranks of the tensor-parallel group (serving's meaning,
+/// checked by serving_plan::validate) instead of the data-parallel ranks (training's).
+parallel_layout layout_from(const settings& s, const model_choice& model,
+                            bool expert_parallel_in_tp = false);
+/// Every training_config field, checked.
+training_config training_from(const settings& s);
+/// The training framework: --framework if given (refused when the plan needs the other one),
+/// else transformers, or megatron when the plan uses what only the Megatron profile models
+/// (tp/pp/cp/ep > 1, sp, virtual stages, selective recompute, offload, fp8, dropout, no flash
+/// attention, MoE, params:N). Returns the note the text output prints beside the framework.
+std::string settle_framework(const settings& s, const model_choice& model,
+                             const parallel_layout& l, training_config& c);
+/// Every inference_config field, checked; weights default to the model's own 16-bit dtype.
+inference_config serving_from(const settings& s, const model_choice& model);
+
+/// The enumerator named `text`, among `allowed` (all of E's when empty); usage_error
+/// "<who> 'x' is not one of a|b|c" otherwise.
+template <named_enum E>
+E enum_named(const std::string& text, const std::string& who, std::initializer_list<E> allowed = {}) {
+  // No std::vector here: g++ 12 at -O3 reports a false -Wfree-nonheap-object on one (the demo
+  // and release presets build with -O3 and -Werror).
+  E e{};
+  const bool parsed = parse_enum(text, e);
+  bool found = false;
+  std::string list;
+  const auto consider = [&](E a) {
+    list += (list.empty() ? "" : "|") + std::string(to_string(a));
+    found = found || (parsed && a == e);
+  };
+  if (allowed.size() > 0)
+    for (E a : allowed) consider(a);
+  else
+    for (const enumerator<E>& x : enumerators(E{})) consider(x.value);
+  if (!found) throw usage_error(who + " '" + text + "' is not one of " + list);
+  return e;
+}
+
+}  // namespace gpuplan::cli

@@ -1,0 +1,317 @@
+// tools/gpuplan/train_run.cpp: the training run of `gpuplan train`'s flags (train_run.hpp).
+#include "train_run.hpp"
+
+#include "cli.hpp"
+
+#include <gpuplan/catalog.hpp>
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace gpuplan::cli {
+
+namespace {
+
+constexpr field run_table[] = {
+    {"tokens", "--tokens", field_type::text, "train-time",
+     "Token budget: time, GPU-hours and FLOPs to train on it (15T, 2e12, 300B)"},
+    {"nodes", "--nodes", field_type::count, "train-time",
+     "Nodes in the cluster (default: as many as the GPUs need)"},
+    {"fabric", "--fabric", field_type::text, "train-time",
+     "Network between nodes: infiniband|roce|efa|ethernet (default infiniband)"},
+    {"failures_per_node_day", "--failures-per-node-day", field_type::number, "train-time",
+     "Job-stopping failures per 8-GPU node per day (default 0.00379, Llama 3's 419 in 54 days on "
+     "2,048 nodes; docs/models/cost.md)"},
+    {"restart_minutes", "--restart-minutes", field_type::number, "train-time",
+     "Minutes from a failure to training again, besides the lost work (default 10)"},
+    {"checkpoint_interval_hours", "--checkpoint-interval-hours", field_type::number, "train-time",
+     "Hours of training between checkpoints (default: the Young/Daly optimum)"},
+    {"checkpoint_write_seconds", "--checkpoint-write-seconds", field_type::number, "train-time",
+     "Seconds one checkpoint stops training (default: its bytes at 122 MB/s per GPU)"},
+    {"no_failures", "--no-failures", field_type::flag, "train-time",
+     "Reserve the steady-state time: no failures, restarts or checkpoints"},
+    {"rampup_batch_size", "--rampup-batch-size", field_type::text, "train-time",
+     "Batch-size ramp-up as Megatron's --rampup-batch-size: 'START INCREMENT SAMPLES' (e.g. '192 "
+     "16 9765625'; commas also work): the time to train runs those steps first"},
+};
+
+/// A reliability flag's value: finite, not negative (and not zero unless `zero_ok`), at most
+/// `max` (beyond it a typo, and the model's figures lose their meaning).
+double reliability_number(const settings& s, std::string_view key, bool zero_ok, double max) {
+  const double v = *s.number(key);
+  if (!std::isfinite(v) || v < 0.0 || (!zero_ok && v == 0.0) || v > max)
+    throw usage_error(fmt::format("{} must be a {} number of at most {:g} (got {:g})", s.name(key),
+                                  zero_ok ? "non-negative" : "positive", max, v));
+  return v;
+}
+
+/// Shortest checkpoint interval taken, in hours: a second. No run checkpoints more often than it
+/// takes a step, and a training step takes a second or more at the scales the reliability model
+/// is for; --checkpoint-interval-hours 1e-308 made the checkpoint count infinite ("inf days", a
+/// JSON null; gpuplan issue 22).
+constexpr double min_checkpoint_interval_hours = 1.0 / 3600.0;
+
+/// --rampup-batch-size "START INCREMENT SAMPLES" into the plan's config, each checked against
+/// the batch and the layout with the flag named.
+void set_rampup(const settings& s, const std::string& text, training_plan& p) {
+  const std::string flag = s.name("rampup_batch_size");
+  std::string spaced = text;
+  for (char& ch : spaced)
+    if (ch == ',') ch = ' ';
+  double v[3]{};
+  int n = 0;
+  std::size_t at = 0;
+  while (at < spaced.size()) {
+    while (at < spaced.size() && spaced[at] == ' ') ++at;
+    if (at == spaced.size()) break;
+    std::size_t end = spaced.find(' ', at);
+    if (end == std::string::npos) end = spaced.size();
+    const std::string word = spaced.substr(at, end - at);
+    std::string digits;
+    for (char ch : word)
+      if (ch != '_') digits += ch;  // Megatron's scripts write 9_765_625
+    if (n == 3 || digits.empty() ||
+        digits.find_first_not_of("0123456789") != std::string::npos || digits.size() > 15)
+      throw usage_error(fmt::format("{} takes three whole numbers, START INCREMENT SAMPLES (got "
+                                    "'{}')",
+                                    flag, text));
+    v[n++] = std::stod(digits);
+    at = end;
+  }
+  if (n != 3)
+    throw usage_error(fmt::format("{} takes three whole numbers, START INCREMENT SAMPLES (got '{}')",
+                                  flag, text));
+  training_config& c = p.config;
+  const int batch = plan_global_batch(p);
+  if (c.global_batch == 0)
+    throw usage_error(flag + " needs --global-batch (the batch the ramp ends at)");
+  if (!(v[0] >= 1 && v[0] < batch))
+    throw usage_error(fmt::format("{}: START ({:g}) must be at least 1 and below --global-batch "
+                                  "({})",
+                                  flag, v[0], batch));
+  if (!(v[1] >= 1) || static_cast<long long>(batch - v[0]) % static_cast<long long>(v[1]) != 0)
+    throw usage_error(fmt::format("{}: INCREMENT ({:g}) must divide --global-batch - START ({:g})",
+                                  flag, v[1], batch - v[0]));
+  if (!(v[2] >= 1))
+    throw usage_error(fmt::format("{}: SAMPLES must be at least 1", flag));
+  const long long unit = 1LL * c.micro_batch * p.layout.dp;
+  if (static_cast<long long>(v[0]) % unit != 0 || static_cast<long long>(v[1]) % unit != 0)
+    throw usage_error(fmt::format("{}: START and INCREMENT must be multiples of --micro-batch x dp "
+                                  "({})",
+                                  flag, unit));
+  if (c.micro_batches > 0)
+    throw usage_error(flag + " changes the micro-batches per step: drop --micro-batches");
+  c.rampup_start = static_cast<int>(v[0]);
+  c.rampup_increment = static_cast<int>(v[1]);
+  c.rampup_samples = v[2];
+}
+
+}  // namespace
+
+reliability_assumptions reliability_from(const settings& s) {
+  reliability_assumptions a;
+  if (s.flag("no_failures").value_or(false)) {
+    for (const char* other : {"failures_per_node_day", "restart_minutes",
+                              "checkpoint_interval_hours", "checkpoint_write_seconds"})
+      if (s.has(other))
+        throw usage_error(fmt::format("{} turns the reliability model off; {} has no effect then",
+                                      s.name("no_failures"), s.name(other)));
+    a.enabled = false;
+    return a;
+  }
+  // Bounds: a node failing every 86 s; a restart, an interval or a write of a year
+  if (s.has("failures_per_node_day"))
+    a.failures_per_node_day = reliability_number(s, "failures_per_node_day", true, 1000.0);
+  if (s.has("restart_minutes"))
+    a.restart = reliability_number(s, "restart_minutes", true, 525960.0) * units::minute;
+  if (s.has("checkpoint_interval_hours")) {
+    const double h = reliability_number(s, "checkpoint_interval_hours", false, 8766.0);
+    if (h < min_checkpoint_interval_hours)
+      throw usage_error(fmt::format("{} must be at least {:.3g} (a second, "
+                                    "min_checkpoint_interval_hours; got {:g})",
+                                    s.name("checkpoint_interval_hours"),
+                                    min_checkpoint_interval_hours, h));
+    a.checkpoint_interval = h * units::h;
+  }
+  if (s.has("checkpoint_write_seconds"))
+    a.checkpoint_write =
+        reliability_number(s, "checkpoint_write_seconds", false, 31557600.0) * units::s;
+  return a;
+}
+
+modelled_training_run modelled_run(const run_description& d) {
+  const duration steady = time_to_train(d.plan, *d.tokens);
+  const reliability_estimate e = estimate_reliability(d.reliability, d.plan.layout.gpus(), steady,
+                                                      checkpoint_size(d.plan));
+  if (!e.feasible)
+    throw usage_error(fmt::format(
+        "{} GPUs fail every {:.3g} min on average, less than a restart ({:.3g} min) plus half a "
+        "checkpoint interval ({:.3g} min): the run makes no progress; check "
+        "--failures-per-node-day, --restart-minutes and --checkpoint-interval-hours (or "
+        "--no-failures)",
+        d.plan.layout.gpus(), e.mttf.in(units::minute), e.restart.in(units::minute),
+        e.checkpoint_interval.in(units::minute)));
+  return modelled_training(d.plan, *d.tokens, d.reliability);
+}
+
+std::string interruptions_text(double n) {
+  return n < 10 ? fmt::format("{:.2g}", n) : fmt::format("{:.0f}", n);
+}
+
+std::optional<node_spec> catalog_node_of(const gpu_spec& gpu) {
+  for (const node_spec& n : catalog::all_nodes)
+    if (n.gpu.name == gpu.name) return n;
+  return std::nullopt;
+}
+
+node_spec choose_node(const settings& s, const gpu_choice& gpu, int gpus, std::string_view command) {
+  if (auto n = node_from(s)) {
+    if (s.has("gpu") && n->gpu.name != gpu.spec.name)
+      throw usage_error(fmt::format("{} holds {} GPUs; {} asks for {}", s.name("node"),
+                                    n->gpu.name.view(), s.name("gpu"), gpu.spec.name.view()));
+    return *n;
+  }
+  if (const std::optional<node_spec> n = catalog_node_of(gpu.spec)) return *n;
+  if (gpus == 1) {
+    node_spec one{};
+    one.name = gpu.spec.name;
+    one.gpu = gpu.spec;
+    one.gpus = 1;
+    one.fabric = intra_node_fabric::pcie;
+    one.scale_up_per_gpu = gpu.spec.pcie.per_direction();
+    return one;
+  }
+  throw usage_error(fmt::format(
+      "no catalog node carries {}: give --node (gpuplan {} needs the node's NVLink and NICs)",
+      gpu.spec.name.view(), command));
+}
+
+std::span<const field> train_run_fields() { return run_table; }
+
+std::string secs(duration d) {
+  const double s = d.in(units::s);
+  if (s < 1e-3) return fmt::format("{:.1f} us", s * 1e6);
+  if (s < 1.0) return fmt::format("{:.1f} ms", s * 1e3);
+  if (s < 600.0) return fmt::format("{:.2f} s", s);
+  if (s < 3 * 86400.0) return fmt::format("{:.1f} h", s / 3600.0);
+  return fmt::format("{:.1f} days", s / 86400.0);
+}
+
+std::string layout_text(const parallel_layout& l) {
+  std::string t = fmt::format("TP {} x PP {} x DP {}", l.tp, l.pp, l.dp);
+  if (l.cp > 1) t += fmt::format(" x CP {}", l.cp);
+  if (l.ep > 1) t += fmt::format(", EP {}", l.ep);
+  if (l.virtual_stages > 1) t += fmt::format(", {} chunks", l.virtual_stages);
+  if (l.zero > 0) t += fmt::format(", ZeRO-{}", l.zero);
+  if (l.sequence_parallel) t += ", SP";
+  return t;
+}
+
+std::string reliability_text(const reliability_estimate& e) {
+  if (!e.enabled) return "";
+  const bool fails = std::isfinite(e.mttf.value);
+  const std::string interval = std::isfinite(e.checkpoint_interval.value)
+                                   ? fmt::format("checkpoint every {} ({} each)",
+                                                 secs(e.checkpoint_interval),
+                                                 secs(e.checkpoint_write))
+                                   : std::string("no checkpoints");
+  if (!fails)
+    return fmt::format("expected with checkpoints: {} (ETTR {:.3f}; no failures; {})", secs(e.wall),
+                       e.ettr, interval);
+  return fmt::format(
+      "expected with failures and checkpoints: {} (ETTR {:.3f}; MTTF {}, {} interruptions; {})",
+      secs(e.wall), e.ettr, secs(e.mttf),
+      interruptions_text(e.interruptions),
+      interval);
+}
+
+nlohmann::json reliability_json(const reliability_estimate& e, const reliability_assumptions& a) {
+  auto finite_or_null = [](double v) {
+    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+  };
+  return {{"enabled", e.enabled},
+          {"ettr", e.ettr},
+          {"steady_state_s", e.productive.in(units::s)},
+          {"expected_wall_s", e.wall.in(units::s)},
+          {"mttf_hours", finite_or_null(e.mttf.in(units::h))},
+          {"expected_interruptions", e.interruptions},
+          {"checkpoint_interval_hours", finite_or_null(e.checkpoint_interval.in(units::h))},
+          {"checkpoint_write_s", e.checkpoint_write.in(units::s)},
+          {"restart_minutes", e.restart.in(units::minute)},
+          {"lost_to_failures_hours", e.lost_to_failures.in(units::h)},
+          {"lost_to_checkpoints_hours", e.lost_to_checkpoints.in(units::h)},
+          {"failures_per_node_day", e.enabled ? nlohmann::json(a.failures_per_node_day) : nullptr},
+          {"node_equivalents", e.node_equivalents},
+          {"source", "first-order checkpoint/restart model (docs/models/cost.md, Reliability)"}};
+}
+
+nlohmann::json breakdown_json(const step_breakdown& b) {
+  return {{"compute_s", b.compute.in(units::s)},
+          {"memory_bound_s", b.memory_bound.in(units::s)},
+          {"tensor_parallel_s", b.tensor_parallel.in(units::s)},
+          {"context_parallel_s", b.context_parallel.in(units::s)},
+          {"expert_parallel_s", b.expert_parallel.in(units::s)},
+          {"pipeline_bubble_s", b.bubble.in(units::s)},
+          {"pipeline_p2p_s", b.pipeline_p2p.in(units::s)},
+          {"data_parallel_s", b.data_parallel.in(units::s)},
+          {"optimizer_s", b.optimizer.in(units::s)},
+          {"offload_s", b.offload.in(units::s)},
+          {"data_loading_s", b.data_loading.in(units::s)}};
+}
+
+
+training_memory_verdict memory_verdict_of(const training_plan& p) {
+  return training_verdict(p.model, p.node.gpu, p.layout, p.config);
+}
+
+run_description training_run_from(const settings& s, std::string_view command) {
+  for (const char* unsupported : {"lora", "qlora"})
+    if (s.has(unsupported))
+      throw usage_error(s.name(unsupported) +
+                        ": the step-time model does not cover LoRA fine-tuning "
+                        "(docs/models/training-time.md)");
+  run_description d;
+  d.model = model_from(s, command);
+  if (!d.model.transformer)
+    throw usage_error(s.name("model") +
+                      fmt::format(": gpuplan {} needs the model's architecture (a catalog name or "
+                                  "a config.json), not a parameter count",
+                                  command));
+  const gpu_choice gpu = gpu_from(s);
+  d.plan.model = *d.model.transformer;
+  d.plan.layout = layout_from(s, d.model);
+  d.plan.config = training_from(s);
+  // --framework/--amp/--master-weights/--chunked-loss as fit reads them: the step-time model
+  // and the memory model follow the same training_config::framework
+  d.framework_note = settle_framework(s, d.model, d.plan.layout, d.plan.config);
+  if (d.plan.config.offload == offload_kind::params)
+    throw usage_error(s.name("offload") +
+                      " params: the step-time model covers optimizer offload only");
+  d.plan.node = choose_node(s, gpu, d.plan.layout.gpus(), command);
+  if (auto n = s.count("nodes")) {
+    // the cluster's GPUs within the largest count the models are defined for (an int product
+    // in the models: --nodes 2147483647 wrapped it negative)
+    if (1LL * *n * d.plan.node.gpus > parallel_layout::max_gpus)
+      throw usage_error(fmt::format("{} {} x {} GPUs per node is more than {} GPUs "
+                                    "(parallel_layout::max_gpus, the most the models are "
+                                    "defined for)",
+                                    s.name("nodes"), *n, d.plan.node.gpus,
+                                    parallel_layout::max_gpus));
+    d.plan.nodes = *n;
+  }
+  if (auto f = s.text("fabric")) {
+    d.plan.fabric = enum_named<inter_node_fabric>(
+        *f, s.name("fabric"), {inter_node_fabric::infiniband, inter_node_fabric::roce,
+                               inter_node_fabric::efa, inter_node_fabric::ethernet});
+  }
+  if (auto t = s.text("tokens")) {
+    d.tokens = parse_count(*t, s.name("tokens")) * units::token;
+    d.tokens_text = *t;
+  }
+  d.reliability = reliability_from(s);
+  if (auto r = s.text("rampup_batch_size")) set_rampup(s, *r, d.plan);
+  return d;
+}
+
+}  // namespace gpuplan::cli

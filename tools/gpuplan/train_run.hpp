@@ -1,0 +1,79 @@
+// tools/gpuplan/train_run.hpp: a training run described by `gpuplan train`'s flags, shared by
+// `gpuplan train` and `gpuplan cost` (which prices the run), so both read the same options the same
+// way.
+#pragma once
+
+#include "fit_output.hpp"
+#include "options.hpp"
+
+#include <gpuplan/models/reliability.hpp>
+#include <gpuplan/models/training_step.hpp>
+#include <gpuplan/plan/fit.hpp>
+#include <gpuplan/plan/training_cost.hpp>
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace gpuplan::cli {
+
+/// --tokens, --nodes, --fabric and the reliability model's flags (--failures-per-node-day,
+/// --restart-minutes, --checkpoint-interval-hours, --checkpoint-write-seconds, --no-failures):
+/// the run's own fields beside the shared groups.
+std::span<const field> train_run_fields();
+
+/// A training run: the model, the plan the step-time model reads, and the token budget.
+struct run_description {
+  model_choice model;
+  training_plan plan;
+  std::optional<token_count> tokens;
+  std::string tokens_text;
+  std::string framework_note;  ///< why the framework is what it is (settle_framework)
+  /// Failures and checkpoints (models/reliability.hpp): the defaults, the flags over them.
+  reliability_assumptions reliability;
+};
+
+/// Expected interruptions for people: two significant digits below 10, whole above.
+std::string interruptions_text(double n);
+
+/// The catalog server that carries `gpu` (DGX A100, DGX H100, HGX H200, DGX B200, 8x L40S), if any.
+std::optional<node_spec> catalog_node_of(const gpu_spec& gpu);
+
+/// The node: --node, else the catalog node that carries the GPU, else (one GPU) the GPU alone;
+/// usage_error when --node holds another GPU or no catalog node carries it (naming `command`).
+node_spec choose_node(const settings& s, const gpu_choice& gpu, int gpus, std::string_view command);
+
+/// The reliability model's assumptions from its flags (--failures-per-node-day, --restart-minutes,
+/// --checkpoint-interval-hours, --checkpoint-write-seconds, --no-failures); usage_error naming
+/// the flag for a value out of range.
+reliability_assumptions reliability_from(const settings& s);
+
+/// The run's modelled time and reserved time (plan/training_cost.hpp) for d.tokens; usage_error
+/// naming the reliability flags when failures leave the run no progress.
+modelled_training_run modelled_run(const run_description& d);
+
+/// A duration for people: us, ms, s, h or days by size.
+std::string secs(duration d);
+/// "TP 8 x PP 16 x DP 128, ZeRO-1, SP": the degrees that are not 1 and the options on.
+std::string layout_text(const parallel_layout& l);
+/// The step's parts in seconds, keyed as `gpuplan train --json`'s "breakdown".
+nlohmann::json breakdown_json(const step_breakdown& b);
+
+/// The reliability model's figures for people: "expected with failures and checkpoints: ..."
+/// (one line, no newline), or "" when it is off.
+std::string reliability_text(const reliability_estimate& e);
+/// The reliability model's figures and assumptions as JSON (`gpuplan train --json` and `gpuplan
+/// cost --json` under "reliability").
+nlohmann::json reliability_json(const reliability_estimate& e, const reliability_assumptions& a);
+
+/// The plan's memory verdict: the fit's (plan/fit.hpp training_verdict, the rule `gpuplan fit`
+/// and the search apply) of its model, layout and configuration on its node's GPU.
+training_memory_verdict memory_verdict_of(const training_plan& p);
+
+/// Reads the model, GPU, node, layout, training and train-run fields into a plan; throws
+/// usage_error naming the flag on what the step-time model does not cover. `command` names the
+/// subcommand in messages.
+run_description training_run_from(const settings& s, std::string_view command);
+
+}  // namespace gpuplan::cli
