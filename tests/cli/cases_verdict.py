@@ -117,7 +117,7 @@ def _():
 @case("verdict.rampup_doc_example_fits")
 def _():
     # docs/cli.md's --rampup-batch-size example must be a run that fits
-    with open(os.path.join(os.path.dirname(DATA), "..", "examples", "gpuplan", "doc",
+    with open(os.path.join(os.path.dirname(DATA), "..", "tools", "gpuplan", "doc",
                            "cli.md.in")) as fh:
         doc = fh.read()
     m = re.search(r"<<<run: gpuplan (train [^>]*--rampup-batch-size[^>]*)>>>", doc)
