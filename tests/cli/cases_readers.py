@@ -265,3 +265,12 @@ def _():
     check("default book" not in t, t)
     t = ok("cost", "--gpu", "t4", "--gpu-hours", "10", "--prices", data("prices/book.json")).out
     check("default book has an on_demand price for T4-16GB" in t, t)
+
+
+@case("readers.prices_price_bounded")
+def _():
+    """A book's price past max_price_per_gpu_hour_usd is refused naming the file and the field
+    (1e300 printed a 300-digit cost with exit 0; 1e308 overflowed naming neither)."""
+    book = data("prices/huge_price.json")
+    bad(re.escape(book) + r": cloud\[0\].*field 'on_demand_usd_per_gpu_hour' must be at most "
+        r"10000 USD", "cost", "--gpu", "h100", "--gpu-hours", "10", "--prices", book)

@@ -51,10 +51,7 @@ struct estimate_notes;
 
 namespace gpuplan::cli {
 
-/// The most a GPU-hour is taken at (--price-per-gpu-hour of cost and search): $10,000, about a
-/// thousand times the dearest on-demand rate of the price book (an 8-GPU B200 instance's share,
-/// tens of dollars). Anything above is a typo, and 1e308 overflowed the run's cost unnamed.
-inline constexpr double max_price_per_gpu_hour_usd = 1e4;
+// max_price_per_gpu_hour_usd (--price-per-gpu-hour's bound) is the library's: specs/pricing.hpp
 
 /// Bad input on the command line: exit status 2 and what() on one line.
 class usage_error : public std::runtime_error {

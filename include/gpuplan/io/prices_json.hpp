@@ -191,6 +191,10 @@ inline cloud_price cloud_price_from_json(const nlohmann::json& j, const entry_pl
       throw error(at.field(key) +
                   " is 0: a price must be positive (leave the key out when the term is not "
                   "offered)");
+    if (!(v <= max_price_per_gpu_hour_usd))
+      throw error(at.field(key) + " must be at most " +
+                  std::to_string(static_cast<long long>(max_price_per_gpu_hour_usd)) +
+                  " USD per GPU-hour (max_price_per_gpu_hour_usd)");
     return v * units::usd_per_h;
   };
   p.on_demand = price("on_demand_usd_per_gpu_hour");

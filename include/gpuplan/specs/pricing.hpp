@@ -44,6 +44,12 @@ constexpr bool same_folded_name(std::string_view a, std::string_view b) {
 }
 }  // namespace detail
 
+/// The most a GPU-hour is taken at (a price book's entries, --price-per-gpu-hour of cost and
+/// search): $10,000, about a thousand times the dearest on-demand rate of the default price book
+/// (an 8-GPU B200 instance's share, tens of dollars). Anything above is a typo, and 1e308
+/// overflowed a run's cost unnamed (1e300 printed a 300-digit cost).
+inline constexpr double max_price_per_gpu_hour_usd = 1e4;
+
 /// How a cloud GPU-hour is bought.
 enum class price_term : unsigned char {
   on_demand,   ///< pay as you go, per hour used
