@@ -1,8 +1,8 @@
 // fuzz/cli_support.hpp: runs the gpuplan command-line tool in-process for the cli_* targets.
 //
-// The tool's sources (tools/gpuplan/*.cpp) are compiled into each cli_* target with
-// -Dmain=gpuplan_cli_main, so its own main() (argument parsing, every command, the error
-// handling and exit statuses) runs unchanged for each input. Its stdout and stderr go to
+// Each cli_* target links the tool's library (gpuplan_cli_commands) and calls run_tool(), what
+// the tool's main() is (argument parsing, every command, the error handling and exit statuses),
+// unchanged for each input. Its stdout and stderr go to
 // temporary files that the oracles read; sanitizer reports still reach the real stderr.
 #pragma once
 
@@ -17,9 +17,8 @@
 #include <string_view>
 #include <vector>
 
+#include "cli.hpp"  // run_tool
 #include "fuzz_support.hpp"
-
-int main(int argc, char** argv);  // the tool's main, renamed gpuplan_cli_main by the build
 
 namespace gpuplan::fuzz {
 
@@ -85,7 +84,7 @@ inline cli_result run_cli(const std::vector<std::string>& args) {
   ::dup2(out_fd, 1);
   ::dup2(err_fd, 2);
   cli_result r;
-  r.status = gpuplan_cli_main(static_cast<int>(storage.size()), argv.data());
+  r.status = gpuplan::cli::run_tool(static_cast<int>(storage.size()), argv.data());
   std::fflush(stdout);
   std::fflush(stderr);
   ::dup2(saved_out, 1);

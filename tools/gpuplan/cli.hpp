@@ -1,8 +1,11 @@
 // tools/gpuplan/cli.hpp: what the gpuplan tool's commands share.
 //
-// One file per command (cmd_<name>.cpp) and per report (fit_output.cpp: the fit report as text
-// and JSON). Each command registers itself through an add_<name>_command function that adds a
-// CLI11 subcommand and returns what to run when the user chose it; main.cpp lists them.
+// The tool is a library (gpuplan_cli_commands: every file here but main.cpp) and a thin main.cpp
+// that calls run_tool(); the fuzz targets link the same library. One file per command
+// (cmd_<name>.cpp) and per report (fit_output.cpp: the fit report as text and JSON). Each command
+// is one row of command_table() (commands.cpp): its name, its one-line help, and an
+// add_<name>_command function that adds its flags to the subcommand the table made for it and
+// returns what to run when the user chose it.
 //
 // A command's settings are a table of fields (options.hpp): the shared groups (model_fields,
 // gpu_fields, node_fields, layout_fields, training_fields, serving_fields) plus its own. One
@@ -10,17 +13,19 @@
 // value as the user gave it in errors; the builders (model_from, gpu_from, node_from, layout_from,
 // training_from, serving_from) turn them into the library's inputs. A new command, e.g. `train`:
 //
-//   command add_train_command(CLI::App& app) {
+//   command add_train_command(CLI::App& sub) {
 //     auto s = std::make_shared<settings>();
-//     CLI::App* sub = app.add_subcommand("train", "Step time and cost of a training run");
-//     s->add(sub, {model_fields(), gpu_fields(), node_fields(), layout_fields(), training_fields()});
-//     s->add_plan_option(sub);
-//     return {sub, [s] { s->read_plan(); const model_choice m = model_from(*s, "train");
-//                        /* gpu_from(*s), layout_from(*s, m), training_from(*s) ... */ return 0; }};
+//     s->add(&sub, {model_fields(), gpu_fields(), node_fields(), layout_fields(), training_fields()});
+//     s->add_plan_option(&sub);
+//     return {&sub, [s] { s->read_plan(); const model_choice m = model_from(*s, "train");
+//                         /* gpu_from(*s), layout_from(*s, m), training_from(*s) ... */ return 0; }};
 //   }
 //
-// then one line in main.cpp and the file in CMakeLists.txt. Its flags, plan keys, defaults and
-// messages are then those of `fit`, and a field added to a shared group reaches every command.
+// then its row in commands.cpp ({"train", "Step time and cost of a training run",
+// add_train_command}) and its section in doc/cli.md.in (the test cli.doc_lists_every_command
+// checks that every command has one); CMake picks up every cmd_*.cpp. Its flags, plan keys,
+// defaults and messages are then those of `fit`, and a field added to a shared group reaches
+// every command.
 //
 // Errors: bad input from the user (unknown names, malformed files, impossible layouts, conflicting
 // flags) is thrown as usage_error, io::error, gpuplan::invalid_input or std::invalid_argument;
@@ -40,6 +45,7 @@
 #include <array>
 #include <functional>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -68,7 +74,7 @@ class status_error : public usage_error {
 };
 
 /// The report did not reach stdout (a full disk, `> /dev/full`): the user's to fix, exit status 2
-/// with "cannot write the output: <the system's reason>" (main.cpp).
+/// with "cannot write the output: <the system's reason>" (app.cpp).
 class output_error : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -89,21 +95,39 @@ struct command {
   std::function<const settings*()> given = [] { return static_cast<const settings*>(nullptr); };
 };
 
-command add_demo_command(CLI::App& app);
-command add_gpus_command(CLI::App& app);
-command add_models_command(CLI::App& app);
-command add_fit_command(CLI::App& app);
-command add_probe_command(CLI::App& app);
-command add_serve_command(CLI::App& app);
-command add_capacity_command(CLI::App& app);
-command add_utilization_command(CLI::App& app);
-command add_cost_command(CLI::App& app);
+/// One command of the tool: its name and the one line `gpuplan --help` shows for it, and the
+/// function that adds its flags to the subcommand made for it (`sub`) and says what to run.
+struct command_entry {
+  const char* name;
+  const char* help;
+  command (*add)(CLI::App& sub);
+};
+
+/// Every command, in the order `gpuplan --help` lists them: the one table (commands.cpp). A new
+/// command is a cmd_<name>.cpp defining its add function and one row of this table.
+std::span<const command_entry> command_table();
+/// The row of command_table() named `name`; std::out_of_range when there is none (a bug).
+const command_entry& find_command(std::string_view name);
+
+/// The whole tool: parses `argv`, runs the chosen command (the demo when none is named), prints
+/// any error as one line; returns the exit status (main.cpp's list). The fuzz targets call it.
+int run_tool(int argc, char** argv);
+
+// Each adds its command's flags to `sub` (the subcommand command_table() made for it).
+command add_demo_command(CLI::App& sub);
+command add_gpus_command(CLI::App& sub);
+command add_models_command(CLI::App& sub);
+command add_fit_command(CLI::App& sub);
+command add_probe_command(CLI::App& sub);
+command add_serve_command(CLI::App& sub);
+command add_capacity_command(CLI::App& sub);
+command add_utilization_command(CLI::App& sub);
+command add_cost_command(CLI::App& sub);
+command add_train_command(CLI::App& sub);
+command add_search_command(CLI::App& sub);
 
 /// A command that prints a list as a table, or as JSON with --json: print(json) is its body.
-command add_listing_command(CLI::App& app, const char* name, const char* help,
-                            const char* json_help, int (*print)(bool json));
-command add_train_command(CLI::App& app);
-command add_search_command(CLI::App& app);
+command add_listing_command(CLI::App& sub, const char* json_help, int (*print)(bool json));
 
 /// The built-in scenario (`gpuplan` with no arguments).
 int run_demo();

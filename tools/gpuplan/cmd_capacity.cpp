@@ -801,10 +801,7 @@ int run_capacity(capacity_command& cmd) {
 
 command add_capacity_command(CLI::App& app) {
   auto cmd = std::make_shared<capacity_command>();
-  CLI::App* sub = app.add_subcommand(
-      "capacity",
-      "Replicas for a demand at a waiting-time target (Erlang C / Allen-Cunneen), their "
-      "utilisation against the 70-90% band, growth month by month");
+  CLI::App* sub = &app;
   cmd->s.add(sub, {model_fields(), gpu_fields(), node_fields(), layout_fields(), serving_fields(),
                    serve_load_fields(), capacity_table});
   cmd->s.add_plan_option(sub);

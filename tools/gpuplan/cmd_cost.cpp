@@ -524,8 +524,7 @@ int run_cost_command(cost_command& cmd) {
 
 command add_cost_command(CLI::App& app) {
   auto cmd = std::make_shared<cost_command>();
-  CLI::App* sub = app.add_subcommand(
-      "cost", "What a run costs, draws and emits; cloud against owning (break-even), hybrid");
+  CLI::App* sub = &app;
   const std::vector<field> training = without_dtype(training_fields());
   const std::vector<field> serve_load = without_dtype(serve_load_fields());
   cmd->s.add(sub, {model_fields(), gpu_fields(), node_fields(), layout_fields(), training,

@@ -22,6 +22,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <unistd.h>
@@ -77,10 +78,12 @@ class captured_stdout {
   int saved_ = -1;
 };
 
-/// Runs `gpuplan <line> --json` in this process and returns its JSON.
-nlohmann::json run_json(command (*add)(CLI::App&), const std::string& line) {
+/// Runs `gpuplan <name> <line> --json` in this process (the command of command_table() named
+/// `name`) and returns its JSON.
+nlohmann::json run_json(std::string_view name, const std::string& line) {
   CLI::App app{"gpuplan"};
-  const command c = add(app);
+  const command_entry& entry = find_command(name);
+  const command c = entry.add(*app.add_subcommand(entry.name, entry.help));
   std::vector<std::string> args = words(line);
   args.insert(args.begin(), c.app->get_name());
   args.emplace_back("--json");
@@ -109,8 +112,8 @@ int run_demo() {
   // 1. Does a full fine-tune fit? Not on one node; the advice, then two nodes.
   const std::string fit8 = mg + " --gpus 8 " + fine_tune;
   const std::string fit16 = mg + " --gpus 16 " + fine_tune;
-  const nlohmann::json f8 = run_json(add_fit_command, fit8);
-  const nlohmann::json f16 = run_json(add_fit_command, fit16);
+  const nlohmann::json f8 = run_json("fit", fit8);
+  const nlohmann::json f16 = run_json("fit", fit16);
   section("1. Does it fit? Full fine-tune (bf16, AdamW, FSDP/ZeRO-3, 4k tokens, full recompute)",
           "fit", fit8);
   fmt::print("  8 GPUs: {}, {} per GPU of {}", f8["fits"].get<bool>() ? "fits" : "does not fit",
@@ -123,7 +126,7 @@ int run_demo() {
 
   // 2. How fast: that fine-tune on two nodes, over a budget of 1B tokens.
   const std::string run = fit16 + " --global-batch 64 --tokens 1B";
-  const nlohmann::json t = run_json(add_train_command, run);
+  const nlohmann::json t = run_json("train", run);
   // the run timed and priced below is the one part 1 says fits: the same verdict (fit.hpp)
   if (!t["fits"].get<bool>() || !f16["fits"].get<bool>())
     throw std::runtime_error("demo: the 16-GPU run does not fit, yet the demo times it");
@@ -135,7 +138,7 @@ int run_demo() {
              secs(t["time_to_train_s"].get<double>() * units::s), t["gpu_hours"].get<double>());
 
   // 3. What it costs.
-  const nlohmann::json c = run_json(add_cost_command, run);
+  const nlohmann::json c = run_json("cost", run);
   section("3. What does it cost?", "cost", run);
   fmt::print("  ${:.0f} at ${:.2f}/GPU-hour ({} {}), {:.0f} kWh, {:.0f} kg CO2e\n",
              c["cost_usd"].get<double>(), c["price"]["usd_per_gpu_hour"].get<double>(),
@@ -150,7 +153,7 @@ int run_demo() {
 
   // 4. Serving it on one node under a latency SLO.
   const std::string serve = mg + " " + serve_load + " --concurrency 64";
-  const nlohmann::json s = run_json(add_serve_command, serve);
+  const nlohmann::json s = run_json("serve", serve);
   section("4. Serving: TP 8 on one node, 2000-token prompts, 500-token answers", "serve",
           serve);
   const nlohmann::json& b = s["best"];
@@ -166,7 +169,7 @@ int run_demo() {
   // 5. How many GPUs a demand needs, and when growth outruns them.
   const std::string cap = mg + " " + serve_load +
                           " --rate 5 --peak-factor 2 --growth 0.1 --months 12 --wait-slo 2";
-  const nlohmann::json k = run_json(add_capacity_command, cap);
+  const nlohmann::json k = run_json("capacity", cap);
   section("5. GPUs needed: 5 requests/s, peaks x2, +10%/month, p99 wait <= 2 s", "capacity",
           cap);
   fmt::print("  {} replicas ({} GPUs), utilisation {:.0f}% mean ({}), {:.0f}% at the peak ({})",
@@ -180,7 +183,7 @@ int run_demo() {
   // 6. Which GPU and layout: the search over both GPUs, counts and every parallel degree.
   const std::string search =
       mg + ",h200 --gpus 16..64 --seq 4096 --global-batch 64 --tokens 1B --threads 1";
-  const nlohmann::json q = run_json(add_search_command, search);
+  const nlohmann::json q = run_json("search", search);
   section("6. Which GPU and layout? Every configuration of that run on 16-64 H100 or H200",
           "search", search);
   const auto layout_of = [](const nlohmann::json& e) {
@@ -205,10 +208,7 @@ int run_demo() {
 }
 
 command add_demo_command(CLI::App& app) {
-  CLI::App* sub = app.add_subcommand(
-      "demo",
-      "The default scenario: Llama 3.1 70B on DGX H100 nodes: fit, speed, cost, serving, GPUs "
-      "needed, layout search (also what `gpuplan` alone prints)");
+  CLI::App* sub = &app;
   return {sub, [] { return run_demo(); }};
 }
 

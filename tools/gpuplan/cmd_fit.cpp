@@ -107,7 +107,7 @@ int run_fit(fit_command& cmd) {
 
 command add_fit_command(CLI::App& app) {
   auto cmd = std::make_shared<fit_command>();
-  CLI::App* f = app.add_subcommand("fit", "Does a model fit? Per-GPU memory, verdict and advice");
+  CLI::App* f = &app;
   settings& s = cmd->s;
   s.add(f, {model_fields(), gpu_fields(), fit_table});
   auto* train = f->add_flag_callback(

@@ -54,8 +54,7 @@ int print_gpus(bool json) {
 }  // namespace
 
 command add_gpus_command(CLI::App& app) {
-  return add_listing_command(app, "gpus", "List the GPU catalog: memory, bandwidth, peak rates",
-                             "Print the catalog as JSON (every field, base units)", print_gpus);
+  return add_listing_command(app, "Print the catalog as JSON (every field, base units)", print_gpus);
 }
 
 }  // namespace gpuplan::cli

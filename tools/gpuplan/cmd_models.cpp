@@ -51,8 +51,7 @@ int print_models(bool json) {
 }  // namespace
 
 command add_models_command(CLI::App& app) {
-  return add_listing_command(app, "models", "List the model catalog: shapes and parameter counts",
-                             "Print the catalog as JSON (every field)", print_models);
+  return add_listing_command(app, "Print the catalog as JSON (every field)", print_models);
 }
 
 }  // namespace gpuplan::cli

@@ -849,8 +849,7 @@ int run_serve_search(serve_search_command& cmd) {
 
 command add_search_command(CLI::App& app) {
   auto cmd = std::make_shared<search_command>();
-  CLI::App* t = app.add_subcommand(
-      "search", "Which GPU, how many, how to split the model: the best layouts by time, cost, energy");
+  CLI::App* t = &app;
   settings& s = cmd->s;
   std::vector<field> training;
   for (const field& f : training_fields())

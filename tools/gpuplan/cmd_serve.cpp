@@ -200,8 +200,7 @@ int run_serve(serve_command& cmd) {
 
 command add_serve_command(CLI::App& app) {
   auto cmd = std::make_shared<serve_command>();
-  CLI::App* f = app.add_subcommand(
-      "serve", "Serving speed: TTFT, TPOT, tokens/s and requests/s; the best point under an SLO");
+  CLI::App* f = &app;
   settings& s = cmd->s;
   s.add(f, {model_fields(), gpu_fields(), node_fields(), layout_fields(), serving_fields(),
             serve_load_fields(), serve_point_fields(), serve_table});

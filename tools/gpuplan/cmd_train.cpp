@@ -374,8 +374,7 @@ int run_train(train_command& cmd) {
 
 command add_train_command(CLI::App& app) {
   auto cmd = std::make_shared<train_command>();
-  CLI::App* t = app.add_subcommand(
-      "train", "How long does training take? Step time, MFU, time to train, scaling");
+  CLI::App* t = &app;
   settings& s = cmd->s;
   s.add(t, {model_fields(), gpu_fields(), node_fields(), layout_fields(), training_fields(),
             train_run_fields(), train_table});

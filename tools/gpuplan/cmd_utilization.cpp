@@ -215,10 +215,7 @@ int run_utilization(utilization_command& f) {
 
 command add_utilization_command(CLI::App& app) {
   auto f = std::make_shared<utilization_command>();
-  CLI::App* sub = app.add_subcommand(
-      "utilization",
-      "Utilisation of real GPUs from nvidia-smi CSV logs, DCGM metrics (Prometheus range query "
-      "JSON) or a plain CSV: time in each band, mean, p95, peak, idle GPUs, advice");
+  CLI::App* sub = &app;
   sub->add_option("files", f->files, "Monitoring files (the format is recognised from the content)")
       ->required();
   f->s.add(sub, std::span<const field>(utilization_table));

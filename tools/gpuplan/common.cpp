@@ -271,12 +271,10 @@ std::string table::render(std::string_view indent) const {
   return out;
 }
 
-command add_listing_command(CLI::App& app, const char* name, const char* help,
-                            const char* json_help, int (*print)(bool json)) {
+command add_listing_command(CLI::App& sub, const char* json_help, int (*print)(bool json)) {
   auto json = std::make_shared<bool>(false);
-  CLI::App* sub = app.add_subcommand(name, help);
-  sub->add_flag("--json", *json, json_help);
-  return {sub, [json, print] { return print(*json); }};
+  sub.add_flag("--json", *json, json_help);
+  return {&sub, [json, print] { return print(*json); }};
 }
 
 void print_json(const nlohmann::json& j) {
