@@ -2,6 +2,7 @@
 #
 # Usage from a checkout:   conan create packaging/conan --build=missing
 #                          conan create packaging/conan -o "gpuplan/*:with_boost=True"
+#                          conan create packaging/conan -o "gpuplan/*:tool=True"   (bin/gpuplan)
 # The version is read from the top-level CMakeLists.txt's project(VERSION) line (one source of
 # truth); the package is built by gpuplan's own CMake install rules, so it holds exactly the
 # headers of the parts selected by the options.
@@ -9,7 +10,7 @@ import os
 import re
 
 from conan import ConanFile
-from conan.errors import ConanException
+from conan.errors import ConanException, ConanInvalidConfiguration
 from conan.tools.build import check_min_cppstd
 from conan.tools.cmake import CMake, CMakeDeps, CMakeToolchain, cmake_layout
 from conan.tools.files import copy, load, rmdir
@@ -31,11 +32,13 @@ class GpuplanConan(ConanFile):
         "with_fmt": [True, False],    # gpuplan::format, {fmt} formatters
         "with_boost": [True, False],  # gpuplan::boost, the Boost.Units bridge
         "with_json": [True, False],   # gpuplan::json, JSON in/out (nlohmann_json)
+        "tool": [True, False],        # the gpuplan command-line tool, bin/gpuplan
     }
     default_options = {
         "with_fmt": True,
         "with_boost": False,
         "with_json": False,
+        "tool": False,
     }
     no_copy_source = True
 
@@ -52,8 +55,14 @@ class GpuplanConan(ConanFile):
         self.version = match.group(1)
 
     def export_sources(self):
-        for pattern in ("CMakeLists.txt", "cmake/*", "include/*", "LICENSE*"):
+        for pattern in ("CMakeLists.txt", "cmake/*", "include/*", "tools/*", "LICENSE*"):
             copy(self, pattern, self._root, self.export_sources_folder)
+
+    def configure(self):
+        # With the tool the package holds a program built for these settings; without it, headers
+        # only (package_id clears the settings).
+        if self.options.tool:
+            self.package_type = "unknown"
 
     def layout(self):
         cmake_layout(self)
@@ -66,17 +75,25 @@ class GpuplanConan(ConanFile):
             self.requires("boost/[>=1.74 <2]", transitive_headers=True)
         if self.options.with_json:
             self.requires("nlohmann_json/[>=3.10 <4]", transitive_headers=True)
+        if self.options.tool:
+            # Only the program uses CLI11: a consumer of the headers never sees it.
+            self.requires("cli11/[>=2.1 <3]", visible=False)
 
     def package_id(self):
-        self.info.clear()
+        if not self.info.options.tool:
+            self.info.clear()
 
     def validate(self):
         check_min_cppstd(self, 20)
+        if self.options.tool and not (self.options.with_fmt and self.options.with_json):
+            raise ConanInvalidConfiguration(
+                "gpuplan/*:tool=True needs with_fmt=True and with_json=True (the tool prints "
+                "through gpuplan::format and reads and writes JSON)")
 
     def generate(self):
         tc = CMakeToolchain(self)
         tc.cache_variables["GPUPLAN_BUILD_TESTS"] = False
-        tc.cache_variables["GPUPLAN_BUILD_TOOL"] = False
+        tc.cache_variables["GPUPLAN_BUILD_TOOL"] = bool(self.options.tool)
         tc.cache_variables["GPUPLAN_BUILD_EXAMPLES"] = False
         tc.cache_variables["GPUPLAN_VERIFY_HEADERS"] = False
         tc.cache_variables["GPUPLAN_INSTALL"] = True
@@ -89,6 +106,8 @@ class GpuplanConan(ConanFile):
     def build(self):
         cmake = CMake(self)
         cmake.configure()
+        if self.options.tool:
+            cmake.build(target="gpuplan_cli")
 
     def package(self):
         copy(self, "LICENSE*", self.source_folder, os.path.join(self.package_folder, "licenses"))
@@ -105,7 +124,8 @@ class GpuplanConan(ConanFile):
 
         core = self.cpp_info.components["core"]
         core.set_property("cmake_target_name", "gpuplan::gpuplan")
-        core.bindirs = []
+        # With the tool, bin/ holds bin/gpuplan: on the PATH of `conan ... --run` environments.
+        core.bindirs = ["bin"] if self.options.tool else []
         core.libdirs = []
 
         probe = self.cpp_info.components["probe"]

@@ -10,6 +10,7 @@ set(src "${WORK}/src")
 file(REMOVE_RECURSE "${home}" "${src}")  # a fresh cache every run: the package is really built
 file(MAKE_DIRECTORY "${home}" "${src}/packaging")
 file(COPY "${SOURCE}/CMakeLists.txt" "${SOURCE}/cmake" "${SOURCE}/include" DESTINATION "${src}")
+file(COPY "${SOURCE}/tools" DESTINATION "${src}" PATTERN "doc" EXCLUDE)
 file(GLOB licenses "${SOURCE}/LICENSE*")
 if(licenses)
   file(COPY ${licenses} DESTINATION "${src}")

@@ -8,7 +8,9 @@
 #     the CMake project;
 #   - vcpkg_cmake_config_fixup's CONFIG_PATH is where the install rules put the config (checked in
 #     the install prefix of packaging.install);
-#   - every target the usage file names is one the installed package config knows.
+#   - every target the usage file names is one the installed package config knows;
+#   - a feature builds the tool (GPUPLAN_BUILD_TOOL), depends on what it is built with, and the
+#     portfile moves bin/gpuplan to tools/ (vcpkg_copy_tools).
 #   cmake -DSOURCE=<checkout> -DVERSION=<project version> -DPREFIX=<install prefix> -P ...
 cmake_minimum_required(VERSION 3.25)
 set(port "${SOURCE}/packaging/vcpkg/gpuplan")
@@ -140,6 +142,24 @@ if(portfile MATCHES "vcpkg_cmake_config_fixup\\([^)]*CONFIG_PATH[ \t\n]+([^ \t\n
   endif()
 else()
   fail("vcpkg_cmake_config_fixup() without CONFIG_PATH")
+endif()
+# A feature that builds the tool must also move it where vcpkg keeps programs, and depend on
+# what the tool is built with.
+if(portfile MATCHES "([a-z]+)[ \t]+GPUPLAN_BUILD_TOOL")
+  set(tool_feature "${CMAKE_MATCH_1}")
+  if(NOT portfile MATCHES "vcpkg_copy_tools\\([^)]*TOOL_NAMES[ \t\n]+gpuplan")
+    fail("feature '${tool_feature}' builds the tool, but no vcpkg_copy_tools(TOOL_NAMES gpuplan)")
+  endif()
+  string(JSON tool_deps ERROR_VARIABLE e GET "${manifest}" features ${tool_feature} dependencies)
+  # CLI11, and the port's own features fmt and json (the tool prints through gpuplan::format
+  # and reads JSON through gpuplan::json)
+  foreach(dep cli11 fmt json)
+    if(e OR NOT tool_deps MATCHES "\"${dep}\"")
+      fail("vcpkg.json: feature '${tool_feature}' (the tool) does not depend on ${dep}")
+    endif()
+  endforeach()
+else()
+  fail("no vcpkg feature maps to GPUPLAN_BUILD_TOOL: the port cannot install the tool")
 endif()
 if(NOT portfile MATCHES "VCPKG_BUILD_TYPE[ \t]+release")
   fail("portfile.cmake does not set VCPKG_BUILD_TYPE release (header-only)")

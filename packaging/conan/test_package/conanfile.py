@@ -30,3 +30,6 @@ class TestPackageConan(ConanFile):
         if can_run(self):
             bin_path = os.path.join(self.cpp.build.bindir, "test_package")
             self.run(bin_path, env="conanrun")
+            if self.dependencies["gpuplan"].options.tool:
+                # The package's bin/ is on the run environment's PATH.
+                self.run("gpuplan --version", env="conanrun")
