@@ -125,7 +125,9 @@ enum class rack_refusal : unsigned char {
   cooling,      ///< one node draws more than the site's cooling takes from a rack
 };
 
-/// The cost comparison: everything `gpuplan cost` prints.
+/// The cost comparison: everything `gpuplan cost` prints. Like run_cost_inputs, it views the
+/// caller's price book (inputs.pricing.book, run.price_entry) and provider: keep them alive while
+/// the report is read.
 struct cost_report {
   /// The inputs answered; pricing.node is the node the run ran on (a modelled workload's).
   cost_report_inputs inputs;
