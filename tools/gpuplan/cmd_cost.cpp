@@ -21,7 +21,9 @@
 #include <gpuplan/catalog.hpp>
 #include <gpuplan/catalog/nodes.hpp>
 #include <gpuplan/catalog/sites.hpp>
+#include <gpuplan/io/cost_json.hpp>
 #include <gpuplan/io/prices_json.hpp>
+#include <gpuplan/plan/cost_report.hpp>
 #include <memory>
 #include <optional>
 #include <string>
@@ -119,23 +121,21 @@ bool training_only(const field& f) {
   return false;
 }
 
-enum class workload { usage, train, serve };
-
 /// The workload the settings describe; usage_error on flags of both kinds (or of the other kind
 /// than --workload names).
-workload workload_of(const settings& s) {
+cost_workload workload_of(const settings& s) {
   const field* serve_flag = nullptr;
   const field* train_flag = nullptr;
   for (const field* f : s.given()) {
     if (serve_flag == nullptr && serving_only(*f)) serve_flag = f;
     if (train_flag == nullptr && training_only(*f)) train_flag = f;
   }
-  std::optional<workload> asked;
+  std::optional<cost_workload> asked;
   if (const std::optional<std::string> w = s.text("workload")) {
     if (*w == "serve")
-      asked = workload::serve;
+      asked = cost_workload::serve;
     else if (*w == "train")
-      asked = workload::train;
+      asked = cost_workload::train;
     else
       throw usage_error(fmt::format("{} '{}' is not one of serve|train", s.name("workload"), *w));
     if (!s.has("model"))
@@ -147,10 +147,10 @@ workload workload_of(const settings& s) {
         "{} prices a serving deployment and {} a training run: give the flags of one (--workload "
         "serve|train)",
         s.name(serve_flag->key), s.name(train_flag->key)));
-  if (asked == workload::train && serve_flag != nullptr)
+  if (asked == cost_workload::train && serve_flag != nullptr)
     throw usage_error(fmt::format("{} is a serving flag; {} train prices a training run",
                                   s.name(serve_flag->key), s.name("workload")));
-  if (asked == workload::serve && train_flag != nullptr)
+  if (asked == cost_workload::serve && train_flag != nullptr)
     throw usage_error(fmt::format("{} is a training flag; {} serve prices a serving deployment",
                                   s.name(train_flag->key), s.name("workload")));
   if (!s.has("model")) {
@@ -158,10 +158,10 @@ workload workload_of(const settings& s) {
       throw usage_error(fmt::format("{} describes a serving deployment: add {} (and the `gpuplan "
                                     "serve` flags)",
                                     s.name(serve_flag->key), "--model"));
-    return workload::usage;
+    return cost_workload::usage;
   }
   if (asked) return *asked;
-  return serve_flag != nullptr ? workload::serve : workload::train;
+  return serve_flag != nullptr ? cost_workload::serve : cost_workload::train;
 }
 
 struct cost_command {
@@ -218,132 +218,161 @@ void reject_conflicts(const settings& s) {
                                     fmt::format(fmt::runtime(c.remedy), s.name(c.b))));
 }
 
-int run_cost_command(cost_command& cmd) {
-  settings& s = cmd.s;
-  s.read_plan();
-  cost_request r;
+/// What the flags describe: the library's inputs, and what they point into.
+struct cost_setup {
+  cost_report_inputs in;
+  io::price_book book;   ///< the default book, or --prices over it (in.pricing.book views it)
+  std::string provider;  ///< --provider (in.pricing.provider views it)
+  /// A modelled training run as the flags describe it (its step estimates' notes).
   std::optional<run_description> modelled;
-  // a modelled plan's memory verdict (`gpuplan fit`'s): reported, and --require-fit's exit 1
-  std::optional<training_memory_verdict> train_memory;
-  std::optional<fit_report> serve_memory;
-  const workload w = workload_of(s);
-  if (w == workload::serve)
+};
+
+/// A serving deployment (`gpuplan serve`'s flags), its concurrency picked by the latency targets
+/// when they are given. Returns the exit status when --require-fit finds it does not fit (the
+/// verdict alone is printed), nullopt when it is to be priced.
+std::optional<int> read_serving(const cost_command& cmd, cost_setup& c) {
+  const settings& s = cmd.s;
+  serve_setup setup = serve_setup_from(s, "cost");
+  set_serve_point(s, setup.plan);
+  // The verdict before the SLO search: a deployment that does not fit has no point to search.
+  const fit_report memory = serving_fit(setup.plan);
+  if (cmd.require_fit && !memory.fits()) return print_unfit_serving(setup, memory, cmd.json);
+  if (setup.want_slo()) {
+    // The latency targets pick the operating point, as in `gpuplan serve`: the largest
+    // concurrency that meets them (they were read and then ignored before).
+    if (s.has("concurrency") || s.has("rate"))
+      throw usage_error(fmt::format("{} and {} pick the concurrency themselves: drop {} and {}",
+                                    s.name("ttft_slo"), s.name("tpot_slo"), s.name("concurrency"),
+                                    s.name("rate")));
+    const slo_result best = best_under_slo(setup.plan, setup.slo);
+    if (!best.found)
+      throw usage_error(fmt::format("no concurrency meets {} and {} on this deployment",
+                                    s.name("ttft_slo"), s.name("tpot_slo")));
+    setup.plan.concurrency = static_cast<int>(best.best.concurrency);
+  }
+  c.in.serving = setup.plan;
+  c.in.sources.model = setup.model.name();
+  c.in.sources.gpu = "model";
+  return std::nullopt;
+}
+
+/// A modelled training run (`gpuplan train`'s flags plus --tokens).
+void read_training(const settings& s, cost_setup& c) {
+  c.modelled = training_run_from(s, "cost");
+  const run_description& d = *c.modelled;
+  if (!d.tokens)
+    throw usage_error(fmt::format("{} needs {} (the token budget of the training run to price)",
+                                  s.name("model"), s.name("tokens")));
+  // usage_error naming the reliability flags when failures leave the run no progress (the
+  // library's report_cost would say it in its own names)
+  (void)modelled_run(d);
+  c.in.training = training_workload{.plan = d.plan, .tokens = *d.tokens, .reliability = d.reliability};
+  c.in.sources.model = d.model.name();
+  c.in.sources.gpu = "model";
+}
+
+/// --gpu-hours, or --gpus x --hours: the GPU time of a run given, not modelled.
+duration gpu_time_from(const settings& s, int gpus) {
+  // A million GPUs for 114 years: beyond it a typo, not a run (and the money and energy lines
+  // would print hundreds of digits)
+  constexpr double max_gpu_hours = 1e12;
+  if (s.has("gpu_hours")) {
+    const double h = positive(s, "gpu_hours");
+    if (h > max_gpu_hours)
+      throw usage_error(fmt::format("{} must be at most {:g} (got {:g})", s.name("gpu_hours"),
+                                    max_gpu_hours, h));
+    return h * units::h;
+  }
+  if (s.has("hours")) {
+    if (gpus <= 0)
+      throw usage_error(fmt::format("{} needs --gpus (the GPUs of the run)", s.name("hours")));
+    const double h = positive(s, "hours");
+    if (h * gpus > max_gpu_hours)
+      throw usage_error(fmt::format("{} x {} must be at most {:g} GPU-hours (got {:g})",
+                                    s.name("gpus"), s.name("hours"), max_gpu_hours, h * gpus));
+    return (1.0 * gpus) * (h * units::h);
+  }
+  throw usage_error(
+      "cost needs the run's GPU time: --gpu-hours N, or --gpus N --hours H, or a modelled "
+      "training run (--model M --tokens N and the `gpuplan train` flags)");
+}
+
+/// GPU time given (--gpu-hours, or --gpus and --hours) on a GPU.
+void read_usage(const settings& s, cost_setup& c) {
+  // Without a model, a training-run or layout flag has nothing to describe (the same tables
+  // `gpuplan train` reads, not a list kept by hand)
+  for (const field* f : s.given()) {
+    bool layout = false;
+    for (const field& g : layout_fields()) layout = layout || g.key == f->key;
+    if (layout || training_only(*f))
+      throw usage_error(fmt::format("{} describes a modelled training run: add {} (and the "
+                                    "`gpuplan train` flags)",
+                                    s.name(f->key), s.name("model")));
+  }
+  // GPU time given, not modelled: nothing is timed, so the GPU's rates may be unknown
+  const gpu_choice gpu = gpu_from(s, gpu_use::memory);
+  // but its power is: the board power, unless --power-per-gpu gives the draw
+  if (!gpu.file.empty() && !(gpu.spec.tdp.value > 0) && !s.has("power_per_gpu"))
+    throw usage_error(fmt::format(
+        "{}: key '{}tdp_watts' is missing or 0: cost needs the GPU's board power for its "
+        "energy (or give {})",
+        gpu.file, gpu.key_prefix, s.name("power_per_gpu")));
+  run_usage& u = c.in.usage;
+  u.gpu = gpu.spec;
+  c.in.sources.gpu = gpu.source;
+  u.gpus = s.count("gpus").value_or(0);
+  // (gpus + 7) / 8 nodes in int wrapped at 2^31 - 1 ("nodes must be positive")
+  if (u.gpus > parallel_layout::max_gpus)
+    throw usage_error(fmt::format("{} must be at most {} (parallel_layout::max_gpus, the most "
+                                  "the models are defined for; got {})",
+                                  s.name("gpus"), parallel_layout::max_gpus, u.gpus));
+  u.gpu_time = gpu_time_from(s, u.gpus);
+}
+
+/// The workload: a serving deployment, a modelled training run or GPU time given. Returns the exit
+/// status when --require-fit stops a serving deployment that does not fit.
+std::optional<int> read_workload(const cost_command& cmd, cost_setup& c) {
+  const settings& s = cmd.s;
+  const cost_workload w = workload_of(s);
+  if (w == cost_workload::serve)
     for (const char* given : {"gpu_hours", "hours"})
       if (s.has(given))
         throw usage_error(fmt::format("{} gives a run's length; a serving deployment is priced "
                                       "for a month at its operating point: drop {}",
                                       s.name(given), s.name(given)));
   reject_conflicts(s);
-  if (w == workload::serve) {
-    serve_setup setup = serve_setup_from(s, "cost");
-    set_serve_point(s, setup.plan);
-    serve_memory = serving_fit(setup.plan);
-    if (cmd.require_fit && !serve_memory->fits())
-      return print_unfit_serving(setup, *serve_memory, cmd.json);
-    if (setup.want_slo()) {
-      // The latency targets pick the operating point, as in `gpuplan serve`: the largest
-      // concurrency that meets them (they were read and then ignored before).
-      if (s.has("concurrency") || s.has("rate"))
-        throw usage_error(fmt::format(
-            "{} and {} pick the concurrency themselves: drop {} and {}", s.name("ttft_slo"),
-            s.name("tpot_slo"), s.name("concurrency"), s.name("rate")));
-      const slo_result best = best_under_slo(setup.plan, setup.slo);
-      if (!best.found)
-        throw usage_error(fmt::format("no concurrency meets {} and {} on this deployment",
-                                      s.name("ttft_slo"), s.name("tpot_slo")));
-      setup.plan.concurrency = static_cast<int>(best.best.concurrency);
-    }
-    r.serving = setup.plan;
-    r.serving_model = setup.model.name();
-    r.serving_lengths = {setup.input_len, setup.output_len};
-    r.usage.gpu = setup.plan.gpu();
-    r.usage.gpus = setup.gpus_per_replica() * setup.plan.layout.dp;
-    r.gpu_source = "model";
-  } else if (w == workload::train) {
-    modelled = training_run_from(s, "cost");
-    if (!modelled->tokens)
-      throw usage_error(fmt::format("{} needs {} (the token budget of the training run to price)",
-                                    s.name("model"), s.name("tokens")));
-    train_memory = memory_verdict_of(modelled->plan);
-    r.training = modelled_run(*modelled);
-    r.rampup_start = modelled->plan.config.rampup_start;
-    r.rampup_increment = modelled->plan.config.rampup_increment;
-    r.rampup_samples = modelled->plan.config.rampup_samples;
-    r.training_reliability = modelled->reliability;
-    r.training_model = modelled->model.name();
-    r.usage = r.training->usage;
-    r.gpu_source = "model";
-  } else {
-    // Without a model, a training-run or layout flag has nothing to describe (the same tables
-    // `gpuplan train` reads, not a list kept by hand)
-    for (const field* f : s.given()) {
-      bool layout = false;
-      for (const field& g : layout_fields()) layout = layout || g.key == f->key;
-      if (layout || training_only(*f))
-        throw usage_error(fmt::format("{} describes a modelled training run: add {} (and the "
-                                      "`gpuplan train` flags)",
-                                      s.name(f->key), s.name("model")));
-    }
-    // GPU time given, not modelled: nothing is timed, so the GPU's rates may be unknown
-    const gpu_choice gpu = gpu_from(s, gpu_use::memory);
-    // but its power is: the board power, unless --power-per-gpu gives the draw
-    if (!gpu.file.empty() && !(gpu.spec.tdp.value > 0) && !s.has("power_per_gpu"))
-      throw usage_error(fmt::format(
-          "{}: key '{}tdp_watts' is missing or 0: cost needs the GPU's board power for its "
-          "energy (or give {})",
-          gpu.file, gpu.key_prefix, s.name("power_per_gpu")));
-    r.usage.gpu = gpu.spec;
-    r.gpu_source = gpu.source;
-    r.usage.gpus = s.count("gpus").value_or(0);
-    // (gpus + 7) / 8 nodes in int wrapped at 2^31 - 1 ("nodes must be positive")
-    if (r.usage.gpus > parallel_layout::max_gpus)
-      throw usage_error(fmt::format("{} must be at most {} (parallel_layout::max_gpus, the most "
-                                    "the models are defined for; got {})",
-                                    s.name("gpus"), parallel_layout::max_gpus, r.usage.gpus));
-    // A million GPUs for 114 years: beyond it a typo, not a run (and the money and energy lines
-    // would print hundreds of digits)
-    constexpr double max_gpu_hours = 1e12;
-    if (s.has("gpu_hours")) {
-      const double h = positive(s, "gpu_hours");
-      if (h > max_gpu_hours)
-        throw usage_error(fmt::format("{} must be at most {:g} (got {:g})", s.name("gpu_hours"),
-                                      max_gpu_hours, h));
-      r.usage.gpu_time = h * units::h;
-    } else if (s.has("hours")) {
-      if (r.usage.gpus <= 0)
-        throw usage_error(fmt::format("{} needs --gpus (the GPUs of the run)", s.name("hours")));
-      const double h = positive(s, "hours");
-      if (h * r.usage.gpus > max_gpu_hours)
-        throw usage_error(fmt::format("{} x {} must be at most {:g} GPU-hours (got {:g})",
-                                      s.name("gpus"), s.name("hours"), max_gpu_hours,
-                                      h * r.usage.gpus));
-      r.usage.gpu_time = (1.0 * r.usage.gpus) * (h * units::h);
-    } else {
-      throw usage_error(
-          "cost needs the run's GPU time: --gpu-hours N, or --gpus N --hours H, or a modelled "
-          "training run (--model M --tokens N and the `gpuplan train` flags)");
-    }
-  }
+  if (w == cost_workload::serve) return read_serving(cmd, c);
+  if (w == cost_workload::train)
+    read_training(s, c);
+  else
+    read_usage(s, c);
+  return std::nullopt;
+}
 
-  r.book = s.has("prices") ? io::read_price_book(*s.text("prices")) : io::default_price_book();
-  r.inputs.site = r.book.site;
-  if (modelled)
-    r.inputs.node = modelled->plan.node;  // the node the step-time model ran on
-  else if (r.serving)
-    r.inputs.node = r.serving->node;  // the node the serving model ran on
-  else if (const std::optional<node_spec> n = node_from(s))
-    r.inputs.node = *n;
-  else if (const std::optional<node_spec> server = catalog_node_of(r.usage.gpu))
-    r.inputs.node = *server;  // the catalog server of the run's GPU
-  if (s.has("term")) r.inputs.term = term_named(*s.text("term"), s.name("term"));
-  std::string provider;
-  if (s.has("provider")) provider = *s.text("provider");
+/// The price book (--prices over the default), its site, and the server of a run given as usage
+/// (--node, else the catalog server of its GPU; a modelled workload's plan names its own).
+void read_book_and_node(const settings& s, cost_setup& c) {
+  c.book = s.has("prices") ? io::read_price_book(*s.text("prices")) : io::default_price_book();
+  c.in.pricing.site = c.book.site;
+  c.in.owned_costs = owned_costs_of(c.book);
+  if (c.in.training || c.in.serving) return;
+  if (const std::optional<node_spec> n = node_from(s))
+    c.in.pricing.node = *n;
+  else if (const std::optional<node_spec> server = catalog::node_carrying(c.in.usage.gpu))
+    c.in.pricing.node = *server;
+}
+
+/// --term, --provider, --price-per-gpu-hour, --power-per-gpu, --utilization.
+void read_price_and_power(const settings& s, cost_setup& c) {
+  run_cost_inputs& in = c.in.pricing;
+  if (s.has("term")) in.term = term_named(*s.text("term"), s.name("term"));
+  if (s.has("provider")) c.provider = *s.text("provider");
   if (s.has("price_per_gpu_hour")) {
     const double price = positive(s, "price_per_gpu_hour");
     if (!(price <= max_price_per_gpu_hour_usd))
       throw usage_error(fmt::format("{} must be at most {:g} USD (max_price_per_gpu_hour_usd; got {:g})",
                                     s.name("price_per_gpu_hour"), max_price_per_gpu_hour_usd, price));
-    r.inputs.price_per_gpu_hour = price * units::usd_per_h;
+    in.price_per_gpu_hour = price * units::usd_per_h;
   }
   if (s.has("power_per_gpu")) {
     // The least all-in draw per GPU taken: 1 W. The smallest data-centre GPU in the catalog draws
@@ -353,24 +382,30 @@ int run_cost_command(cost_command& cmd) {
     if (watts < min_power_per_gpu_w)
       throw usage_error(fmt::format("{} must be at least {:g} W (min_power_per_gpu_w; got {:g})",
                                     s.name("power_per_gpu"), min_power_per_gpu_w, watts));
-    r.inputs.power_per_gpu = watts * units::W;
+    in.power_per_gpu = watts * units::W;
   }
   if (s.has("utilization")) {
     const double u = *s.number("utilization");
     if (!(u > 0 && u <= 1))
       throw usage_error(fmt::format("{} must be in (0, 1] (got {})", s.name("utilization"), u));
-    r.inputs.utilization = u;
-    r.utilization = u;
+    in.utilization = u;  // the GPUs' kernel duty during the run
+    c.in.fleet_utilization = u;  // and the share of hours the compared fleet is in use
   }
+}
+
+/// --pue, --rack-budget-kw, --cooling, --electricity-price over the book's site.
+void read_facility(const settings& s, cost_setup& c) {
+  site_spec& site = c.in.pricing.site;
   if (s.has("pue")) {
     const double pue = *s.number("pue");
     if (!(pue >= 1 && pue <= 5))
       throw usage_error(fmt::format("{} must be between 1 and 5 (facility power / IT power; got {})",
                                     s.name("pue"), pue));
-    r.inputs.site.pue = pue;
+    site.pue = pue;
   }
+  const bool gpus_known = c.in.training || c.in.serving || c.in.usage.gpus > 0;
   for (const char* facility : {"rack_budget_kw", "cooling"})
-    if (s.has(facility) && r.usage.gpus <= 0)
+    if (s.has(facility) && !gpus_known)
       throw usage_error(fmt::format("{} places the run's nodes in racks: give --gpus (or price a "
                                     "modelled run or a serving deployment)",
                                     s.name(facility)));
@@ -379,14 +414,14 @@ int run_cost_command(cost_command& cmd) {
     if (!(kw > 0 && kw <= 10000))
       throw usage_error(fmt::format("{} must be above 0 and at most 10000 kW (got {:g})",
                                     s.name("rack_budget_kw"), kw));
-    r.inputs.site.rack_budget = kw * units::kW;
+    site.rack_budget = kw * units::kW;
   }
   if (s.has("cooling")) {
     const std::string k = *s.text("cooling");
     bool known = false;
-    for (cooling_kind c : {cooling_kind::air, cooling_kind::air_containment, cooling_kind::liquid})
-      if (k == to_string(c)) {
-        r.inputs.site.cooling = c;
+    for (cooling_kind x : {cooling_kind::air, cooling_kind::air_containment, cooling_kind::liquid})
+      if (k == to_string(x)) {
+        site.cooling = x;
         known = true;
       }
     if (!known)
@@ -398,17 +433,21 @@ int run_cost_command(cost_command& cmd) {
     if (!(price >= 0) || !std::isfinite(price))
       throw usage_error(fmt::format("{} must be a price in $ per kWh, not negative (got {})",
                                     s.name("electricity_price"), price));
-    r.inputs.site.electricity = price * units::usd_per_kWh;
+    site.electricity = price * units::usd_per_kWh;
   }
-  r.intensity_source =
-      r.book.site_from_file ? r.book.origin + " site" : "site default (US, LLaMA factor)";
+}
+
+/// --carbon-intensity or --region over the book's grid, and where it came from.
+void read_grid(const settings& s, cost_setup& c) {
+  site_spec& site = c.in.pricing.site;
+  if (c.book.site_from_file) c.in.sources.grid = c.book.origin + " site";
   if (s.has("carbon_intensity")) {
     const double ci = *s.number("carbon_intensity");
     if (!(ci >= 0 && ci <= 2))
       throw usage_error(fmt::format("{} must be in kg CO2e per kWh, between 0 and 2 (got {})",
                                     s.name("carbon_intensity"), ci));
-    r.inputs.site.grid = ci * units::kgCO2e_per_kWh;
-    r.intensity_source = s.name("carbon_intensity");
+    site.grid = ci * units::kgCO2e_per_kWh;
+    c.in.sources.grid = s.name("carbon_intensity");
   }
   if (s.has("region")) {
     const std::string name = *s.text("region");
@@ -419,11 +458,16 @@ int run_cost_command(cost_command& cmd) {
         list += (list.empty() ? "" : ", ") + std::string(x.name.view());
       throw usage_error(fmt::format("unknown grid region '{}' (known: {})", name, list));
     }
-    r.inputs.site.grid = g->intensity;
-    r.intensity_source = fmt::format("region {}, {}", g->name.view(), g->year);
+    site.grid = g->intensity;
+    c.in.sources.grid = fmt::format("region {}, {}", g->name.view(), g->year);
   }
-  r.inputs.site.validate();
-  r.inputs.embodied = s.flag("embodied").value_or(false);
+  site.validate();
+}
+
+/// --embodied, --compare and --demand.
+void read_comparisons(const settings& s, cost_setup& c) {
+  c.in.pricing.embodied = s.flag("embodied").value_or(false);
+  cost_comparisons& compare = c.in.compare;
   if (s.has("compare")) {
     const std::string text = *s.text("compare");
     std::string_view rest = text;
@@ -431,11 +475,11 @@ int run_cost_command(cost_command& cmd) {
       const std::size_t comma = rest.find(',');
       const std::string_view item = rest.substr(0, comma);
       if (item == "cloud")
-        r.compare.cloud = true;
+        compare.cloud = true;
       else if (item == "onprem")
-        r.compare.onprem = true;
+        compare.onprem = true;
       else if (item == "hybrid")
-        r.compare.hybrid = true;
+        compare.hybrid = true;
       else
         throw usage_error(fmt::format("{}: '{}' is not one of cloud, onprem, hybrid",
                                       s.name("compare"), std::string(item)));
@@ -444,80 +488,116 @@ int run_cost_command(cost_command& cmd) {
     }
   }
   if (s.has("demand")) {
-    if (!r.compare.hybrid)
+    if (!compare.hybrid)
       throw usage_error(fmt::format("{} is for --compare hybrid", s.name("demand")));
-    r.demand = parse_demand(*s.text("demand"), s.name("demand"));
-  } else if (r.compare.hybrid) {
+    c.in.demand = parse_demand(*s.text("demand"), s.name("demand"));
+  } else if (compare.hybrid) {
     throw usage_error("--compare hybrid needs --demand (GPUs needed in each hour, e.g. 24 values)");
   }
-  if (!provider.empty()) {
-    // A provider the book does not list (a typo, "aws " or "AWS" aside: names fold case) matched
-    // no entry and left the price unknown with exit 0: refuse it, naming the providers it has.
-    std::vector<std::string> known;
-    for (const cloud_price& p : r.book.cloud) {
-      const std::string name(p.provider.view());
-      if (std::find(known.begin(), known.end(), name) == known.end()) known.push_back(name);
-    }
-    const bool listed = std::any_of(r.book.cloud.begin(), r.book.cloud.end(), [&](const cloud_price& p) {
-      return gpuplan::detail::same_folded_name(p.provider.view(), provider);
-    });
-    if (!listed)
-      throw usage_error(fmt::format("{} '{}': {} has no price from this provider (it has: {})",
-                                    s.name("provider"), provider, r.book.origin,
-                                    fmt::join(known, ", ")));
+}
+
+/// A provider the book does not list (a typo, "aws " or "AWS" aside: names fold case) matched no
+/// entry and left the price unknown with exit 0: refuse it, naming the providers it has.
+void check_provider(const settings& s, const cost_setup& c) {
+  if (c.provider.empty()) return;
+  std::vector<std::string> known;
+  bool listed = false;
+  for (const cloud_price& p : c.book.cloud) {
+    const std::string name(p.provider.view());
+    if (std::find(known.begin(), known.end(), name) == known.end()) known.push_back(name);
+    listed = listed || gpuplan::detail::same_folded_name(p.provider.view(), c.provider);
   }
-  r.inputs.provider = provider;  // `provider` outlives evaluate()
-  const cost_result c = evaluate(r);
-  std::optional<chart::file_result> drawn;
-  if (const std::optional<std::string> file = s.text("chart")) {
-    if (!c.comparison)
-      throw usage_error(fmt::format("{} draws a comparison: add --compare cloud or onprem",
-                                    s.name("chart")));
-    drawn = chart::render_file(cumulative_chart(*c.comparison), *file, s.name("chart"));
-  }
+  if (!listed)
+    throw usage_error(fmt::format("{} '{}': {} has no price from this provider (it has: {})",
+                                  s.name("provider"), c.provider, c.book.origin,
+                                  fmt::join(known, ", ")));
+}
+
+/// The notes printed beside the report: the step-time model's estimates for a modelled run, a
+/// rate above what the deployment serves, book entries that price no catalog GPU.
+std::vector<std::string> cost_notes(const settings& s, const cost_setup& c, const cost_report& r) {
   // A modelled run's GPU time rests on the step-time model's efficiency for its GPU.
-  const estimate_notes notes = modelled ? step_estimates(modelled->plan) : estimate_notes{};
+  const estimate_notes notes = c.modelled ? step_estimates(c.modelled->plan) : estimate_notes{};
   std::vector<std::string> lines = warning_lines(notes);
   // A serving deployment asked for more requests than it serves: the month is priced at its full
   // throughput, and the rest of the demand would queue without bound.
-  if (c.serving && c.serving->point.saturated && r.serving && r.serving->rate.value > 0.0)
+  if (r.serving && r.serving->point.saturated && r.inputs.serving->rate.value > 0.0)
     lines.push_back(fmt::format(
         "{} {:g} requests/s is more than the deployment serves ({:.3g} requests/s with {} "
         "replica(s)): the cost per token is at its full throughput and the rest of the demand "
         "queues; size it with gpuplan capacity",
-        s.name("rate"), r.serving->rate.in(units::request / units::s),
-        c.serving->point.requests_per_s.in(units::request / units::s), c.serving->replicas));
+        s.name("rate"), r.inputs.serving->rate.in(units::request / units::s),
+        r.serving->point.requests_per_s.in(units::request / units::s), r.serving->replicas));
   // A book entry whose GPU is no catalog GPU's name or alias (a typo, "H100-SXM") prices nothing
   // but a --gpu spec of that very name: say so rather than let it be silently ignored.
   if (s.has("prices"))
-    for (const cloud_price& p : r.book.cloud) {
-      bool known = prices_gpu(p, r.usage.gpu);
+    for (const cloud_price& p : c.book.cloud) {
+      bool known = prices_gpu(p, r.run.usage.gpu);
       for (const gpu_spec& g : catalog::all_gpus) known = known || prices_gpu(p, g);
       if (!known)
         lines.push_back(fmt::format(
             "{}: entry {} {} prices GPU '{}', which is no catalog GPU's name or alias (gpuplan "
             "gpus lists them): it applies only to a --gpu spec of that name",
-            r.book.origin, p.provider.view(), p.instance.view(), p.gpu.view()));
+            c.book.origin, p.provider.view(), p.instance.view(), p.gpu.view()));
     }
-  const bool fits = (!train_memory || train_memory->fits()) &&
-                    (!serve_memory || serve_memory->fits());
-  const int status = cmd.require_fit && !fits ? 1 : 0;
+  return lines;
+}
+
+/// --chart FILE: the comparison's cumulative costs drawn (usage_error without a comparison).
+std::optional<chart::file_result> draw_chart(const settings& s, const cost_report& r) {
+  const std::optional<std::string> file = s.text("chart");
+  if (!file) return std::nullopt;
+  if (!r.comparison)
+    throw usage_error(fmt::format("{} draws a comparison: add --compare cloud or onprem",
+                                  s.name("chart")));
+  return chart::render_file(cumulative_chart(*r.comparison), *file, s.name("chart"));
+}
+
+/// Prints the report (text, or JSON with the notes as "warnings"); the exit status: 1 when
+/// --require-fit finds the modelled plan does not fit in memory, else 0.
+int print_report(const cost_command& cmd, const cost_setup& c, const cost_report& r,
+                 const std::optional<chart::file_result>& drawn,
+                 const std::vector<std::string>& notes) {
+  const int status = cmd.require_fit && !r.fits() ? 1 : 0;
   if (cmd.json) {
-    nlohmann::json j = cost_json(r, c);
-    if (train_memory) add_memory_verdict(j, *train_memory);
-    if (serve_memory) add_memory_verdict(j, *serve_memory);
+    nlohmann::json j = io::to_json(r, c.book);
     if (drawn) j["chart"] = drawn->drawn ? drawn->image.string() : drawn->script.string();
-    j["warnings"] = lines;
+    j["warnings"] = notes;
     print_json(j);
     return status;
   }
-  fmt::print("{}", cost_text(r, c));
-  if (train_memory) fmt::print("\n{}\n", memory_verdict_text(*train_memory));
-  if (serve_memory) fmt::print("\n{}\n", memory_verdict_text(*serve_memory));
+  fmt::print("{}", cost_text(r, c.book));
+  if (r.training_memory) fmt::print("\n{}\n", memory_verdict_text(*r.training_memory));
+  if (r.serving_memory) fmt::print("\n{}\n", memory_verdict_text(*r.serving_memory));
   if (drawn) fmt::print("\n{}\n", drawn->message);
   flush_output();
-  for (const std::string& line : lines) fmt::print(stderr, "note: {}\n", line);
+  for (const std::string& line : notes) fmt::print(stderr, "note: {}\n", line);
   return status;
+}
+
+/// Reads the flags into the library's inputs, calls report_cost, prints the report.
+int run_cost_command(cost_command& cmd) {
+  settings& s = cmd.s;
+  s.read_plan();
+  cost_setup c;
+  if (const std::optional<int> status = read_workload(cmd, c)) return *status;
+  read_book_and_node(s, c);
+  read_price_and_power(s, c);
+  read_facility(s, c);
+  read_grid(s, c);
+  read_comparisons(s, c);
+  check_provider(s, c);
+  c.in.pricing.book = c.book.cloud;
+  c.in.pricing.provider = c.provider;
+  // Energy and carbon need no price: without one the cost is reported unknown (report_cost
+  // requires it when a comparison needs it).
+  c.in.pricing.require_price = false;
+  c.in.sources.price = "--price-per-gpu-hour";
+  c.in.sources.rack_budget = "--rack-budget-kw";
+  c.in.sources.cooling = "--cooling";
+  const cost_report r = report_cost(c.in);
+  const std::optional<chart::file_result> drawn = draw_chart(s, r);
+  return print_report(cmd, c, r, drawn, cost_notes(s, c, r));
 }
 
 }  // namespace

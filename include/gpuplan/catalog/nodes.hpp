@@ -25,6 +25,7 @@
 #include <gpuplan/specs/node.hpp>
 
 #include <array>
+#include <optional>
 
 namespace gpuplan::catalog {
 
@@ -97,5 +98,23 @@ inline constexpr node_spec pcie_8x_l40s{
 
 /// Every node of the catalog.
 inline constexpr std::array all_nodes{dgx_a100, dgx_h100, hgx_h200, dgx_b200, pcie_8x_l40s};
+
+/// The catalog server that carries `gpu` as its own (DGX A100, DGX H100, HGX H200, DGX B200,
+/// 8x L40S), if any.
+constexpr std::optional<node_spec> node_carrying(const gpu_spec& gpu) {
+  for (const node_spec& n : all_nodes)
+    if (n.gpu.name == gpu.name) return n;
+  return std::nullopt;
+}
+
+/// The server `chassis` around `gpu`: its GPUs replaced by `gpu`, its count, fabric, NICs and host
+/// kept. A published maximum power was measured with the chassis's own GPUs, so it is dropped
+/// when `gpu` is another: the power models then use the node model's maximum
+/// (models/energy.hpp node_max_power).
+constexpr node_spec node_around(node_spec chassis, const gpu_spec& gpu) {
+  if (!(chassis.gpu.name == gpu.name)) chassis.max_power = {};
+  chassis.gpu = gpu;
+  return chassis;
+}
 
 }  // namespace gpuplan::catalog

@@ -79,4 +79,19 @@ inline nlohmann::json to_json(const fit_report& r) {
   return j;
 }
 
+/// The memory verdict's keys in a command's --json (docs/json-schema.md): "fits", "per_gpu_bytes"
+/// (the most loaded GPU's total, fit --json's per_gpu.total_bytes) and "capacity_bytes".
+inline void add_memory_verdict(nlohmann::json& j, data_size per_gpu, data_size capacity,
+                               bool fits) {
+  j["fits"] = fits;
+  j["per_gpu_bytes"] = bytes_value(per_gpu);
+  j["capacity_bytes"] = bytes_value(capacity);
+}
+inline void add_memory_verdict(nlohmann::json& j, const training_memory_verdict& v) {
+  add_memory_verdict(j, v.per_gpu.total(), v.capacity, v.fits());
+}
+inline void add_memory_verdict(nlohmann::json& j, const fit_report& r) {
+  add_memory_verdict(j, r.per_gpu.total(), r.capacity, r.fits());
+}
+
 }  // namespace gpuplan::io

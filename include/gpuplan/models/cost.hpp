@@ -198,6 +198,10 @@ struct onprem_month {
 
   /// Running costs that do not depend on use (no amortisation).
   [[nodiscard]] constexpr money fixed_running() const { return maintenance + colocation + staff; }
+  /// Electricity at utilization u: the idle draw, and the extra of use.
+  [[nodiscard]] constexpr money electricity(double u) const {
+    return energy_idle + u * energy_full_use;
+  }
   /// Running costs at utilization u (no amortisation).
   [[nodiscard]] constexpr money running(double u) const {
     return fixed_running() + energy_idle + u * energy_full_use;

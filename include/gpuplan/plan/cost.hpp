@@ -87,10 +87,8 @@ constexpr run_cost_report price_run(const run_usage& u, const run_cost_inputs& i
                         "GPU time is out of range");
     r.energy_lines.facility_overhead = (in.site.pue - 1.0) * r.energy_lines.gpus;
   } else {
-    node_spec n = in.node;
-    detail::check_input(n.gpus > 0, "run_cost_inputs.node.gpus must be positive");
-    if (!(n.gpu.name == u.gpu.name)) n.max_power = {};
-    n.gpu = u.gpu;
+    detail::check_input(in.node.gpus > 0, "run_cost_inputs.node.gpus must be positive");
+    const node_spec n = catalog::node_around(in.node, u.gpu);
     r.power_per_gpu = per_gpu_power(n, in.utilization, in.power_model);
     r.energy_lines = run_energy(n, u.gpu_time, in.utilization, in.site, in.power_model);
   }
