@@ -106,12 +106,6 @@ std::string verdict_line(data_size per_gpu, data_size capacity, bool fits, const
                                         why.empty() ? "" : ": " + why, ask));
 }
 
-void add_verdict(nlohmann::json& j, data_size per_gpu, data_size capacity, bool fits) {
-  j["fits"] = fits;
-  j["per_gpu_bytes"] = io::bytes_value(per_gpu);
-  j["capacity_bytes"] = io::bytes_value(capacity);
-}
-
 }  // namespace
 
 std::string memory_verdict_text(const training_memory_verdict& v) {
@@ -132,12 +126,10 @@ std::string memory_verdict_text(const fit_report& r) {
 }
 
 void add_memory_verdict(nlohmann::json& j, const training_memory_verdict& v) {
-  add_verdict(j, v.per_gpu.total(), v.capacity, v.fits());
+  io::add_memory_verdict(j, v);
 }
 
-void add_memory_verdict(nlohmann::json& j, const fit_report& r) {
-  add_verdict(j, r.per_gpu.total(), r.capacity, r.fits());
-}
+void add_memory_verdict(nlohmann::json& j, const fit_report& r) { io::add_memory_verdict(j, r); }
 
 void add_require_fit_flag(CLI::App* app, bool& require_fit) {
   app->add_flag("--require-fit", require_fit,
