@@ -207,12 +207,22 @@ TEST_CASE("training_node_for: the catalog server carrying the GPU, else one GPU 
   CHECK(h100->name == cat::dgx_h100.name);
   REQUIRE(catalog_node_of(cat::a100_sxm_80gb).has_value());
   CHECK(catalog_node_of(cat::a100_sxm_80gb)->name == cat::dgx_a100.name);
-  // no catalog server carries an L4: one alone, on PCIe; eight need a node spec
+  // no catalog server carries an L4: one alone (no NVLink: PCIe); eight need a node spec
   CHECK(!catalog_node_of(cat::l4).has_value());
   const std::optional<node_spec> one = training_node_for(cat::l4, 1);
   REQUIRE(one.has_value());
   CHECK(one->gpus == 1);
+  CHECK(one->name == cat::l4.name);
   CHECK(one->fabric == intra_node_fabric::pcie);
   CHECK(one->scale_up_per_gpu.value == cat::l4.pcie.per_direction().value);
   CHECK(!training_node_for(cat::l4, 8).has_value());
+  // a GPU no catalog server carries, alone: its step is its own compute, no communication
+  training_plan p;
+  p.model = cat::llama31_8b;
+  p.node = *training_node_for(cat::a100_sxm_40gb, 1);
+  p.config.framework = framework_kind::transformers;
+  const step_breakdown b = plan_training_run({.plan = p}).step;
+  CHECK(b.gpus == 1);
+  CHECK(b.tensor_parallel.value == 0.0);
+  CHECK(b.data_parallel.value == 0.0);
 }

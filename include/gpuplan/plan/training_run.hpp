@@ -25,6 +25,7 @@
 #include <gpuplan/models/estimates.hpp>
 #include <gpuplan/models/reliability.hpp>
 #include <gpuplan/models/scaling.hpp>
+#include <gpuplan/models/serving.hpp>
 #include <gpuplan/models/training_step.hpp>
 #include <gpuplan/plan/capacity.hpp>
 #include <gpuplan/plan/cost.hpp>
@@ -46,25 +47,14 @@ constexpr std::optional<node_spec> catalog_node_of(const gpu_spec& gpu) {
   return std::nullopt;
 }
 
-/// One GPU alone, on PCIe: the node of a one-GPU run on a GPU no catalog server carries (no
-/// peers, so no NVLink; its host link is the PCIe of its spec).
-constexpr node_spec lone_gpu_node(const gpu_spec& gpu) {
-  node_spec one{};
-  one.name = gpu.name;
-  one.gpu = gpu;
-  one.gpus = 1;
-  one.fabric = intra_node_fabric::pcie;
-  one.scale_up_per_gpu = gpu.pcie.per_direction();
-  return one;
-}
-
 /// The node a training run of `gpus` GPUs of type `gpu` runs on when no node is given: the
 /// catalog server carrying the GPU (catalog_node_of), else, for one GPU, the GPU alone
-/// (lone_gpu_node); none (nullopt) for more GPUs than one of a GPU no catalog server carries:
-/// the step-time model needs the node's NVLink and NICs, which only a node spec gives.
+/// (models/serving.hpp single_gpu_node of one GPU: no peers, so its fabric carries nothing);
+/// none (nullopt) for more GPUs than one of a GPU no catalog server carries: the step-time model
+/// needs the node's NVLink and NICs, which only a node spec gives.
 constexpr std::optional<node_spec> training_node_for(const gpu_spec& gpu, int gpus) {
   if (std::optional<node_spec> n = catalog_node_of(gpu)) return n;
-  if (gpus == 1) return lone_gpu_node(gpu);
+  if (gpus == 1) return single_gpu_node(gpu, 1);
   return std::nullopt;
 }
 
