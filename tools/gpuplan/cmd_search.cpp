@@ -741,7 +741,7 @@ int run_serve_search(serve_search_command& cmd) {
                            *std::max_element(pp.begin(), pp.end());
   std::vector<node_spec> nodes;
   for (const gpu_choice& g : gpu_list(s)) {
-    if (widest > 1 && !catalog_node_of(g.spec))
+    if (widest > 1 && !catalog::node_carrying(g.spec))
       throw usage_error(fmt::format(
           "{} {}: no catalog node carries it, and gpuplan search serve takes each GPU in its "
           "catalog node (it has no --node): search it on one GPU per replica ({} 1 {} 1), or "

@@ -4,20 +4,19 @@
 // The options are a contract (docs/cli.md): the shared groups of options.hpp (model, GPU, node,
 // layout, serving engine) plus serve's own: --input-len, --output-len, --concurrency or --rate,
 // --ttft-slo, --tpot-slo, --batching, --dtype, --chunked-prefill, --sweep, --chart, --json. The
-// model is models/serving.hpp (docs/models/serving.md).
+// command reads the flags into serving_deployment_inputs, gets the report by one call
+// (plan/serving_deployment.hpp plan_serving_deployment) and prints it: as text here, as JSON by
+// io/serving_deployment_json.hpp.
 #include "chart.hpp"
 #include "cli.hpp"
 #include "options.hpp"
 #include "serve_setup.hpp"
 
-#include <gpuplan/models/estimates.hpp>
-#include <gpuplan/io/json.hpp>
-#include <gpuplan/io/serve_json.hpp>
-#include <gpuplan/models/serving.hpp>
+#include <gpuplan/io/serving_deployment_json.hpp>
+#include <gpuplan/plan/serving_deployment.hpp>
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -80,119 +79,117 @@ chart::chart_spec curve_chart(const serving_curve& c, const std::string& title) 
   return spec;
 }
 
-int run_serve(serve_command& cmd) {
-  settings& s = cmd.s;
-  s.read_plan();
+std::string curve_title(const serve_setup& setup) {
+  return fmt::format("{} on {} x {}, {} / {} tokens", setup.model.name(),
+                     setup.gpus_per_replica(), setup.plan.node.gpu.name.view(), setup.input_len,
+                     setup.output_len);
+}
+
+/// The flags into the library's inputs: the plan with its load, the SLO, the curve's points
+/// (--sweep, 16 with --chart), and --require-fit's "time only a deployment that fits".
+serving_deployment_inputs serve_inputs(const serve_command& cmd, serve_setup& setup) {
+  const settings& s = cmd.s;
   for (const char* key : {"batch", "context"})
     if (s.has(key))
       throw usage_error(fmt::format(
           "{} is fit's; serve takes --concurrency, --input-len and --output-len", s.name(key)));
-  serve_setup setup = serve_setup_from(s, "serve");
-  const model_choice& model = setup.model;
-  serving_plan& p = setup.plan;
-  const int per_replica = setup.gpus_per_replica();
-  const std::optional<node_spec>& node = setup.node;
-  const int in = setup.input_len, out = setup.output_len;
-  set_serve_point(s, p);
-  const serving_slo slo = setup.slo;
-  const bool want_slo = setup.want_slo();
+  setup = serve_setup_from(s, "serve");
+  set_serve_point(s, setup.plan);
   const int sweep = s.count("sweep").value_or(cmd.chart.empty() ? 0 : 16);
   if (sweep > max_curve_points)
     throw usage_error(
         fmt::format("{} must be at most {} (got {})", s.name("sweep"), max_curve_points, sweep));
+  return {.plan = setup.plan,
+          .slo = setup.slo,
+          .curve_points = sweep,
+          .time_only_if_fits = cmd.require_fit,
+          .pricing = std::nullopt};
+}
 
-  // the memory verdict of `gpuplan fit --infer` (one sequence of the longest request)
-  const fit_report memory = serving_fit(p);
-  if (cmd.require_fit && !memory.fits()) return print_unfit_serving(setup, memory, cmd.json);
-  const serving_point point = serve(p);
-  const slo_result best = want_slo ? best_under_slo(p, slo) : slo_result{};
-  const serving_curve curve = sweep > 0 ? throughput_latency_curve(p, sweep) : serving_curve{};
-  const std::string title = fmt::format("{} on {} x {}, {} / {} tokens", model.name(), per_replica,
-                                        p.node.gpu.name.view(), in, out);
-  std::optional<chart::file_result> drawn;
-  if (!cmd.chart.empty())
-    drawn = chart::render_file(curve_chart(curve, title), cmd.chart, "--chart");
-
-  if (cmd.json) {
-    nlohmann::json j = io::to_json(point);
-    j["model"] = model.name();
-    j["gpu"] = std::string(p.node.gpu.name.view());
-    j["node"] = std::string(p.node.name.view());
-    j["layout"] = io::to_json(p.layout);
-    j["engine"] = std::string(to_string(p.config.engine));
-    j["batching"] = std::string(to_string(p.batching));
-    j["chunked_prefill"] = p.chunked_prefill && p.batching == batching_mode::continuous;
-    j["decode_attention"] = std::string(to_string(p.assumptions.decode_attention));
-    j["moe_all_to_all"] = p.assumptions.moe_all_to_all && p.layout.ep > 1;
-    j["dtype"] = std::string(to_string(p.compute_dtype));
-    j["weight_dtype"] = std::string(to_string(p.config.weight_dtype));
-    j["kv_dtype"] = std::string(to_string(p.config.kv_dtype));
-    j["input_len"] = in;
-    j["output_len"] = out;
-    if (p.mix.count > 1) j["mix"] = io::to_json(p.mix);
-    j["ridge_batch"] = ridge_batch(p);
-    add_memory_verdict(j, memory);
-    if (want_slo) {
-      j["slo"] = io::to_json(slo);
-      j["best"] = io::to_json(best)["best"];
-      j["slo_met"] = best.found;
-    }
-    if (sweep > 0) j["curve"] = io::to_json(curve);
-    if (drawn) j["chart"] = drawn->drawn ? drawn->image.string() : drawn->script.string();
-    add_warnings(j, serving_estimates(p));
-    print_json(j);
-    if (drawn) fmt::print(stderr, "{}\n", drawn->message);
-    return 0;
-  }
-  const bool chunked = p.chunked_prefill && p.batching == batching_mode::continuous;
+/// The deployment's two header lines: model, GPUs, layout, engine; dtypes and the requests.
+void print_deployment(const serve_setup& setup, const serving_deployment_report& r) {
+  const serving_plan& p = r.plan;
   fmt::print("{} on {} x {}{}, tp {}{} pp {}, {} replica(s); engine {}, {} batching{}\n",
-             model.name(), per_replica * p.layout.dp, p.node.gpu.name.view(),
-             node ? fmt::format(" ({})", p.node.name.view()) : std::string(), p.layout.tp,
+             setup.model.name(), setup.gpus_per_replica() * p.layout.dp, p.node.gpu.name.view(),
+             setup.node ? fmt::format(" ({})", p.node.name.view()) : std::string(), p.layout.tp,
              p.layout.ep > 1 ? fmt::format(" (experts: ep {})", p.layout.ep) : std::string(),
              p.layout.pp, p.layout.dp, to_string(p.config.engine), to_string(p.batching),
-             chunked ? ", chunked prefill" : "");
+             r.chunked_prefill() ? ", chunked prefill" : "");
   fmt::print("weights {}, KV cache {}, math {}; requests of {}{} prompt + {} output tokens\n\n",
              to_string(p.config.weight_dtype), to_string(p.config.kv_dtype),
              to_string(p.compute_dtype),
              p.mix.count > 1 ? fmt::format("a {}-class mix, mean ", p.mix.count) : std::string(),
-             in, out);
+             setup.input_len, setup.output_len);
+}
+
+/// The operating point, the engine's admission limit, the memory verdict, the ridge.
+void print_point(const serving_deployment_report& r) {
   table t = point_table();
-  t.rows.push_back(row_of(point));
+  t.rows.push_back(row_of(r.point));
   fmt::print("{}", t.render("  "));
-  const int ridge = ridge_batch(p);
   fmt::print("\n  The engine admits {} sequences per replica (KV cache, max_num_seqs){}{}.\n",
-             point.kv_capacity,
-             point.kv_limited ? "; the concurrency was capped and the rest queue" : "",
-             point.saturated ? "; the rate exceeds what the deployment serves" : "");
-  fmt::print("  {}\n", memory_verdict_text(memory));
-  if (ridge > 0)
+             r.point.kv_capacity,
+             r.point.kv_limited ? "; the concurrency was capped and the rest queue" : "",
+             r.point.saturated ? "; the rate exceeds what the deployment serves" : "");
+  fmt::print("  {}\n", memory_verdict_text(r.memory));
+  if (r.ridge_batch > 0)
     fmt::print("  The linear layers turn compute-bound at a decode batch of {}; this step is {}.\n",
-               ridge, point.step.compute_bound() ? "compute-bound" : "bandwidth-bound");
-  if (want_slo) {
-    if (best.found) {
-      fmt::print("\nBest under the SLO (TTFT <= {}, TPOT <= {}):\n",
-                 slo.ttft.value > 0 ? ms(slo.ttft) : "any",
-                 slo.tpot.value > 0 ? ms(slo.tpot) : "any");
-      table b = point_table();
-      b.rows.push_back(row_of(best.best));
-      fmt::print("{}", b.render("  "));
-    } else {
-      fmt::print("\nNo concurrency meets the SLO (TTFT <= {}, TPOT <= {}).\n",
-                 slo.ttft.value > 0 ? ms(slo.ttft) : "any",
-                 slo.tpot.value > 0 ? ms(slo.tpot) : "any");
-    }
+               r.ridge_batch, r.point.step.compute_bound() ? "compute-bound" : "bandwidth-bound");
+}
+
+/// The best point under the SLO, or that none meets it.
+void print_slo(const serving_slo& slo, const slo_result& best) {
+  const std::string ttft = slo.ttft.value > 0 ? ms(slo.ttft) : "any";
+  const std::string tpot = slo.tpot.value > 0 ? ms(slo.tpot) : "any";
+  if (!best.found) {
+    fmt::print("\nNo concurrency meets the SLO (TTFT <= {}, TPOT <= {}).\n", ttft, tpot);
+    return;
   }
-  if (sweep > 0) {
-    fmt::print("\nThroughput-latency curve:\n");
-    table c = point_table();
-    for (int i = 0; i < curve.count; ++i) c.rows.push_back(row_of(curve.at(i)));
-    if (curve.count >= 2)
-      fmt::print("{}\n{}", c.render("  "), chart::render_text(curve_chart(curve, title)));
-    else
-      fmt::print("{}", c.render("  "));
-  }
+  fmt::print("\nBest under the SLO (TTFT <= {}, TPOT <= {}):\n", ttft, tpot);
+  table b = point_table();
+  b.rows.push_back(row_of(best.best));
+  fmt::print("{}", b.render("  "));
+}
+
+/// The throughput-latency curve as a table, and as a chart when it has two points or more.
+void print_curve(const serving_curve& curve, const std::string& title) {
+  fmt::print("\nThroughput-latency curve:\n");
+  table c = point_table();
+  for (int i = 0; i < curve.count; ++i) c.rows.push_back(row_of(curve.at(i)));
+  if (curve.count >= 2)
+    fmt::print("{}\n{}", c.render("  "), chart::render_text(curve_chart(curve, title)));
+  else
+    fmt::print("{}", c.render("  "));
+}
+
+void print_serve_text(const serve_setup& setup, const serving_deployment_report& r,
+                      const std::optional<chart::file_result>& drawn) {
+  print_deployment(setup, r);
+  print_point(r);
+  if (r.best) print_slo(r.slo, *r.best);
+  if (r.curve) print_curve(*r.curve, curve_title(setup));
   if (drawn) fmt::print("\n{}\n", drawn->message);
-  print_warnings(serving_estimates(p));
+  print_warnings(r.estimates);
+}
+
+int run_serve(serve_command& cmd) {
+  cmd.s.read_plan();
+  serve_setup setup;
+  const serving_deployment_report r = plan_serving_deployment(serve_inputs(cmd, setup));
+  if (!r.timed) return print_unfit_serving(setup, r.memory, cmd.json);
+  std::optional<chart::file_result> drawn;
+  if (!cmd.chart.empty())
+    drawn = chart::render_file(curve_chart(r.curve.value_or(serving_curve{}), curve_title(setup)),
+                               cmd.chart, "--chart");
+  if (!cmd.json) {
+    print_serve_text(setup, r, drawn);
+    return 0;
+  }
+  nlohmann::json j = io::to_json(r);
+  if (drawn) j["chart"] = drawn->drawn ? drawn->image.string() : drawn->script.string();
+  add_warnings(j, r.estimates);
+  print_json(j);
+  if (drawn) fmt::print(stderr, "{}\n", drawn->message);
   return 0;
 }
 

@@ -129,9 +129,7 @@ void add_memory_verdict(nlohmann::json& j, const training_memory_verdict& v) {
   io::add_memory_verdict(j, v);
 }
 
-void add_memory_verdict(nlohmann::json& j, const fit_report& r) {
-  io::add_memory_verdict(j, r);
-}
+void add_memory_verdict(nlohmann::json& j, const fit_report& r) { io::add_memory_verdict(j, r); }
 
 void add_require_fit_flag(CLI::App* app, bool& require_fit) {
   app->add_flag("--require-fit", require_fit,

@@ -3,6 +3,9 @@
 
 #include "cli.hpp"
 
+#include <gpuplan/io/serving_deployment_json.hpp>
+#include <gpuplan/plan/serving_deployment.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -173,8 +176,8 @@ serve_setup serve_setup_from(const settings& s, std::string_view command) {
                                                             precision::fp8, precision::int8})
                                    : weights16;
   p.mix = mix_of(s);
-  r.input_len = static_cast<int>(std::lround(p.mix.mean_input()));
-  r.output_len = static_cast<int>(std::lround(p.mix.mean_output()));
+  r.input_len = rounded_mean_input(p.mix);
+  r.output_len = rounded_mean_output(p.mix);
   set_engine_behaviour(s, p);
   r.slo = serving_slo{.ttft = slo_seconds(s, "ttft_slo") * units::s,
                       .tpot = slo_seconds(s, "tpot_slo") * units::s};
@@ -183,10 +186,8 @@ serve_setup serve_setup_from(const settings& s, std::string_view command) {
 
 int print_unfit_serving(const serve_setup& setup, const fit_report& f, bool json) {
   if (json) {
-    nlohmann::json j{{"model", setup.model.name()},
-                     {"gpu", std::string(setup.plan.node.gpu.name.view())}};
-    add_memory_verdict(j, f);
-    print_json(j);
+    // the untimed report's keys (io/serving_deployment_json.hpp): model, gpu and the verdict
+    print_json(io::to_json(serving_deployment_report{.plan = setup.plan, .memory = f}));
   } else {
     fmt::print("{} on {}: {}\n", setup.model.name(), setup.plan.node.gpu.name.view(),
                memory_verdict_text(f));

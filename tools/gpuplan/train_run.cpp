@@ -4,6 +4,7 @@
 #include "cli.hpp"
 
 #include <gpuplan/catalog.hpp>
+#include <gpuplan/io/training_run_json.hpp>
 
 #include <fmt/format.h>
 
@@ -140,29 +141,27 @@ reliability_assumptions reliability_from(const settings& s) {
   return a;
 }
 
+std::string infeasible_run_message(const infeasible_training_run& e) {
+  return fmt::format(
+      "{} GPUs fail every {:.3g} min on average, less than a restart ({:.3g} min) plus half a "
+      "checkpoint interval ({:.3g} min): the run makes no progress; check "
+      "--failures-per-node-day, --restart-minutes and --checkpoint-interval-hours (or "
+      "--no-failures)",
+      e.gpus, e.estimate.mttf.in(units::minute), e.estimate.restart.in(units::minute),
+      e.estimate.checkpoint_interval.in(units::minute));
+}
+
 modelled_training_run modelled_run(const run_description& d) {
-  const duration steady = time_to_train(d.plan, *d.tokens);
-  const reliability_estimate e = estimate_reliability(d.reliability, d.plan.layout.gpus(), steady,
-                                                      checkpoint_size(d.plan));
-  if (!e.feasible)
-    throw usage_error(fmt::format(
-        "{} GPUs fail every {:.3g} min on average, less than a restart ({:.3g} min) plus half a "
-        "checkpoint interval ({:.3g} min): the run makes no progress; check "
-        "--failures-per-node-day, --restart-minutes and --checkpoint-interval-hours (or "
-        "--no-failures)",
-        d.plan.layout.gpus(), e.mttf.in(units::minute), e.restart.in(units::minute),
-        e.checkpoint_interval.in(units::minute)));
-  return modelled_training(d.plan, *d.tokens, d.reliability);
+  try {
+    return plan_training_run({.plan = d.plan, .tokens = d.tokens, .reliability = d.reliability})
+        .budget->run;
+  } catch (const infeasible_training_run& e) {
+    throw usage_error(infeasible_run_message(e));
+  }
 }
 
 std::string interruptions_text(double n) {
   return n < 10 ? fmt::format("{:.2g}", n) : fmt::format("{:.0f}", n);
-}
-
-std::optional<node_spec> catalog_node_of(const gpu_spec& gpu) {
-  for (const node_spec& n : catalog::all_nodes)
-    if (n.gpu.name == gpu.name) return n;
-  return std::nullopt;
 }
 
 node_spec choose_node(const settings& s, const gpu_choice& gpu, int gpus, std::string_view command) {
@@ -172,16 +171,7 @@ node_spec choose_node(const settings& s, const gpu_choice& gpu, int gpus, std::s
                                     n->gpu.name.view(), s.name("gpu"), gpu.spec.name.view()));
     return *n;
   }
-  if (const std::optional<node_spec> n = catalog_node_of(gpu.spec)) return *n;
-  if (gpus == 1) {
-    node_spec one{};
-    one.name = gpu.spec.name;
-    one.gpu = gpu.spec;
-    one.gpus = 1;
-    one.fabric = intra_node_fabric::pcie;
-    one.scale_up_per_gpu = gpu.spec.pcie.per_direction();
-    return one;
-  }
+  if (const std::optional<node_spec> n = training_node_for(gpu.spec, gpus)) return *n;
   throw usage_error(fmt::format(
       "no catalog node carries {}: give --node (gpuplan {} needs the node's NVLink and NICs)",
       gpu.spec.name.view(), command));
@@ -227,43 +217,12 @@ std::string reliability_text(const reliability_estimate& e) {
 }
 
 nlohmann::json reliability_json(const reliability_estimate& e, const reliability_assumptions& a) {
-  auto finite_or_null = [](double v) {
-    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
-  };
-  return {{"enabled", e.enabled},
-          {"ettr", e.ettr},
-          {"steady_state_s", e.productive.in(units::s)},
-          {"expected_wall_s", e.wall.in(units::s)},
-          {"mttf_hours", finite_or_null(e.mttf.in(units::h))},
-          {"expected_interruptions", e.interruptions},
-          {"checkpoint_interval_hours", finite_or_null(e.checkpoint_interval.in(units::h))},
-          {"checkpoint_write_s", e.checkpoint_write.in(units::s)},
-          {"restart_minutes", e.restart.in(units::minute)},
-          {"lost_to_failures_hours", e.lost_to_failures.in(units::h)},
-          {"lost_to_checkpoints_hours", e.lost_to_checkpoints.in(units::h)},
-          {"failures_per_node_day", e.enabled ? nlohmann::json(a.failures_per_node_day) : nullptr},
-          {"node_equivalents", e.node_equivalents},
-          {"source", "first-order checkpoint/restart model (docs/models/cost.md, Reliability)"}};
+  return io::reliability_json(e, a);
 }
 
-nlohmann::json breakdown_json(const step_breakdown& b) {
-  return {{"compute_s", b.compute.in(units::s)},
-          {"memory_bound_s", b.memory_bound.in(units::s)},
-          {"tensor_parallel_s", b.tensor_parallel.in(units::s)},
-          {"context_parallel_s", b.context_parallel.in(units::s)},
-          {"expert_parallel_s", b.expert_parallel.in(units::s)},
-          {"pipeline_bubble_s", b.bubble.in(units::s)},
-          {"pipeline_p2p_s", b.pipeline_p2p.in(units::s)},
-          {"data_parallel_s", b.data_parallel.in(units::s)},
-          {"optimizer_s", b.optimizer.in(units::s)},
-          {"offload_s", b.offload.in(units::s)},
-          {"data_loading_s", b.data_loading.in(units::s)}};
-}
+nlohmann::json breakdown_json(const step_breakdown& b) { return io::breakdown_json(b); }
 
-
-training_memory_verdict memory_verdict_of(const training_plan& p) {
-  return training_verdict(p.model, p.node.gpu, p.layout, p.config);
-}
+training_memory_verdict memory_verdict_of(const training_plan& p) { return training_verdict(p); }
 
 run_description training_run_from(const settings& s, std::string_view command) {
   for (const char* unsupported : {"lora", "qlora"})

@@ -10,6 +10,7 @@
 #include <gpuplan/models/training_step.hpp>
 #include <gpuplan/plan/fit.hpp>
 #include <gpuplan/plan/training_cost.hpp>
+#include <gpuplan/plan/training_run.hpp>
 
 #include <optional>
 #include <span>
@@ -37,11 +38,10 @@ struct run_description {
 /// Expected interruptions for people: two significant digits below 10, whole above.
 std::string interruptions_text(double n);
 
-/// The catalog server that carries `gpu` (DGX A100, DGX H100, HGX H200, DGX B200, 8x L40S), if any.
-std::optional<node_spec> catalog_node_of(const gpu_spec& gpu);
-
-/// The node: --node, else the catalog node that carries the GPU, else (one GPU) the GPU alone;
-/// usage_error when --node holds another GPU or no catalog node carries it (naming `command`).
+/// The node: --node, else the library's choice for the GPU (plan/training_run.hpp
+/// training_node_for: the catalog node that carries it, else for one GPU the GPU alone);
+/// usage_error when --node holds another GPU or no node fits (naming `command`). The catalog
+/// lookup alone is the library's catalog::node_carrying.
 node_spec choose_node(const settings& s, const gpu_choice& gpu, int gpus, std::string_view command);
 
 /// The reliability model's assumptions from its flags (--failures-per-node-day, --restart-minutes,
@@ -53,22 +53,27 @@ reliability_assumptions reliability_from(const settings& s);
 /// naming the reliability flags when failures leave the run no progress.
 modelled_training_run modelled_run(const run_description& d);
 
+/// The message for a run whose failures leave it no progress (plan/training_run.hpp
+/// infeasible_training_run), naming the reliability flags.
+std::string infeasible_run_message(const infeasible_training_run& e);
+
 /// A duration for people: us, ms, s, h or days by size.
 std::string secs(duration d);
 /// "TP 8 x PP 16 x DP 128, ZeRO-1, SP": the degrees that are not 1 and the options on.
 std::string layout_text(const parallel_layout& l);
-/// The step's parts in seconds, keyed as `gpuplan train --json`'s "breakdown".
+/// The step's parts in seconds, keyed as `gpuplan train --json`'s "breakdown"
+/// (io/training_run_json.hpp io::breakdown_json).
 nlohmann::json breakdown_json(const step_breakdown& b);
 
 /// The reliability model's figures for people: "expected with failures and checkpoints: ..."
 /// (one line, no newline), or "" when it is off.
 std::string reliability_text(const reliability_estimate& e);
 /// The reliability model's figures and assumptions as JSON (`gpuplan train --json` and `gpuplan
-/// cost --json` under "reliability").
+/// cost --json` under "reliability"; io/training_run_json.hpp io::reliability_json).
 nlohmann::json reliability_json(const reliability_estimate& e, const reliability_assumptions& a);
 
-/// The plan's memory verdict: the fit's (plan/fit.hpp training_verdict, the rule `gpuplan fit`
-/// and the search apply) of its model, layout and configuration on its node's GPU.
+/// The plan's memory verdict: the fit's (plan/training_run.hpp training_verdict, the rule
+/// `gpuplan fit` and the search apply) of its model, layout and configuration on its node's GPU.
 training_memory_verdict memory_verdict_of(const training_plan& p);
 
 /// Reads the model, GPU, node, layout, training and train-run fields into a plan; throws

@@ -57,6 +57,24 @@ inline nlohmann::json to_json(const advice& a) {
           {"kind", std::string(to_string(a.kind))}};
 }
 
+/// A memory verdict's keys in a report that is not a fit report (`gpuplan train`, `serve`,
+/// `cost`, `capacity` --json; docs/json-schema.md): "fits", "per_gpu_bytes" (the most loaded
+/// GPU's total, fit --json's per_gpu.total_bytes) and "capacity_bytes", added to `j`.
+inline void add_memory_verdict(nlohmann::json& j, data_size per_gpu, data_size capacity,
+                               bool fits) {
+  j["fits"] = fits;
+  j["per_gpu_bytes"] = bytes_value(per_gpu);
+  j["capacity_bytes"] = bytes_value(capacity);
+}
+/// A training plan's verdict (plan/fit.hpp training_verdict).
+inline void add_memory_verdict(nlohmann::json& j, const training_memory_verdict& v) {
+  add_memory_verdict(j, v.per_gpu.total(), v.capacity, v.fits());
+}
+/// A fit report's verdict (serving_fit's, the fit's).
+inline void add_memory_verdict(nlohmann::json& j, const fit_report& r) {
+  add_memory_verdict(j, r.per_gpu.total(), r.capacity, r.fits());
+}
+
 /// The report's own fields: per_gpu, fits, headroom_bytes, advice and (serving) kv_cache, with
 /// what a transformer's cache must hold (needed, holds_batch, fits).
 inline nlohmann::json to_json(const fit_report& r) {
@@ -77,21 +95,6 @@ inline nlohmann::json to_json(const fit_report& r) {
     j["kv_cache"]["fits"] = r.kv_fits();
   }
   return j;
-}
-
-/// The memory verdict's keys in a command's --json (docs/json-schema.md): "fits", "per_gpu_bytes"
-/// (the most loaded GPU's total, fit --json's per_gpu.total_bytes) and "capacity_bytes".
-inline void add_memory_verdict(nlohmann::json& j, data_size per_gpu, data_size capacity,
-                               bool fits) {
-  j["fits"] = fits;
-  j["per_gpu_bytes"] = bytes_value(per_gpu);
-  j["capacity_bytes"] = bytes_value(capacity);
-}
-inline void add_memory_verdict(nlohmann::json& j, const training_memory_verdict& v) {
-  add_memory_verdict(j, v.per_gpu.total(), v.capacity, v.fits());
-}
-inline void add_memory_verdict(nlohmann::json& j, const fit_report& r) {
-  add_memory_verdict(j, r.per_gpu.total(), r.capacity, r.fits());
 }
 
 }  // namespace gpuplan::io
