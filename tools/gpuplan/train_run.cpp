@@ -216,13 +216,7 @@ std::string reliability_text(const reliability_estimate& e) {
       interval);
 }
 
-nlohmann::json reliability_json(const reliability_estimate& e, const reliability_assumptions& a) {
-  return io::reliability_json(e, a);
-}
-
 nlohmann::json breakdown_json(const step_breakdown& b) { return io::breakdown_json(b); }
-
-training_memory_verdict memory_verdict_of(const training_plan& p) { return training_verdict(p); }
 
 run_description training_run_from(const settings& s, std::string_view command) {
   for (const char* unsupported : {"lora", "qlora"})

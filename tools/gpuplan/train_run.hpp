@@ -68,13 +68,7 @@ nlohmann::json breakdown_json(const step_breakdown& b);
 /// The reliability model's figures for people: "expected with failures and checkpoints: ..."
 /// (one line, no newline), or "" when it is off.
 std::string reliability_text(const reliability_estimate& e);
-/// The reliability model's figures and assumptions as JSON (`gpuplan train --json` and `gpuplan
-/// cost --json` under "reliability"; io/training_run_json.hpp io::reliability_json).
-nlohmann::json reliability_json(const reliability_estimate& e, const reliability_assumptions& a);
 
-/// The plan's memory verdict: the fit's (plan/training_run.hpp training_verdict, the rule
-/// `gpuplan fit` and the search apply) of its model, layout and configuration on its node's GPU.
-training_memory_verdict memory_verdict_of(const training_plan& p);
 
 /// Reads the model, GPU, node, layout, training and train-run fields into a plan; throws
 /// usage_error naming the flag on what the step-time model does not cover. `command` names the

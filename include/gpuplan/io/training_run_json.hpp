@@ -6,6 +6,7 @@
 
 #include <gpuplan/io/fit_json.hpp>
 #include <gpuplan/io/json.hpp>
+#include <gpuplan/io/reliability_json.hpp>
 #include <gpuplan/plan/training_run.hpp>
 
 #include <cmath>
@@ -27,29 +28,6 @@ inline nlohmann::json breakdown_json(const step_breakdown& b) {
           {"optimizer_s", b.optimizer.in(units::s)},
           {"offload_s", b.offload.in(units::s)},
           {"data_loading_s", b.data_loading.in(units::s)}};
-}
-
-/// The reliability model's figures and assumptions ("reliability" of `gpuplan train --json` and
-/// `gpuplan cost --json`); an infinite MTTF or checkpoint interval (none) is null.
-inline nlohmann::json reliability_json(const reliability_estimate& e,
-                                       const reliability_assumptions& a) {
-  auto finite_or_null = [](double v) {
-    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
-  };
-  return {{"enabled", e.enabled},
-          {"ettr", e.ettr},
-          {"steady_state_s", e.productive.in(units::s)},
-          {"expected_wall_s", e.wall.in(units::s)},
-          {"mttf_hours", finite_or_null(e.mttf.in(units::h))},
-          {"expected_interruptions", e.interruptions},
-          {"checkpoint_interval_hours", finite_or_null(e.checkpoint_interval.in(units::h))},
-          {"checkpoint_write_s", e.checkpoint_write.in(units::s)},
-          {"restart_minutes", e.restart.in(units::minute)},
-          {"lost_to_failures_hours", e.lost_to_failures.in(units::h)},
-          {"lost_to_checkpoints_hours", e.lost_to_checkpoints.in(units::h)},
-          {"failures_per_node_day", e.enabled ? nlohmann::json(a.failures_per_node_day) : nullptr},
-          {"node_equivalents", e.node_equivalents},
-          {"source", "first-order checkpoint/restart model (docs/models/cost.md, Reliability)"}};
 }
 
 /// FLOPs: model (no recompute), hardware (with the plan's recompute) and 6ND.
@@ -106,7 +84,7 @@ inline void add_training_budget(nlohmann::json& j, const training_plan& p,
   j["gpu_hours"] = b.steady_gpu_time.in(units::h);
   j["expected_time_to_train_s"] = b.run.reserved_wall.in(units::s);
   j["expected_gpu_hours"] = b.run.usage.gpu_time.in(units::h);
-  j["reliability"] = reliability_json(b.run.reliability, b.assumptions);
+  j["reliability"] = to_json(b.run.reliability, b.assumptions);
   j["budget_flops"] = flops_json(b.flops.model, b.flops.hardware, b.flops.six_nd);
 }
 
