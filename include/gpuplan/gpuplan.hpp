@@ -43,6 +43,7 @@
 #include <gpuplan/models/serving.hpp>
 #include <gpuplan/models/training_memory.hpp>
 #include <gpuplan/models/training_step.hpp>
+#include <gpuplan/models/utilization_bands.hpp>
 
 #include <gpuplan/plan/advice.hpp>
 #include <gpuplan/plan/candidates.hpp>

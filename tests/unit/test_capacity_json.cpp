@@ -2,6 +2,7 @@
 #include "../catch.hpp"
 
 #include <gpuplan/io/capacity_json.hpp>
+#include <gpuplan/io/kubernetes_yaml.hpp>
 
 using namespace gpuplan;
 

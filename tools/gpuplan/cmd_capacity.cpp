@@ -16,6 +16,7 @@
 #include <gpuplan/catalog/mig.hpp>
 #include <gpuplan/catalog/prices.hpp>
 #include <gpuplan/io/capacity_json.hpp>
+#include <gpuplan/io/kubernetes_yaml.hpp>
 #include <gpuplan/io/serve_json.hpp>
 #include <gpuplan/models/cost.hpp>
 #include <gpuplan/models/serving.hpp>

@@ -35,7 +35,7 @@
 #pragma once
 
 #include <gpuplan/io/json.hpp>
-#include <gpuplan/models/queueing.hpp>
+#include <gpuplan/models/utilization_bands.hpp>
 #include <gpuplan/units.hpp>
 
 #include <nlohmann/json.hpp>
