@@ -54,3 +54,5 @@
 #include <gpuplan/plan/fit.hpp>
 #include <gpuplan/plan/search.hpp>
 #include <gpuplan/plan/sharing.hpp>
+// Not here, by name: plan/capacity_report.hpp and plan/utilization.hpp (run-time reports over
+// std::vector and std::string, which the constexpr core does not pay for).
