@@ -466,3 +466,25 @@ TEST_CASE("Scale-out advice follows its named thresholds", "[monitoring][analysi
   CHECK_FALSE(scale_out(analyze_usage(s, {.scale_out_overload_share = 0.15})));
   CHECK_THROWS_AS(analyze_usage({}), invalid_input);
 }
+
+TEST_CASE("Several files of one fleet: ids by file, formats, the report's JSON",
+          "[monitoring][analysis][json]") {
+  const io::monitoring_files in = io::read_monitoring_files({dir + "serving.csv", dir + "plain.csv"});
+  REQUIRE(in.formats.size() == 2);
+  CHECK(in.formats[0] == "csv");
+  CHECK(in.throughput_unit == "tokens/s");  // plain.csv has no throughput column
+  // two CSVs both name their GPUs from the file: each id carries its file's stem
+  CHECK(std::any_of(in.samples.begin(), in.samples.end(),
+                    [](const gpu_sample& s) { return s.gpu == "serving:0"; }));
+  CHECK(std::any_of(in.samples.begin(), in.samples.end(),
+                    [](const gpu_sample& s) { return s.gpu == "plain:a"; }));
+  const usage_report r = analyze_usage(in.samples);
+  const nlohmann::json j = io::to_json(r, in);
+  CHECK(j["files"].size() == 2);
+  CHECK(j["formats"][1] == "csv");
+  CHECK(j["throughput_unit"] == "tokens/s");
+  CHECK(j["fleet"]["gpus"] == r.gpus.size());
+  CHECK(j["duplicate_readings"] == in.duplicate_readings + r.fleet.duplicates);
+  // one file: its ids as they are
+  CHECK(io::read_monitoring_files({dir + "plain.csv"}).samples.at(0).gpu == "a");
+}

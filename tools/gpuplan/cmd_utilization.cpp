@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -123,46 +122,13 @@ double read_growth(const settings& s) {
   return g;
 }
 
-/// The samples of every file, with what the files say about themselves.
-struct monitoring_files {
-  std::vector<gpu_sample> samples;
-  std::vector<std::string> formats;
-  std::string throughput_unit;
-  int missing = 0;
-  int duplicates = 0;
-};
-
-monitoring_files read_files(const std::vector<std::string>& files) {
-  monitoring_files r;
-  for (const std::string& file : files) {
-    io::monitoring_data d = io::read_monitoring_file(file);
-    // Several hosts' nvidia-smi logs all number their GPUs from 0: prefix the file's name
-    // (DCGM ids already carry the host).
-    if (files.size() > 1 && d.format != io::monitoring_format::dcgm_prometheus) {
-      const std::string prefix = std::filesystem::path(file).stem().string() + ":";
-      for (gpu_sample& s : d.samples) s.gpu = prefix + s.gpu;
-    }
-    r.formats.emplace_back(io::to_string(d.format));
-    if (!d.throughput_unit.empty()) {
-      if (!r.throughput_unit.empty() && r.throughput_unit != d.throughput_unit)
-        throw usage_error(fmt::format("{}: its throughput is in {}, an earlier file's in {}: "
-                                      "give files of one unit",
-                                      file, d.throughput_unit, r.throughput_unit));
-      r.throughput_unit = d.throughput_unit;
-    }
-    r.missing += d.missing_readings;
-    r.duplicates += d.duplicate_readings;
-    r.samples.insert(r.samples.end(), d.samples.begin(), d.samples.end());
-  }
-  return r;
-}
-
 /// The chart files asked for (--chart, --throughput-chart), drawn.
 struct drawn_charts {
   std::optional<chart::file_result> usage, throughput;
 };
 
-drawn_charts draw_charts(const settings& s, const monitoring_files& in, const usage_report& r) {
+drawn_charts draw_charts(const settings& s, const io::monitoring_files& in,
+                         const usage_report& r) {
   drawn_charts d;
   if (const std::optional<std::string> file = s.text("chart"))
     d.usage = chart::render_file(usage_chart(in.samples, r), *file, s.name("chart"));
@@ -177,23 +143,20 @@ drawn_charts draw_charts(const settings& s, const monitoring_files& in, const us
   return d;
 }
 
-void print_usage_json(const utilization_command& f, const monitoring_files& in, int duplicates,
-                      const usage_report& r, const drawn_charts& d) {
-  nlohmann::json j = io::to_json(r);
-  j["files"] = f.files;
-  j["formats"] = in.formats;
-  j["missing_readings"] = in.missing;
-  j["duplicate_readings"] = duplicates;
+void print_usage_json(const io::monitoring_files& in, const usage_report& r,
+                      const drawn_charts& d) {
+  nlohmann::json j = io::to_json(r, in);
   if (d.usage) j["chart"] = d.usage->drawn ? d.usage->image.string() : d.usage->script.string();
-  if (!in.throughput_unit.empty()) j["throughput_unit"] = in.throughput_unit;
   if (d.throughput)
     j["throughput_chart"] =
         d.throughput->drawn ? d.throughput->image.string() : d.throughput->script.string();
   print_json(j);
 }
 
-void print_usage_text(const utilization_command& f, const monitoring_files& in, int duplicates,
-                      const usage_report& r, const drawn_charts& d) {
+void print_usage_text(const io::monitoring_files& in, const usage_report& r,
+                      const drawn_charts& d) {
+  // within the files and across them (DCGM exports of one host)
+  const int duplicates = in.duplicate_readings + r.fleet.duplicates;
   table t;
   t.header = {"GPU", "mean", "p95", "peak", "peak/avg", "<30%", "30-70%", "70-90%", "90-95%",
               ">95%", "memory peak", "power mean", "samples", "gaps"};
@@ -209,11 +172,11 @@ void print_usage_text(const utilization_command& f, const monitoring_files& in, 
   for (const gpu_usage& g : r.gpus) row(g);
   row(r.fleet);
   fmt::print("{} GPU{} from {} ({}); time-weighted, shares of observed time\n\n", r.gpus.size(),
-             r.gpus.size() == 1 ? "" : "s", fmt::join(f.files, ", "), fmt::join(in.formats, ", "));
+             r.gpus.size() == 1 ? "" : "s", fmt::join(in.files, ", "), fmt::join(in.formats, ", "));
   fmt::print("{}", t.render());
-  if (in.missing > 0)
-    fmt::print("{} utilisation reading{} missing ([N/A], NaN) and left out\n", in.missing,
-               in.missing == 1 ? " was" : "s were");
+  if (in.missing_readings > 0)
+    fmt::print("{} utilisation reading{} missing ([N/A], NaN) and left out\n", in.missing_readings,
+               in.missing_readings == 1 ? " was" : "s were");
   if (duplicates > 0)
     fmt::print("{} duplicate reading{} (a GPU at a time it already had a reading for) averaged "
                "in\n",
@@ -230,20 +193,20 @@ void print_usage_text(const utilization_command& f, const monitoring_files& in, 
   if (d.throughput) fmt::print("\n{}\n", d.throughput->message);
 }
 
-/// Read the files, analyse them (analyze_usage, plan/utilization.hpp), print the report.
+/// Read the files (io::read_monitoring_files), analyse them (analyze_usage,
+/// plan/utilization.hpp), print the report.
 int run_utilization(utilization_command& f) {
   f.s.read_plan();
   if (f.files.empty()) throw usage_error("utilization: give one or more monitoring files");
   usage_options o;
   o.monthly_growth = read_growth(f.s);
-  const monitoring_files in = read_files(f.files);
+  const io::monitoring_files in = io::read_monitoring_files(f.files);
   const usage_report r = analyze_usage(in.samples, o);
-  const int duplicates = in.duplicates + r.fleet.duplicates;  // across files (DCGM of one host)
   const drawn_charts d = draw_charts(f.s, in, r);
   if (f.json)
-    print_usage_json(f, in, duplicates, r, d);
+    print_usage_json(in, r, d);
   else
-    print_usage_text(f, in, duplicates, r, d);
+    print_usage_text(in, r, d);
   return 0;
 }
 

@@ -758,6 +758,46 @@ inline monitoring_data read_monitoring_file(const std::filesystem::path& path,
   return detail::read_monitoring_source(src, file, o);
 }
 
+/// The monitoring files of one fleet, read together (`gpuplan utilization FILE...`): their
+/// samples, one format per file, the throughput unit they share, and the readings each reader
+/// left out or merged.
+struct monitoring_files {
+  std::vector<std::string> files;
+  std::vector<std::string> formats;   ///< to_string(monitoring_format), one per file
+  std::string throughput_unit;        ///< "tokens/s", "requests/s", or empty: no throughput column
+  std::vector<gpu_sample> samples;
+  int missing_readings = 0;
+  int duplicate_readings = 0;         ///< within each file (analyze_usage counts those across)
+};
+
+/// Reads every file (read_monitoring_file). Several hosts' nvidia-smi logs and plain CSVs all
+/// number their GPUs from 0, so with more than one file their ids are prefixed with the file's
+/// stem ("node1:0"); DCGM ids already carry the host. Throws io::error when two files give
+/// throughput in different units.
+inline monitoring_files read_monitoring_files(const std::vector<std::string>& files,
+                                              const read_options& o = {}) {
+  monitoring_files r;
+  r.files = files;
+  for (const std::string& file : files) {
+    monitoring_data d = read_monitoring_file(file, o);
+    if (files.size() > 1 && d.format != monitoring_format::dcgm_prometheus) {
+      const std::string prefix = std::filesystem::path(file).stem().string() + ":";
+      for (gpu_sample& s : d.samples) s.gpu = prefix + s.gpu;
+    }
+    r.formats.emplace_back(to_string(d.format));
+    if (!d.throughput_unit.empty()) {
+      if (!r.throughput_unit.empty() && r.throughput_unit != d.throughput_unit)
+        throw error(file + ": its throughput is in " + d.throughput_unit + ", an earlier file's in " +
+                    r.throughput_unit + ": give files of one unit");
+      r.throughput_unit = d.throughput_unit;
+    }
+    r.missing_readings += d.missing_readings;
+    r.duplicate_readings += d.duplicate_readings;
+    r.samples.insert(r.samples.end(), d.samples.begin(), d.samples.end());
+  }
+  return r;
+}
+
 // ---- JSON ----------------------------------------------------------------------------------------
 
 /// {"id", "mean", "peak", "p95", "peak_to_average", "bands": {"under_30", "30_70", "70_90",
@@ -804,6 +844,20 @@ inline nlohmann::json to_json(const usage_report& r) {
   j["advice"] = r.advice;
   j["start_unix_s"] = r.start_time;
   j["end_unix_s"] = r.end_time;
+  return j;
+}
+
+
+/// The report of `gpuplan utilization --json`: to_json(r) with what the files say about
+/// themselves: "files", "formats", "missing_readings", "duplicate_readings" (within the files
+/// and across them) and, with a throughput column, "throughput_unit".
+inline nlohmann::json to_json(const usage_report& r, const monitoring_files& in) {
+  nlohmann::json j = to_json(r);
+  j["files"] = in.files;
+  j["formats"] = in.formats;
+  j["missing_readings"] = in.missing_readings;
+  j["duplicate_readings"] = in.duplicate_readings + r.fleet.duplicates;
+  if (!in.throughput_unit.empty()) j["throughput_unit"] = in.throughput_unit;
   return j;
 }
 
