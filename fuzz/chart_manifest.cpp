@@ -36,7 +36,7 @@
 #include <string_view>
 #include <vector>
 
-#include <gpuplan/io/capacity_json.hpp>
+#include <gpuplan/io/kubernetes_yaml.hpp>
 
 #include "chart.hpp"
 #include "fuzz_support.hpp"

@@ -4,13 +4,14 @@
 //
 // Accepted outcomes: an io::error keeping the message promises (fuzz_support.hpp), or samples
 // whose times are finite and not negative, whose utilisation lies in [0, 1], whose memory and
-// power are finite and not negative; and whose analysis (io::analyze_usage) gives finite figures
+// power are finite and not negative; and whose analysis (analyze_usage) gives finite figures
 // (mean, peak and p95 in [0, 1], band shares summing to 1, observed time, energy), a JSON report
 // with no null (nlohmann writes a NaN as null) and no "nan"/"inf" in the advice.
 #pragma once
 
 #include <cmath>
 #include <gpuplan/io/monitoring.hpp>
+#include <gpuplan/plan/utilization.hpp>
 #include <string>
 #include <string_view>
 
@@ -23,7 +24,7 @@ inline void check_fraction(double v, std::string_view what) {
   if (v > 1.0 + 1e-12) fail("a utilisation is at most 1", what);
 }
 
-inline void check_usage(const io::gpu_usage& u) {
+inline void check_usage(const gpu_usage& u) {
   check_fraction(u.mean, "usage.mean");
   check_fraction(u.peak, "usage.peak");
   check_fraction(u.p95, "usage.p95");
@@ -60,23 +61,23 @@ void check_monitoring(std::string_view text, const std::string& source, Read rea
     return;
   }
   if (d.samples.empty()) fail("a monitoring export read has samples", source);
-  for (const io::gpu_sample& s : d.samples) {
+  for (const gpu_sample& s : d.samples) {
     if (s.gpu.empty()) fail("every sample names its GPU", "(empty id)");
     check_finite(s.time, "sample.time");
     check_fraction(s.utilization, "sample.utilization");
     if (s.memory_used) check_finite(s.memory_used->value, "sample.memory_used");
     if (s.power_draw) check_finite(s.power_draw->value, "sample.power_draw");
   }
-  io::usage_options o;
+  usage_options o;
   o.monthly_growth = 0.1;  // the advice's growth branch too
-  io::usage_report r;
+  usage_report r;
   try {
-    r = io::analyze_usage(d.samples, o);
-  } catch (const io::error& e) {
+    r = analyze_usage(d.samples, o);
+  } catch (const invalid_input& e) {
     fail("what the monitoring reader accepts, analyze_usage analyses", e.what());
   }
   if (r.gpus.empty()) fail("an analysis has GPUs", source);
-  for (const io::gpu_usage& u : r.gpus) check_usage(u);
+  for (const gpu_usage& u : r.gpus) check_usage(u);
   check_usage(r.fleet);
   check_finite(r.start_time, "report.start_time");
   check_finite(r.end_time, "report.end_time");

@@ -43,6 +43,7 @@
 #include <gpuplan/models/serving.hpp>
 #include <gpuplan/models/training_memory.hpp>
 #include <gpuplan/models/training_step.hpp>
+#include <gpuplan/models/utilization_bands.hpp>
 
 #include <gpuplan/plan/advice.hpp>
 #include <gpuplan/plan/candidates.hpp>
@@ -53,3 +54,5 @@
 #include <gpuplan/plan/fit.hpp>
 #include <gpuplan/plan/search.hpp>
 #include <gpuplan/plan/sharing.hpp>
+// Not here, by name: plan/capacity_report.hpp and plan/utilization.hpp (run-time reports over
+// std::vector and std::string, which the constexpr core does not pay for).

@@ -5,10 +5,12 @@
 #include "../queue_sim.hpp"
 
 #include <gpuplan/gpuplan.hpp>
+#include <gpuplan/plan/capacity_report.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <string>
 
 using namespace gpuplan;
 
@@ -428,4 +430,122 @@ TEST_CASE("A plan with the mix's service CV against a simulation of the mix", "[
   CHECK(at.mean.p99_wait <= 0.5 * 1.05);
   CHECK(fewer.mean.p99_wait > 0.5);
   CHECK(less.wait_percentile(0.99).in(units::s) == Approx(fewer.mean.p99_wait).epsilon(0.10));
+}
+
+// ---- the capacity report: plan_capacity_report (plan/capacity_report.hpp) --------------------------
+//
+// The figures are those `gpuplan capacity` printed when it composed the report itself (before the
+// composition moved into the library, issue 23): the library call must give the same report.
+
+TEST_CASE("Capacity report: replicas given by their capacities, ranked by cost",
+          "[capacity][report]") {
+  // gpuplan capacity --hourly 10x8,40x10,20x6 --wait-slo 1 --replica-rate 2 --service-time 4
+  //   --price 3 --months 0 --compare 'H200:3:4:1:4.5;H100 MIG 3g.40gb:0.8:5:2:1.6'
+  request_rate hours[24]{};
+  for (int h = 0; h < 24; ++h) hours[h] = per_s(h < 8 ? 10 : h < 18 ? 40 : 20);
+  capacity_question q{};
+  q.request.demand = demand_profile::from_hourly(hours);
+  q.request.replica = {.rate = per_s(2), .mean_service = 4 * units::s};
+  q.request.slo = {.max_wait = 1 * units::s, .percentile = 0.99};
+  q.request.months = 0;
+  q.request.replica_price = 3 * units::usd_per_h;
+  q.compare = std::vector<capacity_option>{
+      {.name = name_string::from("H200"),
+       .replica = {.rate = per_s(3), .mean_service = 4 * units::s},
+       .replica_price = 4.5 * units::usd_per_h},
+      {.name = name_string::from("H100 MIG 3g.40gb"),
+       .replica = {.rate = per_s(0.8), .mean_service = 5 * units::s},
+       .replicas_per_gpu = 2,
+       .replica_price = 1.6 * units::usd_per_h}};
+  const capacity_report r = plan_capacity_report(q);
+  CHECK(r.plan.replicas == 22);
+  CHECK(r.plan.replicas_at_mean == 14);
+  CHECK(r.plan.replicas_in_band == 23);
+  CHECK(r.plan.cost_at_peak.in(units::usd_per_h) == Approx(66.0));
+  REQUIRE(r.options.size() == 3);
+  CHECK(std::string(r.options[0].name.view()) == "this replica");
+  CHECK(std::string(r.options[1].name.view()) == "H200");
+  CHECK(r.options[1].replicas == 15);
+  CHECK(r.options[1].cost.in(units::usd_per_h) == Approx(67.5));
+  CHECK(r.options[2].replicas == 54);
+  CHECK(r.options[2].gpus == 27);  // two slices per GPU
+  CHECK(r.options[2].cost.in(units::usd_per_h) == Approx(86.4));
+  CHECK(r.options[2].wait_at_percentile.in(units::s) == Approx(0.912).margin(0.0005));
+  CHECK(r.option_notes.empty());
+  CHECK_FALSE(r.hybrid);
+
+  // MIG replicas: 22 replicas of 3g.40gb, two per H100, are 11 physical GPUs
+  q.mig = *catalog::find_mig_profile(catalog::h100_sxm, "3g.40gb");
+  CHECK(plan_capacity_report(q).physical_gpus == 11);
+  // an owned base needs the 24-hour profile
+  q.request.demand = {.mean = per_s(25), .peak_factor = 1.6};
+  q.hybrid = capacity_hybrid_input{};
+  CHECK_THROWS_AS(plan_capacity_report(q), invalid_input);
+}
+
+TEST_CASE("Capacity report: a serving plan on other GPUs and on MIG slices",
+          "[capacity][report][serving]") {
+  // gpuplan capacity --rate 40 --peak-factor 1.5 --wait-slo 1 --months 0 --model Llama-3.1-8B
+  //   --gpu h100 --ttft-slo 2 --tpot-slo 0.05 --compare-gpus h200,a100-80gb --compare-mig
+  const serving_plan plan{.model = catalog::llama31_8b, .node = single_gpu_node(catalog::h100_sxm)};
+  capacity_question q{};
+  q.request.demand = {.mean = per_s(40), .peak_factor = 1.5};
+  q.request.slo = {.max_wait = 1 * units::s, .percentile = 0.99};
+  q.request.months = 0;
+  q.serving = serving_replica(plan, {.ttft = 2 * units::s, .tpot = 0.05 * units::s});
+  REQUIRE(q.serving->best.found);
+  REQUIRE(q.serving->price != nullptr);
+  CHECK(q.serving->best.best.concurrency == Approx(256.0));  // vLLM's max_num_seqs
+  q.compare_gpus = {catalog::h200_sxm, catalog::a100_sxm_80gb};
+  q.compare_mig = true;
+  const capacity_report r = plan_capacity_report(q);
+  // the replica and its price come from the serving model and the book
+  CHECK(r.request.replica.rate.in(units::requests_per_s) == Approx(25.40).epsilon(1e-3));
+  CHECK(r.request.replica.mean_service.in(units::s) == Approx(10.495).epsilon(1e-3));
+  CHECK(r.request.replica.service_cv == Approx(0.0394).epsilon(1e-2));
+  CHECK(r.request.replica_price.in(units::usd_per_h) == Approx(2.79));
+  CHECK(r.price_from_book);
+  CHECK(r.plan.replicas == 3);
+  // every MIG profile of the H100 but 1g.10gb (the model does not fit) and both GPUs, ranked by
+  // cost; the plan's own replica first among equals
+  const char* names[] = {"this replica",
+                         "H100-SXM5-80GB MIG 7g.80gb",
+                         "H100-SXM5-80GB MIG 3g.40gb",
+                         "H100-SXM5-80GB MIG 4g.40gb",
+                         "H200-SXM-141GB x1",
+                         "A100-SXM4-80GB x1",
+                         "H100-SXM5-80GB MIG 1g.20gb",
+                         "H100-SXM5-80GB MIG 2g.20gb"};
+  const int replicas[] = {3, 3, 6, 5, 3, 7, 179, 176};
+  const long long gpus[] = {3, 3, 3, 5, 3, 7, 45, 59};
+  REQUIRE(r.options.size() == 8);
+  for (std::size_t i = 0; i < 8; ++i) {
+    CAPTURE(i);
+    CHECK(std::string(r.options[i].name.view()) == names[i]);
+    CHECK(r.options[i].replicas == replicas[i]);
+    CHECK(r.options[i].gpus == gpus[i]);
+  }
+  CHECK(r.options[4].cost.in(units::usd_per_h) == Approx(16.2225));
+  REQUIRE(r.option_notes.size() == 1);
+  CHECK(r.option_notes[0] == "H100-SXM5-80GB MIG 1g.10gb: the model does not fit");
+
+  // the caller's price and service CV stay the caller's
+  q.price_given = true;
+  q.service_cv_given = true;
+  q.request.replica_price = 5 * units::usd_per_h;
+  q.request.replica.service_cv = 0.5;
+  q.compare_gpus.clear();
+  q.compare_mig = false;
+  const capacity_report own = plan_capacity_report(q);
+  CHECK(own.request.replica_price.in(units::usd_per_h) == Approx(5.0));
+  CHECK(own.request.replica.service_cv == Approx(0.5));
+  CHECK_FALSE(own.price_from_book);
+  CHECK(own.options.empty());
+
+  // MIG slices hold one-GPU replicas only
+  serving_plan tp2 = plan;
+  tp2.layout.tp = 2;
+  q.serving = serving_replica(tp2, {.ttft = 2 * units::s, .tpot = 0.05 * units::s});
+  q.compare_mig = true;
+  CHECK_THROWS_AS(plan_capacity_report(q), invalid_input);
 }

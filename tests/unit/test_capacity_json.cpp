@@ -2,6 +2,8 @@
 #include "../catch.hpp"
 
 #include <gpuplan/io/capacity_json.hpp>
+#include <gpuplan/io/kubernetes_yaml.hpp>
+#include <gpuplan/catalog.hpp>
 
 using namespace gpuplan;
 
@@ -28,6 +30,55 @@ TEST_CASE("Capacity plan as JSON carries the CLI contract", "[capacity][json]") 
   CHECK_FALSE(j.contains("cost_per_hour_usd"));
   // An unstable queue at the mean would print null, never inf.
   CHECK(j.dump().find("inf") == std::string::npos);
+}
+
+TEST_CASE("Capacity report as JSON: the serving plan, its price, the ranked alternatives",
+          "[capacity][json][report]") {
+  // the report of `gpuplan capacity --rate 40 --peak-factor 1.5 --wait-slo 1 --months 0
+  // --model Llama-3.1-8B --gpu h100 --ttft-slo 2 --tpot-slo 0.05 --compare-gpus h200 --json`
+  capacity_question q{};
+  q.request.demand = {.mean = 40 * units::request / units::s, .peak_factor = 1.5};
+  q.request.slo = {.max_wait = 1 * units::s, .percentile = 0.99};
+  q.request.months = 0;
+  q.serving = serving_replica(
+      serving_plan{.model = catalog::llama31_8b, .node = single_gpu_node(catalog::h100_sxm)},
+      {.ttft = 2 * units::s, .tpot = 0.05 * units::s});
+  q.compare_gpus = {catalog::h200_sxm};
+  const nlohmann::json j = io::to_json(plan_capacity_report(q));
+  CHECK(j["replicas"] == 3);
+  CHECK(j["gpus_per_replica"] == 1);
+  CHECK(j["total_gpus"] == 3);
+  CHECK(j["serving"]["gpu"] == "H100-SXM5-80GB");
+  CHECK(j["serving"]["engine"] == "vllm");
+  CHECK(j["serving"]["layout"]["tp"] == 1);
+  CHECK(j["serving"]["slo"]["tpot_s"].get<double>() == Approx(0.05));
+  CHECK(j["serving"]["concurrency"].get<double>() == Approx(256));
+  CHECK(j["price_entry"]["term"] == "on_demand");
+  CHECK(j["price_entry"]["usd_per_replica_hour"].get<double>() == Approx(2.79));
+  REQUIRE(j["options"].size() == 2);
+  CHECK(j["options"][0]["name"] == "this replica");
+  CHECK(j["options"][0]["cost_per_hour_usd"].get<double>() == Approx(8.37));
+  CHECK(j["options"][1]["name"] == "H200-SXM-141GB x1");
+  CHECK(j["options"][1]["peak_band"] == "low");
+  CHECK_FALSE(j.contains("option_notes"));
+  CHECK_FALSE(j.contains("hybrid"));
+  CHECK_FALSE(j.contains("mig_profile"));
+
+  // MIG replicas given by their capacity: the profile and the physical GPUs; no serving keys
+  capacity_question m{};
+  m.request.demand = {.mean = 3 * units::request / units::s};
+  m.request.replica = {.rate = 0.5 * units::request / units::s, .mean_service = 4 * units::s};
+  m.request.slo = {.max_wait = 1 * units::s, .percentile = 0.99};
+  m.request.months = 0;
+  m.mig = *catalog::find_mig_profile(catalog::h100_sxm, "3g.40gb");
+  const nlohmann::json k = io::to_json(plan_capacity_report(m));
+  CHECK(k["mig_profile"] == "3g.40gb");
+  CHECK(k["replicas_per_gpu"] == 2);
+  CHECK(k["replicas"] == 10);  // as `capacity --rate 3 --wait-slo 1 --replica-rate 0.5 ...`
+  CHECK(k["physical_gpus"] == 5);
+  CHECK_FALSE(k.contains("serving"));
+  CHECK_FALSE(k.contains("price_entry"));
+  CHECK_FALSE(k.contains("options"));
 }
 
 TEST_CASE("Kubernetes resource requests for a replica plan", "[capacity][kubernetes]") {

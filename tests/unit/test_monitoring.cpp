@@ -4,8 +4,11 @@
 #include "../catch.hpp"
 
 #include <gpuplan/io/monitoring.hpp>
+#include <gpuplan/plan/utilization.hpp>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 using namespace gpuplan;
 using namespace gpuplan::io;
@@ -186,7 +189,7 @@ TEST_CASE("Plain CSV with throughput: per GPU and the fleet's total", "[monitori
   const io::monitoring_data d = io::read_monitoring_file(dir + "serving.csv");
   CHECK(d.throughput_unit == "tokens/s");
   REQUIRE(d.samples.size() == 12);
-  const io::usage_report r = io::analyze_usage(d.samples);
+  const usage_report r = analyze_usage(d.samples);
   REQUIRE(r.gpus.size() == 2);
   CHECK(r.gpus[0].has_throughput);
   CHECK(r.gpus[0].throughput_mean == Approx(1500));
@@ -198,7 +201,7 @@ TEST_CASE("Plain CSV with throughput: per GPU and the fleet's total", "[monitori
   const nlohmann::json j = io::to_json(r);
   CHECK(j["fleet"]["throughput_peak_per_s"].get<double>() == Approx(3500));
   // Files without the column carry no throughput keys.
-  const io::usage_report plain = io::analyze_usage(io::read_monitoring_file(dir + "plain.csv").samples);
+  const usage_report plain = analyze_usage(io::read_monitoring_file(dir + "plain.csv").samples);
   CHECK_FALSE(plain.fleet.has_throughput);
   CHECK_FALSE(io::to_json(plain)["fleet"].contains("throughput_mean_per_s"));
 }
@@ -402,4 +405,86 @@ TEST_CASE("Prometheus NaN samples are missing readings; two series of one GPU ar
   CHECK(e.missing_readings == 0);
   CHECK(e.duplicate_readings == 0);
   CHECK(e.samples.at(0).utilization == Approx(0.5));
+}
+
+// ---- the analysis phase by phase (plan/utilization.hpp) --------------------------------------------
+
+TEST_CASE("Fleet peaks: a sweep over every GPU's intervals", "[monitoring][analysis]") {
+  using gpuplan::detail::usage_interval;
+  // A at 80% and B at 20% over [0, 10) average 50%; C alone at 70% over [10, 20): the fleet's
+  // peak is 70%, and A and B ending where C starts are not counted with it (that would be 57%)
+  CHECK(gpuplan::detail::fleet_peak_utilization(
+            {{{0, 10, 0.8}}, {{0, 10, 0.2}}, {{10, 20, 0.7}}}) == Approx(0.7));
+  // 100/s and 50/s overlapping over [5, 10): 150/s
+  CHECK(gpuplan::detail::fleet_peak_throughput({{0, 10, 100}, {5, 15, 50}}) == Approx(150));
+  // back to back: the end at 10 comes before the start, never 200/s
+  CHECK(gpuplan::detail::fleet_peak_throughput({{0, 10, 100}, {10, 20, 100}}) == Approx(100));
+  CHECK(gpuplan::detail::fleet_peak_throughput({}) == 0);
+}
+
+namespace {
+gpu_sample reading(double time, double utilization) {
+  gpu_sample s;
+  s.gpu = "0";
+  s.time = time;
+  s.utilization = utilization;
+  return s;
+}
+}  // namespace
+
+TEST_CASE("One GPU's figures: median interval, gaps, time weights", "[monitoring][analysis]") {
+  // samples at 0, 10, 20 and 100 s: median interval 10 s; 20 -> 100 is a gap (> 3 x 10 s), so
+  // the sample at 20 s holds for 10 s only, as does the last
+  std::vector<gpu_sample> g;
+  const double t[] = {0, 10, 20, 100}, u[] = {0.2, 0.4, 0.9, 1.0};
+  for (int k = 0; k < 4; ++k) g.push_back(reading(t[k], u[k]));
+  CHECK(gpuplan::detail::median_interval(g) == Approx(10));
+  gpuplan::detail::gpu_timeline tl;
+  const gpu_usage r = gpuplan::detail::analyze_gpu(g, {}, tl);
+  CHECK(r.gaps == 1);
+  CHECK(r.observed.in(units::s) == Approx(40));
+  CHECK(r.mean == Approx((0.2 + 0.4 + 0.9 + 1.0) / 4));
+  CHECK(r.bands.under_30 == Approx(0.25));
+  CHECK(r.bands.b30_70 == Approx(0.25));
+  CHECK(r.bands.b70_90 == Approx(0.25));  // 90% is still healthy
+  CHECK(r.bands.over_95 == Approx(0.25));
+  CHECK(tl.last == Approx(110));
+}
+
+TEST_CASE("Scale-out advice follows its named thresholds", "[monitoring][analysis]") {
+  // one GPU: 97% for 1 minute in 10, 50% the rest: 10% of the time above 95%
+  std::vector<gpu_sample> s;
+  for (int k = 0; k < 100; ++k)
+    s.push_back(reading(60.0 * k, k % 10 == 0 ? 0.97 : 0.5));
+  auto scale_out = [](const usage_report& r) {
+    return std::any_of(r.advice.begin(), r.advice.end(),
+                       [](const std::string& a) { return a.rfind("Scale out", 0) == 0; });
+  };
+  const usage_report hot = analyze_usage(s);
+  CHECK(hot.fleet.bands.over_95 == Approx(0.10));
+  CHECK(scale_out(hot));  // above scale_out_overload_share (5%)
+  CHECK_FALSE(scale_out(analyze_usage(s, {.scale_out_overload_share = 0.15})));
+  CHECK_THROWS_AS(analyze_usage({}), invalid_input);
+}
+
+TEST_CASE("Several files of one fleet: ids by file, formats, the report's JSON",
+          "[monitoring][analysis][json]") {
+  const io::monitoring_files in = io::read_monitoring_files({dir + "serving.csv", dir + "plain.csv"});
+  REQUIRE(in.formats.size() == 2);
+  CHECK(in.formats[0] == "csv");
+  CHECK(in.throughput_unit == "tokens/s");  // plain.csv has no throughput column
+  // two CSVs both name their GPUs from the file: each id carries its file's stem
+  CHECK(std::any_of(in.samples.begin(), in.samples.end(),
+                    [](const gpu_sample& s) { return s.gpu == "serving:0"; }));
+  CHECK(std::any_of(in.samples.begin(), in.samples.end(),
+                    [](const gpu_sample& s) { return s.gpu == "plain:a"; }));
+  const usage_report r = analyze_usage(in.samples);
+  const nlohmann::json j = io::to_json(r, in);
+  CHECK(j["files"].size() == 2);
+  CHECK(j["formats"][1] == "csv");
+  CHECK(j["throughput_unit"] == "tokens/s");
+  CHECK(j["fleet"]["gpus"] == r.gpus.size());
+  CHECK(j["duplicate_readings"] == in.duplicate_readings + r.fleet.duplicates);
+  // one file: its ids as they are
+  CHECK(io::read_monitoring_files({dir + "plain.csv"}).samples.at(0).gpu == "a");
 }

@@ -11,16 +11,16 @@
 #include "options.hpp"
 #include "serve_setup.hpp"
 
-#include <gpuplan/models/estimates.hpp>
 #include <gpuplan/catalog.hpp>
 #include <gpuplan/catalog/mig.hpp>
 #include <gpuplan/catalog/prices.hpp>
 #include <gpuplan/io/capacity_json.hpp>
-#include <gpuplan/io/serve_json.hpp>
+#include <gpuplan/io/kubernetes_yaml.hpp>
 #include <gpuplan/models/cost.hpp>
+#include <gpuplan/models/estimates.hpp>
 #include <gpuplan/models/serving.hpp>
 #include <gpuplan/plan/capacity.hpp>
-#include <gpuplan/plan/sharing.hpp>
+#include <gpuplan/plan/capacity_report.hpp>
 
 #include <fmt/format.h>
 
@@ -154,110 +154,88 @@ void check_slots(double rate, double service, const std::string& who) {
         who, rate, service, rate * service, replica_capacity::max_slots));
 }
 
-/// --compare 'NAME:RATE:SERVICE[:PER_GPU[:PRICE]];...' (the replica's CV is the main one's).
-std::vector<capacity_option> compare_options(const settings& s, const capacity_request& q) {
-  std::vector<capacity_option> out;
-  const std::optional<std::string> text = s.text("compare");
-  if (!text) return out;
-  // the plan's own replica first, so the ranking places it among the others
-  out.push_back({.name = "this replica", .replica = q.replica, .replica_price = q.replica_price});
-  std::string item;
+/// One item of --compare, 'NAME:RATE:SERVICE[:PER_GPU[:PRICE]]' (the replica's CV is the main
+/// one's); usage_error naming the flag and the item.
+capacity_option compare_item(const settings& s, const capacity_request& q, const std::string& item) {
   auto fail = [&](const std::string& why) {
     throw usage_error(fmt::format("{} '{}': {} (expected NAME:RATE:SERVICE[:PER_GPU[:PRICE]])",
                                   s.name("compare"), item, why));
   };
+  std::vector<std::string> parts;
+  std::string cur;
+  for (char c : item + ":") {
+    if (c == ':') {
+      parts.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (parts.size() < 3 || parts.size() > 5) fail("3 to 5 ':'-separated fields");
+  auto num = [&](const std::string& t, const char* what) {
+    double v = 0;
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (t.empty() || ec != std::errc{} || end != t.data() + t.size() || !std::isfinite(v) || v < 0)
+      fail(fmt::format("{} '{}' is not a non-negative number", what, t));
+    return v;
+  };
+  capacity_option o{};
+  if (parts[0].empty() || parts[0].size() > name_string::capacity) fail("the name must be 1-63 characters");
+  o.name = name_string::from(parts[0]);
+  o.replica = q.replica;
+  const double rate = num(parts[1], "RATE"), service = num(parts[2], "SERVICE");
+  o.replica.rate = req_per_s(rate);
+  o.replica.mean_service = service * units::s;
+  if (!(o.replica.rate.value > 0) || !(o.replica.mean_service.value > 0))
+    fail("RATE and SERVICE must be positive");
+  if (!(rate * service <= replica_capacity::max_slots))
+    fail(fmt::format("RATE x SERVICE = {:.3g} requests in service at once, more than {:g} "
+                     "(replica_capacity::max_slots)",
+                     rate * service, replica_capacity::max_slots));
+  if (parts.size() > 3) {
+    const double per = num(parts[3], "PER_GPU");
+    if (per != std::floor(per) || per < 1 || per > 7) fail("PER_GPU must be a whole number 1-7");
+    o.replicas_per_gpu = static_cast<int>(per);
+    if (o.replicas_per_gpu > 1) o.replica.gpus = 1;
+  }
+  if (parts.size() > 4) o.replica_price = num(parts[4], "PRICE") * units::usd_per_h;
+  if (const double held = (q.demand.peak() * o.replica.slot_service()).in(units::request);
+      !(held < capacity_assumptions{}.max_fleet_slots))
+    fail(fmt::format("the peak keeps {:.3g} requests in service at once on these replicas, more "
+                     "than the {} the plan searches (capacity_assumptions::max_fleet_slots)",
+                     held, capacity_assumptions{}.max_fleet_slots));
+  return o;
+}
+
+/// --compare 'NAME:RATE:SERVICE[:PER_GPU[:PRICE]];...': none when the flag is not given (given,
+/// the report ranks the plan's own replica among them).
+std::optional<std::vector<capacity_option>> compare_options(const settings& s,
+                                                            const capacity_request& q) {
+  const std::optional<std::string> text = s.text("compare");
+  if (!text) return std::nullopt;
+  std::vector<capacity_option> out;
+  std::string item;
   for (char ch : *text + ";") {
     if (ch != ';') {
       item += ch;
       continue;
     }
-    if (item.find_first_not_of(' ') == std::string::npos) {
-      item.clear();
-      continue;
-    }
-    std::vector<std::string> parts;
-    std::string cur;
-    for (char c : item + ":") {
-      if (c == ':') {
-        parts.push_back(cur);
-        cur.clear();
-      } else {
-        cur += c;
-      }
-    }
-    if (parts.size() < 3 || parts.size() > 5) fail("3 to 5 ':'-separated fields");
-    auto num = [&](const std::string& t, const char* what) {
-      double v = 0;
-      const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
-      if (t.empty() || ec != std::errc{} || end != t.data() + t.size() || !std::isfinite(v) || v < 0)
-        fail(fmt::format("{} '{}' is not a non-negative number", what, t));
-      return v;
-    };
-    capacity_option o{};
-    if (parts[0].empty() || parts[0].size() > name_string::capacity) fail("the name must be 1-63 characters");
-    o.name = name_string::from(parts[0]);
-    o.replica = q.replica;
-    const double rate = num(parts[1], "RATE"), service = num(parts[2], "SERVICE");
-    o.replica.rate = req_per_s(rate);
-    o.replica.mean_service = service * units::s;
-    if (!(o.replica.rate.value > 0) || !(o.replica.mean_service.value > 0))
-      fail("RATE and SERVICE must be positive");
-    if (!(rate * service <= replica_capacity::max_slots))
-      fail(fmt::format("RATE x SERVICE = {:.3g} requests in service at once, more than {:g} "
-                       "(replica_capacity::max_slots)",
-                       rate * service, replica_capacity::max_slots));
-    if (parts.size() > 3) {
-      const double per = num(parts[3], "PER_GPU");
-      if (per != std::floor(per) || per < 1 || per > 7) fail("PER_GPU must be a whole number 1-7");
-      o.replicas_per_gpu = static_cast<int>(per);
-      if (o.replicas_per_gpu > 1) o.replica.gpus = 1;
-    }
-    if (parts.size() > 4) o.replica_price = num(parts[4], "PRICE") * units::usd_per_h;
-    if (const double held = (q.demand.peak() * o.replica.slot_service()).in(units::request);
-        !(held < capacity_assumptions{}.max_fleet_slots))
-      fail(fmt::format("the peak keeps {:.3g} requests in service at once on these replicas, more "
-                       "than the {} the plan searches (capacity_assumptions::max_fleet_slots)",
-                       held, capacity_assumptions{}.max_fleet_slots));
-    out.push_back(o);
+    if (item.find_first_not_of(' ') != std::string::npos) out.push_back(compare_item(s, q, item));
     item.clear();
   }
   return out;
 }
 
-/// The options a serving plan implies: the same plan on other GPUs (--compare-gpus) and on the
-/// MIG slices of its GPU (--compare-mig), each replica from the serving model at the same SLO.
-/// Each option that no concurrency serves within the SLO is skipped with a note in `notes`.
-struct serving_compare {
-  std::vector<capacity_option> options;
-  std::vector<std::string> notes;
-};
-
-/// The replica-hour price of `gpus` GPUs of `gpu` shared by `sharing` replicas: the default
-/// book's cheapest on-demand $/GPU-hour; 0 (unpriced) when the book has none.
-money_rate book_replica_price(const gpu_spec& gpu, int gpus, int sharing) {
-  const cloud_price* c = cheapest_price(catalog::default_prices, gpu, price_term::on_demand);
-  return c == nullptr ? money_rate{} : c->on_demand * (1.0 * gpus) / (1.0 * sharing);
-}
-
-std::optional<replica_capacity> serving_option(const serving_plan& p, const serving_slo& slo) {
-  // A plan that does not fit (plan/fit.hpp serving_fit: weights, KV room for the longest request
-  // and for one max_model_len sequence, as serve --require-fit judges it) is "not an option".
-  if (!serving_fit(p).fits()) return std::nullopt;
-  const slo_result best = best_under_slo(p, slo);
-  if (!best.found) return std::nullopt;
-  return replica_from_serving(p, best.best);
-}
-
-/// The replica a serving plan describes: its best operating point under the TTFT/TPOT SLO.
-struct serving_replica {
+/// The replica a serving plan describes (the `gpuplan serve` flags with --model): the flags'
+/// setup, for the model's name and lengths, and the library's replica (plan/capacity_report.hpp
+/// serving_replica: the memory verdict, the best point under the SLO, the book's price).
+struct serving_input {
   serve_setup setup;
-  slo_result best{};
-  const cloud_price* price = nullptr;  ///< the default price book's entry used; null: none
-  fit_report memory{};  ///< the plan's memory verdict (plan/fit.hpp serving_fit)
+  capacity_serving replica;
 };
 
-/// `require_fit`: a plan that does not fit comes back at once, without its operating point.
-std::optional<serving_replica> serving_replica_from(const settings& s, bool require_fit) {
+/// A replica is a serving plan (--model ...) or a capacity (--replica-rate ...), not both.
+void check_replica_flags(const settings& s) {
   if (!s.has("model")) {
     for (const char* key : {"node", "tp", "pp", "input_len", "output_len", "ttft_slo", "tpot_slo",
                             "batching", "dtype", "engine", "decode_attention", "moe_all_to_all"})
@@ -266,7 +244,7 @@ std::optional<serving_replica> serving_replica_from(const settings& s, bool requ
             "{} belongs to a serving plan: give --model too (or describe the replica with "
             "--replica-rate and --service-time alone)",
             s.name(key)));
-    return std::nullopt;
+    return;
   }
   for (const char* key : {"replica_rate", "service_time", "gpus_per_replica"})
     if (s.has(key))
@@ -274,43 +252,44 @@ std::optional<serving_replica> serving_replica_from(const settings& s, bool requ
           "{} describes a replica directly; with --model the serving plan gives it: use one or "
           "the other",
           s.name(key)));
-  serving_replica r{
-      .setup = serve_setup_from(s, "capacity"), .best = {}, .price = nullptr, .memory = {}};
-  if (r.setup.plan.layout.dp != 1)
+}
+
+/// `require_fit`: a plan that does not fit comes back at once, without its operating point.
+std::optional<serving_input> serving_input_from(const settings& s, bool require_fit) {
+  check_replica_flags(s);
+  if (!s.has("model")) return std::nullopt;
+  serving_input r{.setup = serve_setup_from(s, "capacity"), .replica = {}};
+  const serve_setup& u = r.setup;
+  if (u.plan.layout.dp != 1)
     throw usage_error(fmt::format(
         "capacity plans the number of replicas itself: give a replica's tp and pp, not dp {} "
         "(or --gpus beyond tp x pp)",
-        r.setup.plan.layout.dp));
-  if (!r.setup.want_slo())
+        u.plan.layout.dp));
+  if (!u.want_slo())
     throw usage_error(
         "capacity with a serving plan needs the replica's latency target: --ttft-slo and/or "
         "--tpot-slo (seconds)");
-  r.memory = serving_fit(r.setup.plan);
-  if (require_fit && !r.memory.fits()) return r;
-  r.best = best_under_slo(r.setup.plan, r.setup.slo);
-  if (!r.best.found)
+  r.replica = serving_replica(u.plan, u.slo, u.node, require_fit);
+  if (require_fit && !r.replica.memory.fits()) return r;
+  if (!r.replica.best.found)
     throw usage_error(fmt::format(
         "no concurrency of {} on {} x {} (tp {} pp {}) meets the SLO (TTFT <= {:g} s, TPOT <= "
         "{:g} s): relax it or give the replica more GPUs",
-        r.setup.model.name(), r.setup.gpus_per_replica(), r.setup.plan.node.gpu.name.view(),
-        r.setup.plan.layout.tp, r.setup.plan.layout.pp, r.setup.slo.ttft.in(units::s),
-        r.setup.slo.tpot.in(units::s)));
-  r.price = cheapest_price(catalog::default_prices, r.setup.plan.node.gpu, price_term::on_demand);
+        u.model.name(), u.gpus_per_replica(), u.plan.node.gpu.name.view(), u.plan.layout.tp,
+        u.plan.layout.pp, u.slo.ttft.in(units::s), u.slo.tpot.in(units::s)));
   return r;
 }
 
-serving_compare serving_compare_options(const settings& s,
-                                        const std::optional<serving_replica>& serving) {
-  serving_compare r;
+/// --compare-gpus (each GPU resolved and checked) and --compare-mig (a one-GPU replica on a GPU
+/// with MIG profiles), both needing a serving plan.
+void read_serving_alternatives(const settings& s, const std::optional<serving_input>& serving,
+                               capacity_question& x) {
   const bool gpus = s.has("compare_gpus"), mig = s.flag("compare_mig").value_or(false);
-  if (!gpus && !mig) return r;
+  if (!gpus && !mig) return;
   if (!serving)
     throw usage_error(s.name(gpus ? "compare_gpus" : "compare_mig") +
                       " needs a serving plan (--model and the `gpuplan serve` flags); for other "
                       "replicas give their capacities with --compare");
-  const serving_plan& base = serving->setup.plan;
-  const serving_slo& slo = serving->setup.slo;
-  const int per = base.gpus_per_replica();
   if (gpus) {
     std::string item;
     for (char ch : *s.text("compare_gpus") + ",") {
@@ -319,94 +298,132 @@ serving_compare serving_compare_options(const settings& s,
         continue;
       }
       if (item.empty()) continue;
-      serving_plan p = base;
       const gpu_choice choice = resolve_gpu(item);
       check_gpu(choice, gpu_use::rates);  // each is served: the serving model times it
-      const gpu_spec& g = choice.spec;
-      if (serving->setup.node && serving->setup.node->gpu.name == g.name)
-        p.node = *serving->setup.node;
-      else
-        p.node = single_gpu_node(g, std::max(8, per));
-      const std::string name = fmt::format("{} x{}", g.name.view(), per);
-      if (const std::optional<replica_capacity> rep = serving_option(p, slo))
-        r.options.push_back({.name = name_string::from(name.substr(0, name_string::capacity)),
-                             .replica = *rep,
-                             .replicas_per_gpu = 1,
-                             .replica_price = book_replica_price(g, per, 1)});
-      else
-        r.notes.push_back(fmt::format("{}: no concurrency meets the SLO (or the model does not "
-                                      "fit)", name));
+      x.compare_gpus.push_back(choice.spec);
       item.clear();
     }
   }
   if (mig) {
-    if (per != 1)
+    if (serving->replica.gpus_per_replica() != 1)
       throw usage_error(fmt::format("{} needs tp 1 and pp 1 (a MIG slice is one device; NCCL does "
                                     "not run tensor parallelism across slices)",
                                     s.name("compare_mig")));
-    const gpu_spec& g = base.node.gpu;
+    const gpu_spec& g = serving->replica.plan.node.gpu;
     if (catalog::mig_profiles(g).empty())
       throw usage_error(fmt::format("{}: {} has no MIG profiles", s.name("compare_mig"),
                                     g.name.view()));
-    for (const mig_profile& m : catalog::mig_profiles(g)) {
-      const std::string name = fmt::format("{} MIG {}", g.name.view(), m.name.view());
-      serving_plan p = base;
-      p.node = single_gpu_node(mig_slice(g, m), 1);
-      // the serving plan's verdict (plan/fit.hpp serving_fit) on the slice as on a GPU
-      if (!serving_fit(p).fits()) {
-        r.notes.push_back(fmt::format("{}: the model does not fit", name));
-        continue;
-      }
-      if (const std::optional<replica_capacity> rep = serving_option(p, slo))
-        r.options.push_back({.name = name_string::from(name.substr(0, name_string::capacity)),
-                             .replica = *rep,
-                             .replicas_per_gpu = m.max_instances,
-                             .replica_price = book_replica_price(g, 1, m.max_instances)});
-      else
-        r.notes.push_back(fmt::format("{}: no concurrency meets the SLO", name));
-    }
+    x.compare_mig = true;
   }
+}
+
+/// --hourly: 24 comma-separated rates, each a non-negative number.
+demand_profile hourly_demand(const settings& s, const std::string& hourly, double arrival_cv) {
+  if (s.has("rate") || s.has("peak_factor"))
+    throw usage_error(fmt::format("{} replaces --rate and --peak-factor: give one or the other",
+                                  s.name("hourly")));
+  std::vector<double> v;
+  std::string cur;
+  for (char ch : hourly + ",") {
+    if (ch != ',') {
+      cur += ch;
+      continue;
+    }
+    double x = 0;
+    const char* b = cur.data();
+    while (*b == ' ') ++b;
+    const auto [end, ec] = std::from_chars(b, cur.data() + cur.size(), x);
+    if (ec != std::errc{} || end != cur.data() + cur.size() || !std::isfinite(x) || x < 0)
+      throw usage_error(fmt::format("{}: '{}' is not a rate (requests/s, not negative)",
+                                    s.name("hourly"), cur));
+    v.push_back(x);
+    cur.clear();
+  }
+  if (v.size() != 24)
+    throw usage_error(fmt::format("{} needs 24 comma-separated rates (got {})", s.name("hourly"),
+                                  v.size()));
+  request_rate hours[24]{};
+  for (std::size_t h = 0; h < 24; ++h) hours[h] = req_per_s(v[h]);
+  const demand_profile d = demand_profile::from_hourly(hours, arrival_cv);
+  if (!(d.mean.value > 0)) throw usage_error(s.name("hourly") + ": the rates are all zero");
+  return d;
+}
+
+/// The demand: --hourly, or --rate and --peak-factor; --arrival-cv.
+demand_profile read_demand(const settings& s) {
+  const double arrival_cv = in_range(s, "arrival_cv", s.number("arrival_cv").value_or(1.0), 0.0,
+                                     queue_model::max_cv, cv_why);
+  if (const std::optional<std::string> hourly = s.text("hourly"))
+    return hourly_demand(s, *hourly, arrival_cv);
+  demand_profile d{};
+  d.mean = req_per_s(positive(
+      s, "rate", need(s, "rate", "give the demand with --rate (requests/s) or --hourly")));
+  d.peak_factor = at_least(s, "peak_factor", s.number("peak_factor").value_or(1.0), 1.0);
+  d.arrival_cv = arrival_cv;
+  return d;
+}
+
+/// The replica: the serving plan's, or --replica-rate, --service-time and --gpus-per-replica;
+/// --service-cv overrides the serving model's spread.
+replica_capacity read_replica(const settings& s, const std::optional<serving_input>& serving) {
+  replica_capacity r{};
+  if (serving) {
+    // The replica serves best.concurrency requests at once (Little's law: rate x e2e), each in
+    // service for the end-to-end latency of the best point under the SLO, spread as the mix and
+    // the prefill queue spread it (replica_from_serving).
+    r = replica_from_serving(serving->replica.plan, serving->replica.best.best);
+  } else {
+    const char* replica_why =
+        "give one replica's capacity with --replica-rate (requests/s at its latency SLO) and "
+        "--service-time (seconds per request), or a serving plan (--model with the `gpuplan "
+        "serve` flags and --ttft-slo/--tpot-slo)";
+    const double rate = positive(s, "replica_rate", need(s, "replica_rate", replica_why));
+    const double service = positive(s, "service_time", need(s, "service_time", replica_why));
+    check_slots(rate, service, s.name("replica_rate") + " x " + s.name("service_time"));
+    r.rate = req_per_s(rate);
+    r.mean_service = service * units::s;
+    r.gpus = s.count("gpus_per_replica").value_or(1);
+    if (r.gpus > replica_capacity::max_gpus)
+      throw usage_error(fmt::format("{} must be at most {} (got {}; replica_capacity::max_gpus, "
+                                    "the largest GPU count the models are defined for)",
+                                    s.name("gpus_per_replica"), replica_capacity::max_gpus,
+                                    r.gpus));
+  }
+  if (!serving || s.has("service_cv"))
+    r.service_cv = in_range(s, "service_cv", s.number("service_cv").value_or(1.0), 0.0,
+                            queue_model::max_cv, cv_why);
   return r;
 }
 
-capacity_request build(const settings& s, const std::optional<serving_replica>& serving) {
+/// The largest demand of the horizon (the last month's peak) must stay within the fleet the
+/// plan searches: capacity_assumptions::max_fleet_slots requests in service at once.
+void check_horizon(const settings& s, const capacity_request& q) {
+  const capacity_assumptions limits{};
+  const double last_peak = q.demand.peak().in(units::requests_per_s) *
+                           std::pow(1.0 + q.monthly_growth, std::max(q.months, 0));
+  const double held = last_peak * q.replica.slot_service().in(units::s);
+  if (held < limits.max_fleet_slots) return;
+  // every setting the peak's requests in service follow from, as the user gave them
+  std::string who = s.has("hourly") ? s.name("hourly") : s.name("rate");
+  for (const std::string_view key : {"peak_factor", "growth", "replica_rate", "service_time"})
+    if (s.has(key) && (key != "growth" || (q.monthly_growth > 0 && q.months > 0)))
+      who += ", " + s.name(key);
+  // past a double's range the product is inf: say "over 1e308", not "inf"
+  auto figure = [](double v) {
+    return std::isfinite(v) ? fmt::format("{:.3g}", v) : std::string("over 1e308");
+  };
+  throw usage_error(fmt::format(
+      "{}: a peak of {} requests/s{} keeps {} requests in service at once, more than the {} "
+      "the plan searches (capacity_assumptions::max_fleet_slots); plan a share of the demand",
+      who, figure(last_peak),
+      q.monthly_growth > 0 && q.months > 0 ? fmt::format(" by month {}", q.months) : std::string(),
+      figure(held), limits.max_fleet_slots));
+}
+
+/// The question's demand, wait target, replica, growth, today's fleet and price, from the flags.
+capacity_request build(const settings& s, const std::optional<serving_input>& serving) {
   capacity_request q{};
-  const double arrival_cv = in_range(s, "arrival_cv", s.number("arrival_cv").value_or(1.0), 0.0,
-                                     queue_model::max_cv, cv_why);
-  if (const std::optional<std::string> hourly = s.text("hourly")) {
-    if (s.has("rate") || s.has("peak_factor"))
-      throw usage_error(fmt::format("{} replaces --rate and --peak-factor: give one or the other",
-                                    s.name("hourly")));
-    std::vector<double> v;
-    std::string cur;
-    for (char ch : *hourly + ",") {
-      if (ch != ',') {
-        cur += ch;
-        continue;
-      }
-      double x = 0;
-      const char* b = cur.data();
-      while (*b == ' ') ++b;
-      const auto [end, ec] = std::from_chars(b, cur.data() + cur.size(), x);
-      if (ec != std::errc{} || end != cur.data() + cur.size() || !std::isfinite(x) || x < 0)
-        throw usage_error(fmt::format("{}: '{}' is not a rate (requests/s, not negative)",
-                                      s.name("hourly"), cur));
-      v.push_back(x);
-      cur.clear();
-    }
-    if (v.size() != 24)
-      throw usage_error(fmt::format("{} needs 24 comma-separated rates (got {})",
-                                    s.name("hourly"), v.size()));
-    request_rate hours[24]{};
-    for (std::size_t h = 0; h < 24; ++h) hours[h] = req_per_s(v[h]);
-    q.demand = demand_profile::from_hourly(hours, arrival_cv);
-    if (!(q.demand.mean.value > 0)) throw usage_error(s.name("hourly") + ": the rates are all zero");
-  } else {
-    q.demand.mean = req_per_s(positive(
-        s, "rate", need(s, "rate", "give the demand with --rate (requests/s) or --hourly")));
-    q.demand.peak_factor = at_least(s, "peak_factor", s.number("peak_factor").value_or(1.0), 1.0);
-    q.demand.arrival_cv = arrival_cv;
-  }
+  q.demand = read_demand(s);
   q.slo.max_wait =
       in_range(s, "wait_slo",
                need(s, "wait_slo", "give the waiting-time target with --wait-slo (seconds)"), 0.0,
@@ -417,31 +434,7 @@ capacity_request build(const settings& s, const std::optional<serving_replica>& 
     throw usage_error(fmt::format("{} must be in (0, 100), e.g. 99 (got {})",
                                   s.name("wait_percentile"), p));
   q.slo.percentile = p / 100.0;
-  if (serving) {
-    // The replica serves best.concurrency requests at once (Little's law: rate x e2e), each in
-    // service for the end-to-end latency of the best point under the SLO, spread as the mix and
-    // the prefill queue spread it (replica_from_serving).
-    q.replica = replica_from_serving(serving->setup.plan, serving->best.best);
-  } else {
-    const char* replica_why =
-        "give one replica's capacity with --replica-rate (requests/s at its latency SLO) and "
-        "--service-time (seconds per request), or a serving plan (--model with the `gpuplan "
-        "serve` flags and --ttft-slo/--tpot-slo)";
-    const double rate = positive(s, "replica_rate", need(s, "replica_rate", replica_why));
-    const double service = positive(s, "service_time", need(s, "service_time", replica_why));
-    check_slots(rate, service, s.name("replica_rate") + " x " + s.name("service_time"));
-    q.replica.rate = req_per_s(rate);
-    q.replica.mean_service = service * units::s;
-    q.replica.gpus = s.count("gpus_per_replica").value_or(1);
-    if (q.replica.gpus > replica_capacity::max_gpus)
-      throw usage_error(fmt::format("{} must be at most {} (got {}; replica_capacity::max_gpus, "
-                                    "the largest GPU count the models are defined for)",
-                                    s.name("gpus_per_replica"), replica_capacity::max_gpus,
-                                    q.replica.gpus));
-  }
-  if (!serving || s.has("service_cv"))
-    q.replica.service_cv = in_range(s, "service_cv", s.number("service_cv").value_or(1.0), 0.0,
-                                    queue_model::max_cv, cv_why);
+  q.replica = read_replica(s, serving);
   q.monthly_growth = s.number("growth").value_or(0.0);
   if (!(q.monthly_growth > -1.0) || !std::isfinite(q.monthly_growth))
     throw usage_error(fmt::format("{} must be a fraction above -1 (0.1 = 10% a month; got {})",
@@ -453,41 +446,98 @@ capacity_request build(const settings& s, const std::optional<serving_replica>& 
   q.current_replicas = s.count0("current_replicas").value_or(0);
   if (q.current_replicas < 0)
     throw usage_error(fmt::format("{} must not be negative", s.name("current_replicas")));
-  // The largest demand of the horizon (the last month's peak) must stay within the fleet the
-  // plan searches: capacity_assumptions::max_fleet_slots requests in service at once.
-  {
-    const capacity_assumptions limits{};
-    const double last_peak = q.demand.peak().in(units::requests_per_s) *
-                             std::pow(1.0 + q.monthly_growth, std::max(q.months, 0));
-    const double held = last_peak * q.replica.slot_service().in(units::s);
-    if (!(held < limits.max_fleet_slots)) {
-      // every setting the peak's requests in service follow from, as the user gave them
-      std::string who = s.has("hourly") ? s.name("hourly") : s.name("rate");
-      for (const std::string_view key : {"peak_factor", "growth", "replica_rate", "service_time"})
-        if (s.has(key) && (key != "growth" || (q.monthly_growth > 0 && q.months > 0)))
-          who += ", " + s.name(key);
-      // past a double's range the product is inf: say "over 1e308", not "inf"
-      auto figure = [](double v) {
-        return std::isfinite(v) ? fmt::format("{:.3g}", v) : std::string("over 1e308");
-      };
-      throw usage_error(fmt::format(
-          "{}: a peak of {} requests/s{} keeps {} requests in service at once, more than the {} "
-          "the plan searches (capacity_assumptions::max_fleet_slots); plan a share of the demand",
-          who, figure(last_peak),
-          q.monthly_growth > 0 && q.months > 0 ? fmt::format(" by month {}", q.months) : std::string(),
-          figure(held), limits.max_fleet_slots));
-    }
-  }
-  if (const std::optional<double> price = s.number("price"))
-  {
+  check_horizon(s, q);
+  if (const std::optional<double> price = s.number("price")) {
     if (!(*price <= 1e9))  // a billion dollars an hour per replica: anything above is a typo
       throw usage_error(fmt::format("{} must be at most 1e9 USD per hour (got {})", s.name("price"),
                                     *price));
     q.replica_price = at_least(s, "price", *price, 0.0) * units::usd_per_h;
+  } else if (serving && serving->replica.price != nullptr) {
+    q.replica_price = serving->replica.price->on_demand * static_cast<double>(q.replica.gpus);
   }
-  else if (serving && serving->price != nullptr)
-    q.replica_price = serving->price->on_demand * static_cast<double>(q.replica.gpus);
   return q;
+}
+
+/// --mig PROFILE of --gpu: the replicas are MIG slices.
+std::optional<mig_profile> mig_profile_of(const settings& s) {
+  const std::optional<std::string> mig_name = s.text("mig");
+  if (!mig_name) return std::nullopt;
+  const std::optional<std::string> gpu_name = s.text("gpu");
+  if (!gpu_name) throw usage_error(s.name("mig") + " needs --gpu (the GPU whose MIG profile it is)");
+  const gpu_choice g = resolve_gpu(*gpu_name);
+  const mig_profile* prof = catalog::find_mig_profile(g.spec, *mig_name);
+  if (prof == nullptr) {
+    std::string names;
+    for (const mig_profile& m : catalog::mig_profiles(g.spec))
+      names += (names.empty() ? "" : ", ") + std::string(m.name.view());
+    throw usage_error(fmt::format("{} '{}': {} has {}", s.name("mig"), *mig_name,
+                                  g.spec.name.view(),
+                                  names.empty() ? std::string("no MIG profiles")
+                                                : "the profiles " + names));
+  }
+  return *prof;
+}
+
+/// --hybrid: the owned servers (like --node, default DGX H100, at the price book's on-prem costs)
+/// and the cloud's $/GPU-hour (--price over the replica's GPUs, else the book's on-demand).
+std::optional<capacity_hybrid_input> hybrid_of(const settings& s, const capacity_request& q,
+                                               const std::optional<serving_input>& serving) {
+  if (!s.flag("hybrid").value_or(false)) return std::nullopt;
+  if (!q.demand.has_hourly)
+    throw usage_error(s.name("hybrid") + " needs a 24-hour profile (--hourly) to split an owned "
+                      "base from cloud burst");
+  std::optional<gpu_spec> gpu;
+  if (serving)
+    gpu = serving->setup.plan.node.gpu;
+  else if (const std::optional<std::string> g = s.text("gpu"))
+    gpu = resolve_gpu(*g).spec;
+  else
+    throw usage_error(s.name("hybrid") + " needs the GPU the replicas run on: a serving plan "
+                      "(--model ...) or --gpu");
+  money_rate cloud_gpu_hour{};
+  if (s.has("price")) {
+    cloud_gpu_hour = q.replica_price / (1.0 * q.replica.gpus);
+  } else {
+    const cloud_price* c = cheapest_price(catalog::default_prices, *gpu, price_term::on_demand);
+    if (c == nullptr)
+      throw usage_error(fmt::format("{}: the default price book has no on-demand {} price; give "
+                                    "--price ($ per replica-hour in the cloud)",
+                                    s.name("hybrid"), gpu->name.view()));
+    cloud_gpu_hour = c->on_demand;
+  }
+  const node_spec node = serving && serving->setup.node ? *serving->setup.node : catalog::dgx_h100;
+  return capacity_hybrid_input{
+      .fleet = owned_fleet(node, *gpu, 1, io::default_price_book(), site_spec{},
+                           node_power_assumptions{}),
+      .cloud_per_gpu_hour = cloud_gpu_hour};
+}
+
+/// Everything the report needs, from the flags, checked in the order the flags are read.
+capacity_question question_from(const settings& s, const std::optional<serving_input>& serving) {
+  capacity_question x{};
+  x.request = build(s, serving);
+  if (serving) x.serving = serving->replica;
+  x.service_cv_given = s.has("service_cv");
+  x.price_given = s.has("price");
+  x.mig = mig_profile_of(s);
+  x.compare = compare_options(s, x.request);
+  read_serving_alternatives(s, serving, x);
+  x.hybrid = hybrid_of(s, x.request, serving);
+  return x;
+}
+
+/// --kubernetes NAME [--image IMAGE]: the Deployment for the report's replicas.
+std::string kubernetes_of(const settings& s, const capacity_report& r) {
+  const std::optional<std::string> name = s.text("kubernetes");
+  if (!name) return {};
+  // An image reference never holds a control character (a newline would have started a new
+  // key in the manifest); the manifest quotes it in any case (io::yaml_quoted).
+  const std::string image = s.text("image").value_or("");
+  if (std::any_of(image.begin(), image.end(),
+                  [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f; }))
+    throw usage_error(s.name("image") + ": the image name holds a control character");
+  return io::kubernetes_resources(*name, r.plan.replicas, r.request.replica.gpus, r.mig, image,
+                                  s.name("image"));  // io::error naming the flag: not UTF-8
 }
 
 chart::chart_spec horizon_chart(const capacity_plan& p, const capacity_request& q) {
@@ -511,217 +561,69 @@ chart::chart_spec horizon_chart(const capacity_plan& p, const capacity_request& 
   return c;
 }
 
-int run_capacity(capacity_command& cmd) {
-  settings& s = cmd.s;
-  s.read_plan();
-  const std::optional<serving_replica> serving = serving_replica_from(s, cmd.require_fit);
-  if (serving && cmd.require_fit && !serving->memory.fits())
-    return print_unfit_serving(serving->setup, serving->memory, cmd.json);
-  const capacity_request q = build(s, serving);
-  std::optional<mig_profile> mig;
-  if (const std::optional<std::string> mig_name = s.text("mig")) {
-    const std::optional<std::string> gpu_name = s.text("gpu");
-    if (!gpu_name)
-      throw usage_error(s.name("mig") + " needs --gpu (the GPU whose MIG profile it is)");
-    const gpu_choice g = resolve_gpu(*gpu_name);
-    const mig_profile* prof = catalog::find_mig_profile(g.spec, *mig_name);
-    if (prof == nullptr) {
-      std::string names;
-      for (const mig_profile& m : catalog::mig_profiles(g.spec))
-        names += (names.empty() ? "" : ", ") + std::string(m.name.view());
-      throw usage_error(fmt::format("{} '{}': {} has {}", s.name("mig"), *mig_name,
-                                    g.spec.name.view(),
-                                    names.empty() ? std::string("no MIG profiles")
-                                                  : "the profiles " + names));
-    }
-    mig = *prof;
-  }
-  const capacity_plan p = plan_capacity(q);
-  std::vector<capacity_option> options = compare_options(s, q);
-  const serving_compare implied = serving_compare_options(s, serving);
-  if (!implied.options.empty() && options.empty())
-    options.push_back(
-        {.name = "this replica", .replica = q.replica, .replica_price = q.replica_price});
-  options.insert(options.end(), implied.options.begin(), implied.options.end());
-  std::vector<option_result> ranked(options.size());
-  if (!options.empty()) rank_options(q, options, ranked);
-  std::optional<hybrid_capacity> hybrid;
-  money_rate cloud_gpu_hour{};
-  if (s.flag("hybrid").value_or(false)) {
-    if (!p.has_hours)
-      throw usage_error(s.name("hybrid") + " needs a 24-hour profile (--hourly) to split an owned "
-                        "base from cloud burst");
-    std::optional<gpu_spec> gpu;
-    if (serving)
-      gpu = serving->setup.plan.node.gpu;
-    else if (const std::optional<std::string> g = s.text("gpu"))
-      gpu = resolve_gpu(*g).spec;
-    else
-      throw usage_error(s.name("hybrid") + " needs the GPU the replicas run on: a serving plan "
-                        "(--model ...) or --gpu");
-    if (s.has("price")) {
-      cloud_gpu_hour = q.replica_price / (1.0 * q.replica.gpus);
-    } else {
-      const cloud_price* c = cheapest_price(catalog::default_prices, *gpu, price_term::on_demand);
-      if (c == nullptr)
-        throw usage_error(fmt::format("{}: the default price book has no on-demand {} price; give "
-                                      "--price ($ per replica-hour in the cloud)",
-                                      s.name("hybrid"), gpu->name.view()));
-      cloud_gpu_hour = c->on_demand;
-    }
-    const node_spec node =
-        serving && serving->setup.node ? *serving->setup.node : catalog::dgx_h100;
-    hybrid = plan_hybrid_capacity(p, q,
-                                  owned_fleet(node, *gpu, 1, io::default_price_book(), site_spec{},
-                                              node_power_assumptions{}),
-                                  cloud_gpu_hour);
-    // Rank it against this replica rented in the cloud for the peak all day, at its price (the
-    // cloud $/GPU-hour x GPUs when none was given).
-    const money_rate rented =
-        q.replica_price.value > 0 ? q.replica_price : cloud_gpu_hour * (1.0 * q.replica.gpus);
-    if (ranked.empty())
-      ranked.push_back({.name = name_string::from("this replica"),
-                        .replicas = p.replicas,
-                        .gpus = p.gpus,
-                        .peak_utilization = p.peak_utilization,
-                        .mean_utilization = p.mean_utilization,
-                        .peak_band = p.peak_band,
-                        .wait_at_percentile = p.at_peak.wait_percentile(q.slo.percentile),
-                        .cost = p.replicas * rented,
-                        .priced = true});
-    ranked.push_back(hybrid->option);
-    sort_options(ranked);
-  }
+/// What the command prints beside the report: the serving flags, the manifest, the chart file
+/// and the estimates the serving model's figures rest on.
+struct capacity_output {
+  const capacity_report& report;
+  const std::optional<serving_input>& serving;
+  const settings& s;
   std::string yaml;
-  if (const std::optional<std::string> name = s.text("kubernetes")) {
-    // An image reference never holds a control character (a newline would have started a new
-    // key in the manifest); the manifest quotes it in any case (io::yaml_quoted).
-    const std::string image = s.text("image").value_or("");
-    if (std::any_of(image.begin(), image.end(),
-                    [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f; }))
-      throw usage_error(s.name("image") + ": the image name holds a control character");
-    yaml = io::kubernetes_resources(*name, p.replicas, q.replica.gpus, mig, image,
-                                    s.name("image"));  // io::error naming the flag: not UTF-8
-  }
   std::optional<chart::file_result> drawn;
-  if (const std::optional<std::string> file = s.text("chart"))
-    drawn = chart::render_file(horizon_chart(p, q), *file, s.name("chart"));
+  estimate_notes notes;
+};
 
-  // A serving plan's replica rests on the serving model's estimates for its GPU.
-  const estimate_notes notes = serving ? serving_estimates(serving->setup.plan) : estimate_notes{};
-  if (cmd.json) {
-    nlohmann::json j = io::to_json(p, q);
-    j["gpus_per_replica"] = q.replica.gpus;
-    j["total_gpus"] = p.gpus;
-    if (serving) {
-      const serving_plan& sp = serving->setup.plan;
-      nlohmann::json sj = io::to_json(serving->best.best);
-      sj["model"] = serving->setup.model.name();
-      sj["gpu"] = std::string(sp.node.gpu.name.view());
-      sj["node"] = std::string(sp.node.name.view());
-      sj["layout"] = io::to_json(sp.layout);
-      sj["engine"] = std::string(to_string(sp.config.engine));
-      sj["input_len"] = serving->setup.input_len;
-      sj["output_len"] = serving->setup.output_len;
-      sj["slo"] = io::to_json(serving->setup.slo);
-      j["serving"] = sj;
-      add_memory_verdict(j, serving->memory);
-    }
-    if (serving && !s.has("price")) {
-      if (serving->price != nullptr)
-        j["price_entry"] = {
-            {"provider", std::string(serving->price->provider.view())},
-            {"instance", std::string(serving->price->instance.view())},
-            {"term", "on_demand"},
-            {"usd_per_gpu_hour", serving->price->on_demand.in(units::usd_per_h)},
-            {"usd_per_replica_hour", q.replica_price.in(units::usd_per_h)}};
-      else
-        j["price_entry"] = nullptr;
-    }
-    if (mig) {
-      j["mig_profile"] = std::string(mig->name.view());
-      j["replicas_per_gpu"] = mig->max_instances;
-      j["physical_gpus"] = (p.replicas + mig->max_instances - 1) / mig->max_instances;
-    }
-    if (!yaml.empty()) j["kubernetes"] = yaml;
-    if (!ranked.empty()) {
-      j["options"] = nlohmann::json::array();
-      for (const option_result& r : ranked) {
-        nlohmann::json o = {{"name", std::string(r.name.view())},
-                            {"replicas", r.replicas},
-                            {"gpus", r.gpus},
-                            {"utilization", r.mean_utilization},
-                            {"peak_utilization", r.peak_utilization},
-                            {"peak_band", std::string(band_name(r.peak_band))},
-                            {"wait_at_percentile_s", r.wait_at_percentile.in(units::s)}};
-        if (r.priced) o["cost_per_hour_usd"] = r.cost.in(units::usd_per_h);
-        j["options"].push_back(o);
-      }
-    }
-    if (hybrid) {
-      const hybrid_plan& h = hybrid->cost;
-      j["hybrid"] = {{"owned_gpus", h.base_gpus},
-                     {"owned_replicas", hybrid->base_replicas},
-                     {"peak_cloud_replicas", hybrid->peak_cloud_replicas},
-                     {"burst_gpu_hours_per_day", h.burst_gpu_time.in(units::h)},
-                     {"cloud_usd_per_gpu_hour", cloud_gpu_hour.in(units::usd_per_h)},
-                     {"daily_cost_usd", h.hybrid.in(units::usd)},
-                     {"all_cloud_daily_cost_usd", h.all_cloud.in(units::usd)},
-                     {"all_owned_daily_cost_usd", h.all_onprem.in(units::usd)},
-                     {"all_owned_gpus", h.peak_gpus}};
-    }
-    if (!implied.notes.empty()) j["option_notes"] = implied.notes;
-    if (drawn) j["chart"] = drawn->drawn ? drawn->image.string() : drawn->script.string();
-    add_warnings(j, notes);
-    print_json(j);
-    return 0;
+void print_capacity_json(const capacity_output& o) {
+  nlohmann::json j = io::to_json(o.report);
+  if (o.serving) {
+    const serve_setup& u = o.serving->setup;
+    j["serving"]["model"] = u.model.name();
+    j["serving"]["input_len"] = u.input_len;
+    j["serving"]["output_len"] = u.output_len;
+    add_memory_verdict(j, o.serving->replica.memory);
   }
-  if (!yaml.empty()) {  // only the manifest, so that it pipes into kubectl or a file
-    fmt::print("{}", yaml);
-    if (drawn) fmt::print(stderr, "{}\n", drawn->message);
-    print_warnings(notes);
-    return 0;
+  if (!o.yaml.empty()) j["kubernetes"] = o.yaml;
+  if (o.drawn) j["chart"] = o.drawn->drawn ? o.drawn->image.string() : o.drawn->script.string();
+  add_warnings(j, o.notes);
+  print_json(j);
+}
+
+/// The serving plan's lines: its best point under the SLO, its memory verdict and its price.
+void print_serving(const capacity_output& o) {
+  const capacity_request& q = o.report.request;
+  const serve_setup& u = o.serving->setup;
+  const capacity_serving& c = o.serving->replica;
+  const serving_plan& sp = u.plan;
+  const serving_point& b = c.best.best;
+  fmt::print("  serving plan: {} on {} x {} (tp {} pp {}), {} + {} tokens\n"
+             "  best under TTFT <= {}, TPOT <= {}: concurrency {:.1f}, TTFT {}, TPOT {}, "
+             "end-to-end {}\n",
+             u.model.name(), q.replica.gpus, sp.node.gpu.name.view(), sp.layout.tp, sp.layout.pp,
+             u.input_len, u.output_len, u.slo.ttft.value > 0 ? secs(u.slo.ttft) : "any",
+             u.slo.tpot.value > 0 ? secs(u.slo.tpot) : "any", b.concurrency, secs(b.ttft),
+             secs(b.tpot), secs(b.e2e));
+  fmt::print("  {}\n", memory_verdict_text(c.memory));
+  if (!o.report.price_from_book) {
+    // the user's price per replica-hour replaces the book
+  } else if (c.price != nullptr) {
+    fmt::print("  price: {} {} on demand, ${:.2f}/GPU-h x {} GPUs = ${:.2f}/replica-h\n",
+               c.price->provider.view(), c.price->instance.view(),
+               c.price->on_demand.in(units::usd_per_h), q.replica.gpus,
+               q.replica_price.in(units::usd_per_h));
+  } else {
+    fmt::print("  price: the default price book has no {} entry (give --price)\n",
+               sp.node.gpu.name.view());
   }
-  fmt::print("Demand: mean {:.4g} req/s, peak {:.4g} req/s (x{:.3g}), arrival CV {:.3g}\n",
-             q.demand.mean.in(units::requests_per_s), q.demand.peak().in(units::requests_per_s),
-             q.demand.peak_factor, q.demand.arrival_cv);
-  fmt::print("Replica: {:.4g} req/s at its SLO, {} per request (CV {:.3g}{}): {} request slot{}, "
-             "{} GPU{}\n",
-             q.replica.rate.in(units::requests_per_s), secs(q.replica.mean_service),
-             q.replica.service_cv,
-             serving && !s.has("service_cv") ? " from the serving model" : "",
-             p.slots_per_replica, p.slots_per_replica > 1 ? "s" : "",
-             q.replica.gpus, q.replica.gpus > 1 ? "s" : "");
-  if (serving) {
-    const serving_plan& sp = serving->setup.plan;
-    const serving_point& b = serving->best.best;
-    fmt::print("  serving plan: {} on {} x {} (tp {} pp {}), {} + {} tokens\n"
-               "  best under TTFT <= {}, TPOT <= {}: concurrency {:.1f}, TTFT {}, TPOT {}, "
-               "end-to-end {}\n",
-               serving->setup.model.name(), q.replica.gpus, sp.node.gpu.name.view(),
-               sp.layout.tp, sp.layout.pp, serving->setup.input_len, serving->setup.output_len,
-               serving->setup.slo.ttft.value > 0 ? secs(serving->setup.slo.ttft) : "any",
-               serving->setup.slo.tpot.value > 0 ? secs(serving->setup.slo.tpot) : "any",
-               b.concurrency, secs(b.ttft), secs(b.tpot), secs(b.e2e));
-    fmt::print("  {}\n", memory_verdict_text(serving->memory));
-    if (s.has("price")) {
-      // the user's price per replica-hour replaces the book
-    } else if (serving->price != nullptr) {
-      fmt::print("  price: {} {} on demand, ${:.2f}/GPU-h x {} GPUs = ${:.2f}/replica-h\n",
-                 serving->price->provider.view(), serving->price->instance.view(),
-                 serving->price->on_demand.in(units::usd_per_h), q.replica.gpus,
-                 q.replica_price.in(units::usd_per_h));
-    } else {
-      fmt::print("  price: the default price book has no {} entry (give --price)\n",
-                 sp.node.gpu.name.view());
-    }
-  }
-  fmt::print("Target: p{:g} wait <= {}\n\n", q.slo.percentile * 100, secs(q.slo.max_wait));
+}
+
+/// The plan at the peak: replicas, utilisation against the bands, waits, cost, the hours, the
+/// hybrid.
+void print_peak(const capacity_report& r) {
+  const capacity_plan& p = r.plan;
+  const capacity_request& q = r.request;
   fmt::print("Replicas at the peak: {} ({} GPUs{})\n", p.replicas, p.gpus,
-             mig ? fmt::format("; {} per GPU as {}: {} GPUs", mig->max_instances,
-                               mig->name.view(),
-                               (p.replicas + mig->max_instances - 1) / mig->max_instances)
-                 : std::string());
+             r.mig ? fmt::format("; {} per GPU as {}: {} GPUs", r.mig->max_instances,
+                                 r.mig->name.view(), r.physical_gpus)
+                   : std::string());
   fmt::print("  utilisation: mean {} ({}), peak {} ({})\n", pct(p.mean_utilization),
              band_name(p.mean_band).data(), pct(p.peak_utilization), band_name(p.peak_band).data());
   fmt::print("  at the peak: P(wait) {:.3f}, mean wait {}, p99 wait {}{}\n", p.at_peak.p_wait,
@@ -741,59 +643,115 @@ int run_capacity(capacity_command& cmd) {
     }
     fmt::print("  hour by hour an autoscaler runs {} to {} replicas\n", lo, hi);
   }
-  if (hybrid) {
-    const hybrid_plan& h = hybrid->cost;
+  if (r.hybrid) {
+    const hybrid_plan& h = r.hybrid->cost;
     fmt::print("  owned base + cloud burst (cost model; cloud ${:.2f}/GPU-h): own {} GPUs ({} "
                "replicas), rent up to {} replicas ({:.0f} GPU-hours a day): ${:.0f}/day (all "
                "cloud ${:.0f}, all owned ${:.0f} for {} GPUs)\n",
-               cloud_gpu_hour.in(units::usd_per_h), h.base_gpus, hybrid->base_replicas,
-               hybrid->peak_cloud_replicas, h.burst_gpu_time.in(units::h), h.hybrid.in(units::usd),
+               r.cloud_per_gpu_hour.in(units::usd_per_h), h.base_gpus, r.hybrid->base_replicas,
+               r.hybrid->peak_cloud_replicas, h.burst_gpu_time.in(units::h), h.hybrid.in(units::usd),
                h.all_cloud.in(units::usd), h.all_onprem.in(units::usd), h.peak_gpus);
   }
-  if (!ranked.empty()) {
+}
+
+/// The alternatives, ranked, and those that could not be.
+void print_options(const capacity_report& r) {
+  if (!r.options.empty()) {
     bool priced = true;
-    for (const option_result& r : ranked) priced = priced && r.priced;
+    for (const option_result& x : r.options) priced = priced && x.priced;
     fmt::print("\nOptions for the same demand and target, ranked ({}){}:\n",
                priced ? "by cost" : "by GPUs, then utilisation nearest 80%",
-               hybrid ? "; the hybrid's $/h is its day's cost over 24 h, its GPUs the owned ones"
-                      : "");
+               r.hybrid ? "; the hybrid's $/h is its day's cost over 24 h, its GPUs the owned ones"
+                        : "");
     table t;
     t.header = {"option", "replicas", "GPUs", "peak util", "band", "wait at target", "$/h"};
     t.numeric = {false, true, true, true, false, true, true};
-    for (const option_result& r : ranked)
-      t.rows.push_back({std::string(r.name.view()), std::to_string(r.replicas),
-                        std::to_string(r.gpus), pct(r.peak_utilization),
-                        std::string(band_name(r.peak_band)), secs(r.wait_at_percentile),
-                        r.priced ? fmt::format("{:.2f}", r.cost.in(units::usd_per_h)) : "-"});
+    for (const option_result& x : r.options)
+      t.rows.push_back({std::string(x.name.view()), std::to_string(x.replicas),
+                        std::to_string(x.gpus), pct(x.peak_utilization),
+                        std::string(band_name(x.peak_band)), secs(x.wait_at_percentile),
+                        x.priced ? fmt::format("{:.2f}", x.cost.in(units::usd_per_h)) : "-"});
     fmt::print("{}", t.render("  "));
   }
-  for (const std::string& n : implied.notes) fmt::print("  not ranked: {}\n", n);
-  if (q.months > 0) {
-    fmt::print("\nGrowth {}/month:\n", pct(q.monthly_growth));
-    table t;
-    t.header = {"month", "peak req/s", "replicas", "peak util", "today's fleet util", "fleet meets SLO"};
-    t.numeric = {true, true, true, true, true, false};
-    for (int m = 0; m < p.growth_rows; ++m) {
-      const growth_row& g = p.growth[m];
-      t.rows.push_back({std::to_string(m), fmt::format("{:.4g}", g.peak.in(units::requests_per_s)),
-                        std::to_string(g.replicas), pct(g.peak_utilization),
-                        pct(g.fleet_peak_utilization), g.fleet_meets_slo ? "yes" : "no"});
-    }
-    fmt::print("{}", t.render("  "));
-    const int today = q.current_replicas > 0 ? q.current_replicas : p.replicas;
-    if (p.fleet_leaves_band_month >= 0)
-      fmt::print("Today's {} replicas pass 90% at the peak in month {}", today,
-                 p.fleet_leaves_band_month);
-    else
-      fmt::print("Today's {} replicas stay within 90% at the peak for {} months", today, q.months);
-    if (p.fleet_runs_out_month >= 0)
-      fmt::print(" and miss the SLO in month {}: add capacity before then.\n", p.fleet_runs_out_month);
-    else
-      fmt::print(" and meet the SLO throughout.\n");
-    fmt::print("\n{}", chart::render_text(horizon_chart(p, q)));
+  for (const std::string& n : r.option_notes) fmt::print("  not ranked: {}\n", n);
+}
+
+/// Growth month by month, when today's fleet leaves the band and runs out, and the chart.
+void print_growth(const capacity_report& r) {
+  const capacity_plan& p = r.plan;
+  const capacity_request& q = r.request;
+  if (q.months <= 0) return;
+  fmt::print("\nGrowth {}/month:\n", pct(q.monthly_growth));
+  table t;
+  t.header = {"month", "peak req/s", "replicas", "peak util", "today's fleet util", "fleet meets SLO"};
+  t.numeric = {true, true, true, true, true, false};
+  for (int m = 0; m < p.growth_rows; ++m) {
+    const growth_row& g = p.growth[m];
+    t.rows.push_back({std::to_string(m), fmt::format("{:.4g}", g.peak.in(units::requests_per_s)),
+                      std::to_string(g.replicas), pct(g.peak_utilization),
+                      pct(g.fleet_peak_utilization), g.fleet_meets_slo ? "yes" : "no"});
   }
-  if (drawn) fmt::print("\n{}\n", drawn->message);
-  print_warnings(notes);
+  fmt::print("{}", t.render("  "));
+  const int today = q.current_replicas > 0 ? q.current_replicas : p.replicas;
+  if (p.fleet_leaves_band_month >= 0)
+    fmt::print("Today's {} replicas pass 90% at the peak in month {}", today,
+               p.fleet_leaves_band_month);
+  else
+    fmt::print("Today's {} replicas stay within 90% at the peak for {} months", today, q.months);
+  if (p.fleet_runs_out_month >= 0)
+    fmt::print(" and miss the SLO in month {}: add capacity before then.\n", p.fleet_runs_out_month);
+  else
+    fmt::print(" and meet the SLO throughout.\n");
+  fmt::print("\n{}", chart::render_text(horizon_chart(p, q)));
+}
+
+void print_capacity_text(const capacity_output& o) {
+  const capacity_report& r = o.report;
+  const capacity_request& q = r.request;
+  if (!o.yaml.empty()) {  // only the manifest, so that it pipes into kubectl or a file
+    fmt::print("{}", o.yaml);
+    if (o.drawn) fmt::print(stderr, "{}\n", o.drawn->message);
+    print_warnings(o.notes);
+    return;
+  }
+  fmt::print("Demand: mean {:.4g} req/s, peak {:.4g} req/s (x{:.3g}), arrival CV {:.3g}\n",
+             q.demand.mean.in(units::requests_per_s), q.demand.peak().in(units::requests_per_s),
+             q.demand.peak_factor, q.demand.arrival_cv);
+  fmt::print("Replica: {:.4g} req/s at its SLO, {} per request (CV {:.3g}{}): {} request slot{}, "
+             "{} GPU{}\n",
+             q.replica.rate.in(units::requests_per_s), secs(q.replica.mean_service),
+             q.replica.service_cv,
+             o.serving && !o.s.has("service_cv") ? " from the serving model" : "",
+             r.plan.slots_per_replica, r.plan.slots_per_replica > 1 ? "s" : "", q.replica.gpus,
+             q.replica.gpus > 1 ? "s" : "");
+  if (o.serving) print_serving(o);
+  fmt::print("Target: p{:g} wait <= {}\n\n", q.slo.percentile * 100, secs(q.slo.max_wait));
+  print_peak(r);
+  print_options(r);
+  print_growth(r);
+  if (o.drawn) fmt::print("\n{}\n", o.drawn->message);
+  print_warnings(o.notes);
+}
+
+/// Read the flags, make the report (plan_capacity_report, plan/capacity_report.hpp), print it.
+int run_capacity(capacity_command& cmd) {
+  settings& s = cmd.s;
+  s.read_plan();
+  const std::optional<serving_input> serving = serving_input_from(s, cmd.require_fit);
+  if (serving && cmd.require_fit && !serving->replica.memory.fits())
+    return print_unfit_serving(serving->setup, serving->replica.memory, cmd.json);
+  const capacity_report report = plan_capacity_report(question_from(s, serving));
+  capacity_output out{.report = report, .serving = serving, .s = s, .yaml = kubernetes_of(s, report),
+                      .drawn = std::nullopt, .notes = {}};
+  if (const std::optional<std::string> file = s.text("chart"))
+    out.drawn = chart::render_file(horizon_chart(report.plan, report.request), *file,
+                                   s.name("chart"));
+  // A serving plan's replica rests on the serving model's estimates for its GPU.
+  out.notes = serving ? serving_estimates(serving->setup.plan) : estimate_notes{};
+  if (cmd.json)
+    print_capacity_json(out);
+  else
+    print_capacity_text(out);
   return 0;
 }
 

@@ -5,13 +5,13 @@
 #include "options.hpp"
 
 #include <gpuplan/io/monitoring.hpp>
+#include <gpuplan/plan/utilization.hpp>
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -39,8 +39,8 @@ struct utilization_command {
 
 std::string pct(double x) { return fmt::format("{:.0f}%", x * 100); }
 
-chart::chart_spec usage_chart(const std::vector<io::gpu_sample>& samples,
-                              const io::usage_report& r) {
+chart::chart_spec usage_chart(const std::vector<gpu_sample>& samples,
+                              const usage_report& r) {
   chart::chart_spec c;
   c.title = "GPU utilisation";
   c.x_label = "time";
@@ -54,10 +54,10 @@ chart::chart_spec usage_chart(const std::vector<io::gpu_sample>& samples,
              {b.overload_above * 100, b.overload_above * 100, "overload above 95%"}};
   // One series per GPU (at most 8 drawn: the markers of the text chart).
   std::size_t shown = 0;
-  for (const io::gpu_usage& g : r.gpus) {
+  for (const gpu_usage& g : r.gpus) {
     if (shown++ == 8) break;
     chart::series s{"GPU " + g.id, {}, chart::style::steps};
-    for (const io::gpu_sample& x : samples)
+    for (const gpu_sample& x : samples)
       if (x.gpu == g.id) s.points.push_back({x.time, x.utilization * 100});
     c.data.push_back(std::move(s));
   }
@@ -65,8 +65,8 @@ chart::chart_spec usage_chart(const std::vector<io::gpu_sample>& samples,
 }
 
 /// The throughput graph: each GPU's throughput over time and the fleet's total.
-chart::chart_spec throughput_chart(const std::vector<io::gpu_sample>& samples,
-                                   const io::usage_report& r, const std::string& unit) {
+chart::chart_spec throughput_chart(const std::vector<gpu_sample>& samples,
+                                   const usage_report& r, const std::string& unit) {
   chart::chart_spec c;
   c.title = "Throughput";
   c.x_label = "time";
@@ -74,20 +74,20 @@ chart::chart_spec throughput_chart(const std::vector<io::gpu_sample>& samples,
   c.x_is_time = true;
   c.y_min = 0;
   std::size_t shown = 0;
-  for (const io::gpu_usage& g : r.gpus) {
+  for (const gpu_usage& g : r.gpus) {
     if (!g.has_throughput) continue;
     if (shown++ == 7) break;  // the fleet total takes the eighth marker
     chart::series s{"GPU " + g.id, {}, chart::style::steps};
-    for (const io::gpu_sample& x : samples)
+    for (const gpu_sample& x : samples)
       if (x.gpu == g.id && x.throughput) s.points.push_back({x.time, *x.throughput});
     c.data.push_back(std::move(s));
   }
   if (r.gpus.size() > 1) {
     // The fleet total at each sample time: every GPU's latest reading at or before it.
-    std::vector<const io::gpu_sample*> v;
-    for (const io::gpu_sample& x : samples)
+    std::vector<const gpu_sample*> v;
+    for (const gpu_sample& x : samples)
       if (x.throughput) v.push_back(&x);
-    std::sort(v.begin(), v.end(), [](const io::gpu_sample* a, const io::gpu_sample* b) {
+    std::sort(v.begin(), v.end(), [](const gpu_sample* a, const gpu_sample* b) {
       return a->time < b->time;
     });
     std::map<std::string, double> latest;
@@ -104,81 +104,64 @@ chart::chart_spec throughput_chart(const std::vector<io::gpu_sample>& samples,
   return c;
 }
 
-int run_utilization(utilization_command& f) {
-  f.s.read_plan();
-  if (f.files.empty()) throw usage_error("utilization: give one or more monitoring files");
-  io::usage_options o;
-  o.monthly_growth = f.s.number("growth").value_or(0.0);
-  if (!(o.monthly_growth >= 0) || !std::isfinite(o.monthly_growth))
+/// --growth: a fraction, not negative, at most max_monthly_growth.
+double read_growth(const settings& s) {
+  const double g = s.number("growth").value_or(0.0);
+  if (!(g >= 0) || !std::isfinite(g))
     throw usage_error(fmt::format("{} must be a fraction, not negative (0.05 = 5% a month)",
-                                  f.s.name("growth")));
+                                  s.name("growth")));
   // Fastest growth taken: 10 (+1000% a month). Demand that grows elevenfold a month for long is
   // unheard of (ChatGPT's record launch: about 100 million users in its first two months); a
   // larger figure is a percentage typed as a fraction, and 1e308 printed a wrapped negative %.
   constexpr double max_monthly_growth = 10.0;
-  if (o.monthly_growth > max_monthly_growth)
+  if (g > max_monthly_growth)
     throw usage_error(fmt::format("{} must be at most {:g} (+{:g}% a month, max_monthly_growth; "
                                   "0.05 = 5%; got {:g})",
-                                  f.s.name("growth"), max_monthly_growth,
-                                  max_monthly_growth * 100, o.monthly_growth));
-  std::vector<io::gpu_sample> samples;
-  std::vector<std::string> formats;
-  std::string throughput_unit;
-  int missing = 0;
-  int duplicates = 0;
-  for (const std::string& file : f.files) {
-    io::monitoring_data d = io::read_monitoring_file(file);
-    // Several hosts' nvidia-smi logs all number their GPUs from 0: prefix the file's name
-    // (DCGM ids already carry the host).
-    if (f.files.size() > 1 && d.format != io::monitoring_format::dcgm_prometheus) {
-      const std::string prefix = std::filesystem::path(file).stem().string() + ":";
-      for (io::gpu_sample& s : d.samples) s.gpu = prefix + s.gpu;
-    }
-    formats.emplace_back(io::to_string(d.format));
-    if (!d.throughput_unit.empty()) {
-      if (!throughput_unit.empty() && throughput_unit != d.throughput_unit)
-        throw usage_error(fmt::format("{}: its throughput is in {}, an earlier file's in {}: "
-                                      "give files of one unit",
-                                      file, d.throughput_unit, throughput_unit));
-      throughput_unit = d.throughput_unit;
-    }
-    missing += d.missing_readings;
-    duplicates += d.duplicate_readings;
-    samples.insert(samples.end(), d.samples.begin(), d.samples.end());
-  }
-  const io::usage_report r = io::analyze_usage(samples, o);
-  duplicates += r.fleet.duplicates;  // across files (DCGM exports of one host)
-  std::optional<chart::file_result> drawn;
-  if (const std::optional<std::string> file = f.s.text("chart"))
-    drawn = chart::render_file(usage_chart(samples, r), *file, f.s.name("chart"));
-  std::optional<chart::file_result> drawn_throughput;
-  if (const std::optional<std::string> file = f.s.text("throughput_chart")) {
-    if (throughput_unit.empty())
-      throw usage_error(f.s.name("throughput_chart") +
+                                  s.name("growth"), max_monthly_growth, max_monthly_growth * 100,
+                                  g));
+  return g;
+}
+
+/// The chart files asked for (--chart, --throughput-chart), drawn.
+struct drawn_charts {
+  std::optional<chart::file_result> usage, throughput;
+};
+
+drawn_charts draw_charts(const settings& s, const io::monitoring_files& in,
+                         const usage_report& r) {
+  drawn_charts d;
+  if (const std::optional<std::string> file = s.text("chart"))
+    d.usage = chart::render_file(usage_chart(in.samples, r), *file, s.name("chart"));
+  if (const std::optional<std::string> file = s.text("throughput_chart")) {
+    if (in.throughput_unit.empty())
+      throw usage_error(s.name("throughput_chart") +
                         ": the files have no throughput column (tokens_per_s or requests_per_s "
                         "in a plain CSV)");
-    drawn_throughput = chart::render_file(throughput_chart(samples, r, throughput_unit), *file,
-                                          f.s.name("throughput_chart"));
+    d.throughput = chart::render_file(throughput_chart(in.samples, r, in.throughput_unit), *file,
+                                      s.name("throughput_chart"));
   }
-  if (f.json) {
-    nlohmann::json j = io::to_json(r);
-    j["files"] = f.files;
-    j["formats"] = formats;
-    j["missing_readings"] = missing;
-    j["duplicate_readings"] = duplicates;
-    if (drawn) j["chart"] = drawn->drawn ? drawn->image.string() : drawn->script.string();
-    if (!throughput_unit.empty()) j["throughput_unit"] = throughput_unit;
-    if (drawn_throughput)
-      j["throughput_chart"] = drawn_throughput->drawn ? drawn_throughput->image.string()
-                                                      : drawn_throughput->script.string();
-    print_json(j);
-    return 0;
-  }
+  return d;
+}
+
+void print_usage_json(const io::monitoring_files& in, const usage_report& r,
+                      const drawn_charts& d) {
+  nlohmann::json j = io::to_json(r, in);
+  if (d.usage) j["chart"] = d.usage->drawn ? d.usage->image.string() : d.usage->script.string();
+  if (d.throughput)
+    j["throughput_chart"] =
+        d.throughput->drawn ? d.throughput->image.string() : d.throughput->script.string();
+  print_json(j);
+}
+
+void print_usage_text(const io::monitoring_files& in, const usage_report& r,
+                      const drawn_charts& d) {
+  // within the files and across them (DCGM exports of one host)
+  const int duplicates = in.duplicate_readings + r.fleet.duplicates;
   table t;
   t.header = {"GPU", "mean", "p95", "peak", "peak/avg", "<30%", "30-70%", "70-90%", "90-95%",
               ">95%", "memory peak", "power mean", "samples", "gaps"};
   t.numeric = {false, true, true, true, true, true, true, true, true, true, true, true, true, true};
-  auto row = [&](const io::gpu_usage& g) {
+  auto row = [&](const gpu_usage& g) {
     t.rows.push_back({g.id + (g.idle ? " (idle)" : ""), pct(g.mean), pct(g.p95), pct(g.peak),
                       fmt::format("{:.2f}", g.peak_to_average), pct(g.bands.under_30),
                       pct(g.bands.b30_70), pct(g.bands.b70_90), pct(g.bands.b90_95),
@@ -186,28 +169,44 @@ int run_utilization(utilization_command& f) {
                       g.has_power ? show(g.power_mean) : "-", std::to_string(g.samples),
                       std::to_string(g.gaps)});
   };
-  for (const io::gpu_usage& g : r.gpus) row(g);
+  for (const gpu_usage& g : r.gpus) row(g);
   row(r.fleet);
   fmt::print("{} GPU{} from {} ({}); time-weighted, shares of observed time\n\n", r.gpus.size(),
-             r.gpus.size() == 1 ? "" : "s", fmt::join(f.files, ", "), fmt::join(formats, ", "));
+             r.gpus.size() == 1 ? "" : "s", fmt::join(in.files, ", "), fmt::join(in.formats, ", "));
   fmt::print("{}", t.render());
-  if (missing > 0)
-    fmt::print("{} utilisation reading{} missing ([N/A], NaN) and left out\n", missing,
-               missing == 1 ? " was" : "s were");
+  if (in.missing_readings > 0)
+    fmt::print("{} utilisation reading{} missing ([N/A], NaN) and left out\n", in.missing_readings,
+               in.missing_readings == 1 ? " was" : "s were");
   if (duplicates > 0)
     fmt::print("{} duplicate reading{} (a GPU at a time it already had a reading for) averaged "
                "in\n",
                duplicates, duplicates == 1 ? "" : "s");
   fmt::print("\nAdvice:\n");
   for (const std::string& a : r.advice) fmt::print("  - {}\n", a);
-  fmt::print("\n{}", chart::render_text(usage_chart(samples, r)));
-  if (!throughput_unit.empty()) {
-    fmt::print("\nThroughput ({}): fleet mean {:.4g}, peak {:.4g}", throughput_unit,
+  fmt::print("\n{}", chart::render_text(usage_chart(in.samples, r)));
+  if (!in.throughput_unit.empty()) {
+    fmt::print("\nThroughput ({}): fleet mean {:.4g}, peak {:.4g}", in.throughput_unit,
                r.fleet.throughput_mean, r.fleet.throughput_peak);
-    fmt::print("\n\n{}", chart::render_text(throughput_chart(samples, r, throughput_unit)));
+    fmt::print("\n\n{}", chart::render_text(throughput_chart(in.samples, r, in.throughput_unit)));
   }
-  if (drawn) fmt::print("\n{}\n", drawn->message);
-  if (drawn_throughput) fmt::print("\n{}\n", drawn_throughput->message);
+  if (d.usage) fmt::print("\n{}\n", d.usage->message);
+  if (d.throughput) fmt::print("\n{}\n", d.throughput->message);
+}
+
+/// Read the files (io::read_monitoring_files), analyse them (analyze_usage,
+/// plan/utilization.hpp), print the report.
+int run_utilization(utilization_command& f) {
+  f.s.read_plan();
+  if (f.files.empty()) throw usage_error("utilization: give one or more monitoring files");
+  usage_options o;
+  o.monthly_growth = read_growth(f.s);
+  const io::monitoring_files in = io::read_monitoring_files(f.files);
+  const usage_report r = analyze_usage(in.samples, o);
+  const drawn_charts d = draw_charts(f.s, in, r);
+  if (f.json)
+    print_usage_json(in, r, d);
+  else
+    print_usage_text(in, r, d);
   return 0;
 }
 

@@ -1,21 +1,20 @@
-// gpuplan/io/capacity_json.hpp: a capacity plan as JSON (the CLI's `capacity --json`), and a
-// replica plan as Kubernetes resource requests.
+// gpuplan/io/capacity_json.hpp: a capacity plan and the capacity report (plan/capacity_report.hpp)
+// as JSON (the CLI's `capacity --json`, schema in docs/json-schema.md). The Kubernetes manifest of
+// a replica plan is io/kubernetes_yaml.hpp.
 //
 // An edge of the library (target gpuplan::json): never included by the umbrella header. Keys
 // carry their unit (`_s`, `_req_per_s`); utilisation is a fraction (0.87 = 87%).
 #pragma once
 
-#include <gpuplan/catalog/mig.hpp>
 #include <gpuplan/io/json.hpp>
+#include <gpuplan/io/serve_json.hpp>
 #include <gpuplan/plan/capacity.hpp>
+#include <gpuplan/plan/capacity_report.hpp>
 
 #include <nlohmann/json.hpp>
 
-#include <cstdint>
-#include <cstdio>
-#include <optional>
+#include <cmath>
 #include <string>
-#include <string_view>
 
 namespace gpuplan::io {
 
@@ -103,101 +102,84 @@ inline nlohmann::json to_json(const capacity_plan& p, const capacity_request& q)
   return j;
 }
 
-/// `text` as a YAML double-quoted scalar (YAML 1.2 section 7.3.1, which YAML 1.1 parsers such as
-/// PyYAML read alike), so a value from the user is always one string and never more YAML: `"` and
-/// `\` are escaped, control characters as \n, \t, \r or \xNN, and every character past ASCII
-/// as \uXXXX or \UXXXXXXXX, so the output is plain ASCII (no line break of any kind, such as
-/// U+2028, reaches the file). Throws io::error when `text` is not valid UTF-8 (YAML is Unicode
-/// text: such bytes cannot be written in it).
-inline std::string yaml_quoted(std::string_view text, std::string_view what = "value") {
-  std::string out = "\"";
-  auto hex = [&out](const char* prefix, std::uint32_t v, int digits) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "%s%0*X", prefix, digits, static_cast<unsigned>(v));
-    out += buf;
-  };
-  const auto bad = [&] { return error(std::string(what) + " is not valid UTF-8"); };
-  for (std::size_t i = 0; i < text.size();) {
-    const auto b = static_cast<unsigned char>(text[i]);
-    if (b < 0x80) {
-      ++i;
-      if (b == '"') out += "\\\"";
-      else if (b == '\\') out += "\\\\";
-      else if (b == '\n') out += "\\n";
-      else if (b == '\t') out += "\\t";
-      else if (b == '\r') out += "\\r";
-      else if (b < 0x20 || b == 0x7f) hex("\\x", b, 2);
-      else out += static_cast<char>(b);
-      continue;
-    }
-    // A multi-byte UTF-8 sequence: its length from the lead byte, then continuation bytes; an
-    // overlong form, a surrogate or a value past U+10FFFF is not UTF-8 (RFC 3629 section 3).
-    const int len = b >= 0xF0 && b <= 0xF4 ? 4 : b >= 0xE0 ? (b <= 0xEF ? 3 : 0) : b >= 0xC2 ? 2 : 0;
-    if (len == 0 || i + static_cast<std::size_t>(len) > text.size()) throw bad();
-    std::uint32_t cp = b & (len == 2 ? 0x1Fu : len == 3 ? 0x0Fu : 0x07u);
-    for (int k = 1; k < len; ++k) {
-      const auto c = static_cast<unsigned char>(text[i + static_cast<std::size_t>(k)]);
-      if ((c & 0xC0u) != 0x80u) throw bad();
-      cp = (cp << 6) | (c & 0x3Fu);
-    }
-    constexpr std::uint32_t min_of[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (cp < min_of[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) throw bad();
-    if (cp <= 0xFFFF) hex("\\u", cp, 4);
-    else hex("\\U", cp, 8);
-    i += static_cast<std::size_t>(len);
-  }
-  return out + "\"";
+
+/// One ranked alternative: {"name", "replicas", "gpus", "utilization" (mean),
+/// "peak_utilization", "peak_band", "wait_at_percentile_s", "cost_per_hour_usd" (when priced)}.
+inline nlohmann::json to_json(const option_result& r) {
+  nlohmann::json o = {{"name", std::string(r.name.view())},
+                      {"replicas", r.replicas},
+                      {"gpus", r.gpus},
+                      {"utilization", r.mean_utilization},
+                      {"peak_utilization", r.peak_utilization},
+                      {"peak_band", std::string(band_name(r.peak_band))},
+                      {"wait_at_percentile_s", r.wait_at_percentile.in(units::s)}};
+  if (r.priced) o["cost_per_hour_usd"] = r.cost.in(units::usd_per_h);
+  return o;
 }
 
-/// Kubernetes resource requests for a replica plan: a Deployment fragment with `replicas` and the
-/// GPU request of one replica's pod, ready to merge into a manifest. Whole GPUs are
-/// `nvidia.com/gpu: <gpus per replica>`; a MIG slice is `nvidia.com/mig-<profile>: 1` (the NVIDIA
-/// device plugin's "mixed" strategy). Extended resources are set as limits (Kubernetes takes
-/// the request from the limit and does not allow overcommitting them). `image_what` names the
-/// image in errors (the caller's flag or key).
-inline std::string kubernetes_resources(const std::string& name, int replicas,
-                                        int gpus_per_replica,
-                                        const std::optional<mig_profile>& mig = std::nullopt,
-                                        const std::string& image = {},
-                                        std::string_view image_what = "kubernetes: the image") {
-  if (replicas < 0) throw error("kubernetes: replicas must not be negative");
-  if (gpus_per_replica < 1) throw error("kubernetes: GPUs per replica must be at least 1");
-  if (name.empty() || name.size() > 63 ||
-      name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") != std::string::npos ||
-      name.front() == '-' || name.back() == '-')
-    throw error("kubernetes: name '" + name +
-                "' must be 1-63 lower-case letters, digits and '-', not starting or ending with '-' "
-                "(RFC 1123 label)");
-  std::string resource = "nvidia.com/gpu";
-  int count = gpus_per_replica;
-  if (mig) {
-    resource = std::string(mig_resource_name(*mig).view());
-    count = 1;
+/// The owned base + cloud burst: {"owned_gpus", "owned_replicas", "peak_cloud_replicas",
+/// "burst_gpu_hours_per_day", "cloud_usd_per_gpu_hour", "daily_cost_usd",
+/// "all_cloud_daily_cost_usd", "all_owned_daily_cost_usd", "all_owned_gpus"}.
+inline nlohmann::json to_json(const hybrid_capacity& hybrid, money_rate cloud_per_gpu_hour) {
+  const hybrid_plan& h = hybrid.cost;
+  return {{"owned_gpus", h.base_gpus},
+          {"owned_replicas", hybrid.base_replicas},
+          {"peak_cloud_replicas", hybrid.peak_cloud_replicas},
+          {"burst_gpu_hours_per_day", h.burst_gpu_time.in(units::h)},
+          {"cloud_usd_per_gpu_hour", cloud_per_gpu_hour.in(units::usd_per_h)},
+          {"daily_cost_usd", h.hybrid.in(units::usd)},
+          {"all_cloud_daily_cost_usd", h.all_cloud.in(units::usd)},
+          {"all_owned_daily_cost_usd", h.all_onprem.in(units::usd)},
+          {"all_owned_gpus", h.peak_gpus}};
+}
+
+/// The serving plan behind the replica: its best point under the SLO (serve_json.hpp's
+/// serving_point keys) with "gpu", "node", "layout", "engine" and "slo". The caller adds what the
+/// plan does not hold: "model" (the name the user gave), "input_len" and "output_len".
+inline nlohmann::json to_json(const capacity_serving& s) {
+  nlohmann::json j = to_json(s.best.best);
+  j["gpu"] = std::string(s.plan.node.gpu.name.view());
+  j["node"] = std::string(s.plan.node.name.view());
+  j["layout"] = to_json(s.plan.layout);
+  j["engine"] = std::string(to_string(s.plan.config.engine));
+  j["slo"] = to_json(s.slo);
+  return j;
+}
+
+/// The capacity report: the plan's keys (to_json(plan, request)) with "gpus_per_replica",
+/// "total_gpus"; with a serving plan "serving" (to_json(capacity_serving)) and, when the price
+/// came from the book, "price_entry" ({"provider", "instance", "term", "usd_per_gpu_hour",
+/// "usd_per_replica_hour"}, null when the book has none); with MIG replicas "mig_profile",
+/// "replicas_per_gpu", "physical_gpus"; with alternatives "options" (ranked) and "option_notes";
+/// with the hybrid "hybrid".
+inline nlohmann::json to_json(const capacity_report& r) {
+  const capacity_request& q = r.request;
+  nlohmann::json j = to_json(r.plan, q);
+  j["gpus_per_replica"] = q.replica.gpus;
+  j["total_gpus"] = r.plan.gpus;
+  if (r.serving) j["serving"] = to_json(*r.serving);
+  if (r.serving && r.price_from_book) {
+    if (const cloud_price* price = r.serving->price)
+      j["price_entry"] = {{"provider", std::string(price->provider.view())},
+                          {"instance", std::string(price->instance.view())},
+                          {"term", "on_demand"},
+                          {"usd_per_gpu_hour", price->on_demand.in(units::usd_per_h)},
+                          {"usd_per_replica_hour", q.replica_price.in(units::usd_per_h)}};
+    else
+      j["price_entry"] = nullptr;
   }
-  std::string y;
-  y += "apiVersion: apps/v1\n";
-  y += "kind: Deployment\n";
-  y += "metadata:\n";
-  y += "  name: " + name + "\n";
-  y += "spec:\n";
-  y += "  replicas: " + std::to_string(replicas) + "\n";
-  y += "  selector:\n";
-  y += "    matchLabels:\n";
-  y += "      app: " + name + "\n";
-  y += "  template:\n";
-  y += "    metadata:\n";
-  y += "      labels:\n";
-  y += "        app: " + name + "\n";
-  y += "    spec:\n";
-  y += "      containers:\n";
-  y += "        - name: " + name + "\n";
-  // the image is the user's text: one quoted scalar whatever it holds (yaml_quoted)
-  y += image.empty() ? "          # image: your serving image\n"
-                     : "          image: " + yaml_quoted(image, image_what) + "\n";
-  y += "          resources:\n";
-  y += "            limits:\n";
-  y += "              " + resource + ": " + std::to_string(count) + "\n";
-  return y;
+  if (r.mig) {
+    j["mig_profile"] = std::string(r.mig->name.view());
+    j["replicas_per_gpu"] = r.mig->max_instances;
+    j["physical_gpus"] = r.physical_gpus;
+  }
+  if (!r.options.empty()) {
+    j["options"] = nlohmann::json::array();
+    for (const option_result& o : r.options) j["options"].push_back(to_json(o));
+  }
+  if (r.hybrid) j["hybrid"] = to_json(*r.hybrid, r.cloud_per_gpu_hour);
+  if (!r.option_notes.empty()) j["option_notes"] = r.option_notes;
+  return j;
 }
 
 }  // namespace gpuplan::io

@@ -1,5 +1,5 @@
-// gpuplan/io/monitoring.hpp: read GPU monitoring exports and analyse utilisation against the
-// planning bands.
+// gpuplan/io/monitoring.hpp: read GPU monitoring exports into samples (gpu_sample), and write
+// the utilisation analysis of plan/utilization.hpp (analyze_usage) as JSON.
 //
 // An edge of the library (target gpuplan::json, needs nlohmann-json): never included by the
 // umbrella header. Three inputs, recognised by their content:
@@ -28,14 +28,11 @@
 // Bad input throws gpuplan::io::error with one line naming file:row and the field
 // ("util.csv:17: field 'utilization.gpu': cannot read 'abc' as a percentage").
 //
-// Analysis is time-weighted: each sample holds until the next one of its GPU, so irregular
-// sampling does not bias the shares; rows may come in any order (they are sorted per GPU); an
-// interval longer than gap_factor x the GPU's median interval is a gap (the monitor was down):
-// the sample before it counts for one median interval only, and the gap is reported.
+// The analysis (time-weighted utilisation, bands, advice) is plan/utilization.hpp.
 #pragma once
 
 #include <gpuplan/io/json.hpp>
-#include <gpuplan/models/queueing.hpp>
+#include <gpuplan/plan/utilization.hpp>
 #include <gpuplan/units.hpp>
 
 #include <nlohmann/json.hpp>
@@ -58,18 +55,6 @@
 #include <vector>
 
 namespace gpuplan::io {
-
-/// One reading of one GPU.
-struct gpu_sample {
-  std::string gpu;             ///< GPU id: nvidia-smi index, "host:gpu" for DCGM, the CSV's gpu
-  double time = 0;             ///< seconds since the Unix epoch (UTC)
-  double utilization = 0;      ///< 0..1 (utilization.gpu / 100)
-  std::optional<data_size> memory_used;
-  std::optional<power> power_draw;
-  /// Work served per second on this GPU (plain CSV `tokens_per_s` or `requests_per_s`;
-  /// monitoring_data::throughput_unit says which).
-  std::optional<double> throughput;
-};
 
 enum class monitoring_format { nvidia_smi, dcgm_prometheus, plain_csv };
 
@@ -447,43 +432,6 @@ class text_source {
   std::size_t line_ = 0;
 };
 
-/// Merges the readings of one GPU at one time into one sample: utilisation, memory, power and
-/// throughput each the mean of the readings that have it (no reading is preferred to another:
-/// overlapping logs repeat the same value, two exporters of one GPU disagree by sampling
-/// jitter). Sorts by GPU, then time. Returns how many readings were merged into another.
-inline int merge_same_time(std::vector<gpu_sample>& v) {
-  std::stable_sort(v.begin(), v.end(), [](const gpu_sample& a, const gpu_sample& b) {
-    return a.gpu != b.gpu ? a.gpu < b.gpu : a.time < b.time;
-  });
-  int merged = 0;
-  std::size_t out = 0;
-  for (std::size_t i = 0; i < v.size();) {
-    std::size_t j = i + 1;
-    while (j < v.size() && v[j].gpu == v[i].gpu && v[j].time == v[i].time) ++j;
-    if (j - i > 1) {
-      double util = 0, mem = 0, pw = 0, tp = 0;
-      int n_mem = 0, n_pw = 0, n_tp = 0;
-      for (std::size_t k = i; k < j; ++k) {
-        util += v[k].utilization;
-        if (v[k].memory_used) mem += v[k].memory_used->in(units::B), ++n_mem;
-        if (v[k].power_draw) pw += v[k].power_draw->in(units::W), ++n_pw;
-        if (v[k].throughput) tp += *v[k].throughput, ++n_tp;
-      }
-      gpu_sample& s = v[i];
-      s.utilization = util / static_cast<double>(j - i);
-      if (n_mem > 0) s.memory_used = mem / n_mem * units::B;
-      if (n_pw > 0) s.power_draw = pw / n_pw * units::W;
-      if (n_tp > 0) s.throughput = tp / n_tp;
-      merged += static_cast<int>(j - i - 1);
-    }
-    if (out != i) v[out] = std::move(v[i]);
-    ++out;
-    i = j;
-  }
-  v.resize(out);
-  return merged;
-}
-
 // ---- CSV (nvidia-smi and plain) ------------------------------------------------------------------
 
 struct csv_columns {
@@ -810,337 +758,43 @@ inline monitoring_data read_monitoring_file(const std::filesystem::path& path,
   return detail::read_monitoring_source(src, file, o);
 }
 
-// ---- analysis ------------------------------------------------------------------------------------
-
-struct usage_options {
-  utilization_bands bands{};
-  /// A GPU whose mean utilisation is below this is idle. ESTIMATE: 5% separates a GPU that
-  /// only runs a monitoring agent or a warm but unused server from one doing work.
-  double idle_below = 0.05;
-  /// An interval longer than gap_factor x the GPU's median sampling interval is a gap.
-  double gap_factor = 3.0;
-  /// Utilisation to consolidate to: the middle of the healthy band (80%).
-  double consolidate_to = 0.80;
-  /// Monthly demand growth (0.1 = +10%/month), for "add capacity before month N" advice.
-  double monthly_growth = 0.0;
+/// The monitoring files of one fleet, read together (`gpuplan utilization FILE...`): their
+/// samples, one format per file, the throughput unit they share, and the readings each reader
+/// left out or merged.
+struct monitoring_files {
+  std::vector<std::string> files;
+  std::vector<std::string> formats;   ///< to_string(monitoring_format), one per file
+  std::string throughput_unit;        ///< "tokens/s", "requests/s", or empty: no throughput column
+  std::vector<gpu_sample> samples;
+  int missing_readings = 0;
+  int duplicate_readings = 0;         ///< within each file (analyze_usage counts those across)
 };
 
-/// Time shares in the five bands (summing to 1).
-struct band_shares {
-  double under_30 = 0, b30_70 = 0, b70_90 = 0, b90_95 = 0, over_95 = 0;
-  [[nodiscard]] double sum() const { return under_30 + b30_70 + b70_90 + b90_95 + over_95; }
-};
-
-struct gpu_usage {
-  std::string id;
-  std::size_t samples = 0;
-  duration observed{};         ///< time covered (gaps excluded)
-  int gaps = 0;
-  int duplicates = 0;          ///< readings at a time the GPU already had (merge_same_time)
-  double mean = 0, peak = 0, p95 = 0, peak_to_average = 0;  ///< utilisation, 0..1
-  band_shares bands{};
-  bool has_memory = false;
-  data_size memory_mean{}, memory_peak{};
-  /// Time-weighted throughput (per second, in the file's unit) where the samples had one; for
-  /// the fleet the mean is the sum of the GPUs' means and the peak the highest fleet total at
-  /// any moment.
-  bool has_throughput = false;
-  double throughput_mean = 0, throughput_peak = 0;
-  bool has_power = false;
-  power power_mean{}, power_peak{};
-  energy energy_used{};        ///< mean power x observed time
-  bool idle = false;
-};
-
-struct usage_report {
-  std::vector<gpu_usage> gpus;
-  /// The fleet: mean, p95 and bands over all GPU-time pooled; peak = the highest fleet-average
-  /// utilisation at any moment (GPUs reporting at that time), the figure to size for.
-  gpu_usage fleet;
-  std::vector<std::string> advice;
-  double start_time = 0, end_time = 0;  ///< Unix seconds
-};
-
-namespace detail {
-
-struct weighted {
-  double value, weight;
-};
-
-inline double weighted_quantile(std::vector<weighted> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end(), [](const weighted& a, const weighted& b) { return a.value < b.value; });
-  double total = 0;
-  for (const weighted& w : v) total += w.weight;
-  double acc = 0;
-  for (const weighted& w : v) {
-    acc += w.weight;
-    if (acc >= p * total) return w.value;
-  }
-  return v.back().value;
-}
-
-inline void add_band(band_shares& b, const utilization_bands& edges, double u, double w) {
-  switch (edges.classify(u)) {
-    case utilization_band::waste: b.under_30 += w; break;
-    case utilization_band::low: b.b30_70 += w; break;
-    case utilization_band::healthy: b.b70_90 += w; break;
-    case utilization_band::high: b.b90_95 += w; break;
-    case utilization_band::overload: b.over_95 += w; break;
-  }
-}
-
-inline void normalise(band_shares& b, double total) {
-  if (!(total > 0)) return;
-  b.under_30 /= total;
-  b.b30_70 /= total;
-  b.b70_90 /= total;
-  b.b90_95 /= total;
-  b.over_95 /= total;
-}
-
-inline std::string pct(double x) {
-  const long long v = std::llround(x * 100.0);
-  return std::to_string(v) + "%";
-}
-
-}  // namespace detail
-
-/// Time-weighted utilisation per GPU and for the fleet, band shares, memory, power, idle GPUs
-/// and advice.
-inline usage_report analyze_usage(std::vector<gpu_sample> samples, const usage_options& o = {}) {
-  o.bands.validate();
-  if (samples.empty()) throw error("utilization: no samples to analyse");
-  std::stable_sort(samples.begin(), samples.end(), [](const gpu_sample& a, const gpu_sample& b) {
-    return a.gpu != b.gpu ? a.gpu < b.gpu : a.time < b.time;
-  });
-  usage_report r;
-  r.start_time = samples.front().time;
-  r.end_time = samples.front().time;
-  // per-GPU weighted intervals, kept for the fleet timeline: (start, end, utilisation)
-  struct interval {
-    double start, end, u;
-  };
-  std::vector<std::vector<interval>> per_gpu;
-  std::vector<interval> tp_spans;  // every GPU's throughput intervals, for the fleet's peak
-  std::vector<detail::weighted> pooled;
-  band_shares pooled_bands;
-  double pooled_total = 0, pooled_sum = 0;
-  std::size_t i = 0;
-  while (i < samples.size()) {
-    std::size_t j = i;
-    while (j < samples.size() && samples[j].gpu == samples[i].gpu) ++j;
-    // readings at one time (from several files; each reader merges its own): their mean
-    std::vector<gpu_sample> g(samples.begin() + static_cast<std::ptrdiff_t>(i),
-                              samples.begin() + static_cast<std::ptrdiff_t>(j));
-    gpu_usage u;
-    u.id = samples[i].gpu;
-    u.duplicates = detail::merge_same_time(g);
-    i = j;
-    u.samples = g.size();
-    std::vector<double> dts;
-    for (std::size_t k = 1; k < g.size(); ++k) dts.push_back(g[k].time - g[k - 1].time);
-    double median = 1.0;
-    if (!dts.empty()) {
-      std::vector<double> s = dts;
-      std::nth_element(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(s.size() / 2), s.end());
-      median = s[s.size() / 2];
+/// Reads every file (read_monitoring_file). Several hosts' nvidia-smi logs and plain CSVs all
+/// number their GPUs from 0, so with more than one file their ids are prefixed with the file's
+/// stem ("node1:0"); DCGM ids already carry the host. Throws io::error when two files give
+/// throughput in different units.
+inline monitoring_files read_monitoring_files(const std::vector<std::string>& files,
+                                              const read_options& o = {}) {
+  monitoring_files r;
+  r.files = files;
+  for (const std::string& file : files) {
+    monitoring_data d = read_monitoring_file(file, o);
+    if (files.size() > 1 && d.format != monitoring_format::dcgm_prometheus) {
+      const std::string prefix = std::filesystem::path(file).stem().string() + ":";
+      for (gpu_sample& s : d.samples) s.gpu = prefix + s.gpu;
     }
-    std::vector<detail::weighted> ws;
-    std::vector<interval> spans;
-    double total = 0, sum = 0, mem_sum = 0, mem_w = 0, pow_sum = 0, pow_w = 0, tp_sum = 0,
-           tp_w = 0;
-    for (std::size_t k = 0; k < g.size(); ++k) {
-      double w = median;
-      if (k + 1 < g.size()) {
-        const double dt = g[k + 1].time - g[k].time;
-        if (dt > o.gap_factor * median) ++u.gaps;
-        else w = dt;
-      }
-      const gpu_sample& s = g[k];
-      ws.push_back({s.utilization, w});
-      spans.push_back({s.time, s.time + w, s.utilization});
-      total += w;
-      sum += s.utilization * w;
-      detail::add_band(u.bands, o.bands, s.utilization, w);
-      u.peak = std::max(u.peak, s.utilization);
-      if (s.memory_used) {
-        u.has_memory = true;
-        mem_sum += s.memory_used->value * w;
-        mem_w += w;
-        u.memory_peak = max(u.memory_peak, *s.memory_used);
-      }
-      if (s.power_draw) {
-        u.has_power = true;
-        pow_sum += s.power_draw->value * w;
-        pow_w += w;
-        u.power_peak = max(u.power_peak, *s.power_draw);
-      }
-      if (s.throughput) {
-        u.has_throughput = true;
-        tp_sum += *s.throughput * w;
-        tp_w += w;
-        u.throughput_peak = std::max(u.throughput_peak, *s.throughput);
-        tp_spans.push_back({s.time, s.time + w, *s.throughput});
-      }
-      r.start_time = std::min(r.start_time, s.time);
-      r.end_time = std::max(r.end_time, s.time + w);
+    r.formats.emplace_back(to_string(d.format));
+    if (!d.throughput_unit.empty()) {
+      if (!r.throughput_unit.empty() && r.throughput_unit != d.throughput_unit)
+        throw error(file + ": its throughput is in " + d.throughput_unit + ", an earlier file's in " +
+                    r.throughput_unit + ": give files of one unit");
+      r.throughput_unit = d.throughput_unit;
     }
-    u.observed = total * units::s;
-    u.mean = total > 0 ? sum / total : 0;
-    u.p95 = detail::weighted_quantile(ws, 0.95);
-    u.peak_to_average = u.mean > 0 ? u.peak / u.mean : 0;
-    detail::normalise(u.bands, total);
-    if (u.has_memory) u.memory_mean = mem_sum / mem_w * units::B;
-    if (u.has_throughput) u.throughput_mean = tp_sum / tp_w;
-    if (u.has_power) {
-      u.power_mean = pow_sum / pow_w * units::W;
-      u.energy_used = u.power_mean * (pow_w * units::s);
-    }
-    u.idle = u.mean < o.idle_below;
-    for (const detail::weighted& w : ws) pooled.push_back(w);
-    pooled_total += total;
-    pooled_sum += sum;
-    pooled_bands.under_30 += u.bands.under_30 * total;
-    pooled_bands.b30_70 += u.bands.b30_70 * total;
-    pooled_bands.b70_90 += u.bands.b70_90 * total;
-    pooled_bands.b90_95 += u.bands.b90_95 * total;
-    pooled_bands.over_95 += u.bands.over_95 * total;
-    r.gpus.push_back(std::move(u));
-    per_gpu.push_back(std::move(spans));
+    r.missing_readings += d.missing_readings;
+    r.duplicate_readings += d.duplicate_readings;
+    r.samples.insert(r.samples.end(), d.samples.begin(), d.samples.end());
   }
-
-  // The fleet.
-  gpu_usage& f = r.fleet;
-  f.id = "fleet";
-  for (const gpu_usage& u : r.gpus) {
-    f.samples += u.samples;
-    f.gaps += u.gaps;
-    f.duplicates += u.duplicates;
-    f.observed += u.observed;
-    if (u.has_memory) {
-      f.has_memory = true;
-      f.memory_mean += u.memory_mean;  // total memory in use across GPUs, on average
-      f.memory_peak += u.memory_peak;  // sum of per-GPU peaks (an upper bound)
-    }
-    if (u.has_throughput) {
-      f.has_throughput = true;
-      f.throughput_mean += u.throughput_mean;
-    }
-    if (u.has_power) {
-      f.has_power = true;
-      f.power_mean += u.power_mean;
-      f.power_peak += u.power_peak;
-      f.energy_used += u.energy_used;
-    }
-  }
-  f.mean = pooled_total > 0 ? pooled_sum / pooled_total : 0;
-  f.p95 = detail::weighted_quantile(pooled, 0.95);
-  f.bands = pooled_bands;
-  detail::normalise(f.bands, pooled_total);
-  // Fleet-average utilisation over time: sweep the start and end points of every interval.
-  {
-    std::vector<std::pair<double, double>> deltas;  // time, change of (sum u)
-    std::vector<std::pair<double, int>> count;      // time, change of active GPUs
-    for (const auto& spans : per_gpu)
-      for (const interval& s : spans) {
-        deltas.push_back({s.start, s.u});
-        deltas.push_back({s.end, -s.u});
-        count.push_back({s.start, 1});
-        count.push_back({s.end, -1});
-      }
-    std::vector<std::size_t> order(deltas.size());
-    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-    // ends before starts at the same time, so back-to-back intervals do not double count
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-      if (deltas[a].first != deltas[b].first) return deltas[a].first < deltas[b].first;
-      return count[a].second < count[b].second;
-    });
-    double sum = 0, peak = 0;
-    int active = 0;
-    for (std::size_t k = 0; k < order.size(); ++k) {
-      sum += deltas[order[k]].second;
-      active += count[order[k]].second;
-      const bool last_at_time =
-          k + 1 == order.size() || deltas[order[k + 1]].first != deltas[order[k]].first;
-      if (last_at_time && active > 0) peak = std::max(peak, sum / active);
-    }
-    f.peak = std::min(peak, 1.0);
-  }
-  f.peak_to_average = f.mean > 0 ? f.peak / f.mean : 0;
-  // The fleet's peak throughput: the highest sum over GPUs at any moment (ends before starts).
-  {
-    std::vector<std::pair<double, double>> ev;
-    for (const interval& t : tp_spans) {
-      ev.push_back({t.start, t.u});
-      ev.push_back({t.end, -t.u});
-    }
-    std::sort(ev.begin(), ev.end(), [](const auto& a, const auto& b) {
-      return a.first != b.first ? a.first < b.first : a.second < b.second;
-    });
-    double sum = 0;
-    for (std::size_t k = 0; k < ev.size(); ++k) {
-      sum += ev[k].second;
-      if (k + 1 == ev.size() || ev[k + 1].first != ev[k].first)
-        f.throughput_peak = std::max(f.throughput_peak, sum);
-    }
-  }
-
-  // Advice, in plain words.
-  const utilization_bands& b = o.bands;
-  int idle = 0;
-  for (const gpu_usage& u : r.gpus)
-    if (u.idle) ++idle;
-  if (idle > 0) {
-    std::string ids;
-    for (const gpu_usage& u : r.gpus)
-      if (u.idle) ids += (ids.empty() ? "" : ", ") + u.id;
-    r.advice.push_back(std::to_string(idle) + " idle GPU" + (idle > 1 ? "s" : "") + " (mean below " +
-                       detail::pct(o.idle_below) + "): " + ids +
-                       ". Release them or move work onto them.");
-  }
-  const double gpu_count = static_cast<double>(r.gpus.size());
-  if (f.mean < b.waste_below && r.gpus.size() > 1) {
-    const double needed_exact = f.peak * gpu_count / o.consolidate_to;
-    const long long needed = std::max<long long>(1, static_cast<long long>(std::ceil(needed_exact)));
-    r.advice.push_back("Consolidate: the fleet averages " + detail::pct(f.mean) +
-                       " and peaks at " + detail::pct(f.peak) + "; its peak work fits on " +
-                       std::to_string(needed) + " of the " + std::to_string(r.gpus.size()) +
-                       " GPUs at " + detail::pct(o.consolidate_to) + ".");
-  }
-  for (const gpu_usage& u : r.gpus) {
-    if (!u.idle && u.p95 < b.waste_below)
-      r.advice.push_back("GPU " + u.id + " stays below " + detail::pct(b.waste_below) +
-                         " 95% of the time (p95 " + detail::pct(u.p95) +
-                         "): share it, with MIG slices (isolated) or time-slicing (not isolated)" +
-                         (u.has_memory ? ", if its work fits in a slice's memory (peak " +
-                                             std::to_string(std::llround(u.memory_peak.in(units::GiB))) +
-                                             " GiB)"
-                                       : std::string()) +
-                         ".");
-  }
-  const double hot = f.bands.b90_95 + f.bands.over_95;
-  if (f.bands.over_95 > 0.05 || hot > 0.20)
-    r.advice.push_back("Scale out: the fleet spends " + detail::pct(hot) + " of its time above " +
-                       detail::pct(b.healthy_to) + " (" + detail::pct(f.bands.over_95) +
-                       " above " + detail::pct(b.overload_above) +
-                       "); queues grow there. Add GPUs or shed load.");
-  if (o.monthly_growth > 0 && f.p95 > 0) {
-    if (f.p95 > b.healthy_to) {
-      r.advice.push_back("Add capacity now: the fleet's p95 (" + detail::pct(f.p95) +
-                         ") is already above the healthy band and demand grows " +
-                         detail::pct(o.monthly_growth) + " a month.");
-    } else {
-      const double months = std::log(b.healthy_to / f.p95) / std::log(1.0 + o.monthly_growth);
-      r.advice.push_back("At " + detail::pct(o.monthly_growth) + " growth a month the fleet's p95 (" +
-                         detail::pct(f.p95) + ") reaches " + detail::pct(b.healthy_to) +
-                         " in " + std::to_string(static_cast<long long>(std::floor(months))) +
-                         " months: add capacity before then.");
-    }
-  }
-  if (r.advice.empty())
-    r.advice.push_back("The fleet runs in the healthy band: mean " + detail::pct(f.mean) +
-                       ", p95 " + detail::pct(f.p95) + ". No change needed.");
   return r;
 }
 
@@ -1190,6 +844,20 @@ inline nlohmann::json to_json(const usage_report& r) {
   j["advice"] = r.advice;
   j["start_unix_s"] = r.start_time;
   j["end_unix_s"] = r.end_time;
+  return j;
+}
+
+
+/// The report of `gpuplan utilization --json`: to_json(r) with what the files say about
+/// themselves: "files", "formats", "missing_readings", "duplicate_readings" (within the files
+/// and across them) and, with a throughput column, "throughput_unit".
+inline nlohmann::json to_json(const usage_report& r, const monitoring_files& in) {
+  nlohmann::json j = to_json(r);
+  j["files"] = in.files;
+  j["formats"] = in.formats;
+  j["missing_readings"] = in.missing_readings;
+  j["duplicate_readings"] = in.duplicate_readings + r.fleet.duplicates;
+  if (!in.throughput_unit.empty()) j["throughput_unit"] = in.throughput_unit;
   return j;
 }
 

@@ -2,6 +2,8 @@
 //
 //   M/M/c   Poisson arrivals, exponential service: exact (Erlang C).
 //   G/G/c   any arrival and service variability: the Allen-Cunneen approximation.
+//   M/G/1   one server, any service-time distribution: Pollaczek-Khinchine's mean wait
+//           (detail::mg1_wait, the prefill queue of models/serving.hpp).
 //
 // Erlang C is computed from the Erlang B recursion B(k) = a B(k-1) / (k + a B(k-1)), which stays
 // in [0, 1] for any load and server count (no a^c / c! overflow), in O(c) steps; the smallest
@@ -18,6 +20,8 @@
 //   [Kingman]   J. F. C. Kingman, "The single server queue in heavy traffic", Proc. Cambridge
 //               Philosophical Society 57(4), 1961: W_q(G/G/1) ~ rho/(1-rho) (c_a^2+c_s^2)/2 E[S],
 //               the c = 1 case of Allen-Cunneen.
+//   [PK]        the Pollaczek-Khinchine formula, W_q(M/G/1) = lambda E[S^2] / (2 (1 - rho)):
+//               [Kleinrock] sec. 5.6, eq. 5.73; [GH] sec. 5.1.1.
 #pragma once
 
 #include <gpuplan/models/cmath.hpp>
@@ -214,59 +218,33 @@ constexpr queue_metrics min_servers(queue_model q, const wait_slo& slo, int max_
   return {};
 }
 
-// ---- utilisation bands ---------------------------------------------------------------------------
+// ---- M/G/1: one server, any service-time distribution -------------------------------------------
 
-/// Where a utilisation sits. The planner's convention (gpuplan issue 12, the healthy band of
-/// capacity planning), with each edge a named field so it can be changed.
-enum class utilization_band : unsigned char {
-  waste,     ///< below waste_below (30%): paying for idle GPUs
-  low,       ///< 30-70%: room to consolidate
-  healthy,   ///< 70-90%: busy, with headroom for bursts
-  high,      ///< 90-95%: little headroom, queues lengthen fast
-  overload,  ///< above 95%: waits grow without bound
-};
+namespace detail {
 
-/// The band edges as utilisation fractions. Why 70-90% is called healthy: under queueing the
-/// wait grows as rho / (1 - rho) (M/M/1: E[W_q] = rho / (1 - rho) E[S], [Kleinrock sec. 3.2]):
-/// 2.3 service times at 70%, 9 at 90%, 19 at 95%. Below 70% capacity is paid for and unused;
-/// above 90% a 10% burst pushes the queue toward saturation. It is a planning convention, not a
-/// law (the issue that specified this planner names the bands; operators' utilisation targets
-/// cluster in the same range), which is why every edge is a field.
-struct utilization_bands {
-  double waste_below = 0.30;     ///< under 30%: waste
-  double healthy_from = 0.70;    ///< 70%: start of the healthy band
-  double healthy_to = 0.90;      ///< 90%: end of the healthy band
-  double overload_above = 0.95;  ///< over 95%: overload
-
-  constexpr void validate() const {
-    detail::check_input(0.0 <= waste_below && waste_below <= healthy_from &&
-                            healthy_from <= healthy_to && healthy_to <= overload_above &&
-                            overload_above <= 1.0,
-                        "utilization_bands: edges must rise: 0 <= waste_below <= healthy_from <= "
-                        "healthy_to <= overload_above <= 1");
-  }
-  /// The band of a utilisation fraction (1.0 = 100%). An edge belongs to the band above it,
-  /// except that exactly healthy_to (90%) is still healthy and exactly overload_above (95%) is
-  /// still high: "over 95%" is overload.
-  [[nodiscard]] constexpr utilization_band classify(double u) const {
-    if (u < waste_below) return utilization_band::waste;
-    if (u < healthy_from) return utilization_band::low;
-    if (u <= healthy_to) return utilization_band::healthy;
-    if (u <= overload_above) return utilization_band::high;
-    return utilization_band::overload;
+/// The wait of an M/G/1 queue: its mean (Pollaczek-Khinchine: lambda E[S^2] / (2 (1 - rho)),
+/// rho = lambda E[S], arrivals at `lambda` per second, service times of mean s1 and mean square
+/// s2 in seconds) and its load, held at most max_load (serving_assumptions::
+/// prefill_queue_max_load): at load 1 there is no steady state.
+struct queue_wait {
+  duration mean{};
+  double rho = 0.0;
+  /// P(wait <= x): an arrival finds the server idle with probability 1 - rho; the wait of the
+  /// others is taken as exponential with the mean above (the heavy-traffic form of the M/G/1
+  /// wait, Kingman 1961: P(W > x) = rho exp(-rho x / E[W])).
+  [[nodiscard]] constexpr double cdf(double x) const {
+    if (x < 0.0) return 0.0;
+    if (!(mean.value > 0.0) || !(rho > 0.0)) return 1.0;
+    return 1.0 - rho * cexp(-rho * x / mean.value);
   }
 };
 
-/// A short name of a band: "waste", "low", "healthy", "high", "overload".
-constexpr text_view band_name(utilization_band b) {
-  switch (b) {
-    case utilization_band::waste: return "waste";
-    case utilization_band::low: return "low";
-    case utilization_band::healthy: return "healthy";
-    case utilization_band::high: return "high";
-    case utilization_band::overload: return "overload";
-  }
-  return "unknown";
+constexpr queue_wait mg1_wait(double lambda, double s1, double s2, double max_load) {
+  double rho = lambda * s1;
+  if (rho > max_load) rho = max_load;
+  return {lambda * s2 / (2.0 * (1.0 - rho)) * units::s, rho};
 }
+
+}  // namespace detail
 
 }  // namespace gpuplan

@@ -17,6 +17,7 @@
 
 #include <gpuplan/models/cost.hpp>
 #include <gpuplan/models/queueing.hpp>
+#include <gpuplan/models/utilization_bands.hpp>
 #include <gpuplan/models/scaling.hpp>
 #include <gpuplan/models/serving.hpp>
 #include <gpuplan/plan/training_cost.hpp>
