@@ -1,5 +1,10 @@
-// gpuplan/gpuplan.hpp: the umbrella header. Pulls in the core layers (units, specs, models, plan);
-// never the edges (formatting, Boost bridge, JSON, probe), which are included by name.
+// gpuplan/gpuplan.hpp: the umbrella header. Pulls in the core layers (units, specs, catalogs,
+// models, plan); never the edges (formatting, Boost bridge, JSON, probe), which are included by
+// name. Nor the two heavy plan compositions, <gpuplan/plan/search.hpp> (search_training,
+// search_serving) and <gpuplan/plan/capacity.hpp> (plan_capacity and its alternatives):
+// include them by name. Each composes most of the models and adds its own code on top; together
+// they were about a third of the umbrella's compile time (docs/performance.md, "Compile cost
+// back down").
 #pragma once
 
 #include <gpuplan/units.hpp>
@@ -47,12 +52,10 @@
 
 #include <gpuplan/plan/advice.hpp>
 #include <gpuplan/plan/candidates.hpp>
-#include <gpuplan/plan/capacity.hpp>
 #include <gpuplan/plan/cost.hpp>
 #include <gpuplan/plan/serving_cost.hpp>
 #include <gpuplan/plan/training_cost.hpp>
 #include <gpuplan/plan/fit.hpp>
-#include <gpuplan/plan/search.hpp>
 #include <gpuplan/plan/sharing.hpp>
 // Not here, by name: plan/capacity_report.hpp and plan/utilization.hpp (run-time reports over
 // std::vector and std::string, which the constexpr core does not pay for).

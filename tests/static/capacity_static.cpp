@@ -1,6 +1,7 @@
 // Compile-time capacity planning: every check is a static_assert, so building this file is the
 // test. The queue and the plan are the same constexpr functions the CLI runs.
 #include <gpuplan/gpuplan.hpp>
+#include <gpuplan/plan/capacity.hpp>  // not in the umbrella (heavy)
 
 namespace {
 

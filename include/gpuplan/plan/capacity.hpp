@@ -26,7 +26,6 @@
 #include <gpuplan/units.hpp>
 
 #include <cstddef>
-#include <numeric>
 #include <span>
 
 namespace gpuplan {
@@ -450,6 +449,20 @@ struct hybrid_capacity {
   option_result option{};  ///< the split as a ranked option (cost: the day's average per hour)
 };
 
+namespace detail {
+/// The least common multiple of two positive counts (std::lcm without <numeric>, which the
+/// umbrella header would pay for in every translation unit: docs/performance.md).
+constexpr int lcm_positive(int a, int b) {
+  int x = a, y = b;
+  while (y != 0) {
+    const int t = x % y;
+    x = y;
+    y = t;
+  }
+  return a / x * b;
+}
+}  // namespace detail
+
 /// The cheapest owned base for plan_capacity(q)'s 24-hour profile (it needs one): each hour needs
 /// hours[h].replicas x replica.gpus GPUs; owned GPUs cost the on-prem fleet's amortisation,
 /// maintenance, colocation and energy every hour (onprem_fleet: the server, onprem_costs, the
@@ -470,7 +483,7 @@ constexpr hybrid_capacity plan_hybrid_capacity(const capacity_plan& p, const cap
   hybrid_capacity r{};
   const int server = f.node.gpus > 0 ? f.node.gpus : 1;
   r.cost = plan_hybrid(std::span<const double>(gpus), f, cloud_per_gpu_hour,
-                       std::lcm(server, rep.gpus));
+                       detail::lcm_positive(server, rep.gpus));
   r.base_replicas = r.cost.base_gpus / rep.gpus;  // whole: the base is a multiple of rep.gpus
   for (const hour_row& h : p.hours)
     if (h.replicas - r.base_replicas > r.peak_cloud_replicas)

@@ -40,7 +40,6 @@
 #include <gpuplan/specs/enum_names.hpp>
 
 #include <array>
-#include <iterator>
 #include <cstdint>
 #include <span>
 
