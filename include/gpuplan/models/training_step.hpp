@@ -7,10 +7,11 @@
 //
 // Per layer and micro-batch, per GPU (T = micro_batch x seq / cp tokens):
 //   GEMMs        Q/K/V, output, FFN (or the routed experts' share under uniform routing), at the
-//                GPU's dense peak for the precision x the measured max achievable matmul fraction
-//                x the wave-quantisation efficiency of the GEMM's tiles over the SMs; or the
-//                bytes the GEMM moves over HBM, whichever is slower (roofline), + a fixed
-//                per-kernel overhead. Backward = 2x forward (data and weight gradients, same shapes).
+//                GPU's dense peak for the precision x its measured max achievable matmul fraction
+//                (gpu_spec::kernels) x the wave-quantisation efficiency of the GEMM's tiles over
+//                the SMs; or the bytes the GEMM moves over HBM, whichever is slower, + the launch
+//                time (models/kernels.hpp, the kernel layer serving uses too). Backward = 2x
+//                forward (data and weight gradients, same shapes).
 //   attention    fused (flash) kernels: 4 T keys q / tp FLOP forward at a sequence-dependent
 //                fraction of peak (measured); without flash: two batched GEMMs per head, plus the
 //                softmax / mask / dropout passes over the b x heads x s x s scores through HBM.
@@ -41,6 +42,7 @@
 #pragma once
 
 #include <gpuplan/models/collectives.hpp>
+#include <gpuplan/models/kernels.hpp>
 #include <gpuplan/models/placement.hpp>
 #include <gpuplan/models/flops.hpp>
 #include <gpuplan/specs/layout.hpp>
@@ -115,12 +117,10 @@ struct step_assumptions {
   /// binary ops write two).
   double eager_backward_factor = 2.0;
   // ---- compute -------------------------------------------------------------------------------
-  /// Largest fraction of the dense tensor peak a GEMM reaches. 0: by GPU architecture from the
-  /// maximum achievable matmul FLOPS (MAMF) measurements of stas00/ml-engineering
-  /// (compute/accelerator/README.md, bf16): A100 SXM 271.2 / 312 = 0.869, H100 SXM 794.5 / 989.5
-  /// = 0.803, B200 1745 / 2250 = 0.776, MI300X 668.4 / 1307.4 = 0.511; others
-  /// unmeasured_matmul_fraction (0.807, their NVIDIA median). fp8: H100
-  /// 1402.6 / 1979 = 0.709, H200 1453.4 / 1979 = 0.734, B200 3432.5 / 4500 = 0.763.
+  /// Largest fraction of the dense tensor peak a GEMM reaches. 0: the GPU's own figure, its
+  /// maximum achievable matmul FLOPS (MAMF) from gpu_spec::kernels (default_matmul_efficiency in
+  /// models/kernels.hpp; the measurements in specs/kernel_efficiency.hpp), or
+  /// unmeasured_matmul_fraction (0.807) for a GPU without one.
   double matmul_peak_fraction = 0.0;
   /// Sustained-load factor on that fraction: MAMF is the best of a short sweep, but a training
   /// step keeps the GPU at its power limit and the clocks drop. In a bf16 GEMM sweep on one H100
@@ -135,13 +135,13 @@ struct step_assumptions {
   /// Split-K: a GEMM with few tiles and a deep K is split in slices of at least this depth so
   /// that more SMs work (cuBLAS heuristics do this for narrow products).
   int split_k_min_depth = 1024;
-  /// Fixed cost per GEMM kernel (launch, prologue, epilogue). From a bf16 GEMM sweep on one H100
-  /// SXM (PyTorch 2.11, cuBLAS; m = 512 and 1024 against 4096 x 4096 weights ran 3.6-4.7 us over
-  /// the roofline), 4 us.
-  duration kernel_overhead = 4.0 * units::us;
-  /// Fraction of the HBM datasheet bandwidth a streaming kernel reaches: 3028 / 3350 GB/s for a
-  /// 4 GiB copy on one H100 SXM (same sweep).
-  double memory_bandwidth_fraction = 0.9;
+  /// Fixed cost per GEMM kernel (launch, prologue, epilogue): kernel_launch_time, 4 us
+  /// (models/kernels.hpp).
+  duration kernel_overhead = kernel_launch_time;
+  /// Fraction of the HBM datasheet bandwidth a streaming kernel reaches on a GPU whose spec has no
+  /// figure of its own (gpu_spec::kernels.hbm; a GPU's own figure wins): the named default
+  /// unmeasured_hbm_fraction, 0.90 (the H100 SXM's copies, specs/kernel_efficiency.hpp).
+  double memory_bandwidth_fraction = unmeasured_hbm_fraction;
   /// Fused (flash) attention forward + backward speed, as a fraction of the dense peak with the
   /// work counted as 3.5x the forward FLOPs: f(s) = max_fraction x s / (s + half_seq). Fitted to
   /// PyTorch SDPA flash on one H100 SXM, head dim 128: 356, 454, 516 TFLOP/s at s = 2048, 4096,
@@ -391,126 +391,7 @@ struct step_breakdown {
        dp_crosses_nodes = false, pp_crosses_nodes = false;
 };
 
-/// The GEMM fraction for an architecture no published measurement covers: the median of the four
-/// NVIDIA bf16 MAMF fractions default_matmul_efficiency uses (stas00/ml-engineering,
-/// compute/accelerator/README.md: B200 0.776, H100 SXM 0.803, A100 PCIe 252.9 / 312 = 0.811,
-/// A100 SXM 0.869), (0.803 + 0.811) / 2 = 0.807. An estimate for any GPU it applies to
-/// (models/estimates.hpp lists it).
-inline constexpr double unmeasured_matmul_fraction = (0.803 + 252.9 / 312.0) / 2.0;
-
-/// The largest-GEMM fraction of the tensor peak that the step model uses by default for a GPU
-/// (step_assumptions::matmul_peak_fraction = 0), and where it comes from: measured on this GPU,
-/// or borrowed (a GPU of the same architecture, or unmeasured_matmul_fraction for an
-/// architecture no published measurement covers). `measured` is false for a borrowed figure,
-/// which is then an estimate for this GPU (models/estimates.hpp reports it).
-struct matmul_efficiency {
-  double fraction = unmeasured_matmul_fraction;
-  const char* source = "the median of the published NVIDIA bf16 MAMF fractions: no measurement "
-                       "covers this architecture";
-  bool measured = false;
-};
-
 namespace detail {
-constexpr bool named(const gpu_spec& g, std::string_view name) { return g.name.view() == name; }
-}  // namespace detail
-
-/// Max achievable matmul fraction by GPU (stas00/ml-engineering MAMF, see
-/// step_assumptions::matmul_peak_fraction).
-constexpr matmul_efficiency default_matmul_efficiency(const gpu_spec& g,
-                                                      precision p = precision::bf16) {
-  const std::string_view a = g.architecture.view();
-  using detail::named;
-  if (p == precision::fp8) {
-    // fp8 MAMF (same source): H100 SXM 1402.6 / 1979, H200 1453.4 / 1979, B200 3432.5 / 4500
-    if (a == "Hopper" && g.memory.value > 100e9)
-      return {1453.4 / 1979.0, "fp8 MAMF of the H200 SXM", named(g, "H200-SXM-141GB")};
-    if (a == "Hopper")
-      return {1402.6 / 1979.0, "fp8 MAMF of the H100 SXM", named(g, "H100-SXM5-80GB")};
-    if (a == "Blackwell")
-      return {3432.5 / 4500.0, "fp8 MAMF of the B200", named(g, "B200-SXM-180GB")};
-  }
-  // The table below is bf16. fp16 runs on the same tensor cores at the same peak; any other
-  // precision (fp8 on an architecture above has no figure, tf32, fp32) borrows it as an estimate.
-  if (p != precision::bf16 && p != precision::fp16) {
-    matmul_efficiency e = default_matmul_efficiency(g, precision::bf16);
-    e.measured = false;
-    e.source = "a bf16 MAMF figure: no measurement at this precision";
-    return e;
-  }
-  if (a == "Ampere" && g.form == form_factor::sxm)
-    return {0.869, "bf16 MAMF of the A100 SXM",
-            named(g, "A100-SXM4-40GB") || named(g, "A100-SXM4-80GB")};
-  if (a == "Ampere")  // A100 PCIe: 252.9 TFLOP/s
-    return {252.9 / 312.0, "bf16 MAMF of the A100 PCIe",
-            named(g, "A100-PCIe-40GB") || named(g, "A100-PCIe-80GB")};
-  if (a == "Hopper") return {0.803, "bf16 MAMF of the H100 SXM", named(g, "H100-SXM5-80GB")};
-  if (a == "Blackwell") return {0.776, "bf16 MAMF of the B200", named(g, "B200-SXM-180GB")};
-  if (a == "CDNA3") return {0.511, "bf16 MAMF of the MI300X", named(g, "MI300X-192GB")};
-  return {};
-}
-
-namespace detail {
-
-/// Max achievable matmul fraction by GPU (see default_matmul_efficiency).
-constexpr double mamf_fraction(const gpu_spec& g, precision p = precision::bf16) {
-  return default_matmul_efficiency(g, p).fraction;
-}
-
-struct gemm_ctx {
-  double peak = 0.0;      // FLOP/s
-  double hbm = 0.0;       // bytes/s achievable
-  double frac = 0.8;      // matmul peak fraction
-  double overhead = 0.0;  // s
-  double floor = 0.0;     // s, shortest kernel (eager PyTorch)
-  double e = 2.0;         // bytes per element
-  int sms = 0, tm = 128, tn = 128, split_depth = 1024;
-};
-
-constexpr long long ceil_div(double a, double b) {
-  const double q = a / b;
-  const long long i = static_cast<long long>(q);
-  return (static_cast<double>(i) < q) ? i + 1 : i;
-}
-
-/// Seconds for `batch` GEMMs of m x n x k.
-constexpr double gemm_seconds(const gemm_ctx& c, double m, double n, double k, double batch = 1.0) {
-  if (!(m > 0.0 && n > 0.0 && k > 0.0 && batch > 0.0)) return 0.0;
-  const double flops = 2.0 * m * n * k * batch;
-  double wave = 1.0;
-  if (c.sms > 0) {
-    const double tiles = static_cast<double>(ceil_div(m, c.tm) * ceil_div(n, c.tn)) * batch;
-    double split = 1.0;
-    if (tiles < c.sms) {
-      const double want = static_cast<double>(c.sms / static_cast<long long>(tiles > 1 ? tiles : 1));
-      const double deep = static_cast<double>(static_cast<long long>(k / c.split_depth));
-      split = want < deep ? want : deep;
-      if (split < 1.0) split = 1.0;
-    }
-    const double work = tiles * split;
-    const double waves = static_cast<double>(ceil_div(work, c.sms));
-    wave = work / (waves * c.sms);
-  }
-  const double t_compute = flops / (c.peak * c.frac * wave);
-  const double t_memory = c.e * (m * k + k * n + m * n) * batch / c.hbm;
-  const double t = (t_compute > t_memory ? t_compute : t_memory) + c.overhead;
-  return t > c.floor ? t : c.floor;
-}
-
-/// A linear layer y[m, n] = x[m, k] W[k, n], `batch` of them: forward, and the backward's data
-/// gradient dx[m, k] = dy[m, n] W^T and weight gradient dW[k, n] = x^T dy (reduction over m).
-struct linear_seconds {
-  double fwd = 0.0, bwd = 0.0;
-  constexpr linear_seconds& operator+=(const linear_seconds& o) {
-    fwd += o.fwd;
-    bwd += o.bwd;
-    return *this;
-  }
-};
-constexpr linear_seconds linear(const gemm_ctx& c, double m, double n, double k,
-                                double batch = 1.0) {
-  return {gemm_seconds(c, m, n, k, batch),
-          gemm_seconds(c, m, k, n, batch) + gemm_seconds(c, k, n, m, batch)};
-}
 
 /// Parameter tensors of one dense layer as Megatron-style code holds them (fused QKV, fused
 /// gate and up projections): two norms (weight, and bias for LayerNorm), QKV and output
@@ -829,12 +710,12 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
   in.a = &a;
   in.p = &pl;
   in.g.peak = peak_rate.value;
-  in.g.hbm = a.memory_bandwidth_fraction * p.node.gpu.memory_bandwidth.value;
+  in.g.hbm = achievable_bandwidth(p.node.gpu, a.memory_bandwidth_fraction).value;
   // the sustained fraction of the tensor peak at precision `prec`: the assumption when set,
   // else the GPU's measured MAMF
   auto sustained = [&](precision prec) {
     return (a.matmul_peak_fraction > 0.0 ? a.matmul_peak_fraction
-                                         : detail::mamf_fraction(p.node.gpu, prec)) *
+                                         : default_matmul_efficiency(p.node.gpu, prec).fraction) *
            a.sustained_fraction;
   };
   in.g.frac = sustained(c.dtype);
