@@ -2,6 +2,7 @@
 // published maximum achievable matmul FLOPS (MAMF) of the H100 SXM, this project's H100 copy
 // bandwidth, the launch floor; and the per-GPU efficiencies as data of the GPU.
 #include <gpuplan/catalog.hpp>
+#include <gpuplan/io/json.hpp>
 #include <gpuplan/models/kernels.hpp>
 #include <gpuplan/models/serving.hpp>
 #include <gpuplan/models/training_step.hpp>
@@ -146,3 +147,30 @@ TEST_CASE("kernels: attention's fraction saturates with the keys") {
   CHECK(attention_fraction(227.0, {}) == Approx(0.676 / 2.0));
 }
 
+TEST_CASE("kernels: a GPU file carries the efficiencies, old files keep working") {
+  // what `gpuplan gpus --json` writes reads back with the same figures
+  const gpu_spec back = io::gpu_from_json(io::to_json(catalog::h200_sxm), {"g.json", ""});
+  CHECK(back.kernels.matmul_16bit.fraction == catalog::h200_sxm.kernels.matmul_16bit.fraction);
+  CHECK_FALSE(back.kernels.matmul_16bit.measured);  // borrowed from the H100 SXM, still so
+  CHECK(back.kernels.matmul_8bit.fraction == mamf::h200_sxm_fp8);
+  CHECK(back.kernels.matmul_8bit.measured);
+  CHECK_FALSE(back.kernels.hbm.known());
+  // a file without the key (every GPU file before it existed): the named defaults
+  nlohmann::json old = io::to_json(catalog::h100_sxm);
+  old.erase("kernel_efficiency");
+  const gpu_spec plain = io::gpu_from_json(old, {"g.json", ""});
+  CHECK(default_matmul_efficiency(plain).fraction == unmeasured_matmul_fraction);
+  CHECK(hbm_fraction(plain, unmeasured_hbm_fraction) == unmeasured_hbm_fraction);
+  // a bare number is a measurement of the GPU the file describes
+  old["kernel_efficiency"] = {{"matmul_16bit", 0.7}};
+  const gpu_spec mine = io::gpu_from_json(old, {"g.json", ""});
+  CHECK(default_matmul_efficiency(mine).fraction == 0.7);
+  CHECK(default_matmul_efficiency(mine).measured);
+  old["kernel_efficiency"] = {{"hbm", 1.2}};
+  CHECK_THROWS_WITH(io::gpu_from_json(old, {"g.json", ""}),
+                    "g.json: key 'kernel_efficiency.hbm' must be in [0, 1] (0: unknown)");
+  old["kernel_efficiency"] = {{"matmul_8bit", {{"fraction", -0.1}}}};
+  CHECK_THROWS_WITH(io::gpu_from_json(old, {"g.json", ""}),
+                    "g.json: key 'kernel_efficiency.matmul_8bit.fraction' must be in [0, 1] (0: "
+                    "unknown)");
+}
