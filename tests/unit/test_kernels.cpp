@@ -57,6 +57,12 @@ TEST_CASE("kernels: one H100 16-bit GEMM fraction for training and serving") {
   CHECK(roofline_assumptions{}.gemm_fraction_16bit == mamf::h100_sxm_bf16);
   CHECK(default_matmul_efficiency(catalog::h100_sxm).fraction == mamf::h100_sxm_bf16);
   CHECK(mamf::h100_sxm_bf16 == Approx(794.5 / 989.5).epsilon(1e-3));
+  // serving's 8-bit fraction, once (the 4-bit one borrows it); between the H100's and the
+  // H200's published fp8 MAMF
+  CHECK(roofline_assumptions{}.gemm_fraction_8bit == serving_fp8_gemm_fraction);
+  CHECK(roofline_assumptions{}.gemm_fraction_4bit == serving_fp8_gemm_fraction);
+  CHECK(serving_fp8_gemm_fraction > mamf::h100_sxm_fp8);
+  CHECK(serving_fp8_gemm_fraction < mamf::h200_sxm_fp8);
   // one launch time, one HBM default
   CHECK(roofline_assumptions{}.kernel_floor == kernel_launch_time);
   CHECK(step_assumptions{}.kernel_overhead == kernel_launch_time);

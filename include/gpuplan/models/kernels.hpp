@@ -111,6 +111,14 @@ constexpr double saturating_fraction(double x, double max_fraction, double half)
 
 // ---- serving: one kernel on the roofline ---------------------------------------------------
 
+/// Large-GEMM fraction of the dense 8-bit tensor peak the serving roofline applies on every GPU,
+/// calibrated on the H100: fp8 e4m3 torch._scaled_mm 1352-1443 TFLOP/s of 1979 at m >= 1024
+/// (0.68-0.73, this project's kernel table, docs/models/serving.md); stas00/ml-engineering's MAMF:
+/// H100 SXM 0.709, H200 0.734 (specs/kernel_efficiency.hpp); 0.72, between them, since the
+/// serving validation runs fp8 on both. The step model reads each GPU's own fp8 MAMF instead
+/// (gpu_spec::kernels.matmul_8bit).
+inline constexpr double serving_fp8_gemm_fraction = 0.72;
+
 struct roofline_assumptions {
   // ---- matrix multiplies (cuBLAS / CUTLASS GEMMs) ---------------------------------------------
 
@@ -119,13 +127,11 @@ struct roofline_assumptions {
   /// H100 SXM's bf16 MAMF, 0.803 (specs/kernel_efficiency.hpp, mamf::h100_sxm_bf16), which this
   /// project's own cuBLAS table agrees with (733-818 of 989.5 TFLOP/s at m >= 1024).
   double gemm_fraction_16bit = mamf::h100_sxm_bf16;
-  /// Large-GEMM fraction of the dense 8-bit (fp8 / int8) tensor peak: H100 fp8 e4m3
-  /// torch._scaled_mm 1352-1443 TFLOP/s of 1979 at m >= 1024 (0.68-0.73, this project's table);
-  /// ml-engineering: H100 fp8 1402.6 (0.71), H200 1453.4 (0.73). 0.72.
-  double gemm_fraction_8bit = 0.72;
-  /// Large-GEMM fraction of the 4-bit (fp4) tensor peak. ESTIMATE: the 8-bit figure; no fp4 GEMM
-  /// measurement is in the project yet.
-  double gemm_fraction_4bit = 0.72;
+  /// Large-GEMM fraction of the dense 8-bit (fp8 / int8) tensor peak: serving_fp8_gemm_fraction.
+  double gemm_fraction_8bit = serving_fp8_gemm_fraction;
+  /// Large-GEMM fraction of the 4-bit (fp4) tensor peak. ESTIMATE: the 8-bit figure,
+  /// serving_fp8_gemm_fraction; no fp4 GEMM measurement is in the project yet.
+  double gemm_fraction_4bit = serving_fp8_gemm_fraction;
   /// Work of one GEMM at which it reaches half its large-GEMM fraction. Calibrated on the H100
   /// bf16 table, 4096 x 4096 weights: m = 512 (17.2 GFLOP) runs at 652 TFLOP/s = 0.826 of the
   /// m = 8192 rate (789), so W_half = 17.2 x 0.174 / 0.826 = 3.6 GFLOP.
