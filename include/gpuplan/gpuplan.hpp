@@ -44,6 +44,7 @@
 #include <gpuplan/models/power.hpp>
 #include <gpuplan/models/queueing.hpp>
 #include <gpuplan/models/scaling.hpp>
+#include <gpuplan/models/kernels.hpp>
 #include <gpuplan/models/roofline.hpp>
 #include <gpuplan/models/serving.hpp>
 #include <gpuplan/models/training_memory.hpp>

@@ -10,6 +10,10 @@
 //    (nvidia-smi "Total" / cudaMemGetInfo total, in MiB) with its source; zero where unknown.
 //  - Memory bandwidth uses decimal units as the datasheets do (2,039 GB/s = 2.039e12 B/s).
 //  - GPU-to-GPU links: datasheets quote the bidirectional total; link_spec stores per direction.
+//  - Kernel efficiencies (gpu_spec::kernels): the published MAMF and HBM-copy measurements of
+//    specs/kernel_efficiency.hpp, marked measured on the GPU they were measured on and borrowed
+//    on its siblings; GPUs no measurement covers (Ada, Turing, Volta, CDNA2) leave them zero and
+//    the models use their named defaults (models/kernels.hpp).
 //
 // Sources, cited by tag beside each figure:
 //  [A100-DS]   NVIDIA A100 Tensor Core GPU datasheet (nvidia-a100-datasheet-us-nvidia-1758950-r4)
@@ -29,7 +33,8 @@
 //  [RTX6KADA-DS] NVIDIA RTX 6000 Ada Generation datasheet
 //  [MI250X]    AMD Instinct MI250X product page / data sheet (amd.com)
 //  [MI300X-DS] AMD Instinct MI300X data sheet (amd.com)
-//  [MLE]       stas00/ml-engineering compute/accelerator/README.md (cross-check of the above)
+//  [MLE]       stas00/ml-engineering compute/accelerator/README.md (cross-check of the above;
+//              its MAMF table gives gpu_spec::kernels)
 //  [BW-TB]     NVIDIA Blackwell Architecture Technical Brief, HGX B200 column (per GPU, 1,000 W),
 //              as tabulated at glennklockwood.com/garden/processors/B200
 //  [DRV]       memory the CUDA runtime reports as the device total:
@@ -78,6 +83,11 @@ inline constexpr gpu_spec a100_sxm_40gb{
     .pcie = {.generation = 4, .lanes = 16},  // [A100-DS] PCIe Gen4: 64 GB/s
     .sm_count = 108,                         // [GA100-WP] Table 1
     .boost_clock = 1410 * units::MHz,        // [GA100-WP] Table 1
+    // [MLE] MAMF table (specs/kernel_efficiency.hpp): A100 SXM measured
+    .kernels =
+        {
+            .matmul_16bit = efficiency_figure::of_this_gpu(mamf::a100_sxm_bf16, "bf16 MAMF of the A100 SXM"),
+        },
 };
 
 inline constexpr gpu_spec a100_sxm_80gb{
@@ -109,6 +119,11 @@ inline constexpr gpu_spec a100_sxm_80gb{
     .pcie = {.generation = 4, .lanes = 16},
     .sm_count = 108,
     .boost_clock = 1410 * units::MHz,
+    // [MLE] MAMF table (specs/kernel_efficiency.hpp): A100 SXM measured
+    .kernels =
+        {
+            .matmul_16bit = efficiency_figure::of_this_gpu(mamf::a100_sxm_bf16, "bf16 MAMF of the A100 SXM"),
+        },
 };
 
 inline constexpr gpu_spec a100_pcie_40gb{
@@ -140,6 +155,11 @@ inline constexpr gpu_spec a100_pcie_40gb{
     .pcie = {.generation = 4, .lanes = 16},  // [A100-DS] PCIe Gen4: 64 GB/s
     .sm_count = 108,
     .boost_clock = 1410 * units::MHz,  // [GA100-WP]
+    // [MLE] MAMF table: A100 PCIe measured
+    .kernels =
+        {
+            .matmul_16bit = efficiency_figure::of_this_gpu(mamf::a100_pcie_bf16, "bf16 MAMF of the A100 PCIe"),
+        },
 };
 
 inline constexpr gpu_spec a100_pcie_80gb{
@@ -170,6 +190,11 @@ inline constexpr gpu_spec a100_pcie_80gb{
     .pcie = {.generation = 4, .lanes = 16},
     .sm_count = 108,
     .boost_clock = 1410 * units::MHz,
+    // [MLE] MAMF table: A100 PCIe measured
+    .kernels =
+        {
+            .matmul_16bit = efficiency_figure::of_this_gpu(mamf::a100_pcie_bf16, "bf16 MAMF of the A100 PCIe"),
+        },
 };
 
 // ------------------------------------------------------------------------------------ Hopper --
@@ -203,6 +228,13 @@ inline constexpr gpu_spec h100_sxm{
     .pcie = {.generation = 5, .lanes = 16},  // [H100-DS] PCIe Gen5: 128 GB/s
     .sm_count = 132,                         // [GH100-WP] Table 3, H100 SXM5
     .boost_clock = 1980 * units::MHz,        // [GH100-WP] Table 3 (max boost, non-tensor)
+    // [MLE] MAMF table: H100 SXM measured (bf16, fp8); HBM: this project's copies
+    .kernels =
+        {
+            .matmul_16bit = efficiency_figure::of_this_gpu(mamf::h100_sxm_bf16, "bf16 MAMF of the H100 SXM"),
+            .matmul_8bit = efficiency_figure::of_this_gpu(mamf::h100_sxm_fp8, "fp8 MAMF of the H100 SXM"),
+            .hbm = efficiency_figure::of_this_gpu(h100_sxm_hbm_copy_fraction, "streaming copies on the H100 SXM"),
+        },
 };
 
 inline constexpr gpu_spec h100_pcie{
@@ -234,6 +266,12 @@ inline constexpr gpu_spec h100_pcie{
     .pcie = {.generation = 5, .lanes = 16},  // [H100-DS] PCIe Gen5: 128 GB/s
     .sm_count = 114,                         // [GH100-WP] Table 3, H100 PCIe
     .boost_clock = 1755 * units::MHz,        // [GH100-WP] Table 3
+    // no measurement of its own: the H100 SXM's figures (same GH100 die)
+    .kernels =
+        {
+            .matmul_16bit = efficiency_figure::borrowed(mamf::h100_sxm_bf16, "bf16 MAMF of the H100 SXM"),
+            .matmul_8bit = efficiency_figure::borrowed(mamf::h100_sxm_fp8, "fp8 MAMF of the H100 SXM"),
+        },
 };
 
 inline constexpr gpu_spec h100_nvl{
@@ -264,6 +302,13 @@ inline constexpr gpu_spec h100_nvl{
     .pcie = {.generation = 5, .lanes = 16},  // [H100-DS] PCIe Gen5: 128 GB/s
     .sm_count = 132,    // the H100 SXM5 configuration ([GH100-WP]) on a PCIe card
     .boost_clock = {},  // not on the datasheet
+    // no measurement of its own: the H100 SXM's bf16 figure and the H200's fp8 figure
+    // (the step model's earlier rule, Hopper above 100 GB of memory, gave it this one)
+    .kernels =
+        {
+            .matmul_16bit = efficiency_figure::borrowed(mamf::h100_sxm_bf16, "bf16 MAMF of the H100 SXM"),
+            .matmul_8bit = efficiency_figure::borrowed(mamf::h200_sxm_fp8, "fp8 MAMF of the H200 SXM"),
+        },
 };
 
 inline constexpr gpu_spec h200_sxm{
@@ -294,6 +339,12 @@ inline constexpr gpu_spec h200_sxm{
     .pcie = {.generation = 5, .lanes = 16},  // [H200-DS] PCIe Gen5: 128 GB/s
     .sm_count = 132,
     .boost_clock = 1980 * units::MHz,
+    // [MLE] MAMF table: H200 fp8 measured; bf16 borrowed from the H100 SXM (same die)
+    .kernels =
+        {
+            .matmul_16bit = efficiency_figure::borrowed(mamf::h100_sxm_bf16, "bf16 MAMF of the H100 SXM"),
+            .matmul_8bit = efficiency_figure::of_this_gpu(mamf::h200_sxm_fp8, "fp8 MAMF of the H200 SXM"),
+        },
 };
 
 inline constexpr gpu_spec h200_nvl{
@@ -325,6 +376,12 @@ inline constexpr gpu_spec h200_nvl{
     .pcie = {.generation = 5, .lanes = 16},  // [H200-DS] PCIe Gen5: 128 GB/s
     .sm_count = 132,
     .boost_clock = {},
+    // no measurement of its own: the H100 SXM's bf16 and the H200 SXM's fp8 figures
+    .kernels =
+        {
+            .matmul_16bit = efficiency_figure::borrowed(mamf::h100_sxm_bf16, "bf16 MAMF of the H100 SXM"),
+            .matmul_8bit = efficiency_figure::borrowed(mamf::h200_sxm_fp8, "fp8 MAMF of the H200 SXM"),
+        },
 };
 
 // ------------------------------------------------------------------------------------ Blackwell --
@@ -360,6 +417,12 @@ inline constexpr gpu_spec b200{
     .pcie = {.generation = 6, .lanes = 16},  // [BW-TB] PCIe Gen6 host interface
     .sm_count = 148,                         // [DRV] multi_processor_count=148
     .boost_clock = {},
+    // [MLE] MAMF table: B200 measured (bf16, fp8)
+    .kernels =
+        {
+            .matmul_16bit = efficiency_figure::of_this_gpu(mamf::b200_bf16, "bf16 MAMF of the B200"),
+            .matmul_8bit = efficiency_figure::of_this_gpu(mamf::b200_fp8, "fp8 MAMF of the B200"),
+        },
 };
 
 // ---------------------------------------------------------------------- Ada Lovelace (PCIe) --
@@ -517,6 +580,11 @@ inline constexpr gpu_spec a10{
     .pcie = {.generation = 4, .lanes = 16},  // [A10-DS] PCIe Gen4: 64 GB/s
     .sm_count = 72,                          // [GA102-WP] GA102 in the A10 configuration
     .boost_clock = 1695 * units::MHz,        // [A10-DS] / NVIDIA A10 product brief
+    // no measurement of its own: the A100 PCIe's bf16 figure (an Ampere PCIe card)
+    .kernels =
+        {
+            .matmul_16bit = efficiency_figure::borrowed(mamf::a100_pcie_bf16, "bf16 MAMF of the A100 PCIe"),
+        },
 };
 
 inline constexpr gpu_spec rtx_3090{
@@ -548,6 +616,11 @@ inline constexpr gpu_spec rtx_3090{
     .pcie = {.generation = 4, .lanes = 16},
     .sm_count = 82,                    // [GA102-WP]
     .boost_clock = 1695 * units::MHz,  // [GA102-WP]
+    // no measurement of its own: the A100 PCIe's bf16 figure (an Ampere PCIe card)
+    .kernels =
+        {
+            .matmul_16bit = efficiency_figure::borrowed(mamf::a100_pcie_bf16, "bf16 MAMF of the A100 PCIe"),
+        },
 };
 
 // ---------------------------------------------------------------------------- Turing, Volta --
@@ -697,6 +770,11 @@ inline constexpr gpu_spec mi300x{
     .pcie = {.generation = 5, .lanes = 16},  // [MI300X-DS] PCIe Gen5 x16: 128 GB/s
     .sm_count = 304,                         // [MI300X-DS] 304 compute units
     .boost_clock = 2100 * units::MHz,        // [MI300X-DS] peak engine clock
+    // [MLE] MAMF table: MI300X measured (bf16)
+    .kernels =
+        {
+            .matmul_16bit = efficiency_figure::of_this_gpu(mamf::mi300x_bf16, "bf16 MAMF of the MI300X"),
+        },
 };
 
 /// Every GPU of the catalog, in the order docs/catalog.md lists them.

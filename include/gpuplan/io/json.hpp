@@ -75,6 +75,31 @@ inline nlohmann::json to_json(const transformer_spec& m) {
   return j;
 }
 
+namespace detail {
+/// One kernel efficiency of a GPU (gpu_spec::kernels) as the GPU file holds it.
+inline nlohmann::json figure_json(const efficiency_figure& f) {
+  return {{"fraction", number(f.fraction)}, {"measured", f.measured}, {"source", f.source}};
+}
+/// A kernel efficiency read from a GPU file: a fraction in [0, 1] (0: unknown), or an object with
+/// `fraction` and optionally `measured` (true unless false: the file's figure is taken as a
+/// measurement of the GPU it describes). The source is the file.
+inline efficiency_figure figure_from_json(const nlohmann::json& j, std::string_view key,
+                                          const json_source& src) {
+  double f = 0.0;
+  bool measured = true;
+  if (j.at(std::string(key)).is_object()) {
+    const json_source fs{src.file, src.key_prefix + std::string(key) + "."};
+    f = get_number(j.at(std::string(key)), "fraction", fs);
+    measured = get_bool_or(j.at(std::string(key)), "measured", fs, true);
+    if (!(f >= 0.0 && f <= 1.0)) throw error(fs.where("fraction") + " must be in [0, 1] (0: unknown)");
+  } else {
+    f = get_number(j, key, src);
+    if (!(f >= 0.0 && f <= 1.0)) throw error(src.where(key) + " must be in [0, 1] (0: unknown)");
+  }
+  return {f, measured && f > 0.0, f > 0.0 ? "the GPU file's kernel_efficiency" : ""};
+}
+}  // namespace detail
+
 inline nlohmann::json to_json(const gpu_spec& g) {
   nlohmann::json aliases = nlohmann::json::array();
   for (const auto& a : g.aliases)
@@ -109,7 +134,11 @@ inline nlohmann::json to_json(const gpu_spec& g) {
             {"max_peers", g.gpu_link.max_peers}}},
           {"pcie", {{"generation", g.pcie.generation}, {"lanes", g.pcie.lanes}}},
           {"sm_count", g.sm_count},
-          {"boost_clock_hz", number(g.boost_clock.in(units::Hz))}};
+          {"boost_clock_hz", number(g.boost_clock.in(units::Hz))},
+          {"kernel_efficiency",
+           {{"matmul_16bit", detail::figure_json(g.kernels.matmul_16bit)},
+            {"matmul_8bit", detail::figure_json(g.kernels.matmul_8bit)},
+            {"hbm", detail::figure_json(g.kernels.hbm)}}}};
 }
 
 
@@ -297,6 +326,14 @@ inline gpu_spec gpu_from_json(const nlohmann::json& j, const json_source& src) {
   }
   g.sm_count = get_count_or(j, "sm_count", src, 0, true);
   g.boost_clock = detail::non_negative(j, "boost_clock_hz", src) * units::Hz;
+  if (has(j, "kernel_efficiency")) {
+    const auto& k = j.at("kernel_efficiency");
+    const json_source ks{src.file, src.key_prefix + "kernel_efficiency."};
+    if (!k.is_object()) throw error(src.where("kernel_efficiency") + " must be an object");
+    if (has(k, "matmul_16bit")) g.kernels.matmul_16bit = detail::figure_from_json(k, "matmul_16bit", ks);
+    if (has(k, "matmul_8bit")) g.kernels.matmul_8bit = detail::figure_from_json(k, "matmul_8bit", ks);
+    if (has(k, "hbm")) g.kernels.hbm = detail::figure_from_json(k, "hbm", ks);
+  }
   return g;
 }
 

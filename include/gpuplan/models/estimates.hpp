@@ -5,18 +5,19 @@
 //   usable memory      a GPU whose driver-reported total (gpu_spec::memory_usable) is unknown:
 //                      the memory models plan on its full capacity, which overstates what the
 //                      driver gives (81,089 of 81,920 MiB on an H100 SXM: 1% less).
-//   kernel efficiency  a GPU whose achievable GEMM fraction nobody published: the step-time
-//                      model borrows a GPU of the same architecture's measurement, or 0.807
-//                      (unmeasured_matmul_fraction, the median of the NVIDIA measurements) when
-//                      no measurement covers the architecture (default_matmul_efficiency in
-//                      models/training_step.hpp); the serving roofline's GEMM, attention and HBM
-//                      fractions were measured on an H100 SXM and are applied to every GPU, and
-//                      its 4-bit GEMM fraction is the 8-bit one (models/roofline.hpp).
+//   kernel efficiency  a GPU whose achievable GEMM fraction nobody published: its catalog entry
+//                      borrows a sibling's measurement (gpu_spec::kernels, measured false), or
+//                      the step-time model takes 0.807 (unmeasured_matmul_fraction, the median
+//                      of the NVIDIA measurements) when no figure covers it
+//                      (default_matmul_efficiency in models/kernels.hpp); the serving roofline's
+//                      GEMM, attention and HBM fractions were measured on an H100 SXM and are
+//                      applied to every GPU, and its 4-bit GEMM fraction is the 8-bit one
+//                      (models/kernels.hpp).
 // A figure the caller set (a non-default assumption) is the caller's and is not listed.
 #pragma once
 
 #include <gpuplan/catalog/gpus.hpp>
-#include <gpuplan/models/roofline.hpp>
+#include <gpuplan/models/kernels.hpp>
 #include <gpuplan/models/serving.hpp>
 #include <gpuplan/models/training_step.hpp>
 #include <gpuplan/specs/gpu.hpp>
@@ -83,7 +84,7 @@ constexpr estimate_notes step_estimates(const training_plan& p) {
   return n;
 }
 
-/// The GPU the serving roofline's default fractions were measured on (models/roofline.hpp).
+/// The GPU the serving roofline's default fractions were measured on (models/kernels.hpp).
 inline constexpr const gpu_spec& roofline_measured_gpu = catalog::h100_sxm;
 
 /// What a serving answer for p rests on: the KV cache's memory budget (usable memory), and the

@@ -1,7 +1,7 @@
 // gpuplan/models/serving.hpp: latency and throughput of LLM serving on a GPU layout.
 //
 // One forward step of the engine is costed kernel by kernel on the most loaded GPU of each
-// pipeline stage (roofline.hpp): the Q/K/V, output and FFN GEMMs (MoE: the experts the step's
+// pipeline stage (kernels.hpp): the Q/K/V, output and FFN GEMMs (MoE: the experts the step's
 // tokens touch, split by tensor or expert parallelism), attention (prefill: FLOPs at the flash
 // kernel's fraction; decode: each sequence's KV read, once per KV head for a grouped kernel or
 // once per query head for TensorRT-LLM's pre-XQA kernel), the element-wise kernels (norms,
@@ -23,8 +23,8 @@
 
 #include <gpuplan/models/collectives.hpp>
 #include <gpuplan/models/inference_memory.hpp>
+#include <gpuplan/models/kernels.hpp>
 #include <gpuplan/models/queueing.hpp>
-#include <gpuplan/models/roofline.hpp>
 #include <gpuplan/specs/gpu.hpp>
 #include <gpuplan/specs/layout.hpp>
 #include <gpuplan/specs/network.hpp>

@@ -7,10 +7,11 @@
 //
 // Per layer and micro-batch, per GPU (T = micro_batch x seq / cp tokens):
 //   GEMMs        Q/K/V, output, FFN (or the routed experts' share under uniform routing), at the
-//                GPU's dense peak for the precision x the measured max achievable matmul fraction
-//                x the wave-quantisation efficiency of the GEMM's tiles over the SMs; or the
-//                bytes the GEMM moves over HBM, whichever is slower (roofline), + a fixed
-//                per-kernel overhead. Backward = 2x forward (data and weight gradients, same shapes).
+//                GPU's dense peak for the precision x its measured max achievable matmul fraction
+//                (gpu_spec::kernels) x the wave-quantisation efficiency of the GEMM's tiles over
+//                the SMs; or the bytes the GEMM moves over HBM, whichever is slower, + the launch
+//                time (models/kernels.hpp, the kernel layer serving uses too). Backward = 2x
+//                forward (data and weight gradients, same shapes).
 //   attention    fused (flash) kernels: 4 T keys q / tp FLOP forward at a sequence-dependent
 //                fraction of peak (measured); without flash: two batched GEMMs per head, plus the
 //                softmax / mask / dropout passes over the b x heads x s x s scores through HBM.
@@ -41,6 +42,7 @@
 #pragma once
 
 #include <gpuplan/models/collectives.hpp>
+#include <gpuplan/models/kernels.hpp>
 #include <gpuplan/models/placement.hpp>
 #include <gpuplan/models/flops.hpp>
 #include <gpuplan/specs/layout.hpp>
@@ -115,12 +117,10 @@ struct step_assumptions {
   /// binary ops write two).
   double eager_backward_factor = 2.0;
   // ---- compute -------------------------------------------------------------------------------
-  /// Largest fraction of the dense tensor peak a GEMM reaches. 0: by GPU architecture from the
-  /// maximum achievable matmul FLOPS (MAMF) measurements of stas00/ml-engineering
-  /// (compute/accelerator/README.md, bf16): A100 SXM 271.2 / 312 = 0.869, H100 SXM 794.5 / 989.5
-  /// = 0.803, B200 1745 / 2250 = 0.776, MI300X 668.4 / 1307.4 = 0.511; others
-  /// unmeasured_matmul_fraction (0.807, their NVIDIA median). fp8: H100
-  /// 1402.6 / 1979 = 0.709, H200 1453.4 / 1979 = 0.734, B200 3432.5 / 4500 = 0.763.
+  /// Largest fraction of the dense tensor peak a GEMM reaches. 0: the GPU's own figure, its
+  /// maximum achievable matmul FLOPS (MAMF) from gpu_spec::kernels (default_matmul_efficiency in
+  /// models/kernels.hpp; the measurements in specs/kernel_efficiency.hpp), or
+  /// unmeasured_matmul_fraction (0.807) for a GPU without one.
   double matmul_peak_fraction = 0.0;
   /// Sustained-load factor on that fraction: MAMF is the best of a short sweep, but a training
   /// step keeps the GPU at its power limit and the clocks drop. In a bf16 GEMM sweep on one H100
@@ -135,15 +135,16 @@ struct step_assumptions {
   /// Split-K: a GEMM with few tiles and a deep K is split in slices of at least this depth so
   /// that more SMs work (cuBLAS heuristics do this for narrow products).
   int split_k_min_depth = 1024;
-  /// Fixed cost per GEMM kernel (launch, prologue, epilogue). From a bf16 GEMM sweep on one H100
-  /// SXM (PyTorch 2.11, cuBLAS; m = 512 and 1024 against 4096 x 4096 weights ran 3.6-4.7 us over
-  /// the roofline), 4 us.
-  duration kernel_overhead = 4.0 * units::us;
-  /// Fraction of the HBM datasheet bandwidth a streaming kernel reaches: 3028 / 3350 GB/s for a
-  /// 4 GiB copy on one H100 SXM (same sweep).
-  double memory_bandwidth_fraction = 0.9;
+  /// Fixed cost per GEMM kernel (launch, prologue, epilogue): kernel_launch_time, 4 us
+  /// (models/kernels.hpp).
+  duration kernel_overhead = kernel_launch_time;
+  /// Fraction of the HBM datasheet bandwidth a streaming kernel reaches on a GPU whose spec has no
+  /// figure of its own (gpu_spec::kernels.hbm; a GPU's own figure wins): the named default
+  /// unmeasured_hbm_fraction, 0.90 (the H100 SXM's copies, specs/kernel_efficiency.hpp).
+  double memory_bandwidth_fraction = unmeasured_hbm_fraction;
   /// Fused (flash) attention forward + backward speed, as a fraction of the dense peak with the
-  /// work counted as 3.5x the forward FLOPs: f(s) = max_fraction x s / (s + half_seq). Fitted to
+  /// work counted as 3.5x the forward FLOPs (detail::flash_fwd_bwd_work): f(s) = max_fraction x
+  /// s / (s + half_seq) (saturating_fraction, models/kernels.hpp). Fitted to
   /// PyTorch SDPA flash on one H100 SXM, head dim 128: 356, 454, 516 TFLOP/s at s = 2048, 4096,
   /// 8192 (0.36, 0.46, 0.52 of 989.5).
   double flash_attention_max_fraction = 0.61;
@@ -391,126 +392,7 @@ struct step_breakdown {
        dp_crosses_nodes = false, pp_crosses_nodes = false;
 };
 
-/// The GEMM fraction for an architecture no published measurement covers: the median of the four
-/// NVIDIA bf16 MAMF fractions default_matmul_efficiency uses (stas00/ml-engineering,
-/// compute/accelerator/README.md: B200 0.776, H100 SXM 0.803, A100 PCIe 252.9 / 312 = 0.811,
-/// A100 SXM 0.869), (0.803 + 0.811) / 2 = 0.807. An estimate for any GPU it applies to
-/// (models/estimates.hpp lists it).
-inline constexpr double unmeasured_matmul_fraction = (0.803 + 252.9 / 312.0) / 2.0;
-
-/// The largest-GEMM fraction of the tensor peak that the step model uses by default for a GPU
-/// (step_assumptions::matmul_peak_fraction = 0), and where it comes from: measured on this GPU,
-/// or borrowed (a GPU of the same architecture, or unmeasured_matmul_fraction for an
-/// architecture no published measurement covers). `measured` is false for a borrowed figure,
-/// which is then an estimate for this GPU (models/estimates.hpp reports it).
-struct matmul_efficiency {
-  double fraction = unmeasured_matmul_fraction;
-  const char* source = "the median of the published NVIDIA bf16 MAMF fractions: no measurement "
-                       "covers this architecture";
-  bool measured = false;
-};
-
 namespace detail {
-constexpr bool named(const gpu_spec& g, std::string_view name) { return g.name.view() == name; }
-}  // namespace detail
-
-/// Max achievable matmul fraction by GPU (stas00/ml-engineering MAMF, see
-/// step_assumptions::matmul_peak_fraction).
-constexpr matmul_efficiency default_matmul_efficiency(const gpu_spec& g,
-                                                      precision p = precision::bf16) {
-  const std::string_view a = g.architecture.view();
-  using detail::named;
-  if (p == precision::fp8) {
-    // fp8 MAMF (same source): H100 SXM 1402.6 / 1979, H200 1453.4 / 1979, B200 3432.5 / 4500
-    if (a == "Hopper" && g.memory.value > 100e9)
-      return {1453.4 / 1979.0, "fp8 MAMF of the H200 SXM", named(g, "H200-SXM-141GB")};
-    if (a == "Hopper")
-      return {1402.6 / 1979.0, "fp8 MAMF of the H100 SXM", named(g, "H100-SXM5-80GB")};
-    if (a == "Blackwell")
-      return {3432.5 / 4500.0, "fp8 MAMF of the B200", named(g, "B200-SXM-180GB")};
-  }
-  // The table below is bf16. fp16 runs on the same tensor cores at the same peak; any other
-  // precision (fp8 on an architecture above has no figure, tf32, fp32) borrows it as an estimate.
-  if (p != precision::bf16 && p != precision::fp16) {
-    matmul_efficiency e = default_matmul_efficiency(g, precision::bf16);
-    e.measured = false;
-    e.source = "a bf16 MAMF figure: no measurement at this precision";
-    return e;
-  }
-  if (a == "Ampere" && g.form == form_factor::sxm)
-    return {0.869, "bf16 MAMF of the A100 SXM",
-            named(g, "A100-SXM4-40GB") || named(g, "A100-SXM4-80GB")};
-  if (a == "Ampere")  // A100 PCIe: 252.9 TFLOP/s
-    return {252.9 / 312.0, "bf16 MAMF of the A100 PCIe",
-            named(g, "A100-PCIe-40GB") || named(g, "A100-PCIe-80GB")};
-  if (a == "Hopper") return {0.803, "bf16 MAMF of the H100 SXM", named(g, "H100-SXM5-80GB")};
-  if (a == "Blackwell") return {0.776, "bf16 MAMF of the B200", named(g, "B200-SXM-180GB")};
-  if (a == "CDNA3") return {0.511, "bf16 MAMF of the MI300X", named(g, "MI300X-192GB")};
-  return {};
-}
-
-namespace detail {
-
-/// Max achievable matmul fraction by GPU (see default_matmul_efficiency).
-constexpr double mamf_fraction(const gpu_spec& g, precision p = precision::bf16) {
-  return default_matmul_efficiency(g, p).fraction;
-}
-
-struct gemm_ctx {
-  double peak = 0.0;      // FLOP/s
-  double hbm = 0.0;       // bytes/s achievable
-  double frac = 0.8;      // matmul peak fraction
-  double overhead = 0.0;  // s
-  double floor = 0.0;     // s, shortest kernel (eager PyTorch)
-  double e = 2.0;         // bytes per element
-  int sms = 0, tm = 128, tn = 128, split_depth = 1024;
-};
-
-constexpr long long ceil_div(double a, double b) {
-  const double q = a / b;
-  const long long i = static_cast<long long>(q);
-  return (static_cast<double>(i) < q) ? i + 1 : i;
-}
-
-/// Seconds for `batch` GEMMs of m x n x k.
-constexpr double gemm_seconds(const gemm_ctx& c, double m, double n, double k, double batch = 1.0) {
-  if (!(m > 0.0 && n > 0.0 && k > 0.0 && batch > 0.0)) return 0.0;
-  const double flops = 2.0 * m * n * k * batch;
-  double wave = 1.0;
-  if (c.sms > 0) {
-    const double tiles = static_cast<double>(ceil_div(m, c.tm) * ceil_div(n, c.tn)) * batch;
-    double split = 1.0;
-    if (tiles < c.sms) {
-      const double want = static_cast<double>(c.sms / static_cast<long long>(tiles > 1 ? tiles : 1));
-      const double deep = static_cast<double>(static_cast<long long>(k / c.split_depth));
-      split = want < deep ? want : deep;
-      if (split < 1.0) split = 1.0;
-    }
-    const double work = tiles * split;
-    const double waves = static_cast<double>(ceil_div(work, c.sms));
-    wave = work / (waves * c.sms);
-  }
-  const double t_compute = flops / (c.peak * c.frac * wave);
-  const double t_memory = c.e * (m * k + k * n + m * n) * batch / c.hbm;
-  const double t = (t_compute > t_memory ? t_compute : t_memory) + c.overhead;
-  return t > c.floor ? t : c.floor;
-}
-
-/// A linear layer y[m, n] = x[m, k] W[k, n], `batch` of them: forward, and the backward's data
-/// gradient dx[m, k] = dy[m, n] W^T and weight gradient dW[k, n] = x^T dy (reduction over m).
-struct linear_seconds {
-  double fwd = 0.0, bwd = 0.0;
-  constexpr linear_seconds& operator+=(const linear_seconds& o) {
-    fwd += o.fwd;
-    bwd += o.bwd;
-    return *this;
-  }
-};
-constexpr linear_seconds linear(const gemm_ctx& c, double m, double n, double k,
-                                double batch = 1.0) {
-  return {gemm_seconds(c, m, n, k, batch),
-          gemm_seconds(c, m, k, n, batch) + gemm_seconds(c, k, n, m, batch)};
-}
 
 /// Parameter tensors of one dense layer as Megatron-style code holds them (fused QKV, fused
 /// gate and up projections): two norms (weight, and bias for LayerNorm), QKV and output
@@ -561,165 +443,258 @@ constexpr double coll(collective_kind k, double bytes, const collective_group& g
   return collective_time(k, bytes * units::B, g, a).total.value;
 }
 
-constexpr layer_time one_layer(const layer_inputs& in, bool moe) {
-  const transformer_spec& m = *in.m;
-  const training_config& c = *in.c;
-  const parallel_layout& l = *in.l;
-  const step_assumptions& a = *in.a;
-  const gemm_ctx& g = in.g;
-  const double T = in.tokens, h = m.hidden, tp = l.tp, e = in.act_e;
-  const double q = 1.0 * m.heads * m.head_dim, kv = 1.0 * m.kv_heads * m.head_dim;
-  const double kv_local = kv / tp > m.head_dim ? kv / tp : 1.0 * m.head_dim;  // replicated KV
-  const double s = c.seq;
-  const bool sp = l.sequence_parallel && l.tp > 1;
-  const double seq_shard = sp ? tp : 1.0;
+// ---- the step model's counting constants, each with its source ---------------------------------
 
-  layer_time t;
-  // ---- GEMMs ----
-  linear_seconds lin;
-  if (c.framework == framework_kind::transformers) {  // Hugging Face: separate Q, K and V projections
+/// Bytes of an fp32 element: logits and loss, master weights, Adam's moments, autocast copies.
+inline constexpr double fp32_bytes = bytes_per_element(precision::fp32).value;
+/// Bytes of a 16-bit element: activations and communication under fp8 GEMMs (Transformer
+/// Engine keeps them in bf16), and autocast's 16-bit weight copies.
+inline constexpr double half_bytes = bytes_per_element(precision::bf16).value;
+/// Bytes of dropout's mask per element: PyTorch stores it as one byte (bool / uint8).
+inline constexpr double dropout_mask_bytes = 1.0;
+/// Forward + backward GEMM work of a layer relative to its forward: the backward computes the
+/// data gradient and the weight gradient, each a GEMM of the forward's size (Narayanan et al.
+/// 2021, Sec. 3.2: backward = 2x forward); 1 + 2 = 3.
+inline constexpr double fwd_bwd_gemm_passes = 3.0;
+/// Fused (flash) attention's forward + backward work relative to its forward FLOPs: the backward
+/// recomputes the scores and runs four GEMMs (dV, dP, dQ, dK), 2.5x the forward's two
+/// (FlashAttention-2, Dao 2023, Sec. 4: "the backward pass has 2.5x the FLOPs of the forward
+/// pass"); 1 + 2.5 = 3.5. The flash fraction of step_assumptions was fitted with this count.
+inline constexpr double flash_fwd_bwd_work = 3.5;
+/// Passes over the fp32 logits of the loss: the LM head writes them, softmax reads and writes,
+/// its backward reads and writes (Megatron's fused vocab-parallel cross-entropy); 5.
+inline constexpr double loss_logit_passes = 5.0;
+/// Passes of the embedding over its activations: read the rows, write the activations, and the
+/// backward's scatter of the gradient rows; 3.
+inline constexpr double embedding_passes = 3.0;
+/// All-reduces of T fp32 values in the vocab-parallel loss: the max logit, the sum of the
+/// exponentials and the target logit (Megatron-LM _VocabParallelCrossEntropy.forward); 3.
+inline constexpr double vocab_parallel_loss_all_reduces = 3.0;
+/// Bytes Transformer Engine's fp8 cast moves per GEMM operand element: read 2 (bf16), write 1
+/// (fp8) and 1 (its fp8 transpose for the weight gradient); 4.
+inline constexpr double fp8_cast_bytes_per_element =
+    half_bytes + 2.0 * bytes_per_element(precision::fp8).value;
+/// Passes over a gradient to accumulate it under autograd (AccumulateGrad: read both the new
+/// gradient and param.grad, write param.grad); 3.
+inline constexpr double autograd_accumulation_passes = 3.0;
+/// Linear layers of a Hugging Face attention block, each its own weight and kernel: q_proj,
+/// k_proj, v_proj, o_proj (transformers' LlamaAttention); the FFN adds gate + 1.
+inline constexpr double hf_attention_projections = 4.0;
+
+/// The sizes of one layer on one GPU that every part of its cost reads.
+struct layer_dims {
+  double T = 0.0;           // tokens of the micro-batch on this GPU (b s / cp)
+  double h = 0.0, tp = 1.0, e = 2.0;
+  double q = 0.0, kv_local = 0.0;  // query and (replicated) key/value widths on this GPU x tp
+  double s = 0.0;           // the sequence
+  bool sp = false;          // sequence parallelism in effect
+  double seq_shard = 1.0;   // tp under sequence parallelism, else 1
+  double heads_local = 0.0;
+};
+
+constexpr layer_dims dims_of(const layer_inputs& in) {
+  const transformer_spec& m = *in.m;
+  const parallel_layout& l = *in.l;
+  layer_dims d;
+  d.T = in.tokens;
+  d.h = m.hidden;
+  d.tp = l.tp;
+  d.e = in.act_e;
+  d.q = 1.0 * m.heads * m.head_dim;
+  const double kv = 1.0 * m.kv_heads * m.head_dim;
+  d.kv_local = kv / d.tp > m.head_dim ? kv / d.tp : 1.0 * m.head_dim;  // replicated KV
+  d.s = in.c->seq;
+  d.sp = l.sequence_parallel && l.tp > 1;
+  d.seq_shard = d.sp ? d.tp : 1.0;
+  d.heads_local = m.heads / d.tp;
+  return d;
+}
+
+/// The GEMMs of one layer (forward and backward seconds) and the FFN activation elements per
+/// token on this GPU.
+struct layer_gemms {
+  linear_seconds lin{};
+  double gate = 1.0;       // 2 for a gated FFN (gate and up projections)
+  double ffn_inner = 0.0;  // elements of FFN activations per token per GPU
+};
+
+constexpr layer_gemms gemms_of_layer(const layer_inputs& in, const layer_dims& d, bool moe) {
+  const transformer_spec& m = *in.m;
+  const parallel_layout& l = *in.l;
+  const gemm_ctx& g = in.g;
+  const double T = d.T, h = d.h, tp = d.tp, q = d.q, kv_local = d.kv_local;
+  layer_gemms r;
+  linear_seconds& lin = r.lin;
+  if (in.c->framework == framework_kind::transformers) {  // Hugging Face: separate Q, K and V
     lin += linear(g, T, q / tp, h);
     lin += linear(g, T, kv_local, h, 2.0);
   } else {
     lin += linear(g, T, q / tp + 2.0 * kv_local, h);  // fused QKV
   }
   lin += linear(g, T, h, q / tp);                   // output projection
-  const double gate = m.ffn_type == ffn_kind::gated ? 2.0 : 1.0;
-  double ffn_inner = 0.0;  // elements of FFN activations per token per GPU
+  r.gate = m.ffn_type == ffn_kind::gated ? 2.0 : 1.0;
+  const double gate = r.gate;
   if (!moe) {
     lin += linear(g, T, gate * m.ffn / tp, h);
     lin += linear(g, T, h, m.ffn / tp);
-    ffn_inner = m.ffn / tp;
-  } else {
-    const double etp = l.expert_tensor_parallel();
-    const double local_experts = 1.0 * m.moe.experts / l.ep;
-    // tokens this GPU's experts see under uniform routing: T x top-k x (tp / etp) spread over
-    // the ep ranks' experts; per expert GEMM rows:
-    const double routed = T * m.moe.experts_per_token * (tp / etp);
-    const double rows = routed / local_experts;
-    lin += linear(g, T, m.moe.experts, h);  // router
-    lin += linear(g, rows, gate * m.moe.expert_ffn / etp, h, local_experts);
-    lin += linear(g, rows, h, m.moe.expert_ffn / etp, local_experts);
-    ffn_inner = routed * m.moe.expert_ffn / etp / T;
-    if (m.moe.shared_experts > 0) {
-      const double sf = m.moe.shared_experts *
-                        (m.moe.shared_expert_ffn > 0 ? m.moe.shared_expert_ffn : m.moe.expert_ffn);
-      lin += linear(g, T, gate * sf / tp, h);
-      lin += linear(g, T, h, sf / tp);
-      ffn_inner += sf / tp;
-    }
+    r.ffn_inner = m.ffn / tp;
+    return r;
   }
-  // ---- attention core ----
-  const double heads_local = m.heads / tp;
+  const double etp = l.expert_tensor_parallel();
+  const double local_experts = 1.0 * m.moe.experts / l.ep;
+  // tokens this GPU's experts see under uniform routing: T x top-k x (tp / etp) spread over
+  // the ep ranks' experts; per expert GEMM rows:
+  const double routed = T * m.moe.experts_per_token * (tp / etp);
+  const double rows = routed / local_experts;
+  lin += linear(g, T, m.moe.experts, h);  // router
+  lin += linear(g, rows, gate * m.moe.expert_ffn / etp, h, local_experts);
+  lin += linear(g, rows, h, m.moe.expert_ffn / etp, local_experts);
+  r.ffn_inner = routed * m.moe.expert_ffn / etp / T;
+  if (m.moe.shared_experts > 0) {
+    const double sf = m.moe.shared_experts *
+                      (m.moe.shared_expert_ffn > 0 ? m.moe.shared_expert_ffn : m.moe.expert_ffn);
+    lin += linear(g, T, gate * sf / tp, h);
+    lin += linear(g, T, h, sf / tp);
+    r.ffn_inner += sf / tp;
+  }
+  return r;
+}
+
+/// The attention core (QK^T, softmax, PV) of one layer: its forward and forward + backward
+/// seconds, and without flash the bytes of the scores' fused softmax (and dropout) forward.
+struct attention_times {
+  double fwd = 0.0, fwd_bwd = 0.0, scores_bytes = 0.0;
+};
+
+constexpr attention_times attention_core(const layer_inputs& in, const layer_dims& d) {
+  const transformer_spec& m = *in.m;
+  const training_config& c = *in.c;
+  const step_assumptions& a = *in.a;
+  const double T = d.T, s = d.s, e = d.e, heads_local = d.heads_local;
   const double keys_full = s;  // a rank's queries attend over the whole sequence (all cp chunks)
-  double attn_fwd = 0.0, attn_fwd_bwd = 0.0, scores_bytes = 0.0;
+  attention_times r;
   if (c.flash_attention) {
     const double keys = detail::keys_attended(m, c.seq, attention_mask::causal);
-    const double f_fwd = 4.0 * T * keys * heads_local * m.head_dim;
-    const double frac = a.flash_attention_max_fraction * s / (s + a.flash_attention_half_seq);
-    attn_fwd_bwd = 3.5 * f_fwd / (in.attn.peak * frac);
-    attn_fwd = attn_fwd_bwd / 3.5;
-  } else {
-    const double b_heads = c.micro_batch * heads_local;
-    const double rows = T / c.micro_batch;  // query rows per sequence on this rank
-    attn_fwd = gemm_seconds(in.attn, rows, keys_full, m.head_dim, b_heads) +
-               gemm_seconds(in.attn, rows, m.head_dim, keys_full, b_heads);
-    // backward: dS = dO V^T, dV = P^T dO, dQ = dS K, dK = dS^T Q: twice the forward's GEMMs
-    attn_fwd_bwd = 3.0 * attn_fwd;
-    const double scores = T * heads_local * keys_full;  // elements
-    // fused scale-mask-softmax reads and writes the scores; dropout reads, writes, and stores a
-    // 1-byte mask
-    scores_bytes = 2.0 * scores * e + (c.dropout ? (2.0 * e + 1.0) * scores : 0.0);
+    const double f_fwd = 4.0 * T * keys * heads_local * m.head_dim;  // 2 GEMMs x 2 FLOP per MAC
+    const double frac =
+        saturating_fraction(s, a.flash_attention_max_fraction, a.flash_attention_half_seq);
+    r.fwd_bwd = flash_fwd_bwd_work * f_fwd / (in.attn.peak * frac);
+    r.fwd = r.fwd_bwd / flash_fwd_bwd_work;
+    return r;
   }
-  // ---- memory-bound: bytes each op reads and writes (fused kernels as Megatron runs them:
-  // Apex/TE fused layer norm, fused bias-dropout-add, fused bias-GeLU / SwiGLU) ----
-  const double th = T * h / seq_shard;  // sequence-sharded activation elements
-  const double d = c.dropout ? 1.0 : 0.0;  // 1-byte dropout mask per element
+  const double b_heads = c.micro_batch * heads_local;
+  const double rows = T / c.micro_batch;  // query rows per sequence on this rank
+  r.fwd = gemm_seconds(in.attn, rows, keys_full, m.head_dim, b_heads) +
+          gemm_seconds(in.attn, rows, m.head_dim, keys_full, b_heads);
+  // backward: dS = dO V^T, dV = P^T dO, dQ = dS K, dK = dS^T Q: twice the forward's GEMMs
+  r.fwd_bwd = fwd_bwd_gemm_passes * r.fwd;
+  const double scores = T * heads_local * keys_full;  // elements
+  // fused scale-mask-softmax reads and writes the scores; dropout reads, writes, and stores a
+  // 1-byte mask
+  r.scores_bytes =
+      2.0 * scores * e + (c.dropout ? (2.0 * e + dropout_mask_bytes) * scores : 0.0);
+  return r;
+}
+
+/// Memory-bound seconds of one layer, forward and backward, and autocast's weight casts.
+struct memory_times {
+  double fwd = 0.0, bwd = 0.0, amp_casts = 0.0;
+};
+
+/// Megatron's fused kernels (Apex/TE fused layer norm, fused bias-dropout-add, fused bias-GeLU /
+/// SwiGLU): the bytes each reads and writes, over the achievable HBM bandwidth.
+constexpr memory_times fused_memory(const layer_inputs& in, const layer_dims& d,
+                                    const layer_gemms& gm, const attention_times& at) {
+  const training_config& c = *in.c;
+  const double T = d.T, h = d.h, tp = d.tp, e = d.e, q = d.q, kv_local = d.kv_local;
+  const double gate = gm.gate, ffn_inner = gm.ffn_inner;
+  const double th = T * h / d.seq_shard;  // sequence-sharded activation elements
+  const double dm = c.dropout ? dropout_mask_bytes : 0.0;
   double fwd_b = 0.0, bwd_b = 0.0;
   fwd_b += 2.0 * 2.0 * e * th;            // two norms: read x, write y
   bwd_b += 2.0 * 3.0 * e * th;            //   read x and dy, write dx
-  fwd_b += 2.0 * (3.0 * e + d) * th;      // two (bias-dropout-)adds: read x and residual, write
-  bwd_b += 2.0 * (3.0 * e + d) * th;      //   read dy (and mask), accumulate into the residual
+  fwd_b += 2.0 * (3.0 * e + dm) * th;     // two (bias-dropout-)adds: read x and residual, write
+  bwd_b += 2.0 * (3.0 * e + dm) * th;     //   read dy (and mask), accumulate into the residual
   const double f_el = T * ffn_inner;      // FFN activation elements on this GPU
   fwd_b += (gate + 1.0) * e * f_el;       // activation: read gate (and up), write
   bwd_b += (2.0 * gate + 1.0) * e * f_el; //   read inputs and dy, write the input gradients
   fwd_b += 2.0 * e * T * (q / tp + kv_local);  // rotary (or bias) on Q and K: read, write
   bwd_b += 2.0 * e * T * (q / tp + kv_local);
   if (!c.flash_attention) {
-    fwd_b += scores_bytes;
+    fwd_b += at.scores_bytes;
     // softmax backward reads y and dy and writes dx; dropout backward reads dy and the mask
-    const double scores = T * heads_local * keys_full;
-    bwd_b += 3.0 * e * scores + (c.dropout ? (2.0 * e + 1.0) * scores : 0.0);
+    const double scores = T * d.heads_local * d.s;
+    bwd_b += 3.0 * e * scores + (c.dropout ? (2.0 * e + dropout_mask_bytes) * scores : 0.0);
   }
   if (c.dtype == precision::fp8) {
     // Transformer Engine casts each GEMM's 16-bit input to fp8 with its transpose for the weight
-    // gradient (read 2 bytes, write 1 + 1) forward, and each output gradient likewise backward
+    // gradient forward, and each output gradient likewise backward
     const double inputs = T * (h + q / tp + h + ffn_inner);              // QKV, O, FC1, FC2 inputs
     const double outputs = T * (q / tp + 2.0 * kv_local + h + gate * ffn_inner + h);
-    fwd_b += 4.0 * inputs;
-    bwd_b += 4.0 * outputs;
+    fwd_b += fp8_cast_bytes_per_element * inputs;
+    bwd_b += fp8_cast_bytes_per_element * outputs;
   }
-  double mem_fwd = fwd_b / g.hbm;
-  double mem_bwd = bwd_b / g.hbm;
-  double amp_casts = 0.0;
-  if (c.framework == framework_kind::transformers) {
-    // every op its own kernel: n kernels of `bytes` each, none shorter than the floor
-    auto ops = [&](double n, double bytes) {
-      const double one = bytes / g.hbm;
-      return n * (one > g.floor ? one : g.floor);
-    };
-    // the residual stream has the embedding's dtype: fp32 under amp (fp32 parameters), else
-    // the parameters' (specs/training.hpp: hf_regime_of, as the memory profile reads it)
-    const detail::hf_regime regime = detail::hf_regime_of(c);
-    const double r = regime.residual > e ? regime.residual : e;
-    const double Eh = T * h, Eq = T * q / tp, Ekv = T * kv_local, Ef = T * ffn_inner;
-    double f = 0.0;
-    // RMSNorm / LayerNorm, twice: cast up, pow, mean, rsqrt, multiply, cast, weight multiply
-    f += 2.0 * (ops(1, (r + 4.0) * Eh) + ops(1, 8.0 * Eh) + ops(1, 4.0 * Eh) + ops(1, 8.0 * T) +
-                ops(1, 8.0 * Eh) + ops(1, (4.0 + e) * Eh) + ops(1, 2.0 * e * Eh));
-    // rotary on Q and K: neg, cat, multiply, multiply, add
-    f += ops(4, 2.0 * e * Eq) + ops(1, 3.0 * e * Eq) + ops(4, 2.0 * e * Ekv) + ops(1, 3.0 * e * Ekv);
-    f += ops(1, 2.0 * e * Eq);                        // attention output made contiguous
-    f += ops(2, (2.0 * r + e) * Eh);                  // two residual adds
-    f += ops(1, 2.0 * e * Ef) + ops(gate - 1.0, 3.0 * e * Ef);  // activation (x up)
-    if (c.dropout) f += ops(2, (2.0 * e + 1.0) * Eh);
-    if (!c.flash_attention) f += ops(c.dropout ? 3 : 2, scores_bytes / (c.dropout ? 3.0 : 2.0));
-    mem_fwd = f;
-    mem_bwd = a.eager_backward_factor * f;
-    if (regime.autocast && regime.param == 4.0 && e < 4.0) {
-      // autocast casts each fp32 weight to 16 bits once per forward; its 16-bit gradient is
-      // cast back into the fp32 .grad: (4 + 2) bytes per parameter each way
-      const double w = (q / tp + 2.0 * kv_local) * h + h * q / tp + (gate + 1.0) * ffn_inner * h;
-      const double gemms = (m.ffn_type == ffn_kind::gated ? 7.0 : 6.0);
-      amp_casts = 2.0 * ops(gemms, 6.0 * w / gemms);
-    }
-  }
+  return {fwd_b / in.g.hbm, bwd_b / in.g.hbm, 0.0};
+}
 
-  // ---- recompute: what it recomputes, at the same rates ----
-  double re_compute = 0.0, re_memory = 0.0;
-  if (c.recompute == recompute_mode::selective) {
-    re_compute = attn_fwd;
-    re_memory = scores_bytes / g.hbm;
-  } else if (c.recompute == recompute_mode::full) {
-    re_compute = lin.fwd + attn_fwd;
-    re_memory = mem_fwd;
+/// Eager PyTorch as Hugging Face transformers runs a layer: every op its own kernel of the bytes
+/// it moves, none shorter than the eager floor; the backward eager_backward_factor x the forward.
+constexpr memory_times eager_memory(const layer_inputs& in, const layer_dims& d,
+                                    const layer_gemms& gm, const attention_times& at) {
+  const training_config& c = *in.c;
+  const gemm_ctx& g = in.g;
+  const double T = d.T, h = d.h, tp = d.tp, e = d.e, q = d.q, kv_local = d.kv_local;
+  const double gate = gm.gate, ffn_inner = gm.ffn_inner;
+  auto ops = [&](double n, double bytes) { return eager_ops_seconds(g, n, bytes); };
+  // the residual stream has the embedding's dtype: fp32 under amp (fp32 parameters), else
+  // the parameters' (specs/training.hpp: hf_regime_of, as the memory profile reads it)
+  const detail::hf_regime regime = detail::hf_regime_of(c);
+  const double r = regime.residual > e ? regime.residual : e;
+  const double Eh = T * h, Eq = T * q / tp, Ekv = T * kv_local, Ef = T * ffn_inner;
+  const double f32 = fp32_bytes;
+  double f = 0.0;
+  // RMSNorm / LayerNorm, twice: cast up, pow, mean, rsqrt, multiply, cast, weight multiply
+  f += 2.0 * (ops(1, (r + f32) * Eh) + ops(1, 2.0 * f32 * Eh) + ops(1, f32 * Eh) +
+              ops(1, 2.0 * f32 * T) + ops(1, 2.0 * f32 * Eh) + ops(1, (f32 + e) * Eh) +
+              ops(1, 2.0 * e * Eh));
+  // rotary on Q and K: neg, cat, multiply, multiply, add
+  f += ops(4, 2.0 * e * Eq) + ops(1, 3.0 * e * Eq) + ops(4, 2.0 * e * Ekv) + ops(1, 3.0 * e * Ekv);
+  f += ops(1, 2.0 * e * Eq);                        // attention output made contiguous
+  f += ops(2, (2.0 * r + e) * Eh);                  // two residual adds
+  f += ops(1, 2.0 * e * Ef) + ops(gate - 1.0, 3.0 * e * Ef);  // activation (x up)
+  if (c.dropout) f += ops(2, (2.0 * e + dropout_mask_bytes) * Eh);
+  if (!c.flash_attention) f += ops(c.dropout ? 3 : 2, at.scores_bytes / (c.dropout ? 3.0 : 2.0));
+  memory_times t{f, in.a->eager_backward_factor * f, 0.0};
+  if (regime.autocast && regime.param == f32 && e < f32) {
+    // autocast casts each fp32 weight to 16 bits once per forward; its 16-bit gradient is
+    // cast back into the fp32 .grad: (4 + 2) bytes per parameter each way
+    const double w = (q / tp + 2.0 * kv_local) * h + h * q / tp + (gate + 1.0) * ffn_inner * h;
+    const double gemms = hf_attention_projections + (gate + 1.0);
+    t.amp_casts = 2.0 * ops(gemms, (f32 + half_bytes) * w / gemms);
   }
-  t.compute = lin.fwd + lin.bwd + attn_fwd_bwd + re_compute;
-  t.memory = mem_fwd + mem_bwd + re_memory + amp_casts;
-  t.bwd_compute = lin.bwd + (attn_fwd_bwd - attn_fwd) + mem_bwd + re_compute + re_memory;
+  return t;
+}
 
+/// Tensor-, context- and expert-parallel communication of one layer (into t.tp, t.cp, t.ep).
+constexpr void layer_communication(const layer_inputs& in, const layer_dims& d, bool moe,
+                                   double attn_fwd_bwd, layer_time& t) {
+  const transformer_spec& m = *in.m;
+  const training_config& c = *in.c;
+  const parallel_layout& l = *in.l;
+  const step_assumptions& a = *in.a;
+  const double T = d.T, h = d.h, e = d.e;
   // ---- tensor parallel: 2 all-reduces (or AG + RS pairs) forward, 2 backward ----
   if (l.tp > 1) {
     const double act = T * h * e;
-    const double fwd_comm = sp ? 2.0 * (coll(collective_kind::all_gather, act, in.p->tp, a.collectives) +
-                                        coll(collective_kind::reduce_scatter, act, in.p->tp, a.collectives))
-                               : 2.0 * coll(collective_kind::all_reduce, act, in.p->tp, a.collectives);
+    const double fwd_comm = d.sp ? 2.0 * (coll(collective_kind::all_gather, act, in.p->tp, a.collectives) +
+                                          coll(collective_kind::reduce_scatter, act, in.p->tp, a.collectives))
+                                 : 2.0 * coll(collective_kind::all_reduce, act, in.p->tp, a.collectives);
     const double n_fwd = c.recompute == recompute_mode::full ? 2.0 : 1.0;
     t.tp = (n_fwd + 1.0) * fwd_comm * (1.0 - a.tp_overlap);
   }
   // ---- context parallel: ring attention KV exchange ----
   if (l.cp > 1) {
-    const double kv_bytes = 2.0 * T * kv_local * e;  // this rank's K and V chunk
+    const double kv_bytes = 2.0 * T * d.kv_local * e;  // this rank's K and V chunk
     if (a.cp_kind == context_parallel_kind::ring) {
       const double step = coll(collective_kind::send_recv, kv_bytes, in.p->cp, a.collectives);
       const double comm = (l.cp - 1.0) * step * 3.0;  // forward, and 2x backward (KV and dKV)
@@ -736,9 +711,36 @@ constexpr layer_time one_layer(const layer_inputs& in, bool moe) {
   }
   // ---- expert parallel: dispatch + combine, forward and backward ----
   if (moe && l.ep > 1) {
-    const double routed_bytes = T / seq_shard * m.moe.experts_per_token * h * e;
+    const double routed_bytes = T / d.seq_shard * m.moe.experts_per_token * h * e;
     t.ep = 4.0 * coll(collective_kind::all_to_all, routed_bytes, in.p->ep, a.collectives);
   }
+}
+
+/// One layer for one micro-batch on one GPU: its GEMMs, attention core, memory-bound kernels,
+/// what recompute runs again, and its communication.
+constexpr layer_time one_layer(const layer_inputs& in, bool moe) {
+  const training_config& c = *in.c;
+  const layer_dims d = dims_of(in);
+  const layer_gemms gm = gemms_of_layer(in, d, moe);
+  const linear_seconds& lin = gm.lin;
+  const attention_times at = attention_core(in, d);
+  const memory_times mem = c.framework == framework_kind::transformers
+                               ? eager_memory(in, d, gm, at)
+                               : fused_memory(in, d, gm, at);
+  // ---- recompute: what it recomputes, at the same rates ----
+  double re_compute = 0.0, re_memory = 0.0;
+  if (c.recompute == recompute_mode::selective) {
+    re_compute = at.fwd;
+    re_memory = at.scores_bytes / in.g.hbm;
+  } else if (c.recompute == recompute_mode::full) {
+    re_compute = lin.fwd + at.fwd;
+    re_memory = mem.fwd;
+  }
+  layer_time t;
+  t.compute = lin.fwd + lin.bwd + at.fwd_bwd + re_compute;
+  t.memory = mem.fwd + mem.bwd + re_memory + mem.amp_casts;
+  t.bwd_compute = lin.bwd + (at.fwd_bwd - at.fwd) + mem.bwd + re_compute + re_memory;
+  layer_communication(in, d, moe, at.fwd_bwd, t);
   return t;
 }
 
@@ -765,237 +767,347 @@ constexpr int plan_global_batch(const training_plan& p) {
   return static_cast<int>(batch);
 }
 
-/// The step's time and breakdown. Throws gpuplan::invalid_input naming the field for an invalid
-/// model, node, layout, batch, or a layout that needs more GPUs than the nodes hold (a compile
-/// error in a constant expression).
-constexpr step_breakdown estimate_step(const training_plan& p) {
+namespace detail {
+
+/// How the layers split over the pipeline stages (step_assumptions::first/last_stage_layers).
+struct stage_split {
+  int first_layers = 0, last_layers = 0;  // 0: the even split
+  double mid_layers = 0.0;                // layers of every other stage
+};
+
+/// Checks the plan (throws gpuplan::invalid_input naming the field) and returns its stage split.
+constexpr stage_split validate_plan(const training_plan& p, const training_config& c) {
   const transformer_spec& m = p.model;
   const parallel_layout& l = p.layout;
   const step_assumptions& a = p.assumptions;
-  a.validate();
-  training_config c = p.config;
-  c.global_batch = plan_global_batch(p);
   // Uneven first and last stages (Megatron-LM --decoder-first/last-pipeline-num-layers; the
   // Llama 3 paper removes one layer from each to balance the embedding and the LM head).
-  const int first_layers = l.pp > 1 && a.first_stage_layers > 0 ? a.first_stage_layers : 0;
-  const int last_layers = l.pp > 1 && a.last_stage_layers > 0 ? a.last_stage_layers : 0;
-  const bool uneven = first_layers > 0 || last_layers > 0;
-  double mid_layers = 1.0 * m.layers / l.pp;
+  stage_split s;
+  s.first_layers = l.pp > 1 && a.first_stage_layers > 0 ? a.first_stage_layers : 0;
+  s.last_layers = l.pp > 1 && a.last_stage_layers > 0 ? a.last_stage_layers : 0;
+  const bool uneven = s.first_layers > 0 || s.last_layers > 0;
+  s.mid_layers = 1.0 * m.layers / l.pp;
   if (uneven) {
-    detail::check_input(l.pp > 2, "step_assumptions.first/last_stage_layers need layout.pp > 2", l.pp);
-    const int rest = m.layers - first_layers - last_layers;
-    const int middle_stages = l.pp - (first_layers > 0 ? 1 : 0) - (last_layers > 0 ? 1 : 0);
-    detail::check_input(rest > 0 && rest % middle_stages == 0,
-                        "step_assumptions.first/last_stage_layers must leave a whole number of "
-                        "layers for every other stage",
-                        rest, middle_stages);
-    mid_layers = 1.0 * rest / middle_stages;
+    check_input(l.pp > 2, "step_assumptions.first/last_stage_layers need layout.pp > 2", l.pp);
+    const int rest = m.layers - s.first_layers - s.last_layers;
+    const int middle_stages = l.pp - (s.first_layers > 0 ? 1 : 0) - (s.last_layers > 0 ? 1 : 0);
+    check_input(rest > 0 && rest % middle_stages == 0,
+                "step_assumptions.first/last_stage_layers must leave a whole number of "
+                "layers for every other stage",
+                rest, middle_stages);
+    s.mid_layers = 1.0 * rest / middle_stages;
     transformer_spec even = m;  // the layout checks see the middle stages' split
-    even.layers = static_cast<int>(mid_layers) * l.pp;
+    even.layers = static_cast<int>(s.mid_layers) * l.pp;
     l.validate(even);
   } else {
     l.validate(m);
   }
   p.node.validate();
   c.validate(l.dp);
-  detail::check_input(c.seq % l.cp == 0, "training_config.seq must be a multiple of layout.cp",
-                      c.seq, l.cp);
+  check_input(c.seq % l.cp == 0, "training_config.seq must be a multiple of layout.cp", c.seq,
+              l.cp);
   const int nodes = plan_nodes(p);
   // in long long: nodes = 2^31 - 1 wrapped the product negative (gpuplan issue 22)
-  detail::check_input(1LL * nodes * p.node.gpus >= l.gpus(),
-                      "training_plan.nodes x node.gpus must hold layout.gpus()",
-                      1LL * nodes * p.node.gpus, l.gpus());
-  detail::check_input(1LL * nodes * p.node.gpus <= parallel_layout::max_gpus,
-                      "training_plan.nodes x node.gpus must be at most 2^24 GPUs "
-                      "(parallel_layout::max_gpus)",
-                      1LL * nodes * p.node.gpus);
-  detail::check_input(nodes == 1 || p.node.nics.count > 0,
-                      "training_plan.node has no NICs but the layout spans several nodes", nodes);
-  const compute_rate peak_rate = p.node.gpu.peak.tensor(c.dtype);
-  detail::check_input(peak_rate.value > 0.0,
-                      "training_config.dtype has no tensor-core rate on this GPU (peak is zero)");
+  check_input(1LL * nodes * p.node.gpus >= l.gpus(),
+              "training_plan.nodes x node.gpus must hold layout.gpus()", 1LL * nodes * p.node.gpus,
+              l.gpus());
+  check_input(1LL * nodes * p.node.gpus <= parallel_layout::max_gpus,
+              "training_plan.nodes x node.gpus must be at most 2^24 GPUs "
+              "(parallel_layout::max_gpus)",
+              1LL * nodes * p.node.gpus);
+  check_input(nodes == 1 || p.node.nics.count > 0,
+              "training_plan.node has no NICs but the layout spans several nodes", nodes);
+  check_input(p.node.gpu.peak.tensor(c.dtype).value > 0.0,
+              "training_config.dtype has no tensor-core rate on this GPU (peak is zero)");
+  check_input(p.bisection_fraction > 0.0 && p.bisection_fraction <= 1.0,
+              "training_plan.bisection_fraction must be in (0, 1]");
+  return s;
+}
 
-  detail::check_input(p.bisection_fraction > 0.0 && p.bisection_fraction <= 1.0,
-                      "training_plan.bisection_fraction must be in (0, 1]");
-  network_topology topo = topology(p.node, nodes, p.fabric, a.network);
-  topo.bisection_fraction = p.bisection_fraction;
-  const placement pl = place(l, topo, a.order);
-  const int micro = c.global_batch / (c.micro_batch * l.dp);
-
-  detail::layer_inputs in;
-  in.m = &m;
+/// The rates the layers run at on the plan's GPU (models/kernels.hpp): the GEMMs' peak for the
+/// precision at the sustained fraction of the GPU's MAMF, the achievable HBM bandwidth, the
+/// launch overhead, and the attention core's own rates.
+constexpr layer_inputs make_layer_inputs(const training_plan& p, const training_config& c,
+                                         const placement& pl) {
+  const parallel_layout& l = p.layout;
+  const step_assumptions& a = p.assumptions;
+  const gpu_spec& gpu = p.node.gpu;
+  layer_inputs in;
+  in.m = &p.model;
   in.c = &c;
   in.l = &l;
   in.a = &a;
   in.p = &pl;
-  in.g.peak = peak_rate.value;
-  in.g.hbm = a.memory_bandwidth_fraction * p.node.gpu.memory_bandwidth.value;
+  in.g.peak = gpu.peak.tensor(c.dtype).value;
+  in.g.hbm = achievable_bandwidth(gpu, a.memory_bandwidth_fraction).value;
   // the sustained fraction of the tensor peak at precision `prec`: the assumption when set,
   // else the GPU's measured MAMF
   auto sustained = [&](precision prec) {
     return (a.matmul_peak_fraction > 0.0 ? a.matmul_peak_fraction
-                                         : detail::mamf_fraction(p.node.gpu, prec)) *
+                                         : default_matmul_efficiency(gpu, prec).fraction) *
            a.sustained_fraction;
   };
   in.g.frac = sustained(c.dtype);
   in.g.overhead = a.kernel_overhead.value;
   in.g.floor = c.framework == framework_kind::transformers ? a.eager_op_floor.value : 0.0;
   in.g.e = bytes_per_element(c.dtype == precision::fp8 ? precision::fp8 : c.dtype).value;
-  in.g.sms = p.node.gpu.sm_count;
+  in.g.sms = gpu.sm_count;
   in.g.tm = a.gemm_tile_m;
   in.g.tn = a.gemm_tile_n;
   in.g.split_depth = a.split_k_min_depth;
   in.attn = in.g;
   if (c.dtype == precision::fp8 && !a.fp8_attention) {
     // Transformer Engine runs the attention core in 16 bits unless fp8 attention is asked for
-    const double bf16_peak = p.node.gpu.peak.tensor(precision::bf16).value;
+    const double bf16_peak = gpu.peak.tensor(precision::bf16).value;
     if (bf16_peak > 0.0) {
       in.attn.peak = bf16_peak;
       in.attn.frac = sustained(precision::bf16);
-      in.attn.e = 2.0;
+      in.attn.e = half_bytes;
     }
   }
   in.tokens = 1.0 * c.micro_batch * c.seq / l.cp;
   // activations and communication stay 16-bit under fp8 GEMMs (Transformer Engine)
-  const double act_e = c.dtype == precision::fp8 ? 2.0 : in.g.e;
-  in.act_e = act_e;
+  in.act_e = c.dtype == precision::fp8 ? half_bytes : in.g.e;
+  return in;
+}
 
-  const int n_moe = detail::moe_layer_count(m);
-  const int n_dense = m.layers - n_moe;
-  const detail::layer_time dense = n_dense > 0 ? detail::one_layer(in, false) : detail::layer_time{};
-  const detail::layer_time moe = n_moe > 0 ? detail::one_layer(in, true) : detail::layer_time{};
-  const double share_dense = 1.0 * n_dense / m.layers, share_moe = 1.0 * n_moe / m.layers;
-  auto mix = [&](double d, double e) { return share_dense * d + share_moe * e; };
-  detail::layer_time avg;
-  avg.compute = mix(dense.compute, moe.compute);
-  avg.memory = mix(dense.memory, moe.memory);
-  avg.tp = mix(dense.tp, moe.tp);
-  avg.cp = mix(dense.cp, moe.cp);
-  avg.ep = mix(dense.ep, moe.ep);
-  avg.bwd_compute = mix(dense.bwd_compute, moe.bwd_compute);
+/// The layers of a stage: dense and MoE layer times, and their mean weighted by their counts.
+struct layer_mix {
+  int n_dense = 0, n_moe = 0;
+  double share_dense = 0.0, share_moe = 0.0;
+  layer_time avg{};
+  [[nodiscard]] constexpr double mix(double dense, double moe) const {
+    return share_dense * dense + share_moe * moe;
+  }
+};
 
-  // ---- stages ----
-  const double T = in.tokens, h = m.hidden, tp = l.tp;
-  const double layers_per_stage = mid_layers;
-  const double first_n = first_layers > 0 ? first_layers : mid_layers;
-  const double last_n = last_layers > 0 ? last_layers : mid_layers;
-  const detail::gemm_ctx& g = in.g;
+constexpr layer_mix average_layer(const layer_inputs& in) {
+  const transformer_spec& m = *in.m;
+  layer_mix s;
+  s.n_moe = moe_layer_count(m);
+  s.n_dense = m.layers - s.n_moe;
+  const layer_time dense = s.n_dense > 0 ? one_layer(in, false) : layer_time{};
+  const layer_time moe = s.n_moe > 0 ? one_layer(in, true) : layer_time{};
+  s.share_dense = 1.0 * s.n_dense / m.layers;
+  s.share_moe = 1.0 * s.n_moe / m.layers;
+  s.avg.compute = s.mix(dense.compute, moe.compute);
+  s.avg.memory = s.mix(dense.memory, moe.memory);
+  s.avg.tp = s.mix(dense.tp, moe.tp);
+  s.avg.cp = s.mix(dense.cp, moe.cp);
+  s.avg.ep = s.mix(dense.ep, moe.ep);
+  s.avg.bwd_compute = s.mix(dense.bwd_compute, moe.bwd_compute);
+  return s;
+}
+
+/// What the first and the last stage do beyond their layers (seconds per micro-batch).
+struct stage_ends {
+  double head_compute = 0.0;  // LM head GEMM forward + backward (last stage)
+  double head_memory = 0.0;   // the loss over the logits (last stage)
+  double embed_memory = 0.0;  // the embedding lookup and its backward scatter (first stage)
+  double tp_head = 0.0;       // the vocab-parallel loss's all-reduces (last stage)
+};
+
+constexpr stage_ends head_and_embedding(const layer_inputs& in) {
+  const transformer_spec& m = *in.m;
+  const parallel_layout& l = *in.l;
+  const gemm_ctx& g = in.g;
+  const double T = in.tokens, h = m.hidden, tp = l.tp, act_e = in.act_e;
+  stage_ends r;
   // last stage: LM head GEMM forward + 2x backward, and the loss over fp32 logits (write,
   // softmax read + write, backward read + write)
-  const detail::linear_seconds head = detail::linear(g, T, m.vocab / tp, h);
-  const double head_compute = head.fwd + head.bwd;
+  const linear_seconds head = linear(g, T, m.vocab / tp, h);
+  r.head_compute = head.fwd + head.bwd;
   const double logits = T * m.vocab / tp;
-  double head_memory = 5.0 * logits * 4.0 / g.hbm;
-  if (c.framework == framework_kind::transformers) {
+  r.head_memory = loss_logit_passes * logits * fp32_bytes / g.hbm;
+  if (in.c->framework == framework_kind::transformers) {
     // logits.float(), log_softmax, nll_loss; backward: nll (fill + scatter), log_softmax, cast
     // back to 16 bits; and the embedding's dense gradient (zero-filled, then scattered)
     auto op = [&](double bytes) { return bytes / g.hbm > g.floor ? bytes / g.hbm : g.floor; };
-    head_memory = op((act_e + 4.0) * logits) + op(8.0 * logits) + op(4.0 * T) + op(4.0 * logits) +
-                  op(12.0 * logits) + op((4.0 + act_e) * logits) +
-                  2.0 * op(4.0 * m.vocab * h / tp);
+    const double f32 = fp32_bytes;
+    r.head_memory = op((act_e + f32) * logits) + op(2.0 * f32 * logits) + op(f32 * T) +
+                    op(f32 * logits) + op(3.0 * f32 * logits) + op((f32 + act_e) * logits) +
+                    2.0 * op(f32 * m.vocab * h / tp);
   }
   // first stage: the embedding lookup (read rows, write activations; backward scatters)
-  double embed_memory = 3.0 * T * h * act_e / g.hbm;
-  double tp_head = 0.0;
+  r.embed_memory = embedding_passes * T * h * act_e / g.hbm;
   if (l.tp > 1)  // vocab-parallel loss: all-reduces of T floats (max, sum, target logit)
-    tp_head = 3.0 * detail::coll(collective_kind::all_reduce, T * 4.0, pl.tp, a.collectives);
+    r.tp_head = vocab_parallel_loss_all_reduces *
+                coll(collective_kind::all_reduce, T * fp32_bytes, in.p->tp, in.a->collectives);
+  return r;
+}
 
-  // Parameters of a layer (all its GPUs together), and the bytes of a gradient and a parameter as
-  // the framework stores them (and accumulates, reduces, gathers and updates them): Megatron's
-  // grad_dtype and dtype; the transformers regime (fp32 under amp)
-  double dense_layer_p = 0.0, moe_layer_p_nonexpert = 0.0, moe_layer_p_expert = 0.0;
-  {
-    const double attn = m.attention_parameters() + 2.0 * m.norm_parameters();
-    dense_layer_p = attn + m.ffn_parameters(m.ffn > 0 ? m.ffn : 1);
-    if (n_moe > 0) {
-      moe_layer_p_nonexpert = attn + m.router_parameters() + m.shared_expert_parameters();
-      moe_layer_p_expert = m.moe.experts * m.ffn_parameters(m.moe.expert_ffn);
-    }
+/// Parameters of a layer (all its GPUs together), and the bytes of a gradient and a parameter as
+/// the framework stores them (and accumulates, reduces, gathers and updates them): Megatron's
+/// grad_dtype and dtype; the transformers regime (fp32 under amp).
+struct step_parameters {
+  double dense_layer = 0.0, moe_nonexpert = 0.0, moe_expert = 0.0;
+  bool hf = false;
+  hf_regime hf_bytes{};
+  double grad_e = 0.0, param_e = 0.0;
+};
+
+constexpr step_parameters parameters_of(const transformer_spec& m, const training_config& c,
+                                        int n_moe) {
+  step_parameters r;
+  const double attn = m.attention_parameters() + 2.0 * m.norm_parameters();
+  r.dense_layer = attn + m.ffn_parameters(m.ffn > 0 ? m.ffn : 1);
+  if (n_moe > 0) {
+    r.moe_nonexpert = attn + m.router_parameters() + m.shared_expert_parameters();
+    r.moe_expert = m.moe.experts * m.ffn_parameters(m.moe.expert_ffn);
   }
-  // bytes of a gradient and a parameter as the framework stores them (and reduces, gathers and
-  // updates them): Megatron's grad_dtype and dtype; the transformers regime (fp32 under amp)
-  const bool hf = c.framework == framework_kind::transformers;
-  const detail::hf_regime hf_bytes = detail::hf_regime_of(c);
-  const double grad_e = hf ? hf_bytes.grad : bytes_per_element(c.grad_dtype).value;
-  const double param_e =
-      hf ? hf_bytes.param
-         : bytes_per_element(c.dtype == precision::fp8 ? precision::bf16 : c.dtype).value;
+  r.hf = c.framework == framework_kind::transformers;
+  r.hf_bytes = hf_regime_of(c);
+  r.grad_e = r.hf ? r.hf_bytes.grad : bytes_per_element(c.grad_dtype).value;
+  r.param_e = r.hf ? r.hf_bytes.param
+                   : bytes_per_element(c.dtype == precision::fp8 ? precision::bf16 : c.dtype).value;
+  return r;
+}
 
-  // Gradient accumulation: a memory pass over the stage's local gradients per micro-batch (after
-  // the first, under autograd), unless the weight-gradient GEMMs accumulate in place. LoRA's
-  // trainable adapters are a negligible fraction of the parameters: no pass.
-  {
-    grad_accumulation_kind acc = a.grad_accumulation;
-    if (acc == grad_accumulation_kind::automatic)
-      acc = hf ? grad_accumulation_kind::autograd : grad_accumulation_kind::fused;
-    double bytes_per_param = 0.0;
-    if (acc == grad_accumulation_kind::autograd && micro > 1 && !hf_bytes.lora)
-      bytes_per_param = 3.0 * grad_e * (micro - 1.0) / micro;  // averaged over the micro-batches
-    else if (acc == grad_accumulation_kind::deepspeed_bf16 && !hf_bytes.lora)
-      bytes_per_param = param_e + 4.0 + 8.0 + 4.0;  // read lp, write fp32 copy, read both, write
-    // ZeRO-3 / FSDP reduce-scatter every micro-batch's gradients (as the data-parallel part
-    // below charges them) and accumulate the shard; ZeRO-1/2 sum whole gradients and reduce once
-    // a step (the data-parallel part's one reduction)
-    const bool sharded = l.zero >= 3;
-    const double dense_bytes = sharded ? bytes_per_param / l.shard_degree() : bytes_per_param;
-    const double expert_bytes =
-        sharded ? bytes_per_param / l.expert_shard_degree() : bytes_per_param;
-    if (bytes_per_param > 0.0) {
-      const double moe_time =
-          n_moe > 0 ? (moe_layer_p_nonexpert / tp * dense_bytes +
-                       moe_layer_p_expert / (1.0 * l.ep * l.expert_tensor_parallel()) * expert_bytes) /
-                          g.hbm
-                    : 0.0;
-      avg.memory += mix(dense_layer_p / tp * dense_bytes / g.hbm, moe_time);
-      // the embedding's gradients on the first stage (and the untied head's, or the tied copy's,
-      // on the last)
-      const double embed_acc = m.embedding_parameters() / tp * dense_bytes / g.hbm;
-      embed_memory += embed_acc;
-      head_memory += m.tied_embeddings && l.pp > 1
-                         ? embed_acc  // the last stage's copy of the tied embedding
-                         : m.lm_head_parameters() / tp * dense_bytes / g.hbm;
-    }
-  }
-  const double body = layers_per_stage * avg.total();
-  double first = first_n * avg.total() + embed_memory;
-  double last = last_n * avg.total() + head_compute + head_memory + tp_head;
-  if (l.pp == 1) first = last = body + embed_memory + head_compute + head_memory + tp_head;
-  double t_max = first > last ? first : last;
-  const bool middle_is_max = l.pp > 2 && body > t_max;
-  if (middle_is_max) t_max = body;
-  const double sum_stages = l.pp == 1 ? first : first + last + (l.pp - 2.0) * body;
-  const double v = l.virtual_stages;
-  const double pipeline = micro * t_max + (sum_stages - t_max) / v;
+/// Gradient accumulation: a memory pass over the stage's local gradients per micro-batch (after
+/// the first, under autograd), unless the weight-gradient GEMMs accumulate in place; added to
+/// the layers' memory time and the two end stages'. LoRA's trainable adapters are a negligible
+/// fraction of the parameters: no pass.
+constexpr void add_grad_accumulation(const layer_inputs& in, const step_parameters& sp, int micro,
+                                     layer_mix& layers, stage_ends& ends) {
+  const transformer_spec& m = *in.m;
+  const parallel_layout& l = *in.l;
+  const step_assumptions& a = *in.a;
+  const double tp = l.tp, hbm = in.g.hbm;
+  grad_accumulation_kind acc = a.grad_accumulation;
+  if (acc == grad_accumulation_kind::automatic)
+    acc = sp.hf ? grad_accumulation_kind::autograd : grad_accumulation_kind::fused;
+  double bytes_per_param = 0.0;
+  if (acc == grad_accumulation_kind::autograd && micro > 1 && !sp.hf_bytes.lora)
+    // averaged over the micro-batches
+    bytes_per_param = autograd_accumulation_passes * sp.grad_e * (micro - 1.0) / micro;
+  else if (acc == grad_accumulation_kind::deepspeed_bf16 && !sp.hf_bytes.lora)
+    // read lp, write its fp32 copy, read both, write the accumulator
+    bytes_per_param = sp.param_e + fp32_bytes + 2.0 * fp32_bytes + fp32_bytes;
+  if (!(bytes_per_param > 0.0)) return;
+  // ZeRO-3 / FSDP reduce-scatter every micro-batch's gradients (as the data-parallel part
+  // charges them) and accumulate the shard; ZeRO-1/2 sum whole gradients and reduce once a step
+  // (the data-parallel part's one reduction)
+  const bool sharded = l.zero >= 3;
+  const double dense_bytes = sharded ? bytes_per_param / l.shard_degree() : bytes_per_param;
+  const double expert_bytes = sharded ? bytes_per_param / l.expert_shard_degree() : bytes_per_param;
+  const double moe_time =
+      layers.n_moe > 0
+          ? (sp.moe_nonexpert / tp * dense_bytes +
+             sp.moe_expert / (1.0 * l.ep * l.expert_tensor_parallel()) * expert_bytes) /
+                hbm
+          : 0.0;
+  layers.avg.memory += layers.mix(sp.dense_layer / tp * dense_bytes / hbm, moe_time);
+  // the embedding's gradients on the first stage (and the untied head's, or the tied copy's,
+  // on the last)
+  const double embed_acc = m.embedding_parameters() / tp * dense_bytes / hbm;
+  ends.embed_memory += embed_acc;
+  ends.head_memory += m.tied_embeddings && l.pp > 1
+                          ? embed_acc  // the last stage's copy of the tied embedding
+                          : m.lm_head_parameters() / tp * dense_bytes / hbm;
+}
 
-  // ---- pipeline point-to-point ----
-  double p2p = 0.0;
-  if (l.pp > 1) {
-    // Megatron scatter-gather: 1/tp of the activation per rank; without it, all of it
-    const double bytes = T * h * act_e / (a.p2p_scatter_gather ? tp : 1.0);
-    const double one = detail::coll(collective_kind::send_recv, bytes, pl.pp_pair, a.collectives);
-    p2p = 2.0 * v * micro * one * (1.0 - a.p2p_overlap);
-  }
+/// The pipeline schedule (Narayanan et al. 2021, Sec. 2.2): stage times, the slowest, and
+/// m x max_i t_i + (sum_i t_i - max_i t_i) / v.
+struct pipeline_times {
+  double first = 0.0, last = 0.0, body = 0.0;  // seconds per micro-batch
+  double t_max = 0.0, sum_stages = 0.0, v = 1.0, pipeline = 0.0;
+  bool middle_is_max = false;
+  double first_n = 0.0, last_n = 0.0, layers_per_stage = 0.0;
+};
 
-  // ---- data parallel ----
+constexpr pipeline_times schedule(const parallel_layout& l, const stage_split& split,
+                                  const layer_time& avg, const stage_ends& ends, int micro) {
+  pipeline_times r;
+  r.layers_per_stage = split.mid_layers;
+  r.first_n = split.first_layers > 0 ? split.first_layers : split.mid_layers;
+  r.last_n = split.last_layers > 0 ? split.last_layers : split.mid_layers;
+  r.body = r.layers_per_stage * avg.total();
+  r.first = r.first_n * avg.total() + ends.embed_memory;
+  r.last = r.last_n * avg.total() + ends.head_compute + ends.head_memory + ends.tp_head;
+  if (l.pp == 1)
+    r.first = r.last =
+        r.body + ends.embed_memory + ends.head_compute + ends.head_memory + ends.tp_head;
+  r.t_max = r.first > r.last ? r.first : r.last;
+  r.middle_is_max = l.pp > 2 && r.body > r.t_max;
+  if (r.middle_is_max) r.t_max = r.body;
+  r.sum_stages = l.pp == 1 ? r.first : r.first + r.last + (l.pp - 2.0) * r.body;
+  r.v = l.virtual_stages;
+  r.pipeline = micro * r.t_max + (r.sum_stages - r.t_max) / r.v;
+  return r;
+}
+
+/// Parameters on the GPU of the heaviest stage (the first or the last holds the embedding / head).
+struct local_parameters {
+  double dense = 0.0, expert = 0.0;
+};
+
+constexpr local_parameters local_parameters_of(const transformer_spec& m, const parallel_layout& l,
+                                               const layer_mix& layers,
+                                               const step_parameters& sp) {
+  const double tp = l.tp;
   const double embed_p = m.embedding_parameters() + m.lm_head_parameters();
-  // parameters on the GPU of the heaviest stage (first or last holds the embedding / head)
-  const double stage_dense = (n_dense * dense_layer_p + n_moe * moe_layer_p_nonexpert) / l.pp;
+  const double stage_dense = (layers.n_dense * sp.dense_layer + layers.n_moe * sp.moe_nonexpert) / l.pp;
   const double stage_embed = l.pp == 1 ? embed_p : (m.tied_embeddings ? m.embedding_parameters()
                                                                         : embed_p / 2.0);
-  const double dense_local = (stage_dense + stage_embed) / tp;
-  const double expert_local = n_moe * moe_layer_p_expert / l.pp / (l.ep * l.expert_tensor_parallel());
+  return {(stage_dense + stage_embed) / tp,
+          layers.n_moe * sp.moe_expert / l.pp / (l.ep * l.expert_tensor_parallel())};
+}
+
+/// ZeRO-3 / FSDP: every micro-batch gathers the stage's parameters forward and backward (and
+/// again in the recomputed forward under full recompute: the gathered copy is freed after each
+/// module's forward), in buckets or tensor by tensor, and reduce-scatters the gradients; what runs
+/// under the micro-batch's compute (zero3_overlap of it) is hidden. Each collective pays its
+/// latency (ring steps grow with the group), which makes ZeRO-3 latency-bound on large groups.
+constexpr double zero3_exposed(const training_plan& p, const training_config& c,
+                               const placement& pl, const step_parameters& sp,
+                               const local_parameters& local, const pipeline_times& pt,
+                               const layer_time& avg, int micro) {
+  const transformer_spec& m = p.model;
+  const step_assumptions& a = p.assumptions;
+  auto buckets = [](double params, double per) {
+    const double n = params / (per > 0.0 ? per : params);
+    return n < 1.0 ? 1.0 : static_cast<double>(ceil_div(n, 1.0));
+  };
+  const double tensors = pt.layers_per_stage * parameter_tensors_per_layer(m) +
+                         parameter_tensors_outside_layers(m, p.layout.pp);
+  const double n_ag = a.zero3_per_tensor ? tensors : buckets(local.dense, a.zero3_gather_elements);
+  const double n_rs = a.zero3_per_tensor ? tensors : buckets(local.dense, a.zero3_reduce_elements);
+  const double gathers = c.recompute == recompute_mode::full ? 3.0 : 2.0;
+  // the list API copies every rank's slice out of (all-gather) or into (reduce-scatter) the
+  // flat buffer: one copy_ per rank, each at least eager_op_floor; the all-gather's copies are
+  // launched while it runs, the reduce-scatter's before it starts
+  const double copies = a.zero3_list_copies ? pl.dp_cp.ranks * a.eager_op_floor.value : 0.0;
+  const double one_ag = coll(collective_kind::all_gather, local.dense / n_ag * sp.param_e,
+                             pl.dp_cp, a.collectives);
+  const double one_rs = coll(collective_kind::reduce_scatter, local.dense / n_rs * sp.grad_e,
+                             pl.dp_cp, a.collectives);
+  const double per_mb = gathers * n_ag * (one_ag > copies ? one_ag : copies) +
+                        n_rs * (one_rs + copies);
+  const double window = a.zero3_overlap * pt.layers_per_stage * (avg.compute + avg.memory);
+  return micro * (per_mb > window ? per_mb - window : 0.0);
+}
+
+/// The exposed data-parallel time: the gradient reduction over dp x cp, bucketed and overlapped
+/// with the backward except for the last bucket; the distributed optimizer's parameter all-gather
+/// overlapped with the next forward; or ZeRO-3's per-micro-batch gathers (zero3_exposed).
+constexpr double data_parallel_exposed(const training_plan& p, const training_config& c,
+                                       const placement& pl, const step_parameters& sp,
+                                       const local_parameters& local, const pipeline_times& pt,
+                                       const layer_time& avg, int micro) {
+  const parallel_layout& l = p.layout;
+  const step_assumptions& a = p.assumptions;
+  if (l.zero > 2) return zero3_exposed(p, c, pl, sp, local, pt, avg, micro);
   const bool dist_opt = l.zero >= 1;
-  double dp_exposed = 0.0;
-  const double bwd_window = layers_per_stage * avg.bwd_compute;
+  const double bwd_window = pt.layers_per_stage * avg.bwd_compute;
   auto reduce_grads = [&](double params, const collective_group& grp) {
     if (grp.ranks <= 1 || !(params > 0.0)) return 0.0;
-    const double bytes = params * grad_e;
+    const double bytes = params * sp.grad_e;
     const double buckets_n = params / a.grad_bucket_elements;
-    const double n_buckets = buckets_n < 1.0 ? 1.0 : static_cast<double>(detail::ceil_div(buckets_n, 1.0));
+    const double n_buckets = buckets_n < 1.0 ? 1.0 : static_cast<double>(ceil_div(buckets_n, 1.0));
     const collective_kind k = dist_opt && !a.sharded_grad_all_reduce
                                   ? collective_kind::reduce_scatter
                                   : collective_kind::all_reduce;
-    const double per_bucket = detail::coll(k, bytes / n_buckets, grp, a.collectives);
+    const double per_bucket = coll(k, bytes / n_buckets, grp, a.collectives);
     const double all = n_buckets * per_bucket;
     if (!a.overlap_grad_reduce) return all;
     const double hidden_part = all - per_bucket;
@@ -1003,103 +1115,95 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
   };
   auto gather_params = [&](double params, const collective_group& grp) {
     if (grp.ranks <= 1 || !(params > 0.0)) return 0.0;
-    const double t = detail::coll(collective_kind::all_gather, params * param_e, grp, a.collectives);
+    const double t = coll(collective_kind::all_gather, params * sp.param_e, grp, a.collectives);
     if (!a.overlap_param_gather) return t;
-    const double window = layers_per_stage * (avg.compute - avg.bwd_compute) / 3.0;  // ~ one forward
+    // ~ one forward. ESTIMATE: the layers' compute outside their backward, divided by the
+    // fwd_bwd_gemm_passes of a GEMM's forward and backward
+    const double window = pt.layers_per_stage * (avg.compute - avg.bwd_compute) / fwd_bwd_gemm_passes;
     return t > window ? t - window : 0.0;
   };
-  if (l.zero <= 2) {
-    dp_exposed += reduce_grads(dense_local, pl.dp_cp);
-    dp_exposed += reduce_grads(expert_local, pl.expert_dp);
-    if (dist_opt) {
-      dp_exposed += gather_params(dense_local, pl.dp_cp);
-      dp_exposed += gather_params(expert_local, pl.expert_dp);
-    }
-  } else {
-    // ZeRO-3 / FSDP: every micro-batch gathers the stage's parameters forward and backward
-    // (and again in the recomputed forward under full recompute: the gathered copy is freed
-    // after each module's forward), in buckets or tensor by tensor, and reduce-scatters the
-    // gradients; what runs under the micro-batch's compute (zero3_overlap of it) is hidden.
-    // Each collective pays its latency (ring steps grow with the group), which makes ZeRO-3
-    // latency-bound on large groups.
-    auto buckets = [](double params, double per) {
-      const double n = params / (per > 0.0 ? per : params);
-      return n < 1.0 ? 1.0 : static_cast<double>(detail::ceil_div(n, 1.0));
-    };
-    const double tensors = layers_per_stage * detail::parameter_tensors_per_layer(m) +
-                           detail::parameter_tensors_outside_layers(m, l.pp);
-    const double n_ag = a.zero3_per_tensor ? tensors : buckets(dense_local, a.zero3_gather_elements);
-    const double n_rs = a.zero3_per_tensor ? tensors : buckets(dense_local, a.zero3_reduce_elements);
-    const double gathers = c.recompute == recompute_mode::full ? 3.0 : 2.0;
-    // the list API copies every rank's slice out of (all-gather) or into (reduce-scatter) the
-    // flat buffer: one copy_ per rank, each at least eager_op_floor; the all-gather's copies are
-    // launched while it runs, the reduce-scatter's before it starts
-    const double copies = a.zero3_list_copies ? pl.dp_cp.ranks * a.eager_op_floor.value : 0.0;
-    const double one_ag = detail::coll(collective_kind::all_gather, dense_local / n_ag * param_e,
-                                       pl.dp_cp, a.collectives);
-    const double one_rs = detail::coll(collective_kind::reduce_scatter,
-                                       dense_local / n_rs * grad_e, pl.dp_cp, a.collectives);
-    const double per_mb = gathers * n_ag * (one_ag > copies ? one_ag : copies) +
-                          n_rs * (one_rs + copies);
-    const double window = a.zero3_overlap * layers_per_stage * (avg.compute + avg.memory);
-    dp_exposed += micro * (per_mb > window ? per_mb - window : 0.0);
+  double exposed = 0.0;
+  exposed += reduce_grads(local.dense, pl.dp_cp);
+  exposed += reduce_grads(local.expert, pl.expert_dp);
+  if (dist_opt) {
+    exposed += gather_params(local.dense, pl.dp_cp);
+    exposed += gather_params(local.expert, pl.expert_dp);
   }
+  return exposed;
+}
 
-  // ---- optimizer ----
+/// The optimizer step on the GPU, or with CPU offload the PCIe transfers and the CPU's step.
+struct optimizer_times {
+  double optimizer = 0.0, offload = 0.0;
+};
+
+constexpr optimizer_times optimizer_step(const training_plan& p, const training_config& c,
+                                         const step_parameters& sp, const local_parameters& local,
+                                         double hbm) {
+  const parallel_layout& l = p.layout;
+  const step_assumptions& a = p.assumptions;
+  const bool dist_opt = l.zero >= 1;
   const double shard = dist_opt ? 1.0 * l.shard_degree() : 1.0;
-  const double opt_params = dense_local / shard + expert_local / (dist_opt ? l.expert_shard_degree() : 1.0);
-  const bool has_master = hf ? hf_bytes.master > 0.0
-                             : c.master_weights && c.dtype != precision::fp32;
-  // Adam: read and write both moments (16 B) and the master copy (8 B); read the gradient; copy
-  // the master into the working weights (read 4, write param_e). Around it, per gradient
-  // element: the found-inf check of fp16 loss scaling (read), the global-norm clipping (read)
-  // and zeroing the gradient buffer for the next step (write) -- Megatron's
+  const double opt_params =
+      local.dense / shard + local.expert / (dist_opt ? l.expert_shard_degree() : 1.0);
+  const bool has_master = sp.hf ? sp.hf_bytes.master > 0.0
+                                : c.master_weights && c.dtype != precision::fp32;
+  const double grad_e = sp.grad_e, param_e = sp.param_e;
+  // Adam: read and write both fp32 moments (16 B) and the fp32 master copy (8 B); read the
+  // gradient; copy the master into the working weights (read 4, write param_e). Around it, per
+  // gradient element: the found-inf check of fp16 loss scaling (read), the global-norm clipping
+  // (read) and zeroing the gradient buffer for the next step (write) -- Megatron's
   // MixedPrecisionOptimizer.step / DistributedOptimizer.
-  const double opt_bytes = 16.0 + (has_master ? 8.0 + 4.0 : 0.0) + grad_e + param_e +
+  const double opt_bytes = 2.0 * 2.0 * fp32_bytes +
+                           (has_master ? 2.0 * fp32_bytes + fp32_bytes : 0.0) + grad_e + param_e +
                            (c.dtype == precision::fp16 ? grad_e : 0.0) +
                            (a.clip_grad_norm ? grad_e : 0.0) + grad_e;
-  double optimizer = 0.0, offload = 0.0;
+  optimizer_times r;
   if (c.offload == offload_kind::none) {
-    optimizer = opt_params * opt_bytes / g.hbm;
+    r.optimizer = opt_params * opt_bytes / hbm;
   } else {
     const double pcie = a.pcie_fraction * p.node.gpu.pcie.per_direction().value;
-    detail::check_input(pcie > 0.0, "node.gpu.pcie is unknown: CPU offload needs the PCIe link");
-    offload = opt_params * (grad_e + param_e) / pcie + opt_params / a.cpu_optimizer_params_per_s;
+    check_input(pcie > 0.0, "node.gpu.pcie is unknown: CPU offload needs the PCIe link");
+    r.offload = opt_params * (grad_e + param_e) / pcie + opt_params / a.cpu_optimizer_params_per_s;
   }
+  return r;
+}
 
-  double before_data = pipeline + p2p + dp_exposed + optimizer + offload;
-  double data = 0.0;
-  if (a.storage_read.value > 0.0) {
-    const double bytes = 1.0 * c.global_batch * c.seq * (a.stored_token_bytes * units::token).value;
-    const double read = bytes / a.storage_read.value;
-    data = read > before_data ? read - before_data : 0.0;
-  }
-
+/// The step's parts on the critical stage, its bottleneck, and its yields (MFU, HFU, tokens/s).
+constexpr step_breakdown assemble_step(const training_plan& p, const training_config& c,
+                                       const placement& pl, const pipeline_times& pt,
+                                       const layer_time& avg, const stage_ends& ends,
+                                       double p2p, double dp_exposed, const optimizer_times& opt,
+                                       double data, int micro, int nodes) {
+  const transformer_spec& m = p.model;
+  const parallel_layout& l = p.layout;
+  const step_assumptions& a = p.assumptions;
+  const double before_data = pt.pipeline + p2p + dp_exposed + opt.optimizer + opt.offload;
   step_breakdown r;
   r.total = (before_data + data) * units::s;
   // the critical stage's micro-batch work, m times; the rest is bubble
-  const bool last_is_max = !middle_is_max && last >= first;
-  const bool first_is_max = !middle_is_max && !last_is_max;
-  const double crit_n = l.pp == 1 ? layers_per_stage
-                        : middle_is_max ? layers_per_stage
-                        : last_is_max   ? last_n
-                                        : first_n;
-  const double extra_c = l.pp == 1 || last_is_max ? head_compute : 0.0;
-  const double extra_m = l.pp == 1 ? head_memory + embed_memory
-                         : last_is_max ? head_memory
-                         : first_is_max ? embed_memory
+  const bool last_is_max = !pt.middle_is_max && pt.last >= pt.first;
+  const bool first_is_max = !pt.middle_is_max && !last_is_max;
+  const double crit_n = l.pp == 1 ? pt.layers_per_stage
+                        : pt.middle_is_max ? pt.layers_per_stage
+                        : last_is_max      ? pt.last_n
+                                           : pt.first_n;
+  const double extra_c = l.pp == 1 || last_is_max ? ends.head_compute : 0.0;
+  const double extra_m = l.pp == 1 ? ends.head_memory + ends.embed_memory
+                         : last_is_max ? ends.head_memory
+                         : first_is_max ? ends.embed_memory
                                         : 0.0;
-  const double extra_tp = (l.pp == 1 || last_is_max) ? tp_head : 0.0;
+  const double extra_tp = (l.pp == 1 || last_is_max) ? ends.tp_head : 0.0;
   r.compute = micro * (crit_n * avg.compute + extra_c) * units::s;
   r.memory_bound = micro * (crit_n * avg.memory + extra_m) * units::s;
   r.tensor_parallel = micro * (crit_n * avg.tp + extra_tp) * units::s;
   r.context_parallel = micro * crit_n * avg.cp * units::s;
   r.expert_parallel = micro * crit_n * avg.ep * units::s;
-  r.bubble = ((sum_stages - t_max) / v) * units::s;
+  r.bubble = ((pt.sum_stages - pt.t_max) / pt.v) * units::s;
   r.pipeline_p2p = p2p * units::s;
   r.data_parallel = dp_exposed * units::s;
-  r.optimizer = optimizer * units::s;
-  r.offload = offload * units::s;
+  r.optimizer = opt.optimizer * units::s;
+  r.offload = opt.offload * units::s;
   r.data_loading = data * units::s;
 
   struct {
@@ -1136,7 +1240,7 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
   r.hardware_flops = training_flops_per_token(m, c.seq, c.recompute, a.mfu_attention) *
                      r.tokens_per_step;
   r.six_nd = 6.0 * m.active_parameters() * tokens * units::FLOP;
-  const double capacity = r.total.value * l.gpus() * peak_rate.value;
+  const double capacity = r.total.value * l.gpus() * p.node.gpu.peak.tensor(c.dtype).value;
   r.mfu = r.model_flops.value / capacity;
   r.hfu = r.hardware_flops.value / capacity;
   r.tp_crosses_nodes = pl.tp_crosses_nodes();
@@ -1145,6 +1249,57 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
   r.dp_crosses_nodes = pl.dp_cp.crosses_nodes();
   r.pp_crosses_nodes = pl.pp_crosses_nodes();
   return r;
+}
+
+}  // namespace detail
+
+/// The step's time and breakdown. Throws gpuplan::invalid_input naming the field for an invalid
+/// model, node, layout, batch, or a layout that needs more GPUs than the nodes hold (a compile
+/// error in a constant expression).
+constexpr step_breakdown estimate_step(const training_plan& p) {
+  const parallel_layout& l = p.layout;
+  const step_assumptions& a = p.assumptions;
+  a.validate();
+  training_config c = p.config;
+  c.global_batch = plan_global_batch(p);
+  const detail::stage_split split = detail::validate_plan(p, c);
+  const int nodes = plan_nodes(p);
+  network_topology topo = topology(p.node, nodes, p.fabric, a.network);
+  topo.bisection_fraction = p.bisection_fraction;
+  const placement pl = place(l, topo, a.order);
+  const int micro = c.global_batch / (c.micro_batch * l.dp);
+
+  const detail::layer_inputs in = detail::make_layer_inputs(p, c, pl);
+  detail::layer_mix layers = detail::average_layer(in);
+  detail::stage_ends ends = detail::head_and_embedding(in);
+  const detail::step_parameters sp = detail::parameters_of(p.model, c, layers.n_moe);
+  detail::add_grad_accumulation(in, sp, micro, layers, ends);
+  const detail::pipeline_times pt = detail::schedule(l, split, layers.avg, ends, micro);
+
+  // ---- pipeline point-to-point: forward and backward, every micro-batch and virtual stage ----
+  double p2p = 0.0;
+  if (l.pp > 1) {
+    // Megatron scatter-gather: 1/tp of the activation per rank; without it, all of it
+    const double bytes = in.tokens * p.model.hidden * in.act_e / (a.p2p_scatter_gather ? 1.0 * l.tp : 1.0);
+    const double one = detail::coll(collective_kind::send_recv, bytes, pl.pp_pair, a.collectives);
+    p2p = 2.0 * pt.v * micro * one * (1.0 - a.p2p_overlap);
+  }
+
+  const detail::local_parameters local = detail::local_parameters_of(p.model, l, layers, sp);
+  const double dp_exposed =
+      detail::data_parallel_exposed(p, c, pl, sp, local, pt, layers.avg, micro);
+  const detail::optimizer_times opt = detail::optimizer_step(p, c, sp, local, in.g.hbm);
+
+  // ---- data: the step's tokens from storage, prefetched behind the step ----
+  const double before_data = pt.pipeline + p2p + dp_exposed + opt.optimizer + opt.offload;
+  double data = 0.0;
+  if (a.storage_read.value > 0.0) {
+    const double bytes = 1.0 * c.global_batch * c.seq * (a.stored_token_bytes * units::token).value;
+    const double read = bytes / a.storage_read.value;
+    data = read > before_data ? read - before_data : 0.0;
+  }
+  return detail::assemble_step(p, c, pl, pt, layers.avg, ends, p2p, dp_exposed, opt, data, micro,
+                               nodes);
 }
 
 /// Seconds of one iteration of the global batch.

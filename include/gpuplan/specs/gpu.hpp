@@ -3,6 +3,7 @@
 #pragma once
 
 #include <gpuplan/specs/checks.hpp>
+#include <gpuplan/specs/kernel_efficiency.hpp>
 #include <gpuplan/specs/name.hpp>
 #include <gpuplan/specs/precision.hpp>
 #include <gpuplan/units.hpp>
@@ -185,6 +186,10 @@ struct gpu_spec {
   pcie_spec pcie{};
   int sm_count = 0;                          ///< SMs (NVIDIA) or CUs (AMD); zero if unknown
   frequency boost_clock{};                   ///< max SM clock; zero if unknown
+  /// Fractions of the peaks its kernels reach (largest GEMMs, streaming copies) and whose
+  /// measurement each is (specs/kernel_efficiency.hpp); zero: unknown, the kernel model's
+  /// named defaults (models/kernels.hpp).
+  kernel_efficiency kernels{};
 
   /// Memory the models may plan on: the driver-reported total where known, else the capacity.
   [[nodiscard]] constexpr data_size plannable_memory() const {
@@ -228,6 +233,7 @@ struct gpu_spec {
     detail::check_input(sm_count >= 0, "gpu_spec.sm_count must not be negative", sm_count);
     detail::check_input(detail::finite_nonnegative(boost_clock.value),
                         "gpu_spec.boost_clock must be finite and not negative", boost_clock.value);
+    kernels.validate();
   }
 };
 

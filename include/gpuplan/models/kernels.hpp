@@ -1,0 +1,368 @@
+// gpuplan/models/kernels.hpp: the time of one kernel on one GPU, for the training step
+// (models/training_step.hpp) and serving (models/serving.hpp) alike: GEMMs, attention and
+// memory-bound work, at achievable fractions of the GPU's peaks, and never below a launch floor.
+//
+//   memory-bound  t_m = bytes / (HBM bandwidth x achievable fraction)
+//   GEMM, serving (gemm_time): t_c = FLOPs / (peak x fraction x W / (W + W_half)), the kernel
+//                 max(t_c, t_m) x (1 + (min / max)^p)^(1/p), at least the floor
+//   GEMM, training (detail::gemm_seconds): t_c = FLOPs / (peak x MAMF x sustained x wave), where
+//                 wave is the wave-quantisation efficiency of the output tiles over the SMs
+//                 (with split-K for narrow, deep products), max(t_c, t_m) + the launch time
+//   attention     FLOPs at a fraction of the tensor peak that saturates with the keys per query
+//                 (or the sequence): max x K / (K + K_half)
+//
+// The serving GEMM's size-dependent fraction: a GEMM of W FLOPs reaches half of the large-GEMM
+// fraction at W_half (too few tiles to fill the SMs, each tile's prologue and epilogue); its
+// smooth maximum: a kernel near the ridge point neither overlaps its loads and its math
+// perfectly (the plain max) nor serialises them (the sum). The training GEMM resolves the same
+// effect by the tiles of its shapes, which its step-level validation was fitted with; the two
+// share the facts below and the GPU's measured fractions (gpu_spec::kernels).
+//
+// The measured facts, each once: the per-GPU largest-GEMM and HBM fractions are data of the GPU
+// (specs/kernel_efficiency.hpp, filled in catalog/gpus.hpp); for a GPU without them the named
+// defaults unmeasured_matmul_fraction and unmeasured_hbm_fraction; the launch time of a kernel,
+// kernel_launch_time.
+#pragma once
+
+#include <gpuplan/models/cmath.hpp>
+#include <gpuplan/specs/checks.hpp>
+#include <gpuplan/specs/gpu.hpp>
+#include <gpuplan/specs/kernel_efficiency.hpp>
+#include <gpuplan/specs/precision.hpp>
+#include <gpuplan/units.hpp>
+
+namespace gpuplan {
+
+// ---- measured facts and named defaults ---------------------------------------------------------
+
+/// Fixed time of one kernel launched from a CUDA graph or a C++ runtime (launch, prologue,
+/// epilogue, tail). In a bf16 GEMM sweep on one H100 SXM (PyTorch 2.11, cuBLAS), products with
+/// m = 512 and 1024 against 4096 x 4096 weights ran 3.6-4.7 us over their roofline; 4 us. For
+/// scale: a PyTorch eager launch of a 1 MiB copy takes about 10 us on an H100 (this project's
+/// kernel table), and NCCL's own base latency is 3.6 us (collectives.hpp). The training step adds
+/// it to every GEMM (step_assumptions::kernel_overhead); serving takes it as the least time of any
+/// kernel (roofline_assumptions::kernel_floor).
+inline constexpr duration kernel_launch_time = 4.0 * units::us;
+
+/// The largest-GEMM fraction for a GPU no published measurement covers (gpu_spec::kernels
+/// .matmul_16bit unknown: Ada, Turing, Volta, CDNA2, a GPU from a JSON file without the key): the
+/// median of the four NVIDIA bf16 MAMF fractions of the catalog (B200 0.776, H100 SXM 0.803, A100
+/// PCIe 252.9 / 312 = 0.811, A100 SXM 0.869), (0.803 + 0.811) / 2 = 0.807. An estimate for any
+/// GPU it applies to (models/estimates.hpp lists it).
+inline constexpr double unmeasured_matmul_fraction = (mamf::h100_sxm_bf16 + mamf::a100_pcie_bf16) / 2.0;
+
+/// The streaming fraction of the datasheet HBM bandwidth for a GPU without a figure of its own
+/// (gpu_spec::kernels.hbm unknown): the H100 SXM's copies, 0.90 (specs/kernel_efficiency.hpp),
+/// the only HBM measurement in the project.
+inline constexpr double unmeasured_hbm_fraction = h100_sxm_hbm_copy_fraction;
+
+/// The largest-GEMM fraction of the tensor peak that the step model uses by default for a GPU
+/// (step_assumptions::matmul_peak_fraction = 0), and where it comes from: measured on this GPU,
+/// or borrowed (a sibling's, or unmeasured_matmul_fraction for an architecture no published
+/// measurement covers). `measured` is false for a borrowed figure, which is then an estimate for
+/// this GPU (models/estimates.hpp reports it).
+struct matmul_efficiency {
+  double fraction = unmeasured_matmul_fraction;
+  const char* source = "the median of the published NVIDIA bf16 MAMF fractions: no measurement "
+                       "covers this architecture";
+  bool measured = false;
+};
+
+/// The GPU's largest-GEMM fraction at precision p, from its kernel efficiencies
+/// (gpu_spec::kernels): fp8 its 8-bit figure where it has one; bf16 and fp16 (the same tensor
+/// cores at the same peak) its 16-bit figure; any other precision (fp8 without a figure, tf32,
+/// fp32, int8, fp4) borrows the 16-bit one as an estimate; no figure: unmeasured_matmul_fraction.
+constexpr matmul_efficiency default_matmul_efficiency(const gpu_spec& g,
+                                                      precision p = precision::bf16) {
+  const efficiency_figure& f8 = g.kernels.matmul_8bit;
+  if (p == precision::fp8 && f8.known()) return {f8.fraction, f8.source, f8.measured};
+  if (p != precision::bf16 && p != precision::fp16) {
+    matmul_efficiency e = default_matmul_efficiency(g, precision::bf16);
+    e.measured = false;
+    e.source = "a bf16 MAMF figure: no measurement at this precision";
+    return e;
+  }
+  const efficiency_figure& f16 = g.kernels.matmul_16bit;
+  if (f16.known()) return {f16.fraction, f16.source, f16.measured};
+  return {};
+}
+
+/// The achievable fraction of the GPU's memory bandwidth: its own figure (gpu_spec::kernels.hbm),
+/// else `fallback` (the model's assumption, unmeasured_hbm_fraction by default).
+constexpr double hbm_fraction(const gpu_spec& g, double fallback) {
+  return g.kernels.hbm.known() ? g.kernels.hbm.fraction : fallback;
+}
+
+/// The bandwidth a streaming kernel reaches on the GPU (hbm_fraction x the datasheet's).
+constexpr bandwidth achievable_bandwidth(const gpu_spec& g, double fallback) {
+  return hbm_fraction(g, fallback) * g.memory_bandwidth;
+}
+
+/// Time of memory-bound work: `bytes` read and written at the achievable bandwidth.
+constexpr duration memory_time(data_size bytes, const gpu_spec& g, double fallback) {
+  return bytes / achievable_bandwidth(g, fallback);
+}
+
+/// max_fraction x x / (x + half): a fraction of peak that saturates with the size x of the work
+/// (attention's keys per query, or its sequence), half of it at x = half; 0 for no work.
+constexpr double saturating_fraction(double x, double max_fraction, double half) {
+  return x > 0.0 ? max_fraction * x / (x + half) : 0.0;
+}
+
+// ---- serving: one kernel on the roofline ---------------------------------------------------
+
+/// Large-GEMM fraction of the dense 8-bit tensor peak the serving roofline applies on every GPU,
+/// calibrated on the H100: fp8 e4m3 torch._scaled_mm 1352-1443 TFLOP/s of 1979 at m >= 1024
+/// (0.68-0.73, this project's kernel table, docs/models/serving.md); stas00/ml-engineering's MAMF:
+/// H100 SXM 0.709, H200 0.734 (specs/kernel_efficiency.hpp); 0.72, between them, since the
+/// serving validation runs fp8 on both. The step model reads each GPU's own fp8 MAMF instead
+/// (gpu_spec::kernels.matmul_8bit).
+inline constexpr double serving_fp8_gemm_fraction = 0.72;
+
+struct roofline_assumptions {
+  // ---- matrix multiplies (cuBLAS / CUTLASS GEMMs) ---------------------------------------------
+
+  /// Large-GEMM fraction of the dense 16-bit tensor peak, on every GPU (the serving model was
+  /// calibrated on the H100 SXM; models/estimates.hpp reports it as an estimate elsewhere): the
+  /// H100 SXM's bf16 MAMF, 0.803 (specs/kernel_efficiency.hpp, mamf::h100_sxm_bf16), which this
+  /// project's own cuBLAS table agrees with (733-818 of 989.5 TFLOP/s at m >= 1024).
+  double gemm_fraction_16bit = mamf::h100_sxm_bf16;
+  /// Large-GEMM fraction of the dense 8-bit (fp8 / int8) tensor peak: serving_fp8_gemm_fraction.
+  double gemm_fraction_8bit = serving_fp8_gemm_fraction;
+  /// Large-GEMM fraction of the 4-bit (fp4) tensor peak. ESTIMATE: the 8-bit figure,
+  /// serving_fp8_gemm_fraction; no fp4 GEMM measurement is in the project yet.
+  double gemm_fraction_4bit = serving_fp8_gemm_fraction;
+  /// Work of one GEMM at which it reaches half its large-GEMM fraction. Calibrated on the H100
+  /// bf16 table, 4096 x 4096 weights: m = 512 (17.2 GFLOP) runs at 652 TFLOP/s = 0.826 of the
+  /// m = 8192 rate (789), so W_half = 17.2 x 0.174 / 0.826 = 3.6 GFLOP.
+  compute_amount gemm_half_work = 3.6 * units::GFLOP;
+  /// Exponent p of the smooth maximum of compute and memory time. Calibrated on the H100 bf16
+  /// table at the ridge (8192 x 8192 weights, m = 128-512: 339, 621, 695 TFLOP/s measured; p = 3
+  /// gives 371, 589, 735; the plain max, p -> infinity, gives 384, 768, 789).
+  double roofline_sharpness = 3.0;
+
+  // ---- memory -----------------------------------------------------------------------------------
+
+  /// Fraction of the datasheet HBM bandwidth a streaming kernel reaches on a GPU whose spec has
+  /// no figure of its own (gpu_spec::kernels.hbm; a GPU's own figure wins): the named default
+  /// unmeasured_hbm_fraction (0.90, the H100 SXM's copies).
+  double hbm_fraction = unmeasured_hbm_fraction;
+
+  // ---- attention (FlashAttention-class kernels) ----------------------------------------------
+
+  /// Large-context fraction of the 16-bit tensor peak for causal attention's forward pass, and
+  /// the mean keys per query at which half of it is reached. Calibrated on the H100 table
+  /// (F.scaled_dot_product_attention, flash backend, bf16, head dim 128): 548, 603 and 634
+  /// TFLOP/s at sequence 2048, 4096 and 8192 (mean keys 1024, 2048, 4096) fit
+  /// 0.676 x K / (K + 227) within 1%.
+  double attention_fraction = 0.676;
+  double attention_half_keys = 227.0;
+
+  // ---- weight-only quantisation (W4A16 / W8A16: Marlin, AWQ, GPTQ kernels) -------------------
+
+  /// Vector operations to unpack, convert and scale one quantised weight. ESTIMATE: Marlin's
+  /// dequantisation is a few bit operations (lop3), one conversion and one fused multiply-add
+  /// per weight pair or weight (Frantar et al. 2024, "MARLIN", arXiv:2408.11743, sec. 4); 4.
+  double dequant_ops_per_weight = 4.0;
+  /// Activation rows that share one dequantised weight tile. Marlin tiles 16 rows per warp and
+  /// up to 4 such tiles per thread block (64 rows): the weights are dequantised again for every
+  /// 64 rows of a large batch, which is why its speed-up fades above batch 32-64 (MARLIN,
+  /// arXiv:2408.11743, figs. 1 and 9).
+  int dequant_tile_rows = 64;
+
+  // ---- fixed costs ------------------------------------------------------------------------------
+
+  /// Least time of any kernel (launch, ramp-up, tail), captured in a CUDA graph or issued by a C++
+  /// runtime: kernel_launch_time (4 us).
+  duration kernel_floor = kernel_launch_time;
+
+  constexpr void validate() const {
+    auto fraction = [](double x) { return detail::finite(x) && x > 0.0 && x <= 1.0; };
+    detail::check_input(fraction(gemm_fraction_16bit),
+                        "roofline_assumptions.gemm_fraction_16bit must be in (0, 1]");
+    detail::check_input(fraction(gemm_fraction_8bit),
+                        "roofline_assumptions.gemm_fraction_8bit must be in (0, 1]");
+    detail::check_input(fraction(gemm_fraction_4bit),
+                        "roofline_assumptions.gemm_fraction_4bit must be in (0, 1]");
+    detail::check_input(fraction(hbm_fraction),
+                        "roofline_assumptions.hbm_fraction must be in (0, 1]");
+    detail::check_input(fraction(attention_fraction),
+                        "roofline_assumptions.attention_fraction must be in (0, 1]");
+    detail::check_input(detail::finite_nonnegative(gemm_half_work.value),
+                        "roofline_assumptions.gemm_half_work must be finite and not negative");
+    detail::check_input(detail::finite_nonnegative(attention_half_keys),
+                        "roofline_assumptions.attention_half_keys must be finite and not negative");
+    detail::check_input(detail::finite(roofline_sharpness) && roofline_sharpness >= 1.0,
+                        "roofline_assumptions.roofline_sharpness must be at least 1");
+    detail::check_input(detail::finite_nonnegative(dequant_ops_per_weight),
+                        "roofline_assumptions.dequant_ops_per_weight must not be negative");
+    detail::check_input(dequant_tile_rows >= 1,
+                        "roofline_assumptions.dequant_tile_rows must be at least 1",
+                        dequant_tile_rows);
+    detail::check_input(detail::finite_nonnegative(kernel_floor.value),
+                        "roofline_assumptions.kernel_floor must be finite and not negative");
+  }
+};
+
+/// One kernel's cost: its compute and memory times and the time it takes.
+struct kernel_time {
+  duration compute{};  ///< FLOPs at the achievable compute rate
+  duration memory{};   ///< bytes at the achievable bandwidth
+  duration total{};    ///< the smooth maximum, at least the kernel floor
+  /// The math at the large-kernel fraction, without the small-kernel penalty (the classic
+  /// roofline's compute time; GEMMs only, zero elsewhere).
+  duration math{};
+  [[nodiscard]] constexpr bool compute_bound() const { return compute > memory; }
+};
+
+/// max(a, b) x (1 + (min / max)^p)^(1/p): the smooth maximum of two times.
+constexpr duration smooth_max(duration a, duration b, double p) {
+  const duration hi = a > b ? a : b, lo = a > b ? b : a;
+  if (!(hi.value > 0.0)) return hi;
+  const double r = lo.value / hi.value;
+  if (!(r > 0.0)) return hi;
+  return hi * detail::cpow(1.0 + detail::cpow(r, p), 1.0 / p);
+}
+
+/// The large-kernel fraction of peak for tensor math in precision p.
+constexpr double gemm_fraction(precision p, const roofline_assumptions& a) {
+  switch (p) {
+    case precision::fp8:
+    case precision::int8: return a.gemm_fraction_8bit;
+    case precision::fp4:
+    case precision::int4: return a.gemm_fraction_4bit;
+    default: return a.gemm_fraction_16bit;
+  }
+}
+
+/// A kernel's time from its FLOPs at `rate` (already the achievable rate) and its bytes.
+constexpr kernel_time roofline(compute_amount flops, compute_rate rate, data_size bytes,
+                               const gpu_spec& gpu, const roofline_assumptions& a) {
+  kernel_time k{};
+  k.compute = rate.value > 0.0 ? flops / rate : duration{};
+  k.memory = memory_time(bytes, gpu, a.hbm_fraction);
+  k.total = smooth_max(k.compute, k.memory, a.roofline_sharpness);
+  if (k.total < a.kernel_floor) k.total = a.kernel_floor;
+  return k;
+}
+
+/// A GEMM of m x k activations by k x n weights, `weight_bytes` per weight element and
+/// `act_bytes` per activation element, with math in `math` precision; `dequant` adds the
+/// unpacking of weight-only quantised weights on the vector units (once per dequant_tile_rows
+/// rows of activations).
+constexpr kernel_time gemm_time(double m, double k, double n, precision math, double weight_bytes,
+                                double act_bytes, bool dequant, const gpu_spec& gpu,
+                                const roofline_assumptions& a) {
+  const compute_amount flops = 2.0 * m * k * n * units::FLOP;
+  const double w = flops.value;
+  // The ramp (tiles too few to fill the SMs, each tile's prologue and epilogue) is a time: at a
+  // precision with a faster peak the same shape reaches half its rate at proportionally more
+  // work (H100 fp8 at m = 1024: 0.94 and 0.96 of the m = 8192 rate, W_half 5-9 GFLOP, about
+  // twice bf16's; this project's kernel table).
+  const compute_rate base = gpu.peak.tensor(precision::bf16);
+  const double scale = base.value > 0.0 && gpu.peak.tensor(math).value > base.value
+                           ? gpu.peak.tensor(math).value / base.value
+                           : 1.0;
+  const double size = w / (w + a.gemm_half_work.value * scale);
+  const compute_rate rate = gemm_fraction(math, a) * size * gpu.peak.tensor(math);
+  const data_size bytes = (k * n * weight_bytes + m * (k + n) * act_bytes) * units::B;
+  kernel_time t = roofline(flops, rate, bytes, gpu, a);
+  const compute_rate large = gemm_fraction(math, a) * gpu.peak.tensor(math);
+  t.math = large.value > 0.0 ? flops / large : duration{};
+  if (dequant && gpu.peak.fp32_vector.value > 0.0) {
+    const double tiles = static_cast<double>(static_cast<long long>(
+        (m + a.dequant_tile_rows - 1) / a.dequant_tile_rows));
+    const duration extra =
+        k * n * (tiles < 1.0 ? 1.0 : tiles) * a.dequant_ops_per_weight * units::FLOP /
+        gpu.peak.fp32_vector;
+    t.compute = t.compute + extra;
+    t.math = t.math + extra;
+    t.total = smooth_max(t.compute, t.memory, a.roofline_sharpness);
+    if (t.total < a.kernel_floor) t.total = a.kernel_floor;
+  }
+  return t;
+}
+
+/// Attention's achievable fraction for a mean of `keys` keys per query.
+constexpr double attention_fraction(double keys, const roofline_assumptions& a) {
+  return saturating_fraction(keys, a.attention_fraction, a.attention_half_keys);
+}
+
+
+// ---- training: GEMMs by their tiles ------------------------------------------------------------
+
+namespace detail {
+
+constexpr long long ceil_div(double a, double b) {
+  const double q = a / b;
+  const long long i = static_cast<long long>(q);
+  return (static_cast<double>(i) < q) ? i + 1 : i;
+}
+
+/// The rates a training GEMM runs at (raw doubles: the step model's inner loop).
+struct gemm_ctx {
+  double peak = 0.0;      // FLOP/s, the dense tensor peak for the precision
+  double hbm = 0.0;       // bytes/s achievable (achievable_bandwidth)
+  double frac = 0.0;      // sustained largest-GEMM fraction of the peak
+  double overhead = 0.0;  // s per kernel (kernel_launch_time by default)
+  double floor = 0.0;     // s, shortest kernel (eager PyTorch)
+  double e = 2.0;         // bytes per element
+  int sms = 0, tm = 128, tn = 128, split_depth = 1024;
+};
+
+/// Seconds for `batch` GEMMs of m x n x k: the FLOPs at the sustained fraction of the peak times
+/// the wave-quantisation efficiency of the tm x tn output tiles over the SMs (split-K slices of
+/// at least split_depth when the tiles are fewer than the SMs), or the bytes of the operands and
+/// the result over the achievable bandwidth, whichever is slower, plus the per-kernel overhead;
+/// at least the floor.
+constexpr double gemm_seconds(const gemm_ctx& c, double m, double n, double k, double batch = 1.0) {
+  if (!(m > 0.0 && n > 0.0 && k > 0.0 && batch > 0.0)) return 0.0;
+  const double flops = 2.0 * m * n * k * batch;
+  double wave = 1.0;
+  if (c.sms > 0) {
+    const double tiles = static_cast<double>(ceil_div(m, c.tm) * ceil_div(n, c.tn)) * batch;
+    double split = 1.0;
+    if (tiles < c.sms) {
+      const double want = static_cast<double>(c.sms / static_cast<long long>(tiles > 1 ? tiles : 1));
+      const double deep = static_cast<double>(static_cast<long long>(k / c.split_depth));
+      split = want < deep ? want : deep;
+      if (split < 1.0) split = 1.0;
+    }
+    const double work = tiles * split;
+    const double waves = static_cast<double>(ceil_div(work, c.sms));
+    wave = work / (waves * c.sms);
+  }
+  const double t_compute = flops / (c.peak * c.frac * wave);
+  const double t_memory = c.e * (m * k + k * n + m * n) * batch / c.hbm;
+  const double t = (t_compute > t_memory ? t_compute : t_memory) + c.overhead;
+  return t > c.floor ? t : c.floor;
+}
+
+/// A linear layer y[m, n] = x[m, k] W[k, n], `batch` of them: forward, and the backward's data
+/// gradient dx[m, k] = dy[m, n] W^T and weight gradient dW[k, n] = x^T dy (reduction over m).
+struct linear_seconds {
+  double fwd = 0.0, bwd = 0.0;
+  constexpr linear_seconds& operator+=(const linear_seconds& o) {
+    fwd += o.fwd;
+    bwd += o.bwd;
+    return *this;
+  }
+};
+constexpr linear_seconds linear(const gemm_ctx& c, double m, double n, double k,
+                                double batch = 1.0) {
+  return {gemm_seconds(c, m, n, k, batch),
+          gemm_seconds(c, m, k, n, batch) + gemm_seconds(c, k, n, m, batch)};
+}
+
+/// Seconds of memory-bound work of `bytes` at the gemm_ctx's achievable bandwidth.
+constexpr double memory_seconds(const gemm_ctx& c, double bytes) { return bytes / c.hbm; }
+
+/// Seconds of `n` eager kernels of `bytes` each, none shorter than the floor.
+constexpr double eager_ops_seconds(const gemm_ctx& c, double n, double bytes) {
+  const double one = bytes / c.hbm;
+  return n * (one > c.floor ? one : c.floor);
+}
+
+}  // namespace detail
+
+}  // namespace gpuplan

@@ -1,0 +1,87 @@
+// gpuplan/specs/kernel_efficiency.hpp: the fractions of its datasheet peaks that a GPU's kernels
+// were measured to reach (largest GEMMs, streaming copies), as data of the GPU (gpu_spec::kernels),
+// and the published measurements they come from, each once.
+//
+// The catalog (catalog/gpus.hpp) fills gpu_spec::kernels from the constants below: a GPU
+// measured itself carries its figure with `measured` set; a GPU with none borrows a sibling's
+// (same architecture) with `measured` false, which models/estimates.hpp reports as an estimate;
+// a GPU with no figure at all (fraction 0: most GPUs read from a user's JSON file) gets the
+// model's named default (models/kernels.hpp: unmeasured_matmul_fraction, unmeasured_hbm_fraction).
+#pragma once
+
+#include <gpuplan/specs/checks.hpp>
+
+namespace gpuplan {
+
+/// Maximum achievable matmul FLOPS (MAMF) as fractions of the dense tensor peak, from
+/// stas00/ml-engineering, compute/accelerator/README.md ("Maximum Achievable Matmul FLOPS
+/// comparison table": the best TFLOP/s of a sweep of GEMM shapes, PyTorch + cuBLAS/hipBLASLt).
+/// Each is TFLOP/s measured / dense datasheet peak; the 16-bit ones are bf16.
+namespace mamf {
+/// A100 SXM bf16: 271.2 of 312 TFLOP/s = 0.869.
+inline constexpr double a100_sxm_bf16 = 0.869;
+/// A100 PCIe bf16: 252.9 of 312 TFLOP/s.
+inline constexpr double a100_pcie_bf16 = 252.9 / 312.0;
+/// H100 SXM bf16: 794.5 of 989.5 TFLOP/s = 0.803. The one H100 16-bit GEMM fraction of the
+/// project: this project's own cuBLAS table (docs/models/serving.md) agrees, 733-818 TFLOP/s at
+/// m >= 1024 (0.74-0.83).
+inline constexpr double h100_sxm_bf16 = 0.803;
+/// H100 SXM fp8: 1402.6 of 1979 TFLOP/s.
+inline constexpr double h100_sxm_fp8 = 1402.6 / 1979.0;
+/// H200 SXM fp8: 1453.4 of 1979 TFLOP/s.
+inline constexpr double h200_sxm_fp8 = 1453.4 / 1979.0;
+/// B200 bf16: 1745 of 2250 TFLOP/s = 0.776.
+inline constexpr double b200_bf16 = 0.776;
+/// B200 fp8: 3432.5 of 4500 TFLOP/s.
+inline constexpr double b200_fp8 = 3432.5 / 4500.0;
+/// MI300X bf16: 668.4 of 1307.4 TFLOP/s = 0.511.
+inline constexpr double mi300x_bf16 = 0.511;
+}  // namespace mamf
+
+/// Fraction of the datasheet HBM bandwidth a streaming kernel reaches on one H100 SXM: copies of
+/// 256 MiB to 4 GiB ran at 2981-3028 GB/s of 3350 (0.89-0.90; PyTorch 2.11, this project's
+/// kernel table, docs/models/serving.md); 0.90. The only HBM measurement in the project.
+inline constexpr double h100_sxm_hbm_copy_fraction = 0.90;
+
+/// One achievable fraction of a datasheet peak, and whose measurement it is.
+struct efficiency_figure {
+  /// Fraction of the peak; 0: no figure (the kernel model's named default applies).
+  double fraction = 0.0;
+  /// Measured on this GPU; false: borrowed from another GPU (an estimate for this one).
+  bool measured = false;
+  /// Whose measurement, in words ("bf16 MAMF of the H100 SXM").
+  const char* source = "";
+
+  [[nodiscard]] constexpr bool known() const { return fraction > 0.0; }
+  /// A figure measured on this GPU.
+  static constexpr efficiency_figure of_this_gpu(double f, const char* src) {
+    return {f, true, src};
+  }
+  /// A figure borrowed from another GPU.
+  static constexpr efficiency_figure borrowed(double f, const char* src) { return {f, false, src}; }
+};
+
+/// What fraction of its peaks a GPU's kernels reach (gpu_spec::kernels). Zero fractions: unknown.
+struct kernel_efficiency {
+  /// Largest-GEMM fraction of the dense 16-bit (bf16 / fp16) tensor peak.
+  efficiency_figure matmul_16bit{};
+  /// Largest-GEMM fraction of the dense fp8 tensor peak.
+  efficiency_figure matmul_8bit{};
+  /// Streaming-kernel fraction of the datasheet memory bandwidth.
+  efficiency_figure hbm{};
+
+  /// Throws gpuplan::invalid_input naming the field when a fraction is outside [0, 1].
+  constexpr void validate() const {
+    auto ok = [](const efficiency_figure& e) {
+      return detail::finite(e.fraction) && e.fraction >= 0.0 && e.fraction <= 1.0;
+    };
+    detail::check_input(ok(matmul_16bit), "gpu_spec.kernels.matmul_16bit must be in [0, 1] (0: unknown)",
+                        matmul_16bit.fraction);
+    detail::check_input(ok(matmul_8bit), "gpu_spec.kernels.matmul_8bit must be in [0, 1] (0: unknown)",
+                        matmul_8bit.fraction);
+    detail::check_input(ok(hbm), "gpu_spec.kernels.hbm must be in [0, 1] (0: unknown)",
+                        hbm.fraction);
+  }
+};
+
+}  // namespace gpuplan
