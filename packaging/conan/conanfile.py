@@ -124,9 +124,14 @@ class GpuplanConan(ConanFile):
 
         core = self.cpp_info.components["core"]
         core.set_property("cmake_target_name", "gpuplan::gpuplan")
-        # With the tool, bin/ holds bin/gpuplan: on the PATH of `conan ... --run` environments.
+        # With the tool, bin/ holds bin/gpuplan. Conan puts a dependency's bindirs on the run
+        # environment's PATH only for packages it runs (applications, shared libraries); this one
+        # is headers and a program, so the PATH is set for every consumer's VirtualRunEnv
+        # (conanrun.sh) explicitly.
         core.bindirs = ["bin"] if self.options.tool else []
         core.libdirs = []
+        if self.options.tool:
+            self.runenv_info.prepend_path("PATH", os.path.join(self.package_folder, "bin"))
 
         probe = self.cpp_info.components["probe"]
         probe.set_property("cmake_target_name", "gpuplan::probe")

@@ -1,7 +1,9 @@
 # The packaging.conan test: `conan create` of packaging/conan, offline, in a Conan home of its own,
 # with the test's profile. The recipe's test_package builds against the created package and runs.
 #   cmake -DCONAN=... -DSOURCE=<gpuplan checkout> -DWORK=<dir> -DPROFILE=... -DOPTIONS=a|b
-#         -DEXPECT=regex||regex... -P conan_create.cmake
+#         -DEXPECT=regex||regex... [-DBUILD_TYPE=Debug] -P conan_create.cmake
+# BUILD_TYPE overrides the profile's (Release) for the host: the tool's sources compile several
+# times faster at -O0, and the test is of the packaging, not of the optimiser.
 # The recipe and the files it exports are copied to WORK first, so that the test_package's build
 # folder (Conan puts it beside the test_package) never lands in the source tree.
 cmake_minimum_required(VERSION 3.25)
@@ -29,9 +31,14 @@ if(OPTIONS)
   endforeach()
 endif()
 
+set(settings "")
+if(BUILD_TYPE)
+  set(settings -s:h "build_type=${BUILD_TYPE}")
+endif()
+
 execute_process(
   COMMAND "${CONAN}" create "${src}/packaging/conan" --no-remote --build=missing
-          -pr:h "${PROFILE}" -pr:b "${PROFILE}" ${options}
+          -pr:h "${PROFILE}" -pr:b "${PROFILE}" ${options} ${settings}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
 message(STATUS "conan create output:\n${out}")
 if(NOT rc EQUAL 0)
