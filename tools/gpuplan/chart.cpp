@@ -108,100 +108,100 @@ std::string center(const std::string& s, std::size_t width) {
 
 }  // namespace
 
-std::string render_text(const chart_spec& c, int width, int height) {
-  width = std::max(width, 40);
-  height = std::max(height, 5);
+namespace {
+
+/// The text chart's plotting area: H rows of W columns over the axes' ranges.
+struct plot_area {
   axis x, y;
-  ranges(c, x, y);
-  const auto H = static_cast<std::size_t>(height);
-  // y tick labels at the top, middle and bottom rows
-  const std::string y_top = number(y.from(y.hi)), y_mid = number(y.from((y.hi + y.lo) / 2)),
-                    y_bot = number(y.from(y.lo));
-  const std::size_t label_w = std::max({y_top.size(), y_mid.size(), y_bot.size()});
-  const auto W = static_cast<std::size_t>(width) - label_w - 2;
-  std::vector<std::string> grid(H, std::string(W, ' '));
-  auto row_of = [&](double v) -> long {
+  std::size_t H = 0, W = 0;
+  std::vector<std::string> grid;
+
+  [[nodiscard]] long row_of(double v) const {
     const double t = (y.hi - y.to(v)) / (y.hi - y.lo);
     return std::lround(t * static_cast<double>(H - 1));
-  };
-  auto col_x = [&](std::size_t j, double frac) {
+  }
+  [[nodiscard]] double col_x(std::size_t j, double frac) const {
     return x.from(x.lo + (x.hi - x.lo) * (static_cast<double>(j) + frac) / static_cast<double>(W));
-  };
-  auto put = [&](long r, std::size_t j, char m) {
+  }
+  void put(long r, std::size_t j, char m) {
     if (r >= 0 && r < static_cast<long>(H) && j < W) grid[static_cast<std::size_t>(r)][j] = m;
-  };
-  // Band edges first (series draw over them).
+  }
+};
+
+/// Band edges, dashed across the area (drawn first: series draw over them).
+void draw_bands(const chart_spec& c, plot_area& a) {
   for (const band& b : c.bands)
     for (double v : {b.from, b.to}) {
       if (c.log_y && v <= 0) continue;
-      const long r = row_of(v);
-      for (std::size_t j = 0; j < W; j += 2) put(r, j, '-');
+      const long r = a.row_of(v);
+      for (std::size_t j = 0; j < a.W; j += 2) a.put(r, j, '-');
     }
-  for (std::size_t si = 0; si < c.data.size(); ++si) {
-    const char m = markers[si % sizeof markers];
-    std::vector<std::pair<double, double>> pts;
-    for (const auto& p : c.data[si].points)
-      if (std::isfinite(p.first) && std::isfinite(p.second)) pts.push_back(p);
-    std::sort(pts.begin(), pts.end());
-    if (pts.empty()) continue;
-    std::size_t k = 0;
-    for (std::size_t j = 0; j < W; ++j) {
-      const double x0 = col_x(j, 0.0), x1 = col_x(j, 1.0);
-      // points inside this column: draw their span
-      double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-      while (k < pts.size() && pts[k].first < x1) {
-        if (pts[k].first >= x0) {
-          lo = std::min(lo, pts[k].second);
-          hi = std::max(hi, pts[k].second);
-        }
-        ++k;
+}
+
+/// One series with marker `m`: each column's points as their span; between points, lines
+/// interpolate and steps hold the last value, inside the series' range.
+void draw_series(const series& sr, char m, plot_area& a) {
+  std::vector<std::pair<double, double>> pts;
+  for (const auto& p : sr.points)
+    if (std::isfinite(p.first) && std::isfinite(p.second)) pts.push_back(p);
+  std::sort(pts.begin(), pts.end());
+  if (pts.empty()) return;
+  std::size_t k = 0;
+  for (std::size_t j = 0; j < a.W; ++j) {
+    const double x0 = a.col_x(j, 0.0), x1 = a.col_x(j, 1.0);
+    // points inside this column: draw their span
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    while (k < pts.size() && pts[k].first < x1) {
+      if (pts[k].first >= x0) {
+        lo = std::min(lo, pts[k].second);
+        hi = std::max(hi, pts[k].second);
       }
-      if (lo <= hi) {
-        const long r0 = row_of(hi), r1 = row_of(lo);
-        for (long r = r0; r <= r1; ++r) put(r, j, m);
-        continue;
-      }
-      if (c.data[si].draw == style::points) continue;
-      // no point here: interpolate (lines) or hold the last value (steps) inside the series' range
-      const double xm = col_x(j, 0.5);
-      if (xm < pts.front().first || xm > pts.back().first) continue;
-      const auto after = std::upper_bound(pts.begin(), pts.end(), std::make_pair(xm, -std::numeric_limits<double>::infinity()));
-      if (after == pts.begin() || after == pts.end()) continue;
-      const auto before = std::prev(after);
-      double v = before->second;
-      if (c.data[si].draw == style::lines && after->first > before->first) {
-        const double t = (xm - before->first) / (after->first - before->first);
-        v = before->second + t * (after->second - before->second);
-      }
-      put(row_of(v), j, m);
+      ++k;
     }
+    if (lo <= hi) {
+      const long r0 = a.row_of(hi), r1 = a.row_of(lo);
+      for (long r = r0; r <= r1; ++r) a.put(r, j, m);
+      continue;
+    }
+    if (sr.draw == style::points) continue;
+    // no point here: interpolate (lines) or hold the last value (steps) inside the series' range
+    const double xm = a.col_x(j, 0.5);
+    if (xm < pts.front().first || xm > pts.back().first) continue;
+    const auto after = std::upper_bound(pts.begin(), pts.end(), std::make_pair(xm, -std::numeric_limits<double>::infinity()));
+    if (after == pts.begin() || after == pts.end()) continue;
+    const auto before = std::prev(after);
+    double v = before->second;
+    if (sr.draw == style::lines && after->first > before->first) {
+      const double t = (xm - before->first) / (after->first - before->first);
+      v = before->second + t * (after->second - before->second);
+    }
+    a.put(a.row_of(v), j, m);
   }
-  std::ostringstream out;
-  if (!c.title.empty()) out << center(c.title, static_cast<std::size_t>(width)) << '\n';
-  if (!c.y_label.empty()) out << c.y_label << '\n';
-  for (std::size_t r = 0; r < H; ++r) {
-    std::string label;
-    if (r == 0) label = y_top;
-    else if (r == H / 2) label = y_mid;
-    else if (r == H - 1) label = y_bot;
-    out << std::string(label_w - label.size(), ' ') << label << " |" << grid[r] << '\n';
-  }
-  out << std::string(label_w + 1, ' ') << '+' << std::string(W, '-') << '\n';
-  const double span = x.from(x.hi) - x.from(x.lo);
+}
+
+/// The x axis's tick labels (left, middle, right) under the area, and its label.
+void write_x_axis(const chart_spec& c, const plot_area& a, std::size_t label_w, int width,
+                  std::ostringstream& out) {
+  const double span = a.x.from(a.x.hi) - a.x.from(a.x.lo);
   auto xl = [&](double v) { return c.x_is_time ? time_label(v, span) : number(v); };
-  const std::string l = xl(x.from(x.lo)), m = xl(x.from((x.lo + x.hi) / 2)), r = xl(x.from(x.hi));
+  const std::string l = xl(a.x.from(a.x.lo)), m = xl(a.x.from((a.x.lo + a.x.hi) / 2)),
+                    r = xl(a.x.from(a.x.hi));
   std::string ticks(static_cast<std::size_t>(width), ' ');
   auto place = [&](std::size_t at, const std::string& s) {
     at = std::min(at, ticks.size() > s.size() ? ticks.size() - s.size() : 0);
     ticks.replace(at, s.size(), s);
   };
   place(label_w + 2, l);
-  place(label_w + 2 + W / 2 - m.size() / 2, m);
-  place(label_w + 2 + W - r.size(), r);
+  place(label_w + 2 + a.W / 2 - m.size() / 2, m);
+  place(label_w + 2 + a.W - r.size(), r);
   while (!ticks.empty() && ticks.back() == ' ') ticks.pop_back();
   out << ticks << '\n';
   if (!c.x_label.empty())
     out << center(c.x_label + (c.x_is_time ? " (UTC)" : ""), static_cast<std::size_t>(width)) << '\n';
+}
+
+/// The series' markers and names, wrapped at `width`, then the bands' labels.
+void write_legend(const chart_spec& c, int width, std::ostringstream& out) {
   std::string legend;
   for (std::size_t si = 0; si < c.data.size(); ++si) {
     const std::string item = std::string(1, markers[si % sizeof markers]) + " " + c.data[si].name;
@@ -215,6 +215,38 @@ std::string render_text(const chart_spec& c, int width, int height) {
   for (const band& b : c.bands)
     out << "- - " << b.label << ": "
         << (b.from == b.to ? number(b.from) : number(b.from) + " to " + number(b.to)) << '\n';
+}
+
+}  // namespace
+
+std::string render_text(const chart_spec& c, int width, int height) {
+  width = std::max(width, 40);
+  height = std::max(height, 5);
+  plot_area a;
+  ranges(c, a.x, a.y);
+  a.H = static_cast<std::size_t>(height);
+  // y tick labels at the top, middle and bottom rows
+  const std::string y_top = number(a.y.from(a.y.hi)), y_mid = number(a.y.from((a.y.hi + a.y.lo) / 2)),
+                    y_bot = number(a.y.from(a.y.lo));
+  const std::size_t label_w = std::max({y_top.size(), y_mid.size(), y_bot.size()});
+  a.W = static_cast<std::size_t>(width) - label_w - 2;
+  a.grid.assign(a.H, std::string(a.W, ' '));
+  draw_bands(c, a);
+  for (std::size_t si = 0; si < c.data.size(); ++si)
+    draw_series(c.data[si], markers[si % sizeof markers], a);
+  std::ostringstream out;
+  if (!c.title.empty()) out << center(c.title, static_cast<std::size_t>(width)) << '\n';
+  if (!c.y_label.empty()) out << c.y_label << '\n';
+  for (std::size_t r = 0; r < a.H; ++r) {
+    std::string label;
+    if (r == 0) label = y_top;
+    else if (r == a.H / 2) label = y_mid;
+    else if (r == a.H - 1) label = y_bot;
+    out << std::string(label_w - label.size(), ' ') << label << " |" << a.grid[r] << '\n';
+  }
+  out << std::string(label_w + 1, ' ') << '+' << std::string(a.W, '-') << '\n';
+  write_x_axis(c, a, label_w, width, out);
+  write_legend(c, width, out);
   return out.str();
 }
 

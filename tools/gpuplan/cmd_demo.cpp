@@ -101,17 +101,9 @@ void section(const char* title, const char* command, const std::string& line) {
   fmt::print("\n{}\n  $ gpuplan {} {}\n", title, command, line);
 }
 
-}  // namespace
-
-int run_demo() {
-  const std::string mg = model_gpu;
-  fmt::print("gpuplan demo: {} ({} parameters) on DGX H100 nodes (8x {})\n",
-             catalog::llama31_70b.name, show_count(catalog::llama31_70b.parameters()),
-             catalog::h100_sxm.name);
-
-  // 1. Does a full fine-tune fit? Not on one node; the advice, then two nodes.
-  const std::string fit8 = mg + " --gpus 8 " + fine_tune;
-  const std::string fit16 = mg + " --gpus 16 " + fine_tune;
+/// 1. Does a full fine-tune fit? Not on one node; the advice, then two nodes. Returns whether
+/// the 16-GPU plan (the one parts 2 and 3 time and price) fits.
+bool demo_fit(const std::string& fit8, const std::string& fit16) {
   const nlohmann::json f8 = run_json("fit", fit8);
   const nlohmann::json f16 = run_json("fit", fit16);
   section("1. Does it fit? Full fine-tune (bf16, AdamW, FSDP/ZeRO-3, 4k tokens, full recompute)",
@@ -123,12 +115,14 @@ int run_demo() {
     fmt::print("; first advice: {}", f8["advice"][0]["change"].get<std::string>());
   fmt::print("\n  with --gpus 16: {}, {} per GPU\n", f16["fits"].get<bool>() ? "fits" : "does not fit",
              show(f16["per_gpu"]["total_bytes"].get<double>() * units::B));
+  return f16["fits"].get<bool>();
+}
 
-  // 2. How fast: that fine-tune on two nodes, over a budget of 1B tokens.
-  const std::string run = fit16 + " --global-batch 64 --tokens 1B";
+/// 2. How fast: that fine-tune on two nodes, over a budget of 1B tokens.
+void demo_train(const std::string& run, bool fit16_fits) {
   const nlohmann::json t = run_json("train", run);
   // the run timed and priced below is the one part 1 says fits: the same verdict (fit.hpp)
-  if (!t["fits"].get<bool>() || !f16["fits"].get<bool>())
+  if (!t["fits"].get<bool>() || !fit16_fits)
     throw std::runtime_error("demo: the 16-GPU run does not fit, yet the demo times it");
   section("2. How fast? That run on 16 GPUs, 64 x 4096 tokens per step, 1B tokens", "train", run);
   fmt::print("  step {:.2f} s, {:.1f}k tokens/s, MFU {:.0f}%, bottleneck {}; 1B tokens in {} ({:.0f} "
@@ -137,7 +131,10 @@ int run_demo() {
              100 * t["mfu"].get<double>(), t["bottleneck"].get<std::string>(),
              secs(t["time_to_train_s"].get<double>() * units::s), t["gpu_hours"].get<double>());
 
-  // 3. What it costs.
+}
+
+/// 3. What it costs.
+void demo_cost(const std::string& run) {
   const nlohmann::json c = run_json("cost", run);
   section("3. What does it cost?", "cost", run);
   fmt::print("  ${:.0f} at ${:.2f}/GPU-hour ({} {}), {:.0f} kWh, {:.0f} kg CO2e\n",
@@ -151,7 +148,10 @@ int run_demo() {
                c["training"]["reliability"]["ettr"].get<double>(), f["nodes"].get<int>(),
                f["node"].get<std::string>(), f["racks"].get<int>(), f["it_power_kw"].get<double>());
 
-  // 4. Serving it on one node under a latency SLO.
+}
+
+/// 4. Serving it on one node under a latency SLO.
+void demo_serve(const std::string& mg) {
   const std::string serve = mg + " " + serve_load + " --concurrency 64";
   const nlohmann::json s = run_json("serve", serve);
   section("4. Serving: TP 8 on one node, 2000-token prompts, 500-token answers", "serve",
@@ -166,7 +166,10 @@ int run_demo() {
                b["concurrency"].get<double>(), b["output_tokens_per_s"].get<double>(),
                b["output_tokens_per_s_per_gpu"].get<double>(), b["requests_per_s"].get<double>());
 
-  // 5. How many GPUs a demand needs, and when growth outruns them.
+}
+
+/// 5. How many GPUs a demand needs, and when growth outruns them.
+void demo_capacity(const std::string& mg) {
   const std::string cap = mg + " " + serve_load +
                           " --rate 5 --peak-factor 2 --growth 0.1 --months 12 --wait-slo 2";
   const nlohmann::json k = run_json("capacity", cap);
@@ -180,7 +183,10 @@ int run_demo() {
     fmt::print("; add capacity by month {}", k["fleet_runs_out_month"].get<int>());
   fmt::print("\n");
 
-  // 6. Which GPU and layout: the search over both GPUs, counts and every parallel degree.
+}
+
+/// 6. Which GPU and layout: the search over both GPUs, counts and every parallel degree.
+void demo_search(const std::string& mg) {
   const std::string search =
       mg + ",h200 --gpus 16..64 --seq 4096 --global-batch 64 --tokens 1B --threads 1";
   const nlohmann::json q = run_json("search", search);
@@ -203,6 +209,24 @@ int run_demo() {
   if (q["front"].size() > 1)
     fmt::print("  cheapest {}: {}, ${:.0f}\n", layout_of(cheapest),
                secs(cheapest["reserved_time_s"].get<double>() * units::s), cheapest["cost_usd"].get<double>());
+}
+
+}  // namespace
+
+int run_demo() {
+  const std::string mg = model_gpu;
+  fmt::print("gpuplan demo: {} ({} parameters) on DGX H100 nodes (8x {})\n",
+             catalog::llama31_70b.name, show_count(catalog::llama31_70b.parameters()),
+             catalog::h100_sxm.name);
+  const std::string fit8 = mg + " --gpus 8 " + fine_tune;
+  const std::string fit16 = mg + " --gpus 16 " + fine_tune;
+  const bool fit16_fits = demo_fit(fit8, fit16);
+  const std::string run = fit16 + " --global-batch 64 --tokens 1B";
+  demo_train(run, fit16_fits);
+  demo_cost(run);
+  demo_serve(mg);
+  demo_capacity(mg);
+  demo_search(mg);
   fmt::print("\nMore: gpuplan --help; each command above without --json prints its full report.\n");
   return 0;
 }

@@ -161,7 +161,10 @@ nlohmann::json fit_json(const fit_description& d, const fit_report& r) {
   return j;
 }
 
-std::string fit_text(const fit_description& d, const fit_report& r) {
+namespace {
+
+/// The verdict line and what the plan is: model, GPU, layout, configuration.
+std::string fit_headline(const fit_description& d, const fit_report& r) {
   const memory_breakdown& m = r.per_gpu;
   const std::string what =
       fmt::format("{} {} on {} x {}", d.model.name(), d.infer ? "serving" : "training",
@@ -189,7 +192,12 @@ std::string fit_text(const fit_description& d, const fit_report& r) {
   out += fmt::format(") ({})\n", d.gpu.source);
   out += fmt::format("  layout   {}\n", layout_text(d.layout, d.infer));
   out += fmt::format("  {} {}\n\n", d.infer ? "serving " : "training", config_text(d));
+  return out;
+}
 
+/// The most loaded GPU's memory, row by row, against its capacity.
+std::string fit_memory_table(const fit_description& d, const fit_report& r) {
+  const memory_breakdown& m = r.per_gpu;
   table t;
   t.header = {
       fmt::format("per GPU (most loaded{})",
@@ -224,7 +232,13 @@ std::string fit_text(const fit_description& d, const fit_report& r) {
   t.rows.push_back({r.memory_fits() ? "headroom" : "short by",
                     fmt::format("{:.2f}", std::abs(r.headroom().in(units::GiB))),
                     fmt::format("{:.2f}", std::abs(r.headroom().in(units::GB))), ""});
-  out += t.render("  ");
+  return t.render("  ");
+}
+
+/// Host offload, the phases' peaks, the pipeline stages and the KV cache, where they apply.
+std::string fit_details(const fit_description& d, const fit_report& r) {
+  const memory_breakdown& m = r.per_gpu;
+  std::string out;
   if (m.host.value > 0)
     out += fmt::format("  offloaded to host memory: {} ({})\n", gib(m.host), gb(m.host));
   if (m.phases.peak != training_phase::none) {
@@ -256,6 +270,12 @@ std::string fit_text(const fit_description& d, const fit_report& r) {
         d.serve.model_len());
   }
 
+  return out;
+}
+
+/// The ranked changes that would make a plan that does not fit fit ("" when it fits).
+std::string fit_advice(const fit_report& r) {
+  std::string out;
   if (!r.fits()) {
     out += "\n  advice (ranked; per-GPU memory of the most loaded GPU after the change):\n";
     if (r.option_count == 0) {
@@ -273,6 +293,12 @@ std::string fit_text(const fit_description& d, const fit_report& r) {
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::string fit_text(const fit_description& d, const fit_report& r) {
+  return fit_headline(d, r) + fit_memory_table(d, r) + fit_details(d, r) + fit_advice(r);
 }
 
 }  // namespace gpuplan::cli

@@ -400,6 +400,9 @@ std::string echoed(const nlohmann::json& v) {
 
 }  // namespace
 
+// Over 100 lines, on purpose: the lambdas share the state of one message ("subject": only the
+// first setting named carries its value; "file_named": a plan file is named once), which pieces
+// split apart would have to pass back and forth; the two passes are the loop below.
 std::string settings::in_user_terms(std::string_view message) const {
   const auto known = [&](std::string_view key) {
     return std::any_of(fields_.begin(), fields_.end(), [&](const field& f) { return f.key == key; });

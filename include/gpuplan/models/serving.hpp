@@ -808,124 +808,137 @@ constexpr void latency_stats(serving_point& r, const request_mix& mix, double* t
   r.e2e_sd = service_spread(e2e, wt, mix.count, qw) * units::s;
 }
 
+/// continuous_point with chunked prefill: the decoding sequences d and the prompts' chunks share
+/// each step's token budget; fills r's rates and latencies (r.concurrency, r.kv_capacity set).
+constexpr void chunked_prefill_point(const serving_plan& p, double n, serving_point& r) {
+  const double in = p.mix.mean_input(), out = p.mix.mean_output();
+  const double budget = p.config.max_num_batched_tokens;
+  duration wait_prefill{};  // per-class prefill time is added below
+  // Decoding sequences d need d x in / out prompt tokens per step; the step holds at most
+  // `budget` tokens, so d <= budget x out / (in + out).
+  const double dmax = budget * out / (in + out);
+  const double d = n < dmax ? n : dmax;
+  r.decoding = d;
+  const step_work w{.prefill_tokens = d * in / out,
+                    .prefill_keys = (in + 1.0) / 2.0,
+                    .prefill_sequences = d / out,
+                    .decode_sequences = d,
+                    .decode_context = in + out / 2.0};
+  r.step = forward_step(p, w);
+  const duration step = decode_interval(p, w);
+  r.tpot = step;
+  r.output_tokens_per_s_per_replica = d * units::token / step;
+  r.requests_per_s = d / out * units::request / step;
+  // Sequences beyond d wait for prefill: Little's law on the prefill queue.
+  if (n > d) wait_prefill = (n - d) * out / d * step;
+  double ttft[max_request_classes]{}, e2e[max_request_classes]{}, wt[max_request_classes]{};
+  // A new prompt's chunks ride in steps beside the d decoding sequences, up to the room the
+  // step's token budget leaves; it waits half a step for the step in flight.
+  const double room = budget - d > 1.0 ? budget - d : 1.0;
+  double own[max_request_classes]{};
+  double s1 = 0.0, s2 = 0.0;  // E[S] and E[S^2] of the prompts' prefill time
+  for (int i = 0; i < p.mix.count; ++i) {
+    const request_class& k = p.mix.at(i);
+    duration t{};
+    double done = 0.0;
+    while (done < k.input_tokens) {
+      const double chunk = k.input_tokens - done < room ? k.input_tokens - done : room;
+      t = t + decode_interval(p, {.prefill_tokens = chunk,
+                                  .prefill_keys = done + (chunk + 1.0) / 2.0,
+                                  .prefill_sequences = done + chunk >= k.input_tokens ? 1.0 : 0.0,
+                                  .decode_sequences = d,
+                                  .decode_context = in + out / 2.0});
+      done += chunk;
+    }
+    own[i] = t.value;
+    s1 += k.share * own[i];
+    s2 += k.share * own[i] * own[i];
+    wt[i] = k.share;
+  }
+  s1 /= p.mix.total_share();
+  s2 /= p.mix.total_share();
+  // Prompts arriving while another is being prefilled wait for it: the prefill path is a
+  // single server fed at the replica's request rate, whose mean wait is Pollaczek-Khinchine's
+  // lambda E[S^2] / (2 (1 - rho)) (M/G/1: random arrivals).
+  const queue_wait qw = mg1_wait(r.requests_per_s.value, s1, s2,
+                                    p.assumptions.prefill_queue_max_load);
+  const duration queue = qw.mean;
+  double ttft_mean = 0.0, e2e_mean = 0.0;
+  for (int i = 0; i < p.mix.count; ++i) {
+    const request_class& k = p.mix.at(i);
+    const duration t =
+        0.5 * step + wait_prefill + queue + p.assumptions.request_overhead + own[i] * units::s;
+    ttft[i] = t.value;
+    e2e[i] = (t + (k.output_tokens - 1.0) * step).value;
+    ttft_mean += k.share * ttft[i];
+    e2e_mean += k.share * e2e[i];
+  }
+  latency_stats(r, p.mix, ttft, e2e, wt, ttft_mean, e2e_mean, queue, qw);
+}
+
+/// continuous_point with prefill-first scheduling: prompts are prefilled in steps of their own
+/// while decoding pauses; fills r's rates and latencies (r.concurrency, r.kv_capacity set).
+constexpr void prefill_first_point(const serving_plan& p, double n, serving_point& r) {
+  const double in = p.mix.mean_input(), out = p.mix.mean_output();
+  const double budget = p.config.max_num_batched_tokens;
+  // Prefill-first scheduling: arrivals (n / out per decode step) are prefilled in steps of
+  // their own, up to `budget` tokens, while decoding pauses.
+  r.decoding = n;
+  const double arrivals = n / out;
+  const double per_prefill_max = budget / in >= 1.0 ? budget / in : 1.0;
+  const double g = arrivals < 1.0 ? 1.0 : (arrivals > per_prefill_max ? per_prefill_max : arrivals);
+  const step_work dw{.decode_sequences = n, .decode_context = in + out / 2.0};
+  r.step = forward_step(p, dw);
+  const duration td = decode_interval(p, dw);
+  const duration tp = decode_interval(
+      p, {.prefill_tokens = g * in, .prefill_keys = (in + 1.0) / 2.0, .prefill_sequences = g});
+  const double prefills = n / g;  // prefill steps per `out` decode steps
+  const duration cycle = out * td + prefills * tp;
+  r.tpot = cycle / out;
+  r.output_tokens_per_s_per_replica = n * out * units::token / cycle;
+  r.requests_per_s = n * units::request / cycle;
+  double ttft[max_request_classes]{}, e2e[max_request_classes]{}, wt[max_request_classes]{};
+  double own[max_request_classes]{};
+  double s1 = 0.0, s2 = 0.0;
+  for (int i = 0; i < p.mix.count; ++i) {
+    const request_class& k = p.mix.at(i);
+    own[i] = decode_interval(p, {.prefill_tokens = g * k.input_tokens,
+                                 .prefill_keys = (k.input_tokens + 1.0) / 2.0,
+                                 .prefill_sequences = g})
+                 .value;
+    s1 += k.share * own[i];
+    s2 += k.share * own[i] * own[i];
+    wt[i] = k.share;
+  }
+  s1 /= p.mix.total_share();
+  s2 /= p.mix.total_share();
+  // Prefill steps (g prompts each) arrive at lambda / g and are served one at a time.
+  const queue_wait qw = mg1_wait(r.requests_per_s.value / g, s1, s2,
+                                    p.assumptions.prefill_queue_max_load);
+  const duration queue = qw.mean;
+  double ttft_mean = 0.0, e2e_mean = 0.0;
+  for (int i = 0; i < p.mix.count; ++i) {
+    const request_class& k = p.mix.at(i);
+    const duration t =
+        0.5 * td + queue + own[i] * units::s + p.assumptions.request_overhead;
+    ttft[i] = t.value;
+    e2e[i] = (t + (k.output_tokens - 1.0) * r.tpot).value;
+    wt[i] = k.share;
+    ttft_mean += k.share * ttft[i];
+    e2e_mean += k.share * e2e[i];
+  }
+  latency_stats(r, p.mix, ttft, e2e, wt, ttft_mean, e2e_mean, queue, qw);
+}
+
 /// Steady state of continuous batching with n sequences in flight per replica.
 constexpr serving_point continuous_point(const serving_plan& p, double n, int cap) {
   serving_point r{};
-  const double in = p.mix.mean_input(), out = p.mix.mean_output();
-  const double budget = p.config.max_num_batched_tokens;
   r.kv_capacity = cap;
   r.concurrency = n;
-  duration wait_prefill{};  // per-class prefill time is added below
-  if (p.chunked_prefill) {
-    // Decoding sequences d need d x in / out prompt tokens per step; the step holds at most
-    // `budget` tokens, so d <= budget x out / (in + out).
-    const double dmax = budget * out / (in + out);
-    const double d = n < dmax ? n : dmax;
-    r.decoding = d;
-    const step_work w{.prefill_tokens = d * in / out,
-                      .prefill_keys = (in + 1.0) / 2.0,
-                      .prefill_sequences = d / out,
-                      .decode_sequences = d,
-                      .decode_context = in + out / 2.0};
-    r.step = forward_step(p, w);
-    const duration step = decode_interval(p, w);
-    r.tpot = step;
-    r.output_tokens_per_s_per_replica = d * units::token / step;
-    r.requests_per_s = d / out * units::request / step;
-    // Sequences beyond d wait for prefill: Little's law on the prefill queue.
-    if (n > d) wait_prefill = (n - d) * out / d * step;
-    double ttft[max_request_classes]{}, e2e[max_request_classes]{}, wt[max_request_classes]{};
-    // A new prompt's chunks ride in steps beside the d decoding sequences, up to the room the
-    // step's token budget leaves; it waits half a step for the step in flight.
-    const double room = budget - d > 1.0 ? budget - d : 1.0;
-    double own[max_request_classes]{};
-    double s1 = 0.0, s2 = 0.0;  // E[S] and E[S^2] of the prompts' prefill time
-    for (int i = 0; i < p.mix.count; ++i) {
-      const request_class& k = p.mix.at(i);
-      duration t{};
-      double done = 0.0;
-      while (done < k.input_tokens) {
-        const double chunk = k.input_tokens - done < room ? k.input_tokens - done : room;
-        t = t + decode_interval(p, {.prefill_tokens = chunk,
-                                    .prefill_keys = done + (chunk + 1.0) / 2.0,
-                                    .prefill_sequences = done + chunk >= k.input_tokens ? 1.0 : 0.0,
-                                    .decode_sequences = d,
-                                    .decode_context = in + out / 2.0});
-        done += chunk;
-      }
-      own[i] = t.value;
-      s1 += k.share * own[i];
-      s2 += k.share * own[i] * own[i];
-      wt[i] = k.share;
-    }
-    s1 /= p.mix.total_share();
-    s2 /= p.mix.total_share();
-    // Prompts arriving while another is being prefilled wait for it: the prefill path is a
-    // single server fed at the replica's request rate, whose mean wait is Pollaczek-Khinchine's
-    // lambda E[S^2] / (2 (1 - rho)) (M/G/1: random arrivals).
-    const queue_wait qw = mg1_wait(r.requests_per_s.value, s1, s2,
-                                      p.assumptions.prefill_queue_max_load);
-    const duration queue = qw.mean;
-    double ttft_mean = 0.0, e2e_mean = 0.0;
-    for (int i = 0; i < p.mix.count; ++i) {
-      const request_class& k = p.mix.at(i);
-      const duration t =
-          0.5 * step + wait_prefill + queue + p.assumptions.request_overhead + own[i] * units::s;
-      ttft[i] = t.value;
-      e2e[i] = (t + (k.output_tokens - 1.0) * step).value;
-      ttft_mean += k.share * ttft[i];
-      e2e_mean += k.share * e2e[i];
-    }
-    latency_stats(r, p.mix, ttft, e2e, wt, ttft_mean, e2e_mean, queue, qw);
-  } else {
-    // Prefill-first scheduling: arrivals (n / out per decode step) are prefilled in steps of
-    // their own, up to `budget` tokens, while decoding pauses.
-    r.decoding = n;
-    const double arrivals = n / out;
-    const double per_prefill_max = budget / in >= 1.0 ? budget / in : 1.0;
-    const double g = arrivals < 1.0 ? 1.0 : (arrivals > per_prefill_max ? per_prefill_max : arrivals);
-    const step_work dw{.decode_sequences = n, .decode_context = in + out / 2.0};
-    r.step = forward_step(p, dw);
-    const duration td = decode_interval(p, dw);
-    const duration tp = decode_interval(
-        p, {.prefill_tokens = g * in, .prefill_keys = (in + 1.0) / 2.0, .prefill_sequences = g});
-    const double prefills = n / g;  // prefill steps per `out` decode steps
-    const duration cycle = out * td + prefills * tp;
-    r.tpot = cycle / out;
-    r.output_tokens_per_s_per_replica = n * out * units::token / cycle;
-    r.requests_per_s = n * units::request / cycle;
-    double ttft[max_request_classes]{}, e2e[max_request_classes]{}, wt[max_request_classes]{};
-    double own[max_request_classes]{};
-    double s1 = 0.0, s2 = 0.0;
-    for (int i = 0; i < p.mix.count; ++i) {
-      const request_class& k = p.mix.at(i);
-      own[i] = decode_interval(p, {.prefill_tokens = g * k.input_tokens,
-                                   .prefill_keys = (k.input_tokens + 1.0) / 2.0,
-                                   .prefill_sequences = g})
-                   .value;
-      s1 += k.share * own[i];
-      s2 += k.share * own[i] * own[i];
-      wt[i] = k.share;
-    }
-    s1 /= p.mix.total_share();
-    s2 /= p.mix.total_share();
-    // Prefill steps (g prompts each) arrive at lambda / g and are served one at a time.
-    const queue_wait qw = mg1_wait(r.requests_per_s.value / g, s1, s2,
-                                      p.assumptions.prefill_queue_max_load);
-    const duration queue = qw.mean;
-    double ttft_mean = 0.0, e2e_mean = 0.0;
-    for (int i = 0; i < p.mix.count; ++i) {
-      const request_class& k = p.mix.at(i);
-      const duration t =
-          0.5 * td + queue + own[i] * units::s + p.assumptions.request_overhead;
-      ttft[i] = t.value;
-      e2e[i] = (t + (k.output_tokens - 1.0) * r.tpot).value;
-      wt[i] = k.share;
-      ttft_mean += k.share * ttft[i];
-      e2e_mean += k.share * e2e[i];
-    }
-    latency_stats(r, p.mix, ttft, e2e, wt, ttft_mean, e2e_mean, queue, qw);
-  }
+  if (p.chunked_prefill)
+    chunked_prefill_point(p, n, r);
+  else
+    prefill_first_point(p, n, r);
   r.itl = r.tpot;
   return r;
 }

@@ -194,7 +194,8 @@ struct training_search_space {
     return n;
   }
 
-  /// Throws gpuplan::invalid_input naming the first field out of range.
+  /// Throws gpuplan::invalid_input naming the first field out of range. (Over 100 lines, on
+  /// purpose: a flat list of independent checks, one per field, each with its message.)
   constexpr void validate() const {
     model.validate();
     config.validate();

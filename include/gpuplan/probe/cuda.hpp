@@ -317,6 +317,8 @@ inline abi::nvml_device nvml_handle(const nvml_api& nv, const device_info& d) {
   return nullptr;
 }
 
+/// NVML's fields of one device into `d`. (Over 100 lines, on purpose: a flat list of independent
+/// queries, one per field, each its own call and unit.)
 inline void read_nvml(const nvml_api& nv, abi::nvml_device h, device_info& d) {
   if (!d.name.known()) {
     char buf[abi::nvml_device_name_v2_buffer_size] = {};
@@ -496,6 +498,76 @@ inline void derive(device_info& d) {
   }
 }
 
+/// Loads and starts NVML for probe_gpus into `lib` and `nv`; sets res.nvml_loaded, or says in a
+/// warning why NVML is not available (the probe goes on without its fields).
+inline void open_nvml(const probe_options& opt, shared_library& lib, nvml_api& nv,
+                      probe_result& res) {
+  std::string why;
+  if (opt.nvml_library.empty())
+    why = "probe_options.nvml_library is empty";
+  else
+    lib = shared_library::open(opt.nvml_library, why);
+  if (!lib.loaded()) {
+    res.warnings.push_back("NVML not available; memory and power fields unavailable (" + why +
+                           ")");
+    return;
+  }
+  load(lib, nv);
+  if (nv.init == nullptr) {
+    res.warnings.push_back("NVML not available; memory and power fields unavailable (" +
+                           opt.nvml_library + " lacks nvmlInit_v2)");
+  } else if (const abi::nvml_return r = nv.init(); r != abi::nvml_success) {
+    res.warnings.push_back("NVML not available; memory and power fields unavailable "
+                           "(nvmlInit_v2 failed: " + nv.error_text(r) + ")");
+  } else {
+    res.nvml_loaded = true;
+    res.nvml_library = opt.nvml_library;
+  }
+}
+
+/// Reads the `count` devices the driver reports into res.devices, NVML's fields where it is
+/// loaded. False (res.error and res.message set) when not one device could be read.
+inline bool read_devices(const cuda_api& cu, const nvml_api& nv, int count, probe_result& res) {
+  res.devices.reserve(static_cast<std::size_t>(count));
+  std::string first_failure;
+  abi::cu_result first_code = abi::cuda_success;
+  for (int i = 0; i < count; ++i) {
+    abi::cu_device dev = 0;
+    if (const abi::cu_result r = cu.device_get(&dev, i); r != abi::cuda_success) {
+      // One device the driver will not hand out (unavailable, fallen off the bus) does not hide
+      // the others: it is skipped with a warning; only when none can be read is it an error.
+      const std::string what =
+          "cuDeviceGet(" + std::to_string(i) + ") failed: " + cu.error_text(r);
+      if (first_failure.empty()) {
+        first_failure = what;
+        first_code = r;
+      }
+      res.warnings.push_back(what + "; CUDA device " + std::to_string(i) + " not listed");
+      continue;
+    }
+    device_info d;
+    d.index = i;
+    read_cuda(cu, dev, d);
+    if (res.nvml_loaded) {
+      if (abi::nvml_device h = nvml_handle(nv, d))
+        read_nvml(nv, h, d);
+      else
+        d.notes.push_back("NVML has no device at PCI bus id " + d.pci_bus_id.value_or("?") +
+                          "; NVML fields unavailable");
+    }
+    derive(d);
+    res.devices.push_back(std::move(d));
+  }
+  if (res.devices.empty()) {
+    res.driver_code = first_code;
+    res.error = probe_error::query_failed;
+    res.message = first_failure;
+    res.warnings.clear();
+    return false;
+  }
+  return true;
+}
+
 }  // namespace detail
 
 /// Reads every GPU the CUDA driver exposes on this machine (after CUDA_VISIBLE_DEVICES), with
@@ -547,28 +619,7 @@ inline probe_result probe_gpus(const probe_options& opt = {}) {
   // NVML is optional: without it the static attributes are still read.
   detail::shared_library nvml_lib;
   detail::nvml_api nv;
-  if (opt.use_nvml) {
-    if (opt.nvml_library.empty())
-      why = "probe_options.nvml_library is empty";
-    else
-      nvml_lib = detail::shared_library::open(opt.nvml_library, why);
-    if (!nvml_lib.loaded()) {
-      res.warnings.push_back("NVML not available; memory and power fields unavailable (" + why +
-                             ")");
-    } else {
-      detail::load(nvml_lib, nv);
-      if (nv.init == nullptr) {
-        res.warnings.push_back("NVML not available; memory and power fields unavailable (" +
-                               opt.nvml_library + " lacks nvmlInit_v2)");
-      } else if (const abi::nvml_return r = nv.init(); r != abi::nvml_success) {
-        res.warnings.push_back("NVML not available; memory and power fields unavailable "
-                               "(nvmlInit_v2 failed: " + nv.error_text(r) + ")");
-      } else {
-        res.nvml_loaded = true;
-        res.nvml_library = opt.nvml_library;
-      }
-    }
-  }
+  if (opt.use_nvml) detail::open_nvml(opt, nvml_lib, nv, res);
   res.load_time = detail::seconds_since(t0);
   const auto t1 = clock::now();
 
@@ -600,43 +651,7 @@ inline probe_result probe_gpus(const probe_options& opt = {}) {
     return res;
   }
 
-  res.devices.reserve(static_cast<std::size_t>(count));
-  std::string first_failure;
-  abi::cu_result first_code = abi::cuda_success;
-  for (int i = 0; i < count; ++i) {
-    abi::cu_device dev = 0;
-    if (const abi::cu_result r = cu.device_get(&dev, i); r != abi::cuda_success) {
-      // One device the driver will not hand out (unavailable, fallen off the bus) does not hide
-      // the others: it is skipped with a warning; only when none can be read is it an error.
-      const std::string what =
-          "cuDeviceGet(" + std::to_string(i) + ") failed: " + cu.error_text(r);
-      if (first_failure.empty()) {
-        first_failure = what;
-        first_code = r;
-      }
-      res.warnings.push_back(what + "; CUDA device " + std::to_string(i) + " not listed");
-      continue;
-    }
-    device_info d;
-    d.index = i;
-    detail::read_cuda(cu, dev, d);
-    if (res.nvml_loaded) {
-      if (abi::nvml_device h = detail::nvml_handle(nv, d))
-        detail::read_nvml(nv, h, d);
-      else
-        d.notes.push_back("NVML has no device at PCI bus id " + d.pci_bus_id.value_or("?") +
-                          "; NVML fields unavailable");
-    }
-    detail::derive(d);
-    res.devices.push_back(std::move(d));
-  }
-  if (res.devices.empty()) {
-    res.driver_code = first_code;
-    res.error = probe_error::query_failed;
-    res.message = first_failure;
-    res.warnings.clear();
-    return res;
-  }
+  if (!detail::read_devices(cu, nv, count, res)) return res;
   res.query_time = detail::seconds_since(t1);
   return res;
 }

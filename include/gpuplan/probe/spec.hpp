@@ -314,6 +314,118 @@ inline const gpu_spec* match_catalog(const device_info& d, const spec_options& o
   return best;
 }
 
+/// A measured memory bandwidth this far (relative) from the catalog entry's gets a note: the
+/// datasheets give bandwidth to two or three significant digits, so 5% is past their rounding and
+/// points at another memory configuration or a wrong match. A judgement, not a measurement.
+inline constexpr double bandwidth_note_threshold = 0.05;
+
+/// to_gpu_spec for a device no catalog entry matches: every field estimated from what the device
+/// reports (name, compute capability, SMs and clock, power limit, links, memory).
+inline void estimate_from_device(const device_info& d, gpu_spec_with_provenance& r) {
+  gpu_spec& s = r.spec;
+  spec_provenance& p = r.source;
+  if (d.name.known()) {
+    s.name = name_string::from(d.name.value);
+    p.name = provenance::measured;
+  }
+  const int major = d.compute_capability_major.value_or(0);
+  const int minor = d.compute_capability_minor.value_or(0);
+  if (d.compute_capability_major.known()) {
+    const std::string_view arch = architecture_name(major, minor);
+    if (!arch.empty()) {
+      s.architecture = name_string::from(arch);
+      p.architecture = provenance::estimated;
+    }
+  }
+  form_factor f{};
+  if (d.name.known() && stated_form(d.name.value, f)) {
+    s.form = f;
+    p.form = provenance::estimated;
+  } else {
+    s.form = form_factor::other;
+  }
+  const sm_throughput* t = find_sm_throughput(major, minor);
+  if (t == nullptr) {
+    r.notes.push_back(
+        "peak rates unavailable: no per-SM throughput table for compute capability " +
+        std::to_string(major) + "." + std::to_string(minor));
+  } else if (!d.sm_count.known() || !d.sm_clock_max.known()) {
+    r.notes.push_back("peak rates unavailable: SM count or max SM clock not measured");
+  } else {
+    s.peak = estimate_peak_rates(*t, d.sm_count.value, d.sm_clock_max.value);
+    p.peak = provenance::estimated;
+    r.notes.push_back("peak rates estimated: " + std::to_string(d.sm_count.value) + " SMs x " +
+                      fmt_num(d.sm_clock_max.value.in(units::MHz), 0) + " MHz x " +
+                      std::string(t->architecture) + " FMA per SM per clock x 2");
+  }
+  if (d.power_limit.known()) {
+    s.tdp = d.power_limit.value;
+    p.tdp = provenance::measured;
+  }
+  if (d.nvlink_links_active.known()) {
+    const bandwidth per_link = nvlink_per_link_per_direction(major);
+    if (d.nvlink_links_active.value == 0) {
+      s.gpu_link = {};
+      p.gpu_link = provenance::measured;
+    } else if (per_link.value > 0) {
+      s.gpu_link = link_spec::from_unidirectional(link_kind::nvlink, d.nvlink_links_active.value,
+                                                  d.nvlink_links_active.value * per_link, 0);
+      p.gpu_link = provenance::estimated;
+    }
+  }
+  if (d.pcie_generation_max.known() && d.pcie_width_max.known()) {
+    pcie_spec pc{d.pcie_generation_max.value, d.pcie_width_max.value};
+    bool ok = true;
+    try {
+      pc.validate();
+    } catch (const gpuplan::invalid_input&) {
+      ok = false;
+    }
+    if (ok) {
+      s.pcie = pc;
+      p.pcie = provenance::measured;
+    }
+  }
+  const probed<data_size> m = comparable_memory(d);
+  if (m.known()) {
+    s.memory = m.value;
+    p.memory = provenance::measured;
+  }
+}
+
+/// to_gpu_spec: the measured facts (usable memory, bandwidth, SMs, clock) over the catalog's or
+/// the estimate's.
+inline void apply_measured(const device_info& d, gpu_spec_with_provenance& r) {
+  gpu_spec& s = r.spec;
+  spec_provenance& p = r.source;
+  // Measured facts override the catalog where the device reports them.
+  if (d.memory_total.known() && d.memory_total.value.value <= s.memory.value) {
+    s.memory_usable = d.memory_total.value;
+    p.memory_usable = provenance::measured;
+  }
+  if (d.memory_bandwidth.known()) {
+    if (r.catalog_entry != nullptr) {
+      const double rel = d.memory_bandwidth.value.value / r.catalog_entry->memory_bandwidth.value;
+      if (std::fabs(rel - 1.0) > bandwidth_note_threshold)
+        r.notes.push_back("measured memory bandwidth " +
+                          fmt_num(d.memory_bandwidth.value.in(units::GBps), 0) +
+                          " GB/s differs from the catalog's " +
+                          fmt_num(r.catalog_entry->memory_bandwidth.in(units::GBps), 0) +
+                          " GB/s by more than 5%");
+    }
+    s.memory_bandwidth = d.memory_bandwidth.value;
+    p.memory_bandwidth = provenance::derived;
+  }
+  if (d.sm_count.known()) {
+    s.sm_count = d.sm_count.value;
+    p.sm_count = provenance::measured;
+  }
+  if (d.sm_clock_max.known()) {
+    s.boost_clock = d.sm_clock_max.value;
+    p.boost_clock = provenance::measured;
+  }
+}
+
 }  // namespace detail
 
 /// The gpu_spec of a probed device: from the matching catalog entry where one exists (peak rates,
@@ -336,102 +448,9 @@ inline gpu_spec_with_provenance to_gpu_spec(const device_info& d, const spec_opt
     r.notes.push_back("matched catalog entry " + std::string(e->name.view()) +
                       ": peak rates, TDP and links from the catalog");
   } else {
-    // Estimate: everything from the device.
-    if (d.name.known()) {
-      s.name = name_string::from(d.name.value);
-      p.name = provenance::measured;
-    }
-    const int major = d.compute_capability_major.value_or(0);
-    const int minor = d.compute_capability_minor.value_or(0);
-    if (d.compute_capability_major.known()) {
-      const std::string_view arch = architecture_name(major, minor);
-      if (!arch.empty()) {
-        s.architecture = name_string::from(arch);
-        p.architecture = provenance::estimated;
-      }
-    }
-    form_factor f{};
-    if (d.name.known() && detail::stated_form(d.name.value, f)) {
-      s.form = f;
-      p.form = provenance::estimated;
-    } else {
-      s.form = form_factor::other;
-    }
-    const sm_throughput* t = find_sm_throughput(major, minor);
-    if (t == nullptr) {
-      r.notes.push_back(
-          "peak rates unavailable: no per-SM throughput table for compute capability " +
-          std::to_string(major) + "." + std::to_string(minor));
-    } else if (!d.sm_count.known() || !d.sm_clock_max.known()) {
-      r.notes.push_back("peak rates unavailable: SM count or max SM clock not measured");
-    } else {
-      s.peak = estimate_peak_rates(*t, d.sm_count.value, d.sm_clock_max.value);
-      p.peak = provenance::estimated;
-      r.notes.push_back("peak rates estimated: " + std::to_string(d.sm_count.value) + " SMs x " +
-                        detail::fmt_num(d.sm_clock_max.value.in(units::MHz), 0) + " MHz x " +
-                        std::string(t->architecture) + " FMA per SM per clock x 2");
-    }
-    if (d.power_limit.known()) {
-      s.tdp = d.power_limit.value;
-      p.tdp = provenance::measured;
-    }
-    if (d.nvlink_links_active.known()) {
-      const bandwidth per_link = nvlink_per_link_per_direction(major);
-      if (d.nvlink_links_active.value == 0) {
-        s.gpu_link = {};
-        p.gpu_link = provenance::measured;
-      } else if (per_link.value > 0) {
-        s.gpu_link = link_spec::from_unidirectional(link_kind::nvlink, d.nvlink_links_active.value,
-                                                    d.nvlink_links_active.value * per_link, 0);
-        p.gpu_link = provenance::estimated;
-      }
-    }
-    if (d.pcie_generation_max.known() && d.pcie_width_max.known()) {
-      pcie_spec pc{d.pcie_generation_max.value, d.pcie_width_max.value};
-      bool ok = true;
-      try {
-        pc.validate();
-      } catch (const gpuplan::invalid_input&) {
-        ok = false;
-      }
-      if (ok) {
-        s.pcie = pc;
-        p.pcie = provenance::measured;
-      }
-    }
-    const probed<data_size> m = detail::comparable_memory(d);
-    if (m.known()) {
-      s.memory = m.value;
-      p.memory = provenance::measured;
-    }
+    detail::estimate_from_device(d, r);
   }
-
-  // Measured facts override the catalog where the device reports them.
-  if (d.memory_total.known() && d.memory_total.value.value <= s.memory.value) {
-    s.memory_usable = d.memory_total.value;
-    p.memory_usable = provenance::measured;
-  }
-  if (d.memory_bandwidth.known()) {
-    if (r.catalog_entry != nullptr) {
-      const double rel = d.memory_bandwidth.value.value / r.catalog_entry->memory_bandwidth.value;
-      if (std::fabs(rel - 1.0) > 0.05)
-        r.notes.push_back("measured memory bandwidth " +
-                          detail::fmt_num(d.memory_bandwidth.value.in(units::GBps), 0) +
-                          " GB/s differs from the catalog's " +
-                          detail::fmt_num(r.catalog_entry->memory_bandwidth.in(units::GBps), 0) +
-                          " GB/s by more than 5%");
-    }
-    s.memory_bandwidth = d.memory_bandwidth.value;
-    p.memory_bandwidth = provenance::derived;
-  }
-  if (d.sm_count.known()) {
-    s.sm_count = d.sm_count.value;
-    p.sm_count = provenance::measured;
-  }
-  if (d.sm_clock_max.known()) {
-    s.boost_clock = d.sm_clock_max.value;
-    p.boost_clock = provenance::measured;
-  }
+  detail::apply_measured(d, r);
 
   try {
     s.validate();
