@@ -22,6 +22,7 @@
 #include <gpuplan/specs/name.hpp>
 #include <gpuplan/specs/enum_names.hpp>
 #include <gpuplan/specs/precision.hpp>
+#include <gpuplan/specs/precision_regime.hpp>
 #include <gpuplan/specs/pricing.hpp>
 #include <gpuplan/specs/serving.hpp>
 #include <gpuplan/specs/site.hpp>

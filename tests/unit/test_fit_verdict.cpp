@@ -65,8 +65,7 @@ TEST_CASE("the training search prunes by training_verdict", "[fit][verdict][sear
     training_config c = s.config;
     c.micro_batch = e.config.micro_batch;
     c.recompute = e.config.recompute;
-    c.amp = e.config.regime == precision_regime::amp;
-    c.master_weights = e.config.regime != precision_regime::pure;
+    set_regime(c, e.config.regime);  // as evaluate() builds it (specs/precision_regime.hpp)
     c.chunked_loss = e.config.chunked_loss;
     const training_memory_verdict v =
         training_verdict(s.model, nodes[static_cast<std::size_t>(e.config.node)].gpu,

@@ -108,6 +108,22 @@ bool same_points(std::span<const search_point> a, std::span<const search_point> 
 
 }  // namespace
 
+TEST_CASE("precision regime: training_config's two booleans and the regime are one value") {
+  // set_regime writes the booleans evaluate() times; regime_of reads them back
+  for (const auto& named : precision_regime_names) {
+    const precision_regime r = named.value;
+    training_config c;
+    c.amp = !c.amp;  // whatever they held before
+    c.master_weights = !c.master_weights;
+    set_regime(c, r);
+    CHECK(regime_of(c) == r);
+    CHECK(c.amp == (r == precision_regime::amp));
+    CHECK(c.master_weights == (r != precision_regime::pure));
+  }
+  training_config def;  // the defaults: Megatron's master regime
+  CHECK(regime_of(def) == precision_regime::master);
+}
+
 TEST_CASE("search: the optimum of each objective equals an exhaustive evaluation") {
   const small_space sm;
   const training_search_space& s = sm.space;
@@ -542,8 +558,7 @@ std::vector<brute_point> brute_force_hf(const training_search_space& s,
                 p.config = s.config;
                 p.config.micro_batch = mb;
                 p.config.recompute = rc;
-                p.config.amp = pr == precision_regime::amp;
-                p.config.master_weights = pr != precision_regime::pure;
+                set_regime(p.config, pr);
                 p.assumptions = s.step;
                 auto fits = [&](bool chunk) {
                   training_config c = p.config;
@@ -638,8 +653,7 @@ TEST_CASE("search, transformers: the optimum and the front equal an exhaustive e
     training_config tc = forced.config;
     tc.micro_batch = c.micro_batch;
     tc.recompute = c.recompute;
-    tc.amp = c.regime == precision_regime::amp;
-    tc.master_weights = c.regime != precision_regime::pure;
+    set_regime(tc, c.regime);
     tc.chunked_loss = true;
     fits += transformers_training_memory(forced.model, l, tc, forced.memory).total() <=
             forced.nodes[static_cast<std::size_t>(c.node)].gpu.plannable_memory();

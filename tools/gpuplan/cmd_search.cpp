@@ -26,7 +26,8 @@
 #include "train_run.hpp"
 
 #include <gpuplan/catalog.hpp>
-#include <gpuplan/plan/search.hpp>
+#include <gpuplan/io/search_json.hpp>
+#include <gpuplan/plan/search_report.hpp>
 
 #include <fmt/format.h>
 
@@ -342,47 +343,14 @@ run_result run_threads(const training_search_space& space, int top, int threads)
   return r;
 }
 
-nlohmann::json entry_json(const training_search_space& s, const search_evaluation& e) {
-  const parallel_layout& l = e.config.layout;
-  const node_spec& node = s.nodes[static_cast<std::size_t>(e.config.node)];
-  return {{"index", e.config.index},
-          {"gpu", std::string(node.gpu.name.view())},
-          {"node", std::string(node.name.view())},
-          {"gpus", l.gpus()},
-          {"nodes", e.step.nodes},
-          {"layout", {{"dp", l.dp}, {"tp", l.tp}, {"pp", l.pp}, {"cp", l.cp}, {"ep", l.ep},
-                      {"zero", l.zero}, {"virtual_stages", l.virtual_stages},
-                      {"sequence_parallel", l.sequence_parallel}}},
-          {"micro_batch", e.config.micro_batch},
-          {"recompute", std::string(to_string(e.config.recompute))},
-          {"precision", std::string(to_string(e.config.regime))},
-          {"chunked_loss", e.config.chunked_loss},
-          {"micro_batches", e.step.micro_batches},
-          {"memory_per_gpu_gib", e.memory_per_gpu.in(units::GiB)},
-          {"step_time_s", e.step.total.in(units::s)},
-          {"time_to_train_s", e.time_to_train.in(units::s)},
-          {"reserved_time_s", e.reserved_time().in(units::s)},
-          {"ettr", e.reliability.ettr},
-          {"tokens_per_s", e.step.tokens_per_s.in(units::tokens_per_s)},
-          {"mfu", e.step.mfu},
-          {"bottleneck", std::string(to_string(e.step.bottleneck))},
-          {"breakdown", breakdown_json(e.step)},
-          {"gpu_hours", e.cost.usage.gpu_time.in(units::h)},
-          {"price_per_gpu_hour", e.cost.price.in(units::usd_per_h)},
-          {"cost_usd", e.cost.cost.in(units::usd)},
-          {"energy_kwh", e.run_energy().in(units::kWh)}};
-}
-
-
-table results_table(const training_search_space& s, const std::vector<search_evaluation>& rows) {
+table results_table(const training_search_report& r, const std::vector<search_evaluation>& rows) {
   table t;
   t.header = {"#", "GPU", "GPUs", "layout", "mb", "recompute", "precision", "step",
               "reserved time", "cost", "MWh", "MFU", "bottleneck"};
   t.numeric = {true, false, true, false, true, false, false, true, true, true, true, true, false};
   int i = 0;
   for (const search_evaluation& e : rows) {
-    const node_spec& node = s.nodes[static_cast<std::size_t>(e.config.node)];
-    t.rows.push_back({std::to_string(++i), std::string(node.gpu.name.view()),
+    t.rows.push_back({std::to_string(++i), std::string(r.node_of(e).gpu.name.view()),
                       std::to_string(e.config.layout.gpus()), layout_text(e.config.layout),
                       std::to_string(e.config.micro_batch),
                       std::string(to_string(e.config.recompute)),
@@ -409,6 +377,302 @@ chart::chart_spec front_chart(const std::vector<search_evaluation>& front, const
   return c;
 }
 
+/// The storage of a training search's lists: the space's spans view it, so it is filled in
+/// place and never moved (read_search_space).
+struct search_lists {
+  search_lists() = default;
+  search_lists(const search_lists&) = delete;
+  search_lists& operator=(const search_lists&) = delete;
+
+  std::vector<int> gpus, tp, pp, cp, ep, vs, mb, zero;
+  std::vector<recompute_mode> rc;
+  std::vector<char> sp_store;  ///< off/on as given (char: a vector<bool> has no span)
+  bool sp_values[2] = {false, false};
+  std::vector<precision_regime> regimes;
+  bool chunked_values[2] = {false, true};
+  std::vector<node_spec> nodes;
+  std::vector<money_rate> prices;
+  std::optional<std::string> provider;  ///< viewed by space.cost.provider
+};
+
+/// How the search runs and reports, apart from the space.
+struct search_options {
+  std::string tokens_text;     ///< --tokens as given (the text report echoes it)
+  std::string framework_note;  ///< why the framework is what it is (settle_framework)
+  search_objective objective = search_objective::time;
+  int top = 5;
+  int threads = 1;
+  std::optional<std::string> chart_file;
+};
+
+/// The searched lists as given (empty when not given: the framework's defaults come later).
+void read_given_lists(const settings& s, search_lists& L) {
+  const std::span<const int> none;
+  L.tp = int_list(s, "tp", none);
+  L.pp = int_list(s, "pp", none);
+  L.cp = int_list(s, "cp", none);
+  L.ep = int_list(s, "ep", none);
+  L.vs = int_list(s, "virtual_stages", none);
+  if (const auto t = list_text(s, "recompute")) {
+    for (const std::string& r : split(*t)) {
+      const recompute_mode m = enum_named<recompute_mode>(r, s.name("recompute"));
+      if (std::find(L.rc.begin(), L.rc.end(), m) == L.rc.end()) L.rc.push_back(m);
+    }
+  }
+  if (const auto t = list_text(s, "sp")) {
+    for (const std::string& v : split(*t)) {
+      const bool on = v == "on" || v == "true" || v == "1";
+      if (!on && v != "off" && v != "false" && v != "0")
+        throw usage_error(fmt::format("{} '{}' is not one of off|on", s.name("sp"), v));
+      if (std::find(L.sp_store.begin(), L.sp_store.end(), on) == L.sp_store.end())
+        L.sp_store.push_back(on);
+    }
+  }
+}
+
+/// The run's fixed settings, read by training_from from a copy with the searched keys set to
+/// one of their values (training_from checks the rest as `gpuplan train` does), and the
+/// framework as `gpuplan train` settles it, from the widest value of each list: what only
+/// Megatron-LM runs makes it megatron (with a note), or is refused under --framework
+/// transformers naming the flag. Returns the note.
+std::string read_run_config(const settings& s, const model_choice& model, const search_lists& L,
+                            training_search_space& space) {
+  settings base = s;
+  base.set_flag("micro_batch", 1);
+  base.set_flag("recompute", "none");
+  space.model = *model.transformer;
+  space.config = training_from(base);
+  auto widest = [](const std::vector<int>& v) {
+    return v.empty() ? 1 : *std::max_element(v.begin(), v.end());
+  };
+  parallel_layout wide{.tp = widest(L.tp), .pp = widest(L.pp), .cp = widest(L.cp), .ep = widest(L.ep)};
+  wide.sequence_parallel = std::find(L.sp_store.begin(), L.sp_store.end(), 1) != L.sp_store.end();
+  wide.virtual_stages = widest(L.vs);
+  const bool selective = std::find(L.rc.begin(), L.rc.end(), recompute_mode::selective) != L.rc.end();
+  if (selective) space.config.recompute = recompute_mode::selective;
+  std::string note = settle_framework(s, model, wide, space.config);
+  space.config.recompute = recompute_mode::none;
+  if (space.config.offload == offload_kind::params)
+    throw usage_error(s.name("offload") + " params: the step-time model covers optimizer offload only");
+  if (space.config.global_batch == 0)
+    throw usage_error("gpuplan search needs --global-batch (layouts are compared at one global "
+                      "batch, in sequences)");
+  return note;
+}
+
+/// The token budget, failures and checkpoints, and the fabric.
+void read_run_model(const settings& s, const std::string& tokens_text, training_search_space& space) {
+  space.tokens = parse_count(tokens_text, s.name("tokens")) * units::token;
+  space.reliability = reliability_from(s);
+  if (s.has("rampup_batch_size"))
+    throw usage_error(s.name("rampup_batch_size") +
+                      ": gpuplan search compares layouts at the global batch's steady-state step; "
+                      "time the ramp-up with gpuplan train or cost");
+  if (auto f = s.text("fabric"))
+    space.fabric = enum_named<inter_node_fabric>(
+        *f, s.name("fabric"), {inter_node_fabric::infiniband, inter_node_fabric::roce,
+                               inter_node_fabric::efa, inter_node_fabric::ethernet});
+}
+
+/// Hardware: each GPU in its catalog node, or the given --node.
+void read_nodes(const settings& s, search_lists& L) {
+  if (s.has("node")) {
+    if (s.has("gpu"))
+      throw usage_error(s.name("node") + " and " + s.name("gpu") +
+                        " conflict in a search: give GPU types (each in its catalog node) or one node");
+    L.nodes.push_back(*node_from(s));
+  } else {
+    for (const gpu_choice& g : gpu_list(s)) L.nodes.push_back(choose_node(s, g, 2, "search"));
+  }
+  if (L.nodes.size() > static_cast<std::size_t>(max_search_gpu_types))
+    throw usage_error(fmt::format("{}: at most {} GPU types", s.name("gpu"), max_search_gpu_types));
+}
+
+/// Precision regimes: searched under transformers unless --amp or --master-weights fixes them.
+std::vector<precision_regime> read_regimes(const settings& s, const training_config& config) {
+  const bool hf = config.framework == framework_kind::transformers;
+  const std::optional<bool> amp = s.flag("amp"), master = s.flag("master_weights");
+  const bool full_precision = config.dtype == precision::fp32 || config.dtype == precision::fp64;
+  if (amp.value_or(false)) {
+    if (master && !*master)
+      throw usage_error(s.name("amp") + " and " + s.name("master_weights") +
+                        "=false conflict: amp's fp32 parameters are their own master copy");
+    return {precision_regime::amp};
+  }
+  if (master || !hf || full_precision)
+    return {master.value_or(true) || full_precision ? precision_regime::master
+                                                    : precision_regime::pure};
+  std::vector<precision_regime> regimes;
+  for (precision_regime r : search_defaults::transformers_precision_regimes)
+    if (r != precision_regime::amp || !amp) regimes.push_back(r);
+  return regimes;
+}
+
+/// The framework's space (use_framework), then the lists given in its place; the GPU counts,
+/// micro-batches, ZeRO stages, precision regimes and the loss.
+void read_dimensions(const settings& s, search_lists& L, training_search_space& space) {
+  space.nodes = L.nodes;
+  space.use_framework(space.config.framework);
+  auto or_default = [](std::vector<int>& v, std::span<const int> d) {
+    if (v.empty()) v.assign(d.begin(), d.end());
+  };
+  or_default(L.tp, space.tp);
+  or_default(L.pp, space.pp);
+  or_default(L.cp, space.cp);
+  or_default(L.ep, space.ep);
+  or_default(L.vs, space.virtual_stages);
+  if (L.rc.empty()) L.rc.assign(space.recompute.begin(), space.recompute.end());
+  if (L.sp_store.empty())
+    for (bool b : space.sequence_parallel) L.sp_store.push_back(b ? 1 : 0);
+  const int default_gpus[] = {L.nodes.front().gpus > 0 ? L.nodes.front().gpus : 8};
+  L.gpus = int_list(s, "gpus", default_gpus);
+  L.mb = int_list(s, "micro_batch", search_defaults::micro_batch);
+  L.zero = int_list(s, "zero", search_defaults::zero, true);
+  for (int z : L.zero)
+    if (z > 3) throw usage_error(fmt::format("{}: ZeRO stages are 0, 1, 2 or 3 (got {})", s.name("zero"), z));
+  for (int m : L.mb)
+    if (1LL * m * space.config.seq > (1LL << 30))
+      throw usage_error(fmt::format("{} {} x --seq {}: more than 2^30 tokens in one micro-batch",
+                                    s.name("micro_batch"), m, space.config.seq));
+  L.regimes = read_regimes(s, space.config);
+  const bool hf = space.config.framework == framework_kind::transformers;
+  std::span<const bool> chunked(L.chunked_values, hf ? 2 : 1);
+  if (const auto c = s.flag("chunked_loss")) {
+    L.chunked_values[0] = *c;
+    chunked = {L.chunked_values, 1};
+  }
+  space.gpus = L.gpus;
+  space.tp = L.tp;
+  space.pp = L.pp;
+  space.cp = L.cp;
+  space.ep = L.ep;
+  space.virtual_stages = L.vs;
+  space.micro_batch = L.mb;
+  space.zero = L.zero;
+  space.recompute = L.rc;
+  L.sp_values[0] = L.sp_store[0] != 0;
+  L.sp_values[1] = L.sp_store.size() > 1 && L.sp_store[1] != 0;
+  space.sequence_parallel = std::span<const bool>(L.sp_values, L.sp_store.size());
+  space.precision_regimes = L.regimes;
+  space.chunked_loss = chunked;
+}
+
+/// Money and limits: prices, term and provider, the deadline and the budget.
+void read_money(const settings& s, search_lists& L, training_search_space& space) {
+  L.prices = price_list(s, L.nodes.size());
+  space.price_per_gpu_hour = L.prices;
+  L.provider = s.text("provider");
+  set_terms(s, space.cost, L.provider);
+  if (auto d = s.number("deadline_days")) {
+    if (!(*d > 0) || !(*d <= 1e9))  // a billion days: beyond it the seconds lose meaning
+      throw usage_error(s.name("deadline_days") + " must be a positive number of days, at most 1e9");
+    space.deadline = *d * 24.0 * units::h;
+  }
+  if (auto b = s.number("budget")) {
+    if (!(*b > 0) || !(*b <= 1e15))
+      throw usage_error(s.name("budget") + " must be a positive amount in USD, at most 1e15");
+    space.budget = *b * units::usd;
+  }
+}
+
+/// --objective, --top, --threads and --chart (its file name refused before the search runs).
+void read_search_options(const settings& s, search_options& o) {
+  if (auto t = s.text("objective")) o.objective = enum_named<search_objective>(*t, s.name("objective"));
+  o.top = s.count("top").value_or(5);
+  if (o.top > max_search_top)
+    throw usage_error(fmt::format("{} must be at most {} (got {})", s.name("top"), max_search_top, o.top));
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  o.threads = s.count("threads").value_or(cores);
+  if (o.threads > 1024) throw usage_error(s.name("threads") + " must be at most 1024");
+  o.chart_file = s.text("chart");
+  if (o.chart_file) {
+    const std::string ext = std::filesystem::path(*o.chart_file).extension().string();
+    if (ext != ".svg" && ext != ".png")
+      throw usage_error(s.name("chart") + " " + *o.chart_file + ": the file must end in .svg or .png");
+    chart::check_file_name(*o.chart_file, s.name("chart"));
+  }
+}
+
+/// Every input error before any thread starts: the space as the library checks it, and its size
+/// against --max-configurations.
+void check_space(const settings& s, const training_search_space& space) {
+  (void)detail::make_search_context(space);
+  const double limit = s.number("max_configurations").value_or(1e9);
+  if (!(limit >= 1))
+    throw usage_error(fmt::format("{} must be at least 1 (got {})", s.name("max_configurations"), limit));
+  if (static_cast<double>(space.size()) > limit)
+    throw usage_error(fmt::format(
+        "the space holds {:.3g} configurations, more than {} ({:.3g}): narrow the lists "
+        "(--gpus, --tp, --pp, --cp, ...) or raise the limit",
+        static_cast<double>(space.size()), s.name("max_configurations"), limit));
+}
+
+/// The flags and plan file into the space (viewing `L`) and the options, every input error
+/// thrown before the search runs, in the order the flags are documented to be checked.
+void read_search(settings& s, const model_choice& model, search_lists& L, search_options& o,
+                 training_search_space& space) {
+  read_given_lists(s, L);
+  o.framework_note = read_run_config(s, model, L, space);
+  read_run_model(s, o.tokens_text, space);
+  read_nodes(s, L);
+  read_dimensions(s, L, space);
+  read_money(s, L, space);
+  read_search_options(s, o);
+  check_space(s, space);
+}
+
+/// The counts line: what was walked, how fast, and where each configuration left.
+void print_search_counts(const training_search_report& r) {
+  const search_counts& n = r.counts;
+  fmt::print("searched {} of {} configurations in {:.2f} s on {} thread{} ({}/s): {} invalid, "
+             "{} over memory (pruned before timing), {} timed{}\n",
+             show_count(static_cast<double>(n.visited)),
+             show_count(static_cast<double>(r.space.size())), r.seconds, r.threads,
+             r.threads == 1 ? "" : "s", show_count(r.configurations_per_s()),
+             show_count(static_cast<double>(n.invalid)),
+             show_count(static_cast<double>(n.over_memory)), show_count(static_cast<double>(n.timed)),
+             (n.over_limits > 0 ? fmt::format(", {} over the deadline or budget",
+                                              show_count(static_cast<double>(n.over_limits)))
+                                : std::string()) +
+                 (n.no_progress > 0
+                      ? fmt::format(", {} failing faster than they progress (the reliability "
+                                    "model: --failures-per-node-day, --restart-minutes, "
+                                    "--checkpoint-interval-hours)",
+                                    show_count(static_cast<double>(n.no_progress)))
+                      : std::string()));
+}
+
+/// `gpuplan search` as text: the run, the counts, the front, the top list, the margin, a chart.
+void print_search_text(const training_search_report& r, const search_options& o,
+                       const std::string& title) {
+  const training_search_space& space = r.space;
+  fmt::print("{} on {} tokens, global batch {} x {} tokens, framework {}{}\n",
+             space.model.name.view(), o.tokens_text, space.config.global_batch, space.config.seq,
+             to_string(space.config.framework), o.framework_note);
+  print_search_counts(r);
+  const search_counts& n = r.counts;
+  if (!r.complete) fmt::print("stopped by Ctrl-C: the best found so far\n");
+  if (r.front.empty()) {
+    fmt::print("\nno configuration fits{}\n",
+               n.over_limits > 0   ? " the deadline or budget"
+               : n.no_progress > 0 ? ": every timed one fails faster than it progresses"
+               : n.timed == 0 && n.over_memory == 0
+                   ? ": every one is invalid (the degrees must divide --gpus, and the global "
+                     "batch split into dp x micro-batch)"
+                   : " (more GPUs, or more memory per GPU)");
+    return;
+  }
+  fmt::print("\nPareto front, reserved time to train against cost (fastest first{}):\n{}",
+             r.front_truncated ? fmt::format(", the {} fastest", max_search_front) : "",
+             results_table(r, r.front).render("  "));
+  fmt::print("\nbest by {}:\n{}", to_string(r.objective), results_table(r, r.top).render("  "));
+  if (r.margin)
+    fmt::print("\n#1 wins over #{} ({}) by {:.1f}% in {}; #{} is bound by {}\n", r.runner_up + 1,
+               layout_text(r.top[r.runner_up].config.layout), 100.0 * (r.margin->ratio - 1.0),
+               to_string(r.objective), r.runner_up + 1, describe(r.margin->runner_up_bottleneck));
+  if (r.front.size() >= 2) fmt::print("\n{}", chart::render_text(front_chart(r.front, title)));
+}
+
 int run_search(search_command& cmd) {
   settings& s = cmd.s;
   s.read_plan();
@@ -424,322 +688,50 @@ int run_search(search_command& cmd) {
                                         "catalog name or a config.json), not a parameter count");
   const auto tokens_text = s.text("tokens");
   if (!tokens_text) throw usage_error("gpuplan search needs --tokens (the token budget)");
-
-  // The searched lists as given (empty when not given: the framework's defaults come below).
-  const std::span<const int> none;
-  std::vector<int> tp = int_list(s, "tp", none), pp = int_list(s, "pp", none),
-                   cp = int_list(s, "cp", none), ep = int_list(s, "ep", none),
-                   vs = int_list(s, "virtual_stages", none);
-  std::vector<recompute_mode> rc;
-  if (const auto t = list_text(s, "recompute")) {
-    for (const std::string& r : split(*t)) {
-      const recompute_mode m = enum_named<recompute_mode>(r, s.name("recompute"));
-      if (std::find(rc.begin(), rc.end(), m) == rc.end()) rc.push_back(m);
-    }
-  }
-  std::vector<char> sp_store;
-  if (const auto t = list_text(s, "sp")) {
-    for (const std::string& v : split(*t)) {
-      const bool on = v == "on" || v == "true" || v == "1";
-      if (!on && v != "off" && v != "false" && v != "0")
-        throw usage_error(fmt::format("{} '{}' is not one of off|on", s.name("sp"), v));
-      if (std::find(sp_store.begin(), sp_store.end(), on) == sp_store.end())
-        sp_store.push_back(on);
-    }
-  }
-
-  // The run's fixed settings, read by training_from from a copy with the searched keys set to
-  // one of their values (training_from checks the rest as `gpuplan train` does).
-  settings base = s;
-  base.set_flag("micro_batch", 1);
-  base.set_flag("recompute", "none");
-  std::string framework_note;
+  search_lists lists;
+  search_options o;
+  o.tokens_text = *tokens_text;
   training_search_space space;
-  space.model = *model.transformer;
-  space.config = training_from(base);
-  // The framework as `gpuplan train` settles it, from the widest value of each list: what only
-  // Megatron-LM runs makes it megatron (with a note), or is refused under --framework
-  // transformers naming the flag.
-  {
-    auto widest = [](const std::vector<int>& v) {
-      return v.empty() ? 1 : *std::max_element(v.begin(), v.end());
-    };
-    parallel_layout wide{.tp = widest(tp), .pp = widest(pp), .cp = widest(cp), .ep = widest(ep)};
-    wide.sequence_parallel = std::find(sp_store.begin(), sp_store.end(), 1) != sp_store.end();
-    wide.virtual_stages = widest(vs);
-    const bool selective =
-        std::find(rc.begin(), rc.end(), recompute_mode::selective) != rc.end();
-    if (selective) space.config.recompute = recompute_mode::selective;
-    framework_note = settle_framework(s, model, wide, space.config);
-    space.config.recompute = recompute_mode::none;
-  }
-  const bool hf = space.config.framework == framework_kind::transformers;
-  if (space.config.offload == offload_kind::params)
-    throw usage_error(s.name("offload") + " params: the step-time model covers optimizer offload only");
-  if (space.config.global_batch == 0)
-    throw usage_error("gpuplan search needs --global-batch (layouts are compared at one global "
-                      "batch, in sequences)");
-  space.tokens = parse_count(*tokens_text, s.name("tokens")) * units::token;
-  space.reliability = reliability_from(s);
-  if (s.has("rampup_batch_size"))
-    throw usage_error(s.name("rampup_batch_size") +
-                      ": gpuplan search compares layouts at the global batch's steady-state step; "
-                      "time the ramp-up with gpuplan train or cost");
-  if (auto f = s.text("fabric"))
-    space.fabric = enum_named<inter_node_fabric>(
-        *f, s.name("fabric"), {inter_node_fabric::infiniband, inter_node_fabric::roce,
-                               inter_node_fabric::efa, inter_node_fabric::ethernet});
+  read_search(s, model, lists, o, space);
 
-  // Hardware: each GPU in its catalog node, or the given --node.
-  std::vector<node_spec> nodes;
-  if (s.has("node")) {
-    if (s.has("gpu"))
-      throw usage_error(s.name("node") + " and " + s.name("gpu") +
-                        " conflict in a search: give GPU types (each in its catalog node) or one node");
-    nodes.push_back(*node_from(s));
-  } else {
-    for (const gpu_choice& g : gpu_list(s)) nodes.push_back(choose_node(s, g, 2, "search"));
-  }
-  if (nodes.size() > static_cast<std::size_t>(max_search_gpu_types))
-    throw usage_error(fmt::format("{}: at most {} GPU types", s.name("gpu"), max_search_gpu_types));
-  space.nodes = nodes;
+  const run_result found = run_threads(space, o.top, o.threads);
+  training_search_report r = search_report_of(space, found.best, o.objective);
+  r.seconds = found.seconds;
+  r.threads = found.threads;
+  r.complete = found.complete;
 
-  // The framework's space (use_framework), then the lists given in its place.
-  space.use_framework(space.config.framework);
-  auto or_default = [](std::vector<int>& v, std::span<const int> d) {
-    if (v.empty()) v.assign(d.begin(), d.end());
-  };
-  or_default(tp, space.tp);
-  or_default(pp, space.pp);
-  or_default(cp, space.cp);
-  or_default(ep, space.ep);
-  or_default(vs, space.virtual_stages);
-  if (rc.empty()) rc.assign(space.recompute.begin(), space.recompute.end());
-  if (sp_store.empty())
-    for (bool b : space.sequence_parallel) sp_store.push_back(b ? 1 : 0);
-  const int default_gpus[] = {nodes.front().gpus > 0 ? nodes.front().gpus : 8};
-  const std::vector<int> gpus = int_list(s, "gpus", default_gpus);
-  const std::vector<int> mb = int_list(s, "micro_batch", search_defaults::micro_batch);
-  const std::vector<int> zero = int_list(s, "zero", search_defaults::zero, true);
-  for (int z : zero)
-    if (z > 3) throw usage_error(fmt::format("{}: ZeRO stages are 0, 1, 2 or 3 (got {})", s.name("zero"), z));
-  for (int m : mb)
-    if (1LL * m * space.config.seq > (1LL << 30))
-      throw usage_error(fmt::format("{} {} x --seq {}: more than 2^30 tokens in one micro-batch",
-                                    s.name("micro_batch"), m, space.config.seq));
-  // Precision regimes and the loss: searched under transformers unless a flag fixes them.
-  std::vector<precision_regime> regimes;
-  const std::optional<bool> amp = s.flag("amp"), master = s.flag("master_weights");
-  const bool full_precision =
-      space.config.dtype == precision::fp32 || space.config.dtype == precision::fp64;
-  if (amp.value_or(false)) {
-    if (master && !*master)
-      throw usage_error(s.name("amp") + " and " + s.name("master_weights") +
-                        "=false conflict: amp's fp32 parameters are their own master copy");
-    regimes = {precision_regime::amp};
-  } else if (master || !hf || full_precision) {
-    regimes = {master.value_or(true) || full_precision ? precision_regime::master
-                                                        : precision_regime::pure};
-  } else {
-    for (precision_regime r : search_defaults::transformers_precision_regimes)
-      if (r != precision_regime::amp || !amp) regimes.push_back(r);
-  }
-  bool chunked_values[2] = {false, true};
-  std::span<const bool> chunked(chunked_values, hf ? 2 : 1);
-  if (const auto c = s.flag("chunked_loss")) {
-    chunked_values[0] = *c;
-    chunked = {chunked_values, 1};
-  }
-  space.gpus = gpus;
-  space.tp = tp;
-  space.pp = pp;
-  space.cp = cp;
-  space.ep = ep;
-  space.virtual_stages = vs;
-  space.micro_batch = mb;
-  space.zero = zero;
-  space.recompute = rc;
-  bool sp_values[2] = {sp_store[0] != 0, sp_store.size() > 1 && sp_store[1] != 0};
-  space.sequence_parallel = std::span<const bool>(sp_values, sp_store.size());
-  space.precision_regimes = regimes;
-  space.chunked_loss = chunked;
-
-  // Money and limits.
-  const std::vector<money_rate> prices = price_list(s, nodes.size());
-  space.price_per_gpu_hour = prices;
-  const auto provider = s.text("provider");
-  set_terms(s, space.cost, provider);
-  if (auto d = s.number("deadline_days")) {
-    if (!(*d > 0) || !(*d <= 1e9))  // a billion days: beyond it the seconds lose meaning
-      throw usage_error(s.name("deadline_days") + " must be a positive number of days, at most 1e9");
-    space.deadline = *d * 24.0 * units::h;
-  }
-  if (auto b = s.number("budget")) {
-    if (!(*b > 0) || !(*b <= 1e15))
-      throw usage_error(s.name("budget") + " must be a positive amount in USD, at most 1e15");
-    space.budget = *b * units::usd;
-  }
-  search_objective objective = search_objective::time;
-  if (auto o = s.text("objective")) objective = enum_named<search_objective>(*o, s.name("objective"));
-  const int top = s.count("top").value_or(5);
-  if (top > max_search_top)
-    throw usage_error(fmt::format("{} must be at most {} (got {})", s.name("top"), max_search_top, top));
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const int threads = s.count("threads").value_or(cores);
-  if (threads > 1024) throw usage_error(s.name("threads") + " must be at most 1024");
-  std::optional<std::string> chart_file = s.text("chart");
-  if (chart_file) {
-    const std::string ext = std::filesystem::path(*chart_file).extension().string();
-    if (ext != ".svg" && ext != ".png")
-      throw usage_error(s.name("chart") + " " + *chart_file + ": the file must end in .svg or .png");
-    chart::check_file_name(*chart_file, s.name("chart"));  // refused before the search runs
-  }
-  (void)detail::make_search_context(space);  // every input error before any thread starts
-  const double limit = s.number("max_configurations").value_or(1e9);
-  if (!(limit >= 1))
-    throw usage_error(fmt::format("{} must be at least 1 (got {})", s.name("max_configurations"), limit));
-  if (static_cast<double>(space.size()) > limit)
-    throw usage_error(fmt::format(
-        "the space holds {:.3g} configurations, more than {} ({:.3g}): narrow the lists "
-        "(--gpus, --tp, --pp, --cp, ...) or raise the limit",
-        static_cast<double>(space.size()), s.name("max_configurations"), limit));
-
-  const run_result r = run_threads(space, top, threads);
-  auto evaluate_all = [&](std::span<const search_point> pts) {
-    std::vector<search_evaluation> out;
-    for (const search_point& p : pts) out.push_back(evaluate_configuration(space, p.index));
-    return out;
-  };
-  const std::vector<search_evaluation> front = evaluate_all(r.best.pareto());
-  const std::vector<search_evaluation> best = evaluate_all(r.best.best(objective));
-  // why the winner wins: the first runner-up of the ranking with another shape (GPU type, GPU
-  // count, TP, PP, CP, EP: not the same layout with another ZeRO stage), and what bounds it
-  std::optional<search_margin> margin;
-  std::size_t runner = 0;
-  for (std::size_t k = 1; k < best.size() && runner == 0; ++k) {
-    const parallel_layout &a = best[0].config.layout, &b = best[k].config.layout;
-    if (best[k].config.node != best[0].config.node || a.gpus() != b.gpus() || a.tp != b.tp ||
-        a.pp != b.pp || a.cp != b.cp || a.ep != b.ep)
-      runner = k;
-  }
-  if (best.size() >= 2 && runner == 0) runner = 1;
-  if (runner > 0) margin = why_it_wins(best[0], best[runner], objective);
-
-  const std::string title = fmt::format("{}: time to train {} tokens against cost", model.name(), *tokens_text);
+  const std::string title = fmt::format("{}: time to train {} tokens against cost", model.name(), o.tokens_text);
   std::string chart_note;
-  if (chart_file && !front.empty()) chart_note = chart::render_file(front_chart(front, title), *chart_file, s.name("chart")).message;
-  const search_counts& n = r.best.counts;
-  const double rate = r.seconds > 0 ? static_cast<double>(n.visited) / r.seconds : 0.0;
-  if (cmd.json) {
-    auto list = [](std::span<const int> v) { return nlohmann::json(std::vector<int>(v.begin(), v.end())); };
-    nlohmann::json gpu_names = nlohmann::json::array();
-    for (const node_spec& x : nodes) gpu_names.push_back(std::string(x.gpu.name.view()));
-    nlohmann::json rcs = nlohmann::json::array();
-    for (recompute_mode m : rc) rcs.push_back(std::string(to_string(m)));
-    nlohmann::json sps = nlohmann::json::array();
-    for (bool b : space.sequence_parallel) sps.push_back(b);
-    nlohmann::json regs = nlohmann::json::array();
-    for (precision_regime x : space.precision_regimes) regs.push_back(std::string(to_string(x)));
-    nlohmann::json cks = nlohmann::json::array();
-    for (bool b : space.chunked_loss) cks.push_back(b);
-    nlohmann::json j{
-        {"model", model.name()},
-        {"tokens", space.tokens.in(units::token)},
-        {"seq", space.config.seq},
-        {"global_batch", space.config.global_batch},
-        {"objective", std::string(to_string(objective))},
-        {"framework", std::string(to_string(space.config.framework))},
-        {"reliability", {{"enabled", space.reliability.enabled},
-                         {"failures_per_node_day", space.reliability.failures_per_node_day},
-                         {"restart_s", space.reliability.restart.in(units::s)},
-                         {"checkpoint_interval_s", space.reliability.checkpoint_interval.in(units::s)},
-                         {"checkpoint_write_s", space.reliability.checkpoint_write.in(units::s)}}},
-        {"space", {{"gpu", gpu_names}, {"gpus", list(gpus)}, {"tp", list(tp)}, {"pp", list(pp)},
-                   {"cp", list(cp)}, {"ep", list(ep)}, {"virtual_stages", list(vs)},
-                   {"micro_batch", list(mb)}, {"zero", list(zero)}, {"recompute", rcs},
-                   {"sequence_parallel", sps}, {"precision", regs}, {"chunked_loss", cks},
-                   {"size", space.size()}}},
-        {"configurations_evaluated", n.visited},
-        {"pruned", {{"invalid", n.invalid}, {"over_memory", n.over_memory},
-                    {"over_limits", n.over_limits}, {"no_progress", n.no_progress}}},
-        {"timed", n.timed},
-        {"seconds", r.seconds},
-        {"configurations_per_s", rate},
-        {"threads", r.threads},
-        {"complete", r.complete},
-        {"front_truncated", r.best.front_truncated},
-    };
-    nlohmann::json fj = nlohmann::json::array();
-    for (const search_evaluation& e : front) fj.push_back(entry_json(space, e));
-    j["front"] = fj;
-    nlohmann::json tj = nlohmann::json::array();
-    for (const search_evaluation& e : best) tj.push_back(entry_json(space, e));
-    if (margin && !tj.empty())
-      tj[0]["why"] = {{"runner_up", margin->runner_up},
-                      {"runner_up_bottleneck", std::string(to_string(margin->runner_up_bottleneck))},
-                      {"runner_up_ratio", margin->ratio}};
-    j["top"] = tj;
-    print_json(j);
-  } else {
-    fmt::print("{} on {} tokens, global batch {} x {} tokens, framework {}{}\n", model.name(),
-               *tokens_text, space.config.global_batch, space.config.seq,
-               to_string(space.config.framework), framework_note);
-    fmt::print("searched {} of {} configurations in {:.2f} s on {} thread{} ({}/s): {} invalid, "
-               "{} over memory (pruned before timing), {} timed{}\n",
-               show_count(static_cast<double>(n.visited)),
-               show_count(static_cast<double>(space.size())), r.seconds, r.threads,
-               r.threads == 1 ? "" : "s", show_count(rate), show_count(static_cast<double>(n.invalid)),
-               show_count(static_cast<double>(n.over_memory)), show_count(static_cast<double>(n.timed)),
-               (n.over_limits > 0 ? fmt::format(", {} over the deadline or budget",
-                                                show_count(static_cast<double>(n.over_limits)))
-                                  : std::string()) +
-                   (n.no_progress > 0
-                        ? fmt::format(", {} failing faster than they progress (the reliability "
-                                      "model: --failures-per-node-day, --restart-minutes, "
-                                      "--checkpoint-interval-hours)",
-                                      show_count(static_cast<double>(n.no_progress)))
-                        : std::string()));
-    if (!r.complete) fmt::print("stopped by Ctrl-C: the best found so far\n");
-    if (front.empty()) {
-      fmt::print("\nno configuration fits{}\n",
-                 n.over_limits > 0   ? " the deadline or budget"
-                 : n.no_progress > 0 ? ": every timed one fails faster than it progresses"
-                 : n.timed == 0 && n.over_memory == 0
-                     ? ": every one is invalid (the degrees must divide --gpus, and the global "
-                       "batch split into dp x micro-batch)"
-                     : " (more GPUs, or more memory per GPU)");
-    } else {
-      fmt::print("\nPareto front, reserved time to train against cost (fastest first{}):\n{}",
-                 r.best.front_truncated ? fmt::format(", the {} fastest", max_search_front) : "",
-                 results_table(space, front).render("  "));
-      fmt::print("\nbest by {}:\n{}", to_string(objective), results_table(space, best).render("  "));
-      if (margin)
-        fmt::print("\n#1 wins over #{} ({}) by {:.1f}% in {}; #{} is bound by {}\n", runner + 1,
-                   layout_text(best[runner].config.layout), 100.0 * (margin->ratio - 1.0),
-                   to_string(objective), runner + 1, describe(margin->runner_up_bottleneck));
-      if (front.size() >= 2) fmt::print("\n{}", chart::render_text(front_chart(front, title)));
-    }
-  }
+  if (o.chart_file && !r.front.empty())
+    chart_note = chart::render_file(front_chart(r.front, title), *o.chart_file, s.name("chart")).message;
+  if (cmd.json)
+    print_json(io::to_json(r));
+  else
+    print_search_text(r, o, title);
   flush_output();
   if (!chart_note.empty()) std::fprintf(stderr, "%s\n", chart_note.c_str());
   return r.complete ? 0 : 130;
 }
 
-int run_serve_search(serve_search_command& cmd) {
-  settings& s = cmd.s;
-  s.read_plan();
-  const model_choice model = model_from(s, "search serve");
-  if (!model.transformer)
-    throw usage_error(s.name("model") + ": gpuplan search serve needs the model's architecture (a "
-                                        "catalog name or a config.json), not a parameter count");
-  const std::vector<int> tp = int_list(s, "tp", search_defaults::serving_tp);
-  const std::vector<int> pp = int_list(s, "pp", search_defaults::serving_pp);
-  // A replica spans up to tp x pp GPUs of one node, so each GPU is searched in its catalog node
-  // (its NVLink domain and NICs); there is no --node here. A GPU without one can still be
-  // searched on one GPU per replica (a PCIe card on its own, as gpuplan serve does).
-  const long long widest = 1LL * *std::max_element(tp.begin(), tp.end()) *
-                           *std::max_element(pp.begin(), pp.end());
+/// The storage of a serving search's lists, viewed by the space's spans (filled in place).
+struct serve_search_lists {
+  serve_search_lists() = default;
+  serve_search_lists(const serve_search_lists&) = delete;
+  serve_search_lists& operator=(const serve_search_lists&) = delete;
+
+  std::vector<int> tp, pp;
   std::vector<node_spec> nodes;
+  std::vector<precision> weights;
+  std::vector<money_rate> prices;
+  std::optional<std::string> provider;  ///< viewed by space.cost.provider
+};
+
+/// Each GPU in its catalog node: a replica spans up to tp x pp GPUs of one node (its NVLink
+/// domain and NICs); there is no --node here. A GPU without one can still be searched on one GPU
+/// per replica (a PCIe card on its own, as gpuplan serve does).
+void read_serve_nodes(const settings& s, serve_search_lists& L) {
+  const long long widest = 1LL * *std::max_element(L.tp.begin(), L.tp.end()) *
+                           *std::max_element(L.pp.begin(), L.pp.end());
   for (const gpu_choice& g : gpu_list(s)) {
     if (widest > 1 && !catalog::node_carrying(g.spec))
       throw usage_error(fmt::format(
@@ -747,8 +739,12 @@ int run_serve_search(serve_search_command& cmd) {
           "catalog node (it has no --node): search it on one GPU per replica ({} 1 {} 1), or "
           "search GPUs that have a node (docs/catalog.md lists them)",
           s.name("gpu"), g.spec.name.view(), s.name("tp"), s.name("pp")));
-    nodes.push_back(choose_node(s, g, widest > 1 ? 2 : 1, "search serve"));
+    L.nodes.push_back(choose_node(s, g, widest > 1 ? 2 : 1, "search serve"));
   }
+}
+
+/// --weight-dtype as a list, duplicates dropped (default bf16,fp8).
+std::vector<precision> read_serve_weights(const settings& s) {
   std::vector<precision> weights;
   if (const auto t = list_text(s, "weight_dtype")) {
     for (const std::string& w : split(*t)) {
@@ -761,10 +757,19 @@ int run_serve_search(serve_search_command& cmd) {
     weights.assign(std::begin(search_defaults::serving_weights),
                    std::end(search_defaults::serving_weights));
   }
+  return weights;
+}
+
+/// The flags and plan file into a serving search space (viewing `L`); returns --top.
+int read_serve_search(settings& s, const model_choice& model, serve_search_lists& L,
+                      serving_search_space& space) {
+  L.tp = int_list(s, "tp", search_defaults::serving_tp);
+  L.pp = int_list(s, "pp", search_defaults::serving_pp);
+  read_serve_nodes(s, L);
+  L.weights = read_serve_weights(s);
   // the engine settings, read by serving_from from a copy with one weight dtype set
   settings base = s;
-  base.set_flag("weight_dtype", std::string(to_string(weights.front())));
-  serving_search_space space;
+  base.set_flag("weight_dtype", std::string(to_string(L.weights.front())));
   serving_plan& p = space.base;
   p.model = *model.transformer;
   p.config = serving_from(base, model);
@@ -774,64 +779,40 @@ int run_serve_search(serve_search_command& cmd) {
   space.slo = serving_slo{.ttft = slo_seconds(s, "ttft_slo") * units::s,
                           .tpot = slo_seconds(s, "tpot_slo") * units::s};
   if (auto o = s.text("objective")) space.objective = enum_named<serving_objective>(*o, s.name("objective"));
-  const std::vector<money_rate> prices = price_list(s, nodes.size());
-  const auto provider = s.text("provider");
-  set_terms(s, space.cost, provider);
-  space.price_per_gpu_hour = prices;
-  space.nodes = nodes;
-  space.tp = tp;
-  space.pp = pp;
-  space.weights = weights;
+  L.prices = price_list(s, L.nodes.size());
+  L.provider = s.text("provider");
+  set_terms(s, space.cost, L.provider);
+  space.price_per_gpu_hour = L.prices;
+  space.nodes = L.nodes;
+  space.tp = L.tp;
+  space.pp = L.pp;
+  space.weights = L.weights;
   const int top = s.count("top").value_or(5);
   if (top > max_serving_results)
     throw usage_error(fmt::format("{} must be at most {} (got {})", s.name("top"), max_serving_results, top));
-  const auto t0 = std::chrono::steady_clock::now();
-  const serving_search_report r = search_serving(space, top);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (cmd.json) {
-    nlohmann::json list = nlohmann::json::array();
-    for (const serving_search_result& x : r.view()) {
-      const node_spec& n = nodes[static_cast<std::size_t>(x.node)];
-      list.push_back({{"index", x.index},
-                      {"gpu", std::string(n.gpu.name.view())},
-                      {"tp", x.layout.tp},
-                      {"pp", x.layout.pp},
-                      {"gpus_per_replica", x.layout.tp * x.layout.pp},
-                      {"weight_dtype", std::string(to_string(x.weights))},
-                      {"compute_dtype", std::string(to_string(x.compute))},
-                      {"concurrency", x.point.concurrency},
-                      {"ttft_s", x.point.ttft.in(units::s)},
-                      {"tpot_s", x.point.tpot.in(units::s)},
-                      {"output_tokens_per_s_per_gpu", x.tokens_per_s_per_gpu},
-                      {"price_per_gpu_hour", x.price.in(units::usd_per_h)},
-                      {"cost_per_million_tokens", x.cost_per_million_tokens}});
-    }
-    print_json({{"model", model.name()},
-                {"objective", std::string(to_string(space.objective))},
-                {"configurations_evaluated", r.visited},
-                {"pruned", {{"invalid", r.invalid}, {"over_memory", r.over_memory},
-                            {"missed_slo", r.missed_slo}}},
-                {"seconds", seconds},
-                {"results", list}});
-    return 0;
-  }
+  return top;
+}
+
+/// `gpuplan search serve` as text: the workload and counts, then the ranking.
+void print_serve_search_text(const serving_search_summary& r) {
+  const serving_plan& p = r.space.base;
+  const serving_search_report& f = r.found;
   fmt::print("{} serving {:.0f} in + {:.0f} out tokens per request{}{}: {} configurations in {:.2f} s ({} "
              "invalid, {} without room for the KV cache, {} missing the SLO)\n\n",
-             model.name(), p.mix.mean_input(), p.mix.mean_output(),
+             p.model.name.view(), p.mix.mean_input(), p.mix.mean_output(),
              p.mix.count > 1 ? fmt::format(" (mean of a mix of {})", p.mix.count) : "",
-             space.slo.ttft.value > 0 || space.slo.tpot.value > 0 ? " under the SLO" : "",
-             r.visited, seconds, r.invalid, r.over_memory, r.missed_slo);
-  if (r.view().empty()) {
+             r.space.slo.ttft.value > 0 || r.space.slo.tpot.value > 0 ? " under the SLO" : "",
+             f.visited, r.seconds, f.invalid, f.over_memory, f.missed_slo);
+  if (f.view().empty()) {
     fmt::print("no configuration serves it\n");
-    return 0;
+    return;
   }
   table t;
   t.header = {"#", "GPU", "TP", "PP", "weights", "concurrency", "TTFT", "TPOT", "tok/s/GPU", "$/M tokens"};
   t.numeric = {true, false, true, true, false, true, true, true, true, true};
   int i = 0;
-  for (const serving_search_result& x : r.view())
-    t.rows.push_back({std::to_string(++i),
-                      std::string(nodes[static_cast<std::size_t>(x.node)].gpu.name.view()),
+  for (const serving_search_result& x : f.view())
+    t.rows.push_back({std::to_string(++i), std::string(r.node_of(x).gpu.name.view()),
                       std::to_string(x.layout.tp), std::to_string(x.layout.pp),
                       std::string(to_string(x.weights)) +
                           (x.compute != x.weights && x.weights != precision::bf16 &&
@@ -841,7 +822,24 @@ int run_serve_search(serve_search_command& cmd) {
                       fmt::format("{:.0f}", x.point.concurrency), secs(x.point.ttft),
                       secs(x.point.tpot), fmt::format("{:.0f}", x.tokens_per_s_per_gpu),
                       fmt::format("{:.3f}", x.cost_per_million_tokens)});
-  fmt::print("best by {}:\n{}", to_string(space.objective), t.render("  "));
+  fmt::print("best by {}:\n{}", to_string(r.space.objective), t.render("  "));
+}
+
+int run_serve_search(serve_search_command& cmd) {
+  settings& s = cmd.s;
+  s.read_plan();
+  const model_choice model = model_from(s, "search serve");
+  if (!model.transformer)
+    throw usage_error(s.name("model") + ": gpuplan search serve needs the model's architecture (a "
+                                        "catalog name or a config.json), not a parameter count");
+  serve_search_lists lists;
+  serving_search_space space;
+  const int top = read_serve_search(s, model, lists, space);
+  const serving_search_summary r = report_serving_search(space, top);
+  if (cmd.json)
+    print_json(io::to_json(r));
+  else
+    print_serve_search_text(r);
   return 0;
 }
 

@@ -19,6 +19,7 @@
 #include <gpuplan/specs/gpu.hpp>
 #include <gpuplan/specs/layout.hpp>
 #include <gpuplan/specs/name.hpp>
+#include <gpuplan/specs/precision_regime.hpp>
 #include <gpuplan/specs/transformer.hpp>
 #include <gpuplan/units.hpp>
 
@@ -147,8 +148,7 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
     }
     if (c.amp || (c.master_weights && c.dtype != precision::fp32)) {
       training_config nc = c;
-      nc.amp = false;
-      nc.master_weights = false;
+      set_regime(nc, precision_regime::pure);
       if (nc.dtype == precision::fp32) nc.dtype = precision::bf16;
       nc.grad_dtype = nc.dtype;
       consider("pure bf16 (params, grads, AdamW states in bf16)", l, nc,
@@ -179,8 +179,7 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
       apply(!nc.chunked_loss, [](training_config& x) { x.chunked_loss = true; }, "chunked CE");
       apply(nc.amp || (nc.master_weights && nc.dtype != precision::fp32),
             [](training_config& x) {
-              x.amp = false;
-              x.master_weights = false;
+              set_regime(x, precision_regime::pure);
               x.grad_dtype = x.dtype;
             },
             "pure bf16");

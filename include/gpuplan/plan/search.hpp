@@ -38,6 +38,7 @@
 #include <gpuplan/plan/fit.hpp>
 #include <gpuplan/plan/training_cost.hpp>
 #include <gpuplan/specs/enum_names.hpp>
+#include <gpuplan/specs/precision_regime.hpp>
 
 #include <array>
 #include <cstdint>
@@ -58,25 +59,6 @@ inline constexpr enumerator<search_objective> search_objective_names[] = {
 };
 constexpr const auto& enumerators(search_objective) { return search_objective_names; }
 inline constexpr int search_objective_count = static_cast<int>(std::size(search_objective_names));
-
-/// How the run keeps its parameters, gradients and optimizer states (training_config's amp and
-/// master_weights; models/framework_memory.hpp).
-enum class precision_regime : unsigned char {
-  /// 16-bit parameters and gradients (grad_dtype as configured), an fp32 master copy and fp32
-  /// AdamW states in the optimizer: Megatron-LM, DeepSpeed bf16. master_weights = true.
-  master,
-  /// Automatic mixed precision as Trainer(bf16=True) runs it: fp32 parameters, gradients and
-  /// states, compute under torch.autocast(dtype). amp = true (transformers only).
-  amp,
-  /// Parameters, gradients and optimizer states all in dtype. master_weights = false.
-  pure,
-};
-inline constexpr enumerator<precision_regime> precision_regime_names[] = {
-    {precision_regime::master, "master"},
-    {precision_regime::amp, "amp"},
-    {precision_regime::pure, "pure"},
-};
-constexpr const auto& enumerators(precision_regime) { return precision_regime_names; }
 
 /// The values a dimension takes when the caller gives none.
 namespace search_defaults {
@@ -194,9 +176,22 @@ struct training_search_space {
     return n;
   }
 
-  /// Throws gpuplan::invalid_input naming the first field out of range. (Over 100 lines, on
-  /// purpose: a flat list of independent checks, one per field, each with its message.)
+  /// Throws gpuplan::invalid_input naming the first field out of range: the run's settings, the
+  /// searched lists, then what the framework runs.
   constexpr void validate() const {
+    validate_run();
+    validate_dimensions();
+    if (config.framework == framework_kind::megatron)
+      validate_megatron();
+    else
+      validate_transformers();
+    detail::check_input(size() > 0 && size() < (std::uint64_t{1} << 62),
+                        "training_search_space: too many configurations");
+  }
+
+ private:
+  /// The workload, the fixed settings, the limits and the hardware.
+  constexpr void validate_run() const {
     model.validate();
     config.validate();
     step.validate();
@@ -229,6 +224,10 @@ struct training_search_space {
                         "training_search_space.price_per_gpu_hour must be empty or one price "
                         "per GPU type");
     for (const node_spec& n : nodes) n.validate();
+  }
+
+  /// Each searched list: not empty, its values in range, the precision regimes the dtype allows.
+  constexpr void validate_dimensions() const {
     auto positive = [](std::span<const int> v, const char* what) {
       detail::check_input(!v.empty(), what);
       for (int x : v) detail::check_input(x >= 1 && x <= (1 << 24), what, x);
@@ -260,47 +259,49 @@ struct training_search_space {
                           "training_search_space.precision_regimes must be master alone for "
                           "fp32 training (fp32 weights are their own master copy)");
     }
-    if (config.framework == framework_kind::megatron) {
-      for (precision_regime r : precision_regimes)
-        detail::check_input(r != precision_regime::amp,
-                            "training_search_space.precision_regimes amp needs framework = "
-                            "transformers (Megatron's mixed precision is the master regime)");
-      for (bool b : chunked_loss)
-        detail::check_input(!b, "training_search_space.chunked_loss needs framework = "
-                                "transformers (Megatron's cross entropy is already fused)");
-    } else {
-      // Hugging Face transformers: one model replicated or sharded over data-parallel ranks
-      // (framework_memory.hpp's transformers profile models nothing else).
-      auto only = [](std::span<const int> v, const char* what) {
-        detail::check_input(v.size() == 1 && v[0] == 1, what);
-      };
-      only(tp, "training_search_space.tp must be {1} under framework = transformers (data "
-               "parallelism only: use_framework sets its space)");
-      only(pp, "training_search_space.pp must be {1} under framework = transformers");
-      only(cp, "training_search_space.cp must be {1} under framework = transformers");
-      only(ep, "training_search_space.ep must be {1} under framework = transformers");
-      only(virtual_stages,
-           "training_search_space.virtual_stages must be {1} under framework = transformers");
-      detail::check_input(sequence_parallel.size() == 1 && !sequence_parallel[0],
-                          "training_search_space.sequence_parallel must be {false} under "
-                          "framework = transformers");
-      for (recompute_mode r : recompute)
-        detail::check_input(r != recompute_mode::selective,
-                            "training_search_space.recompute selective is Megatron-LM's: under "
-                            "framework = transformers recompute is none or full");
-      detail::check_input(!model.is_moe(),
-                          "training_search_space.model: framework = transformers does not model "
-                          "mixture-of-experts layers: use megatron");
-      detail::check_input(config.offload == offload_kind::none,
-                          "training_search_space.config.offload is not modelled under framework "
-                          "= transformers");
-      detail::check_input(config.dtype != precision::fp8 && !config.dropout &&
-                              config.flash_attention,
-                          "training_search_space.config: dtype fp8, dropout and flash_attention "
-                          "= false are not modelled under framework = transformers");
-    }
-    detail::check_input(size() > 0 && size() < (std::uint64_t{1} << 62),
-                        "training_search_space: too many configurations");
+  }
+
+  /// Megatron-LM: every dimension; amp and the chunked loss are transformers' own.
+  constexpr void validate_megatron() const {
+    for (precision_regime r : precision_regimes)
+      detail::check_input(r != precision_regime::amp,
+                          "training_search_space.precision_regimes amp needs framework = "
+                          "transformers (Megatron's mixed precision is the master regime)");
+    for (bool b : chunked_loss)
+      detail::check_input(!b, "training_search_space.chunked_loss needs framework = "
+                              "transformers (Megatron's cross entropy is already fused)");
+  }
+
+  /// Hugging Face transformers: one model replicated or sharded over data-parallel ranks
+  /// (framework_memory.hpp's transformers profile models nothing else).
+  constexpr void validate_transformers() const {
+    auto only = [](std::span<const int> v, const char* what) {
+      detail::check_input(v.size() == 1 && v[0] == 1, what);
+    };
+    only(tp, "training_search_space.tp must be {1} under framework = transformers (data "
+             "parallelism only: use_framework sets its space)");
+    only(pp, "training_search_space.pp must be {1} under framework = transformers");
+    only(cp, "training_search_space.cp must be {1} under framework = transformers");
+    only(ep, "training_search_space.ep must be {1} under framework = transformers");
+    only(virtual_stages,
+         "training_search_space.virtual_stages must be {1} under framework = transformers");
+    detail::check_input(sequence_parallel.size() == 1 && !sequence_parallel[0],
+                        "training_search_space.sequence_parallel must be {false} under "
+                        "framework = transformers");
+    for (recompute_mode r : recompute)
+      detail::check_input(r != recompute_mode::selective,
+                          "training_search_space.recompute selective is Megatron-LM's: under "
+                          "framework = transformers recompute is none or full");
+    detail::check_input(!model.is_moe(),
+                        "training_search_space.model: framework = transformers does not model "
+                        "mixture-of-experts layers: use megatron");
+    detail::check_input(config.offload == offload_kind::none,
+                        "training_search_space.config.offload is not modelled under framework "
+                        "= transformers");
+    detail::check_input(config.dtype != precision::fp8 && !config.dropout &&
+                            config.flash_attention,
+                        "training_search_space.config: dtype fp8, dropout and flash_attention "
+                        "= false are not modelled under framework = transformers");
   }
 };
 
@@ -600,8 +601,7 @@ constexpr search_evaluation evaluate(training_search_context& ctx, std::uint64_t
   training_config& c = ctx.plan.config;
   c.micro_batch = e.config.micro_batch;
   c.recompute = e.config.recompute;
-  c.amp = e.config.regime == precision_regime::amp;
-  c.master_weights = e.config.regime != precision_regime::pure;
+  set_regime(c, e.config.regime);
   c.chunked_loss = e.config.chunked_loss;
   // 2. memory, before any time
   // the fit's verdict (plan/fit.hpp: training_verdict), on a breakdown cached across GPUs
