@@ -534,7 +534,7 @@ constexpr stage_cost stage_time(const serving_plan& p, const step_work& w, int k
                               act, false, p.node.gpu, p.assumptions.kernels));
       if (p.layout.tp > 1) {  // the vocabulary-parallel logits are gathered (fp32); the
                               // nccl-tests size of an all-gather is the gathered whole
-        const data_size logits = rows * m.vocab * 4.0 * units::B;
+        const data_size logits = rows * m.vocab * fp32_bytes * units::B;
         s.communication = s.communication + collective_time(collective_kind::all_gather, logits,
                                                             tp_group(p), p.assumptions.collectives)
                                                 .total;
