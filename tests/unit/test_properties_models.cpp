@@ -172,8 +172,8 @@ TEST_CASE("pure data parallelism: more GPUs never make the step slower unless co
     const int doublings = *rc::gen::inRange(2, 9);
     const training_plan p = random_dp_plan(doublings);
     const scaling_curve c = scaling(p, 1, 1 << doublings, scaling_mode::strong);
-    RC_ASSERT(c.count == doublings + 1);
-    for (int i = 1; i < c.count; ++i) {
+    RC_ASSERT(c.size() == doublings + 1);
+    for (int i = 1; i < c.size(); ++i) {
       const scaling_point& a = c[i - 1];
       const scaling_point& b = c[i];
       RC_ASSERT(a.valid && b.valid);
@@ -268,7 +268,7 @@ TEST_CASE("serving: throughput never falls as concurrency rises to the KV cap, a
     const int cap = kv_capacity_sequences(p);
     RC_PRE(cap >= 1);
     const serving_curve c = throughput_latency_curve(p, 12);
-    for (int i = 1; i < c.count; ++i)
+    for (int i = 1; i < c.size(); ++i)
       RC_ASSERT(c.at(i).output_tokens_per_s.value >=
                 c.at(i - 1).output_tokens_per_s.value * (1.0 - 1e-9));
     p.concurrency = cap;

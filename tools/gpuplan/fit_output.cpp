@@ -262,7 +262,7 @@ std::string fit_text(const fit_description& d, const fit_report& r) {
 
   if (!r.fits()) {
     out += "\n  advice (ranked; per-GPU memory of the most loaded GPU after the change):\n";
-    if (r.option_count == 0) {
+    if (r.options.empty()) {
       out += "    none found: no change the model tried brings it within a catalog GPU\n";
     } else {
       table a;

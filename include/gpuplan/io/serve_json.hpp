@@ -64,7 +64,7 @@ inline nlohmann::json to_json(const request_mix& m) {
 /// The throughput-latency curve: a list of operating points.
 inline nlohmann::json to_json(const serving_curve& c) {
   nlohmann::json a = nlohmann::json::array();
-  for (int i = 0; i < c.count; ++i) a.push_back(to_json(c.at(i)));
+  for (const serving_point& x : c) a.push_back(to_json(x));
   return a;
 }
 

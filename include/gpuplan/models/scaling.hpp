@@ -14,6 +14,7 @@
 #pragma once
 
 #include <gpuplan/models/training_step.hpp>
+#include <gpuplan/specs/inplace_vector.hpp>
 
 #include <array>
 #include <string_view>
@@ -77,15 +78,16 @@ struct scaling_point {
 
 /// Up to 32 points (2^31 GPUs is far past any cluster).
 struct scaling_curve {
-  std::array<scaling_point, 32> points{};
-  int count = 0;
+  inplace_vector<scaling_point, 32> points{};
   scaling_mode mode = scaling_mode::strong;
 
+  /// Point i (0 <= i < size()).
   [[nodiscard]] constexpr const scaling_point& operator[](int i) const {
     return points[static_cast<std::size_t>(i)];
   }
-  [[nodiscard]] constexpr const scaling_point* begin() const { return points.data(); }
-  [[nodiscard]] constexpr const scaling_point* end() const { return points.data() + count; }
+  [[nodiscard]] constexpr int size() const { return static_cast<int>(points.size()); }
+  [[nodiscard]] constexpr const scaling_point* begin() const { return points.begin(); }
+  [[nodiscard]] constexpr const scaling_point* end() const { return points.end(); }
 };
 
 /// `base` at data-parallel degree dp, as the scaling curve builds each point: as many nodes as
@@ -167,7 +169,7 @@ constexpr scaling_curve scaling(const training_plan& base, int from_gpus, int to
   double first_per_gpu = 0.0;
   scaling_point prev{};
   const int points = scaling_points(from_gpus, to_gpus);
-  for (long long g = from_gpus; g <= to_gpus && curve.count < 32; g *= 2) {
+  for (long long g = from_gpus; g <= to_gpus && !curve.points.full(); g *= 2) {
     scaling_point pt;
     pt.gpus = static_cast<int>(g);
     pt.dp = static_cast<int>(g / mp);
@@ -176,8 +178,8 @@ constexpr scaling_curve scaling(const training_plan& base, int from_gpus, int to
     pt.global_batch = sp.global_batch;
     if (!sp.valid) {
       pt.limit = scaling_limit::batch_too_small;
-      curve.points[static_cast<std::size_t>(curve.count++)] = pt;
-      on_point(curve.count, points);
+      curve.points.push_back(pt);
+      on_point(curve.size(), points);
       continue;
     }
     const step_breakdown b = estimate_step(p);
@@ -208,8 +210,8 @@ constexpr scaling_curve scaling(const training_plan& base, int from_gpus, int to
         pt.limit = scaling_limit::communication;
     }
     prev = pt;
-    curve.points[static_cast<std::size_t>(curve.count++)] = pt;
-    on_point(curve.count, points);
+    curve.points.push_back(pt);
+    on_point(curve.size(), points);
   }
   return curve;
 }

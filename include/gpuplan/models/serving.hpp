@@ -26,6 +26,7 @@
 #include <gpuplan/models/kernels.hpp>
 #include <gpuplan/models/queueing.hpp>
 #include <gpuplan/specs/gpu.hpp>
+#include <gpuplan/specs/inplace_vector.hpp>
 #include <gpuplan/specs/layout.hpp>
 #include <gpuplan/specs/network.hpp>
 #include <gpuplan/specs/node.hpp>
@@ -1032,12 +1033,14 @@ inline constexpr int max_curve_points = 64;
 
 /// The throughput-latency curve: operating points over concurrency.
 struct serving_curve {
-  std::array<serving_point, max_curve_points> points{};
-  int count = 0;
-  /// Point i (0 <= i < count).
+  inplace_vector<serving_point, max_curve_points> points{};
+  /// Point i (0 <= i < size()).
   [[nodiscard]] constexpr const serving_point& at(int i) const {
     return points[static_cast<std::size_t>(i)];
   }
+  [[nodiscard]] constexpr int size() const { return static_cast<int>(points.size()); }
+  [[nodiscard]] constexpr const serving_point* begin() const { return points.begin(); }
+  [[nodiscard]] constexpr const serving_point* end() const { return points.end(); }
 };
 
 /// `n` operating points (at most 64) at concurrencies spread geometrically from 1 to the KV
@@ -1063,7 +1066,7 @@ constexpr serving_curve throughput_latency_curve(const serving_plan& p, int n = 
     serving_plan q = p;
     q.rate = {};
     q.concurrency = b;
-    c.points[static_cast<std::size_t>(c.count++)] = detail::point_at(q, b, cap.sequences);
+    c.points.push_back(detail::point_at(q, b, cap.sequences));
     last = b;
   }
   return c;
