@@ -117,9 +117,8 @@ serving_plan random_serving_plan() {
     p.compute_dtype = precision::fp8;
   p.mix = request_mix::fixed(*rc::gen::inRange(1, 8193), *rc::gen::inRange(1, 2049));
   if (*rc::gen::arbitrary<bool>()) {
-    p.mix.classes[1] = {*rc::gen::inRange(1, 8193), *rc::gen::inRange(1, 2049),
-                        *rc::gen::element(0.1, 0.5, 2.0)};
-    p.mix.count = 2;
+    p.mix.classes.push_back({*rc::gen::inRange(1, 8193), *rc::gen::inRange(1, 2049),
+                             *rc::gen::element(0.1, 0.5, 2.0)});
   }
   p.batching = *rc::gen::element(batching_mode::continuous, batching_mode::static_batch);
   p.chunked_prefill = *rc::gen::arbitrary<bool>();
@@ -232,7 +231,7 @@ TEST_CASE("serving: TTFT, TPOT and end-to-end latency positive and finite, perce
     // continuous batching the engine's decode step (its inter-token interval); either is
     // finite and not negative.
     bool one_token = true;
-    for (int i = 0; i < p.mix.count; ++i) {
+    for (int i = 0; i < p.mix.size(); ++i) {
       one_token = one_token && p.mix.at(i).output_tokens == 1;
       RC_LOG() << "class " << i << ": " << p.mix.at(i).input_tokens << " in, "
                << p.mix.at(i).output_tokens << " out\n";

@@ -528,7 +528,7 @@ TEST_CASE("Continuous batching: steady state, KV cap, rate, curve, SLO", "[servi
   p.rate = {};
   // A mix: percentiles over the classes.
   p.concurrency = 32;
-  p.mix = {.classes = {request_class{200, 200, 3}, request_class{8000, 500, 1}}, .count = 2};
+  p.mix = {.classes = {request_class{200, 200, 3}, request_class{8000, 500, 1}}};
   const serving_point m = serve(p);
   CHECK(m.ttft_p50 < m.ttft_p99);
   CHECK(m.ttft_p50 <= m.ttft);

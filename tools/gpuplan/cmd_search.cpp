@@ -818,7 +818,7 @@ int run_serve_search(serve_search_command& cmd) {
   fmt::print("{} serving {:.0f} in + {:.0f} out tokens per request{}{}: {} configurations in {:.2f} s ({} "
              "invalid, {} without room for the KV cache, {} missing the SLO)\n\n",
              model.name(), p.mix.mean_input(), p.mix.mean_output(),
-             p.mix.count > 1 ? fmt::format(" (mean of a mix of {})", p.mix.count) : "",
+             p.mix.size() > 1 ? fmt::format(" (mean of a mix of {})", p.mix.size()) : "",
              space.slo.ttft.value > 0 || space.slo.tpot.value > 0 ? " under the SLO" : "",
              r.visited, seconds, r.invalid, r.over_memory, r.missed_slo);
   if (r.view().empty()) {

@@ -118,7 +118,7 @@ void print_deployment(const serve_setup& setup, const serving_deployment_report&
   fmt::print("weights {}, KV cache {}, math {}; requests of {}{} prompt + {} output tokens\n\n",
              to_string(p.config.weight_dtype), to_string(p.config.kv_dtype),
              to_string(p.compute_dtype),
-             p.mix.count > 1 ? fmt::format("a {}-class mix, mean ", p.mix.count) : std::string(),
+             p.mix.size() > 1 ? fmt::format("a {}-class mix, mean ", p.mix.size()) : std::string(),
              setup.input_len, setup.output_len);
 }
 

@@ -506,7 +506,7 @@ constexpr fit_report serving_fit(const serving_plan& p) {
   inference_config c = p.config;
   c.batch = 1;
   long long longest = 0;  // int + int can overflow
-  for (int i = 0; i < p.mix.count; ++i) {
+  for (int i = 0; i < p.mix.size(); ++i) {
     const long long n = 1LL * p.mix.at(i).input_tokens + p.mix.at(i).output_tokens;
     if (n > longest) longest = n;
   }
