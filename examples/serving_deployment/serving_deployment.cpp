@@ -43,7 +43,7 @@ int main() {
                 r.best->best.output_tokens_per_s.in(units::tokens_per_s));
   else
     std::printf("no concurrency meets the SLO\n");
-  for (int i = 0; i < r.curve->count; ++i)
+  for (int i = 0; i < r.curve->size(); ++i)
     std::printf("  curve: %5.1f in flight, TPOT %5.1f ms, %6.0f tokens/s\n",
                 r.curve->at(i).concurrency, r.curve->at(i).tpot.in(units::ms),
                 r.curve->at(i).output_tokens_per_s.in(units::tokens_per_s));

@@ -378,9 +378,7 @@ TEST_CASE("Service-time CV from the request mix of a serving plan", "[capacity][
   p.mix = request_mix::fixed(1024, 256);
   const serving_point fixed = serve(p);
   serving_plan mixed = p;
-  mixed.mix.classes[0] = {1024, 128, 1.0};
-  mixed.mix.classes[1] = {1024, 384, 1.0};
-  mixed.mix.count = 2;
+  mixed.mix.classes = {{1024, 128, 1.0}, {1024, 384, 1.0}};
   const serving_point m = serve(mixed);
   CHECK(m.tpot == fixed.tpot);
   CHECK(m.e2e.in(units::s) == Approx(fixed.e2e.in(units::s)).epsilon(1e-12));

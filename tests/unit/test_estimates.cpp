@@ -56,7 +56,7 @@ TEST_CASE("GEMM efficiency: measured GPUs, borrowed ones and the fallback") {
   p.node = catalog::pcie_8x_l40s;
   p.layout.dp = 8;
   const estimate_notes n = step_estimates(p);
-  REQUIRE(n.count == 1);
+  REQUIRE(n.size() == 1);
   CHECK(n.at(0).kind == estimate_kind::matmul_efficiency);
   CHECK(n.at(0).value == unmeasured_matmul_fraction);
   p.assumptions.matmul_peak_fraction = 0.7;  // the caller's figure: not listed
@@ -73,11 +73,11 @@ TEST_CASE("serving: the roofline's fractions are estimates away from the H100 SX
   p.node = single_gpu_node(catalog::h100_sxm);
   CHECK(serving_estimates(p).empty());
   p.node = single_gpu_node(catalog::a100_sxm_80gb);
-  REQUIRE(serving_estimates(p).count == 1);
+  REQUIRE(serving_estimates(p).size() == 1);
   CHECK(serving_estimates(p).at(0).kind == estimate_kind::serving_efficiency);
   p.node = single_gpu_node(catalog::h100_nvl);
   const estimate_notes both = serving_estimates(p);
-  REQUIRE(both.count == 2);
+  REQUIRE(both.size() == 2);
   CHECK(both.at(0).kind == estimate_kind::usable_memory);
   CHECK(both.at(1).kind == estimate_kind::serving_efficiency);
   p.node = single_gpu_node(catalog::a100_sxm_80gb);
@@ -87,12 +87,12 @@ TEST_CASE("serving: the roofline's fractions are estimates away from the H100 SX
   p.compute_dtype = precision::fp4;
   p.assumptions.kernels = {};
   const estimate_notes fp4 = serving_estimates(p);
-  REQUIRE(fp4.count == 2);
+  REQUIRE(fp4.size() == 2);
   CHECK(fp4.at(1).kind == estimate_kind::fp4_gemm_efficiency);
 }
 
 TEST_CASE("a note is listed once") {
   estimate_notes n = memory_estimates(catalog::h100_nvl);
   n.add_all(memory_estimates(catalog::h100_nvl));
-  CHECK(n.count == 1);
+  CHECK(n.size() == 1);
 }

@@ -276,7 +276,7 @@ TEST_CASE("transformers: the advice offers the Hugging Face levers", "[framework
   CHECK(micro);
   CHECK(pure);
   CHECK(lora);
-  REQUIRE(r.option_count > 0);
+  REQUIRE(!r.options.empty());
   CHECK(r.options[0].fits);
 }
 
@@ -285,7 +285,7 @@ TEST_CASE("transformers: the levers together when none fits alone", "[framework]
   const transformer_spec m = load("mistral-7b-v0.1");
   const fit_report r = training_fit(m, catalog::h100_sxm, {}, config_of(regime::amp, 8, 2048, false));
   REQUIRE_FALSE(r.fits());
-  REQUIRE(r.option_count > 0);
+  REQUIRE(!r.options.empty());
   const std::string first(r.options[0].change.view());
   CHECK(first.rfind("together: ckpt", 0) == 0);
   CHECK(r.options[0].fits);

@@ -65,7 +65,7 @@ TEST_CASE("Serving a model on MIG slices", "[mig][fit]") {
   // GPU.
   const inference_config bf16{.batch = 4, .context = 4096};
   const mig_options o = mig_inference_options(cat::llama31_8b, cat::h100_sxm, bf16);
-  REQUIRE(o.count == 6);
+  REQUIRE(o.profiles.size() == 6);
   CHECK_FALSE(o.profiles[0].fits());  // 1g.10gb
   CHECK(o.profiles[3].fits());        // 3g.40gb
   CHECK(o.profiles[3].replicas_per_gpu == 2);
@@ -83,5 +83,5 @@ TEST_CASE("Serving a model on MIG slices", "[mig][fit]") {
   CHECK(small.replicas_per_gpu == 4);
   CHECK(small.compute_share == Approx(1.0 / 7));
   // No MIG on an L4: no options.
-  CHECK(mig_inference_options(cat::llama31_8b, cat::l4, bf16).count == 0);
+  CHECK(mig_inference_options(cat::llama31_8b, cat::l4, bf16).profiles.empty());
 }

@@ -86,7 +86,7 @@ TEST_CASE("scaling reports each point to its progress callback") {
     last_total = total;
   });
   CHECK(scaling_points(8, 100) == 4);  // 8, 16, 32, 64
-  CHECK(c.count == 4);
+  CHECK(c.size() == 4);
   CHECK(calls == 4);
   CHECK(last_done == 4);
   CHECK(last_total == 4);

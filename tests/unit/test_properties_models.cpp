@@ -117,9 +117,8 @@ serving_plan random_serving_plan() {
     p.compute_dtype = precision::fp8;
   p.mix = request_mix::fixed(*rc::gen::inRange(1, 8193), *rc::gen::inRange(1, 2049));
   if (*rc::gen::arbitrary<bool>()) {
-    p.mix.classes[1] = {*rc::gen::inRange(1, 8193), *rc::gen::inRange(1, 2049),
-                        *rc::gen::element(0.1, 0.5, 2.0)};
-    p.mix.count = 2;
+    p.mix.classes.push_back({*rc::gen::inRange(1, 8193), *rc::gen::inRange(1, 2049),
+                             *rc::gen::element(0.1, 0.5, 2.0)});
   }
   p.batching = *rc::gen::element(batching_mode::continuous, batching_mode::static_batch);
   p.chunked_prefill = *rc::gen::arbitrary<bool>();
@@ -172,8 +171,8 @@ TEST_CASE("pure data parallelism: more GPUs never make the step slower unless co
     const int doublings = *rc::gen::inRange(2, 9);
     const training_plan p = random_dp_plan(doublings);
     const scaling_curve c = scaling(p, 1, 1 << doublings, scaling_mode::strong);
-    RC_ASSERT(c.count == doublings + 1);
-    for (int i = 1; i < c.count; ++i) {
+    RC_ASSERT(c.size() == doublings + 1);
+    for (int i = 1; i < c.size(); ++i) {
       const scaling_point& a = c[i - 1];
       const scaling_point& b = c[i];
       RC_ASSERT(a.valid && b.valid);
@@ -232,7 +231,7 @@ TEST_CASE("serving: TTFT, TPOT and end-to-end latency positive and finite, perce
     // continuous batching the engine's decode step (its inter-token interval); either is
     // finite and not negative.
     bool one_token = true;
-    for (int i = 0; i < p.mix.count; ++i) {
+    for (int i = 0; i < p.mix.size(); ++i) {
       one_token = one_token && p.mix.at(i).output_tokens == 1;
       RC_LOG() << "class " << i << ": " << p.mix.at(i).input_tokens << " in, "
                << p.mix.at(i).output_tokens << " out\n";
@@ -268,7 +267,7 @@ TEST_CASE("serving: throughput never falls as concurrency rises to the KV cap, a
     const int cap = kv_capacity_sequences(p);
     RC_PRE(cap >= 1);
     const serving_curve c = throughput_latency_curve(p, 12);
-    for (int i = 1; i < c.count; ++i)
+    for (int i = 1; i < c.size(); ++i)
       RC_ASSERT(c.at(i).output_tokens_per_s.value >=
                 c.at(i - 1).output_tokens_per_s.value * (1.0 - 1e-9));
     p.concurrency = cap;

@@ -25,10 +25,10 @@ training_plan gpt175_ptd() {
 
 TEST_CASE("strong scaling: throughput grows, per-GPU efficiency falls, the bubble says why") {
   const scaling_curve c = scaling(gpt175_ptd(), 384, 98304, scaling_mode::strong);
-  REQUIRE(c.count == 9);  // 384, 768, ..., 98304
+  REQUIRE(c.size() == 9);  // 384, 768, ..., 98304
   CHECK(c[0].gpus == 384);
   CHECK(c[0].efficiency == Approx(1.0));
-  for (int i = 1; i < c.count; ++i) {
+  for (int i = 1; i < c.size(); ++i) {
     const scaling_point& a = c[i - 1];
     const scaling_point& b = c[i];
     if (!b.valid) continue;
@@ -50,7 +50,7 @@ TEST_CASE("strong scaling: throughput grows, per-GPU efficiency falls, the bubbl
 
 TEST_CASE("weak scaling keeps the per-GPU throughput nearly flat") {
   const scaling_curve c = scaling(gpt175_ptd(), 384, 6144, scaling_mode::weak);
-  REQUIRE(c.count == 5);
+  REQUIRE(c.size() == 5);
   for (const scaling_point& p : c) {
     CHECK(p.valid);
     CHECK(p.efficiency > 0.9);
@@ -72,7 +72,7 @@ TEST_CASE("pure data parallelism on a small model is limited by communication") 
   for (const scaling_point& pt : c)
     if (pt.limit == scaling_limit::communication) saw_comm = true;
   CHECK(saw_comm);
-  CHECK(c[c.count - 1].communication_share > c[0].communication_share);
+  CHECK(c[c.size() - 1].communication_share > c[0].communication_share);
 }
 
 TEST_CASE("scaling bounds are checked") {

@@ -25,7 +25,7 @@ TEST_CASE("serve JSON: the operating point and the curve", "[json][serving]") {
   const serving_curve c = throughput_latency_curve(p, 5);
   const nlohmann::json cj = io::to_json(c);
   REQUIRE(cj.is_array());
-  CHECK(static_cast<int>(cj.size()) == c.count);
+  CHECK(static_cast<int>(cj.size()) == c.size());
   CHECK(cj[0]["concurrency"].get<double>() == 1.0);
   const nlohmann::json none = io::to_json(best_under_slo(p, {.tpot = 0.001 * units::ms}));
   CHECK_FALSE(none["found"].get<bool>());

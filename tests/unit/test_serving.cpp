@@ -528,7 +528,7 @@ TEST_CASE("Continuous batching: steady state, KV cap, rate, curve, SLO", "[servi
   p.rate = {};
   // A mix: percentiles over the classes.
   p.concurrency = 32;
-  p.mix = {.classes = {request_class{200, 200, 3}, request_class{8000, 500, 1}}, .count = 2};
+  p.mix = {.classes = {request_class{200, 200, 3}, request_class{8000, 500, 1}}};
   const serving_point m = serve(p);
   CHECK(m.ttft_p50 < m.ttft_p99);
   CHECK(m.ttft_p50 <= m.ttft);
@@ -545,8 +545,8 @@ TEST_CASE("Continuous batching: steady state, KV cap, rate, curve, SLO", "[servi
   // concurrency that meets both targets.
   p.mix = request_mix::fixed(2000, 500);
   const serving_curve curve = throughput_latency_curve(p, 12);
-  REQUIRE(curve.count >= 8);
-  for (int i = 1; i < curve.count; ++i) {
+  REQUIRE(curve.size() >= 8);
+  for (int i = 1; i < curve.size(); ++i) {
     CHECK(curve.at(i).concurrency > curve.at(i - 1).concurrency);
     CHECK(curve.at(i).output_tokens_per_s >= curve.at(i - 1).output_tokens_per_s);
     CHECK(curve.at(i).tpot >= curve.at(i - 1).tpot);

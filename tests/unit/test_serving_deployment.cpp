@@ -67,8 +67,8 @@ TEST_CASE("serving deployment: the best point under an SLO and the curve") {
   CHECK(r.best->best.output_tokens_per_s.value >= r.point.output_tokens_per_s.value);
   // tests/cli serve.json_contract: 6 points, concurrency, throughput and TPOT rising
   REQUIRE(r.curve.has_value());
-  REQUIRE(r.curve->count == 6);
-  for (int i = 1; i < r.curve->count; ++i) {
+  REQUIRE(r.curve->size() == 6);
+  for (int i = 1; i < r.curve->size(); ++i) {
     CHECK(r.curve->at(i).concurrency > r.curve->at(i - 1).concurrency);
     CHECK(r.curve->at(i).output_tokens_per_s.value >=
           r.curve->at(i - 1).output_tokens_per_s.value);

@@ -136,7 +136,7 @@ TEST_CASE("training run: a scaling sweep carries each point's memory verdict") {
       plan_training_run({.plan = p, .scaling = training_sweep{.from_gpus = 8, .to_gpus = 64}});
   REQUIRE(r.scaling.has_value());
   const training_scaling_report& s = *r.scaling;
-  REQUIRE(s.curve.count == 4);
+  REQUIRE(s.curve.size() == 4);
   REQUIRE(s.memory.size() == 4);
   CHECK(s.curve[0].gpus == 8);
   CHECK(s.curve[3].gpus == 64);
@@ -159,7 +159,7 @@ TEST_CASE("training run: a scaling sweep carries each point's memory verdict") {
       plan_training_run({.plan = small, .scaling = training_sweep{.from_gpus = 8, .to_gpus = 256}});
   REQUIRE(q.scaling.has_value());
   int invalid = 0;
-  for (int i = 0; i < q.scaling->curve.count; ++i) {
+  for (int i = 0; i < q.scaling->curve.size(); ++i) {
     const bool valid = q.scaling->curve[i].valid;
     CHECK(q.scaling->memory[static_cast<std::size_t>(i)].has_value() == valid);
     if (!valid) ++invalid;

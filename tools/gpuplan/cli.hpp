@@ -53,6 +53,7 @@
 
 namespace gpuplan {
 struct estimate_notes;
+struct parallel_layout;
 }  // namespace gpuplan
 
 namespace gpuplan::cli {
@@ -206,5 +207,15 @@ std::string show(bandwidth b);
 std::string show(compute_rate r);
 std::string show(power p);
 std::string show_count(double n);  ///< 70.6B, 8.03B, 124M
+/// A duration for people: us, ms, s, h or days by size ("3.2 ms", "1.25 s", "41.3 days"); the
+/// text reports of train, search, cost and demo. (capacity prints its waits as wait_text.)
+std::string secs(duration d);
+/// "TP 8 x PP 16 x DP 128, ZeRO-1, SP": the degrees that are not 1 and the options on (train
+/// and search; fit's report writes its own longer line, fit_output.cpp fit_layout_line).
+std::string layout_text(const parallel_layout& l);
+/// A fraction as a whole percentage, {fmt}'s rounding ("87%"): capacity's and utilization's
+/// tables. (The library's advice sentences round with std::llround: plan/utilization.hpp
+/// usage_pct.)
+std::string pct(double x);
 
 }  // namespace gpuplan::cli

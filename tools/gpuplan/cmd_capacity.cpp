@@ -99,8 +99,11 @@ struct capacity_command {
 
 request_rate req_per_s(double v) { return v * units::request / units::s; }
 
-std::string pct(double x) { return fmt::format("{:.0f}%", x * 100); }
-std::string secs(duration d) {
+/// A wait or latency in capacity's report: whole milliseconds below a second, "0 s" for none and
+/// "unbounded" for an overloaded queue's infinite wait. Not secs() (cli.hpp): that one prints
+/// tenths of a millisecond and has no "unbounded", and capacity's report and its tests
+/// (tests/cli, doc/cli.md.in) print these waits in this form.
+std::string wait_text(duration d) {
   if (!std::isfinite(d.value)) return "unbounded";
   const double s = d.in(units::s);
   if (s == 0) return "0 s";
@@ -598,9 +601,9 @@ void print_serving(const capacity_output& o) {
              "  best under TTFT <= {}, TPOT <= {}: concurrency {:.1f}, TTFT {}, TPOT {}, "
              "end-to-end {}\n",
              u.model.name(), q.replica.gpus, sp.node.gpu.name.view(), sp.layout.tp, sp.layout.pp,
-             u.input_len, u.output_len, u.slo.ttft.value > 0 ? secs(u.slo.ttft) : "any",
-             u.slo.tpot.value > 0 ? secs(u.slo.tpot) : "any", b.concurrency, secs(b.ttft),
-             secs(b.tpot), secs(b.e2e));
+             u.input_len, u.output_len, u.slo.ttft.value > 0 ? wait_text(u.slo.ttft) : "any",
+             u.slo.tpot.value > 0 ? wait_text(u.slo.tpot) : "any", b.concurrency,
+             wait_text(b.ttft), wait_text(b.tpot), wait_text(b.e2e));
   fmt::print("  {}\n", memory_verdict_text(c.memory));
   if (!o.report.price_from_book) {
     // the user's price per replica-hour replaces the book
@@ -627,7 +630,7 @@ void print_peak(const capacity_report& r) {
   fmt::print("  utilisation: mean {} ({}), peak {} ({})\n", pct(p.mean_utilization),
              band_name(p.mean_band).data(), pct(p.peak_utilization), band_name(p.peak_band).data());
   fmt::print("  at the peak: P(wait) {:.3f}, mean wait {}, p99 wait {}{}\n", p.at_peak.p_wait,
-             secs(p.at_peak.mean_wait), secs(p.at_peak.wait_percentile(0.99)),
+             wait_text(p.at_peak.mean_wait), wait_text(p.at_peak.wait_percentile(0.99)),
              p.at_peak.exact ? " (M/M/c, exact)" : " (Allen-Cunneen)");
   if (p.replicas_in_band > p.replicas)
     fmt::print("  to keep the peak within the healthy band (<= 90%): {} replicas\n",
@@ -669,7 +672,7 @@ void print_options(const capacity_report& r) {
     for (const option_result& x : r.options)
       t.rows.push_back({std::string(x.name.view()), std::to_string(x.replicas),
                         std::to_string(x.gpus), pct(x.peak_utilization),
-                        std::string(band_name(x.peak_band)), secs(x.wait_at_percentile),
+                        std::string(band_name(x.peak_band)), wait_text(x.wait_at_percentile),
                         x.priced ? fmt::format("{:.2f}", x.cost.in(units::usd_per_h)) : "-"});
     fmt::print("{}", t.render("  "));
   }
@@ -719,13 +722,13 @@ void print_capacity_text(const capacity_output& o) {
              q.demand.peak_factor, q.demand.arrival_cv);
   fmt::print("Replica: {:.4g} req/s at its SLO, {} per request (CV {:.3g}{}): {} request slot{}, "
              "{} GPU{}\n",
-             q.replica.rate.in(units::requests_per_s), secs(q.replica.mean_service),
+             q.replica.rate.in(units::requests_per_s), wait_text(q.replica.mean_service),
              q.replica.service_cv,
              o.serving && !o.s.has("service_cv") ? " from the serving model" : "",
              r.plan.slots_per_replica, r.plan.slots_per_replica > 1 ? "s" : "", q.replica.gpus,
              q.replica.gpus > 1 ? "s" : "");
   if (o.serving) print_serving(o);
-  fmt::print("Target: p{:g} wait <= {}\n\n", q.slo.percentile * 100, secs(q.slo.max_wait));
+  fmt::print("Target: p{:g} wait <= {}\n\n", q.slo.percentile * 100, wait_text(q.slo.max_wait));
   print_peak(r);
   print_options(r);
   print_growth(r);

@@ -800,7 +800,7 @@ void print_serve_search_text(const serving_search_summary& r) {
   fmt::print("{} serving {:.0f} in + {:.0f} out tokens per request{}{}: {} configurations in {:.2f} s ({} "
              "invalid, {} without room for the KV cache, {} missing the SLO)\n\n",
              p.model.name.view(), p.mix.mean_input(), p.mix.mean_output(),
-             p.mix.count > 1 ? fmt::format(" (mean of a mix of {})", p.mix.count) : "",
+             p.mix.size() > 1 ? fmt::format(" (mean of a mix of {})", p.mix.size()) : "",
              r.space.slo.ttft.value > 0 || r.space.slo.tpot.value > 0 ? " under the SLO" : "",
              f.visited, r.seconds, f.invalid, f.over_memory, f.missed_slo);
   if (f.view().empty()) {

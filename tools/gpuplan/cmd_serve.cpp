@@ -67,7 +67,7 @@ table point_table() {
 /// The throughput-latency curve as a chart: output tokens/s per GPU against TPOT.
 chart::chart_spec curve_chart(const serving_curve& c, const std::string& title) {
   chart::series line{"output tokens/s per GPU", {}, chart::style::lines};
-  for (int i = 0; i < c.count; ++i)
+  for (int i = 0; i < c.size(); ++i)
     line.points.emplace_back(c.at(i).tpot.in(units::ms),
                              c.at(i).output_tokens_per_s_per_gpu.in(units::tokens_per_s));
   chart::chart_spec spec;
@@ -118,7 +118,7 @@ void print_deployment(const serve_setup& setup, const serving_deployment_report&
   fmt::print("weights {}, KV cache {}, math {}; requests of {}{} prompt + {} output tokens\n\n",
              to_string(p.config.weight_dtype), to_string(p.config.kv_dtype),
              to_string(p.compute_dtype),
-             p.mix.count > 1 ? fmt::format("a {}-class mix, mean ", p.mix.count) : std::string(),
+             p.mix.size() > 1 ? fmt::format("a {}-class mix, mean ", p.mix.size()) : std::string(),
              setup.input_len, setup.output_len);
 }
 
@@ -155,8 +155,8 @@ void print_slo(const serving_slo& slo, const slo_result& best) {
 void print_curve(const serving_curve& curve, const std::string& title) {
   fmt::print("\nThroughput-latency curve:\n");
   table c = point_table();
-  for (int i = 0; i < curve.count; ++i) c.rows.push_back(row_of(curve.at(i)));
-  if (curve.count >= 2)
+  for (int i = 0; i < curve.size(); ++i) c.rows.push_back(row_of(curve.at(i)));
+  if (curve.size() >= 2)
     fmt::print("{}\n{}", c.render("  "), chart::render_text(curve_chart(curve, title)));
   else
     fmt::print("{}", c.render("  "));

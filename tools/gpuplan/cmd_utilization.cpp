@@ -37,8 +37,6 @@ struct utilization_command {
   bool json = false;
 };
 
-std::string pct(double x) { return fmt::format("{:.0f}%", x * 100); }
-
 chart::chart_spec usage_chart(const std::vector<gpu_sample>& samples,
                               const usage_report& r) {
   chart::chart_spec c;

@@ -5,6 +5,7 @@
 #include <gpuplan/io/hf_config.hpp>
 #include <gpuplan/io/json.hpp>
 #include <gpuplan/models/estimates.hpp>
+#include <gpuplan/specs/layout.hpp>
 
 #include <gpuplan/units/format.hpp>
 
@@ -343,6 +344,28 @@ std::string show_si(data_size d) { return fmt::format("{:si}", d); }
 std::string show(bandwidth b) { return fmt::format("{}", b); }
 std::string show(compute_rate r) { return fmt::format("{}", r); }
 std::string show(power p) { return fmt::format("{}", p); }
+
+std::string secs(duration d) {
+  const double s = d.in(units::s);
+  if (s < 1e-3) return fmt::format("{:.1f} us", s * 1e6);
+  if (s < 1.0) return fmt::format("{:.1f} ms", s * 1e3);
+  if (s < 600.0) return fmt::format("{:.2f} s", s);
+  if (s < 3 * 86400.0) return fmt::format("{:.1f} h", s / 3600.0);
+  return fmt::format("{:.1f} days", s / 86400.0);
+}
+
+std::string layout_text(const parallel_layout& l) {
+  std::string t = fmt::format("TP {} x PP {} x DP {}", l.tp, l.pp, l.dp);
+  if (l.cp > 1) t += fmt::format(" x CP {}", l.cp);
+  if (l.ep > 1) t += fmt::format(", EP {}", l.ep);
+  if (l.virtual_stages > 1) t += fmt::format(", {} chunks", l.virtual_stages);
+  if (l.zero > 0) t += fmt::format(", ZeRO-{}", l.zero);
+  if (l.sequence_parallel) t += ", SP";
+  return t;
+}
+
+std::string pct(double x) { return fmt::format("{:.0f}%", x * 100); }
+
 std::string show_count(double n) {
   const double a = std::fabs(n);
   if (a >= 1e12) return fmt::format("{:.3g}T", n / 1e12);

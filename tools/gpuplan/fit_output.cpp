@@ -12,7 +12,11 @@ namespace gpuplan::cli {
 
 namespace {
 
-std::string layout_text(const parallel_layout& l, bool infer) {
+/// fit's "layout" line: the GPU count and every degree, ZeRO for training, options spelled out
+/// ("8 GPUs: dp 1 x tp 8 x pp 1 x cp 1, ZeRO-0"). Not layout_text() (cli.hpp), the compact
+/// column of train and search, which leaves out degrees of 1: fit's report, its docs and tests
+/// print this longer form.
+std::string fit_layout_line(const parallel_layout& l, bool infer) {
   std::string s = fmt::format("{} GPU{}: dp {} x tp {} x pp {}", l.gpus(), l.gpus() == 1 ? "" : "s",
                               l.dp, l.tp, l.pp);
   if (!infer || l.cp > 1) s += fmt::format(" x cp {}", l.cp);
@@ -190,7 +194,7 @@ std::string fit_headline(const fit_description& d, const fit_report& r) {
   if (d.infer)
     out += fmt::format(", x {} utilization = {}", d.serve.gpu_memory_utilization, show(r.capacity));
   out += fmt::format(") ({})\n", d.gpu.source);
-  out += fmt::format("  layout   {}\n", layout_text(d.layout, d.infer));
+  out += fmt::format("  layout   {}\n", fit_layout_line(d.layout, d.infer));
   out += fmt::format("  {} {}\n\n", d.infer ? "serving " : "training", config_text(d));
   return out;
 }
@@ -278,7 +282,7 @@ std::string fit_advice(const fit_report& r) {
   std::string out;
   if (!r.fits()) {
     out += "\n  advice (ranked; per-GPU memory of the most loaded GPU after the change):\n";
-    if (r.option_count == 0) {
+    if (r.options.empty()) {
       out += "    none found: no change the model tried brings it within a catalog GPU\n";
     } else {
       table a;

@@ -109,10 +109,8 @@ request_mix mix_from(std::string_view text, const std::string& flag) {
     if (v[0] != std::floor(v[0]) || v[1] != std::floor(v[1]) || v[0] > 1e7 || v[1] > 1e7)
       fail("IN and OUT are whole token counts (at most 1e7)");
     if (v[2] > max_request_share) fail("SHARE is relative: at most 1e15");
-    if (m.count == max_request_classes)
-      fail(fmt::format("at most {} classes", max_request_classes));
-    m.classes[static_cast<std::size_t>(m.count++)] = {static_cast<int>(v[0]),
-                                                      static_cast<int>(v[1]), v[2]};
+    if (m.classes.full()) fail(fmt::format("at most {} classes", max_request_classes));
+    m.classes.push_back({static_cast<int>(v[0]), static_cast<int>(v[1]), v[2]});
     item.clear();
   }
   return m;

@@ -179,25 +179,6 @@ node_spec choose_node(const settings& s, const gpu_choice& gpu, int gpus, std::s
 
 std::span<const field> train_run_fields() { return run_table; }
 
-std::string secs(duration d) {
-  const double s = d.in(units::s);
-  if (s < 1e-3) return fmt::format("{:.1f} us", s * 1e6);
-  if (s < 1.0) return fmt::format("{:.1f} ms", s * 1e3);
-  if (s < 600.0) return fmt::format("{:.2f} s", s);
-  if (s < 3 * 86400.0) return fmt::format("{:.1f} h", s / 3600.0);
-  return fmt::format("{:.1f} days", s / 86400.0);
-}
-
-std::string layout_text(const parallel_layout& l) {
-  std::string t = fmt::format("TP {} x PP {} x DP {}", l.tp, l.pp, l.dp);
-  if (l.cp > 1) t += fmt::format(" x CP {}", l.cp);
-  if (l.ep > 1) t += fmt::format(", EP {}", l.ep);
-  if (l.virtual_stages > 1) t += fmt::format(", {} chunks", l.virtual_stages);
-  if (l.zero > 0) t += fmt::format(", ZeRO-{}", l.zero);
-  if (l.sequence_parallel) t += ", SP";
-  return t;
-}
-
 std::string reliability_text(const reliability_estimate& e) {
   if (!e.enabled) return "";
   const bool fails = std::isfinite(e.mttf.value);

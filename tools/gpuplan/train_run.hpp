@@ -57,10 +57,6 @@ modelled_training_run modelled_run(const run_description& d);
 /// infeasible_training_run), naming the reliability flags.
 std::string infeasible_run_message(const infeasible_training_run& e);
 
-/// A duration for people: us, ms, s, h or days by size.
-std::string secs(duration d);
-/// "TP 8 x PP 16 x DP 128, ZeRO-1, SP": the degrees that are not 1 and the options on.
-std::string layout_text(const parallel_layout& l);
 /// The step's parts in seconds, keyed as `gpuplan train --json`'s "breakdown"
 /// (io/training_run_json.hpp io::breakdown_json).
 nlohmann::json breakdown_json(const step_breakdown& b);

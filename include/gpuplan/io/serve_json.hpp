@@ -54,7 +54,7 @@ inline nlohmann::json to_json(const serving_point& p) {
 /// A request mix: its classes' prompt and output tokens and shares (as given, relative).
 inline nlohmann::json to_json(const request_mix& m) {
   nlohmann::json a = nlohmann::json::array();
-  for (int i = 0; i < m.count; ++i)
+  for (int i = 0; i < m.size(); ++i)
     a.push_back({{"input_len", m.at(i).input_tokens},
                  {"output_len", m.at(i).output_tokens},
                  {"share", m.at(i).share / m.total_share()}});
@@ -64,7 +64,7 @@ inline nlohmann::json to_json(const request_mix& m) {
 /// The throughput-latency curve: a list of operating points.
 inline nlohmann::json to_json(const serving_curve& c) {
   nlohmann::json a = nlohmann::json::array();
-  for (int i = 0; i < c.count; ++i) a.push_back(to_json(c.at(i)));
+  for (const serving_point& x : c) a.push_back(to_json(x));
   return a;
 }
 

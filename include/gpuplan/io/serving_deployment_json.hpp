@@ -40,7 +40,7 @@ inline nlohmann::json to_json(const serving_deployment_report& r) {
   j["kv_dtype"] = std::string(gpuplan::to_string(p.config.kv_dtype));
   j["input_len"] = rounded_mean_input(p.mix);
   j["output_len"] = rounded_mean_output(p.mix);
-  if (p.mix.count > 1) j["mix"] = to_json(p.mix);
+  if (p.mix.size() > 1) j["mix"] = to_json(p.mix);
   j["ridge_batch"] = r.ridge_batch;
   add_memory_verdict(j, r.memory);
   if (r.best) {

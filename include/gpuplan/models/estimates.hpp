@@ -21,9 +21,9 @@
 #include <gpuplan/models/serving.hpp>
 #include <gpuplan/models/training_step.hpp>
 #include <gpuplan/specs/gpu.hpp>
+#include <gpuplan/specs/inplace_vector.hpp>
 #include <gpuplan/specs/name.hpp>
 
-#include <array>
 #include <cstddef>
 
 namespace gpuplan {
@@ -45,23 +45,25 @@ struct estimate_note {
 
 /// The estimates a result rests on (at most 8; the same note is listed once).
 struct estimate_notes {
-  std::array<estimate_note, 8> items{};
-  int count = 0;
+  inplace_vector<estimate_note, 8> items{};
 
+  /// Adds n unless a note of its kind for its GPU is listed; past 8 notes, drops it.
   constexpr void add(const estimate_note& n) {
-    for (int i = 0; i < count; ++i)
-      if (at(i).kind == n.kind && at(i).gpu == n.gpu) return;
-    if (count < static_cast<int>(items.size())) items[static_cast<std::size_t>(count++)] = n;
+    for (const estimate_note& x : items)
+      if (x.kind == n.kind && x.gpu == n.gpu) return;
+    items.try_push_back(n);
   }
   constexpr void add_all(const estimate_notes& other) {
     for (const estimate_note& n : other) add(n);
   }
+  /// Note i (0 <= i < size()).
   [[nodiscard]] constexpr const estimate_note& at(int i) const {
     return items[static_cast<std::size_t>(i)];
   }
-  [[nodiscard]] constexpr bool empty() const { return count == 0; }
-  [[nodiscard]] constexpr const estimate_note* begin() const { return items.data(); }
-  [[nodiscard]] constexpr const estimate_note* end() const { return items.data() + count; }
+  [[nodiscard]] constexpr int size() const { return static_cast<int>(items.size()); }
+  [[nodiscard]] constexpr bool empty() const { return items.empty(); }
+  [[nodiscard]] constexpr const estimate_note* begin() const { return items.begin(); }
+  [[nodiscard]] constexpr const estimate_note* end() const { return items.end(); }
 };
 
 /// What a memory result for GPU g rests on: its usable memory, when the driver figure is unknown.

@@ -97,7 +97,7 @@ constexpr double hf_linear_inputs(double in, double in_bytes, int consumers, int
 /// itself when it is already fp32) and, when the norm weight trains, the normalised tensor in the
 /// input's dtype that `weight * x` saves for the weight's gradient.
 constexpr double hf_norm_bytes(double h, const hf_regime& r) {
-  return 4.0 * h + (r.lora ? 0.0 : r.residual * h);
+  return fp32_bytes * h + (r.lora ? 0.0 : r.residual * h);
 }
 
 /// Bytes per token one decoder layer keeps for its backward without checkpointing (transformers
@@ -115,7 +115,7 @@ constexpr double hf_layer_bytes_per_token(const transformer_spec& m, const train
   bytes += hf_norm_bytes(h, r) + hf_linear_inputs(h, r.residual, 3, ad.qkv, r, rank);
   // RoPE saves only cos and sin (shared); sdpa (flash) saves Q, K, V, its output and the fp32
   // log-sum-exp per head and token; autocast hands it compute-dtype Q and K.
-  bytes += e * (q + kv + kv + q) + 4.0 * m.heads;
+  bytes += e * (q + kv + kv + q) + fp32_bytes * m.heads;
   // o_proj reads the contiguous copy of the attention output.
   bytes += hf_linear_inputs(q, e, 1, ad.o, r, rank);
   // post_attention_layernorm, then gate_proj and up_proj (or up_proj alone).
@@ -194,15 +194,15 @@ constexpr transformers_terms transformers_memory_terms(const transformer_spec& m
   double weights = base_weights, grads = 0.0, opt = 0.0;
   if (r.lora) {
     // PEFT adapters in fp32 (autocast_adapter_dtype=True), fp32 gradients, fp32 optimizer states.
-    weights += p.lora * 4.0;
-    grads = p.lora * 4.0;
-    opt = c.optimizer == optimizer_kind::adafactor ? p.lora_adafactor * 4.0 : p.lora * states;
+    weights += p.lora * fp32_bytes;
+    grads = p.lora * fp32_bytes;
+    opt = c.optimizer == optimizer_kind::adafactor ? p.lora_adafactor * fp32_bytes : p.lora * states;
   } else {
     grads = p.dense * r.grad;
     const double per_param = c.optimizer == optimizer_kind::adafactor ? 0.0 : states;
     const double scale = c.optimizer == optimizer_kind::adamw8bit ? 1.0 : r.state_scale;
     opt = p.dense * (r.master + per_param * scale);
-    if (c.optimizer == optimizer_kind::adafactor) opt += p.adafactor * 4.0 * scale;
+    if (c.optimizer == optimizer_kind::adafactor) opt += p.adafactor * fp32_bytes * scale;
   }
   t.weights = detail::bytes(weights / wdiv);
   t.gradients = detail::bytes(grads / gdiv);
@@ -216,7 +216,7 @@ constexpr transformers_terms transformers_memory_terms(const transformer_spec& m
   // Under amp every matrix product's fp32 weight gets a 2-byte copy (cached for the autocast region
   // when it trains, and saved by the product for its backward): the layers' linear weights and the
   // LM head (the embedding table itself is looked up in fp32). LoRA's fp32 adapters likewise.
-  const bool fp32_weights = r.autocast && r.param == 4.0;
+  const bool fp32_weights = r.autocast && r.param == fp32_bytes;
   const double head_copy = fp32_weights ? 2.0 * vocab * h : 0.0;
   const double layer_copies = fp32_weights ? 2.0 * p.linear : 0.0;
   const double adapter_copies = r.lora && r.autocast ? 2.0 * p.lora : 0.0;
@@ -243,12 +243,12 @@ constexpr transformers_terms transformers_memory_terms(const transformer_spec& m
   const double logits = tokens * vocab;
   if (!c.chunked_loss) {
     const double el = r.act;  // the LM head's output dtype
-    const double upcast = pf.loss_upcast_fp32 && el != 4.0 ? 4.0 : 0.0;
+    const double upcast = pf.loss_upcast_fp32 && el != fp32_bytes ? fp32_bytes : 0.0;
     // forward: logits, their fp32 copy, log_softmax's output (saved for its backward)
-    t.loss_forward = detail::bytes(logits * (el + upcast + 4.0));
+    t.loss_forward = detail::bytes(logits * (el + upcast + fp32_bytes));
     // backward: the saved log_softmax output, nll_loss's gradient, log_softmax's gradient
-    t.loss_backward = detail::bytes(logits * 12.0);
-    if (pf.stranded_logits_segment && el < 4.0) t.stranded = detail::bytes(logits * el);
+    t.loss_backward = detail::bytes(logits * (3.0 * fp32_bytes));
+    if (pf.stranded_logits_segment && el < fp32_bytes) t.stranded = detail::bytes(logits * el);
   } else {
     // Liger's fused linear cross entropy: one chunk's logits at a time (gradients written in
     // place), the gradient of the hidden states and of the LM head computed in the forward pass

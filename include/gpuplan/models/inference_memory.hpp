@@ -127,7 +127,7 @@ constexpr data_size inference_workspace(const transformer_spec& m, const paralle
       m.ffn_type == ffn_kind::gated ? e * tokens * 3.0 * f : e * tokens * 2.0 * f;
   const double layer_peak = attn > ffn ? attn : ffn;
   const double residual = 2.0 * e * tokens * h;
-  const double sampler = c.max_num_seqs * 1.0 * m.vocab * (2.0 + 3.0 * 4.0);
+  const double sampler = c.max_num_seqs * 1.0 * m.vocab * (2.0 + 3.0 * fp32_bytes);
   return (residual + layer_peak + sampler) * units::B;
 }
 

@@ -26,6 +26,7 @@
 #include <gpuplan/models/kernels.hpp>
 #include <gpuplan/models/queueing.hpp>
 #include <gpuplan/specs/gpu.hpp>
+#include <gpuplan/specs/inplace_vector.hpp>
 #include <gpuplan/specs/layout.hpp>
 #include <gpuplan/specs/network.hpp>
 #include <gpuplan/specs/node.hpp>
@@ -147,38 +148,37 @@ inline constexpr double max_request_share = 1e15;
 
 /// The requests served: up to 8 classes (a fixed mix, or a histogram of a trace).
 struct request_mix {
-  std::array<request_class, max_request_classes> classes{};
-  int count = 0;
+  inplace_vector<request_class, max_request_classes> classes{};
 
-  /// Class i (0 <= i < count).
+  /// Class i (0 <= i < size()).
   [[nodiscard]] constexpr const request_class& at(int i) const {
     return classes[static_cast<std::size_t>(i)];
   }
+  /// The number of classes.
+  [[nodiscard]] constexpr int size() const { return static_cast<int>(classes.size()); }
   static constexpr request_mix fixed(int input_tokens, int output_tokens) {
     request_mix m{};
-    m.classes[0] = {input_tokens, output_tokens, 1.0};
-    m.count = 1;
+    m.classes.push_back({input_tokens, output_tokens, 1.0});
     return m;
   }
   [[nodiscard]] constexpr double total_share() const {
     double s = 0.0;
-    for (int i = 0; i < count; ++i) s += at(i).share;
+    for (int i = 0; i < size(); ++i) s += at(i).share;
     return s;
   }
   [[nodiscard]] constexpr double mean_input() const {
     double s = 0.0;
-    for (int i = 0; i < count; ++i) s += at(i).share * at(i).input_tokens;
+    for (int i = 0; i < size(); ++i) s += at(i).share * at(i).input_tokens;
     return s / total_share();
   }
   [[nodiscard]] constexpr double mean_output() const {
     double s = 0.0;
-    for (int i = 0; i < count; ++i) s += at(i).share * at(i).output_tokens;
+    for (int i = 0; i < size(); ++i) s += at(i).share * at(i).output_tokens;
     return s / total_share();
   }
   constexpr void validate() const {
-    detail::check_input(count >= 1 && count <= max_request_classes,
-                        "request_mix.count must be between 1 and 8", count);
-    for (int i = 0; i < count; ++i) {
+    detail::check_input(!classes.empty(), "request_mix.classes must hold at least one class");
+    for (int i = 0; i < size(); ++i) {
       detail::check_input(at(i).input_tokens >= 1,
                           "request_mix: input_tokens must be at least 1", at(i).input_tokens);
       detail::check_input(at(i).output_tokens >= 1,
@@ -534,7 +534,7 @@ constexpr stage_cost stage_time(const serving_plan& p, const step_work& w, int k
                               act, false, p.node.gpu, p.assumptions.kernels));
       if (p.layout.tp > 1) {  // the vocabulary-parallel logits are gathered (fp32); the
                               // nccl-tests size of an all-gather is the gathered whole
-        const data_size logits = rows * m.vocab * 4.0 * units::B;
+        const data_size logits = rows * m.vocab * fp32_bytes * units::B;
         s.communication = s.communication + collective_time(collective_kind::all_gather, logits,
                                                             tp_group(p), p.assumptions.collectives)
                                                 .total;
@@ -750,7 +750,7 @@ constexpr kv_cap kv_capacity(const serving_plan& p) {
   kv_cap r{};
   r.memory = inference_memory(p.model, p.node.gpu, memory_layout(p), c, p.memory);
   double blocks = 0.0;
-  for (int i = 0; i < p.mix.count; ++i) {
+  for (int i = 0; i < p.mix.size(); ++i) {
     const request_class& k = p.mix.at(i);
     // A sequence holds its prompt and, on average, half its output; a static batch and
     // TensorRT-LLM's default capacity scheduler (GUARANTEED_NO_EVICT: a request is admitted
@@ -795,17 +795,17 @@ constexpr void latency_stats(serving_point& r, const request_mix& mix, double* t
   const double s = mix.total_share();
   r.ttft = ttft_mean / s * units::s;
   r.e2e = e2e_mean / s * units::s;
-  for (int i = 0; i < mix.count; ++i) {
+  for (int i = 0; i < mix.size(); ++i) {
     ttft[i] -= queue.value;
     e2e[i] -= queue.value;
   }
-  r.ttft_p50 = mixed_quantile(ttft, wt, mix.count, qw, 0.5) * units::s;
-  r.ttft_p90 = mixed_quantile(ttft, wt, mix.count, qw, 0.9) * units::s;
-  r.ttft_p99 = mixed_quantile(ttft, wt, mix.count, qw, 0.99) * units::s;
-  r.e2e_p50 = mixed_quantile(e2e, wt, mix.count, qw, 0.5) * units::s;
-  r.e2e_p90 = mixed_quantile(e2e, wt, mix.count, qw, 0.9) * units::s;
-  r.e2e_p99 = mixed_quantile(e2e, wt, mix.count, qw, 0.99) * units::s;
-  r.e2e_sd = service_spread(e2e, wt, mix.count, qw) * units::s;
+  r.ttft_p50 = mixed_quantile(ttft, wt, mix.size(), qw, 0.5) * units::s;
+  r.ttft_p90 = mixed_quantile(ttft, wt, mix.size(), qw, 0.9) * units::s;
+  r.ttft_p99 = mixed_quantile(ttft, wt, mix.size(), qw, 0.99) * units::s;
+  r.e2e_p50 = mixed_quantile(e2e, wt, mix.size(), qw, 0.5) * units::s;
+  r.e2e_p90 = mixed_quantile(e2e, wt, mix.size(), qw, 0.9) * units::s;
+  r.e2e_p99 = mixed_quantile(e2e, wt, mix.size(), qw, 0.99) * units::s;
+  r.e2e_sd = service_spread(e2e, wt, mix.size(), qw) * units::s;
 }
 
 /// continuous_point with chunked prefill: the decoding sequences d and the prompts' chunks share
@@ -837,7 +837,7 @@ constexpr void chunked_prefill_point(const serving_plan& p, double n, serving_po
   const double room = budget - d > 1.0 ? budget - d : 1.0;
   double own[max_request_classes]{};
   double s1 = 0.0, s2 = 0.0;  // E[S] and E[S^2] of the prompts' prefill time
-  for (int i = 0; i < p.mix.count; ++i) {
+  for (int i = 0; i < p.mix.size(); ++i) {
     const request_class& k = p.mix.at(i);
     duration t{};
     double done = 0.0;
@@ -864,7 +864,7 @@ constexpr void chunked_prefill_point(const serving_plan& p, double n, serving_po
                                     p.assumptions.prefill_queue_max_load);
   const duration queue = qw.mean;
   double ttft_mean = 0.0, e2e_mean = 0.0;
-  for (int i = 0; i < p.mix.count; ++i) {
+  for (int i = 0; i < p.mix.size(); ++i) {
     const request_class& k = p.mix.at(i);
     const duration t =
         0.5 * step + wait_prefill + queue + p.assumptions.request_overhead + own[i] * units::s;
@@ -900,7 +900,7 @@ constexpr void prefill_first_point(const serving_plan& p, double n, serving_poin
   double ttft[max_request_classes]{}, e2e[max_request_classes]{}, wt[max_request_classes]{};
   double own[max_request_classes]{};
   double s1 = 0.0, s2 = 0.0;
-  for (int i = 0; i < p.mix.count; ++i) {
+  for (int i = 0; i < p.mix.size(); ++i) {
     const request_class& k = p.mix.at(i);
     own[i] = decode_interval(p, {.prefill_tokens = g * k.input_tokens,
                                  .prefill_keys = (k.input_tokens + 1.0) / 2.0,
@@ -917,7 +917,7 @@ constexpr void prefill_first_point(const serving_plan& p, double n, serving_poin
                                     p.assumptions.prefill_queue_max_load);
   const duration queue = qw.mean;
   double ttft_mean = 0.0, e2e_mean = 0.0;
-  for (int i = 0; i < p.mix.count; ++i) {
+  for (int i = 0; i < p.mix.size(); ++i) {
     const request_class& k = p.mix.at(i);
     const duration t =
         0.5 * td + queue + own[i] * units::s + p.assumptions.request_overhead;
@@ -1045,12 +1045,14 @@ inline constexpr int max_curve_points = 64;
 
 /// The throughput-latency curve: operating points over concurrency.
 struct serving_curve {
-  std::array<serving_point, max_curve_points> points{};
-  int count = 0;
-  /// Point i (0 <= i < count).
+  inplace_vector<serving_point, max_curve_points> points{};
+  /// Point i (0 <= i < size()).
   [[nodiscard]] constexpr const serving_point& at(int i) const {
     return points[static_cast<std::size_t>(i)];
   }
+  [[nodiscard]] constexpr int size() const { return static_cast<int>(points.size()); }
+  [[nodiscard]] constexpr const serving_point* begin() const { return points.begin(); }
+  [[nodiscard]] constexpr const serving_point* end() const { return points.end(); }
 };
 
 /// `n` operating points (at most 64) at concurrencies spread geometrically from 1 to the KV
@@ -1076,7 +1078,7 @@ constexpr serving_curve throughput_latency_curve(const serving_plan& p, int n = 
     serving_plan q = p;
     q.rate = {};
     q.concurrency = b;
-    c.points[static_cast<std::size_t>(c.count++)] = detail::point_at(q, b, cap.sequences);
+    c.points.push_back(detail::point_at(q, b, cap.sequences));
     last = b;
   }
   return c;

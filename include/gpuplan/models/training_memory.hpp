@@ -39,9 +39,9 @@ constexpr double activation_bytes(precision dtype) {
 constexpr double optimizer_state_bytes(optimizer_kind o, const memory_assumptions& a) {
   switch (o) {
     case optimizer_kind::adamw:
-    case optimizer_kind::adam: return 8.0;
-    case optimizer_kind::sgd: return 4.0;
-    case optimizer_kind::adamw8bit: return 2.0 + 2.0 * 4.0 / a.adam8bit_block;
+    case optimizer_kind::adam: return 2.0 * fp32_bytes;  // two fp32 moments
+    case optimizer_kind::sgd: return fp32_bytes;         // fp32 momentum
+    case optimizer_kind::adamw8bit: return 2.0 + 2.0 * fp32_bytes / a.adam8bit_block;
     case optimizer_kind::adafactor: return 0.0;  // counted per matrix, see below
   }
   return 0.0;
@@ -83,7 +83,7 @@ constexpr double layer_activation_bytes(const transformer_spec& m, int layer,
   bytes += e * s * b * kv;          // V for attention over values
   if (recompute == recompute_kind::none) {
     if (c.flash_attention) {
-      bytes += 4.0 * heads * s * b;  // fp32 log-sum-exp per row (FlashAttention backward)
+      bytes += fp32_bytes * heads * s * b;  // fp32 log-sum-exp per row (FlashAttention backward)
     } else {
       bytes += e * heads * s * s * b;                 // softmax output
       bytes += mask * heads * s * s * b;              // attention dropout mask
@@ -107,7 +107,7 @@ constexpr double layer_activation_bytes(const transformer_spec& m, int layer,
   };
   if (m.is_moe_layer(layer)) {
     bytes += lin * s * b * h * np;              // router / shared-expert input (norm output)
-    bytes += 4.0 * s * b * m.moe.experts * np;  // router logits in fp32
+    bytes += fp32_bytes * s * b * m.moe.experts * np;  // router logits in fp32
     // Each token visits experts_per_token experts; balanced routing leaves s*b*k dispatched
     // tokens per rank. Experts split over expert_tp see every token of the TP group.
     const int etp = l.expert_tensor_parallel();
@@ -180,7 +180,7 @@ constexpr state_bytes model_state_bytes(const rank_params& p, const parallel_lay
   const double w = bytes_of(c.dtype == precision::fp8 ? precision::bf16 : c.dtype);
   const double g = bytes_of(c.grad_dtype);
   const double master =
-      c.master_weights && c.dtype != precision::fp32 && c.dtype != precision::fp64 ? 4.0 : 0.0;
+      c.master_weights && c.dtype != precision::fp32 && c.dtype != precision::fp64 ? fp32_bytes : 0.0;
   const double states = optimizer_state_bytes(c.optimizer, a);
   const double nd = l.shard_degree(), ne = l.expert_shard_degree();
   const double wdiv_d = l.zero >= 3 ? nd : 1.0, wdiv_e = l.zero >= 3 ? ne : 1.0;
@@ -213,15 +213,15 @@ constexpr state_bytes model_state_bytes(const rank_params& p, const parallel_lay
     out.weights += adapter_w / wdiv_d;
     out.gradients = n * g / gdiv_d;
     const double opt = c.optimizer == optimizer_kind::adafactor
-                           ? n * master + p.lora_adafactor * 4.0
+                           ? n * master + p.lora_adafactor * fp32_bytes
                            : n * (master + states);
     out.optimizer = opt / odiv_d;
   } else {
     out.gradients = p.dense * g / gdiv_d + p.expert * g / gdiv_e;
     if (c.optimizer == optimizer_kind::adafactor) {
       const double fact_e = p.adafactor * expert_share, fact_d = p.adafactor - fact_e;
-      out.optimizer = (p.dense * master + fact_d * 4.0) / odiv_d +
-                      (p.expert * master + fact_e * 4.0) / odiv_e;
+      out.optimizer = (p.dense * master + fact_d * fp32_bytes) / odiv_d +
+                      (p.expert * master + fact_e * fp32_bytes) / odiv_e;
     } else {
       out.optimizer = p.dense * (master + states) / odiv_d + p.expert * (master + states) / odiv_e;
     }
@@ -290,7 +290,7 @@ constexpr memory_breakdown training_memory_stage(const transformer_spec& m,
   }
   if (p.last_stage) {
     // final norm input, output-layer input, fp32 logits for the cross entropy
-    act += 2.0 * e * s * b * h * np + 4.0 * s * b * m.vocab / t;
+    act += 2.0 * e * s * b * h * np + fp32_bytes * s * b * m.vocab / t;
   }
   out.activations = detail::bytes(act);
 

@@ -445,8 +445,7 @@ constexpr double coll(collective_kind k, double bytes, const collective_group& g
 
 // ---- the step model's counting constants, each with its source ---------------------------------
 
-/// Bytes of an fp32 element: logits and loss, master weights, Adam's moments, autocast copies.
-inline constexpr double fp32_bytes = bytes_per_element(precision::fp32).value;
+// fp32_bytes (logits and loss, master weights, Adam's moments, autocast copies): specs/precision.hpp
 /// Bytes of a 16-bit element: activations and communication under fp8 GEMMs (Transformer
 /// Engine keeps them in bf16), and autocast's 16-bit weight copies.
 inline constexpr double half_bytes = bytes_per_element(precision::bf16).value;

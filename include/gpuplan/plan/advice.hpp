@@ -4,6 +4,7 @@
 #pragma once
 
 #include <gpuplan/specs/enum_names.hpp>
+#include <gpuplan/specs/inplace_vector.hpp>
 #include <gpuplan/specs/layout.hpp>
 #include <gpuplan/specs/name.hpp>
 #include <gpuplan/units.hpp>
@@ -78,13 +79,13 @@ struct name_builder {
 };
 
 struct advice_list {
-  std::array<advice, max_advice> items{};
-  int count = 0;
-  /// Adds a unless an option already listed leads to the same plan (the first name stays).
+  inplace_vector<advice, max_advice> items{};
+  /// Adds a unless an option already listed leads to the same plan (the first name stays); past
+  /// max_advice options, drops it.
   constexpr void add(const advice& a) {
-    for (int i = 0; i < count; ++i)
-      if (items[static_cast<std::size_t>(i)].same_plan(a)) return;
-    if (count < static_cast<int>(max_advice)) items[static_cast<std::size_t>(count++)] = a;
+    for (const advice& x : items)
+      if (x.same_plan(a)) return;
+    items.try_push_back(a);
   }
   /// Fitting first; then configuration changes before more GPUs before another GPU; then the
   /// smaller per-GPU total first.
@@ -95,13 +96,11 @@ struct advice_list {
       if (x.gpus != y.gpus) return x.gpus < y.gpus;
       return x.total < y.total;
     };
-    for (int i = 1; i < count; ++i)
-      for (int j = i; j > 0 && before(items[static_cast<std::size_t>(j)],
-                                       items[static_cast<std::size_t>(j - 1)]);
-           --j) {
-        const advice tmp = items[static_cast<std::size_t>(j)];
-        items[static_cast<std::size_t>(j)] = items[static_cast<std::size_t>(j - 1)];
-        items[static_cast<std::size_t>(j - 1)] = tmp;
+    for (std::size_t i = 1; i < items.size(); ++i)
+      for (std::size_t j = i; j > 0 && before(items[j], items[j - 1]); --j) {
+        const advice tmp = items[j];
+        items[j] = items[j - 1];
+        items[j - 1] = tmp;
       }
   }
 };

@@ -87,8 +87,8 @@ struct fit_report {
   bool inference = false;
   kv_cache_info kv{};          ///< inference only: the paged KV cache
   kv_demand kv_needed{};       ///< inference of a transformer: what the KV cache must hold
-  std::array<advice, max_advice> options{};  ///< ranked: fitting first, least disruptive first
-  int option_count = 0;
+  /// ranked: fitting first, least disruptive first
+  inplace_vector<advice, max_advice> options{};
 
   /// The most loaded GPU's memory within capacity (training: training_memory_verdict::fits).
   [[nodiscard]] constexpr bool memory_fits() const {
@@ -107,7 +107,7 @@ struct fit_report {
   /// Capacity minus the per-GPU total; negative when it does not fit.
   [[nodiscard]] constexpr data_size headroom() const { return capacity - per_gpu.total(); }
   [[nodiscard]] constexpr std::span<const advice> advice_list() const {
-    return {options.data(), static_cast<std::size_t>(option_count)};
+    return {options.data(), options.size()};
   }
 };
 
@@ -367,7 +367,6 @@ constexpr fit_report training_fit_of(const Workload& w, const gpu_spec& gpu,
                     has_matrix_shapes(w), b);
     list.rank();
     r.options = list.items;
-    r.option_count = list.count;
   }
   return r;
 }
@@ -490,7 +489,6 @@ constexpr fit_report inference_fit(const transformer_spec& m, const gpu_spec& gp
   if (best != nullptr) consider(best->name, *best, l, c, advice_kind::other_gpu);
   list.rank();
   r.options = list.items;
-  r.option_count = list.count;
   return r;
 }
 
@@ -507,7 +505,7 @@ constexpr fit_report serving_fit(const serving_plan& p) {
   inference_config c = p.config;
   c.batch = 1;
   long long longest = 0;  // int + int can overflow
-  for (int i = 0; i < p.mix.count; ++i) {
+  for (int i = 0; i < p.mix.size(); ++i) {
     const long long n = 1LL * p.mix.at(i).input_tokens + p.mix.at(i).output_tokens;
     if (n > longest) longest = n;
   }

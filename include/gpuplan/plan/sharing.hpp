@@ -5,6 +5,7 @@
 
 #include <gpuplan/catalog/mig.hpp>
 #include <gpuplan/plan/fit.hpp>
+#include <gpuplan/specs/inplace_vector.hpp>
 
 #include <array>
 
@@ -34,10 +35,9 @@ constexpr mig_fit_report mig_inference_fit(const transformer_spec& m, const gpu_
 }
 
 /// Every MIG profile of `gpu` checked for the model (in the catalog's order, smallest slice
-/// first). `count` is the number of profiles (0 when the GPU has no MIG).
+/// first); none when the GPU has no MIG.
 struct mig_options {
-  std::array<mig_fit_report, 6> profiles{};
-  int count = 0;
+  inplace_vector<mig_fit_report, 6> profiles{};
   /// The profile fitting the most replicas per GPU (the smallest that fits); -1 when none fits.
   int best = -1;
 };
@@ -47,12 +47,10 @@ constexpr mig_options mig_inference_options(const transformer_spec& m, const gpu
                                             const memory_assumptions& a = {}) {
   mig_options o{};
   for (const mig_profile& p : catalog::mig_profiles(gpu)) {
-    o.profiles[static_cast<std::size_t>(o.count)] = mig_inference_fit(m, gpu, p, c, a);
-    const mig_fit_report& r = o.profiles[static_cast<std::size_t>(o.count)];
+    const mig_fit_report& r = o.profiles.push_back(mig_inference_fit(m, gpu, p, c, a));
     if (r.fits() && (o.best < 0 || r.replicas_per_gpu >
                                        o.profiles[static_cast<std::size_t>(o.best)].replicas_per_gpu))
-      o.best = o.count;
-    ++o.count;
+      o.best = static_cast<int>(o.profiles.size()) - 1;
   }
   return o;
 }

@@ -177,7 +177,7 @@ training_scaling_report training_scaling_of(const training_plan& p, const traini
                                             OnPoint& on_point) {
   training_scaling_report r;
   r.curve = scaling(p, s.from_gpus, s.to_gpus, s.mode, on_point);
-  r.memory.reserve(static_cast<std::size_t>(r.curve.count));
+  r.memory.reserve(r.curve.points.size());
   for (const scaling_point& pt : r.curve) {
     if (pt.valid) r.memory.emplace_back(training_verdict(scale_plan(p, pt.dp, s.mode).plan));
     else r.memory.emplace_back(std::nullopt);

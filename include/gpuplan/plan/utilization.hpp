@@ -183,7 +183,10 @@ inline void normalise(band_shares& b, double total) {
   b.over_95 /= total;
 }
 
-/// A fraction as a whole percentage for the advice ("87%").
+/// A fraction as a whole percentage for the advice ("87%"), halves rounded away from zero
+/// (std::llround: 0.125 -> "13%"). The command-line tool's tables use {fmt}'s "{:.0f}%", which
+/// rounds an exact half to even ("12%"); the two are kept apart so that neither the advice nor
+/// the tables change (the library's core does not format through {fmt}).
 inline std::string usage_pct(double x) {
   const long long v = std::llround(x * 100.0);
   return std::to_string(v) + "%";

@@ -26,6 +26,11 @@ constexpr data_size bytes_per_element(precision p) {
   return 0 * units::B;
 }
 
+/// Bytes of an fp32 element (IEEE 754 binary32), as a plain number for byte counts: fp32 master
+/// weights, optimizer states and gradients, upcast logits and loss, log-sum-exp rows, router
+/// logits. The one name for the models' "4 bytes"; bytes_per_element(precision::fp32) as a double.
+inline constexpr double fp32_bytes = bytes_per_element(precision::fp32).in(units::B);
+
 /// The names of precision, as the CLI, JSON and text spell them (specs/enum_names.hpp).
 inline constexpr enumerator<precision> precision_names[] = {
     {precision::fp64, "fp64"},

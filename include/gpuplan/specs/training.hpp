@@ -258,20 +258,20 @@ constexpr hf_regime hf_regime_of(const training_config& c) {
   const bool full_precision = c.dtype == precision::fp32 || c.dtype == precision::fp64;
   r.autocast = c.amp || (r.lora && !full_precision);
   // The parameters: fp32 under amp (the model stays fp32, autocast computes in dtype), else dtype.
-  r.param = c.amp ? 4.0 : bytes_of(c.dtype == precision::fp8 ? precision::bf16 : c.dtype);
+  r.param = c.amp ? fp32_bytes : bytes_of(c.dtype == precision::fp8 ? precision::bf16 : c.dtype);
   r.act = full_precision ? bytes_of(c.dtype) : 2.0;
   // The embedding's output has the table's dtype; the residual adds keep it (type promotion).
   r.residual = r.param;
   if (c.amp) {
-    r.grad = 4.0;
+    r.grad = fp32_bytes;
   } else if (full_precision) {
     r.grad = r.param;
   } else if (!c.master_weights) {
     r.grad = r.param;          // gradients in the parameters' dtype
-    r.state_scale = r.param / 4.0;  // torch.optim keeps states in the parameters' dtype
+    r.state_scale = r.param / fp32_bytes;  // torch.optim keeps states in the parameters' dtype
   } else {
     r.grad = bytes_of(c.grad_dtype);
-    r.master = 4.0;
+    r.master = fp32_bytes;
   }
   return r;
 }
