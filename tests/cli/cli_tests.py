@@ -2488,6 +2488,23 @@ def _():
     bad(r"--top must be at most 32", *base, "--top", "33")
 
 
+@case("enums.names_from_tables")
+def _():
+    """Help lists an enum's values from its name table, and the flags read them as every enum
+    flag does (parse_enum: any ASCII case)."""
+    help_text = ok("cost", "--help").out
+    check("Cloud price term: on_demand|commit_1yr|commit_3yr|spot" in help_text, "--term help")
+    check("air|air_containment|liquid (default" in help_text, "--cooling help")
+    cost = ("cost", "--gpu", "h100", "--gpus", "64", "--hours", "1")
+    check(ok_json(*cost, "--term", "SPOT")["price"]["term"] == "spot", "--term SPOT")
+    check(ok_json(*cost, "--cooling", "Liquid")["facility"]["site_cooling"] == "liquid",
+          "--cooling Liquid")
+    bad(r"--cooling 'water': expected air, air_containment or liquid", *cost, "--cooling",
+        "water")
+    bad(r"--term 'weekly' is not one of on_demand\|commit_1yr\|commit_3yr\|spot", *cost,
+        "--term", "weekly")
+
+
 @case("search.errors")
 def _():
     base = ("search", "--model", "llama-3.1-8b", "--global-batch", "64", "--tokens", "1T")

@@ -63,15 +63,15 @@ constexpr field cost_table[] = {
     {"rack_budget_kw", "--rack-budget-kw", ft::number, "cost",
      "IT power one rack may draw, in kW (default: the book's site, 30)"},
     {"cooling", "--cooling", ft::text, "cost",
-     "How the site cools its racks: air|air_containment|liquid (default: the book's site, "
-     "air_containment)"},
+     with_names<"How the site cools its racks: ", cooling_kind,
+                " (default: the book's site, air_containment)">},
     {"electricity_price", "--electricity-price", ft::number, "cost",
      "Electricity in $ per kWh for owned GPUs (default: the book's site, 0.0895)"},
     {"price_per_gpu_hour", "--price-per-gpu-hour", ft::number, "cost",
      "Cloud price in $ per GPU-hour, instead of the price book"},
     {"prices", "--prices", ft::text, "cost",
      "Price book JSON over the default book (docs/models/cost.md)"},
-    {"term", "--term", ft::text, "cost", "Cloud price term: on_demand|commit_1yr|commit_3yr|spot"},
+    {"term", "--term", ft::text, "cost", with_names<"Cloud price term: ", price_term>},
     {"provider", "--provider", ft::text, "cost", "Only this provider's prices (aws, lambda, ...)"},
     {"embodied", "--embodied", ft::flag, "cost",
      "Add embodied (manufacturing) carbon, amortised per GPU-hour, reported apart"},
@@ -132,12 +132,7 @@ cost_workload workload_of(const settings& s) {
   }
   std::optional<cost_workload> asked;
   if (const std::optional<std::string> w = s.text("workload")) {
-    if (*w == "serve")
-      asked = cost_workload::serve;
-    else if (*w == "train")
-      asked = cost_workload::train;
-    else
-      throw usage_error(fmt::format("{} '{}' is not one of serve|train", s.name("workload"), *w));
+    asked = enum_named(*w, s.name("workload"), {cost_workload::serve, cost_workload::train});
     if (!s.has("model"))
       throw usage_error(fmt::format("{} describes the workload of --model: give --model too",
                                     s.name("workload")));
@@ -418,15 +413,9 @@ void read_facility(const settings& s, cost_setup& c) {
   }
   if (s.has("cooling")) {
     const std::string k = *s.text("cooling");
-    bool known = false;
-    for (cooling_kind x : {cooling_kind::air, cooling_kind::air_containment, cooling_kind::liquid})
-      if (k == to_string(x)) {
-        site.cooling = x;
-        known = true;
-      }
-    if (!known)
-      throw usage_error(fmt::format("{} '{}': expected air, air_containment or liquid",
-                                    s.name("cooling"), k));
+    if (!parse_enum(k, site.cooling))
+      throw usage_error(fmt::format("{} '{}': expected {}", s.name("cooling"), k,
+                                    names_text<cooling_kind>()));
   }
   if (s.has("electricity_price")) {
     const double price = *s.number("electricity_price");

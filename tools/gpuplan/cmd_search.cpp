@@ -90,7 +90,8 @@ constexpr field searched_table[] = {
 
 constexpr field search_table[] = {
     {"objective", "--objective", ft::text, "search",
-     "Rank the top list by time|cost|energy (default time); the front is time against cost"},
+     with_names<"Rank the top list by ", search_objective,
+                " (default time); the front is time against cost">},
     {"top", "--top", ft::count, "search", "Configurations in the top list, 1-64 (default 5)"},
     {"threads", "--threads", ft::count, "search", "Threads (default: all cores)"},
     {"max_configurations", "--max-configurations", ft::number, "search",
@@ -103,7 +104,7 @@ constexpr field search_table[] = {
     {"price_per_gpu_hour", "--price-per-gpu-hour", ft::list, "search",
      "USD per GPU-hour: one price for every --gpu, or one per --gpu (comma-separated), instead "
      "of the price book"},
-    {"term", "--term", ft::text, "search", "Price term: on_demand|commit_1yr|commit_3yr|spot"},
+    {"term", "--term", ft::text, "search", with_names<"Price term: ", price_term>},
     {"provider", "--provider", ft::text, "search", "Only this provider's prices"},
     {"chart", "--chart", ft::text, "output",
      "Draw the front (time to train against cost) into FILE (.svg or .png, through gnuplot)"},
@@ -123,7 +124,7 @@ constexpr field serve_search_table[] = {
     {"top", "--top", ft::count, "search", "Configurations listed, 1-32 (default 5)"},
     {"price_per_gpu_hour", "--price-per-gpu-hour", ft::list, "search",
      "USD per GPU-hour: one for every --gpu, or one per --gpu, instead of the price book"},
-    {"term", "--term", ft::text, "search", "Price term: on_demand|commit_1yr|commit_3yr|spot"},
+    {"term", "--term", ft::text, "search", with_names<"Price term: ", price_term>},
     {"provider", "--provider", ft::text, "search", "Only this provider's prices"},
 };
 

@@ -68,13 +68,15 @@ constexpr field training_table[] = {
     {"grad_dtype", "--grad-dtype", ft::text, "train",
      "Gradient precision: bf16|fp16|fp32 (default: --dtype; fp32 = Megatron's 18 B/param)", field_use::train},
     {"optimizer", "--optimizer", ft::text, "train",
-     "adamw|adam|sgd|adamw8bit|adafactor (default adamw)", field_use::train},
+     with_names<"", optimizer_kind, " (default adamw)">, field_use::train},
     {"master_weights", "--master-weights", ft::flag, "train",
      "fp32 master copy of the weights in the optimizer (on by default; =false: off, and under "
      "transformers pure bf16/fp16: parameters, gradients and AdamW states, 8 B/param)", field_use::train},
     {"recompute", "--recompute", ft::text, "train",
-     "Activation recomputation: none|selective|full (transformers: full = "
-     "gradient_checkpointing_enable(); selective is Megatron's)", field_use::train},
+     with_names<"Activation recomputation: ", recompute_mode,
+                " (transformers: full = gradient_checkpointing_enable(); selective is "
+                "Megatron's)">,
+     field_use::train},
     {"micro_batch", "--micro-batch", ft::count, "train", "Sequences per micro-batch (default 1)", field_use::train},
     {"seq", "--seq", ft::count, "train", "Tokens per sequence (default 2048)", field_use::train},
     {"micro_batches", "--micro-batches", ft::count, "train",
@@ -88,7 +90,7 @@ constexpr field training_table[] = {
     {"lora", "--lora", ft::count, "train", "LoRA fine-tuning with this rank (frozen base)", field_use::train},
     {"qlora", "--qlora", ft::count, "train", "QLoRA fine-tuning with this rank (4-bit NF4 base)", field_use::train},
     {"lora_targets", "--lora-targets", ft::text, "train",
-     "Matrices with adapters: attention_qv|attention|all_linear (default all_linear)", field_use::train},
+     with_names<"Matrices with adapters: ", lora_target, " (default all_linear)">, field_use::train},
     {"offload", "--offload", ft::text, "train", "CPU offload: optimizer|params", field_use::train},
 };
 constexpr field serving_table[] = {

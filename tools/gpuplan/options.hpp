@@ -19,6 +19,8 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <array>
+#include <cstddef>
 #include <filesystem>
 #include <initializer_list>
 #include <map>
@@ -46,6 +48,54 @@ enum class field_type : unsigned char {
 /// Which runs a setting applies to: a ZeRO stage means nothing to a serving engine, a KV-cache
 /// dtype nothing to training. Commands that take both (fit) refuse a setting of the other mode.
 enum class field_use : unsigned char { both, train, serve };
+
+/// A string literal as a template argument, for help text built at compile time (with_names).
+template <std::size_t N>
+struct fixed_text {
+  char chars[N]{};
+  constexpr fixed_text(const char (&s)[N]) {  // NOLINT(google-explicit-constructor)
+    for (std::size_t i = 0; i < N; ++i) chars[i] = s[i];
+  }
+  [[nodiscard]] static constexpr std::size_t size() { return N - 1; }
+};
+
+namespace help_text {
+/// The length of E's names joined with '|'.
+template <named_enum E>
+constexpr std::size_t joined_names_size() {
+  std::size_t n = 0;
+  for (const enumerator<E>& x : enumerators(E{})) n += (n == 0 ? 0 : 1) + x.name.size();
+  return n;
+}
+/// Before, E's names joined with '|', After: one static array per use.
+template <fixed_text Before, named_enum E, fixed_text After>
+struct help_with_names {
+  static constexpr std::size_t size = Before.size() + joined_names_size<E>() + After.size();
+  static constexpr std::array<char, size + 1> text = [] {
+    std::array<char, size + 1> out{};
+    std::size_t at = 0;
+    const auto put = [&](std::string_view part) {
+      for (char c : part) out[at++] = c;
+    };
+    put({Before.chars, Before.size()});
+    bool first = true;
+    for (const enumerator<E>& x : enumerators(E{})) {
+      if (!first) put("|");
+      first = false;
+      put(x.name);
+    }
+    put({After.chars, After.size()});
+    return out;
+  }();
+};
+}  // namespace help_text
+
+/// Help text that lists an enum's names from its table: with_names<"Price term: ", price_term>
+/// is "Price term: on_demand|commit_1yr|commit_3yr|spot", a std::string_view of static storage
+/// (a field's help), so a new enumerator is listed where it is named.
+template <fixed_text Before, named_enum E, fixed_text After = "">
+inline constexpr std::string_view with_names{help_text::help_with_names<Before, E, After>::text.data(),
+                                             help_text::help_with_names<Before, E, After>::size};
 
 /// One setting of a command.
 struct field {
@@ -142,6 +192,16 @@ std::string settle_framework(const settings& s, const model_choice& model,
                              const parallel_layout& l, training_config& c);
 /// Every inference_config field, checked; weights default to the model's own 16-bit dtype.
 inference_config serving_from(const settings& s, const model_choice& model);
+
+/// E's names in prose: "air, air_containment or liquid" (sep ", ", last " or ").
+template <named_enum E>
+std::string names_text(std::string_view sep = ", ", std::string_view last = " or ") {
+  std::string out;
+  const std::size_t n = enum_count<E>();
+  for (std::size_t i = 0; i < n; ++i)
+    out.append(i == 0 ? "" : i + 1 == n ? last : sep).append(enumerators(E{})[i].name);
+  return out;
+}
 
 /// The enumerator named `text`, among `allowed` (all of E's when empty); usage_error
 /// "<who> 'x' is not one of a|b|c" otherwise.
