@@ -2488,6 +2488,29 @@ def _():
     bad(r"--top must be at most 32", *base, "--top", "33")
 
 
+@case("lists.one_reader")
+def _():
+    """Every comma-separated flag is read by one reader (options.hpp list_items): spaces around
+    an item are dropped, and an empty item (a doubled or trailing comma) is refused naming the
+    flag, where before some lists skipped it or accepted a trailing comma."""
+    cost = ("cost", "--gpu", "h100", "--gpu-hours", "1")
+    j = ok_json(*cost, "--compare", "cloud, onprem")
+    check(j["comparison"] is not None, "'cloud, onprem' is two items")
+    bad(r"^gpuplan: error: --compare 'cloud,': an empty item", *cost, "--compare", "cloud,")
+    bad(r"--demand '1,,2': an empty item", *cost, "--compare", "hybrid", "--demand", "1,,2")
+    bad(r"--hourly '1,,2': an empty item", "capacity", "--hourly", "1,,2", "--wait-slo", "1",
+        "--replica-rate", "2", "--service-time", "4")
+    bad(r"--compare-gpus 'h200,,a100': an empty item", "capacity", "--model", "Llama-3.1-8B",
+        "--gpu", "h100", "--rate", "20", "--wait-slo", "1", "--ttft-slo", "2",
+        "--compare-gpus", "h200,,a100")
+    bad(r"--mix '512:128:1,': an empty item", "serve", "--model", "Llama-3.1-8B", "--gpu",
+        "h100", "--mix", "512:128:1,")
+    search = ("search", "--model", "llama-3.1-8b", "--global-batch", "64", "--tokens", "1T")
+    for flag, value in (("--gpu", "h100,,a100"), ("--recompute", "none,"),
+                        ("--price-per-gpu-hour", ",2")):
+        bad(re.escape(f"{flag} '{value}': an empty item"), *search, flag, value)
+
+
 @case("enums.names_from_tables")
 def _():
     """Help lists an enum's values from its name table, and the flags read them as every enum

@@ -174,23 +174,14 @@ double positive(const settings& s, std::string_view key) {
 
 std::vector<double> parse_demand(const std::string& text, const std::string& who) {
   std::vector<double> out;
-  std::string_view rest = text;
-  while (!rest.empty()) {
-    const std::size_t comma = rest.find(',');
-    std::string_view item = rest.substr(0, comma);
-    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+  for (const std::string& item : list_items(text, who)) {
     double v = 0;
     const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
-    if (item.empty() || ec != std::errc() || end != item.data() + item.size() || !(v >= 0) ||
-        v > 1e7)
+    if (ec != std::errc() || end != item.data() + item.size() || !(v >= 0) || v > 1e7)
       throw usage_error(fmt::format("{}: '{}' is not a GPU count (value {} of the list)", who,
-                                    std::string(item), out.size() + 1));
+                                    item, out.size() + 1));
     out.push_back(v);
-    if (comma == std::string_view::npos) break;
-    rest.remove_prefix(comma + 1);
   }
-  if (out.empty()) throw usage_error(who + " needs at least one hour's GPU count");
   return out;
 }
 
@@ -458,11 +449,7 @@ void read_comparisons(const settings& s, cost_setup& c) {
   c.in.pricing.embodied = s.flag("embodied").value_or(false);
   cost_comparisons& compare = c.in.compare;
   if (s.has("compare")) {
-    const std::string text = *s.text("compare");
-    std::string_view rest = text;
-    while (!rest.empty()) {
-      const std::size_t comma = rest.find(',');
-      const std::string_view item = rest.substr(0, comma);
+    for (const std::string& item : list_items(*s.text("compare"), s.name("compare"))) {
       if (item == "cloud")
         compare.cloud = true;
       else if (item == "onprem")
@@ -471,9 +458,7 @@ void read_comparisons(const settings& s, cost_setup& c) {
         compare.hybrid = true;
       else
         throw usage_error(fmt::format("{}: '{}' is not one of cloud, onprem, hybrid",
-                                      s.name("compare"), std::string(item)));
-      if (comma == std::string_view::npos) break;
-      rest.remove_prefix(comma + 1);
+                                      s.name("compare"), item));
     }
   }
   if (s.has("demand")) {

@@ -138,21 +138,6 @@ struct serve_search_command {
   bool json = false;
 };
 
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : text) {
-    if (c == ',') {
-      out.push_back(cur);
-      cur.clear();
-    } else if (c != ' ') {
-      cur += c;
-    }
-  }
-  out.push_back(cur);
-  return out;
-}
-
 /// A searched setting as text: a flag's "1,2,4" or "64..4096", or in a plan file the same string,
 /// a number, a boolean or an array of them (joined with commas).
 std::optional<std::string> list_text(const settings& s, std::string_view key) {
@@ -191,8 +176,7 @@ std::vector<int> int_list(const settings& s, std::string_view key, std::span<con
     if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
     if (out.size() > 4096) throw usage_error(who + ": more than 4096 values");
   };
-  for (const std::string& item : split(*t)) {
-    if (item.empty()) throw usage_error(fmt::format("{} '{}': an empty item", who, *t));
+  for (const std::string& item : list_items(*t, who)) {
     const auto dots = item.find("..");
     if (dots == std::string::npos) {
       add(whole(item, who, allow_zero));
@@ -218,8 +202,7 @@ std::vector<int> int_list(const settings& s, std::string_view key, std::span<con
 std::vector<gpu_choice> gpu_list(const settings& s) {
   std::vector<gpu_choice> out;
   const auto t = list_text(s, "gpu");
-  for (const std::string& name : split(t.value_or("H100-SXM5-80GB"))) {
-    if (name.empty()) throw usage_error(s.name("gpu") + ": an empty GPU name");
+  for (const std::string& name : list_items(t.value_or("H100-SXM5-80GB"), s.name("gpu"))) {
     gpu_choice g = resolve_gpu(name);
     check_gpu(g, gpu_use::rates);
     if (std::none_of(out.begin(), out.end(),
@@ -234,7 +217,7 @@ std::vector<money_rate> price_list(const settings& s, std::size_t types) {
   std::vector<money_rate> prices;
   const auto t = list_text(s, "price_per_gpu_hour");
   if (!t) return prices;
-  for (const std::string& v : split(*t)) {
+  for (const std::string& v : list_items(*t, s.name("price_per_gpu_hour"))) {
     double x = 0;
     try {
       std::size_t used = 0;
@@ -433,14 +416,14 @@ int run_search(search_command& cmd) {
                    vs = int_list(s, "virtual_stages", none);
   std::vector<recompute_mode> rc;
   if (const auto t = list_text(s, "recompute")) {
-    for (const std::string& r : split(*t)) {
+    for (const std::string& r : list_items(*t, s.name("recompute"))) {
       const recompute_mode m = enum_named<recompute_mode>(r, s.name("recompute"));
       if (std::find(rc.begin(), rc.end(), m) == rc.end()) rc.push_back(m);
     }
   }
   std::vector<char> sp_store;
   if (const auto t = list_text(s, "sp")) {
-    for (const std::string& v : split(*t)) {
+    for (const std::string& v : list_items(*t, s.name("sp"))) {
       const bool on = v == "on" || v == "true" || v == "1";
       if (!on && v != "off" && v != "false" && v != "0")
         throw usage_error(fmt::format("{} '{}' is not one of off|on", s.name("sp"), v));
@@ -752,7 +735,7 @@ int run_serve_search(serve_search_command& cmd) {
   }
   std::vector<precision> weights;
   if (const auto t = list_text(s, "weight_dtype")) {
-    for (const std::string& w : split(*t)) {
+    for (const std::string& w : list_items(*t, s.name("weight_dtype"))) {
       const precision p = enum_named(w, s.name("weight_dtype"),
                                      {precision::bf16, precision::fp16, precision::fp8,
                                       precision::int8, precision::int4});

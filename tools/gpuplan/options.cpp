@@ -804,4 +804,19 @@ inference_config serving_from(const settings& s, const model_choice& model) {
   return c;
 }
 
+std::vector<std::string> list_items(std::string_view text, std::string_view who) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while (true) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    std::string_view item = text.substr(at, comma - at);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    if (item.empty()) throw usage_error(fmt::format("{} '{}': an empty item", who, text));
+    out.emplace_back(item);
+    if (comma == text.size()) return out;
+    at = comma + 1;
+  }
+}
+
 }  // namespace gpuplan::cli

@@ -193,6 +193,11 @@ std::string settle_framework(const settings& s, const model_choice& model,
 /// Every inference_config field, checked; weights default to the model's own 16-bit dtype.
 inference_config serving_from(const settings& s, const model_choice& model);
 
+/// The items of a comma-separated list, each without the spaces around it: "1, 2,4" is "1", "2",
+/// "4". An empty item ("1,,2", "1,", "") is refused: usage_error "<who> '<text>': an empty item".
+/// Every list flag is read through this (--tp 1,2,4, --gpu a,b, --demand, --compare, --mix, ...).
+std::vector<std::string> list_items(std::string_view text, std::string_view who);
+
 /// E's names in prose: "air, air_containment or liquid" (sep ", ", last " or ").
 template <named_enum E>
 std::string names_text(std::string_view sep = ", ", std::string_view last = " or ") {

@@ -80,16 +80,11 @@ void set_serve_point(const settings& s, serving_plan& p) {
 
 request_mix mix_from(std::string_view text, const std::string& flag) {
   request_mix m{};
-  std::string item;
-  auto fail = [&](const std::string& why) {
-    throw usage_error(fmt::format("{} '{}': {} (expected IN:OUT:SHARE, comma-separated)", flag,
-                                  item, why));
-  };
-  for (char ch : std::string(text) + ",") {
-    if (ch != ',') {
-      item += ch;
-      continue;
-    }
+  for (const std::string& item : list_items(text, flag)) {
+    auto fail = [&](const std::string& why) {
+      throw usage_error(fmt::format("{} '{}': {} (expected IN:OUT:SHARE, comma-separated)", flag,
+                                    item, why));
+    };
     std::vector<std::string> parts(1);
     for (char c : item) {
       if (c == ':')
@@ -113,7 +108,6 @@ request_mix mix_from(std::string_view text, const std::string& flag) {
       fail(fmt::format("at most {} classes", max_request_classes));
     m.classes[static_cast<std::size_t>(m.count++)] = {static_cast<int>(v[0]),
                                                       static_cast<int>(v[1]), v[2]};
-    item.clear();
   }
   return m;
 }
