@@ -2526,6 +2526,12 @@ def _():
         "water")
     bad(r"--term 'weekly' is not one of on_demand\|commit_1yr\|commit_3yr\|spot", *cost,
         "--term", "weekly")
+    # a flag that takes some of an enum's values: help and parser read one array (options.hpp)
+    check("KV cache: bf16|fp16|fp8 (default bf16)" in ok("serve", "--help").out, "--kv-dtype")
+    bad(r"--kv-dtype 'int8' is not one of bf16\|fp16\|fp8$", "serve", "--model", "Llama-3.1-8B",
+        "--gpu", "h100", "--kv-dtype", "int8")
+    check("Network between nodes: infiniband|roce|efa|ethernet" in ok("train", "--help").out,
+          "--fabric help")
 
 
 @case("search.errors")
