@@ -2488,6 +2488,52 @@ def _():
     bad(r"--top must be at most 32", *base, "--top", "33")
 
 
+@case("lists.one_reader")
+def _():
+    """Every comma-separated flag is read by one reader (options.hpp list_items): spaces around
+    an item are dropped, and an empty item (a doubled or trailing comma) is refused naming the
+    flag, where before some lists skipped it or accepted a trailing comma."""
+    cost = ("cost", "--gpu", "h100", "--gpu-hours", "1")
+    j = ok_json(*cost, "--compare", "cloud, onprem")
+    check(j["comparison"] is not None, "'cloud, onprem' is two items")
+    bad(r"^gpuplan: error: --compare 'cloud,': an empty item", *cost, "--compare", "cloud,")
+    bad(r"--demand '1,,2': an empty item", *cost, "--compare", "hybrid", "--demand", "1,,2")
+    bad(r"--hourly '1,,2': an empty item", "capacity", "--hourly", "1,,2", "--wait-slo", "1",
+        "--replica-rate", "2", "--service-time", "4")
+    bad(r"--compare-gpus 'h200,,a100': an empty item", "capacity", "--model", "Llama-3.1-8B",
+        "--gpu", "h100", "--rate", "20", "--wait-slo", "1", "--ttft-slo", "2",
+        "--compare-gpus", "h200,,a100")
+    bad(r"--mix '512:128:1,': an empty item", "serve", "--model", "Llama-3.1-8B", "--gpu",
+        "h100", "--mix", "512:128:1,")
+    search = ("search", "--model", "llama-3.1-8b", "--global-batch", "64", "--tokens", "1T")
+    for flag, value in (("--gpu", "h100,,a100"), ("--recompute", "none,"),
+                        ("--price-per-gpu-hour", ",2")):
+        bad(re.escape(f"{flag} '{value}': an empty item"), *search, flag, value)
+
+
+@case("enums.names_from_tables")
+def _():
+    """Help lists an enum's values from its name table, and the flags read them as every enum
+    flag does (parse_enum: any ASCII case)."""
+    help_text = ok("cost", "--help").out
+    check("Cloud price term: on_demand|commit_1yr|commit_3yr|spot" in help_text, "--term help")
+    check("air|air_containment|liquid (default" in help_text, "--cooling help")
+    cost = ("cost", "--gpu", "h100", "--gpus", "64", "--hours", "1")
+    check(ok_json(*cost, "--term", "SPOT")["price"]["term"] == "spot", "--term SPOT")
+    check(ok_json(*cost, "--cooling", "Liquid")["facility"]["site_cooling"] == "liquid",
+          "--cooling Liquid")
+    bad(r"--cooling 'water': expected air, air_containment or liquid", *cost, "--cooling",
+        "water")
+    bad(r"--term 'weekly' is not one of on_demand\|commit_1yr\|commit_3yr\|spot", *cost,
+        "--term", "weekly")
+    # a flag that takes some of an enum's values: help and parser read one array (options.hpp)
+    check("KV cache: bf16|fp16|fp8 (default bf16)" in ok("serve", "--help").out, "--kv-dtype")
+    bad(r"--kv-dtype 'int8' is not one of bf16\|fp16\|fp8$", "serve", "--model", "Llama-3.1-8B",
+        "--gpu", "h100", "--kv-dtype", "int8")
+    check("Network between nodes: infiniband|roce|efa|ethernet" in ok("train", "--help").out,
+          "--fabric help")
+
+
 @case("search.errors")
 def _():
     base = ("search", "--model", "llama-3.1-8b", "--global-batch", "64", "--tokens", "1T")

@@ -294,17 +294,10 @@ void read_serving_alternatives(const settings& s, const std::optional<serving_in
                       " needs a serving plan (--model and the `gpuplan serve` flags); for other "
                       "replicas give their capacities with --compare");
   if (gpus) {
-    std::string item;
-    for (char ch : *s.text("compare_gpus") + ",") {
-      if (ch != ',') {
-        if (ch != ' ') item += ch;
-        continue;
-      }
-      if (item.empty()) continue;
+    for (const std::string& item : list_items(*s.text("compare_gpus"), s.name("compare_gpus"))) {
       const gpu_choice choice = resolve_gpu(item);
       check_gpu(choice, gpu_use::rates);  // each is served: the serving model times it
       x.compare_gpus.push_back(choice.spec);
-      item.clear();
     }
   }
   if (mig) {
@@ -326,21 +319,13 @@ demand_profile hourly_demand(const settings& s, const std::string& hourly, doubl
     throw usage_error(fmt::format("{} replaces --rate and --peak-factor: give one or the other",
                                   s.name("hourly")));
   std::vector<double> v;
-  std::string cur;
-  for (char ch : hourly + ",") {
-    if (ch != ',') {
-      cur += ch;
-      continue;
-    }
+  for (const std::string& cur : list_items(hourly, s.name("hourly"))) {
     double x = 0;
-    const char* b = cur.data();
-    while (*b == ' ') ++b;
-    const auto [end, ec] = std::from_chars(b, cur.data() + cur.size(), x);
+    const auto [end, ec] = std::from_chars(cur.data(), cur.data() + cur.size(), x);
     if (ec != std::errc{} || end != cur.data() + cur.size() || !std::isfinite(x) || x < 0)
       throw usage_error(fmt::format("{}: '{}' is not a rate (requests/s, not negative)",
                                     s.name("hourly"), cur));
     v.push_back(x);
-    cur.clear();
   }
   if (v.size() != 24)
     throw usage_error(fmt::format("{} needs 24 comma-separated rates (got {})", s.name("hourly"),

@@ -63,15 +63,15 @@ constexpr field cost_table[] = {
     {"rack_budget_kw", "--rack-budget-kw", ft::number, "cost",
      "IT power one rack may draw, in kW (default: the book's site, 30)"},
     {"cooling", "--cooling", ft::text, "cost",
-     "How the site cools its racks: air|air_containment|liquid (default: the book's site, "
-     "air_containment)"},
+     with_names<"How the site cools its racks: ", cooling_kind,
+                " (default: the book's site, air_containment)">},
     {"electricity_price", "--electricity-price", ft::number, "cost",
      "Electricity in $ per kWh for owned GPUs (default: the book's site, 0.0895)"},
     {"price_per_gpu_hour", "--price-per-gpu-hour", ft::number, "cost",
      "Cloud price in $ per GPU-hour, instead of the price book"},
     {"prices", "--prices", ft::text, "cost",
      "Price book JSON over the default book (docs/models/cost.md)"},
-    {"term", "--term", ft::text, "cost", "Cloud price term: on_demand|commit_1yr|commit_3yr|spot"},
+    {"term", "--term", ft::text, "cost", with_names<"Cloud price term: ", price_term>},
     {"provider", "--provider", ft::text, "cost", "Only this provider's prices (aws, lambda, ...)"},
     {"embodied", "--embodied", ft::flag, "cost",
      "Add embodied (manufacturing) carbon, amortised per GPU-hour, reported apart"},
@@ -132,12 +132,7 @@ cost_workload workload_of(const settings& s) {
   }
   std::optional<cost_workload> asked;
   if (const std::optional<std::string> w = s.text("workload")) {
-    if (*w == "serve")
-      asked = cost_workload::serve;
-    else if (*w == "train")
-      asked = cost_workload::train;
-    else
-      throw usage_error(fmt::format("{} '{}' is not one of serve|train", s.name("workload"), *w));
+    asked = enum_named(*w, s.name("workload"), {cost_workload::serve, cost_workload::train});
     if (!s.has("model"))
       throw usage_error(fmt::format("{} describes the workload of --model: give --model too",
                                     s.name("workload")));
@@ -179,23 +174,14 @@ double positive(const settings& s, std::string_view key) {
 
 std::vector<double> parse_demand(const std::string& text, const std::string& who) {
   std::vector<double> out;
-  std::string_view rest = text;
-  while (!rest.empty()) {
-    const std::size_t comma = rest.find(',');
-    std::string_view item = rest.substr(0, comma);
-    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+  for (const std::string& item : list_items(text, who)) {
     double v = 0;
     const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
-    if (item.empty() || ec != std::errc() || end != item.data() + item.size() || !(v >= 0) ||
-        v > 1e7)
+    if (ec != std::errc() || end != item.data() + item.size() || !(v >= 0) || v > 1e7)
       throw usage_error(fmt::format("{}: '{}' is not a GPU count (value {} of the list)", who,
-                                    std::string(item), out.size() + 1));
+                                    item, out.size() + 1));
     out.push_back(v);
-    if (comma == std::string_view::npos) break;
-    rest.remove_prefix(comma + 1);
   }
-  if (out.empty()) throw usage_error(who + " needs at least one hour's GPU count");
   return out;
 }
 
@@ -418,15 +404,9 @@ void read_facility(const settings& s, cost_setup& c) {
   }
   if (s.has("cooling")) {
     const std::string k = *s.text("cooling");
-    bool known = false;
-    for (cooling_kind x : {cooling_kind::air, cooling_kind::air_containment, cooling_kind::liquid})
-      if (k == to_string(x)) {
-        site.cooling = x;
-        known = true;
-      }
-    if (!known)
-      throw usage_error(fmt::format("{} '{}': expected air, air_containment or liquid",
-                                    s.name("cooling"), k));
+    if (!parse_enum(k, site.cooling))
+      throw usage_error(fmt::format("{} '{}': expected {}", s.name("cooling"), k,
+                                    names_text<cooling_kind>()));
   }
   if (s.has("electricity_price")) {
     const double price = *s.number("electricity_price");
@@ -469,11 +449,7 @@ void read_comparisons(const settings& s, cost_setup& c) {
   c.in.pricing.embodied = s.flag("embodied").value_or(false);
   cost_comparisons& compare = c.in.compare;
   if (s.has("compare")) {
-    const std::string text = *s.text("compare");
-    std::string_view rest = text;
-    while (!rest.empty()) {
-      const std::size_t comma = rest.find(',');
-      const std::string_view item = rest.substr(0, comma);
+    for (const std::string& item : list_items(*s.text("compare"), s.name("compare"))) {
       if (item == "cloud")
         compare.cloud = true;
       else if (item == "onprem")
@@ -482,9 +458,7 @@ void read_comparisons(const settings& s, cost_setup& c) {
         compare.hybrid = true;
       else
         throw usage_error(fmt::format("{}: '{}' is not one of cloud, onprem, hybrid",
-                                      s.name("compare"), std::string(item)));
-      if (comma == std::string_view::npos) break;
-      rest.remove_prefix(comma + 1);
+                                      s.name("compare"), item));
     }
   }
   if (s.has("demand")) {

@@ -91,7 +91,8 @@ constexpr field searched_table[] = {
 
 constexpr field search_table[] = {
     {"objective", "--objective", ft::text, "search",
-     "Rank the top list by time|cost|energy (default time); the front is time against cost"},
+     with_names<"Rank the top list by ", search_objective,
+                " (default time); the front is time against cost">},
     {"top", "--top", ft::count, "search", "Configurations in the top list, 1-64 (default 5)"},
     {"threads", "--threads", ft::count, "search", "Threads (default: all cores)"},
     {"max_configurations", "--max-configurations", ft::number, "search",
@@ -104,7 +105,7 @@ constexpr field search_table[] = {
     {"price_per_gpu_hour", "--price-per-gpu-hour", ft::list, "search",
      "USD per GPU-hour: one price for every --gpu, or one per --gpu (comma-separated), instead "
      "of the price book"},
-    {"term", "--term", ft::text, "search", "Price term: on_demand|commit_1yr|commit_3yr|spot"},
+    {"term", "--term", ft::text, "search", with_names<"Price term: ", price_term>},
     {"provider", "--provider", ft::text, "search", "Only this provider's prices"},
     {"chart", "--chart", ft::text, "output",
      "Draw the front (time to train against cost) into FILE (.svg or .png, through gnuplot)"},
@@ -124,7 +125,7 @@ constexpr field serve_search_table[] = {
     {"top", "--top", ft::count, "search", "Configurations listed, 1-32 (default 5)"},
     {"price_per_gpu_hour", "--price-per-gpu-hour", ft::list, "search",
      "USD per GPU-hour: one for every --gpu, or one per --gpu, instead of the price book"},
-    {"term", "--term", ft::text, "search", "Price term: on_demand|commit_1yr|commit_3yr|spot"},
+    {"term", "--term", ft::text, "search", with_names<"Price term: ", price_term>},
     {"provider", "--provider", ft::text, "search", "Only this provider's prices"},
 };
 
@@ -137,21 +138,6 @@ struct serve_search_command {
   settings s;
   bool json = false;
 };
-
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : text) {
-    if (c == ',') {
-      out.push_back(cur);
-      cur.clear();
-    } else if (c != ' ') {
-      cur += c;
-    }
-  }
-  out.push_back(cur);
-  return out;
-}
 
 /// A searched setting as text: a flag's "1,2,4" or "64..4096", or in a plan file the same string,
 /// a number, a boolean or an array of them (joined with commas).
@@ -191,8 +177,7 @@ std::vector<int> int_list(const settings& s, std::string_view key, std::span<con
     if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
     if (out.size() > 4096) throw usage_error(who + ": more than 4096 values");
   };
-  for (const std::string& item : split(*t)) {
-    if (item.empty()) throw usage_error(fmt::format("{} '{}': an empty item", who, *t));
+  for (const std::string& item : list_items(*t, who)) {
     const auto dots = item.find("..");
     if (dots == std::string::npos) {
       add(whole(item, who, allow_zero));
@@ -218,8 +203,7 @@ std::vector<int> int_list(const settings& s, std::string_view key, std::span<con
 std::vector<gpu_choice> gpu_list(const settings& s) {
   std::vector<gpu_choice> out;
   const auto t = list_text(s, "gpu");
-  for (const std::string& name : split(t.value_or("H100-SXM5-80GB"))) {
-    if (name.empty()) throw usage_error(s.name("gpu") + ": an empty GPU name");
+  for (const std::string& name : list_items(t.value_or("H100-SXM5-80GB"), s.name("gpu"))) {
     gpu_choice g = resolve_gpu(name);
     check_gpu(g, gpu_use::rates);
     if (std::none_of(out.begin(), out.end(),
@@ -234,7 +218,7 @@ std::vector<money_rate> price_list(const settings& s, std::size_t types) {
   std::vector<money_rate> prices;
   const auto t = list_text(s, "price_per_gpu_hour");
   if (!t) return prices;
-  for (const std::string& v : split(*t)) {
+  for (const std::string& v : list_items(*t, s.name("price_per_gpu_hour"))) {
     double x = 0;
     try {
       std::size_t used = 0;
@@ -414,13 +398,13 @@ void read_given_lists(const settings& s, search_lists& L) {
   L.ep = int_list(s, "ep", none);
   L.vs = int_list(s, "virtual_stages", none);
   if (const auto t = list_text(s, "recompute")) {
-    for (const std::string& r : split(*t)) {
+    for (const std::string& r : list_items(*t, s.name("recompute"))) {
       const recompute_mode m = enum_named<recompute_mode>(r, s.name("recompute"));
       if (std::find(L.rc.begin(), L.rc.end(), m) == L.rc.end()) L.rc.push_back(m);
     }
   }
   if (const auto t = list_text(s, "sp")) {
-    for (const std::string& v : split(*t)) {
+    for (const std::string& v : list_items(*t, s.name("sp"))) {
       const bool on = v == "on" || v == "true" || v == "1";
       if (!on && v != "off" && v != "false" && v != "0")
         throw usage_error(fmt::format("{} '{}' is not one of off|on", s.name("sp"), v));
@@ -747,7 +731,7 @@ void read_serve_nodes(const settings& s, serve_search_lists& L) {
 std::vector<precision> read_serve_weights(const settings& s) {
   std::vector<precision> weights;
   if (const auto t = list_text(s, "weight_dtype")) {
-    for (const std::string& w : split(*t)) {
+    for (const std::string& w : list_items(*t, s.name("weight_dtype"))) {
       const precision p = enum_named(w, s.name("weight_dtype"),
                                      {precision::bf16, precision::fp16, precision::fp8,
                                       precision::int8, precision::int4});

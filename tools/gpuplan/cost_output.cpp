@@ -296,10 +296,7 @@ std::string cost_text(const cost_report& c, const io::price_book& book) {
 }
 
 price_term term_named(const std::string& t, const std::string& who) {
-  for (price_term k :
-       {price_term::on_demand, price_term::commit_1yr, price_term::commit_3yr, price_term::spot})
-    if (t == to_string(k)) return k;
-  throw usage_error(who + " '" + t + "' is not one of on_demand|commit_1yr|commit_3yr|spot");
+  return enum_named<price_term>(t, who);
 }
 
 }  // namespace gpuplan::cli

@@ -64,17 +64,21 @@ constexpr field training_table[] = {
     {"chunked_loss", "--chunked-loss", ft::flag, "train",
      "transformers: fused/chunked linear cross entropy (Liger) instead of b x s x vocab logits",
      field_use::train},
-    {"dtype", "--dtype", ft::text, "train", "Training precision: bf16|fp16|fp32|fp8 (default bf16)", field_use::train},
+    {"dtype", "--dtype", ft::text, "train", with_values<"Training precision: ", training_dtypes, " (default bf16)">, field_use::train},
     {"grad_dtype", "--grad-dtype", ft::text, "train",
-     "Gradient precision: bf16|fp16|fp32 (default: --dtype; fp32 = Megatron's 18 B/param)", field_use::train},
+     with_values<"Gradient precision: ", gradient_dtypes,
+                 " (default: --dtype; fp32 = Megatron's 18 B/param)">,
+     field_use::train},
     {"optimizer", "--optimizer", ft::text, "train",
-     "adamw|adam|sgd|adamw8bit|adafactor (default adamw)", field_use::train},
+     with_names<"", optimizer_kind, " (default adamw)">, field_use::train},
     {"master_weights", "--master-weights", ft::flag, "train",
      "fp32 master copy of the weights in the optimizer (on by default; =false: off, and under "
      "transformers pure bf16/fp16: parameters, gradients and AdamW states, 8 B/param)", field_use::train},
     {"recompute", "--recompute", ft::text, "train",
-     "Activation recomputation: none|selective|full (transformers: full = "
-     "gradient_checkpointing_enable(); selective is Megatron's)", field_use::train},
+     with_names<"Activation recomputation: ", recompute_mode,
+                " (transformers: full = gradient_checkpointing_enable(); selective is "
+                "Megatron's)">,
+     field_use::train},
     {"micro_batch", "--micro-batch", ft::count, "train", "Sequences per micro-batch (default 1)", field_use::train},
     {"seq", "--seq", ft::count, "train", "Tokens per sequence (default 2048)", field_use::train},
     {"micro_batches", "--micro-batches", ft::count, "train",
@@ -88,13 +92,13 @@ constexpr field training_table[] = {
     {"lora", "--lora", ft::count, "train", "LoRA fine-tuning with this rank (frozen base)", field_use::train},
     {"qlora", "--qlora", ft::count, "train", "QLoRA fine-tuning with this rank (4-bit NF4 base)", field_use::train},
     {"lora_targets", "--lora-targets", ft::text, "train",
-     "Matrices with adapters: attention_qv|attention|all_linear (default all_linear)", field_use::train},
-    {"offload", "--offload", ft::text, "train", "CPU offload: optimizer|params", field_use::train},
+     with_names<"Matrices with adapters: ", lora_target, " (default all_linear)">, field_use::train},
+    {"offload", "--offload", ft::text, "train", with_values<"CPU offload: ", offload_choices>, field_use::train},
 };
 constexpr field serving_table[] = {
     {"weight_dtype", "--weight-dtype", ft::text, "serve",
      "Serving weights: bf16|fp16|fp8|int8|int4 (default: the model's own 16-bit dtype)", field_use::serve},
-    {"kv_dtype", "--kv-dtype", ft::text, "serve", "KV cache: bf16|fp16|fp8 (default bf16)", field_use::serve},
+    {"kv_dtype", "--kv-dtype", ft::text, "serve", with_values<"KV cache: ", kv_dtypes, " (default bf16)">, field_use::serve},
     {"batch", "--batch", ft::count, "serve", "Concurrent sequences (default 1)", field_use::serve},
     {"context", "--context", ft::count, "serve",
      "Tokens per sequence, prompt + output (default 4096)", field_use::serve},
@@ -112,7 +116,8 @@ constexpr field serving_table[] = {
     {"quant_group_size", "--quant-group-size", ft::count, "serve",
      "Weights per scale for int8/int4 (GPTQ/AWQ group size, default 128)", field_use::serve},
     {"quant_scale_dtype", "--quant-scale-dtype", ft::text, "serve",
-     "dtype of each group's scale: fp16|bf16|fp32 (default fp16)", field_use::serve},
+     with_values<"dtype of each group's scale: ", quant_scale_dtypes, " (default fp16)">,
+     field_use::serve},
     {"quant_zero_point", "--quant-zero-point", ft::flag, "serve",
      "Asymmetric quantisation: a zero point per group (AWQ)", field_use::serve},
     {"engine", "--engine", ft::text, "serve",
@@ -641,8 +646,8 @@ parallel_layout layout_from(const settings& s, const model_choice& model,
 
 namespace {
 
-precision precision_of(const settings& s, std::string_view key,
-                       std::initializer_list<precision> allowed, precision fallback) {
+precision precision_of(const settings& s, std::string_view key, std::span<const precision> allowed,
+                       precision fallback) {
   const std::optional<std::string> t = s.text(key);
   return t ? enum_named(*t, s.name(key), allowed) : fallback;
 }
@@ -661,16 +666,14 @@ void check_tokens(long long tokens) {
 
 training_config training_from(const settings& s) {
   training_config c;
-  const auto dtypes = {precision::bf16, precision::fp16, precision::fp32, precision::fp8};
-  c.dtype = precision_of(s, "dtype", dtypes, precision::bf16);
-  c.grad_dtype =
-      precision_of(s, "grad_dtype", {precision::bf16, precision::fp16, precision::fp32},
-                   c.dtype == precision::fp8 ? precision::bf16 : c.dtype);
+  c.dtype = precision_of(s, "dtype", training_dtypes, precision::bf16);
+  c.grad_dtype = precision_of(s, "grad_dtype", gradient_dtypes,
+                              c.dtype == precision::fp8 ? precision::bf16 : c.dtype);
   if (const auto t = s.text("optimizer")) c.optimizer = enum_named<optimizer_kind>(*t, s.name("optimizer"));
   c.master_weights = s.flag("master_weights").value_or(c.master_weights);
   if (const auto t = s.text("recompute")) c.recompute = enum_named<recompute_mode>(*t, s.name("recompute"));
   if (const auto t = s.text("offload")) {
-    c.offload = enum_named(*t, s.name("offload"), {offload_kind::optimizer, offload_kind::params});
+    c.offload = enum_named<offload_kind>(*t, s.name("offload"), offload_choices);
   }
   if (const auto t = s.text("lora_targets"))
     c.lora_targets = enum_named<lora_target>(*t, s.name("lora_targets"));
@@ -767,13 +770,12 @@ double memory_fraction(const settings& s, std::string_view key, double v) {
 inference_config serving_from(const settings& s, const model_choice& model) {
   inference_config c;
   const precision native = model.transformer ? model.transformer->native_dtype : precision::bf16;
-  c.weight_dtype = precision_of(
-      s, "weight_dtype",
-      {precision::bf16, precision::fp16, precision::fp32, precision::fp8, precision::int8,
-       precision::int4},
-      native == precision::fp32 ? precision::bf16 : native);
-  c.kv_dtype =
-      precision_of(s, "kv_dtype", {precision::bf16, precision::fp16, precision::fp8}, c.kv_dtype);
+  // fp32 is accepted, as before, though --weight-dtype's help does not list it
+  constexpr precision weight_dtypes[] = {precision::bf16, precision::fp16, precision::fp32,
+                                         precision::fp8,  precision::int8, precision::int4};
+  c.weight_dtype = precision_of(s, "weight_dtype", weight_dtypes,
+                                native == precision::fp32 ? precision::bf16 : native);
+  c.kv_dtype = precision_of(s, "kv_dtype", kv_dtypes, c.kv_dtype);
   c.batch = s.count("batch").value_or(c.batch);
   c.context = s.count("context").value_or(c.context);
   c.max_model_len = s.count("max_model_len").value_or(0);
@@ -791,9 +793,7 @@ inference_config serving_from(const settings& s, const model_choice& model) {
   c.max_num_batched_tokens = s.count("max_num_batched_tokens").value_or(c.max_num_batched_tokens);
   c.max_num_seqs = s.count("max_num_seqs").value_or(c.max_num_seqs);
   c.quant_group_size = s.count("quant_group_size").value_or(c.quant_group_size);
-  c.quant_scale_dtype =
-      precision_of(s, "quant_scale_dtype", {precision::fp16, precision::bf16, precision::fp32},
-                   c.quant_scale_dtype);
+  c.quant_scale_dtype = precision_of(s, "quant_scale_dtype", quant_scale_dtypes, c.quant_scale_dtype);
   c.quant_zero_point = s.flag("quant_zero_point").value_or(c.quant_zero_point);
   if (const auto e = s.text("engine")) c.engine = enum_named<serving_engine>(*e, s.name("engine"));
   for (const char* key : {"mem_fraction_static", "free_gpu_memory_fraction"})
@@ -803,6 +803,21 @@ inference_config serving_from(const settings& s, const model_choice& model) {
       s.number("free_gpu_memory_fraction").value_or(c.free_gpu_memory_fraction);
   c.validate();
   return c;
+}
+
+std::vector<std::string> list_items(std::string_view text, std::string_view who) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while (true) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    std::string_view item = text.substr(at, comma - at);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    if (item.empty()) throw usage_error(fmt::format("{} '{}': an empty item", who, text));
+    out.emplace_back(item);
+    if (comma == text.size()) return out;
+    at = comma + 1;
+  }
 }
 
 }  // namespace gpuplan::cli

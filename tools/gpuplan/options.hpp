@@ -19,6 +19,8 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <array>
+#include <cstddef>
 #include <filesystem>
 #include <initializer_list>
 #include <map>
@@ -46,6 +48,92 @@ enum class field_type : unsigned char {
 /// Which runs a setting applies to: a ZeRO stage means nothing to a serving engine, a KV-cache
 /// dtype nothing to training. Commands that take both (fit) refuse a setting of the other mode.
 enum class field_use : unsigned char { both, train, serve };
+
+/// A string literal as a template argument, for help text built at compile time (with_names).
+template <std::size_t N>
+struct fixed_text {
+  char chars[N]{};
+  constexpr fixed_text(const char (&s)[N]) {  // NOLINT(google-explicit-constructor)
+    for (std::size_t i = 0; i < N; ++i) chars[i] = s[i];
+  }
+  [[nodiscard]] static constexpr std::size_t size() { return N - 1; }
+};
+
+namespace help_text {
+constexpr std::string_view name_of(std::string_view s) { return s; }
+template <named_enum E>
+constexpr std::string_view name_of(E e) {
+  return to_string(e);
+}
+template <named_enum E>
+constexpr std::string_view name_of(const enumerator<E>& x) {
+  return x.name;
+}
+/// Before, the names of Values (an enum's name table, or an array of some of its enumerators)
+/// joined with '|', After: one static array per use.
+template <fixed_text Before, const auto& Values, fixed_text After>
+struct joined {
+  static constexpr std::size_t names_size = [] {
+    std::size_t n = 0;
+    bool first = true;
+    for (const auto& v : Values) {
+      n += (first ? 0 : 1) + name_of(v).size();
+      first = false;
+    }
+    return n;
+  }();
+  static constexpr std::size_t size = Before.size() + names_size + After.size();
+  static constexpr std::array<char, size + 1> text = [] {
+    std::array<char, size + 1> out{};
+    std::size_t at = 0;
+    const auto put = [&](std::string_view part) {
+      for (char c : part) out[at++] = c;
+    };
+    put({Before.chars, Before.size()});
+    bool first = true;
+    for (const auto& v : Values) {
+      if (!first) put("|");
+      first = false;
+      put(name_of(v));
+    }
+    put({After.chars, After.size()});
+    return out;
+  }();
+  static constexpr std::string_view view{text.data(), size};
+};
+}  // namespace help_text
+
+/// Help text that lists an enum's names from its table: with_names<"Price term: ", price_term>
+/// is "Price term: on_demand|commit_1yr|commit_3yr|spot", a std::string_view of static storage
+/// (a field's help), so a new enumerator is listed where it is named.
+template <fixed_text Before, named_enum E, fixed_text After = "">
+inline constexpr std::string_view with_names = help_text::joined<Before, enumerators(E{}), After>::view;
+
+/// Help text that lists the enumerators a flag takes when it takes only some of an enum's: the
+/// array the parser reads (enum_named(text, who, values)), so the two cannot disagree.
+/// with_values<"KV cache: ", kv_dtypes, " (default bf16)">.
+template <fixed_text Before, const auto& Values, fixed_text After = "">
+inline constexpr std::string_view with_values = help_text::joined<Before, Values, After>::view;
+
+// ---- the enumerators flags take where they take only some of an enum's -----------------------
+
+/// --dtype of a training run.
+inline constexpr precision training_dtypes[] = {precision::bf16, precision::fp16,
+                                                precision::fp32, precision::fp8};
+/// --grad-dtype.
+inline constexpr precision gradient_dtypes[] = {precision::bf16, precision::fp16,
+                                                precision::fp32};
+/// --kv-dtype.
+inline constexpr precision kv_dtypes[] = {precision::bf16, precision::fp16, precision::fp8};
+/// --quant-scale-dtype (GPTQ/AWQ scales).
+inline constexpr precision quant_scale_dtypes[] = {precision::fp16, precision::bf16,
+                                                   precision::fp32};
+/// --offload (none is the absence of the flag).
+inline constexpr offload_kind offload_choices[] = {offload_kind::optimizer, offload_kind::params};
+/// --fabric: the networks between nodes the collective model times (none is one node).
+inline constexpr inter_node_fabric fabric_choices[] = {
+    inter_node_fabric::infiniband, inter_node_fabric::roce, inter_node_fabric::efa,
+    inter_node_fabric::ethernet};
 
 /// One setting of a command.
 struct field {
@@ -143,10 +231,25 @@ std::string settle_framework(const settings& s, const model_choice& model,
 /// Every inference_config field, checked; weights default to the model's own 16-bit dtype.
 inference_config serving_from(const settings& s, const model_choice& model);
 
+/// The items of a comma-separated list, each without the spaces around it: "1, 2,4" is "1", "2",
+/// "4". An empty item ("1,,2", "1,", "") is refused: usage_error "<who> '<text>': an empty item".
+/// Every list flag is read through this (--tp 1,2,4, --gpu a,b, --demand, --compare, --mix, ...).
+std::vector<std::string> list_items(std::string_view text, std::string_view who);
+
+/// E's names in prose: "air, air_containment or liquid" (sep ", ", last " or ").
+template <named_enum E>
+std::string names_text(std::string_view sep = ", ", std::string_view last = " or ") {
+  std::string out;
+  const std::size_t n = enum_count<E>();
+  for (std::size_t i = 0; i < n; ++i)
+    out.append(i == 0 ? "" : i + 1 == n ? last : sep).append(enumerators(E{})[i].name);
+  return out;
+}
+
 /// The enumerator named `text`, among `allowed` (all of E's when empty); usage_error
 /// "<who> 'x' is not one of a|b|c" otherwise.
 template <named_enum E>
-E enum_named(const std::string& text, const std::string& who, std::initializer_list<E> allowed = {}) {
+E enum_named(const std::string& text, const std::string& who, std::span<const E> allowed) {
   // No std::vector here: g++ 12 at -O3 reports a false -Wfree-nonheap-object on one (the demo
   // and release presets build with -O3 and -Werror).
   E e{};
@@ -163,6 +266,10 @@ E enum_named(const std::string& text, const std::string& who, std::initializer_l
     for (const enumerator<E>& x : enumerators(E{})) consider(x.value);
   if (!found) throw usage_error(who + " '" + text + "' is not one of " + list);
   return e;
+}
+template <named_enum E>
+E enum_named(const std::string& text, const std::string& who, std::initializer_list<E> allowed = {}) {
+  return enum_named(text, who, std::span<const E>(allowed.begin(), allowed.size()));
 }
 
 }  // namespace gpuplan::cli

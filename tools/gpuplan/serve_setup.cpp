@@ -80,16 +80,11 @@ void set_serve_point(const settings& s, serving_plan& p) {
 
 request_mix mix_from(std::string_view text, const std::string& flag) {
   request_mix m{};
-  std::string item;
-  auto fail = [&](const std::string& why) {
-    throw usage_error(fmt::format("{} '{}': {} (expected IN:OUT:SHARE, comma-separated)", flag,
-                                  item, why));
-  };
-  for (char ch : std::string(text) + ",") {
-    if (ch != ',') {
-      item += ch;
-      continue;
-    }
+  for (const std::string& item : list_items(text, flag)) {
+    auto fail = [&](const std::string& why) {
+      throw usage_error(fmt::format("{} '{}': {} (expected IN:OUT:SHARE, comma-separated)", flag,
+                                    item, why));
+    };
     std::vector<std::string> parts(1);
     for (char c : item) {
       if (c == ':')
@@ -111,7 +106,6 @@ request_mix mix_from(std::string_view text, const std::string& flag) {
     if (v[2] > max_request_share) fail("SHARE is relative: at most 1e15");
     if (m.classes.full()) fail(fmt::format("at most {} classes", max_request_classes));
     m.classes.push_back({static_cast<int>(v[0]), static_cast<int>(v[1]), v[2]});
-    item.clear();
   }
   return m;
 }

@@ -20,7 +20,7 @@ constexpr field run_table[] = {
     {"nodes", "--nodes", field_type::count, "train-time",
      "Nodes in the cluster (default: as many as the GPUs need)"},
     {"fabric", "--fabric", field_type::text, "train-time",
-     "Network between nodes: infiniband|roce|efa|ethernet (default infiniband)"},
+     with_values<"Network between nodes: ", fabric_choices, " (default infiniband)">},
     {"failures_per_node_day", "--failures-per-node-day", field_type::number, "train-time",
      "Job-stopping failures per 8-GPU node per day (default 0.00379, Llama 3's 419 in 54 days on "
      "2,048 nodes; docs/models/cost.md)"},
@@ -235,9 +235,7 @@ run_description training_run_from(const settings& s, std::string_view command) {
     d.plan.nodes = *n;
   }
   if (auto f = s.text("fabric")) {
-    d.plan.fabric = enum_named<inter_node_fabric>(
-        *f, s.name("fabric"), {inter_node_fabric::infiniband, inter_node_fabric::roce,
-                               inter_node_fabric::efa, inter_node_fabric::ethernet});
+    d.plan.fabric = enum_named<inter_node_fabric>(*f, s.name("fabric"), fabric_choices);
   }
   if (auto t = s.text("tokens")) {
     d.tokens = parse_count(*t, s.name("tokens")) * units::token;

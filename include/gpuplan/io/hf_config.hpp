@@ -27,6 +27,7 @@
 #pragma once
 
 #include <gpuplan/io/json.hpp>
+#include <gpuplan/specs/enum_names.hpp>
 #include <gpuplan/specs/transformer.hpp>
 
 #include <array>
@@ -44,6 +45,12 @@ inline constexpr std::array<std::string_view, 6> hf_architectures = {
 namespace detail {
 
 enum class hf_family : unsigned char { llama, mistral, mixtral, qwen2, gpt2, gpt_neox };
+/// Each family by its config.json "model_type".
+inline constexpr enumerator<hf_family> hf_family_names[] = {
+    {hf_family::llama, "llama"},     {hf_family::mistral, "mistral"},
+    {hf_family::mixtral, "mixtral"}, {hf_family::qwen2, "qwen2"},
+    {hf_family::gpt2, "gpt2"},       {hf_family::gpt_neox, "gpt_neox"}};
+constexpr const auto& enumerators(hf_family) { return hf_family_names; }
 
 inline std::string supported_list() {
   std::string s;
@@ -53,15 +60,15 @@ inline std::string supported_list() {
 
 inline hf_family hf_family_of(const nlohmann::json& cfg, const json_source& src) {
   struct entry {
-    std::string_view architecture, model_type;
+    std::string_view architecture;
     hf_family family;
   };
-  constexpr entry table[] = {{"LlamaForCausalLM", "llama", hf_family::llama},
-                             {"MistralForCausalLM", "mistral", hf_family::mistral},
-                             {"MixtralForCausalLM", "mixtral", hf_family::mixtral},
-                             {"Qwen2ForCausalLM", "qwen2", hf_family::qwen2},
-                             {"GPT2LMHeadModel", "gpt2", hf_family::gpt2},
-                             {"GPTNeoXForCausalLM", "gpt_neox", hf_family::gpt_neox}};
+  constexpr entry table[] = {{"LlamaForCausalLM", hf_family::llama},
+                             {"MistralForCausalLM", hf_family::mistral},
+                             {"MixtralForCausalLM", hf_family::mixtral},
+                             {"Qwen2ForCausalLM", hf_family::qwen2},
+                             {"GPT2LMHeadModel", hf_family::gpt2},
+                             {"GPTNeoXForCausalLM", hf_family::gpt_neox}};
   if (has(cfg, "architectures")) {
     const auto& a = cfg.at("architectures");
     if (!a.is_array() || a.empty() || !a[0].is_string())
@@ -74,8 +81,8 @@ inline hf_family hf_family_of(const nlohmann::json& cfg, const json_source& src)
   }
   if (has(cfg, "model_type")) {
     const std::string type = get_string(cfg, "model_type", src);
-    for (const auto& e : table)
-      if (e.model_type == type) return e.family;
+    for (const enumerator<hf_family>& e : hf_family_names)  // as written: HF's are lower case
+      if (e.name == type) return e.value;
     throw error(src.file + ": unsupported model_type '" + type +
                 "' (supported: " + supported_list() + ")");
   }

@@ -33,6 +33,7 @@
 
 #include <gpuplan/io/json.hpp>
 #include <gpuplan/plan/utilization.hpp>
+#include <gpuplan/specs/enum_names.hpp>
 #include <gpuplan/units.hpp>
 
 #include <nlohmann/json.hpp>
@@ -58,14 +59,15 @@ namespace gpuplan::io {
 
 enum class monitoring_format { nvidia_smi, dcgm_prometheus, plain_csv };
 
-inline std::string_view to_string(monitoring_format f) {
-  switch (f) {
-    case monitoring_format::nvidia_smi: return "nvidia-smi";
-    case monitoring_format::dcgm_prometheus: return "dcgm-prometheus";
-    case monitoring_format::plain_csv: return "csv";
-  }
-  return "unknown";
-}
+/// How the formats are named in the report ("formats") and the text output.
+inline constexpr enumerator<monitoring_format> monitoring_format_names[] = {
+    {monitoring_format::nvidia_smi, "nvidia-smi"},
+    {monitoring_format::dcgm_prometheus, "dcgm-prometheus"},
+    {monitoring_format::plain_csv, "csv"}};
+constexpr const auto& enumerators(monitoring_format) { return monitoring_format_names; }
+// The names are read by gpuplan's to_string and parse_enum (specs/enum_names.hpp), found here too.
+using gpuplan::parse_enum;
+using gpuplan::to_string;
 
 struct monitoring_data {
   std::string source;

@@ -38,7 +38,8 @@ namespace detail {
 [[noreturn]] inline void throw_no_price(const gpu_spec& g, price_term t,
                                         std::string_view provider) {
   invalid_input e("gpuplan: the price book has no ");
-  e.append(to_string(t)).append(" price for GPU ").append(g.name.chars);
+  // A name table's names are string literals: data() ends with a NUL.
+  e.append(to_string(t).data()).append(" price for GPU ").append(g.name.chars);
   if (!provider.empty()) {
     char p[name_string::capacity + 1] = {};
     for (std::size_t i = 0; i < provider.size() && i < name_string::capacity; ++i)

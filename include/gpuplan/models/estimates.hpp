@@ -21,6 +21,7 @@
 #include <gpuplan/models/serving.hpp>
 #include <gpuplan/models/training_step.hpp>
 #include <gpuplan/specs/gpu.hpp>
+#include <gpuplan/specs/enum_names.hpp>
 #include <gpuplan/specs/inplace_vector.hpp>
 #include <gpuplan/specs/name.hpp>
 
@@ -34,6 +35,12 @@ enum class estimate_kind : unsigned char {
   serving_efficiency,   ///< the serving roofline's fractions were measured on another GPU
   fp4_gemm_efficiency,  ///< the serving roofline's 4-bit GEMM fraction is the 8-bit one
 };
+inline constexpr enumerator<estimate_kind> estimate_kind_names[] = {
+    {estimate_kind::usable_memory, "usable_memory"},
+    {estimate_kind::matmul_efficiency, "matmul_efficiency"},
+    {estimate_kind::serving_efficiency, "serving_efficiency"},
+    {estimate_kind::fp4_gemm_efficiency, "fp4_gemm_efficiency"}};
+constexpr const auto& enumerators(estimate_kind) { return estimate_kind_names; }
 
 /// One input that is an estimate: which, for which GPU, the figure used and where it comes from.
 struct estimate_note {

@@ -8,6 +8,7 @@
 
 #include <gpuplan/models/energy.hpp>
 #include <gpuplan/specs/checks.hpp>
+#include <gpuplan/specs/enum_names.hpp>
 #include <gpuplan/specs/node.hpp>
 #include <gpuplan/specs/site.hpp>
 #include <gpuplan/units.hpp>
@@ -24,6 +25,10 @@ enum class node_power_basis : unsigned char {
   published_maximum,  ///< the node's published maximum (DGX H100: 10.2 kW), else the model's
   modelled,           ///< GPUs at `utilization` plus host, network and storage (energy.hpp)
 };
+inline constexpr enumerator<node_power_basis> node_power_basis_names[] = {
+    {node_power_basis::published_maximum, "published_maximum"},
+    {node_power_basis::modelled, "modelled"}};
+constexpr const auto& enumerators(node_power_basis) { return node_power_basis_names; }
 
 struct power_assumptions {
   node_power_basis basis = node_power_basis::published_maximum;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <gpuplan/specs/checks.hpp>
+#include <gpuplan/specs/enum_names.hpp>
 #include <gpuplan/units/quantity.hpp>
 
 namespace gpuplan {
@@ -54,16 +55,15 @@ struct utilization_bands {
   }
 };
 
-/// A short name of a band: "waste", "low", "healthy", "high", "overload".
-constexpr text_view band_name(utilization_band b) {
-  switch (b) {
-    case utilization_band::waste: return "waste";
-    case utilization_band::low: return "low";
-    case utilization_band::healthy: return "healthy";
-    case utilization_band::high: return "high";
-    case utilization_band::overload: return "overload";
-  }
-  return "unknown";
-}
+inline constexpr enumerator<utilization_band> utilization_band_names[] = {
+    {utilization_band::waste, "waste"},
+    {utilization_band::low, "low"},
+    {utilization_band::healthy, "healthy"},
+    {utilization_band::high, "high"},
+    {utilization_band::overload, "overload"}};
+constexpr const auto& enumerators(utilization_band) { return utilization_band_names; }
+
+/// A short name of a band: "waste", "low", "healthy", "high", "overload" (its table's name).
+constexpr std::string_view band_name(utilization_band b) { return to_string(b); }
 
 }  // namespace gpuplan

@@ -7,12 +7,16 @@
 #pragma once
 
 #include <gpuplan/specs/layout.hpp>
+#include <gpuplan/specs/enum_names.hpp>
 #include <gpuplan/specs/node.hpp>
 
 namespace gpuplan {
 
 /// Which degree a candidate grows.
 enum class parallel_dim : unsigned char { dp, tp, pp };
+inline constexpr enumerator<parallel_dim> parallel_dim_names[] = {
+    {parallel_dim::dp, "dp"}, {parallel_dim::tp, "tp"}, {parallel_dim::pp, "pp"}};
+constexpr const auto& enumerators(parallel_dim) { return parallel_dim_names; }
 
 /// How far the planner looks. Degrees grow by powers of two; a "growth" is the largest factor
 /// over the starting layout's degree.

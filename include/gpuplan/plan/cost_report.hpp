@@ -124,6 +124,11 @@ enum class rack_refusal : unsigned char {
   rack_budget,  ///< one node draws more than site_spec.rack_budget
   cooling,      ///< one node draws more than the site's cooling takes from a rack
 };
+inline constexpr enumerator<rack_refusal> rack_refusal_names[] = {
+    {rack_refusal::none, "none"},
+    {rack_refusal::rack_budget, "rack_budget"},
+    {rack_refusal::cooling, "cooling"}};
+constexpr const auto& enumerators(rack_refusal) { return rack_refusal_names; }
 
 /// The cost comparison: everything `gpuplan cost` prints. Like run_cost_inputs, it views the
 /// caller's price book (inputs.pricing.book, run.price_entry) and provider: keep them alive while
@@ -267,7 +272,7 @@ inline void place_racks(cost_report& r) {
                     " kW rack budget (" + in.sources.rack_budget + ")";
   } else if (one > cooling_cap) {
     r.racks_refused = rack_refusal::cooling;
-    r.racks_error = lead + to_string(site.cooling) + " cooling takes from a rack (" +
+    r.racks_error = lead + std::string(to_string(site.cooling)) + " cooling takes from a rack (" +
                     fixed_text(cooling_cap.in(units::kW), 0) + " kW; " + in.sources.cooling +
                     ")";
   } else {

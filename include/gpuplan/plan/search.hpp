@@ -327,6 +327,13 @@ enum class search_verdict : unsigned char {
   over_limits,  ///< it misses the deadline or the budget
   no_progress,  ///< timed, but its failures outpace its progress (the reliability model)
 };
+inline constexpr enumerator<search_verdict> search_verdict_names[] = {
+    {search_verdict::ok, "ok"},
+    {search_verdict::invalid, "invalid"},
+    {search_verdict::over_memory, "over_memory"},
+    {search_verdict::over_limits, "over_limits"},
+    {search_verdict::no_progress, "no_progress"}};
+constexpr const auto& enumerators(search_verdict) { return search_verdict_names; }
 
 /// A configuration's full evaluation: layout, memory, step breakdown, time, money, energy.
 struct search_evaluation {

@@ -5,6 +5,7 @@
 // `unavailable` with a value of zero, never a plausible guess.
 #pragma once
 
+#include <gpuplan/specs/enum_names.hpp>
 #include <gpuplan/units.hpp>
 
 #include <string>
@@ -22,16 +23,16 @@ enum class provenance : unsigned char {
   estimated,    ///< estimated from architecture, SM count and clocks (no catalog entry matched)
 };
 
-constexpr std::string_view to_string(provenance p) {
-  switch (p) {
-    case provenance::unavailable: return "unavailable";
-    case provenance::measured: return "measured";
-    case provenance::derived: return "derived";
-    case provenance::catalog: return "catalog";
-    case provenance::estimated: return "estimated";
-  }
-  return "?";
-}
+inline constexpr enumerator<provenance> provenance_names[] = {
+    {provenance::unavailable, "unavailable"},
+    {provenance::measured, "measured"},
+    {provenance::derived, "derived"},
+    {provenance::catalog, "catalog"},
+    {provenance::estimated, "estimated"}};
+constexpr const auto& enumerators(provenance) { return provenance_names; }
+// The names are read by gpuplan's to_string and parse_enum (specs/enum_names.hpp), found here too.
+using gpuplan::parse_enum;
+using gpuplan::to_string;
 
 /// A value and where it came from. `known()` is false for unavailable fields, whose value is T{}.
 template <class T>
@@ -134,18 +135,15 @@ enum class probe_error : unsigned char {
   no_devices,         ///< the driver works and reports 0 CUDA devices
 };
 
-constexpr std::string_view to_string(probe_error e) {
-  switch (e) {
-    case probe_error::none: return "none";
-    case probe_error::driver_not_found: return "driver_not_found";
-    case probe_error::driver_incomplete: return "driver_incomplete";
-    case probe_error::stub_library: return "stub_library";
-    case probe_error::init_failed: return "init_failed";
-    case probe_error::query_failed: return "query_failed";
-    case probe_error::no_devices: return "no_devices";
-  }
-  return "?";
-}
+inline constexpr enumerator<probe_error> probe_error_names[] = {
+    {probe_error::none, "none"},
+    {probe_error::driver_not_found, "driver_not_found"},
+    {probe_error::driver_incomplete, "driver_incomplete"},
+    {probe_error::stub_library, "stub_library"},
+    {probe_error::init_failed, "init_failed"},
+    {probe_error::query_failed, "query_failed"},
+    {probe_error::no_devices, "no_devices"}};
+constexpr const auto& enumerators(probe_error) { return probe_error_names; }
 
 /// Everything one probe_gpus() call found. Check ok() first: on failure `error` says why in one
 /// line and `devices` is empty.

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <gpuplan/specs/checks.hpp>
+#include <gpuplan/specs/enum_names.hpp>
 #include <gpuplan/specs/name.hpp>
 #include <gpuplan/specs/source.hpp>
 #include <gpuplan/units.hpp>
@@ -58,19 +59,12 @@ enum class price_term : unsigned char {
   spot,        ///< spare capacity, may be reclaimed at short notice
 };
 
-constexpr const char* to_string(price_term t) {
-  switch (t) {
-    case price_term::on_demand:
-      return "on_demand";
-    case price_term::commit_1yr:
-      return "commit_1yr";
-    case price_term::commit_3yr:
-      return "commit_3yr";
-    case price_term::spot:
-      return "spot";
-  }
-  return "?";
-}
+inline constexpr enumerator<price_term> price_term_names[] = {
+    {price_term::on_demand, "on_demand"},
+    {price_term::commit_1yr, "commit_1yr"},
+    {price_term::commit_3yr, "commit_3yr"},
+    {price_term::spot, "spot"}};
+constexpr const auto& enumerators(price_term) { return price_term_names; }
 
 /// Whether a term bills every hour of the commitment, used or not.
 constexpr bool bills_idle_hours(price_term t) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <gpuplan/specs/checks.hpp>
+#include <gpuplan/specs/enum_names.hpp>
 #include <gpuplan/specs/name.hpp>
 #include <gpuplan/units.hpp>
 
@@ -19,17 +20,11 @@ enum class cooling_kind : unsigned char {
   liquid,           ///< direct-to-chip liquid cooling (cold plates), the rest by air
 };
 
-constexpr const char* to_string(cooling_kind k) {
-  switch (k) {
-    case cooling_kind::air:
-      return "air";
-    case cooling_kind::air_containment:
-      return "air_containment";
-    case cooling_kind::liquid:
-      return "liquid";
-  }
-  return "?";
-}
+inline constexpr enumerator<cooling_kind> cooling_kind_names[] = {
+    {cooling_kind::air, "air"},
+    {cooling_kind::air_containment, "air_containment"},
+    {cooling_kind::liquid, "liquid"}};
+constexpr const auto& enumerators(cooling_kind) { return cooling_kind_names; }
 
 /// The most IT power one rack can shed by each kind of cooling. Named assumptions, not physics:
 /// the limit depends on airflow paths, inlet temperature and containment.
