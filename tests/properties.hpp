@@ -96,7 +96,7 @@ inline training_config random_training() {
   c.optimizer = *rc::gen::element(optimizer_kind::adamw, optimizer_kind::adam, optimizer_kind::sgd,
                                   optimizer_kind::adamw8bit, optimizer_kind::adafactor);
   c.recompute =
-      *rc::gen::element(recompute_kind::none, recompute_kind::selective, recompute_kind::full);
+      *rc::gen::element(recompute_mode::none, recompute_mode::selective, recompute_mode::full);
   c.micro_batch = *rc::gen::inRange(1, 9);
   c.seq = 256 * *rc::gen::inRange(1, 129);
   c.flash_attention = *rc::gen::arbitrary<bool>();

@@ -37,13 +37,13 @@ struct serving_job {
 constexpr training_job training_plans[] = {
     {"Llama 3.1 8B full fine-tune, one node", cat::llama31_8b, cat::h100_sxm, 8,
      {.dp = 8, .zero = 3},
-     {.recompute = recompute_kind::full, .micro_batch = 2, .seq = 8192}},
+     {.recompute = recompute_mode::full, .micro_batch = 2, .seq = 8192}},
     {"Llama 3.1 70B continued pre-training, 8 nodes", cat::llama31_70b, cat::h100_sxm, 64,
      {.dp = 2, .tp = 8, .pp = 4, .zero = 1, .sequence_parallel = true},
-     {.grad_dtype = precision::fp32, .recompute = recompute_kind::selective, .micro_batch = 1,
+     {.grad_dtype = precision::fp32, .recompute = recompute_mode::selective, .micro_batch = 1,
       .seq = 8192, .global_batch = 128}},
     {"Llama 2 13B QLoRA on a workstation GPU", cat::llama2_13b, cat::rtx_4090, 1, {},
-     {.recompute = recompute_kind::full, .micro_batch = 1, .seq = 2048, .qlora_rank = 16}},
+     {.recompute = recompute_mode::full, .micro_batch = 1, .seq = 2048, .qlora_rank = 16}},
 };
 
 constexpr serving_job serving_plans[] = {

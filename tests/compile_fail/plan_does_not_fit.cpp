@@ -6,7 +6,7 @@
 
 using namespace gpuplan;
 
-constexpr training_config cfg{.recompute = recompute_kind::full, .micro_batch = 1, .seq = 4096};
+constexpr training_config cfg{.recompute = recompute_mode::full, .micro_batch = 1, .seq = 4096};
 #if defined(GPUPLAN_COMPILE_FAIL)
 constexpr parallel_layout layout{.dp = 8, .zero = 0};
 #else

@@ -9,7 +9,7 @@ namespace cat = gpuplan::catalog;
 
 // Llama 3.1 8B full fine-tuning (bf16, AdamW, 16 bytes/param) on 8 H100s: with ZeRO-3 and
 // selective recomputation it fits; without sharding (128 GB of model states per GPU) it does not.
-constexpr training_config ft{.recompute = recompute_kind::full, .micro_batch = 1, .seq = 4096};
+constexpr training_config ft{.recompute = recompute_mode::full, .micro_batch = 1, .seq = 4096};
 static_assert(training_fit(cat::llama31_8b, cat::h100_sxm, {.dp = 8, .zero = 3}, ft).fits());
 static_assert(!training_fit(cat::llama31_8b, cat::h100_sxm, {.dp = 8, .zero = 0}, ft).fits());
 

@@ -52,13 +52,13 @@ TEST_CASE("bounds from a node: its NVLink domain", "[candidates]") {
   pcie.max_tp = 1;
   const fit_report r =
       training_fit(catalog::llama31_70b, catalog::h100_sxm, {.dp = 8, .zero = 3},
-                   {.recompute = recompute_kind::full, .seq = 4096}, {},
+                   {.recompute = recompute_mode::full, .seq = 4096}, {},
                    std::span<const gpu_spec>{catalog::all_gpus}, pcie);
   REQUIRE_FALSE(r.fits());
   for (const advice& a : r.advice_list()) CHECK(a.layout.tp == 1);
   const fit_report wide = training_fit(catalog::llama31_70b, catalog::h100_sxm,
                                        {.dp = 8, .zero = 3},
-                                       {.recompute = recompute_kind::full, .seq = 4096});
+                                       {.recompute = recompute_mode::full, .seq = 4096});
   bool any_tp = false;
   for (const advice& a : wide.advice_list()) any_tp = any_tp || a.layout.tp > 1;
   CHECK(any_tp);

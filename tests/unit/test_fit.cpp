@@ -21,7 +21,7 @@ const advice* find(const fit_report& r, std::string_view prefix) {
 
 TEST_CASE("A plan that fits has headroom and no advice", "[fit]") {
   const fit_report r = training_fit(catalog::llama31_8b, catalog::h100_sxm, {.dp = 8, .zero = 3},
-                                    {.recompute = recompute_kind::full, .seq = 4096});
+                                    {.recompute = recompute_mode::full, .seq = 4096});
   CHECK(r.fits());
   CHECK(r.options.empty());
   CHECK(r.capacity == catalog::h100_sxm.plannable_memory());
@@ -165,7 +165,7 @@ TEST_CASE("Advice lists each distinct plan once", "[fit][advice]") {
   // plan (dp 8, tp 2 with sequence parallelism, ZeRO-3, full recomputation) under two names.
   const fit_report r =
       training_fit(catalog::llama31_70b, catalog::h100_sxm, {.dp = 8, .zero = 3},
-                   {.recompute = recompute_kind::full, .seq = 4096});
+                   {.recompute = recompute_mode::full, .seq = 4096});
   REQUIRE_FALSE(r.fits());
   const auto list = r.advice_list();
   REQUIRE(list.size() > 2);

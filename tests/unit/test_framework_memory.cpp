@@ -53,7 +53,7 @@ training_config config_of(regime r, int mb, int seq, bool ck) {
   c.dtype = precision::bf16;
   c.micro_batch = mb;
   c.seq = seq;
-  c.recompute = ck ? recompute_kind::full : recompute_kind::none;
+  c.recompute = ck ? recompute_mode::full : recompute_mode::none;
   if (r == regime::amp) c.amp = true;
   if (r == regime::bf16) {
     c.master_weights = false;
@@ -291,7 +291,7 @@ TEST_CASE("transformers: the levers together when none fits alone", "[framework]
   CHECK(r.options[0].fits);
   // Applying the levers it names gives the figure it reports.
   training_config c = config_of(regime::amp, 8, 2048, false);
-  c.recompute = recompute_kind::full;
+  c.recompute = recompute_mode::full;
   c.chunked_loss = true;
   c.amp = false;
   c.master_weights = false;

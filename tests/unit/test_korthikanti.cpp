@@ -30,7 +30,7 @@ const gpt_case cases[] = {
 
 /// The paper's setting: fp16 with Megatron's fp32 gradient accumulation (18 bytes/param),
 /// 16-bit activations, dropout, no FlashAttention.
-training_config paper_config(int b, recompute_kind r) {
+training_config paper_config(int b, recompute_mode r) {
   return {.dtype = precision::fp16,
           .grad_dtype = precision::fp32,
           .recompute = r,
@@ -40,7 +40,7 @@ training_config paper_config(int b, recompute_kind r) {
           .dropout = true};
 }
 
-double layer_bytes(const gpt_case& g, bool sp, recompute_kind r, int tp) {
+double layer_bytes(const gpt_case& g, bool sp, recompute_mode r, int tp) {
   const parallel_layout l{.tp = tp, .sequence_parallel = sp};
   return layer_activations(g.model, l, paper_config(g.micro_batch, r)).in(units::B);
 }
@@ -57,23 +57,23 @@ TEST_CASE("Korthikanti Table 2: bytes per layer, every configuration, exactly", 
       INFO(g.name << " t = " << t);
       if (t == 1) {
         // no parallelism: sbh(34 + 5as/h)
-        CHECK(layer_bytes(g, false, recompute_kind::none, 1) ==
+        CHECK(layer_bytes(g, false, recompute_mode::none, 1) ==
               Approx(sbh * (34 + att)).epsilon(1e-12));
       }
       // tensor parallel (baseline): sbh(10 + 24/t + 5as/(ht))
-      CHECK(layer_bytes(g, false, recompute_kind::none, t) ==
+      CHECK(layer_bytes(g, false, recompute_mode::none, t) ==
             Approx(sbh * (10 + 24.0 / t + att / t)).epsilon(1e-12));
       // tensor + sequence parallel: sbh(34/t + 5as/(ht))
-      CHECK(layer_bytes(g, true, recompute_kind::none, t) ==
+      CHECK(layer_bytes(g, true, recompute_mode::none, t) ==
             Approx(sbh * (34.0 / t + att / t)).epsilon(1e-12));
       // tensor parallel + selective recompute: sbh(10 + 24/t)
-      CHECK(layer_bytes(g, false, recompute_kind::selective, t) ==
+      CHECK(layer_bytes(g, false, recompute_mode::selective, t) ==
             Approx(sbh * (10 + 24.0 / t)).epsilon(1e-12));
       // tensor + sequence parallel + selective recompute: sbh(34/t)
-      CHECK(layer_bytes(g, true, recompute_kind::selective, t) ==
+      CHECK(layer_bytes(g, true, recompute_mode::selective, t) ==
             Approx(sbh * 34.0 / t).epsilon(1e-12));
       // full activation recomputation: sbh(2) (without sequence parallelism)
-      CHECK(layer_bytes(g, false, recompute_kind::full, t) == Approx(2 * sbh).epsilon(1e-12));
+      CHECK(layer_bytes(g, false, recompute_mode::full, t) == Approx(2 * sbh).epsilon(1e-12));
     }
   }
 }
@@ -84,8 +84,8 @@ TEST_CASE("Korthikanti sec. 5: 5as/h and the savings of selective recomputation"
   // the activation memory (tolerance: the printed percentage, +-0.5).
   const auto savings = [](const transformer_spec& m) {
     const gpt_case g{"", m, 1, 1, 1, 1};
-    const double none = layer_bytes(g, false, recompute_kind::none, 1);
-    const double sel = layer_bytes(g, false, recompute_kind::selective, 1);
+    const double none = layer_bytes(g, false, recompute_mode::none, 1);
+    const double sel = layer_bytes(g, false, recompute_mode::selective, 1);
     return 100.0 * (1.0 - sel / none);
   };
   CHECK(5.0 * 96 * 2048 / 12288 == 80.0);
@@ -96,9 +96,9 @@ TEST_CASE("Korthikanti sec. 5: 5as/h and the savings of selective recomputation"
   // ~5x" (Figure 7 caption; the bars read 16.18% to 20.27% of the tensor-parallel baseline);
   // full recomputation to about 10% (t = 8).
   for (const gpt_case& g : cases) {
-    const double base = layer_bytes(g, false, recompute_kind::none, 8);
-    CHECK(layer_bytes(g, true, recompute_kind::selective, 8) / base < 0.21);
-    CHECK(layer_bytes(g, false, recompute_kind::full, 8) / base == Approx(0.10).margin(0.03));
+    const double base = layer_bytes(g, false, recompute_mode::none, 8);
+    CHECK(layer_bytes(g, true, recompute_mode::selective, 8) / base < 0.21);
+    CHECK(layer_bytes(g, false, recompute_mode::full, 8) / base == Approx(0.10).margin(0.03));
   }
 }
 
@@ -116,8 +116,8 @@ TEST_CASE("First pipeline stage: Eq. 5/6 and the interleaving factor", "[korthik
     const double layers_only_none =
         factor * s * b * h * L / t * (34 + 5 * a * s / h);
     const double layers_only_sel = factor * 34.0 * s * b * h * L / t;
-    const training_config none = paper_config(g.micro_batch, recompute_kind::none);
-    const training_config sel = paper_config(g.micro_batch, recompute_kind::selective);
+    const training_config none = paper_config(g.micro_batch, recompute_mode::none);
+    const training_config sel = paper_config(g.micro_batch, recompute_mode::selective);
     const memory_breakdown m0 = training_memory_stage(g.model, l, none, 0);
     const memory_breakdown s0 = training_memory_stage(g.model, l, sel, 0);
     // extras of the first stage: token ids (8sb) and the embedding dropout mask (sbh/t), per
@@ -136,7 +136,7 @@ TEST_CASE("Full recomputation keeps 2sbh per layer plus one layer being recomput
           "[korthikanti]") {
   const gpt_case& g = cases[0];  // 22B, t = 8, p = 1
   const parallel_layout l{.tp = 8};
-  const training_config full = paper_config(g.micro_batch, recompute_kind::full);
+  const training_config full = paper_config(g.micro_batch, recompute_mode::full);
   const memory_breakdown r = training_memory(g.model, l, full);
   const double s = 2048, b = g.micro_batch, h = g.model.hidden;
   // Without sequence parallelism the embedding dropout mask (sbh), the final norm's and the
@@ -146,7 +146,7 @@ TEST_CASE("Full recomputation keeps 2sbh per layer plus one layer being recomput
   CHECK(r.activations.in(units::B) == Approx(2 * s * b * h * 48 + extras).epsilon(1e-12));
   // The working layer (Chen et al. 2016): one layer's no-recompute activations, as workspace.
   CHECK(r.workspace.in(units::B) ==
-        Approx(layer_bytes(g, false, recompute_kind::none, 8)).epsilon(1e-12));
+        Approx(layer_bytes(g, false, recompute_mode::none, 8)).epsilon(1e-12));
 }
 
 TEST_CASE("Figures 1 and 7: per-GPU memory of the Table 3 models; error vs Calculon",
@@ -170,7 +170,7 @@ TEST_CASE("Figures 1 and 7: per-GPU memory of the Table 3 models; error vs Calcu
       const parallel_layout l{.tp = g.tp, .pp = g.pp, .sequence_parallel = seqsel == 1,
                               .virtual_stages = g.virtual_stages};
       const training_config c = paper_config(
-          g.micro_batch, seqsel == 1 ? recompute_kind::selective : recompute_kind::none);
+          g.micro_batch, seqsel == 1 ? recompute_mode::selective : recompute_mode::none);
       const memory_breakdown first = training_memory_stage(g.model, l, c, 0);
       // A stage with transformer layers only (no embedding or LM head), where pp > 2.
       const memory_breakdown layers_only = training_memory_stage(g.model, l, c, g.pp > 2 ? 1 : 0);
@@ -220,11 +220,11 @@ TEST_CASE("Figure 7: activation memory relative to the tensor-parallel baseline"
   int n = 0, i = 0;
   for (const gpt_case& g : cases) {
     const fig7& ref = f7[i++];
-    const double none = layer_bytes(g, false, recompute_kind::none, g.tp);
-    const double ours[4] = {100 * layer_bytes(g, true, recompute_kind::none, g.tp) / none,
-                            100 * layer_bytes(g, false, recompute_kind::selective, g.tp) / none,
-                            100 * layer_bytes(g, true, recompute_kind::selective, g.tp) / none,
-                            100 * layer_bytes(g, false, recompute_kind::full, g.tp) / none};
+    const double none = layer_bytes(g, false, recompute_mode::none, g.tp);
+    const double ours[4] = {100 * layer_bytes(g, true, recompute_mode::none, g.tp) / none,
+                            100 * layer_bytes(g, false, recompute_mode::selective, g.tp) / none,
+                            100 * layer_bytes(g, true, recompute_mode::selective, g.tp) / none,
+                            100 * layer_bytes(g, false, recompute_mode::full, g.tp) / none};
     const double refs[4] = {ref.seq, ref.sel, ref.seqsel, ref.full};
     for (int k = 0; k < 4; ++k) {
       INFO(g.name << " config " << k << ": ours " << ours[k] << "% vs " << refs[k] << "%");

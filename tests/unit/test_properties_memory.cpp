@@ -52,7 +52,7 @@ bool json_parts_sum_to_total(const memory_breakdown& m) {
 // How RapidCheck prints the enums of a shrunk counterexample (found by argument-dependent lookup).
 namespace gpuplan {
 void showValue(precision p, std::ostream& os) { os << to_string(p); }
-void showValue(recompute_kind r, std::ostream& os) { os << to_string(r); }
+void showValue(recompute_mode r, std::ostream& os) { os << to_string(r); }
 void showValue(optimizer_kind o, std::ostream& os) { os << to_string(o); }
 void showValue(ffn_kind f, std::ostream& os) { os << (f == ffn_kind::gated ? "gated" : "mlp"); }
 void showValue(norm_kind n, std::ostream& os) {
@@ -128,11 +128,11 @@ TEST_CASE("recomputation: none -> selective -> full never raises the stored acti
     const transformer_spec m = random_model();
     const parallel_layout l = random_layout(m);
     training_config c = random_training();
-    c.recompute = recompute_kind::none;
+    c.recompute = recompute_mode::none;
     const memory_breakdown none = training_memory(m, l, c);
-    c.recompute = recompute_kind::selective;
+    c.recompute = recompute_mode::selective;
     const memory_breakdown sel = training_memory(m, l, c);
-    c.recompute = recompute_kind::full;
+    c.recompute = recompute_mode::full;
     const memory_breakdown full = training_memory(m, l, c);
     RC_ASSERT(at_most(bytes(sel.activations), bytes(none.activations)));
     RC_ASSERT(at_most(bytes(full.activations), bytes(sel.activations)));

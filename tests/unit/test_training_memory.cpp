@@ -69,7 +69,7 @@ TEST_CASE("Tensor, expert and GQA sharding of parameters", "[training][params]")
 TEST_CASE("The most loaded pipeline stage holds the embedding or the LM head", "[training][pp]") {
   const transformer_spec& m = catalog::llama31_8b;  // untied: embedding first, LM head last
   const parallel_layout l{.pp = 4};
-  const training_config c{.recompute = recompute_kind::full, .micro_batch = 1, .seq = 128};
+  const training_config c{.recompute = recompute_mode::full, .micro_batch = 1, .seq = 128};
   const memory_breakdown first = training_memory_stage(m, l, c, 0);
   const memory_breakdown mid = training_memory_stage(m, l, c, 1);
   CHECK(first.weights > mid.weights);
@@ -85,7 +85,7 @@ TEST_CASE("fp64 training: the last stage's own activations use 8-byte elements",
   // dtype (2 x e x s x b x h) besides the fp32 logits; e is 8 bytes for fp64, as in the layers.
   const transformer_spec& m = catalog::llama31_8b;
   const parallel_layout l{.pp = 2};
-  const training_config c32{.dtype = precision::fp32, .recompute = recompute_kind::full,
+  const training_config c32{.dtype = precision::fp32, .recompute = recompute_mode::full,
                             .seq = 128};
   training_config c64 = c32;
   c64.dtype = precision::fp64;
@@ -110,7 +110,7 @@ TEST_CASE("1F1B: the first stage holds pp micro-batches, fewer when the batch is
   const parallel_layout l{.pp = 4};
   const double per_stage_layers =
       detail::stage_layer_activations(m, detail::stage_params(m, l, 0), l, many,
-                                      recompute_kind::none);
+                                      recompute_mode::none);
   CHECK(detail::in_flight_layers_factor(l, many, 0) == 4.0);
   CHECK(detail::in_flight_layers_factor(l, many, 3) == 1.0);
   CHECK(detail::in_flight_layers_factor(l, two, 0) == 2.0);
@@ -264,7 +264,7 @@ TEST_CASE("Generic workload: parameters and activations per sample", "[training]
                               .activation_per_sample_recomputed = 0.25 * units::GiB};
   const memory_breakdown r = training_memory(unet, {}, {.micro_batch = 8});
   CHECK(r.activations == 16.0 * units::GiB);
-  CHECK(training_memory(unet, {}, {.recompute = recompute_kind::full, .micro_batch = 8})
+  CHECK(training_memory(unet, {}, {.recompute = recompute_mode::full, .micro_batch = 8})
             .activations == 2.0 * units::GiB);
   CHECK(r.model_states().in(units::B) == Approx(16 * 860e6));
   CHECK(throws_naming([&] { return training_memory(unet, {.tp = 2}, {}); }, "layout.tp"));

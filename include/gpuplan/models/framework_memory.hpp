@@ -165,7 +165,7 @@ constexpr transformers_terms transformers_memory_terms(const transformer_spec& m
                       "experts layers yet: use framework = megatron");
   detail::check_input(c.offload == offload_kind::none,
                       "training_config.offload is not modelled under framework = transformers");
-  detail::check_input(c.recompute != recompute_kind::selective,
+  detail::check_input(c.recompute != recompute_mode::selective,
                       "training_config.recompute = selective is Megatron-LM's; under framework = "
                       "transformers recompute is none or full (gradient_checkpointing_enable())");
   detail::check_input(c.dtype != precision::fp8,
@@ -183,7 +183,7 @@ constexpr transformers_terms transformers_memory_terms(const transformer_spec& m
   const double nd = l.shard_degree();
   const double wdiv = l.zero >= 3 ? nd : 1.0, gdiv = l.zero >= 2 ? nd : 1.0,
                odiv = l.zero >= 1 ? nd : 1.0;
-  const bool ck = c.recompute == recompute_kind::full;
+  const bool ck = c.recompute == recompute_mode::full;
   const bool head_trains = !r.lora;
 
   transformers_terms t{};
@@ -270,7 +270,7 @@ constexpr memory_breakdown transformers_training_memory(const transformer_spec& 
                                                         const training_config& c,
                                                         const memory_assumptions& a = {}) {
   const transformers_terms t = transformers_memory_terms(m, l, c, a);
-  const bool ck = c.recompute == recompute_kind::full;
+  const bool ck = c.recompute == recompute_mode::full;
   const data_size states = t.weights + t.optimizer + t.gathered;
   const data_size zero{};
   auto larger = [](data_size x, data_size y) { return x > y ? x : y; };

@@ -63,14 +63,14 @@ constexpr double nf4_bytes(const memory_assumptions& a) {
 /// recomputation.
 constexpr double layer_activation_bytes(const transformer_spec& m, int layer,
                                         const parallel_layout& l, const training_config& c,
-                                        recompute_kind recompute) {
+                                        recompute_mode recompute) {
   const double s = 1.0 * c.seq / l.cp, b = c.micro_batch, h = m.hidden, t = l.tp;
   const bool sp = l.sequence_parallel && l.tp > 1;
   const double np = sp ? 1.0 / t : 1.0;  // share of the non-tensor-parallel regions
   const double e = activation_bytes(c.dtype);
   const double lin = c.dtype == precision::fp8 ? 1.0 : e;  // GEMM inputs saved for wgrad
   const double mask = c.dropout ? 1.0 : 0.0;
-  if (recompute == recompute_kind::full) return e * s * b * h * np;
+  if (recompute == recompute_mode::full) return e * s * b * h * np;
 
   const double q = 1.0 * m.heads * m.head_dim / t;
   const double kv = 1.0 * l.kv_heads_per_rank(m) * m.head_dim;
@@ -81,7 +81,7 @@ constexpr double layer_activation_bytes(const transformer_spec& m, int layer,
   bytes += lin * s * b * h * np;    // input of the QKV projection
   bytes += e * s * b * (q + kv);    // Q and K for Q K^T
   bytes += e * s * b * kv;          // V for attention over values
-  if (recompute == recompute_kind::none) {
+  if (recompute == recompute_mode::none) {
     if (c.flash_attention) {
       bytes += fp32_bytes * heads * s * b;  // fp32 log-sum-exp per row (FlashAttention backward)
     } else {
@@ -147,7 +147,7 @@ constexpr double in_flight_layers_factor(const parallel_layout& l, const trainin
 /// Sum of one micro-batch's layer activations over the layers of stage p.
 constexpr double stage_layer_activations(const transformer_spec& m, const rank_params& p,
                                          const parallel_layout& l, const training_config& c,
-                                         recompute_kind r) {
+                                         recompute_mode r) {
   double sum = 0.0;
   for (int i = p.first_layer; i < p.first_layer + p.layers; ++i)
     sum += layer_activation_bytes(m, i, l, c, r);
@@ -155,7 +155,7 @@ constexpr double stage_layer_activations(const transformer_spec& m, const rank_p
 }
 constexpr double largest_layer_activations(const transformer_spec& m, const rank_params& p,
                                            const parallel_layout& l, const training_config& c,
-                                           recompute_kind r) {
+                                           recompute_mode r) {
   double most = 0.0;
   for (int i = p.first_layer; i < p.first_layer + p.layers; ++i) {
     const double x = layer_activation_bytes(m, i, l, c, r);
@@ -295,8 +295,8 @@ constexpr memory_breakdown training_memory_stage(const transformer_spec& m,
   out.activations = detail::bytes(act);
 
   double work = st.gathered_layer_weights + st.gathered_layer_grads;
-  if (c.recompute == recompute_kind::full && a.full_recompute_working_layer)
-    work += detail::largest_layer_activations(m, p, l, c, recompute_kind::none);
+  if (c.recompute == recompute_mode::full && a.full_recompute_working_layer)
+    work += detail::largest_layer_activations(m, p, l, c, recompute_mode::none);
   out.workspace = detail::bytes(work);
 
   out.overhead = a.cuda_context + detail::nccl_buffers(l, a) +
@@ -358,7 +358,7 @@ constexpr memory_breakdown training_memory(const generic_workload& g, const para
   out.gradients = detail::bytes(st.gradients);
   out.optimizer = detail::bytes(st.optimizer);
   out.host = detail::bytes(st.host);
-  const data_size per_sample = c.recompute == recompute_kind::full &&
+  const data_size per_sample = c.recompute == recompute_mode::full &&
                                        g.activation_per_sample_recomputed.value > 0.0
                                    ? g.activation_per_sample_recomputed
                                    : g.activation_per_sample;

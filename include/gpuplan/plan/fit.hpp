@@ -136,9 +136,9 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
   const bool hf = c.framework == framework_kind::transformers;
   // The transformers profile's own levers: what Hugging Face users change first.
   if (hf) {
-    if (c.recompute != recompute_kind::full) {
+    if (c.recompute != recompute_mode::full) {
       training_config nc = c;
-      nc.recompute = recompute_kind::full;
+      nc.recompute = recompute_mode::full;
       consider("gradient checkpointing (gradient_checkpointing_enable)", l, nc, advice_kind::configuration);
     }
     if (!c.chunked_loss) {
@@ -174,8 +174,8 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
         what << (used++ == 0 ? " " : " + ") << label;
         total = memory(l, nc).total();
       };
-      apply(nc.recompute != recompute_kind::full,
-            [](training_config& x) { x.recompute = recompute_kind::full; }, "ckpt");
+      apply(nc.recompute != recompute_mode::full,
+            [](training_config& x) { x.recompute = recompute_mode::full; }, "ckpt");
       apply(!nc.chunked_loss, [](training_config& x) { x.chunked_loss = true; }, "chunked CE");
       apply(nc.amp || (nc.master_weights && nc.dtype != precision::fp32),
             [](training_config& x) {
@@ -212,21 +212,21 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
     }
   }
   // Recomputation.
-  if (!hf && structured && c.recompute == recompute_kind::none) {
+  if (!hf && structured && c.recompute == recompute_mode::none) {
     training_config nc = c;
-    nc.recompute = recompute_kind::selective;
+    nc.recompute = recompute_mode::selective;
     consider("selective activation recomputation", l, nc, advice_kind::configuration);
   }
-  if (!hf && c.recompute != recompute_kind::full) {
+  if (!hf && c.recompute != recompute_mode::full) {
     training_config nc = c;
-    nc.recompute = recompute_kind::full;
+    nc.recompute = recompute_mode::full;
     consider("full activation recomputation", l, nc, advice_kind::configuration);
   }
-  if (l.dp * l.cp > 1 && l.zero < 3 && c.recompute != recompute_kind::full) {
+  if (l.dp * l.cp > 1 && l.zero < 3 && c.recompute != recompute_mode::full) {
     parallel_layout nl = l;
     nl.zero = 3;
     training_config nc = c;
-    nc.recompute = recompute_kind::full;
+    nc.recompute = recompute_mode::full;
     consider("ZeRO stage 3 + full recomputation", nl, nc, advice_kind::configuration);
   }
   // Optimizer-state quantisation.
@@ -290,7 +290,7 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
     advice found{};
     bool any = false;
     training_config nc = c;
-    nc.recompute = recompute_kind::full;
+    nc.recompute = recompute_mode::full;
     for_each_combined(l, b, [&](const parallel_layout& nl) {
       if (!memory.valid(nl)) return;
       if (any && nl.gpus() > found.gpus) return;

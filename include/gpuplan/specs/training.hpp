@@ -9,7 +9,9 @@
 
 namespace gpuplan {
 
-/// Activation recomputation during the backward pass.
+/// Activation recomputation during the backward pass: none keeps every activation (Korthikanti
+/// Table 2, first rows); selective recomputes the attention core (softmax, dropout, attention over
+/// V); full keeps only each layer's input. (One name: the alias recompute_kind is gone.)
 enum class recompute_mode : unsigned char {
   none,       ///< keep every activation: backward = 2x forward
   selective,  ///< recompute the attention core (Korthikanti et al. 2022, Sec. 4.2)
@@ -31,10 +33,6 @@ enum class optimizer_kind : unsigned char {
   adamw8bit,  ///< bitsandbytes 8-bit AdamW: two 1-byte states + block-wise fp32 absmax
   adafactor,  ///< Adafactor without momentum: factored second moment, rows + cols per matrix
 };
-/// Activation recomputation, by its older name (the memory model's): none keeps every activation
-/// (Korthikanti Table 2, first rows); selective recomputes the attention core (softmax, dropout,
-/// attention over V); full keeps only each layer's input.
-using recompute_kind = recompute_mode;
 enum class offload_kind : unsigned char {
   none,
   optimizer,  ///< ZeRO-Offload: optimizer state and fp32 master weights in CPU memory
@@ -110,7 +108,7 @@ struct training_config {
   /// An fp32 master copy of the weights inside the optimizer (ZeRO's K includes its 4 bytes).
   /// Ignored for fp32 training, whose weights are the master copy.
   bool master_weights = true;
-  recompute_kind recompute = recompute_kind::none;
+  recompute_mode recompute = recompute_mode::none;
   int micro_batch = 1;  ///< sequences per micro-batch per data-parallel rank
   int seq = 2048;       ///< tokens per sequence
   /// Micro-batches per iteration per pipeline (gradient-accumulation steps); 0 means at least as
