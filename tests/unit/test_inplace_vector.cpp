@@ -85,3 +85,10 @@ TEST_CASE("inplace_vector equality compares the elements in use", "[inplace_vect
   b.push_back(2);
   CHECK(a == b);  // b's third slot still holds 3; it is not in use
 }
+
+TEST_CASE("inplace_vector refuses back() when empty", "[inplace_vector]") {
+  gpuplan::inplace_vector<int, 2> v;
+  CHECK_THROWS_WITH((void)v.back(), Catch::Contains("back() of an empty vector"));
+  v.push_back(7);
+  CHECK(v.back() == 7);
+}

@@ -138,6 +138,8 @@ TEST_CASE("kernels: the GPU's efficiencies are its data, with a named default") 
   // out of range: named
   mine.kernels.hbm.fraction = 1.5;
   CHECK_THROWS_WITH(mine.validate(), Catch::Contains("gpu_spec.kernels.hbm"));
+  mine.kernels.hbm.fraction = 0.01;  // under min_kernel_fraction: a typo, not a figure
+  CHECK_THROWS_WITH(mine.validate(), Catch::Contains("gpu_spec.kernels.hbm"));
   // every catalog figure is a fraction, and measured ones carry their source
   for (const gpu_spec& g : catalog::all_gpus) {
     INFO(g.name.view());
@@ -174,9 +176,15 @@ TEST_CASE("kernels: a GPU file carries the efficiencies, old files keep working"
   CHECK(default_matmul_efficiency(mine).measured);
   old["kernel_efficiency"] = {{"hbm", 1.2}};
   CHECK_THROWS_WITH(io::gpu_from_json(old, {"g.json", ""}),
-                    "g.json: key 'kernel_efficiency.hbm' must be in [0, 1] (0: unknown)");
+                    "g.json: key 'kernel_efficiency.hbm' must be 0 (unknown) or in [0.05, 1] "
+                    "(min_kernel_fraction: under 5% of the peak is a typo)");
+  // a percent written as a fraction (0.8% for 80%) would slow every kernel 100-fold: refused
+  old["kernel_efficiency"] = {{"matmul_16bit", 0.008}};
+  CHECK_THROWS_WITH(io::gpu_from_json(old, {"g.json", ""}),
+                    Catch::Contains("'kernel_efficiency.matmul_16bit' must be 0 (unknown) or in "
+                                    "[0.05, 1]"));
   old["kernel_efficiency"] = {{"matmul_8bit", {{"fraction", -0.1}}}};
   CHECK_THROWS_WITH(io::gpu_from_json(old, {"g.json", ""}),
-                    "g.json: key 'kernel_efficiency.matmul_8bit.fraction' must be in [0, 1] (0: "
-                    "unknown)");
+                    "g.json: key 'kernel_efficiency.matmul_8bit.fraction' must be 0 (unknown) or "
+                    "in [0.05, 1] (min_kernel_fraction: under 5% of the peak is a typo)");
 }

@@ -7,6 +7,7 @@
 #include <gpuplan/plan/utilization.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -487,4 +488,26 @@ TEST_CASE("Several files of one fleet: ids by file, formats, the report's JSON",
   CHECK(j["duplicate_readings"] == in.duplicate_readings + r.fleet.duplicates);
   // one file: its ids as they are
   CHECK(io::read_monitoring_files({dir + "plain.csv"}).samples.at(0).gpu == "a");
+}
+
+TEST_CASE("Two files of one name would merge two hosts' GPUs: refused", "[monitoring]") {
+  // a/gpus.csv and b/gpus.csv both number their GPUs from 0: prefixed "gpus:0" alike, their
+  // readings would be averaged as duplicates of one GPU
+  const std::string f = dir + "nvidia-smi-units.csv";
+  const std::string again = dir + "../monitoring/nvidia-smi-units.csv";
+  CHECK_THROWS_WITH(read_monitoring_files({f, again}), Catch::Contains("give the files different names"));
+}
+
+TEST_CASE("analyze_usage checks samples a caller built itself", "[monitoring]") {
+  std::vector<gpu_sample> s(2);
+  s[0].gpu = s[1].gpu = "0";
+  s[0].utilization = 0.5;
+  s[1].time = 60.0;
+  s[1].utilization = 87.0;  // a percent
+  CHECK_THROWS_WITH(analyze_usage(s), Catch::Contains("gpu_sample.utilization"));
+  s[1].utilization = 0.87;
+  s[1].time = std::numeric_limits<double>::quiet_NaN();
+  CHECK_THROWS_WITH(analyze_usage(s), Catch::Contains("gpu_sample.time"));
+  s[1].time = 60.0;
+  CHECK(analyze_usage(s).gpus.size() == 1);
 }

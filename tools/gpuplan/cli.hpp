@@ -107,7 +107,7 @@ struct command_entry {
 /// Every command, in the order `gpuplan --help` lists them: the one table (commands.cpp). A new
 /// command is a cmd_<name>.cpp defining its add function and one row of this table.
 std::span<const command_entry> command_table();
-/// The row of command_table() named `name`; std::out_of_range when there is none (a bug).
+/// The row of command_table() named `name`; std::logic_error when there is none (a bug).
 const command_entry& find_command(std::string_view name);
 
 /// The whole tool: parses `argv`, runs the chosen command (the demo when none is named), prints
@@ -200,9 +200,8 @@ void add_warnings(nlohmann::json& j, const estimate_notes& notes);
 void print_warnings(const estimate_notes& notes);
 
 /// Quantities for people, through gpuplan's {fmt} formatters: sizes in binary prefixes ("74.5
-/// GiB"), show_si in decimal ones ("80 GB"), rates auto-scaled ("3.35 TB/s").
+/// GiB"), rates auto-scaled ("3.35 TB/s").
 std::string show(data_size d);
-std::string show_si(data_size d);
 std::string show(bandwidth b);
 std::string show(compute_rate r);
 std::string show(power p);

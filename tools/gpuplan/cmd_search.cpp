@@ -153,8 +153,12 @@ std::optional<std::string> list_text(const settings& s, std::string_view key) {
   };
   if (!v->is_array()) return one(*v);
   std::string out;
-  for (const nlohmann::json& x : *v) out += (out.empty() ? "" : ",") + one(x);
-  if (out.empty()) throw usage_error(s.name(key) + ": an empty list");
+  bool first = true;  // an empty first item stays ("", 4 -> ",4"): list_items refuses it
+  for (const nlohmann::json& x : *v) {
+    out += (first ? "" : ",") + one(x);
+    first = false;
+  }
+  if (v->empty()) throw usage_error(s.name(key) + ": an empty list");
   return out;
 }
 

@@ -57,7 +57,8 @@ std::span<const command_entry> command_table() { return commands; }
 const command_entry& find_command(std::string_view name) {
   for (const command_entry& e : commands)
     if (name == e.name) return e;
-  throw std::out_of_range("gpuplan: no command named " + std::string(name));
+  // a bug, not bad input: std::logic_error is main's exit 3 ("internal error")
+  throw std::logic_error("gpuplan: no command named " + std::string(name));
 }
 
 }  // namespace gpuplan::cli

@@ -337,10 +337,8 @@ void print_warnings(const estimate_notes& notes) {
   for (const std::string& line : warning_lines(notes)) fmt::print(stderr, "note: {}\n", line);
 }
 
-// Sizes print with binary prefixes (GiB = 2^30 bytes: what PyTorch, nvidia-smi and vLLM report);
-// show_si gives the decimal form (GB = 1e9 bytes: what datasheets and the ZeRO paper print).
+// Sizes print with binary prefixes (GiB = 2^30 bytes: what PyTorch, nvidia-smi and vLLM report).
 std::string show(data_size d) { return fmt::format("{}", d); }
-std::string show_si(data_size d) { return fmt::format("{:si}", d); }
 std::string show(bandwidth b) { return fmt::format("{}", b); }
 std::string show(compute_rate r) { return fmt::format("{}", r); }
 std::string show(power p) { return fmt::format("{}", p); }

@@ -197,8 +197,6 @@ std::string reliability_text(const reliability_estimate& e) {
       interval);
 }
 
-nlohmann::json breakdown_json(const step_breakdown& b) { return io::breakdown_json(b); }
-
 run_description training_run_from(const settings& s, std::string_view command) {
   for (const char* unsupported : {"lora", "qlora"})
     if (s.has(unsupported))

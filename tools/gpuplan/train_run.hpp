@@ -57,10 +57,6 @@ modelled_training_run modelled_run(const run_description& d);
 /// infeasible_training_run), naming the reliability flags.
 std::string infeasible_run_message(const infeasible_training_run& e);
 
-/// The step's parts in seconds, keyed as `gpuplan train --json`'s "breakdown"
-/// (io/training_run_json.hpp io::breakdown_json).
-nlohmann::json breakdown_json(const step_breakdown& b);
-
 /// The reliability model's figures for people: "expected with failures and checkpoints: ..."
 /// (one line, no newline), or "" when it is off.
 std::string reliability_text(const reliability_estimate& e);

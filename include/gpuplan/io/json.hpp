@@ -85,16 +85,22 @@ inline nlohmann::json figure_json(const efficiency_figure& f) {
 /// measurement of the GPU it describes). The source is the file.
 inline efficiency_figure figure_from_json(const nlohmann::json& j, std::string_view key,
                                           const json_source& src) {
+  // 0 (unknown) or a plausible fraction (specs/kernel_efficiency.hpp min_kernel_fraction)
+  const auto fraction_ok = [](double f) {
+    return f == 0.0 || (f >= min_kernel_fraction && f <= 1.0);
+  };
+  constexpr const char* fraction_rule =
+      " must be 0 (unknown) or in [0.05, 1] (min_kernel_fraction: under 5% of the peak is a typo)";
   double f = 0.0;
   bool measured = true;
   if (j.at(std::string(key)).is_object()) {
     const json_source fs{src.file, src.key_prefix + std::string(key) + "."};
     f = get_number(j.at(std::string(key)), "fraction", fs);
     measured = get_bool_or(j.at(std::string(key)), "measured", fs, true);
-    if (!(f >= 0.0 && f <= 1.0)) throw error(fs.where("fraction") + " must be in [0, 1] (0: unknown)");
+    if (!fraction_ok(f)) throw error(fs.where("fraction") + fraction_rule);
   } else {
     f = get_number(j, key, src);
-    if (!(f >= 0.0 && f <= 1.0)) throw error(src.where(key) + " must be in [0, 1] (0: unknown)");
+    if (!fraction_ok(f)) throw error(src.where(key) + fraction_rule);
   }
   return {f, measured && f > 0.0, f > 0.0 ? "the GPU file's kernel_efficiency" : ""};
 }

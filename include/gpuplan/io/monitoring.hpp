@@ -780,10 +780,18 @@ inline monitoring_files read_monitoring_files(const std::vector<std::string>& fi
                                               const read_options& o = {}) {
   monitoring_files r;
   r.files = files;
+  std::vector<std::pair<std::string, std::string>> prefixes;  // (prefix, the file that has it)
   for (const std::string& file : files) {
     monitoring_data d = read_monitoring_file(file, o);
     if (files.size() > 1 && d.format != monitoring_format::dcgm_prometheus) {
       const std::string prefix = std::filesystem::path(file).stem().string() + ":";
+      // Two files of one name (a/gpus.csv, b/gpus.csv) would give their GPUs the same ids, and
+      // their readings would be averaged as duplicates of one GPU.
+      for (const auto& [used, other] : prefixes)
+        if (used == prefix)
+          throw error(file + ": its GPUs would be named like " + other + "'s ('" + prefix +
+                      "0'): give the files different names");
+      prefixes.emplace_back(prefix, file);
       for (gpu_sample& s : d.samples) s.gpu = prefix + s.gpu;
     }
     r.formats.emplace_back(to_string(d.format));

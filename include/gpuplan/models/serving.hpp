@@ -808,6 +808,38 @@ constexpr void latency_stats(serving_point& r, const request_mix& mix, double* t
   r.e2e_sd = service_spread(e2e, wt, mix.size(), qw) * units::s;
 }
 
+/// What continuous_point's two schedules share: the prompts' prefill times own[i] (seconds, per
+/// class) as one M/G/1 server fed at `arrivals` per second (Pollaczek-Khinchine's mean wait
+/// lambda E[S^2] / (2 (1 - rho)), models/queueing.hpp), and each class's latencies: TTFT =
+/// `wait` (the step in flight and any wait for a prefill slot) + the queue + the request
+/// overhead + its own prefill; end to end = TTFT + (output tokens - 1) x `interval`.
+constexpr void prefill_queue_latencies(const serving_plan& p, const double* own, double arrivals,
+                                       duration wait, duration interval, serving_point& r) {
+  double wt[max_request_classes]{};
+  double s1 = 0.0, s2 = 0.0;  // E[S] and E[S^2] of the prompts' prefill time
+  for (int i = 0; i < p.mix.size(); ++i) {
+    const double share = p.mix.at(i).share;
+    s1 += share * own[i];
+    s2 += share * own[i] * own[i];
+    wt[i] = share;
+  }
+  s1 /= p.mix.total_share();
+  s2 /= p.mix.total_share();
+  const queue_wait qw = mg1_wait(arrivals, s1, s2, p.assumptions.prefill_queue_max_load);
+  const duration queue = qw.mean;
+  double ttft[max_request_classes]{}, e2e[max_request_classes]{};
+  double ttft_mean = 0.0, e2e_mean = 0.0;
+  for (int i = 0; i < p.mix.size(); ++i) {
+    const request_class& k = p.mix.at(i);
+    const duration t = wait + queue + p.assumptions.request_overhead + own[i] * units::s;
+    ttft[i] = t.value;
+    e2e[i] = (t + (k.output_tokens - 1.0) * interval).value;
+    ttft_mean += k.share * ttft[i];
+    e2e_mean += k.share * e2e[i];
+  }
+  latency_stats(r, p.mix, ttft, e2e, wt, ttft_mean, e2e_mean, queue, qw);
+}
+
 /// continuous_point with chunked prefill: the decoding sequences d and the prompts' chunks share
 /// each step's token budget; fills r's rates and latencies (r.concurrency, r.kv_capacity set).
 constexpr void chunked_prefill_point(const serving_plan& p, double n, serving_point& r) {
@@ -831,12 +863,10 @@ constexpr void chunked_prefill_point(const serving_plan& p, double n, serving_po
   r.requests_per_s = d / out * units::request / step;
   // Sequences beyond d wait for prefill: Little's law on the prefill queue.
   if (n > d) wait_prefill = (n - d) * out / d * step;
-  double ttft[max_request_classes]{}, e2e[max_request_classes]{}, wt[max_request_classes]{};
   // A new prompt's chunks ride in steps beside the d decoding sequences, up to the room the
   // step's token budget leaves; it waits half a step for the step in flight.
   const double room = budget - d > 1.0 ? budget - d : 1.0;
   double own[max_request_classes]{};
-  double s1 = 0.0, s2 = 0.0;  // E[S] and E[S^2] of the prompts' prefill time
   for (int i = 0; i < p.mix.size(); ++i) {
     const request_class& k = p.mix.at(i);
     duration t{};
@@ -851,29 +881,10 @@ constexpr void chunked_prefill_point(const serving_plan& p, double n, serving_po
       done += chunk;
     }
     own[i] = t.value;
-    s1 += k.share * own[i];
-    s2 += k.share * own[i] * own[i];
-    wt[i] = k.share;
   }
-  s1 /= p.mix.total_share();
-  s2 /= p.mix.total_share();
   // Prompts arriving while another is being prefilled wait for it: the prefill path is a
-  // single server fed at the replica's request rate, whose mean wait is Pollaczek-Khinchine's
-  // lambda E[S^2] / (2 (1 - rho)) (M/G/1: random arrivals).
-  const queue_wait qw = mg1_wait(r.requests_per_s.value, s1, s2,
-                                    p.assumptions.prefill_queue_max_load);
-  const duration queue = qw.mean;
-  double ttft_mean = 0.0, e2e_mean = 0.0;
-  for (int i = 0; i < p.mix.size(); ++i) {
-    const request_class& k = p.mix.at(i);
-    const duration t =
-        0.5 * step + wait_prefill + queue + p.assumptions.request_overhead + own[i] * units::s;
-    ttft[i] = t.value;
-    e2e[i] = (t + (k.output_tokens - 1.0) * step).value;
-    ttft_mean += k.share * ttft[i];
-    e2e_mean += k.share * e2e[i];
-  }
-  latency_stats(r, p.mix, ttft, e2e, wt, ttft_mean, e2e_mean, queue, qw);
+  // single server fed at the replica's request rate.
+  prefill_queue_latencies(p, own, r.requests_per_s.value, 0.5 * step + wait_prefill, step, r);
 }
 
 /// continuous_point with prefill-first scheduling: prompts are prefilled in steps of their own
@@ -897,37 +908,16 @@ constexpr void prefill_first_point(const serving_plan& p, double n, serving_poin
   r.tpot = cycle / out;
   r.output_tokens_per_s_per_replica = n * out * units::token / cycle;
   r.requests_per_s = n * units::request / cycle;
-  double ttft[max_request_classes]{}, e2e[max_request_classes]{}, wt[max_request_classes]{};
   double own[max_request_classes]{};
-  double s1 = 0.0, s2 = 0.0;
   for (int i = 0; i < p.mix.size(); ++i) {
     const request_class& k = p.mix.at(i);
     own[i] = decode_interval(p, {.prefill_tokens = g * k.input_tokens,
                                  .prefill_keys = (k.input_tokens + 1.0) / 2.0,
                                  .prefill_sequences = g})
                  .value;
-    s1 += k.share * own[i];
-    s2 += k.share * own[i] * own[i];
-    wt[i] = k.share;
   }
-  s1 /= p.mix.total_share();
-  s2 /= p.mix.total_share();
   // Prefill steps (g prompts each) arrive at lambda / g and are served one at a time.
-  const queue_wait qw = mg1_wait(r.requests_per_s.value / g, s1, s2,
-                                    p.assumptions.prefill_queue_max_load);
-  const duration queue = qw.mean;
-  double ttft_mean = 0.0, e2e_mean = 0.0;
-  for (int i = 0; i < p.mix.size(); ++i) {
-    const request_class& k = p.mix.at(i);
-    const duration t =
-        0.5 * td + queue + own[i] * units::s + p.assumptions.request_overhead;
-    ttft[i] = t.value;
-    e2e[i] = (t + (k.output_tokens - 1.0) * r.tpot).value;
-    wt[i] = k.share;
-    ttft_mean += k.share * ttft[i];
-    e2e_mean += k.share * e2e[i];
-  }
-  latency_stats(r, p.mix, ttft, e2e, wt, ttft_mean, e2e_mean, queue, qw);
+  prefill_queue_latencies(p, own, r.requests_per_s.value / g, 0.5 * td, r.tpot, r);
 }
 
 /// Steady state of continuous batching with n sequences in flight per replica.

@@ -849,7 +849,7 @@ constexpr layer_inputs make_layer_inputs(const training_plan& p, const training_
   in.g.frac = sustained(c.dtype);
   in.g.overhead = a.kernel_overhead.value;
   in.g.floor = c.framework == framework_kind::transformers ? a.eager_op_floor.value : 0.0;
-  in.g.e = bytes_per_element(c.dtype == precision::fp8 ? precision::fp8 : c.dtype).value;
+  in.g.e = bytes_per_element(c.dtype).value;
   in.g.sms = gpu.sm_count;
   in.g.tm = a.gemm_tile_m;
   in.g.tn = a.gemm_tile_n;

@@ -254,6 +254,10 @@ inline capacity_report plan_capacity_report(const capacity_question& q) {
   r.price_from_book = q.serving && !q.price_given;
   r.plan = plan_capacity(r.request, q.assumptions);
   if (q.mig) {
+    detail::check_input(q.mig->max_instances >= 1,
+                        "capacity_question.mig.max_instances must be at least 1 (instances of the "
+                        "profile on one GPU)",
+                        q.mig->max_instances);
     r.mig = q.mig;
     r.physical_gpus = (r.plan.replicas + q.mig->max_instances - 1) / q.mig->max_instances;
   }

@@ -451,6 +451,16 @@ inline usage_report analyze_usage(std::vector<gpu_sample> samples, const usage_o
   detail::check_input(o.gap_factor > 0.0 && o.idle_below >= 0.0 && o.consolidate_to > 0.0,
                       "usage_options: gap_factor and consolidate_to must be positive, idle_below "
                       "not negative");
+  // What the io readers check of each row, checked again for a caller that builds samples itself:
+  // a NaN time breaks the sort's ordering, and a utilisation in percent (87 for 0.87) would fall
+  // in the top band without a word.
+  for (const gpu_sample& s : samples) {
+    detail::check_input(std::isfinite(s.time), "gpu_sample.time must be finite (seconds since "
+                                                "the Unix epoch)", s.time);
+    detail::check_input(s.utilization >= 0.0 && s.utilization <= 1.0,
+                        "gpu_sample.utilization must be a fraction in 0..1 (not a percent)",
+                        s.utilization);
+  }
   std::stable_sort(samples.begin(), samples.end(), [](const gpu_sample& a, const gpu_sample& b) {
     return a.gpu != b.gpu ? a.gpu < b.gpu : a.time < b.time;
   });

@@ -411,7 +411,8 @@ inline void apply_measured(const device_info& d, gpu_spec_with_provenance& r) {
                           fmt_num(d.memory_bandwidth.value.in(units::GBps), 0) +
                           " GB/s differs from the catalog's " +
                           fmt_num(r.catalog_entry->memory_bandwidth.in(units::GBps), 0) +
-                          " GB/s by more than 5%");
+                          " GB/s by more than " + fmt_num(100.0 * bandwidth_note_threshold, 0) +
+                          "%");
     }
     s.memory_bandwidth = d.memory_bandwidth.value;
     p.memory_bandwidth = provenance::derived;

@@ -54,8 +54,15 @@ class inplace_vector {
   /// Element i (i < size(); unchecked, as std::vector's).
   [[nodiscard]] constexpr T& operator[](size_type i) { return items_[i]; }
   [[nodiscard]] constexpr const T& operator[](size_type i) const { return items_[i]; }
-  [[nodiscard]] constexpr T& back() { return items_[size_ - 1]; }
-  [[nodiscard]] constexpr const T& back() const { return items_[size_ - 1]; }
+  /// The last element; invalid_input when there is none (an empty vector has no back).
+  [[nodiscard]] constexpr T& back() {
+    detail::check_input(size_ > 0, "inplace_vector: back() of an empty vector");
+    return items_[size_ - 1];
+  }
+  [[nodiscard]] constexpr const T& back() const {
+    detail::check_input(size_ > 0, "inplace_vector: back() of an empty vector");
+    return items_[size_ - 1];
+  }
 
   [[nodiscard]] constexpr T* data() { return items_.data(); }
   [[nodiscard]] constexpr const T* data() const { return items_.data(); }

@@ -61,6 +61,12 @@ struct efficiency_figure {
   static constexpr efficiency_figure borrowed(double f, const char* src) { return {f, false, src}; }
 };
 
+/// The least kernel fraction taken as a figure (0 aside, which means unknown): the lowest in the
+/// catalog is the MI300X's 16-bit MAMF, 0.511, and a GEMM or a copy at under 5% of its peak is a
+/// mistake in the input (a percent written as a fraction, 0.8 as 0.008), which would slow every
+/// kernel twentyfold or more without a word. A bound on the input, not a measurement.
+inline constexpr double min_kernel_fraction = 0.05;
+
 /// What fraction of its peaks a GPU's kernels reach (gpu_spec::kernels). Zero fractions: unknown.
 struct kernel_efficiency {
   /// Largest-GEMM fraction of the dense 16-bit (bf16 / fp16) tensor peak.
@@ -70,16 +76,18 @@ struct kernel_efficiency {
   /// Streaming-kernel fraction of the datasheet memory bandwidth.
   efficiency_figure hbm{};
 
-  /// Throws gpuplan::invalid_input naming the field when a fraction is outside [0, 1].
+  /// Throws gpuplan::invalid_input naming the field when a fraction is neither 0 (unknown) nor in
+  /// [min_kernel_fraction, 1].
   constexpr void validate() const {
     auto ok = [](const efficiency_figure& e) {
-      return detail::finite(e.fraction) && e.fraction >= 0.0 && e.fraction <= 1.0;
+      return detail::finite(e.fraction) &&
+             (e.fraction == 0.0 || (e.fraction >= min_kernel_fraction && e.fraction <= 1.0));
     };
-    detail::check_input(ok(matmul_16bit), "gpu_spec.kernels.matmul_16bit must be in [0, 1] (0: unknown)",
+    detail::check_input(ok(matmul_16bit), "gpu_spec.kernels.matmul_16bit must be 0 (unknown) or in [0.05, 1] (min_kernel_fraction)",
                         matmul_16bit.fraction);
-    detail::check_input(ok(matmul_8bit), "gpu_spec.kernels.matmul_8bit must be in [0, 1] (0: unknown)",
+    detail::check_input(ok(matmul_8bit), "gpu_spec.kernels.matmul_8bit must be 0 (unknown) or in [0.05, 1] (min_kernel_fraction)",
                         matmul_8bit.fraction);
-    detail::check_input(ok(hbm), "gpu_spec.kernels.hbm must be in [0, 1] (0: unknown)",
+    detail::check_input(ok(hbm), "gpu_spec.kernels.hbm must be 0 (unknown) or in [0.05, 1] (min_kernel_fraction)",
                         hbm.fraction);
   }
 };
