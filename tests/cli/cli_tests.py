@@ -108,11 +108,13 @@ def _():
     r = ok()
     first = r.out.splitlines()[0]
     check(first.startswith("gpuplan demo: Llama-3.1-70B"), f"first line: {first!r}")
-    # fit, speed, cost, serving, GPUs needed, layout search: one short part each, with its command.
-    check(len(re.findall(r"^\d\. ", r.out, re.M)) == 6, "six parts")
+    # fit, speed, cost, serving, GPUs needed, layout search, the models of 2026: one short part
+    # each, with its commands.
+    check(len(re.findall(r"^\d\. ", r.out, re.M)) == 7, "seven parts")
     for c in ["fit", "train", "cost", "serve", "capacity", "search"]:
         check(f"$ gpuplan {c} " in r.out, f"the {c} command is shown")
-    check(len(r.out.splitlines()) <= 36, f"brief: {len(r.out.splitlines())} lines")
+    check("gpt-oss-120b" in r.out and "DeepSeek-V3" in r.out, "a 2026 model is shown")
+    check(len(r.out.splitlines()) <= 42, f"brief: {len(r.out.splitlines())} lines")
     check("8 GPUs: does not fit" in r.out and "with --gpus 16: fits" in r.out,
           "the full fine-tune does not fit on one node and fits on two")
     check(r.err == "", f"stderr: {r.err!r}")
@@ -124,7 +126,8 @@ def demo_parts():
     parts = {}
     for part in re.split(r"^\d\. ", ok("demo").out, flags=re.M)[1:]:
         m = re.search(r"\$ gpuplan (\w+) (.*)", part)
-        parts[m.group(1)] = ([m.group(1), *m.group(2).split()], part)
+        key = "2026" if part.startswith("The models of 2026") else m.group(1)
+        parts[key] = ([m.group(1), *m.group(2).split()], part)
     return parts
 
 
@@ -188,6 +191,14 @@ def _():
     if len(front) > 1:
         near(front[-1]["cost_usd"], num(r"cheapest .*, \$([\d.]+)", text), 0.5,
              "the cheapest configuration's cost")
+    _, text = p["2026"]
+    runs = re.findall(r"\$ gpuplan serve (.*)\n(.*)", text)
+    check(len(runs) == 2, "two 2026 models served")
+    for args, line in runs:
+        j = ok_json("serve", *args.split())
+        near(j["per_gpu_bytes"] / GiB, num(r"([\d.]+) GiB per GPU", line), 0.05, "memory")
+        near(j["tpot_s"] * 1e3, num(r"TPOT ([\d.]+) ms", line), 0.05, "TPOT")
+        near(j["output_tokens_per_s"], num(r"([\d.]+) tokens/s", line), 0.5, "tokens/s")
 
 
 @case("help")

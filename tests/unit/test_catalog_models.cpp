@@ -42,6 +42,60 @@ TEST_CASE("parameter counts equal the published Hugging Face totals exactly", "[
   // 72,706,203,648.
   CHECK(cat::qwen25_7b.parameters() == 7615616512.0);
   CHECK(cat::qwen25_72b.parameters() == 72706203648.0);
+  // Qwen/Qwen3-8B, Qwen3-32B, Qwen3-30B-A3B, Qwen3-235B-A22B: 8,190,735,360; 32,762,123,264;
+  // 30,532,122,624; 235,093,634,560 (q/k norms of 128 per layer included).
+  CHECK(cat::qwen3_8b.parameters() == 8190735360.0);
+  CHECK(cat::qwen3_32b.parameters() == 32762123264.0);
+  CHECK(cat::qwen3_30b_a3b.parameters() == 30532122624.0);
+  CHECK(cat::qwen3_235b_a22b.parameters() == 235093634560.0);
+  // google/gemma-2-9b, gemma-2-27b: 9,241,705,984; 27,227,128,320 (four norms a layer).
+  CHECK(cat::gemma2_9b.parameters() == 9241705984.0);
+  CHECK(cat::gemma2_27b.parameters() == 27227128320.0);
+  // google/gemma-3-27b-it: 27,432,406,640, of which the SigLIP tower and projector
+  // 423,060,336 (computed by io/hf_config.hpp from vision_config; test_hf_config).
+  CHECK(cat::gemma3_27b.parameters() == 27432406640.0);
+}
+
+TEST_CASE("the 2026 models against their papers and model cards", "[catalog][models]") {
+  // DeepSeek-V3 (arXiv:2412.19437 Sec. 4.2, "671B total parameters, of which 37B are activated
+  // for each token"; model page: 685B with the 14B MTP module). The main model's count is exact
+  // from the shapes; the published figures are rounded to 1B: tolerance 0.5B, and 2% for the
+  // active count (the paper's 37B; the shapes give 37.55B, embeddings and head included).
+  CHECK(cat::deepseek_v3.parameters() == 671026419200.0);
+  CHECK(cat::deepseek_v3.parameters() == Approx(671e9).margin(0.5e9));
+  CHECK(cat::deepseek_v3.checkpoint_parameters() == Approx(685e9).margin(1e9));
+  CHECK(cat::deepseek_v3.active_parameters() == Approx(37e9).epsilon(0.02));
+  CHECK(cat::deepseek_r1.parameters() == cat::deepseek_v3.parameters());
+  // gpt-oss model card Table 1: 116.83B and 20.91B total; 5.13B and 3.61B active per token,
+  // counting the unembedding but not the embedding (printed to 0.01B: margin 0.005B).
+  CHECK(cat::gpt_oss_120b.parameters() == Approx(116.83e9).margin(0.005e9));
+  CHECK(cat::gpt_oss_20b.parameters() == Approx(20.91e9).margin(0.005e9));
+  const auto active_without_embedding = [](const transformer_spec& m) {
+    return m.active_parameters() - m.embedding_parameters();
+  };
+  CHECK(active_without_embedding(cat::gpt_oss_120b) == Approx(5.13e9).margin(0.005e9));
+  CHECK(active_without_embedding(cat::gpt_oss_20b) == Approx(3.61e9).margin(0.005e9));
+  // Qwen3 technical report Table 2: "30B / 3B activated" and "235B / 22B activated"; the
+  // model names' A3B and A22B. Shapes give 3.35B and 22.19B.
+  CHECK(cat::qwen3_30b_a3b.active_parameters() == Approx(3.3e9).margin(0.1e9));
+  CHECK(cat::qwen3_235b_a22b.active_parameters() == Approx(22e9).margin(0.5e9));
+}
+
+TEST_CASE("KV bytes per token against the engines' formulas", "[catalog][models]") {
+  // vLLM (v1/attention/backends/mla) and SGLang (MLATokenToKVPool) cache kv_lora_rank +
+  // qk_rope_head_dim = 576 elements per token and layer: 61 x 576 x 2 bytes in bf16.
+  CHECK(cat::deepseek_v3.kv_bytes_per_token(precision::bf16).in(units::B_per_token) ==
+        61.0 * 576 * 2);
+  // Standard GQA: 2 x layers x kv_heads x head_dim x bytes (vLLM's FullAttentionSpec page).
+  CHECK(cat::qwen3_235b_a22b.kv_bytes_per_token(precision::fp8).in(units::B_per_token) ==
+        2.0 * 94 * 4 * 128 * 1);
+  // Gemma 3 27B at 32k tokens: 10 global layers hold 32,768 tokens, 52 local ones 1,024
+  // (vLLM's SlidingWindowSpec); 2 x 16 x 128 x 2 = 8,192 bytes per token and layer.
+  CHECK(cat::gemma3_27b.kv_bytes(32768, precision::bf16).in(units::B) ==
+        (10.0 * 32768 + 52.0 * 1024) * 8192);
+  // Within the window every layer holds every token.
+  CHECK(cat::gemma3_27b.kv_bytes(512, precision::bf16).in(units::B) ==
+        512.0 * cat::gemma3_27b.kv_bytes_per_token(precision::bf16).in(units::B_per_token));
 }
 
 TEST_CASE("Llama 2 counts match once stored rotary buffers are set aside", "[catalog][models]") {

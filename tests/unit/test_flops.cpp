@@ -217,3 +217,42 @@ TEST_CASE("FLOP functions reject a non-positive context", "[flops][validate]") {
   CHECK_THROWS_WITH(decode_flops_per_token(cat::llama31_8b, -1),
                     "gpuplan: flops: context (tokens) must not be negative (got -1)");
 }
+
+TEST_CASE("local and global layers: windows on some layers only, and chunks", "[flops][window]") {
+  // Gemma 3 27B: 52 of its 62 layers attend over 1,024 tokens, 10 over the whole context. A
+  // decoding token at context 32,767 (32,768 keys with itself): 10 x 32,768 + 52 x 1,024 keys,
+  // at 4 x heads x head_dim FLOPs each.
+  const transformer_spec& g = cat::gemma3_27b;
+  const double per_key = 4.0 * g.heads * g.head_dim;
+  CHECK(decode_flops_per_token(g, 32767).value ==
+        Approx(forward_flops_per_token(g, 1, attention_mask::full).total().value -
+               forward_flops_per_token(g, 1, attention_mask::full).attention.value +
+               per_key * (10.0 * 32768 + 52.0 * 1024))
+            .epsilon(1e-12));
+  // Chunked attention (Llama 4's attention_chunk_size): query i sees ((i - 1) mod w) + 1 keys.
+  transformer_spec c = cat::llama31_8b;
+  c.sliding_window = 4;
+  c.window = window_kind::chunked;
+  c.global_every = 0;
+  // causal over 10 tokens in chunks of 4: 1+2+3+4 + 1+2+3+4 + 1+2 = 23 keys, 2.3 per query
+  CHECK(detail::keys_attended(c, 0, 10, attention_mask::causal) == Approx(2.3));
+  // the 10th token attends to the 2 of its chunk
+  CHECK(detail::keys_attended(c, 0, 10, attention_mask::full) == 2.0);
+  CHECK(detail::keys_attended(c, 0, 8, attention_mask::full) == 4.0);
+}
+
+TEST_CASE("MLA: prefill over nope + rope + v, decode with absorbed weights", "[flops][mla]") {
+  // DeepSeek-V2 Sec. 2.1.2 / V3 Sec. 2.1.1: prefill computes 128 heads of 192-wide scores and
+  // 128-wide values; decode absorbs W_UK into the query and W_UV into the output and attends
+  // over the 512-wide latent and the 64-wide rotary key: 2 x 128 x (2 x 512 + 64) per key.
+  const transformer_spec& v3 = cat::deepseek_v3;
+  CHECK(detail::attention_flops_per_key(v3) == 2.0 * 128 * (192 + 128));
+  CHECK(detail::decode_attention_flops_per_key(v3) == 2.0 * 128 * (2 * 512 + 64));
+  const forward_flops f = forward_flops_per_token(v3, 4096, attention_mask::full);
+  const double decode_attention = decode_flops_per_token(v3, 4095).value - f.layers_matmul.value -
+                                  f.lm_head.value;
+  CHECK(decode_attention == Approx(61.0 * 4096 * 2.0 * 128 * 1088).epsilon(1e-12));
+  // The matmul weights a token passes through: 37.55B active less the embedding (0.93B) and the
+  // head (0.93B, counted as lm_head), norms and router biases: within 0.1% of 35.7B.
+  CHECK(active_matmul_weights(v3) / 1e9 == Approx(35.69).epsilon(0.001));
+}

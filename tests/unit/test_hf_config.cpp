@@ -194,7 +194,13 @@ TEST_CASE("config.json files and the catalog describe the same models", "[hf][ca
                         {"hf/llama-3.1-70b/config.json", "Llama-3.1-70B"},
                         {"hf/mistral-7b-v0.1/config.json", "Mistral-7B-v0.1"},
                         {"hf/mixtral-8x7b-v0.1/config.json", "Mixtral-8x7B-v0.1"},
-                        {"hf/qwen2.5-7b/config.json", "Qwen2.5-7B"}};
+                        {"hf/qwen2.5-7b/config.json", "Qwen2.5-7B"},
+                        {"hf/deepseek-v3/config.json", "DeepSeek-V3"},
+                        {"hf/qwen3-8b/config.json", "Qwen3-8B"},
+                        {"hf/qwen3-235b-a22b/config.json", "Qwen3-235B-A22B"},
+                        {"hf/gpt-oss-120b/config.json", "gpt-oss-120b"},
+                        {"hf/gemma-2-27b/config.json", "Gemma-2-27B"},
+                        {"hf/gemma-3-27b-it/config.json", "Gemma-3-27B"}};
   for (const pair& p : pairs) {
     INFO(p.file);
     const transformer_spec f = io::load_hf_config(data(p.file));
@@ -213,7 +219,127 @@ TEST_CASE("config.json files and the catalog describe the same models", "[hf][ca
     CHECK(f.qkv_bias == c->qkv_bias);
     CHECK(f.sliding_window == c->sliding_window);
     CHECK(f.kv_bytes_per_token(precision::bf16) == c->kv_bytes_per_token(precision::bf16));
+    CHECK(f.checkpoint_parameters() == c->checkpoint_parameters());
+    CHECK(f.global_every == c->global_every);
+    CHECK(f.is_mla() == c->is_mla());
+    CHECK(f.moe.layer_phase == c->moe.layer_phase);
+    CHECK(f.moe_layers() == c->moe_layers());
+    CHECK(f.quantization.method == c->quantization.method);
+    CHECK(f.quantization.group_size == c->quantization.group_size);
+    CHECK(f.quantization.experts_only == c->quantization.experts_only);
+    CHECK(f.kv_bytes(65536, precision::bf16) == c->kv_bytes(65536, precision::bf16));
   }
+}
+
+TEST_CASE("the models of 2026: MLA, MoE shapes, windows, quantised checkpoints", "[hf]") {
+  // DeepSeek-V3 (HF deepseek-ai/DeepSeek-V3 config.json; arXiv:2412.19437 Sec. 4.2): 671B in
+  // the main model, 37B activated, 14B more in the MTP module ("685B" on the model page).
+  const transformer_spec v3 = io::load_hf_config(data("hf/deepseek-v3/config.json"));
+  CHECK(v3.is_mla());
+  CHECK(v3.mla.kv_lora_rank == 512);
+  CHECK(v3.head_dim == 192);
+  CHECK(v3.moe.first_dense_layers == 3);
+  CHECK(v3.moe_layers() == 58);
+  CHECK(v3.moe.router_bias);
+  CHECK(v3.mtp_layers == 1);
+  CHECK(v3.parameters() == 671026419200.0);
+  CHECK(v3.active_parameters() / 1e9 == Approx(37.0).epsilon(0.02));  // "37B activated"
+  CHECK(v3.mtp_parameters() / 1e9 == Approx(14.0).epsilon(0.04));     // "14B of ... MTP"
+  CHECK(v3.quantization.method == quant_method::fp8_block);
+  CHECK(v3.quantization.group_size == 128);
+  // vLLM's and SGLang's MLA cache: kv_lora_rank + qk_rope_head_dim = 576 elements per token
+  // and layer, 2 bytes each in bf16: 61 x 1152 = 70,272 bytes per token.
+  CHECK(v3.kv_bytes_per_token(precision::bf16).in(units::B_per_token) == 70272.0);
+
+  // Qwen3 (HF Qwen/Qwen3-8B and Qwen3-235B-A22B config.json; safetensors totals
+  // 8,190,735,360 and 235,093,634,560; "22B activated", arXiv:2505.09388 Table 2).
+  const transformer_spec q8 = io::load_hf_config(data("hf/qwen3-8b/config.json"));
+  CHECK(q8.qk_norm);
+  CHECK(q8.sliding_window == 0);  // use_sliding_window false
+  CHECK(q8.parameters() == 8190735360.0);
+  const transformer_spec q235 = io::load_hf_config(data("hf/qwen3-235b-a22b/config.json"));
+  CHECK(q235.moe.experts == 128);
+  CHECK(q235.moe_layers() == 94);
+  CHECK(q235.parameters() == 235093634560.0);
+  CHECK(q235.active_parameters() / 1e9 == Approx(22.0).epsilon(0.01));
+
+  // gpt-oss-120b (model card Table 1: 116.83B total, 5.13B active counting the unembedding but
+  // not the embedding; alternating 128-token windows; MXFP4 experts).
+  const transformer_spec oss = io::load_hf_config(data("hf/gpt-oss-120b/config.json"));
+  CHECK(oss.parameters() / 1e9 == Approx(116.83).margin(0.005));
+  CHECK((oss.active_parameters() - oss.embedding_parameters()) / 1e9 ==
+        Approx(5.13).margin(0.005));
+  CHECK(oss.sliding_window == 128);
+  CHECK(oss.global_every == 2);
+  CHECK(oss.global_layers() == 18);
+  CHECK(oss.quantization.method == quant_method::mxfp4);
+  CHECK(oss.quantization.experts_only);
+  // The KV cache of a 131,072-token sequence: 18 full layers hold all of it, 18 windowed ones
+  // 128 tokens; K and V of 8 heads of 64 in bf16 are 2,048 bytes per token and layer.
+  CHECK(oss.kv_bytes(131072, precision::bf16).in(units::B) ==
+        (18.0 * 131072 + 18.0 * 128) * 2048.0);
+
+  // Gemma 2 27B (HF google/gemma-2-27b: 27,227,128,320) and Gemma 3 27B (google/gemma-3-27b-it:
+  // 27,432,406,640 with its SigLIP tower): four norms a layer, windows on 1 of 2 / 5 of 6.
+  const transformer_spec g2 = io::load_hf_config(data("hf/gemma-2-27b/config.json"));
+  CHECK(g2.tied_embeddings);
+  CHECK(g2.global_every == 2);
+  CHECK(g2.is_windowed_layer(0));
+  CHECK_FALSE(g2.is_windowed_layer(1));
+  CHECK(g2.parameters() == 27227128320.0);
+  const transformer_spec g3 = io::load_hf_config(data("hf/gemma-3-27b-it/config.json"));
+  CHECK(g3.vocab == 262208);  // Gemma3TextConfig's default: the config leaves it out
+  CHECK(g3.global_every == 6);
+  CHECK(g3.global_layers() == 10);
+  CHECK(g3.extra_parameters == 423060336.0);
+  CHECK(g3.parameters() == 27432406640.0);
+}
+
+TEST_CASE("quantization_config of the common formats", "[hf]") {
+  nlohmann::json cfg = io::read_json_file(data("hf/qwen3-8b/config.json"));
+  const io::json_source src{"q.json", ""};
+  auto read = [&](nlohmann::json q) {
+    cfg["quantization_config"] = std::move(q);
+    return io::from_hf_config(cfg, src).quantization;
+  };
+  // AutoAWQ: {"bits": 4, "group_size": 128, "quant_method": "awq", "zero_point": true}
+  const checkpoint_quantization awq = read({{"quant_method", "awq"}, {"bits", 4}, {"group_size", 128}});
+  CHECK(awq.method == quant_method::awq);
+  CHECK(awq.dtype == precision::int4);
+  CHECK(awq.group_size == 128);
+  const checkpoint_quantization gptq = read({{"quant_method", "gptq"}, {"bits", 8}, {"group_size", -1}});
+  CHECK(gptq.dtype == precision::int8);
+  CHECK(gptq.group_size == 0);
+  CHECK(read({{"quant_method", "bitsandbytes"}, {"load_in_4bit", true}}).method ==
+        quant_method::bnb_nf4);
+  CHECK(read({{"quant_method", "modelopt"}, {"quant_algo", "NVFP4"}}).method ==
+        quant_method::nvfp4);
+  CHECK(read({{"quant_method", "fp8"}}).method == quant_method::fp8);
+  CHECK_THROWS_WITH(read({{"quant_method", "hqq"}}),
+                    Catch::Contains("quantization_config.quant_method': 'hqq'"));
+  CHECK_THROWS_WITH(read({{"quant_method", "gptq"}, {"bits", 3}}),
+                    Catch::Contains("'quantization_config.bits' must be 4 or 8 (got 3)"));
+  CHECK_THROWS_WITH(read({{"quant_method", "fp8"}, {"weight_block_size", {128, 64}}}),
+                    Catch::Contains("weight_block_size' must be two equal positive integers"));
+}
+
+TEST_CASE("an unknown architecture is refused in one line naming the way to describe it",
+          "[hf][errors]") {
+  nlohmann::json cfg = {{"architectures", {"Glm4MoeForCausalLM"}}, {"hidden_size", 4096}};
+  try {
+    (void)io::from_hf_config(cfg, {"glm.json", ""});
+    FAIL("accepted");
+  } catch (const io::error& e) {
+    const std::string what = e.what();
+    CHECK(what.find("unsupported architecture 'Glm4MoeForCausalLM'") != std::string::npos);
+    CHECK(what.find("gpuplan model JSON") != std::string::npos);
+    CHECK(what.find('\n') == std::string::npos);
+  }
+  // layer_types that do not repeat are refused, naming the key
+  nlohmann::json g = io::read_json_file(data("hf/gpt-oss-120b/config.json"));
+  g["layer_types"][2] = "full_attention";
+  CHECK_THROWS_WITH(io::from_hf_config(g, {"oss.json", ""}),
+                    Catch::Contains("'layer_types' is not periodic"));
 }
 
 TEST_CASE("A config file is named by its own name unless it is config.json", "[hf]") {

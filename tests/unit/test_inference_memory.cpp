@@ -5,6 +5,7 @@
 #include <gpuplan/gpuplan.hpp>
 
 #include <cmath>
+#include <utility>
 
 using namespace gpuplan;
 
@@ -174,4 +175,44 @@ TEST_CASE("Pipeline-parallel serving: the most loaded stage and the smallest KV 
   }
   CHECK(r.per_gpu.weights.in(units::B) == Approx(most));
   CHECK(r.kv.blocks == Approx(fewest).margin(1.0));
+}
+
+TEST_CASE("Quantised checkpoints: gpt-oss's MXFP4 experts and DeepSeek-V3's fp8 blocks",
+          "[inference][quantised]") {
+  // gpt-oss model card (OpenAI 2025), Table 1: checkpoint sizes 60.8 GiB (120b) and 12.8 GiB
+  // (20b), with the MoE weights in MXFP4 (4.25 bits: a one-byte scale per 32 fp4 values) and
+  // the rest in bf16. Printed to 0.1 GiB: margin 0.05 GiB.
+  for (const auto& [m, gib] : {std::pair{catalog::gpt_oss_120b, 60.8},
+                               std::pair{catalog::gpt_oss_20b, 12.8}}) {
+    INFO(m.name.view());
+    const inference_config c = checkpoint_weights(m, {});
+    CHECK(c.weight_dtype == precision::fp4);
+    CHECK(c.quant_experts_only);
+    CHECK(inference_weights(m, {}, c).in(units::GiB) == Approx(gib).margin(0.05));
+  }
+  // DeepSeek-V3: fp8 with an fp32 scale per 128 x 128 tile adds 4 / 16384 bytes per weight.
+  const inference_config d = checkpoint_weights(catalog::deepseek_v3, {});
+  CHECK(d.weight_dtype == precision::fp8);
+  CHECK(d.fp8_block_size == 128);
+  CHECK(detail::quantised_weight_bytes(d) == 1.0 + 4.0 / 16384.0);
+  // An unquantised checkpoint leaves the config as it is.
+  CHECK(checkpoint_weights(catalog::llama31_8b, {}).weight_dtype == precision::bf16);
+}
+
+TEST_CASE("MLA's latent cache is whole on every tensor-parallel rank; windows cap the blocks",
+          "[inference][mla][window]") {
+  // DeepSeek-V3 at tp 8: a page of 16 tokens holds 16 x 576 elements on every rank (vLLM's
+  // MLAAttentionSpec: head_size kv_lora_rank + qk_rope_head_dim, one KV head, not split by tp).
+  const transformer_spec& v3 = catalog::deepseek_v3;
+  CHECK(kv_page_size(v3, {.tp = 8}, {}).in(units::B) == 16.0 * 576 * 2);
+  CHECK(kv_page_size(v3, {.tp = 8}, {}) == kv_page_size(v3, {.tp = 1}, {}));
+  // gpt-oss-120b: half its layers windowed at 128 tokens, so a 32k-token sequence holds, on
+  // average over the layers, (18 x 2048 + 18 x 9) / 36 blocks of 16 tokens.
+  const inference_memory_result r =
+      inference_memory(catalog::gpt_oss_120b, catalog::h100_sxm, {},
+                       checkpoint_weights(catalog::gpt_oss_120b, {.batch = 1, .context = 32768}));
+  CHECK(r.kv.global_layers == 18);
+  CHECK(r.kv.blocks_per_sequence(32768) == (18.0 * 2048 + 18.0 * 9) / 36.0);
+  CHECK(r.per_gpu.kv_cache.in(units::B) ==
+        Approx((18.0 * 2048 + 18.0 * 9) * kv_page_size(catalog::gpt_oss_120b, {}, {}).in(units::B)));
 }

@@ -14,6 +14,7 @@
 #include "train_run.hpp"
 
 #include <gpuplan/catalog.hpp>
+#include <gpuplan/units/format.hpp>
 
 #include <fmt/format.h>
 
@@ -211,6 +212,33 @@ void demo_search(const std::string& mg) {
                secs(cheapest["reserved_time_s"].get<double>() * units::s), cheapest["cost_usd"].get<double>());
 }
 
+/// 7. The models of 2026: a mixture of experts with alternating windows in MXFP4 on one GPU,
+/// and multi-head latent attention with 256 experts in fp8 on one node.
+void demo_2026() {
+  fmt::print("\n7. The models of 2026, as their checkpoints ship\n");
+  const std::string oss = "--model gpt-oss-120b --gpu h100 --input-len 2000 --output-len 500 "
+                          "--concurrency 8";
+  const nlohmann::json o = run_json("serve", oss);
+  fmt::print("  $ gpuplan serve {}\n", oss);
+  fmt::print("  {} ({} total, {} active; MXFP4 experts, 128-token windows on half the layers): "
+             "{:.1f} GiB per GPU, TPOT {:.1f} ms, {:.0f} tokens/s\n",
+             catalog::gpt_oss_120b.name, show_count(catalog::gpt_oss_120b.parameters()),
+             show_count(catalog::gpt_oss_120b.active_parameters()),
+             o["per_gpu_bytes"].get<double>() / (1024.0 * 1024 * 1024), 1e3 * o["tpot_s"].get<double>(),
+             o["output_tokens_per_s"].get<double>());
+  const std::string ds = "--model deepseek-v3 --gpu h200 --tp 8 --input-len 2000 --output-len 500 "
+                         "--concurrency 64";
+  const nlohmann::json d = run_json("serve", ds);
+  fmt::print("  $ gpuplan serve {}\n", ds);
+  fmt::print("  {} ({} total, {} active; MLA caches {} per token, fp8 blocks): {:.1f} GiB per GPU, "
+             "TPOT {:.1f} ms, {:.0f} tokens/s\n",
+             catalog::deepseek_v3.name, show_count(catalog::deepseek_v3.parameters()),
+             show_count(catalog::deepseek_v3.active_parameters()),
+             catalog::deepseek_v3.kv_bytes_per_token(precision::bf16),
+             d["per_gpu_bytes"].get<double>() / (1024.0 * 1024 * 1024), 1e3 * d["tpot_s"].get<double>(),
+             d["output_tokens_per_s"].get<double>());
+}
+
 }  // namespace
 
 int run_demo() {
@@ -227,6 +255,7 @@ int run_demo() {
   demo_serve(mg);
   demo_capacity(mg);
   demo_search(mg);
+  demo_2026();
   fmt::print("\nMore: gpuplan --help; each command above without --json prints its full report.\n");
   return 0;
 }

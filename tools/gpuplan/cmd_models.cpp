@@ -14,6 +14,29 @@ namespace gpuplan::cli {
 
 namespace {
 
+/// The attention in a few characters: MLA and its cached latent, MHA/GQA/MQA, and a window
+/// with its global layers ("SWA 128, 1 in 2 global").
+std::string attention_text(const transformer_spec& m) {
+  std::string s = m.is_mla()                  ? fmt::format("MLA {}+{}", m.mla.kv_lora_rank,
+                                                            m.mla.qk_rope_head_dim)
+                  : m.kv_heads == m.heads     ? std::string("MHA")
+                  : m.kv_heads == 1           ? std::string("MQA")
+                                              : std::string("GQA");
+  if (m.sliding_window > 0) {
+    s += fmt::format(", {} {}", m.window == window_kind::chunked ? "chunks" : "window",
+                     m.sliding_window);
+    if (m.global_every > 0) s += fmt::format(" (1 in {} global)", m.global_every);
+  }
+  return s;
+}
+
+/// The checkpoint's weights: its dtype, or its quantisation.
+std::string weights_text(const transformer_spec& m) {
+  if (m.quantization.method == quant_method::none) return std::string(to_string(m.native_dtype));
+  return fmt::format("{}{}", to_string(m.quantization.method),
+                     m.quantization.experts_only ? " experts" : "");
+}
+
 int print_models(bool json) {
   if (json) {
     nlohmann::json out = nlohmann::json::array();
@@ -27,9 +50,10 @@ int print_models(bool json) {
     return 0;
   }
   table t;
-  t.header = {"model",    "params", "active", "layers",  "hidden",         "heads",
-              "kv heads", "FFN",    "vocab",  "context", "KV/token (bf16)"};
-  t.numeric = {false, true, true, true, true, true, true, true, true, true, true};
+  t.header = {"model",    "params", "active", "layers",  "hidden",          "heads",
+              "kv heads", "FFN",    "vocab",  "context", "KV/token (bf16)", "attention",
+              "weights"};
+  t.numeric = {false, true, true, true, true, true, true, true, true, true, true, false, false};
   for (const transformer_spec& m : catalog::all_models) {
     const double p = m.parameters(), a = m.active_parameters();
     t.rows.push_back({std::string(m.name.view()), show_count(p), a < p ? show_count(a) : "",
@@ -39,7 +63,8 @@ int print_models(bool json) {
                                   m.is_moe() ? fmt::format(" x{}", m.moe.experts) : ""),
                       fmt::format("{}", m.vocab),
                       m.max_positions > 0 ? fmt::format("{}", m.max_positions) : "-",
-                      fmt::format("{}", m.kv_bytes_per_token(precision::bf16))});
+                      fmt::format("{}", m.kv_bytes_per_token(precision::bf16)),
+                      attention_text(m), weights_text(m)});
   }
   fmt::print("{}", t.render());
   fmt::print(

@@ -4,6 +4,7 @@
 
 #include <gpuplan/catalog.hpp>
 #include <gpuplan/io/json.hpp>
+#include <gpuplan/models/inference_memory.hpp>
 #include <gpuplan/specs/name.hpp>
 
 #include <fmt/format.h>
@@ -97,7 +98,9 @@ constexpr field training_table[] = {
 };
 constexpr field serving_table[] = {
     {"weight_dtype", "--weight-dtype", ft::text, "serve",
-     "Serving weights: bf16|fp16|fp8|int8|int4 (default: the model's own 16-bit dtype)", field_use::serve},
+     "Serving weights: bf16|fp16|fp8|int8|int4|fp4 (default: as the checkpoint ships them: its "
+     "quantisation, e.g. DeepSeek-V3's fp8 blocks or gpt-oss's MXFP4 experts, else its 16-bit "
+     "dtype)", field_use::serve},
     {"kv_dtype", "--kv-dtype", ft::text, "serve", with_values<"KV cache: ", kv_dtypes, " (default bf16)">, field_use::serve},
     {"batch", "--batch", ft::count, "serve", "Concurrent sequences (default 1)", field_use::serve},
     {"context", "--context", ft::count, "serve",
@@ -772,9 +775,16 @@ inference_config serving_from(const settings& s, const model_choice& model) {
   const precision native = model.transformer ? model.transformer->native_dtype : precision::bf16;
   // fp32 is accepted, as before, though --weight-dtype's help does not list it
   constexpr precision weight_dtypes[] = {precision::bf16, precision::fp16, precision::fp32,
-                                         precision::fp8,  precision::int8, precision::int4};
-  c.weight_dtype = precision_of(s, "weight_dtype", weight_dtypes,
-                                native == precision::fp32 ? precision::bf16 : native);
+                                         precision::fp8,  precision::int8, precision::int4,
+                                         precision::fp4};
+  // Without --weight-dtype, the weights as the checkpoint ships them: its quantisation
+  // (DeepSeek-V3's fp8 blocks, gpt-oss's MXFP4 experts), else its own 16-bit dtype. Given, the
+  // flag quantises every linear layer alike.
+  if (model.transformer && !s.text("weight_dtype"))
+    c = checkpoint_weights(*model.transformer, c);
+  if (c.weight_dtype == precision::bf16)
+    c.weight_dtype = precision_of(s, "weight_dtype", weight_dtypes,
+                                  native == precision::fp32 ? precision::bf16 : native);
   c.kv_dtype = precision_of(s, "kv_dtype", kv_dtypes, c.kv_dtype);
   c.batch = s.count("batch").value_or(c.batch);
   c.context = s.count("context").value_or(c.context);

@@ -163,10 +163,15 @@ serve_setup serve_setup_from(const settings& s, std::string_view command) {
   p.config = serving_from(s, r.model);
   const precision weights16 =
       p.config.weight_dtype == precision::fp16 ? precision::fp16 : precision::bf16;
+  // without --dtype: the checkpoint's own math when its weights are served as shipped (fp8
+  // checkpoints in fp8 on GPUs with fp8 tensor cores), else the weights' 16-bit type
+  const precision fallback = s.has("weight_dtype")
+                                 ? weights16
+                                 : checkpoint_compute_dtype(p.model, p.node.gpu);
   p.compute_dtype = s.has("dtype") ? enum_named<precision>(*s.text("dtype"), s.name("dtype"),
                                                            {precision::bf16, precision::fp16,
                                                             precision::fp8, precision::int8})
-                                   : weights16;
+                                   : fallback;
   p.mix = mix_of(s);
   r.input_len = rounded_mean_input(p.mix);
   r.output_len = rounded_mean_output(p.mix);

@@ -21,6 +21,26 @@
 //            2.1 (n_layers 96, d_model 12288, n_heads 96, d_head 128, n_ctx 2048) and Sec. 2.1
 //            ("the same model and architecture as GPT-2"): learned positions, LayerNorm, biases,
 //            4x MLP, GPT-2 BPE vocabulary of 50,257 tied to the output layer.
+//  [DSV3]    DeepSeek-AI 2024, "DeepSeek-V3 Technical Report", arXiv:2412.19437, Sec. 4.2
+//            (61 layers, hidden 7168, 128 heads, per-head 128, KV latent 512, query latent 1536,
+//            rotary key 64, first 3 layers dense, 1 shared + 256 routed experts of 2048, 8
+//            activated, MTP depth 1; "671B total parameters, of which 37B are activated for
+//            each token"); HF deepseek-ai/DeepSeek-V3 config.json and README ("685B, which
+//            includes 671B of the Main Model weights and 14B of the Multi-Token Prediction
+//            (MTP) Module weights"; fp8 weights, weight_block_size [128, 128])
+//  [QW3]     Qwen Team 2025, "Qwen3 Technical Report", arXiv:2505.09388, Tables 1 and 2; HF
+//            Qwen/Qwen3-8B, Qwen3-32B, Qwen3-30B-A3B, Qwen3-235B-A22B config.json (head_dim 128,
+//            q/k RMSNorm, untied) and their safetensors totals
+//  [OSS]     OpenAI 2025, "gpt-oss-120b & gpt-oss-20b Model Card", Table 1 (total parameters
+//            116.83B / 20.91B; active per token 5.13B / 3.61B, counting the unembedding and not
+//            the embedding; checkpoint 60.8 GiB / 12.8 GiB with MXFP4 experts); HF
+//            openai/gpt-oss-120b and gpt-oss-20b config.json
+//  [G2]      Gemma Team 2024, "Gemma 2", arXiv:2408.00118, Table 1; HF google/gemma-2-9b and
+//            gemma-2-27b config.json (head_dim 256 / 128, sliding window 4096 on every other
+//            layer, tied embeddings) and their safetensors totals
+//  [G3]      Gemma Team 2025, "Gemma 3 Technical Report", arXiv:2503.19786 (5 local layers to 1
+//            global, window 1024, a 400M SigLIP vision encoder); HF google/gemma-3-27b-it
+//            config.json and its safetensors total
 //  [KOR]     Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer
 //            Models", arXiv:2205.05198, Table 3 (heads, hidden, layers; s = 2048, v = 51,200);
 //            the same shapes as Narayanan et al. 2021, arXiv:2104.04473, Table 1.
@@ -248,6 +268,199 @@ inline constexpr transformer_spec qwen25_72b{
     .aliases = {"qwen2.5-72b", "Qwen/Qwen2.5-72B", "Qwen/Qwen2.5-72B-Instruct"},
 };
 
+// ---------------------------------------------------------------------------------- DeepSeek --
+
+/// [DSV3] 671,026,419,200 parameters in the main model (671B), 37.55B active; with its MTP
+/// module 684,489,845,504, the model page's 685B (which also counts the fp32 block scales).
+inline constexpr transformer_spec deepseek_v3{
+    .name = "DeepSeek-V3",
+    .layers = 61,
+    .hidden = 7168,
+    .heads = 128,
+    .kv_heads = 128,
+    .head_dim = 192,  // qk_nope_head_dim + qk_rope_head_dim: the width of the scores
+    .ffn = 18432,     // the three dense layers
+    .ffn_type = ffn_kind::gated,
+    .vocab = 129280,
+    .tied_embeddings = false,
+    .max_positions = 163840,
+    .moe = {.experts = 256,
+            .experts_per_token = 8,
+            .shared_experts = 1,
+            .expert_ffn = 2048,
+            .first_dense_layers = 3,
+            .router_bias = true},  // e_score_correction_bias (topk_method noaux_tc)
+    .native_dtype = precision::bf16,
+    .quantization = {.method = quant_method::fp8_block, .dtype = precision::fp8,
+                     .group_size = 128},
+    .mla = {.q_lora_rank = 1536,
+            .kv_lora_rank = 512,
+            .qk_nope_head_dim = 128,
+            .qk_rope_head_dim = 64,
+            .v_head_dim = 128},
+    .mtp_layers = 1,
+    .aliases = {"deepseek-v3", "deepseek-ai/DeepSeek-V3", "deepseek-ai/DeepSeek-V3-0324",
+                "deepseek-ai/DeepSeek-V3-Base"},
+};
+
+/// DeepSeek-R1: DeepSeek-V3's architecture and shape (HF deepseek-ai/DeepSeek-R1 config.json is
+/// V3's), trained further.
+inline constexpr transformer_spec deepseek_r1 = [] {
+  transformer_spec t = deepseek_v3;
+  t.name = "DeepSeek-R1";
+  t.aliases = {"deepseek-r1", "deepseek-ai/DeepSeek-R1", "deepseek-ai/DeepSeek-R1-0528", "r1"};
+  return t;
+}();
+
+// ------------------------------------------------------------------------------------- Qwen3 --
+
+/// A Qwen3 decoder: GQA with 128-wide heads, RMSNorm on Q and K, SwiGLU, untied embeddings of
+/// 151,936 tokens, 40,960 positions; MoE models route every layer to top-8 of 128 experts.
+constexpr transformer_spec qwen3_decoder(name_string name, int layers, int hidden, int heads,
+                                         int kv_heads, int ffn, int expert_ffn = 0) {
+  transformer_spec t{
+      .name = name,
+      .layers = layers,
+      .hidden = hidden,
+      .heads = heads,
+      .kv_heads = kv_heads,
+      .head_dim = 128,
+      .ffn = ffn,
+      .ffn_type = ffn_kind::gated,
+      .vocab = 151936,
+      .tied_embeddings = false,
+      .max_positions = 40960,
+      .native_dtype = precision::bf16,
+      .qk_norm = true,
+  };
+  if (expert_ffn > 0) t.moe = {.experts = 128, .experts_per_token = 8, .expert_ffn = expert_ffn};
+  return t;
+}
+
+/// [QW3] 8,190,735,360 parameters.
+inline constexpr transformer_spec qwen3_8b = [] {
+  transformer_spec t = qwen3_decoder("Qwen3-8B", 36, 4096, 32, 8, 12288);
+  t.aliases = {"qwen3-8b", "Qwen/Qwen3-8B", "Qwen/Qwen3-8B-Base", "Qwen/Qwen3-8B-FP8"};
+  return t;
+}();
+/// [QW3] 32,762,123,264 parameters.
+inline constexpr transformer_spec qwen3_32b = [] {
+  transformer_spec t = qwen3_decoder("Qwen3-32B", 64, 5120, 64, 8, 25600);
+  t.aliases = {"qwen3-32b", "Qwen/Qwen3-32B", "Qwen/Qwen3-32B-FP8"};
+  return t;
+}();
+/// [QW3] 30,532,122,624 parameters, 3.35B active ("3.3B activated").
+inline constexpr transformer_spec qwen3_30b_a3b = [] {
+  transformer_spec t = qwen3_decoder("Qwen3-30B-A3B", 48, 2048, 32, 4, 0, 768);
+  t.aliases = {"qwen3-30b-a3b", "Qwen/Qwen3-30B-A3B", "Qwen/Qwen3-30B-A3B-Instruct-2507",
+               "Qwen/Qwen3-30B-A3B-Base"};
+  return t;
+}();
+/// [QW3] 235,093,634,560 parameters, 22.19B active ("22B activated").
+inline constexpr transformer_spec qwen3_235b_a22b = [] {
+  transformer_spec t = qwen3_decoder("Qwen3-235B-A22B", 94, 4096, 64, 4, 0, 1536);
+  t.aliases = {"qwen3-235b-a22b", "Qwen/Qwen3-235B-A22B", "Qwen/Qwen3-235B-A22B-Instruct-2507",
+               "Qwen/Qwen3-235B-A22B-Thinking-2507"};
+  return t;
+}();
+
+// ----------------------------------------------------------------------------------- gpt-oss --
+
+/// A gpt-oss decoder: 64 query heads of 64 and 8 KV heads with biases and a sink logit per
+/// head, layers alternating a 128-token sliding window and full attention, experts of 2880
+/// with biases (top-4), a router with a bias; the experts shipped in MXFP4.
+constexpr transformer_spec gpt_oss(name_string name, int layers, int experts) {
+  return {
+      .name = name,
+      .layers = layers,
+      .hidden = 2880,
+      .heads = 64,
+      .kv_heads = 8,
+      .head_dim = 64,
+      .ffn = 0,
+      .ffn_type = ffn_kind::gated,
+      .vocab = 201088,
+      .tied_embeddings = false,
+      .max_positions = 131072,
+      .qkv_bias = true,
+      .out_bias = true,
+      .mlp_bias = true,
+      .moe = {.experts = experts, .experts_per_token = 4, .expert_ffn = 2880,
+              .router_bias = true},
+      .native_dtype = precision::bf16,
+      .quantization = {.method = quant_method::mxfp4, .dtype = precision::fp4, .group_size = 32,
+                       .experts_only = true},
+      .sliding_window = 128,
+      .global_every = 2,
+      .attention_sinks = true,
+  };
+}
+
+/// [OSS] 116,829,156,672 parameters (116.83B).
+inline constexpr transformer_spec gpt_oss_120b = [] {
+  transformer_spec t = gpt_oss("gpt-oss-120b", 36, 128);
+  t.aliases = {"openai/gpt-oss-120b", "gpt-oss-120B", "gptoss-120b"};
+  return t;
+}();
+/// [OSS] 20,914,757,184 parameters (20.91B).
+inline constexpr transformer_spec gpt_oss_20b = [] {
+  transformer_spec t = gpt_oss("gpt-oss-20b", 24, 32);
+  t.aliases = {"openai/gpt-oss-20b", "gpt-oss-20B", "gptoss-20b"};
+  return t;
+}();
+
+// ------------------------------------------------------------------------------------- Gemma --
+
+/// A Gemma 2 or 3 decoder: GQA, four RMSNorms per layer, GeGLU, 256k tied embeddings, local
+/// (sliding-window) layers and a global one every `global_every` layers.
+constexpr transformer_spec gemma_decoder(name_string name, int layers, int hidden, int heads,
+                                         int kv_heads, int head_dim, int ffn, int vocab,
+                                         int window, int global_every, int positions) {
+  return {
+      .name = name,
+      .layers = layers,
+      .hidden = hidden,
+      .heads = heads,
+      .kv_heads = kv_heads,
+      .head_dim = head_dim,
+      .ffn = ffn,
+      .ffn_type = ffn_kind::gated,
+      .vocab = vocab,
+      .tied_embeddings = true,
+      .max_positions = positions,
+      .native_dtype = precision::bf16,
+      .sliding_window = window,
+      .global_every = global_every,
+      .norms_per_layer = 4,
+  };
+}
+
+/// [G2] 9,241,705,984 parameters.
+inline constexpr transformer_spec gemma2_9b = [] {
+  transformer_spec t =
+      gemma_decoder("Gemma-2-9B", 42, 3584, 16, 8, 256, 14336, 256000, 4096, 2, 8192);
+  t.aliases = {"gemma-2-9b", "google/gemma-2-9b", "google/gemma-2-9b-it", "gemma2-9b"};
+  return t;
+}();
+/// [G2] 27,227,128,320 parameters.
+inline constexpr transformer_spec gemma2_27b = [] {
+  transformer_spec t =
+      gemma_decoder("Gemma-2-27B", 46, 4608, 32, 16, 128, 36864, 256000, 4096, 2, 8192);
+  t.aliases = {"gemma-2-27b", "google/gemma-2-27b", "google/gemma-2-27b-it", "gemma2-27b"};
+  return t;
+}();
+/// [G3] 27,432,406,640 parameters: the text decoder (Q/K norms, window 1024, 5 local to 1
+/// global) and the SigLIP tower with its projector, 423,060,336 (io/hf_config.hpp counts them
+/// from vision_config: hidden 1152, 27 layers, MLP 4304, 896-pixel images of 14-pixel patches).
+inline constexpr transformer_spec gemma3_27b = [] {
+  transformer_spec t =
+      gemma_decoder("Gemma-3-27B", 62, 5376, 32, 16, 128, 21504, 262208, 1024, 6, 131072);
+  t.qk_norm = true;
+  t.extra_parameters = 423060336.0;
+  t.aliases = {"gemma-3-27b", "google/gemma-3-27b-it", "google/gemma-3-27b-pt", "gemma3-27b"};
+  return t;
+}();
+
 // ---------------------------------------------------------------------------------------- GPT --
 
 /// A GPT-2/GPT-3-style decoder: LayerNorm with bias, biases on every projection, a 4h MLP,
@@ -316,7 +529,9 @@ inline constexpr std::array all_models{
     llama2_7b,     llama2_13b,   llama2_70b,    llama31_8b,    llama31_70b,
     llama31_405b,  mistral_7b,   mixtral_8x7b,  mixtral_8x22b, qwen25_7b,
     qwen25_72b,    gpt3_175b,    megatron_22b,  megatron_175b, megatron_530b,
-    megatron_1t,
+    megatron_1t,   deepseek_v3,  deepseek_r1,   qwen3_8b,      qwen3_32b,
+    qwen3_30b_a3b, qwen3_235b_a22b, gpt_oss_120b, gpt_oss_20b,  gemma2_9b,
+    gemma2_27b,    gemma3_27b,
 };
 
 }  // namespace gpuplan::catalog

@@ -22,8 +22,40 @@
 //       LayerNorm, plain MLP, rotary positions (rotary_pct has no parameters), attention_bias
 //       default true (q, k, v and dense), MLP biases, tie_word_embeddings default false.
 //
+//   Qwen3ForCausalLM, Qwen3MoeForCausalLM
+//       the Llama keys plus head_dim; RMSNorm of head_dim on Q and K (q_norm, k_norm); no
+//       biases. MoE: num_experts, num_experts_per_tok, moe_intermediate_size; layer i is MoE
+//       when (i + 1) % decoder_sparse_step == 0 and it is not in mlp_only_layers (which must be
+//       empty here: no published Qwen3 MoE lists one).
+//   DeepseekV2ForCausalLM, DeepseekV3ForCausalLM (and model_type kimi_k2, which uses V3's code)
+//       multi-head latent attention: q_lora_rank (null: none), kv_lora_rank, qk_nope_head_dim,
+//       qk_rope_head_dim, v_head_dim; MoE: n_routed_experts, num_experts_per_tok,
+//       n_shared_experts, moe_intermediate_size, first_k_dense_replace, moe_layer_freq (layer i
+//       is MoE when i >= first_k_dense_replace and i % moe_layer_freq == 0); topk_method
+//       "noaux_tc" (V3) keeps a bias per expert in the router (e_score_correction_bias);
+//       num_nextn_predict_layers: the multi-token-prediction modules the checkpoint holds.
+//   GptOssForCausalLM
+//       head_dim, num_local_experts, num_experts_per_tok (or experts_per_token), experts of
+//       intermediate_size with biases, a router with a bias, biases on q, k, v and o, a sink
+//       logit per head; `layer_types` alternating sliding_attention (window sliding_window) and
+//       full_attention.
+//   Gemma2ForCausalLM, Gemma3ForCausalLM, Gemma3ForConditionalGeneration
+//       head_dim, four RMSNorms per layer, tied embeddings (default true); sliding_window on
+//       every other layer (Gemma 2) or five of six (Gemma 3's sliding_window_pattern 6), or
+//       as `layer_types` lists them; Gemma 3 normalises Q and K. Gemma3ForConditionalGeneration
+//       nests the text model in `text_config` (missing keys take Gemma3TextConfig's defaults:
+//       vocab_size 262208, head_dim 256, num_key_value_heads 4, sliding_window 4096) and counts
+//       its SigLIP vision tower (`vision_config`) and projector in extra_parameters.
+//
+// `layer_types`, where given, must repeat with a period (its global layers every n-th): the
+// layer pattern transformer_spec describes. `quantization_config` (quant_method fp8 with or
+// without weight_block_size, mxfp4, awq, gptq, bitsandbytes, modelopt, compressed-tensors)
+// sets transformer_spec::quantization.
+//
 // `torch_dtype` (or `dtype`, its newer name) sets native_dtype; absent means float32 (what
-// transformers loads by default). Every missing key is named in the error.
+// transformers loads by default). Every missing key is named in the error. An architecture not
+// listed is refused in one line that names it and the gpuplan model JSON that describes any
+// transformer (io/json.hpp transformer_from_json).
 #pragma once
 
 #include <gpuplan/io/json.hpp>
@@ -38,24 +70,44 @@
 namespace gpuplan::io {
 
 /// The architectures from_hf_config understands.
-inline constexpr std::array<std::string_view, 6> hf_architectures = {
-    "LlamaForCausalLM", "MistralForCausalLM", "MixtralForCausalLM",
-    "Qwen2ForCausalLM", "GPT2LMHeadModel",    "GPTNeoXForCausalLM"};
+inline constexpr std::array<std::string_view, 14> hf_architectures = {
+    "LlamaForCausalLM",      "MistralForCausalLM",    "MixtralForCausalLM",
+    "Qwen2ForCausalLM",      "Qwen3ForCausalLM",      "Qwen3MoeForCausalLM",
+    "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "GptOssForCausalLM",
+    "Gemma2ForCausalLM",     "Gemma3ForCausalLM",     "Gemma3ForConditionalGeneration",
+    "GPT2LMHeadModel",       "GPTNeoXForCausalLM"};
 
 namespace detail {
 
-enum class hf_family : unsigned char { llama, mistral, mixtral, qwen2, gpt2, gpt_neox };
+enum class hf_family : unsigned char {
+  llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, gpt_oss, gemma2,
+  gemma3, gemma3_text, gpt2, gpt_neox
+};
 /// Each family by its config.json "model_type".
 inline constexpr enumerator<hf_family> hf_family_names[] = {
-    {hf_family::llama, "llama"},     {hf_family::mistral, "mistral"},
-    {hf_family::mixtral, "mixtral"}, {hf_family::qwen2, "qwen2"},
-    {hf_family::gpt2, "gpt2"},       {hf_family::gpt_neox, "gpt_neox"}};
+    {hf_family::llama, "llama"},         {hf_family::mistral, "mistral"},
+    {hf_family::mixtral, "mixtral"},     {hf_family::qwen2, "qwen2"},
+    {hf_family::qwen3, "qwen3"},         {hf_family::qwen3_moe, "qwen3_moe"},
+    {hf_family::deepseek_v2, "deepseek_v2"}, {hf_family::deepseek_v3, "deepseek_v3"},
+    {hf_family::gpt_oss, "gpt_oss"},
+    {hf_family::gemma2, "gemma2"},       {hf_family::gemma3, "gemma3"},
+    {hf_family::gemma3_text, "gemma3_text"}, {hf_family::gpt2, "gpt2"},
+    {hf_family::gpt_neox, "gpt_neox"}};
 constexpr const auto& enumerators(hf_family) { return hf_family_names; }
 
 inline std::string supported_list() {
   std::string s;
   for (auto a : hf_architectures) s += (s.empty() ? "" : ", ") + std::string(a);
   return s;
+}
+
+/// What the refusal of an unknown architecture says: the supported list, and the way to any
+/// other transformer.
+inline std::string unsupported_hint() {
+  return " (supported: " + supported_list() +
+         "; describe any other transformer as a gpuplan model JSON: name, layers, hidden, "
+         "heads, kv_heads, head_dim, ffn, vocab, and moe, mla, sliding_window, global_every "
+         "where they apply, docs/models/architectures.md)";
 }
 
 inline hf_family hf_family_of(const nlohmann::json& cfg, const json_source& src) {
@@ -67,8 +119,17 @@ inline hf_family hf_family_of(const nlohmann::json& cfg, const json_source& src)
                              {"MistralForCausalLM", hf_family::mistral},
                              {"MixtralForCausalLM", hf_family::mixtral},
                              {"Qwen2ForCausalLM", hf_family::qwen2},
+                             {"Qwen3ForCausalLM", hf_family::qwen3},
+                             {"Qwen3MoeForCausalLM", hf_family::qwen3_moe},
+                             {"DeepseekV2ForCausalLM", hf_family::deepseek_v2},
+                             {"DeepseekV3ForCausalLM", hf_family::deepseek_v3},
+                             {"GptOssForCausalLM", hf_family::gpt_oss},
+                             {"Gemma2ForCausalLM", hf_family::gemma2},
+                             {"Gemma3ForCausalLM", hf_family::gemma3_text},
+                             {"Gemma3ForConditionalGeneration", hf_family::gemma3},
                              {"GPT2LMHeadModel", hf_family::gpt2},
                              {"GPTNeoXForCausalLM", hf_family::gpt_neox}};
+  static_assert(std::size(table) == hf_architectures.size());
   if (has(cfg, "architectures")) {
     const auto& a = cfg.at("architectures");
     if (!a.is_array() || a.empty() || !a[0].is_string())
@@ -76,20 +137,18 @@ inline hf_family hf_family_of(const nlohmann::json& cfg, const json_source& src)
     const std::string arch = a[0].get<std::string>();
     for (const auto& e : table)
       if (e.architecture == arch) return e.family;
-    throw error(src.file + ": unsupported architecture '" + arch +
-                "' (supported: " + supported_list() + ")");
+    throw error(src.file + ": unsupported architecture '" + arch + "'" + unsupported_hint());
   }
   if (has(cfg, "model_type")) {
     const std::string type = get_string(cfg, "model_type", src);
     for (const enumerator<hf_family>& e : hf_family_names)  // as written: HF's are lower case
       if (e.name == type) return e.value;
-    throw error(src.file + ": unsupported model_type '" + type +
-                "' (supported: " + supported_list() + ")");
+    if (type == "kimi_k2") return hf_family::deepseek_v3;  // Kimi K2 runs DeepSeek-V3's code
+    throw error(src.file + ": unsupported model_type '" + type + "'" + unsupported_hint());
   }
   throw error(src.file +
               ": key 'architectures' is missing (and no 'model_type'); cannot tell the "
-              "architecture (supported: " +
-              supported_list() + ")");
+              "architecture" + unsupported_hint());
 }
 
 inline precision hf_dtype(const nlohmann::json& cfg, const json_source& src) {
@@ -103,6 +162,207 @@ inline precision hf_dtype(const nlohmann::json& cfg, const json_source& src) {
   if (s == "float64") return precision::fp64;
   throw error(src.where(key) + ": unknown dtype '" + s +
               "' (expected bfloat16, float16, float32 or float64)");
+}
+
+/// The MoE expert count check every reader shares.
+inline void check_top_k(const transformer_spec& m, const json_source& src, std::string_view key,
+                        std::string_view experts_key) {
+  if (m.moe.experts_per_token > m.moe.experts)
+    throw error(src.where(key) + " (" + std::to_string(m.moe.experts_per_token) + ") exceeds " +
+                std::string(experts_key) + " (" + std::to_string(m.moe.experts) + ")");
+}
+
+/// The global-layer period of a `layer_types` list ("sliding_attention" / "full_attention"):
+/// n when layer i is full exactly when (i + 1) % n == 0; 0 when every layer slides. Any other
+/// pattern is refused: transformer_spec describes periodic ones.
+inline int global_period(const nlohmann::json& cfg, const json_source& src, int layers) {
+  const auto& t = cfg.at("layer_types");
+  if (!t.is_array() || static_cast<int>(t.size()) != layers)
+    throw error(src.where("layer_types") + " must list one type per layer (" +
+                std::to_string(layers) + ")");
+  int first_full = 0;
+  for (int i = 0; i < layers; ++i) {
+    if (!t[i].is_string()) throw error(src.where("layer_types") + " must hold strings");
+    const std::string v = t[i].get<std::string>();
+    if (v != "full_attention" && v != "sliding_attention")
+      throw error(src.where("layer_types") + ": layer " + std::to_string(i) + " is '" + v +
+                  "' (this reader knows full_attention and sliding_attention)");
+    if (v == "full_attention" && first_full == 0) first_full = i + 1;
+  }
+  for (int i = 0; i < layers; ++i) {
+    const bool full = t[i].get<std::string>() == "full_attention";
+    if (full != (first_full > 0 && (i + 1) % first_full == 0))
+      throw error(src.where("layer_types") + " is not periodic (full attention every n-th layer)"
+                  "; describe the model as a gpuplan model JSON");
+  }
+  return first_full;
+}
+
+inline void read_qwen3(const nlohmann::json& cfg, const json_source& src, transformer_spec& m,
+                       bool moe) {
+  m.qk_norm = true;  // Qwen3Attention: q_norm and k_norm, RMSNorm of head_dim
+  m.qkv_bias = m.out_bias = get_bool_or(cfg, "attention_bias", src, false);
+  if (!moe) return;
+  m.moe.experts = get_count(cfg, "num_experts", src);
+  m.moe.experts_per_token = get_count(cfg, "num_experts_per_tok", src);
+  check_top_k(m, src, "num_experts_per_tok", "num_experts");
+  m.moe.expert_ffn = get_count(cfg, "moe_intermediate_size", src);
+  m.moe.layer_interval = get_count_or(cfg, "decoder_sparse_step", src, 1);
+  m.moe.layer_phase = m.moe.layer_interval - 1;  // (i + 1) % step == 0
+  if (has(cfg, "mlp_only_layers") && !cfg.at("mlp_only_layers").empty())
+    throw error(src.where("mlp_only_layers") +
+                " lists dense layers: not described here (give the model as gpuplan model JSON)");
+  if (m.moe.layer_interval > 1 && m.ffn == 0)
+    throw error(src.where("intermediate_size") + " is missing (dense layers need it)");
+  if (m.moe.layer_interval == 1) m.ffn = 0;  // no dense FFN: intermediate_size is unused
+}
+
+inline void read_deepseek(const nlohmann::json& cfg, const json_source& src, transformer_spec& m,
+                          hf_family family) {
+  m.mla.q_lora_rank = get_count_or(cfg, "q_lora_rank", src, 0, true);  // null: none (V2-Lite)
+  m.mla.kv_lora_rank = get_count(cfg, "kv_lora_rank", src);
+  m.mla.qk_nope_head_dim = get_count(cfg, "qk_nope_head_dim", src);
+  m.mla.qk_rope_head_dim = get_count(cfg, "qk_rope_head_dim", src);
+  m.mla.v_head_dim = get_count(cfg, "v_head_dim", src);
+  m.head_dim = m.score_head_dim();
+  m.kv_heads = m.heads;  // every head has its own K and V after the up-projection
+  if (get_bool_or(cfg, "attention_bias", src, false))
+    throw error(src.where("attention_bias") + " is true: MLA with biases is not modelled");
+  if (!has(cfg, "n_routed_experts")) return;  // null: a dense model
+  m.moe.experts = get_count(cfg, "n_routed_experts", src);
+  m.moe.experts_per_token = get_count(cfg, "num_experts_per_tok", src);
+  check_top_k(m, src, "num_experts_per_tok", "n_routed_experts");
+  m.moe.shared_experts = get_count_or(cfg, "n_shared_experts", src, 0, true);
+  m.moe.expert_ffn = get_count(cfg, "moe_intermediate_size", src);
+  m.moe.first_dense_layers = get_count_or(cfg, "first_k_dense_replace", src, 0, true);
+  if (m.moe.first_dense_layers >= m.layers)
+    throw error(src.where("first_k_dense_replace") + " must be below num_hidden_layers");
+  const int freq = get_count_or(cfg, "moe_layer_freq", src, 1);
+  m.moe.layer_interval = freq;  // i % freq == 0, counted from layer 0
+  m.moe.layer_phase = (freq - m.moe.first_dense_layers % freq) % freq;
+  // DeepSeek-V3's auxiliary-loss-free balancing keeps a bias per expert (arXiv:2412.19437
+  // Sec. 2.1.2), stored in the checkpoint as e_score_correction_bias
+  m.moe.router_bias = get_string_or(cfg, "topk_method", src, "") == "noaux_tc";
+  if (family == hf_family::deepseek_v3)
+    m.mtp_layers = get_count_or(cfg, "num_nextn_predict_layers", src, 0, true);
+}
+
+inline void read_gpt_oss(const nlohmann::json& cfg, const json_source& src, transformer_spec& m) {
+  // GptOssAttention: q, k, v and o with bias (attention_bias, true in the published configs),
+  // a sink logit per head; GptOssExperts: gate_up and down with biases; a router with a bias
+  m.qkv_bias = m.out_bias = get_bool_or(cfg, "attention_bias", src, true);
+  m.attention_sinks = true;
+  m.mlp_bias = true;
+  m.moe.experts = get_count(cfg, "num_local_experts", src);
+  const char* k = has(cfg, "num_experts_per_tok") ? "num_experts_per_tok" : "experts_per_token";
+  m.moe.experts_per_token = get_count(cfg, k, src);
+  check_top_k(m, src, k, "num_local_experts");
+  m.moe.expert_ffn = get_count(cfg, "intermediate_size", src);
+  m.ffn = 0;  // every layer is MoE: intermediate_size is the experts'
+  m.moe.router_bias = true;
+  m.sliding_window = get_count(cfg, "sliding_window", src);
+  m.global_every = has(cfg, "layer_types") ? global_period(cfg, src, m.layers) : 2;
+}
+
+/// SigLIP's parameters (transformers SiglipVisionModel without its pooling head, as Gemma 3
+/// uses it): a patch convolution with bias, a position table of (image / patch)^2, per layer
+/// two LayerNorms, q, k, v and o with biases and a two-matrix GELU MLP with biases, and a
+/// final LayerNorm; then Gemma 3's projector (a vision_hidden x text_hidden matrix and an
+/// RMSNorm of vision_hidden).
+inline double gemma3_vision_parameters(const nlohmann::json& cfg, const json_source& src,
+                                       int text_hidden) {
+  if (!has(cfg, "vision_config")) return 0.0;
+  const nlohmann::json& v = cfg.at("vision_config");
+  const json_source vs{src.file, src.key_prefix + "vision_config."};
+  const double h = get_count_or(v, "hidden_size", vs, 768);
+  const double layers = get_count_or(v, "num_hidden_layers", vs, 12);
+  const double f = get_count_or(v, "intermediate_size", vs, 3072);
+  const double patch = get_count_or(v, "patch_size", vs, 16);
+  const double image = get_count_or(v, "image_size", vs, 224);
+  const double channels = get_count_or(v, "num_channels", vs, 3);
+  if (get_bool_or(v, "vision_use_head", vs, true))
+    throw error(vs.where("vision_use_head") + " must be false (Gemma 3's tower has no head)");
+  const double side = static_cast<double>(static_cast<long long>(image / patch));
+  const double embeddings = channels * patch * patch * h + h + side * side * h;
+  const double layer = 2.0 * 2.0 * h + 4.0 * (h * h + h) + (h * f + f) + (f * h + h);
+  const double projector = h * text_hidden + h;
+  return embeddings + layers * layer + 2.0 * h + projector;
+}
+
+inline void read_gemma(const nlohmann::json& cfg, const nlohmann::json& tc, const json_source& ts,
+                       transformer_spec& m, hf_family family) {
+  m.norms_per_layer = 4;  // input, post_attention, pre_feedforward, post_feedforward
+  const bool gemma3 = family != hf_family::gemma2;
+  m.qk_norm = gemma3;
+  m.sliding_window = gemma3 ? get_count_or(tc, "sliding_window", ts, 4096)
+                            : get_count(tc, "sliding_window", ts);
+  if (has(tc, "layer_types"))
+    m.global_every = global_period(tc, ts, m.layers);
+  else  // Gemma 2: layers alternate from a local one; Gemma 3: sliding_window_pattern (6)
+    m.global_every = gemma3 ? get_count_or(tc, "sliding_window_pattern", ts, 6) : 2;
+  if (family == hf_family::gemma3)
+    m.extra_parameters = gemma3_vision_parameters(cfg, json_source{ts.file, ""}, m.hidden);
+}
+
+/// transformer_spec::quantization from `quantization_config` (absent: none).
+inline void read_quantization(const nlohmann::json& cfg, const json_source& src,
+                              transformer_spec& m) {
+  if (!has(cfg, "quantization_config")) return;
+  const nlohmann::json& q = cfg.at("quantization_config");
+  const json_source qs{src.file, src.key_prefix + "quantization_config."};
+  if (!q.is_object()) throw error(src.where("quantization_config") + " must be an object");
+  const std::string method = get_string(q, "quant_method", qs);
+  checkpoint_quantization& out = m.quantization;
+  auto bits = [&](const char* key, int fallback) {
+    const int b = get_count_or(q, key, qs, fallback);
+    if (b != 4 && b != 8) throw error(qs.where(key) + " must be 4 or 8 (got " +
+                                      std::to_string(b) + ")");
+    return b == 4 ? precision::int4 : precision::int8;
+  };
+  if (method == "fp8") {
+    out.dtype = precision::fp8;
+    out.method = quant_method::fp8;
+    if (has(q, "weight_block_size")) {
+      const auto& b = q.at("weight_block_size");
+      if (!b.is_array() || b.size() != 2 || !b[0].is_number_integer() || b[0] != b[1] ||
+          b[0].get<long long>() < 1 || b[0].get<long long>() > 65536)
+        throw error(qs.where("weight_block_size") + " must be two equal positive integers");
+      out.method = quant_method::fp8_block;
+      out.group_size = b[0].get<int>();
+    }
+  } else if (method == "mxfp4") {
+    // transformers' Mxfp4HfQuantizer converts only the MoE experts (gpt-oss)
+    out = {quant_method::mxfp4, precision::fp4, 32, m.is_moe()};
+  } else if (method == "awq") {
+    out = {quant_method::awq, bits(has(q, "bits") ? "bits" : "w_bit", 4),
+           get_count_or(q, has(q, "group_size") ? "group_size" : "q_group_size", qs, 128), false};
+  } else if (method == "gptq") {
+    // group_size -1: one scale per output channel
+    const bool per_channel = has(q, "group_size") && q.at("group_size") == -1;
+    out = {quant_method::gptq, bits("bits", 4),
+           per_channel ? 0 : get_count_or(q, "group_size", qs, 128), false};
+  } else if (method == "bitsandbytes") {
+    if (get_bool_or(q, "load_in_4bit", qs, false))
+      out = {quant_method::bnb_nf4, precision::int4, 64, false};
+    else if (get_bool_or(q, "load_in_8bit", qs, false))
+      out = {quant_method::bnb_int8, precision::int8, 0, false};
+    else
+      throw error(qs.where("load_in_4bit") + " or load_in_8bit must be true");
+  } else if (method == "modelopt") {
+    const std::string algo = get_string(q, "quant_algo", qs);
+    if (algo == "NVFP4") out = {quant_method::nvfp4, precision::fp4, 16, false};
+    else if (algo == "FP8") out = {quant_method::fp8, precision::fp8, 0, false};
+    else throw error(qs.where("quant_algo") + ": '" + algo + "' (known: NVFP4, FP8)");
+  } else if (method == "compressed-tensors") {
+    const std::string format = get_string_or(q, "format", qs, "");
+    if (format == "nvfp4-pack-quantized") out = {quant_method::nvfp4, precision::fp4, 16, false};
+    else if (format == "float-quantized") out = {quant_method::fp8, precision::fp8, 0, false};
+    else throw error(qs.where("format") + ": '" + format +
+                     "' (known: nvfp4-pack-quantized, float-quantized)");
+  } else {
+    throw error(qs.where("quant_method") + ": '" + method +
+                "' (known: fp8, mxfp4, awq, gptq, bitsandbytes, modelopt, compressed-tensors)");
+  }
 }
 
 }  // namespace detail
@@ -149,23 +409,39 @@ inline transformer_spec from_hf_config(const nlohmann::json& cfg, const json_sou
     return m;
   }
 
-  m.hidden = get_count(cfg, "hidden_size", src);
-  m.layers = get_layer_count(cfg, "num_hidden_layers", src);
-  m.heads = get_count(cfg, "num_attention_heads", src);
-  m.kv_heads = get_count_or(cfg, "num_key_value_heads", src, m.heads);
+  // Gemma 3's multimodal config nests the text model; its vision tower counts in the weights.
+  const bool nested = family == hf_family::gemma3;
+  if (nested && !(has(cfg, "text_config") && cfg.at("text_config").is_object()))
+    throw error(src.where("text_config") + " is missing (Gemma3ForConditionalGeneration keeps "
+                "the text model's keys there)");
+  const nlohmann::json& tc = nested ? cfg.at("text_config") : cfg;
+  const json_source ts{src.file, src.key_prefix + (nested ? "text_config." : "")};
+  const bool gemma3 = family == hf_family::gemma3 || family == hf_family::gemma3_text;
+  m.hidden = get_count(tc, "hidden_size", ts);
+  m.layers = get_layer_count(tc, "num_hidden_layers", ts);
+  m.heads = get_count(tc, "num_attention_heads", ts);
+  // Gemma3TextConfig's defaults (transformers configuration_gemma3.py) for keys its published
+  // configs leave out
+  m.kv_heads = get_count_or(tc, "num_key_value_heads", ts, gemma3 ? 4 : m.heads);
   if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0)
-    throw error(src.where("num_key_value_heads") + " (" + std::to_string(m.kv_heads) +
+    throw error(ts.where("num_key_value_heads") + " (" + std::to_string(m.kv_heads) +
                 ") must divide num_attention_heads (" + std::to_string(m.heads) + ")");
-  if (!has(cfg, "head_dim") && m.hidden % m.heads != 0)
-    throw error(src.where("num_attention_heads") + " (" + std::to_string(m.heads) +
-                ") does not divide hidden_size (" + std::to_string(m.hidden) +
-                ") and 'head_dim' is missing");
-  m.head_dim = get_count_or(cfg, "head_dim", src, m.hidden / m.heads);
-  m.ffn = get_count(cfg, "intermediate_size", src);
-  m.vocab = get_count(cfg, "vocab_size", src);
+  if (gemma3 && !has(tc, "head_dim")) {
+    m.head_dim = 256;
+  } else {
+    if (!has(tc, "head_dim") && m.hidden % m.heads != 0)
+      throw error(ts.where("num_attention_heads") + " (" + std::to_string(m.heads) +
+                  ") does not divide hidden_size (" + std::to_string(m.hidden) +
+                  ") and 'head_dim' is missing");
+    m.head_dim = get_count_or(tc, "head_dim", ts, m.hidden / m.heads);
+  }
+  const bool moe_only_ffn = family == hf_family::qwen3_moe || family == hf_family::gpt_oss;
+  m.ffn = moe_only_ffn ? get_count_or(tc, "intermediate_size", ts, 0, true)
+                       : get_count(tc, "intermediate_size", ts);
+  m.vocab = gemma3 ? get_count_or(tc, "vocab_size", ts, 262208) : get_count(tc, "vocab_size", ts);
   // Absent: unknown (0). Given, at least 1: a model whose context holds no token is no model
   // (max_position_embeddings: 0 was accepted; gpuplan issue 22).
-  m.max_positions = get_count_or(cfg, "max_position_embeddings", src, 0);
+  m.max_positions = get_count_or(tc, "max_position_embeddings", ts, gemma3 ? 131072 : 0);
   m.positions = position_kind::rotary;
 
   if (family == hf_family::gpt_neox) {
@@ -177,14 +453,18 @@ inline transformer_spec from_hf_config(const nlohmann::json& cfg, const json_sou
     return m;
   }
 
-  // The Llama family: RMSNorm, SwiGLU, rotary.
+  // The Llama family and its descendants: RMSNorm, SwiGLU, rotary.
   m.ffn_type = ffn_kind::gated;
   m.norm = norm_kind::rmsnorm;
-  m.tied_embeddings = get_bool_or(cfg, "tie_word_embeddings", src, false);
-  // Sliding-window attention: Mistral's `sliding_window` (null: none); Qwen2 only when
-  // `use_sliding_window` is true (its configs carry a window they do not use).
+  const bool gemma = family == hf_family::gemma2 || gemma3;
+  m.tied_embeddings = get_bool_or(nested ? cfg : tc, "tie_word_embeddings", src, gemma);
+  if (nested) m.tied_embeddings = get_bool_or(tc, "tie_word_embeddings", ts, m.tied_embeddings);
+  // Sliding-window attention: Mistral's `sliding_window` (null: none); Qwen2 and Qwen3 only when
+  // `use_sliding_window` is true (their configs carry a window they do not use).
+  const bool qwen = family == hf_family::qwen2 || family == hf_family::qwen3 ||
+                    family == hf_family::qwen3_moe;
   if (family == hf_family::mistral || family == hf_family::mixtral ||
-      (family == hf_family::qwen2 && get_bool_or(cfg, "use_sliding_window", src, false)))
+      (qwen && get_bool_or(cfg, "use_sliding_window", src, false)))
     m.sliding_window = get_count_or(cfg, "sliding_window", src, 0, true);
   switch (family) {
     case hf_family::llama:
@@ -194,6 +474,8 @@ inline transformer_spec from_hf_config(const nlohmann::json& cfg, const json_sou
     case hf_family::qwen2:
       m.qkv_bias = true;  // Qwen2Attention: q_proj, k_proj, v_proj with bias; o_proj without
       break;
+    case hf_family::qwen3:
+    case hf_family::qwen3_moe: detail::read_qwen3(cfg, src, m, family == hf_family::qwen3_moe); break;
     case hf_family::mixtral: {
       m.moe.experts = get_count(cfg, "num_local_experts", src);
       m.moe.experts_per_token = get_count(cfg, "num_experts_per_tok", src);
@@ -204,9 +486,16 @@ inline transformer_spec from_hf_config(const nlohmann::json& cfg, const json_sou
       m.moe.expert_ffn = m.ffn;
       break;
     }
+    case hf_family::deepseek_v2:
+    case hf_family::deepseek_v3: detail::read_deepseek(cfg, src, m, family); break;
+    case hf_family::gpt_oss: detail::read_gpt_oss(cfg, src, m); break;
+    case hf_family::gemma2:
+    case hf_family::gemma3:
+    case hf_family::gemma3_text: detail::read_gemma(cfg, tc, ts, m, family); break;
     default:
       break;
   }
+  detail::read_quantization(cfg, src, m);
   return m;
 }
 

@@ -71,7 +71,27 @@ inline nlohmann::json to_json(const transformer_spec& m) {
                 {"expert_ffn", m.moe.expert_ffn},
                 {"shared_expert_ffn", m.moe.shared_expert_ffn},
                 {"first_dense_layers", m.moe.first_dense_layers},
-                {"layer_interval", m.moe.layer_interval}};
+                {"layer_interval", m.moe.layer_interval},
+                {"layer_phase", m.moe.layer_phase},
+                {"router_bias", m.moe.router_bias}};
+  if (m.is_mla())
+    j["mla"] = {{"q_lora_rank", m.mla.q_lora_rank},
+                {"kv_lora_rank", m.mla.kv_lora_rank},
+                {"qk_nope_head_dim", m.mla.qk_nope_head_dim},
+                {"qk_rope_head_dim", m.mla.qk_rope_head_dim},
+                {"v_head_dim", m.mla.v_head_dim}};
+  j["global_every"] = m.global_every;
+  j["window"] = std::string(gpuplan::to_string(m.window));
+  j["qk_norm"] = m.qk_norm;
+  j["attention_sinks"] = m.attention_sinks;
+  j["norms_per_layer"] = m.norms_per_layer;
+  j["mtp_layers"] = m.mtp_layers;
+  j["extra_parameters"] = number(m.extra_parameters);
+  if (m.quantization.method != quant_method::none)
+    j["quantization"] = {{"method", std::string(gpuplan::to_string(m.quantization.method))},
+                         {"dtype", std::string(gpuplan::to_string(m.quantization.dtype))},
+                         {"group_size", m.quantization.group_size},
+                         {"experts_only", m.quantization.experts_only}};
   return j;
 }
 
@@ -271,6 +291,39 @@ inline transformer_spec transformer_from_json(const nlohmann::json& j, const jso
     m.moe.shared_expert_ffn = get_count_or(e, "shared_expert_ffn", ms, 0, true);
     m.moe.first_dense_layers = get_count_or(e, "first_dense_layers", ms, 0, true);
     m.moe.layer_interval = get_count_or(e, "layer_interval", ms, 1);
+    m.moe.layer_phase = get_count_or(e, "layer_phase", ms, 0, true);
+    if (m.moe.layer_phase >= m.moe.layer_interval)
+      throw error(ms.where("layer_phase") + " must be below layer_interval");
+    m.moe.router_bias = get_bool_or(e, "router_bias", ms, false);
+  }
+  if (has(j, "mla")) {
+    const json_source as{src.file, src.key_prefix + "mla."};
+    const auto& a = j.at("mla");
+    if (!a.is_object()) throw error(src.where("mla") + " must be an object");
+    m.mla.q_lora_rank = get_count_or(a, "q_lora_rank", as, 0, true);
+    m.mla.kv_lora_rank = get_count(a, "kv_lora_rank", as);
+    m.mla.qk_nope_head_dim = get_count(a, "qk_nope_head_dim", as);
+    m.mla.qk_rope_head_dim = get_count(a, "qk_rope_head_dim", as);
+    m.mla.v_head_dim = get_count(a, "v_head_dim", as);
+    if (!has(j, "head_dim")) m.head_dim = m.score_head_dim();
+  }
+  m.global_every = get_count_or(j, "global_every", src, 0, true);
+  m.window = get_enum_or(j, "window", src, window_kind::sliding);
+  m.qk_norm = get_bool_or(j, "qk_norm", src, false);
+  m.attention_sinks = get_bool_or(j, "attention_sinks", src, false);
+  m.norms_per_layer = get_count_or(j, "norms_per_layer", src, 2, true);
+  m.mtp_layers = get_count_or(j, "mtp_layers", src, 0, true);
+  m.extra_parameters = detail::non_negative(j, "extra_parameters", src);
+  if (!(m.extra_parameters < 1e15))
+    throw error(src.where("extra_parameters") + " must be below 1e15");
+  if (has(j, "quantization")) {
+    const json_source qs{src.file, src.key_prefix + "quantization."};
+    const auto& q = j.at("quantization");
+    if (!q.is_object()) throw error(src.where("quantization") + " must be an object");
+    m.quantization.method = get_enum_or(q, "method", qs, quant_method::none);
+    m.quantization.dtype = get_enum_or(q, "dtype", qs, precision::bf16);
+    m.quantization.group_size = get_count_or(q, "group_size", qs, 0, true);
+    m.quantization.experts_only = get_bool_or(q, "experts_only", qs, false);
   }
   return m;
 }

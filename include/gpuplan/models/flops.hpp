@@ -7,7 +7,10 @@
 //   forward, per token = 2 x (weights of every matmul the token passes through: Q, K, V, O
 //                             projections, the FFN or its top-k experts and shared experts, the
 //                             MoE router)
-//                      + 4 x heads x head_dim x keys attended, per layer (Q K^T and scores x V)
+//                      + 4 x heads x head_dim x keys attended, per layer (Q K^T and scores x V;
+//                        MLA: 2 x heads x (nope + rope + v_head_dim), and with the absorbed
+//                        weights in decode 2 x heads x (2 kv_lora_rank + rope); windowed layers
+//                        attend to at most their window)
 //                      + 2 x vocab x hidden (the LM head / logits)
 //
 // Element-wise work (norms, softmax, activations, biases, the embedding lookup) is left out, as
@@ -76,15 +79,53 @@ constexpr double layer_matmul_weights(const transformer_spec& m, int layer) {
          + m.ffn_weights(1.0 * m.moe.shared_experts * shared_ffn);             // shared experts
 }
 
-/// Keys one query attends to, averaged over the queries, for `context` tokens.
-constexpr double keys_attended(const transformer_spec& m, int context, attention_mask mask) {
+/// Keys one query of layer `layer` attends to, averaged over the queries, for `context` tokens:
+/// the whole context on a global layer; on a windowed one (transformer_spec::is_windowed_layer)
+/// at most the sliding window, or the keys of the query's own chunk (chunked attention).
+constexpr double keys_attended(const transformer_spec& m, int layer, int context,
+                               attention_mask mask) {
   const double s = context;
-  const double w = m.sliding_window > 0 ? m.sliding_window : s;
+  const bool windowed = m.is_windowed_layer(layer);
+  const double w = windowed ? m.sliding_window : s;
+  if (windowed && m.window == window_kind::chunked) {
+    // query i (1-based) sees ((i - 1) mod w) + 1 keys: the last (decoding) token, or the
+    // average over i = 1..s (whole chunks of w(w+1)/2, then the partial one)
+    const double n = static_cast<double>(static_cast<long long>((s - 1.0) / w));
+    if (mask == attention_mask::full) return s - n * w;
+    const double whole = static_cast<double>(static_cast<long long>(s / w));
+    const double r = s - whole * w;
+    return (whole * w * (w + 1.0) / 2.0 + r * (r + 1.0) / 2.0) / s;
+  }
   if (mask == attention_mask::full) return s < w ? s : w;
   // causal: query i (1-based) sees min(i, w) keys; average over i = 1..s
   if (s <= w) return (s + 1.0) / 2.0;
   const double inside = w * (w + 1.0) / 2.0;  // queries 1..w
   return (inside + (s - w) * w) / s;
+}
+
+/// Keys attended per query, summed over the layers (every layer alike without windows).
+constexpr double keys_attended(const transformer_spec& m, int context, attention_mask mask) {
+  if (m.sliding_window <= 0) return m.layers * keys_attended(m, 0, context, mask);
+  double k = 0.0;
+  for (int i = 0; i < m.layers; ++i) k += keys_attended(m, i, context, mask);
+  return k;
+}
+
+/// FLOPs per key attended per query in one layer: Q K^T over the score width and scores x V
+/// over the value width, 2 FLOP per multiply-add: 2 x heads x (score + value) = 4 x heads x
+/// head_dim for standard attention. MLA as prefill runs it: 2 x heads x (nope + rope + v).
+constexpr double attention_flops_per_key(const transformer_spec& m) {
+  return 2.0 * m.heads * (m.score_head_dim() + m.value_head_dim());
+}
+
+/// MLA's decode with the up-projections absorbed into the query and the output (DeepSeek-V2
+/// Sec. 2.1.2; vLLM's and SGLang's MLA decode kernels): scores against the cached latent and
+/// rotary key, kv_lora_rank + qk_rope_head_dim wide, and values kv_lora_rank wide, for every
+/// head. Per key: 2 x heads x (2 kv_lora_rank + qk_rope_head_dim). Standard attention: as
+/// attention_flops_per_key.
+constexpr double decode_attention_flops_per_key(const transformer_spec& m) {
+  if (!m.is_mla()) return attention_flops_per_key(m);
+  return 2.0 * m.heads * (2.0 * m.mla.kv_lora_rank + m.mla.qk_rope_head_dim);
 }
 
 constexpr void check_context(int context) {
@@ -107,11 +148,11 @@ constexpr double active_matmul_weights(const transformer_spec& m) {
 constexpr forward_flops forward_flops_per_token(const transformer_spec& m, int context,
                                                 attention_mask mask = attention_mask::causal) {
   detail::check_context(context);
-  const double q = 1.0 * m.heads * m.head_dim;
   const auto per_token = units::FLOP_per_token;
   return {
       .layers_matmul = 2.0 * active_matmul_weights(m) * per_token,
-      .attention = 4.0 * m.layers * q * detail::keys_attended(m, context, mask) * per_token,
+      .attention = detail::attention_flops_per_key(m) * detail::keys_attended(m, context, mask) *
+                   per_token,
       .lm_head = 2.0 * m.vocab * m.hidden * per_token,
   };
 }
@@ -146,10 +187,15 @@ constexpr compute_amount prefill_flops(const transformer_spec& m, int prompt) {
 }
 
 /// FLOPs to decode one token with `context` tokens already in the KV cache (it attends to them
-/// and to itself).
+/// and to itself). MLA decodes with absorbed weights (detail::decode_attention_flops_per_key).
 constexpr compute_per_token decode_flops_per_token(const transformer_spec& m, int context) {
   detail::check_input(context >= 0, "flops: context (tokens) must not be negative", context);
-  return forward_flops_per_token(m, context + 1, attention_mask::full).total();
+  forward_flops f = forward_flops_per_token(m, context + 1, attention_mask::full);
+  if (m.is_mla())
+    f.attention = detail::decode_attention_flops_per_key(m) *
+                  detail::keys_attended(m, context + 1, attention_mask::full) *
+                  units::FLOP_per_token;
+  return f.total();
 }
 
 }  // namespace gpuplan

@@ -24,24 +24,33 @@ struct kv_cache_info {
   data_size available{};             ///< memory left for the KV cache
   token_count capacity_tokens{};     ///< blocks x block_size
   double max_concurrency = 0;        ///< capacity_tokens / max_model_len
-  /// Sliding-window attention span (0: none): a sequence never holds more than
-  /// blocks_per_sequence(window) + 1 blocks.
+  /// Sliding-window attention span (0: none): a windowed layer never holds more than
+  /// ceil(window / block_size) + 1 blocks of a sequence.
   int window = 0;
-  /// Blocks one sequence of `context` tokens holds: ceil(context / block_size); with a sliding
-  /// window, blocks wholly outside the window are freed (vLLM V1 SlidingWindowManager), leaving
-  /// at most ceil(window / block_size) + 1.
-  [[nodiscard]] constexpr int blocks_per_sequence(int context) const {
+  /// Of this GPU's layers, how many attend to the whole context (the rest are windowed when
+  /// window > 0). 0 with window > 0: every layer windowed (Mistral 7B v0.1); Gemma 3 keeps one
+  /// global layer in six, gpt-oss one in two (vLLM V1's hybrid KV-cache manager gives each
+  /// group its own blocks).
+  int global_layers = 0;
+  int layers = 0;  ///< this GPU's layers (0: all windowed when window > 0)
+  /// Blocks one sequence of `context` tokens holds, averaged over this GPU's layers (the unit
+  /// of `blocks`): ceil(context / block_size) on a global layer; on a windowed layer, blocks
+  /// wholly outside the window are freed (vLLM V1 SlidingWindowManager), leaving at most
+  /// ceil(window / block_size) + 1.
+  [[nodiscard]] constexpr double blocks_per_sequence(int context) const {
     if (context <= 0 || block_size <= 0) return 0;
     const int full = (context + block_size - 1) / block_size;
     if (window > 0 && context > window) {
-      const int capped = (window + block_size - 1) / block_size + 1;
-      return capped < full ? capped : full;
+      const int capped_blocks = (window + block_size - 1) / block_size + 1;
+      const int capped = capped_blocks < full ? capped_blocks : full;
+      if (layers <= 0 || global_layers <= 0) return capped;
+      return (1.0 * global_layers * full + 1.0 * (layers - global_layers) * capped) / layers;
     }
     return full;
   }
   /// Largest batch of sequences of `context` tokens whose blocks fit.
   [[nodiscard]] constexpr int max_batch(int context) const {
-    const int per_seq = blocks_per_sequence(context);
+    const double per_seq = blocks_per_sequence(context);
     return per_seq > 0 ? static_cast<int>(blocks / per_seq) : 0;
   }
   /// Longest context that `batch` sequences can each have.
@@ -64,6 +73,8 @@ constexpr double quantised_weight_bytes(const inference_config& c) {
     const double zero = c.quant_zero_point ? elem : 0.0;
     return elem + (scale + zero) / c.quant_group_size;
   }
+  if (c.weight_dtype == precision::fp8 && c.fp8_block_size > 0)
+    return elem + fp32_bytes / (1.0 * c.fp8_block_size * c.fp8_block_size);
   return elem;
 }
 
@@ -78,13 +89,63 @@ constexpr double unquantised_weight_bytes(const inference_config& c) {
 
 }  // namespace detail
 
+/// `c` with the weight format of m's published checkpoint (transformer_spec::quantization):
+/// what an engine serving the checkpoint as published holds. Unquantised checkpoints leave c
+/// as it is. Scale layouts: DeepSeek-V3 `weight_block_size` (fp32 per 128 x 128 tile); OCP MX
+/// v1.0 (E8M0 per 32, one byte: precision::int8 stands for it here); NVFP4 (E4M3 per 16);
+/// AWQ/GPTQ `group_size` with fp16 scales and packed zero points; bitsandbytes (LLM.int8 fp32
+/// per row of `hidden`; NF4 absmax per 64, double-quantised to 8 bits).
+constexpr inference_config checkpoint_weights(const transformer_spec& m, inference_config c) {
+  const checkpoint_quantization& q = m.quantization;
+  if (q.method == quant_method::none) return c;
+  c.weight_dtype = q.dtype;
+  c.quant_experts_only = q.experts_only;
+  c.quant_zero_point = false;
+  switch (q.method) {
+    case quant_method::none: break;
+    case quant_method::fp8: c.weight_dtype = precision::fp8; c.fp8_block_size = 0; break;
+    case quant_method::fp8_block:
+      c.weight_dtype = precision::fp8;
+      c.fp8_block_size = q.group_size;
+      break;
+    case quant_method::mxfp4:
+      c.weight_dtype = precision::fp4;
+      c.quant_group_size = 32;
+      c.quant_scale_dtype = precision::int8;
+      break;
+    case quant_method::nvfp4:
+      c.weight_dtype = precision::fp4;
+      c.quant_group_size = 16;
+      c.quant_scale_dtype = precision::fp8;
+      break;
+    case quant_method::awq:
+    case quant_method::gptq:
+      c.quant_group_size = q.group_size > 0 ? q.group_size : m.hidden;
+      c.quant_scale_dtype = precision::fp16;
+      c.quant_zero_point = true;
+      break;
+    case quant_method::bnb_int8:
+      c.weight_dtype = precision::int8;
+      c.quant_group_size = m.hidden;
+      c.quant_scale_dtype = precision::fp32;
+      break;
+    case quant_method::bnb_nf4:
+      c.weight_dtype = precision::int4;
+      c.quant_group_size = 64;
+      c.quant_scale_dtype = precision::int8;
+      break;
+  }
+  return c;
+}
+
 /// Weights of pipeline stage k's GPUs at the serving precision.
 constexpr data_size inference_weights(const transformer_spec& m, const parallel_layout& l,
                                       const inference_config& c, int k = 0) {
   const detail::rank_params p = detail::stage_params(m, l, k);
   const double all = p.dense + p.expert;
-  return (p.linear * detail::quantised_weight_bytes(c) +
-          (all - p.linear) * detail::unquantised_weight_bytes(c)) *
+  const double quantised = c.quant_experts_only ? p.linear_expert : p.linear;
+  return (quantised * detail::quantised_weight_bytes(c) +
+          (all - quantised) * detail::unquantised_weight_bytes(c)) *
          units::B;
 }
 
@@ -100,11 +161,10 @@ constexpr double paged_max_concurrency(double blocks, int block_size, int max_mo
   return max_model_len > 0 ? blocks * block_size / max_model_len : 0.0;
 }
 
-/// vLLM's page: one block of one layer, K and V.
+/// vLLM's page: one block of one layer, K and V (MLA: the latent and the rotary key).
 constexpr data_size kv_page_size(const transformer_spec& m, const parallel_layout& l,
                                  const inference_config& c) {
-  return 2.0 * c.block_size * l.kv_heads_per_rank(m) * m.head_dim *
-         bytes_per_element(c.kv_dtype);
+  return c.block_size * detail::kv_elements_per_rank(m, l) * bytes_per_element(c.kv_dtype);
 }
 
 /// The forward pass's peak intermediates over max_num_batched_tokens tokens (the profile run vLLM
@@ -115,7 +175,7 @@ constexpr data_size inference_workspace(const transformer_spec& m, const paralle
                                         const inference_config& c) {
   const double tokens = c.max_num_batched_tokens, e = 2.0, t = l.tp, h = m.hidden;
   const double q = 1.0 * m.heads * m.head_dim / t;
-  const double kv = 1.0 * l.kv_heads_per_rank(m) * m.head_dim;
+  const double kv = detail::kv_elements_per_rank(m, l) / 2.0;
   const double attn = e * tokens * (q + 2.0 * kv) + e * tokens * q;
   double f = m.ffn / t;
   if (m.is_moe()) {
@@ -210,6 +270,9 @@ constexpr inference_memory_result inference_stage(const transformer_spec& m, con
   r.kv.block_size = c.block_size;
   r.kv.bytes_per_token = p.layers * page / (c.block_size * units::token);
   r.kv.window = m.sliding_window;
+  r.kv.layers = p.layers;
+  for (int i = p.first_layer; i < p.first_layer + p.layers; ++i)
+    r.kv.global_layers += m.is_windowed_layer(i) ? 0 : 1;
   const double blocks_per_seq = r.kv.blocks_per_sequence(c.context);
   r.per_gpu.kv_cache = c.batch * blocks_per_seq * p.layers * page;
   r.per_gpu.overhead = a.cuda_context + detail::nccl_buffers(l, a) +

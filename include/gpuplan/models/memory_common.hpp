@@ -79,6 +79,7 @@ struct rank_params {
   double dense = 0.0;          ///< non-expert parameters held by this rank
   double expert = 0.0;         ///< routed-expert parameters held by this rank
   double linear = 0.0;         ///< of both, those in transformer-layer GEMM weights (quantisable)
+  double linear_expert = 0.0;  ///< of `linear`, the routed experts' (gpt-oss quantises only these)
   double adafactor = 0.0;      ///< Adafactor's factored second moment: rows + cols per matrix
   double lora = 0.0;           ///< LoRA adapter parameters on this rank
   double lora_adafactor = 0.0; ///< Adafactor state of the adapters
@@ -115,6 +116,7 @@ struct rank_accumulator {
                         double copies = 1.0) {
     (expert ? p.expert : p.dense) += copies * (rows * cols);
     if (linear) p.linear += copies * (rows * cols);
+    if (linear && expert) p.linear_expert += copies * (rows * cols);
     p.adafactor += copies * (rows + cols);
     if (adapted && rank > 0) {
       p.lora += copies * (rank * (rows + cols));
@@ -175,15 +177,38 @@ constexpr rank_params stage_params(const transformer_spec& m, const parallel_lay
 
   for (int i = acc.p.first_layer; i < acc.p.first_layer + acc.p.layers; ++i) {
     const double before = acc.p.dense + acc.p.expert;
-    acc.matrix(h, q, false, true, lora_qv);    // Q
-    acc.matrix(h, kv, false, true, lora_attn); // K
-    acc.matrix(h, kv, false, true, lora_qv);   // V
-    acc.matrix(q, h, false, true, lora_attn);  // output projection
-    if (m.qkv_bias) acc.vector(q + 2.0 * kv);
+    if (m.is_mla()) {
+      // MLA (transformer_spec::mla): the down-projections to the latents are replicated on
+      // every tensor-parallel rank (vLLM's and SGLang's DeepSeek models: ReplicatedLinear), the
+      // up-projections and the output projection split by heads.
+      const double heads = m.heads / t, ql = m.mla.q_lora_rank, kvl = m.mla.kv_lora_rank;
+      const double qk = heads * m.score_head_dim();
+      if (ql > 0) {
+        acc.matrix(h, ql, false, true, lora_qv);   // q_a_proj
+        acc.vector(ql);                            // q_a_layernorm
+        acc.matrix(ql, qk, false, true, lora_qv);  // q_b_proj
+      } else {
+        acc.matrix(h, qk, false, true, lora_qv);   // q_proj
+      }
+      acc.matrix(h, kvl + m.mla.qk_rope_head_dim, false, true, lora_attn);  // kv_a_proj
+      acc.vector(kvl);                                                      // kv_a_layernorm
+      acc.matrix(kvl, heads * (m.mla.qk_nope_head_dim + m.mla.v_head_dim), false, true,
+                 lora_qv);                                                  // kv_b_proj
+      acc.matrix(heads * m.mla.v_head_dim, h, false, true, lora_attn);      // o_proj
+    } else {
+      acc.matrix(h, q, false, true, lora_qv);    // Q
+      acc.matrix(h, kv, false, true, lora_attn); // K
+      acc.matrix(h, kv, false, true, lora_qv);   // V
+      acc.matrix(q, h, false, true, lora_attn);  // output projection
+      if (m.qkv_bias) acc.vector(q + 2.0 * kv);
+    }
     if (m.out_bias) acc.vector(h);
-    acc.vector(2.0 * m.norm_parameters());
+    if (m.qk_norm) acc.vector(2.0 * m.score_head_dim());  // replicated
+    if (m.attention_sinks) acc.vector(m.heads / t);       // one per head
+    acc.vector(m.norms_per_layer * m.norm_parameters());
     if (m.is_moe_layer(i)) {
       acc.matrix(h, m.moe.experts, false, false, false);  // router, replicated
+      if (m.moe.router_bias) acc.vector(m.moe.experts);
       const double fe = 1.0 * m.moe.expert_ffn / l.expert_tensor_parallel();
       ffn(fe, true, m.moe.experts / l.ep);
       const int fs = m.moe.shared_expert_ffn > 0 ? m.moe.shared_expert_ffn : m.moe.expert_ffn;
@@ -196,6 +221,8 @@ constexpr rank_params stage_params(const transformer_spec& m, const parallel_lay
   }
   if (acc.p.first_stage) {
     acc.matrix(m.vocab / t, h, false, false, false);
+    // a vision tower and projector run before the first layer, split over tp like the layers
+    if (m.extra_parameters > 0.0) acc.vector(m.extra_parameters / t);
     if (m.positions == position_kind::learned) acc.matrix(m.max_positions, h, false, false, false);
   }
   if (acc.p.last_stage) {
@@ -204,6 +231,13 @@ constexpr rank_params stage_params(const transformer_spec& m, const parallel_lay
   }
   acc.p.lora_matrices = lora_rank > 0 ? lora_adapted_matrices(m, lora) : 0;
   return acc.p;
+}
+
+/// KV-cache elements per token of one layer on one tensor-parallel rank: its K and V heads
+/// (kv_heads / tp, one when replicated), or MLA's whole latent and rotary key, which every rank
+/// holds (vLLM and SGLang MLA backends; SGLang's DP attention exists to avoid the copies).
+constexpr double kv_elements_per_rank(const transformer_spec& m, const parallel_layout& l) {
+  return m.is_mla() ? m.kv_elements_per_layer() : 2.0 * l.kv_heads_per_rank(m) * m.head_dim;
 }
 
 /// NCCL buffers: one communicator per parallel group larger than one GPU, each with

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <gpuplan/models/collectives.hpp>
+#include <gpuplan/models/flops.hpp>
 #include <gpuplan/models/inference_memory.hpp>
 #include <gpuplan/models/kernels.hpp>
 #include <gpuplan/models/queueing.hpp>
@@ -294,6 +295,24 @@ constexpr int serving_expert_tp(const serving_plan& p) {
 
 }  // namespace detail
 
+/// The precision an engine multiplies m's published checkpoint in on `gpu`: fp8 checkpoints
+/// (DeepSeek-V3's blocks, per-tensor fp8) in fp8 where the GPU has fp8 tensor cores (vLLM's
+/// Fp8LinearMethod and DeepGEMM: W8A8 with per-token-group activation scales; on older GPUs
+/// Marlin's W8A16); NVFP4 in fp4 on GPUs with fp4 tensor cores (Blackwell); MXFP4 experts
+/// with 8-bit activations on Blackwell (FlashInfer's MXFP4 x MXFP8 MoE), else 16-bit math with
+/// the weights dequantised (Marlin / Triton W4A16, as on Hopper); everything else in 16 bits.
+constexpr precision checkpoint_compute_dtype(const transformer_spec& m, const gpu_spec& gpu) {
+  const precision half = m.native_dtype == precision::fp16 ? precision::fp16 : precision::bf16;
+  const bool fp8 = gpu.peak.fp8_tensor.value > 0.0, fp4 = gpu.peak.fp4_tensor.value > 0.0;
+  switch (m.quantization.method) {
+    case quant_method::fp8:
+    case quant_method::fp8_block: return fp8 ? precision::fp8 : half;
+    case quant_method::nvfp4: return fp4 ? precision::fp4 : half;
+    case quant_method::mxfp4: return fp4 && fp8 ? precision::fp8 : half;
+    default: return half;
+  }
+}
+
 /// A one-GPU-type node of `gpus` GPUs built from a GPU spec: its NVLink (if any) through a
 /// switch as the scale-up fabric, else PCIe; no NICs.
 constexpr node_spec single_gpu_node(const gpu_spec& gpu, int gpus = 8) {
@@ -351,9 +370,17 @@ struct gemm_path {
   double weight_bytes = 2.0;  ///< per weight, with group scales
 };
 
-constexpr gemm_path linear_path(const serving_plan& p) {
+/// The GEMM path of the routed experts (`expert`) or of the other linear layers: with
+/// inference_config::quant_experts_only (gpt-oss's MXFP4 experts), only the experts' weights
+/// are quantised; the rest are 16-bit and multiply without dequantisation.
+constexpr gemm_path linear_path(const serving_plan& p, bool expert = true) {
   gemm_path g{};
   g.math = p.compute_dtype;
+  if (p.config.quant_experts_only && !expert) {
+    g.weight_bytes = unquantised_weight_bytes(p.config);
+    g.dequant = false;
+    return g;
+  }
   g.weight_bytes = quantised_weight_bytes(p.config);
   const double w = bytes_per_element(p.config.weight_dtype).in(units::B);
   const double c = bytes_per_element(p.compute_dtype).in(units::B);
@@ -390,28 +417,69 @@ struct serving_layer_cost {
   accumulator elementwise{};
 };
 
-constexpr serving_layer_cost serving_layer_time(const serving_plan& p, const step_work& w, bool moe_layer) {
+/// Keys a query of a windowed layer attends to, given the keys it would attend to without the
+/// window: at most the window (sliding), or about half a chunk (chunked attention).
+constexpr double windowed_keys(const transformer_spec& m, double keys) {
+  const double w = m.sliding_window;
+  if (m.window == window_kind::chunked) return keys < w / 2.0 ? keys : w / 2.0;
+  return keys < w ? keys : w;
+}
+
+constexpr serving_layer_cost serving_layer_time(const serving_plan& p, step_work w,
+                                                bool moe_layer, bool windowed = false) {
   const transformer_spec& m = p.model;
+  if (windowed) {
+    w.prefill_keys = windowed_keys(m, w.prefill_keys);
+    w.decode_context = windowed_keys(m, w.decode_context + 1.0) - 1.0;
+  }
   const gpu_spec& gpu = p.node.gpu;
   const roofline_assumptions& ka = p.assumptions.kernels;
-  const gemm_path path = linear_path(p);
+  const gemm_path dense_path = linear_path(p, false), expert_path = linear_path(p, true);
   const double act = p.assumptions.activation_bytes;
   const double t = p.layout.tp;
   const double tokens = w.prefill_tokens + w.decode_sequences;
   const double h = m.hidden, hd = m.head_dim;
   const double q = m.heads * hd / t;
-  const double kv = p.layout.kv_heads_per_rank(m) * hd;
+  // K and V elements per token a rank caches and reads (MLA: the whole latent, on every rank)
+  const double kv = kv_elements_per_rank(m, memory_layout(p)) / 2.0;
   const bool gated = m.ffn_type == ffn_kind::gated;
   serving_layer_cost c{};
-  auto gemm = [&](double rows, double k, double n, double times = 1.0) {
+  auto gemm = [&](double rows, double k, double n, double times = 1.0, bool expert = false) {
+    const gemm_path& path = expert ? expert_path : dense_path;
     if (rows > 0.0) c.gemm.add(gemm_time(rows, k, n, path.math, path.weight_bytes, act,
                                          path.dequant, gpu, ka), times);
   };
-  gemm(tokens, h, q + 2.0 * kv);  // fused QKV projection
-  gemm(tokens, q, h);             // output projection
+  if (m.is_mla()) {
+    // MLA's projections (transformer_spec::mla): the down-projections replicated on every
+    // rank, the up-projections split by heads. kv_b_proj's weights serve prefill (K and V
+    // expanded per token) and decode (absorbed into the query and the output) alike, with the
+    // same multiply-adds per token.
+    const double heads = m.heads / t, ql = m.mla.q_lora_rank, kvl = m.mla.kv_lora_rank;
+    if (ql > 0) {
+      gemm(tokens, h, ql);
+      gemm(tokens, ql, heads * m.score_head_dim());
+    } else {
+      gemm(tokens, h, heads * m.score_head_dim());
+    }
+    gemm(tokens, h, kvl + m.mla.qk_rope_head_dim);
+    gemm(tokens, kvl, heads * (m.mla.qk_nope_head_dim + m.mla.v_head_dim));
+    gemm(tokens, heads * m.mla.v_head_dim, h);
+  } else {
+    gemm(tokens, h, q + 2.0 * kv);  // fused QKV projection
+    gemm(tokens, q, h);             // output projection
+  }
   auto ffn = [&](double rows, double f, double times) {
     gemm(rows, h, gated ? 2.0 * f : f, times);  // gate and up (fused)
     gemm(rows, f, h, times);                    // down
+  };
+  // The experts a step touches run as one grouped GEMM each for gate/up and for down (vLLM's
+  // fused_moe, TensorRT-LLM's MoE plugin, DeepGEMM): its tiles fill the GPU together, as one
+  // GEMM whose output holds every touched expert's columns (the same FLOPs and weight bytes),
+  // with one launch.
+  auto experts = [&](double rows, double f, double groups) {
+    if (!(groups > 0.0)) return;
+    gemm(rows, h, (gated ? 2.0 * f : f) * groups, 1.0, true);  // gate and up (fused)
+    gemm(rows, f, h * groups, 1.0, true);                      // down
   };
   if (moe_layer) {
     const double fe = 1.0 * m.moe.expert_ffn / serving_expert_tp(p);
@@ -423,7 +491,7 @@ constexpr serving_layer_cost serving_layer_time(const serving_plan& p, const ste
     const double ep = serving_ep(p);
     double local = touched / ep;
     if (ep > 1.0 && touched > 0.0 && local < 1.0) local = 1.0;
-    if (touched > 0.0) ffn(tokens * k / touched, fe, local);
+    if (touched > 0.0) experts(tokens * k / touched, fe, local);
     const int fs = m.moe.shared_expert_ffn > 0 ? m.moe.shared_expert_ffn : m.moe.expert_ffn;
     if (m.moe.shared_experts > 0) ffn(tokens, m.moe.shared_experts * fs / t, 1.0);
     // router: replicated, 16-bit
@@ -440,8 +508,12 @@ constexpr serving_layer_cost serving_layer_time(const serving_plan& p, const ste
   const double kv_bytes = 2.0 * kv * bytes_per_element(p.config.kv_dtype).in(units::B);
   const compute_rate peak = gpu.peak.tensor(amath).value > 0.0 ? gpu.peak.tensor(amath)
                                                                 : gpu.peak.tensor(precision::fp16);
+  // FLOPs per key of a query on this rank: 4 x heads x head_dim / tp for standard attention;
+  // MLA's prefill and its absorbed decode (models/flops.hpp)
+  const double prefill_per_key = attention_flops_per_key(m) / t;
+  const double decode_per_key = decode_attention_flops_per_key(m) / t;
   if (w.prefill_tokens > 0.0) {
-    const compute_amount f = 4.0 * q * w.prefill_keys * w.prefill_tokens * units::FLOP;
+    const compute_amount f = prefill_per_key * w.prefill_keys * w.prefill_tokens * units::FLOP;
     const compute_rate r = attention_fraction(w.prefill_keys, ka) * peak;
     // reads Q and the keys' K and V once per query tile; writes the output and the new K and V
     const data_size bytes = w.prefill_tokens * (2.0 * q * act + kv_bytes) * units::B;
@@ -449,8 +521,10 @@ constexpr serving_layer_cost serving_layer_time(const serving_plan& p, const ste
   }
   if (w.decode_sequences > 0.0) {
     const double keys = w.decode_context + 1.0;
-    const compute_amount f = 4.0 * q * keys * w.decode_sequences * units::FLOP;
-    const bool per_head = p.assumptions.decode_attention == decode_attention_kernel::per_query_head;
+    const compute_amount f = decode_per_key * keys * w.decode_sequences * units::FLOP;
+    // MLA's one latent serves every head: its kernels (FlashMLA, FlashInfer MLA) read it once
+    const bool per_head = p.assumptions.decode_attention == decode_attention_kernel::per_query_head &&
+                          !m.is_mla();
     // A per-query-head kernel (one thread block per query head and sequence, kv_head = head /
     // group) loads its KV head's cache once for each query head of the group and does the dot
     // products in fp32 on the CUDA cores; a grouped kernel loads each KV head once.
@@ -494,8 +568,11 @@ constexpr stage_cost stage_time(const serving_plan& p, const step_work& w, int k
   stage_cost s{};
   const int first = stage_first_layer(m.layers, p.layout.pp, k);
   const int n = stage_layers(m.layers, p.layout.pp, k);
-  int moe = 0;
-  for (int i = first; i < first + n; ++i) moe += m.is_moe_layer(i) ? 1 : 0;
+  // layers by kind: MoE or dense FFN, windowed or global attention
+  int kinds[2][2] = {{0, 0}, {0, 0}};
+  for (int i = first; i < first + n; ++i)
+    ++kinds[m.is_moe_layer(i) ? 1 : 0][m.is_windowed_layer(i) ? 1 : 0];
+  const int moe = kinds[1][0] + kinds[1][1];
   auto add = [&](const serving_layer_cost& c, double times) {
     s.gemm.add({c.gemm.compute, c.gemm.memory, c.gemm.total, c.gemm.math}, times);
     s.attention.add({c.attention.compute, c.attention.memory, c.attention.total, c.attention.math},
@@ -504,8 +581,9 @@ constexpr stage_cost stage_time(const serving_plan& p, const step_work& w, int k
         {c.elementwise.compute, c.elementwise.memory, c.elementwise.total, c.elementwise.math},
         times);
   };
-  if (n - moe > 0) add(serving_layer_time(p, w, false), n - moe);
-  if (moe > 0) add(serving_layer_time(p, w, true), moe);
+  for (int e = 0; e < 2; ++e)
+    for (int win = 0; win < 2; ++win)
+      if (kinds[e][win] > 0) add(serving_layer_time(p, w, e == 1, win == 1), kinds[e][win]);
   const double tokens = w.prefill_tokens + w.decode_sequences;
   const double act = p.assumptions.activation_bytes;
   if (p.layout.tp > 1 && tokens > 0.0) {

@@ -412,12 +412,7 @@ constexpr double parameter_tensors_outside_layers(const transformer_spec& m, int
   return pp == 1 ? first + last : (first > last ? first : last);
 }
 
-constexpr int moe_layer_count(const transformer_spec& m) {
-  if (!m.is_moe()) return 0;
-  const int interval = m.moe.layer_interval > 0 ? m.moe.layer_interval : 1;
-  const int after = m.layers - m.moe.first_dense_layers;
-  return after > 0 ? (after + interval - 1) / interval : 0;
-}
+constexpr int moe_layer_count(const transformer_spec& m) { return m.moe_layers(); }
 
 /// Times of one layer for one micro-batch on one GPU, by part (seconds).
 struct layer_time {
@@ -524,13 +519,28 @@ constexpr layer_gemms gemms_of_layer(const layer_inputs& in, const layer_dims& d
   const double T = d.T, h = d.h, tp = d.tp, q = d.q, kv_local = d.kv_local;
   layer_gemms r;
   linear_seconds& lin = r.lin;
-  if (in.c->framework == framework_kind::transformers) {  // Hugging Face: separate Q, K and V
-    lin += linear(g, T, q / tp, h);
+  if (m.is_mla()) {
+    // MLA's five projections (transformer_spec::mla; Megatron-Core MLASelfAttention): the
+    // down-projections to the latents whole on every rank, the up-projections and the output
+    // split by heads
+    const double heads = m.heads / tp, ql = m.mla.q_lora_rank, kvl = m.mla.kv_lora_rank;
+    if (ql > 0) {
+      lin += linear(g, T, ql, h);
+      lin += linear(g, T, heads * m.score_head_dim(), ql);
+    } else {
+      lin += linear(g, T, heads * m.score_head_dim(), h);
+    }
+    lin += linear(g, T, kvl + m.mla.qk_rope_head_dim, h);
+    lin += linear(g, T, heads * (m.mla.qk_nope_head_dim + m.mla.v_head_dim), kvl);
+    lin += linear(g, T, h, heads * m.mla.v_head_dim);
+  } else if (in.c->framework == framework_kind::transformers) {  // Hugging Face: separate Q,
+    lin += linear(g, T, q / tp, h);                               // K and V
     lin += linear(g, T, kv_local, h, 2.0);
+    lin += linear(g, T, h, q / tp);  // output projection
   } else {
     lin += linear(g, T, q / tp + 2.0 * kv_local, h);  // fused QKV
+    lin += linear(g, T, h, q / tp);                   // output projection
   }
-  lin += linear(g, T, h, q / tp);                   // output projection
   r.gate = m.ffn_type == ffn_kind::gated ? 2.0 : 1.0;
   const double gate = r.gate;
   if (!moe) {
@@ -573,8 +583,9 @@ constexpr attention_times attention_core(const layer_inputs& in, const layer_dim
   const double keys_full = s;  // a rank's queries attend over the whole sequence (all cp chunks)
   attention_times r;
   if (c.flash_attention) {
-    const double keys = detail::keys_attended(m, c.seq, attention_mask::causal);
-    const double f_fwd = 4.0 * T * keys * heads_local * m.head_dim;  // 2 GEMMs x 2 FLOP per MAC
+    const double keys = detail::keys_attended(m, c.seq, attention_mask::causal) / m.layers;
+    // 2 GEMMs x 2 FLOP per MAC, over the score and the value widths (head_dim each, or MLA's)
+    const double f_fwd = 2.0 * T * keys * heads_local * (m.score_head_dim() + m.value_head_dim());
     const double frac =
         saturating_fraction(s, a.flash_attention_max_fraction, a.flash_attention_half_seq);
     r.fwd_bwd = flash_fwd_bwd_work * f_fwd / (in.attn.peak * frac);
@@ -583,8 +594,8 @@ constexpr attention_times attention_core(const layer_inputs& in, const layer_dim
   }
   const double b_heads = c.micro_batch * heads_local;
   const double rows = T / c.micro_batch;  // query rows per sequence on this rank
-  r.fwd = gemm_seconds(in.attn, rows, keys_full, m.head_dim, b_heads) +
-          gemm_seconds(in.attn, rows, m.head_dim, keys_full, b_heads);
+  r.fwd = gemm_seconds(in.attn, rows, keys_full, m.score_head_dim(), b_heads) +
+          gemm_seconds(in.attn, rows, m.value_head_dim(), keys_full, b_heads);
   // backward: dS = dO V^T, dV = P^T dO, dQ = dS K, dK = dS^T Q: twice the forward's GEMMs
   r.fwd_bwd = fwd_bwd_gemm_passes * r.fwd;
   const double scores = T * heads_local * keys_full;  // elements

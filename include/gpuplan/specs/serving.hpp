@@ -79,6 +79,12 @@ struct inference_config {
   int quant_group_size = 128;  ///< weights per scale for int8/int4 (GPTQ/AWQ default 128)
   precision quant_scale_dtype = precision::fp16;  ///< dtype of each group's scale
   bool quant_zero_point = false;  ///< asymmetric quantisation: a zero point per group (AWQ)
+  /// fp8 weights with one fp32 scale per fp8_block_size x fp8_block_size tile (DeepSeek-V3's
+  /// checkpoint: 128, `weight_block_size` [128, 128]); 0: one scale per tensor.
+  int fp8_block_size = 0;
+  /// Only the routed experts' weights are in weight_dtype; attention, shared experts and dense
+  /// FFNs stay 16-bit (gpt-oss ships its experts in MXFP4 and the rest in bf16).
+  bool quant_experts_only = false;
   /// Tokens of the largest forward pass the engine runs: vLLM profiles its activation peak
   /// with --max-num-batched-tokens (8192 for `vllm serve`, vLLM EngineArgs default for the
   /// OpenAI server with chunked prefill; version-dependent).
@@ -115,6 +121,9 @@ struct inference_config {
                         block_size);
     detail::check_input(quant_group_size >= 1,
                         "inference_config.quant_group_size must be at least 1", quant_group_size);
+    detail::check_input(fp8_block_size >= 0,
+                        "inference_config.fp8_block_size must not be negative (0: per tensor)",
+                        fp8_block_size);
     detail::check_input(max_num_batched_tokens >= 1,
                         "inference_config.max_num_batched_tokens must be at least 1",
                         max_num_batched_tokens);

@@ -43,6 +43,70 @@ inline constexpr enumerator<position_kind> position_kind_names[] = {
 };
 constexpr const auto& enumerators(position_kind) { return position_kind_names; }
 
+/// How the windowed layers of a model with `sliding_window` > 0 bound what a token attends to.
+enum class window_kind : unsigned char {
+  /// A token attends to the `sliding_window` tokens before it and itself (Mistral 7B v0.1, Gemma
+  /// 2 and 3, gpt-oss): the KV cache of the layer never holds more than the window.
+  sliding,
+  /// The sequence is cut into chunks of `sliding_window` tokens and a token attends only inside
+  /// its own chunk (Llama 4's `attention_chunk_size`): on average half a chunk of keys.
+  chunked,
+};
+/// The names of window_kind, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<window_kind> window_kind_names[] = {
+    {window_kind::sliding, "sliding"},
+    {window_kind::chunked, "chunked"},
+};
+constexpr const auto& enumerators(window_kind) { return window_kind_names; }
+
+/// Multi-head latent attention (DeepSeek-V2 arXiv:2405.04434 Sec. 2.1, DeepSeek-V3
+/// arXiv:2412.19437 Sec. 2.1.1; Kimi K2). kv_lora_rank == 0 means standard attention. Per layer:
+///   Q:  hidden -> q_lora_rank (q_a_proj, then an RMSNorm of q_lora_rank) -> heads x (nope + rope)
+///       (q_b_proj); q_lora_rank == 0: one hidden -> heads x (nope + rope) matrix (V2-Lite);
+///   KV: hidden -> kv_lora_rank + rope (kv_a_proj_with_mqa; an RMSNorm of kv_lora_rank), then
+///       kv_lora_rank -> heads x (nope + v_head_dim) (kv_b_proj);
+///   O:  heads x v_head_dim -> hidden.
+/// The KV cache holds the latent and the rotary key, kv_lora_rank + qk_rope_head_dim elements per
+/// token and layer, whole on every tensor-parallel rank (vLLM's and SGLang's MLA backends).
+struct mla_spec {
+  int q_lora_rank = 0;       ///< 0: Q is projected from the hidden state directly
+  int kv_lora_rank = 0;      ///< the compressed latent the cache holds (512 in V2/V3)
+  int qk_nope_head_dim = 0;  ///< per-head query/key width without rotary positions (128)
+  int qk_rope_head_dim = 0;  ///< the decoupled rotary key, shared by the heads and cached (64)
+  int v_head_dim = 0;        ///< per-head value width (128)
+};
+
+/// How a published checkpoint stores its linear weights: config.json's `quantization_config`.
+enum class quant_method : unsigned char {
+  none,       ///< every weight in native_dtype
+  fp8,        ///< fp8 (e4m3) with one scale per tensor or channel (vLLM's FP8 checkpoints)
+  fp8_block,  ///< fp8 with an fp32 scale per group_size x group_size tile (DeepSeek-V3: 128)
+  mxfp4,      ///< OCP MX fp4 (e2m1): an 8-bit power-of-two scale per 32 weights (gpt-oss)
+  nvfp4,      ///< NVIDIA fp4 (e2m1): an fp8 (e4m3) scale per 16 weights
+  awq,        ///< int4 with an fp16 scale and a 4-bit zero point per group_size weights
+  gptq,       ///< int4 or int8 (dtype) with an fp16 scale and a zero point per group
+  bnb_int8,   ///< bitsandbytes LLM.int8(): int8 with an fp32 scale per row
+  bnb_nf4,    ///< bitsandbytes NF4: 4 bits, an 8-bit absmax per 64 weights (double quant)
+};
+/// The names of quant_method, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<quant_method> quant_method_names[] = {
+    {quant_method::none, "none"},         {quant_method::fp8, "fp8"},
+    {quant_method::fp8_block, "fp8-block"}, {quant_method::mxfp4, "mxfp4"},
+    {quant_method::nvfp4, "nvfp4"},       {quant_method::awq, "awq"},
+    {quant_method::gptq, "gptq"},         {quant_method::bnb_int8, "bnb-int8"},
+    {quant_method::bnb_nf4, "bnb-nf4"},
+};
+constexpr const auto& enumerators(quant_method) { return quant_method_names; }
+
+/// A quantised checkpoint's linear weights (embeddings, the LM head, norms and routers stay in
+/// 16 bits in every format above: each method's `modules_to_not_convert` / `ignore` defaults).
+struct checkpoint_quantization {
+  quant_method method = quant_method::none;
+  precision dtype = precision::bf16;  ///< the stored element: fp8, fp4, int4 or int8
+  int group_size = 0;        ///< weights per scale; fp8_block: the tile's edge (128)
+  bool experts_only = false; ///< only the routed experts are quantised (gpt-oss's MXFP4)
+};
+
 /// Mixture of experts. experts == 0 means a dense model.
 struct moe_spec {
   int experts = 0;             ///< routed experts per MoE layer
@@ -52,6 +116,13 @@ struct moe_spec {
   int shared_expert_ffn = 0;   ///< FFN size of one shared expert (defaults to expert_ffn if 0)
   int first_dense_layers = 0;  ///< leading layers that keep a dense FFN
   int layer_interval = 1;      ///< every n-th layer after those is MoE (1: all of them)
+  /// Which of each `layer_interval` layers after the dense ones is MoE: layer i is MoE when
+  /// (i - first_dense_layers) % layer_interval == layer_phase. Qwen2-MoE's decoder_sparse_step
+  /// and Llama 4's interleave_moe_layer_step k make layers k-1, 2k-1, ... MoE: phase k - 1.
+  int layer_phase = 0;
+  /// A bias of `experts` values on the router: gpt-oss's router bias, DeepSeek-V3's
+  /// e_score_correction_bias (both held in the checkpoint).
+  bool router_bias = false;
 };
 
 struct transformer_spec {
@@ -73,13 +144,66 @@ struct transformer_spec {
   bool mlp_bias = false;   ///< biases on the FFN projections (GPT)
   moe_spec moe{};
   precision native_dtype = precision::bf16;  ///< dtype the published weights are stored in
+  /// The published checkpoint's quantisation of its linear weights (none: all native_dtype).
+  checkpoint_quantization quantization{};
   /// Sliding-window attention span in tokens (Mistral 7B v0.1: 4096); 0 means every layer
-  /// attends to the whole context. Bounds the attention FLOPs (flops.hpp).
+  /// attends to the whole context. Bounds the attention FLOPs (flops.hpp) and the KV cache of
+  /// the windowed layers.
   int sliding_window = 0;
+  /// With sliding_window > 0, which layers attend to the whole context instead: 0, none (every
+  /// layer windowed, Mistral 7B v0.1); n, layer i (0-based) when (i + 1) % n == 0 (Gemma 2 and
+  /// gpt-oss: 2, alternating local and global; Gemma 3: 6, five local to one global; Llama 4: 4,
+  /// its NoPE layers).
+  int global_every = 0;
+  window_kind window = window_kind::sliding;  ///< how the windowed layers bound attention
+  mla_spec mla{};  ///< multi-head latent attention; kv_lora_rank == 0: standard (MHA/GQA/MQA)
+  bool qk_norm = false;          ///< RMSNorm of head_dim on Q and on K per layer (Qwen3, Gemma 3)
+  bool attention_sinks = false;  ///< a learned sink logit per head per layer (gpt-oss)
+  /// Norms per transformer layer: 2 (before attention and before the FFN), 4 in Gemma 2 and 3
+  /// (before and after each).
+  int norms_per_layer = 2;
+  /// Multi-token-prediction modules the checkpoint holds after the layers (DeepSeek-V3's
+  /// num_nextn_predict_layers). Each is DeepSeek's layout: two norms, a 2 hidden x hidden
+  /// projection, one transformer layer (MoE when the last layer is), a norm, and its own copies
+  /// of the embedding and the output head. Counted in checkpoint_parameters(), not parameters():
+  /// engines load them only to draft tokens (speculative decoding).
+  int mtp_layers = 0;
+  /// Parameters outside the text decoder that the weights hold: a multimodal model's vision
+  /// tower and projector (Gemma 3, Llama 4). Counted in parameters() and memory; no text token
+  /// passes through them.
+  double extra_parameters = 0.0;
   /// Other accepted names: Hugging Face repository ids, short forms ("llama3.1-70b").
   std::array<name_string, 4> aliases{};
 
   [[nodiscard]] constexpr bool is_moe() const { return moe.experts > 0; }
+  [[nodiscard]] constexpr bool is_mla() const { return mla.kv_lora_rank > 0; }
+
+  /// Whether layer i (0-based) attends through a window (sliding or chunked) rather than to the
+  /// whole context.
+  [[nodiscard]] constexpr bool is_windowed_layer(int i) const {
+    if (sliding_window <= 0) return false;
+    return global_every <= 0 || (i + 1) % global_every != 0;
+  }
+  /// Keys the cache of layer i must hold for a sequence of `context` tokens: the context, or at
+  /// most the window (a chunk) on a windowed layer.
+  [[nodiscard]] constexpr double cached_tokens(int i, double context) const {
+    return is_windowed_layer(i) && context > sliding_window ? 1.0 * sliding_window : context;
+  }
+  /// The width of a query (and key) head in the attention scores: head_dim, or nope + rope for
+  /// MLA (as prefill computes them; decode with absorbed weights scores against the latent).
+  [[nodiscard]] constexpr int score_head_dim() const {
+    return is_mla() ? mla.qk_nope_head_dim + mla.qk_rope_head_dim : head_dim;
+  }
+  /// The width of a value head: head_dim, or v_head_dim for MLA.
+  [[nodiscard]] constexpr int value_head_dim() const {
+    return is_mla() ? mla.v_head_dim : head_dim;
+  }
+  /// KV-cache elements per token of one layer: K and V of kv_heads heads, or MLA's latent plus
+  /// its rotary key (kv_lora_rank + qk_rope_head_dim; DeepSeek-V3: 576).
+  [[nodiscard]] constexpr double kv_elements_per_layer() const {
+    return is_mla() ? 1.0 * (mla.kv_lora_rank + mla.qk_rope_head_dim)
+                    : 2.0 * kv_heads * head_dim;
+  }
 
   /// Throws gpuplan::invalid_input naming the first field that is missing or inconsistent. In a
   /// constant expression the throw is a compile error that shows the message.
@@ -103,6 +227,31 @@ struct transformer_spec {
     detail::check_input(sliding_window >= 0,
                         "transformer_spec.sliding_window must not be negative (0: none)",
                         sliding_window);
+    detail::check_input(global_every >= 0,
+                        "transformer_spec.global_every must not be negative (0: none)",
+                        global_every);
+    detail::check_input(norms_per_layer >= 0,
+                        "transformer_spec.norms_per_layer must not be negative", norms_per_layer);
+    detail::check_input(mtp_layers >= 0, "transformer_spec.mtp_layers must not be negative",
+                        mtp_layers);
+    detail::check_input(extra_parameters >= 0.0 && extra_parameters < 1e15,
+                        "transformer_spec.extra_parameters must be in [0, 1e15)",
+                        extra_parameters);
+    if (is_mla()) {
+      detail::check_input(mla.q_lora_rank >= 0,
+                          "transformer_spec.mla.q_lora_rank must not be negative (0: none)",
+                          mla.q_lora_rank);
+      detail::check_input(mla.qk_nope_head_dim > 0 && mla.qk_rope_head_dim > 0,
+                          "transformer_spec.mla.qk_nope_head_dim and qk_rope_head_dim must be "
+                          "positive",
+                          mla.qk_nope_head_dim, mla.qk_rope_head_dim);
+      detail::check_input(mla.v_head_dim > 0, "transformer_spec.mla.v_head_dim must be positive",
+                          mla.v_head_dim);
+    } else {
+      detail::check_input(mla.kv_lora_rank == 0,
+                          "transformer_spec.mla.kv_lora_rank must not be negative",
+                          mla.kv_lora_rank);
+    }
     detail::check_input(moe.experts >= 0, "transformer_spec.moe.experts must not be negative",
                         moe.experts);
     if (moe.experts == 0) {
@@ -128,6 +277,10 @@ struct transformer_spec {
         moe.first_dense_layers, layers);
     detail::check_input(moe.layer_interval > 0,
                         "transformer_spec.moe.layer_interval must be positive", moe.layer_interval);
+    detail::check_input(moe.layer_phase >= 0 && moe.layer_phase < moe.layer_interval,
+                        "transformer_spec.moe.layer_phase must be at least 0 and below "
+                        "moe.layer_interval",
+                        moe.layer_phase, moe.layer_interval);
     detail::check_input((moe.first_dense_layers == 0 && moe.layer_interval == 1) || ffn > 0,
                         "transformer_spec.ffn must be positive when some layers keep a dense FFN",
                         ffn);
@@ -137,7 +290,7 @@ struct transformer_spec {
   [[nodiscard]] constexpr bool is_moe_layer(int i) const {
     if (!is_moe() || i < moe.first_dense_layers) return false;
     const int interval = moe.layer_interval > 0 ? moe.layer_interval : 1;
-    return (i - moe.first_dense_layers) % interval == 0;
+    return (i - moe.first_dense_layers) % interval == moe.layer_phase;
   }
   [[nodiscard]] constexpr int moe_layers() const {
     int n = 0;
@@ -150,16 +303,34 @@ struct transformer_spec {
     return norm == norm_kind::layernorm ? 2.0 * hidden : 1.0 * hidden;
   }
   /// The attention's weight matrices: Q (hidden x heads x head_dim), K and V (hidden x kv_heads x
-  /// head_dim each) and the output projection; no biases. What the FLOP count multiplies through.
+  /// head_dim each) and the output projection; no biases. For MLA, its five matrices (mla_spec).
+  /// What the FLOP count multiplies through.
   [[nodiscard]] constexpr double attention_weights() const {
-    const double h = hidden, q = 1.0 * heads * head_dim, kv = 1.0 * kv_heads * head_dim;
+    const double h = hidden;
+    if (is_mla()) {
+      const double qk = 1.0 * heads * score_head_dim();
+      const double q = mla.q_lora_rank > 0 ? h * mla.q_lora_rank + 1.0 * mla.q_lora_rank * qk
+                                           : h * qk;
+      const double kv = h * (mla.kv_lora_rank + mla.qk_rope_head_dim) +
+                        1.0 * mla.kv_lora_rank * heads * (mla.qk_nope_head_dim + mla.v_head_dim);
+      return q + kv + 1.0 * heads * mla.v_head_dim * h;
+    }
+    const double q = 1.0 * heads * head_dim, kv = 1.0 * kv_heads * head_dim;
     return h * q + 2.0 * h * kv + q * h;
   }
+  /// The attention's parameters: its matrices, biases, the norms inside it (MLA's latent norms,
+  /// Q/K norms) and sink logits.
   [[nodiscard]] constexpr double attention_parameters() const {
     const double h = hidden, q = 1.0 * heads * head_dim, kv = 1.0 * kv_heads * head_dim;
     double p = attention_weights();
-    if (qkv_bias) p += q + 2.0 * kv;
+    if (is_mla()) {
+      p += mla.q_lora_rank + mla.kv_lora_rank;  // q_a_layernorm, kv_a_layernorm (RMSNorm)
+    } else if (qkv_bias) {
+      p += q + 2.0 * kv;
+    }
     if (out_bias) p += h;
+    if (qk_norm) p += 2.0 * score_head_dim();
+    if (attention_sinks) p += heads;
     return p;
   }
   /// The weight matrices of one FFN of inner size f: gate, up and down (gated) or up and down.
@@ -173,14 +344,16 @@ struct transformer_spec {
     if (mlp_bias) p += (ffn_type == ffn_kind::gated ? 2.0 * f : 1.0 * f) + h;
     return p;
   }
-  [[nodiscard]] constexpr double router_parameters() const { return 1.0 * hidden * moe.experts; }
+  [[nodiscard]] constexpr double router_parameters() const {
+    return (hidden + (moe.router_bias ? 1.0 : 0.0)) * moe.experts;
+  }
   [[nodiscard]] constexpr double shared_expert_parameters() const {
     return moe.shared_experts *
            ffn_parameters(moe.shared_expert_ffn > 0 ? moe.shared_expert_ffn : moe.expert_ffn);
   }
-  /// Parameters of layer i: attention, its FFN (dense or all experts) and two norms.
+  /// Parameters of layer i: attention, its FFN (dense or all experts) and its norms.
   [[nodiscard]] constexpr double layer_parameters(int i) const {
-    double p = attention_parameters() + 2.0 * norm_parameters();
+    double p = attention_parameters() + norms_per_layer * norm_parameters();
     if (is_moe_layer(i))
       p += router_parameters() + moe.experts * ffn_parameters(moe.expert_ffn) +
            shared_expert_parameters();
@@ -197,11 +370,24 @@ struct transformer_spec {
   [[nodiscard]] constexpr double lm_head_parameters() const {
     return tied_embeddings ? 0.0 : 1.0 * vocab * hidden;
   }
-  /// All parameters: embeddings, every layer, the final norm and the LM head.
+  /// All parameters: embeddings, every layer, the final norm, the LM head and
+  /// extra_parameters (a vision tower); not the multi-token-prediction modules.
   [[nodiscard]] constexpr double parameters() const {
-    double p = embedding_parameters() + norm_parameters() + lm_head_parameters();
+    double p = embedding_parameters() + norm_parameters() + lm_head_parameters() + extra_parameters;
     for (int i = 0; i < layers; ++i) p += layer_parameters(i);
     return p;
+  }
+  /// The multi-token-prediction modules' parameters (mtp_layers, DeepSeek's layout).
+  [[nodiscard]] constexpr double mtp_parameters() const {
+    const double h = hidden;
+    const double module = 2.0 * norm_parameters() + 2.0 * h * h + layer_parameters(layers - 1) +
+                          norm_parameters() + 1.0 * vocab * h + 1.0 * vocab * h;
+    return mtp_layers * module;
+  }
+  /// Everything the published checkpoint holds: parameters() and the MTP modules (DeepSeek-V3:
+  /// 671B + 14B, "685B" on its model page).
+  [[nodiscard]] constexpr double checkpoint_parameters() const {
+    return parameters() + mtp_parameters();
   }
   /// Parameters a token passes through: routed experts count top-k of them, not all.
   [[nodiscard]] constexpr double active_parameters() const {
@@ -211,9 +397,23 @@ struct transformer_spec {
     return p;
   }
 
-  /// KV-cache bytes per token for the whole model (all layers, K and V) in dtype kv.
+  /// KV-cache bytes per token for the whole model (all layers, K and V; MLA's latent) in dtype
+  /// kv, while the context is within every window. Past a window, a windowed layer holds no more
+  /// than the window: kv_bytes(context, kv) is the cache of a whole sequence.
   [[nodiscard]] constexpr data_per_token kv_bytes_per_token(precision kv) const {
-    return 2.0 * layers * kv_heads * head_dim * bytes_per_element(kv) / (1.0 * units::token);
+    return layers * kv_elements_per_layer() * bytes_per_element(kv) / (1.0 * units::token);
+  }
+  /// KV-cache bytes of one sequence of `context` tokens, windowed layers capped at the window.
+  [[nodiscard]] constexpr data_size kv_bytes(double context, precision kv) const {
+    double tokens = 0.0;
+    for (int i = 0; i < layers; ++i) tokens += cached_tokens(i, context);
+    return tokens * kv_elements_per_layer() * bytes_per_element(kv);
+  }
+  /// Layers that attend to the whole context (all of them without a window).
+  [[nodiscard]] constexpr int global_layers() const {
+    int n = 0;
+    for (int i = 0; i < layers; ++i) n += is_windowed_layer(i) ? 0 : 1;
+    return n;
   }
 };
 
