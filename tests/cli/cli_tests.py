@@ -255,6 +255,78 @@ def _():
         check(g["memory_bytes"] > 0 and g["name"], f"every GPU has a name and memory: {g['name']}")
 
 
+@case("gpus.2026_parts")
+def _():
+    # The 2026 parts (include/gpuplan/catalog/gpus.hpp cites each figure):
+    #  B300 (HGX B300): BF16 36 PF* / 8 / 2 = 2,250 dense, FP4 13,125 dense (glennklockwood.com's
+    #    HGX table), 8 TB/s; "288 GB" = 270 GiB enabled (HGX B300: 2.1 TB over 8), driver 275,040 MiB
+    #  H20: FP16 148 dense, 96 GB HBM3, 4.0 TB/s, NVLink 900 GB/s (the H20 specification, Nov 2023)
+    #  RTX 5090: 3,352 AI TOPS (FP4 sparse) / 2 = 1,676 dense FP4; 32 GB GDDR7, 1,792 GB/s
+    #  MI355X: 256 CUs x 8,192 FP8 FLOP/clk x 2.4 GHz = 5,033.2 TFLOPS; 288 GB HBM3E, 8 TB/s
+    #  GB200 (GB200 NVL72): FP4 1,440 PF* / 72 / 2 = 10,000 dense; NVLink to the 71 others
+    by = {g["name"]: g for g in ok_json("gpus")}
+    b300 = by["B300-SXM-288GB"]
+    check(b300["memory_bytes"] == 270 * 2**30, f"B300 memory {b300['memory_bytes']}")
+    check(b300["memory_usable_bytes"] == 275040 * 2**20, "B300 driver total")
+    near(b300["peak_flops_per_s"]["bf16_tensor"], 2250e12, 1e6, "B300 bf16")
+    near(b300["peak_flops_per_s"]["fp4_tensor"], 13125e12, 1e6, "B300 fp4")
+    check(b300["memory_bandwidth_bytes_per_s"] == 8e12, "B300 bandwidth")
+    check("b300" in b300["aliases"], "b300 alias")
+    h20 = by["H20-96GB"]
+    near(h20["peak_flops_per_s"]["bf16_tensor"], 148e12, 1e6, "H20 bf16")
+    check(h20["memory_bytes"] == 96 * 2**30 and h20["memory_bandwidth_bytes_per_s"] == 4e12, "H20")
+    check(h20["link"]["bidirectional_bytes_per_s"] == 900e9, "H20 NVLink")
+    near(by["RTX-5090-32GB"]["peak_flops_per_s"]["fp4_tensor"], 1676e12, 1e6, "RTX 5090 fp4")
+    near_rel(by["MI355X-288GB"]["peak_flops_per_s"]["fp8_tensor"], 256 * 8192 * 2.4e9, 1e-4,
+             "MI355X fp8")
+    near(by["GB200-186GB"]["peak_flops_per_s"]["fp4_tensor"], 1440e15 / 72 / 2, 1e6, "GB200 fp4")
+    check(by["GB200-186GB"]["link"]["max_peers"] == 71, "GB200 NVLink reaches the rack")
+    # unknown figures stay 0, never borrowed: the L20's tensor rates were not found
+    check(by["L20-48GB"]["peak_flops_per_s"]["bf16_tensor"] == 0, "L20 bf16 unknown")
+    for name in ["A800-SXM4-80GB", "H800-SXM5-80GB", "GB300-288GB", "RTX-PRO-6000-Blackwell-96GB",
+                 "MI325X-256GB"]:
+        check(name in by, f"{name} listed")
+    # the table has an FP4 column, filled where the part has FP4
+    r = ok("gpus")
+    header = r.out.splitlines()[0]
+    check("FP4 dense" in header, f"FP4 column: {header!r}")
+    row = next(l for l in r.out.splitlines() if l.startswith("B300-SXM-288GB "))
+    check("13.1 PFLOP/s" in row and "270 GiB" in row, f"B300 row: {row!r}")
+
+
+@case("fit.b300_and_the_names_people_type")
+def _():
+    # Llama 3.1 70B (70,553,706,496 parameters, the catalog's exact count) on 8 B300: bf16
+    # weights replicated over dp 8 are 2 bytes a parameter; the capacity is the driver's total.
+    j = ok_json("fit", "--gpu", "b300", "--model", "Llama-3.1-70B", "--gpus", "8")
+    check(j["gpu"]["name"] == "B300-SXM-288GB", f"gpu {j['gpu']['name']}")
+    check(j["per_gpu"]["weights_bytes"] == 2 * 70553706496, "weights 2 bytes a parameter")
+    check(j["gpu"]["plannable_memory_bytes"] == 275040 * 2**20, "plannable = driver total")
+    check(any(a["fits"] for a in j["advice"]), "some advice fits")
+    for typed, name in [("h20", "H20-96GB"), ("mi355x", "MI355X-288GB"),
+                        ("rtx-5090", "RTX-5090-32GB"), ("RTX 5090", "RTX-5090-32GB"),
+                        ("NVIDIA B300 SXM6 AC", "B300-SXM-288GB"), ("gb300", "GB300-288GB"),
+                        ("h800", "H800-SXM5-80GB"), ("a800", "A800-SXM4-80GB"),
+                        ("rtx-pro-6000", "RTX-PRO-6000-Blackwell-96GB"),
+                        ("mi325x", "MI325X-256GB"), ("l20", "L20-48GB")]:
+        j = ok_json("fit", "--gpu", typed, "--model", "Llama-3.1-8B", "--gpus", "1", "--infer")
+        check(j["gpu"]["name"] == name, f"--gpu {typed!r} gave {j['gpu']['name']}")
+
+
+@case("fit.nvl72_tensor_parallel_across_the_rack")
+def _():
+    # A GB200 sits in a 72-GPU NVLink domain (GB200 NVL72): the fit's advice may grow tensor
+    # parallelism past 8; on a B200 (8-GPU DGX/HGX B200) it stops at 8.
+    def widest_tp(gpu):
+        j = ok_json("fit", "--gpu", gpu, "--model", "Llama-3.1-405B", "--gpus", "1",
+                    "--framework", "megatron")
+        tps = [int(m.group(1)) for a in j["advice"]
+               for m in [re.search(r"(?:tensor parallel |tp )(\d+)", a["change"])] if m]
+        return max(tps, default=1)
+    check(widest_tp("gb200") > 8, "GB200: tensor parallelism across the rack")
+    check(widest_tp("b200") == 8, "B200: tensor parallelism inside the 8-GPU node")
+
+
 @case("models.table")
 def _():
     r = ok("models")

@@ -9,13 +9,17 @@
 #include "fit_output.hpp"
 #include "options.hpp"
 
+#include <gpuplan/catalog/nodes.hpp>
 #include <gpuplan/models/estimates.hpp>
 #include <gpuplan/io/json.hpp>
+#include <gpuplan/plan/candidates.hpp>
 #include <gpuplan/plan/fit.hpp>
 
 #include <fmt/format.h>
 
 #include <memory>
+#include <optional>
+#include <span>
 
 namespace gpuplan::cli {
 
@@ -62,15 +66,29 @@ bool choose_mode(settings& s) {
   return infer;
 }
 
+/// How far the advice grows layouts: the defaults (one 8-GPU NVLink domain), or, for a GPU whose
+/// catalog node is a wider NVLink domain (the GB200 and GB300 NVL72 racks: 72 GPUs), that
+/// node's bounds, so tensor parallelism may grow across the rack.
+candidate_bounds advice_bounds(const gpu_spec& gpu) {
+  const candidate_bounds defaults{};
+  if (const std::optional<node_spec> n = catalog::node_carrying(gpu)) {
+    const candidate_bounds b = candidate_bounds::for_node(*n);
+    if (b.nvlink_domain > defaults.nvlink_domain) return b;
+  }
+  return defaults;
+}
+
 fit_report compute(const fit_description& d, const memory_assumptions& a = {}) {
+  const candidate_bounds b = advice_bounds(d.gpu.spec);
+  const auto gpus = std::span<const gpu_spec>(catalog::all_gpus);
   if (d.infer) {
     if (d.model.transformer)
-      return inference_fit(*d.model.transformer, d.gpu.spec, d.layout, d.serve, a);
-    return inference_fit(*d.model.generic, d.gpu.spec, d.layout, d.serve, a);
+      return inference_fit(*d.model.transformer, d.gpu.spec, d.layout, d.serve, a, gpus, b);
+    return inference_fit(*d.model.generic, d.gpu.spec, d.layout, d.serve, a);  // no advice
   }
   if (d.model.transformer)
-    return training_fit(*d.model.transformer, d.gpu.spec, d.layout, d.train, a);
-  return training_fit(*d.model.generic, d.gpu.spec, d.layout, d.train, a);
+    return training_fit(*d.model.transformer, d.gpu.spec, d.layout, d.train, a, gpus, b);
+  return training_fit(*d.model.generic, d.gpu.spec, d.layout, d.train, a, gpus, b);
 }
 
 int run_fit(fit_command& cmd) {

@@ -29,9 +29,9 @@ int print_gpus(bool json) {
     return 0;
   }
   table t;
-  t.header = {"GPU",       "arch", "memory",           "mem BW", "BF16 dense",
-              "FP8 dense", "TDP",  "GPU link (bidir)", "PCIe",   "aliases"};
-  t.numeric = {false, false, true, true, true, true, true, false, false, false};
+  t.header = {"GPU",       "arch",      "memory", "mem BW",           "BF16 dense", "FP8 dense",
+              "FP4 dense", "TDP",       "GPU link (bidir)", "PCIe",   "aliases"};
+  t.numeric = {false, false, true, true, true, true, true, true, false, false, false};
   for (const gpu_spec& g : catalog::all_gpus) {
     std::string aliases;
     for (const auto& a : g.aliases)
@@ -39,7 +39,8 @@ int print_gpus(bool json) {
     t.rows.push_back(
         {std::string(g.name.view()), std::string(g.architecture.view()), show(g.memory),
          show(g.memory_bandwidth), rate_or_dash(g.peak.bf16_tensor),
-         rate_or_dash(g.peak.fp8_tensor), g.tdp.value > 0 ? show(g.tdp) : "-",
+         rate_or_dash(g.peak.fp8_tensor), rate_or_dash(g.peak.fp4_tensor),
+         g.tdp.value > 0 ? show(g.tdp) : "-",
          link_text(g.gpu_link),
          g.pcie.generation > 0 ? fmt::format("gen{} x{}", g.pcie.generation, g.pcie.lanes) : "-",
          aliases});

@@ -43,6 +43,68 @@
 //              few MiB with the driver version). nvidia-smi's "Total" column can be larger:
 //              it may include memory the driver reserves. Where only nvidia-smi's figure is
 //              published it is marked so.
+//
+// 2026 parts. Several of them have no datasheet that could be read where this catalog was
+// compiled (the export-market parts H20, H800, A800 and L20 were published on nvidia.cn or only
+// to partners); their figures come from the secondary sources below, each named beside its
+// figure, and a figure no source gave is left 0 (unknown) with a comment saying so.
+//  [HGX]       nvidia.com/en-us/data-center/hgx, HGX B300 and HGX B200 columns (8-GPU totals,
+//              "*" sparse), as transcribed by fibermall.com/blog/?p=17161 (its FP4 row repeats
+//              the sparse figure in the dense cell; the dense FP4 figure is taken from [B300-GK])
+//  [B300-GK]   glennklockwood.com/garden/processors/B300: HGX B300 per-GPU dense/sparse table
+//              (FP64 1.25, FP32 75, TF32 1,125, BF16 2,250, FP8 4,500, FP4 13,125 | 18,000 TFLOPS),
+//              288 GB HBM3e in 8 stacks of 12-high, PCIe Gen6 host interface
+//  [GB-GK]     glennklockwood.com/garden/processors/B200: the GB200 variant at 1,200 W (FP64 45,
+//              FP32 90, TF32 1,250, BF16 2,500, FP8 5,000, FP4 10,000, INT8 5,000 dense TFLOPS)
+//  [VERDA]     verda.com/blog/gb300-nvl72-architecture: per-GPU dense table of GB300, GB200,
+//              B300 and B200 (GB300: FP4 15, FP8 5, INT8 0.165 P, BF16 2.5, TF32 1.25, FP32
+//              0.080 PFLOPS; 279 GB, 8 TB/s, 1.4 kW; B300: FP4 14 PF, 270 GB, 1.1 kW)
+//  [NVL72]     nvidia.com GB200 NVL72 and GB300 NVL72 pages (72-GPU rack totals, "*" sparse),
+//              as summarised by vendordeep.com (GB300: FP4 1,440 | 1,080 PF, FP8 720 PF*, INT8
+//              24 POPS*, 20 TB HBM3e at 576 TB/s, ConnectX-8 800 Gb/s per GPU) and aiwiki.ai
+//              (GB200: 1.4 EF FP4*, 720 PF FP8*, 13.4 TB HBM3e, 130 TB/s NVLink)
+//  [H800-DS]   NVIDIA H800 Tensor Core GPU datasheet (nvidia.cn): the H100 SXM column with FP64
+//              1 TFLOPS and NVLink 400 GB/s, as compared in philisun.com "NVIDIA H800 vs H100"
+//              and aiwiki.ai/wiki/nvidia_h800
+//  [A800-DS]   NVIDIA A800 Tensor Core GPU datasheet (nvidia.cn): the A100 80GB SXM column with
+//              NVLink 400 GB/s
+//  [H20-SPEC]  the HGX H20 specification NVIDIA gave partners in November 2023, as reported by
+//              1cnz.cn/d/2353773.html and zangshuxian.com (96 GB HBM3 at 4.0 TB/s, FP8 296,
+//              "FP16 dense 148", TF32 74, FP32 44, FP64 1 TFLOPS, INT8 296 TOPS, NVLink
+//              900 GB/s, SXM for 8-way HGX; 78 SMs from a Geekbench 6 listing) and
+//              willitrunai.com (400 W)
+//  [L20-SPEC]  technical.city/pl/video/L20 and topcpu.net (L20: AD102, 92 SMs, boost 2,520 MHz,
+//              48 GB GDDR6 at 864 GB/s, PCIe 4.0 x16, 275 W, FP32 59.35 TFLOPS); no source read
+//              gave its tensor rates (export-limited, so they cannot be scaled from the L40S)
+//  [RTXPRO-DB] hmc-tech.com RTX PRO 6000 Blackwell specification page (dense | sparse: FP4
+//              2.02 | 4.03 PF, FP8 1.01 | 2.02 PF with FP16 or FP32 accumulate, BF16/FP16 503.8
+//              | 1,008, TF32 251.9 | 503.8 TFLOPS, INT8 1.01 POPS, FP32 125.95, FP64 1.97 TFLOPS,
+//              boost 2,617 MHz, 600 W); cross-checked against NVIDIA's headline "4,000 AI TOPS"
+//              (FP4 sparse) and "125 TFLOPS" FP32, 24,064 CUDA cores in 188 SMs, 96 GB GDDR7 at
+//              1,792 GB/s (the same memory on all three editions)
+//  [RTX50]     NVIDIA GeForce RTX 50 series page: RTX 5090 3,352 AI TOPS (FP4 sparse); Tom's
+//              Hardware's RTX 5090 specification box (J. Walton; 170 SMs, 2,407 MHz boost, 32 GB
+//              GDDR7 at 1,792 GB/s, 104 TFLOPS FP32, 838 TFLOPS FP16 and 3,352 FP8/FP4, sparse
+//              with FP16 accumulate, 575 W); GeForce Blackwell halves FP32-accumulate tensor
+//              rates as Ada did (hmc-tech.com's RTX 5050 page: FP16 52.63 with FP16 accumulate,
+//              26.32 with FP32 accumulate, FP4 210.5 dense)
+//  [MI325X-DS] AMD Instinct MI325X data sheet, as transcribed by awesomeagents.ai (256 GB HBM3E,
+//              6 TB/s, FP8 2,614.9 | 5,229.8*, BF16/FP16 1,307.4, TF32 653.7, FP32 163.4 TFLOPS,
+//              1,000 W) and wiaix.com (PCIe Gen5 x16, seven Infinity Fabric links joining eight
+//              GPUs); the CDNA3 compute die of the MI300X (304 CUs)
+//  [MI355X]    AMD Instinct MI355X: 288 GB HBM3E at 8 TB/s and 1,400 W (aiwiki.ai, The Register
+//              2025-06-12: "10 petaFLOPS" FP4, "double that" with sparsity); 2.4 GHz peak clock
+//              (wccftech, Hot Chips 2025); 8 XCDs of 32 CUs (256) and 8,192 FP8 FLOP per CU per
+//              clock (AMD at ISSCC 2026, world-today-news.com); FP64 78.6 TFLOPS and ~153 GB/s
+//              per Infinity Fabric link (humeconsulting.co); PCIe Gen5 x16 (AMD's MLPerf
+//              Inference v6.0 system description)
+//  [PUBLOG]    device totals and SM counts printed by the driver in public logs and code:
+//              nvidia-smi "NVIDIA B300 SXM6 AC, 275040 MiB" (148 SMs, 2,032 MHz max SM clock),
+//              "NVIDIA GB200, 189471 MiB" (152 SMs), "NVIDIA GB300, 284208 MiB", "NVIDIA
+//              GeForce RTX 5090, 32607 MiB", "NVIDIA H800, 81559 MiB", "NVIDIA H20, 97871 MiB",
+//              "NVIDIA A800-SXM4-80GB, 81920 MiB" (= 80 GiB: the capacity itself); torch "NVIDIA
+//              RTX PRO 6000 Blackwell Server Edition" total_memory_mb 97343, multi_processor_count
+//              188
 #pragma once
 
 #include <gpuplan/specs/gpu.hpp>
@@ -194,6 +256,44 @@ inline constexpr gpu_spec a100_pcie_80gb{
     .kernels =
         {
             .matmul_16bit = efficiency_figure::of_this_gpu(mamf::a100_pcie_bf16, "bf16 MAMF of the A100 PCIe"),
+        },
+};
+
+/// A800 SXM 80GB: the A100 80GB SXM for the Chinese market (2022), NVLink cut to 400 GB/s.
+inline constexpr gpu_spec a800_sxm_80gb{
+    .name = "A800-SXM4-80GB",
+    .aliases = {"a800", "a800-80gb", "a800-sxm", "NVIDIA A800-SXM4-80GB", "a800-sxm4-80gb"},
+    .maker = vendor::nvidia,
+    .architecture = "Ampere",
+    .form = form_factor::sxm,
+    // [A800-DS] 80GB HBM2e; nvidia-smi prints "NVIDIA A800-SXM4-80GB, 81920 MiB" ([PUBLOG]):
+    // exactly 80 GiB, the capacity itself, not what a program may allocate
+    .memory = 80 * units::GiB,
+    .memory_usable = {},  // no published CUDA total found
+    .memory_type = "HBM2e",
+    .memory_bandwidth = 2039 * units::GBps,  // [A800-DS] 2,039 GB/s
+    .peak =
+        {
+            .fp64_vector = 9.7 * units::TFLOPS,   // [A800-DS] the A100 80GB SXM column
+            .fp64_tensor = 19.5 * units::TFLOPS,  // [A800-DS]
+            .fp32_vector = 19.5 * units::TFLOPS,  // [A800-DS]
+            .tf32_tensor = 156 * units::TFLOPS,   // [A800-DS] 156 | 312*
+            .bf16_tensor = 312 * units::TFLOPS,   // [A800-DS] 312 | 624*
+            .fp16_tensor = 312 * units::TFLOPS,   // [A800-DS]
+            .fp8_tensor = {},
+            .int8_tensor = 624 * units::TFLOPS,  // [A800-DS] 624 | 1,248* TOPS
+            .fp4_tensor = {},
+            .sparsity_factor = 2.0,
+        },
+    .tdp = 400 * units::W,  // [A800-DS] 400 W
+    // [A800-DS] NVLink 400 GB/s (bidirectional): 8 NVLink3 links of 50 GB/s ([GA100-WP])
+    .gpu_link = link_spec::from_bidirectional(link_kind::nvlink, 8, 400 * units::GBps, 7),
+    .pcie = {.generation = 4, .lanes = 16},  // [A800-DS] PCIe Gen4: 64 GB/s
+    .sm_count = 108,                         // the A100's GA100 configuration, as the rates are
+    .boost_clock = 1410 * units::MHz,        // [GA100-WP]
+    .kernels =
+        {
+            .matmul_16bit = efficiency_figure::borrowed(mamf::a100_sxm_bf16, "bf16 MAMF of the A100 SXM"),
         },
 };
 
@@ -384,6 +484,83 @@ inline constexpr gpu_spec h200_nvl{
         },
 };
 
+/// H800 SXM: the H100 SXM for the Chinese market (2023), FP64 and NVLink cut.
+inline constexpr gpu_spec h800_sxm{
+    .name = "H800-SXM5-80GB",
+    .aliases = {"h800", "h800-sxm", "NVIDIA H800", "h800-80gb", "h800-sxm5"},
+    .maker = vendor::nvidia,
+    .architecture = "Hopper",
+    .form = form_factor::sxm,
+    .memory = 80 * units::GiB,  // [H800-DS] 80GB HBM3, as the H100 SXM
+    .memory_usable = 81559 * units::MiB,  // [PUBLOG] nvidia-smi "NVIDIA H800, 81559 MiB"
+    .memory_type = "HBM3",
+    .memory_bandwidth = 3350 * units::GBps,  // [H800-DS] 3.35 TB/s
+    .peak =
+        {
+            .fp64_vector = 1 * units::TFLOPS,      // [H800-DS] FP64 1 TFLOPS
+            .fp64_tensor = 1 * units::TFLOPS,      // [H800-DS] FP64 Tensor Core 1 TFLOPS
+            .fp32_vector = 67 * units::TFLOPS,     // [H800-DS]
+            .tf32_tensor = 494.5 * units::TFLOPS,  // [H800-DS] 989* / 2
+            .bf16_tensor = 989.5 * units::TFLOPS,  // [H800-DS] 1,979* / 2
+            .fp16_tensor = 989.5 * units::TFLOPS,  // [H800-DS] 1,979* / 2
+            .fp8_tensor = 1979 * units::TFLOPS,    // [H800-DS] 3,958* / 2
+            .int8_tensor = 1979 * units::TFLOPS,   // [H800-DS] 3,958* TOPS / 2
+            .fp4_tensor = {},
+            .sparsity_factor = 2.0,
+        },
+    .tdp = 700 * units::W,  // [H800-DS] up to 700 W
+    // [H800-DS] NVLink 400 GB/s (bidirectional): 8 NVLink4 links of 50 GB/s ([GH100-WP])
+    .gpu_link = link_spec::from_bidirectional(link_kind::nvlink, 8, 400 * units::GBps, 7),
+    .pcie = {.generation = 5, .lanes = 16},  // [H800-DS] PCIe Gen5: 128 GB/s
+    .sm_count = 132,  // the H100 SXM5's: same GH100 configuration (philisun.com; FP32 67 TFLOPS)
+    .boost_clock = 1980 * units::MHz,  // the H100 SXM5's ([GH100-WP]), as the rates are
+    .kernels =
+        {
+            .matmul_16bit = efficiency_figure::borrowed(mamf::h100_sxm_bf16, "bf16 MAMF of the H100 SXM"),
+            .matmul_8bit = efficiency_figure::borrowed(mamf::h100_sxm_fp8, "fp8 MAMF of the H100 SXM"),
+        },
+};
+
+/// H20 (HGX H20): the Hopper part for the Chinese market after October 2023, its tensor rates
+/// cut to 15% of the H100's and its memory raised to 96 GB.
+inline constexpr gpu_spec h20{
+    .name = "H20-96GB",
+    .aliases = {"h20", "NVIDIA H20", "hgx-h20", "h20-sxm"},
+    .maker = vendor::nvidia,
+    .architecture = "Hopper",
+    .form = form_factor::sxm,               // [H20-SPEC] SXM, for 8-way HGX
+    .memory = 96 * units::GiB,              // [H20-SPEC] 96 GB HBM3 (6 stacks x 16 GiB)
+    .memory_usable = 97871 * units::MiB,    // [PUBLOG] nvidia-smi "NVIDIA H20, 97871 MiB"
+    .memory_type = "HBM3",
+    .memory_bandwidth = 4000 * units::GBps,  // [H20-SPEC] 4.0 TB/s
+    .peak =
+        {
+            .fp64_vector = 1 * units::TFLOPS,    // [H20-SPEC] FP64 1 TFLOPS
+            .fp64_tensor = {},                   // not given
+            .fp32_vector = 44 * units::TFLOPS,   // [H20-SPEC]
+            .tf32_tensor = 74 * units::TFLOPS,   // [H20-SPEC]
+            .bf16_tensor = 148 * units::TFLOPS,  // [H20-SPEC] "FP16 dense 148" (BF16 the same path)
+            .fp16_tensor = 148 * units::TFLOPS,  // [H20-SPEC]
+            .fp8_tensor = 296 * units::TFLOPS,   // [H20-SPEC]
+            .int8_tensor = 296 * units::TFLOPS,  // [H20-SPEC] 296 TOPS
+            .fp4_tensor = {},
+            // the sources give dense figures; the tensor cores are Hopper's, with 2:4 sparsity
+            .sparsity_factor = 2.0,
+        },
+    .tdp = 400 * units::W,  // [H20-SPEC] (willitrunai.com) 400 W
+    // [H20-SPEC] NVLink 900 GB/s (bidirectional): the H100's 18 NVLink4 links
+    .gpu_link = link_spec::from_bidirectional(link_kind::nvlink, 18, 900 * units::GBps, 7),
+    .pcie = {.generation = 5, .lanes = 16},  // [H20-SPEC] PCIe Gen5 x16
+    .sm_count = 78,                          // [H20-SPEC] Geekbench 6 listing: 78 SMs
+    .boost_clock = {},                       // not in the sources read
+    // no measurement of its own: the H100 SXM's fractions (the same Hopper SMs, fewer of them)
+    .kernels =
+        {
+            .matmul_16bit = efficiency_figure::borrowed(mamf::h100_sxm_bf16, "bf16 MAMF of the H100 SXM"),
+            .matmul_8bit = efficiency_figure::borrowed(mamf::h100_sxm_fp8, "fp8 MAMF of the H100 SXM"),
+        },
+};
+
 // ------------------------------------------------------------------------------------ Blackwell --
 
 inline constexpr gpu_spec b200{
@@ -422,6 +599,134 @@ inline constexpr gpu_spec b200{
         {
             .matmul_16bit = efficiency_figure::of_this_gpu(mamf::b200_bf16, "bf16 MAMF of the B200"),
             .matmul_8bit = efficiency_figure::of_this_gpu(mamf::b200_fp8, "fp8 MAMF of the B200"),
+        },
+};
+
+/// HGX B300 (Blackwell Ultra, SXM, 8 per baseboard, configured at 1,100 W).
+inline constexpr gpu_spec b300{
+    .name = "B300-SXM-288GB",
+    .aliases = {"b300", "b300-sxm", "NVIDIA B300 SXM6 AC", "b300-288gb", "blackwell-ultra",
+                "hgx-b300-gpu"},
+    .maker = vendor::nvidia,
+    .architecture = "Blackwell",
+    .form = form_factor::sxm,
+    // NVIDIA markets "288 GB" ([B300-GK]: 8 stacks of 12-high HBM3e, 288 GiB physical); [HGX]
+    // totals 2.1 TB over 8 GPUs (270 per GPU; [VERDA] 270 GB). The driver's total, 275,040 MiB
+    // ([PUBLOG], nvidia-smi), is 288.4e9 bytes: above 270e9 and below 270 GiB, so, as on the
+    // B200, the enabled capacity is binary: 270 GiB (= 289.9e9 B, the "288 GB" read decimally).
+    .memory = 270 * units::GiB,
+    .memory_usable = 275040 * units::MiB,  // [PUBLOG] nvidia-smi "B300 SXM6 AC, 275040 MiB"
+    .memory_type = "HBM3e",
+    .memory_bandwidth = 8000 * units::GBps,  // [B300-GK] 8 TB/s ([VERDA] lists 7.7)
+    .peak =
+        {
+            .fp64_vector = 1.25 * units::TFLOPS,  // [B300-GK]; [HGX] 10 TFLOPS / 8
+            .fp64_tensor = 1.25 * units::TFLOPS,  // [HGX] "FP64/FP64 Tensor Core 10 TFLOPS" / 8
+            .fp32_vector = 75 * units::TFLOPS,    // [HGX] 600 TFLOPS / 8
+            .tf32_tensor = 1125 * units::TFLOPS,  // [HGX] 18 PF* / 8 / 2; [B300-GK] 1,125
+            .bf16_tensor = 2250 * units::TFLOPS,  // [HGX] 36 PF* / 8 / 2; [B300-GK] 2,250
+            .fp16_tensor = 2250 * units::TFLOPS,  // [HGX] 36 PF* / 8 / 2
+            .fp8_tensor = 4500 * units::TFLOPS,   // [HGX] 72 PF* / 8 / 2; [B300-GK] 4,500
+            // [HGX] "INT8 Tensor Core 2 POPS*" / 8 / 2: Blackwell Ultra cut INT8 (B200: 4,500).
+            // [B300-GK] prints 4,500 (the B200 figure) and [VERDA] 150: the vendor's table wins.
+            .int8_tensor = 125 * units::TFLOPS,
+            // [B300-GK] 13,125 dense | 18,000 sparse ([VERDA]: 14,000 dense). FP4's sparse
+            // figure is 1.37x dense, not sparsity_factor x dense: peak.sparse_tensor(fp4)
+            // overstates it (26,250); nothing in the models reads sparse rates.
+            .fp4_tensor = 13125 * units::TFLOPS,
+            .sparsity_factor = 2.0,  // [HGX] "* With sparsity" (TF32 to FP8)
+        },
+    .tdp = 1100 * units::W,  // [VERDA] 1.1 kW in HGX; [PUBLOG] power cap 1,100 W
+    // [HGX] NVLink 5 through NVSwitch: 1.8 TB/s per GPU (bidirectional), 14.4 TB/s over 8; 18 links
+    .gpu_link = link_spec::from_bidirectional(link_kind::nvlink, 18, 1800 * units::GBps, 7),
+    .pcie = {.generation = 6, .lanes = 16},  // [B300-GK] PCIe Gen6
+    .sm_count = 148,                         // [PUBLOG] "B300 SXM6 AC (sm_103a, 148 SMs)"
+    .boost_clock = 2032 * units::MHz,        // [PUBLOG] nvidia-smi max SM clock 2,032 MHz
+    // no measurement of its own: the B200's figures (Blackwell tensor cores of the same kind)
+    .kernels =
+        {
+            .matmul_16bit = efficiency_figure::borrowed(mamf::b200_bf16, "bf16 MAMF of the B200"),
+            .matmul_8bit = efficiency_figure::borrowed(mamf::b200_fp8, "fp8 MAMF of the B200"),
+        },
+};
+
+/// The Blackwell GPU of a GB200 superchip (GB200 NVL72), configured at 1,200 W: faster than the
+/// HGX B200 (1,000 W) and with 186 GB enabled.
+inline constexpr gpu_spec gb200{
+    .name = "GB200-186GB",
+    .aliases = {"gb200", "NVIDIA GB200", "gb200-gpu", "b200-gb200"},
+    .maker = vendor::nvidia,
+    .architecture = "Blackwell",
+    .form = form_factor::other,  // on the Grace Blackwell superchip board, not an SXM module
+    // [NVL72] 13.4 TB over 72 GPUs = 186 "GB", binary: the driver's 189,471 MiB ([PUBLOG]) is
+    // 198.7e9 B, above 186e9 B and below 186 GiB (190,464 MiB)
+    .memory = 186 * units::GiB,
+    .memory_usable = 189471 * units::MiB,  // [PUBLOG] nvidia-smi "NVIDIA GB200, 189471 MiB"
+    .memory_type = "HBM3e",
+    .memory_bandwidth = 8000 * units::GBps,  // [NVL72] 576 TB/s over 72 GPUs
+    .peak =
+        {
+            .fp64_vector = 45 * units::TFLOPS,     // [GB-GK]
+            .fp64_tensor = 45 * units::TFLOPS,     // [GB-GK]
+            .fp32_vector = 90 * units::TFLOPS,     // [GB-GK]
+            .tf32_tensor = 1250 * units::TFLOPS,   // [GB-GK] 1,250 | 2,500*
+            .bf16_tensor = 2500 * units::TFLOPS,   // [GB-GK] 2,500 | 5,000*
+            .fp16_tensor = 2500 * units::TFLOPS,   // [GB-GK]
+            .fp8_tensor = 5000 * units::TFLOPS,    // [GB-GK] 5,000 | 10,000*; [NVL72] 720 PF* / 72
+            .int8_tensor = 5000 * units::TFLOPS,   // [GB-GK] 5,000 | 10,000*
+            .fp4_tensor = 10000 * units::TFLOPS,   // [GB-GK] 10,000 | 20,000*; [NVL72] 1.44 EF* / 72
+            .sparsity_factor = 2.0,
+        },
+    .tdp = 1200 * units::W,  // [GB-GK] the GB200 variant configured at 1,200 W
+    // NVLink 5: 1.8 TB/s per GPU (bidirectional), 18 links, to all 71 others through the
+    // NVLink switch trays of the rack ([NVL72] 130 TB/s = 72 x 1.8 TB/s)
+    .gpu_link = link_spec::from_bidirectional(link_kind::nvlink, 18, 1800 * units::GBps, 71),
+    .pcie = {.generation = 6, .lanes = 16},  // [BW-TB] PCIe Gen6 (the CPU link is NVLink-C2C)
+    .sm_count = 152,                         // [PUBLOG] "NVIDIA GB200, 152 SMs"
+    .boost_clock = {},                       // not in the sources read
+    .kernels =
+        {
+            .matmul_16bit = efficiency_figure::borrowed(mamf::b200_bf16, "bf16 MAMF of the B200"),
+            .matmul_8bit = efficiency_figure::borrowed(mamf::b200_fp8, "fp8 MAMF of the B200"),
+        },
+};
+
+/// The Blackwell Ultra GPU of a GB300 superchip (GB300 NVL72), at 1,400 W.
+inline constexpr gpu_spec gb300{
+    .name = "GB300-288GB",
+    .aliases = {"gb300", "NVIDIA GB300", "gb300-gpu", "b300-gb300"},
+    .maker = vendor::nvidia,
+    .architecture = "Blackwell",
+    .form = form_factor::other,
+    // 288 "GB" ([NVL72] 20.7 TB / 72; [VERDA] lists 279), binary: the driver's 284,208 MiB
+    // ([PUBLOG]) is 298.0e9 B, above 288e9 B and below 288 GiB (294,912 MiB)
+    .memory = 288 * units::GiB,
+    .memory_usable = 284208 * units::MiB,  // [PUBLOG] nvidia-smi "NVIDIA GB300, 284208 MiB"
+    .memory_type = "HBM3e",
+    .memory_bandwidth = 8000 * units::GBps,  // [NVL72] 576 TB/s over 72; [VERDA] 8 TB/s
+    .peak =
+        {
+            .fp64_vector = {},  // not in the sources read ([B300-GK]: "essentially no FP64")
+            .fp64_tensor = {},
+            .fp32_vector = 80 * units::TFLOPS,     // [VERDA] 0.080 PFLOPS
+            .tf32_tensor = 1250 * units::TFLOPS,   // [VERDA] 1.25 PFLOPS dense
+            .bf16_tensor = 2500 * units::TFLOPS,   // [VERDA] 2.5 PFLOPS dense
+            .fp16_tensor = 2500 * units::TFLOPS,   // [VERDA]
+            .fp8_tensor = 5000 * units::TFLOPS,    // [NVL72] 720 PF* / 72 / 2; [VERDA] 5 PF
+            .int8_tensor = 24000.0 / 72.0 / 2.0 * units::TFLOPS,  // [NVL72] 24 POPS* ([VERDA] 165)
+            // [NVL72] 1,080 PF dense / 72 (1,440 PF sparse: 1.33x, not sparsity_factor x)
+            .fp4_tensor = 15000 * units::TFLOPS,
+            .sparsity_factor = 2.0,  // [NVL72] "*" sparse figures, FP8 and above
+        },
+    .tdp = 1400 * units::W,  // [VERDA] max TDP 1.4 kW; [B300-GK] 1,400 W
+    .gpu_link = link_spec::from_bidirectional(link_kind::nvlink, 18, 1800 * units::GBps, 71),
+    .pcie = {.generation = 6, .lanes = 16},  // [B300-GK] PCIe Gen6
+    .sm_count = 0,                           // not in the sources read
+    .boost_clock = {},
+    .kernels =
+        {
+            .matmul_16bit = efficiency_figure::borrowed(mamf::b200_bf16, "bf16 MAMF of the B200"),
+            .matmul_8bit = efficiency_figure::borrowed(mamf::b200_fp8, "fp8 MAMF of the B200"),
         },
 };
 
@@ -487,6 +792,40 @@ inline constexpr gpu_spec l40s{
     .boost_clock = 2520 * units::MHz,        // [L40S-DS]
 };
 
+/// L20: the L40S-class AD102 card for the Chinese market (2023); its tensor rates are unknown
+/// here (see [L20-SPEC]), so the timing models refuse it until they are given.
+inline constexpr gpu_spec l20{
+    .name = "L20-48GB",
+    .aliases = {"l20", "NVIDIA L20"},
+    .maker = vendor::nvidia,
+    .architecture = "Ada Lovelace",
+    .form = form_factor::pcie,
+    .memory = 48 * units::GiB,              // [L20-SPEC] 48 GB GDDR6
+    .memory_usable = {},
+    .memory_type = "GDDR6",
+    .memory_bandwidth = 864 * units::GBps,  // [L20-SPEC] 864 GB/s
+    .peak =
+        {
+            .fp64_vector = {},
+            .fp64_tensor = {},
+            .fp32_vector = 59.35 * units::TFLOPS,  // [L20-SPEC] 92 SMs x 128 x 2 x 2.52 GHz
+            // tensor rates: not found in any source read (reported as about a third of the
+            // L40S's); 0 = unknown
+            .tf32_tensor = {},
+            .bf16_tensor = {},
+            .fp16_tensor = {},
+            .fp8_tensor = {},
+            .int8_tensor = {},
+            .fp4_tensor = {},
+            .sparsity_factor = 2.0,  // Ada tensor cores (2:4 sparsity)
+        },
+    .tdp = 275 * units::W,  // [L20-SPEC] 275 W
+    .gpu_link = {},         // no NVLink on Ada
+    .pcie = {.generation = 4, .lanes = 16},  // [L20-SPEC] PCIe 4.0 x16
+    .sm_count = 92,                          // [L20-SPEC]
+    .boost_clock = 2520 * units::MHz,        // [L20-SPEC]
+};
+
 inline constexpr gpu_spec rtx_6000_ada{
     .name = "RTX-6000-Ada-48GB",
     .aliases = {"rtx-6000-ada", "rtx6000ada", "NVIDIA RTX 6000 Ada Generation"},
@@ -548,6 +887,76 @@ inline constexpr gpu_spec rtx_4090{
     .pcie = {.generation = 4, .lanes = 16},
     .sm_count = 128,                   // [AD102-WP]
     .boost_clock = 2520 * units::MHz,  // [AD102-WP]
+};
+
+// ------------------------------------------------------------------------ Blackwell (PCIe) --
+
+/// RTX PRO 6000 Blackwell: Server Edition (passive, data-centre) and Workstation Edition, the
+/// same GB202 configuration and memory; Max-Q (300 W) is slower and not this entry.
+inline constexpr gpu_spec rtx_pro_6000_blackwell{
+    .name = "RTX-PRO-6000-Blackwell-96GB",
+    .aliases = {"rtx-pro-6000", "rtx-pro-6000-blackwell", "NVIDIA RTX PRO 6000 Blackwell Server Edition",
+                "NVIDIA RTX PRO 6000 Blackwell Workstation Edition", "rtx-pro-6000-se",
+                "rtx6000-blackwell"},
+    .maker = vendor::nvidia,
+    .architecture = "Blackwell",
+    .form = form_factor::pcie,
+    .memory = 96 * units::GiB,  // [RTXPRO-DB] 96 GB GDDR7 with ECC (32 x 3 GiB, clamshell)
+    .memory_usable = 97343 * units::MiB,  // [PUBLOG] torch total_memory_mb 97343 (Server Ed.)
+    .memory_type = "GDDR7",
+    .memory_bandwidth = 1792 * units::GBps,  // [RTXPRO-DB] 1,792 GB/s (512-bit, 28 Gbps)
+    .peak =
+        {
+            .fp64_vector = 1.97 * units::TFLOPS,    // [RTXPRO-DB]
+            .fp64_tensor = {},
+            .fp32_vector = 125.95 * units::TFLOPS,  // [RTXPRO-DB]; NVIDIA "125 TFLOPS"
+            .tf32_tensor = 251.9 * units::TFLOPS,   // [RTXPRO-DB] 251.9 | 503.8*
+            // [RTXPRO-DB] 503.8 | 1,008*, FP32 accumulate at the FP16-accumulate rate on this
+            // professional part
+            .bf16_tensor = 503.8 * units::TFLOPS,
+            .fp16_tensor = 503.8 * units::TFLOPS,
+            .fp8_tensor = 1007.6 * units::TFLOPS,   // [RTXPRO-DB] "1.01 PFLOPS" = 2 x 503.8
+            .int8_tensor = 1007.6 * units::TFLOPS,  // [RTXPRO-DB] "1.01 POPS"
+            .fp4_tensor = 2015.2 * units::TFLOPS,   // [RTXPRO-DB] "2.02" = 4 x 503.8; NVIDIA 4,000*
+            .sparsity_factor = 2.0,
+        },
+    .tdp = 600 * units::W,  // [RTXPRO-DB] 600 W (Workstation; Server Edition up to 600 W)
+    .gpu_link = {},         // no NVLink on RTX PRO Blackwell
+    .pcie = {.generation = 5, .lanes = 16},  // [RTXPRO-DB] PCIe 5.0 x16
+    .sm_count = 188,                         // [PUBLOG] multi_processor_count 188
+    .boost_clock = 2617 * units::MHz,        // [RTXPRO-DB]
+};
+
+inline constexpr gpu_spec rtx_5090{
+    .name = "RTX-5090-32GB",
+    .aliases = {"rtx-5090", "5090", "NVIDIA GeForce RTX 5090", "GeForce RTX 5090"},
+    .maker = vendor::nvidia,
+    .architecture = "Blackwell",
+    .form = form_factor::pcie,
+    .memory = 32 * units::GiB,            // [RTX50] 32 GB GDDR7
+    .memory_usable = 32607 * units::MiB,  // [PUBLOG] nvidia-smi 32607 MiB
+    .memory_type = "GDDR7",
+    .memory_bandwidth = 1792 * units::GBps,  // [RTX50] 1,792 GB/s
+    .peak =
+        {
+            .fp64_vector = {},
+            .fp64_tensor = {},
+            .fp32_vector = 104.75 * units::TFLOPS,  // [RTX50] 21,760 cores x 2 x 2.407 GHz ("104")
+            .tf32_tensor = 104.75 * units::TFLOPS,  // the FP32 rate, as on the RTX 5050 and 4090
+            // [RTX50] FP4 3,352* = 1,676 dense; FP16 with FP16 accumulate a quarter (838* / 2 =
+            // 419) and with FP32 accumulate half that on GeForce: 209.5
+            .bf16_tensor = 209.5 * units::TFLOPS,
+            .fp16_tensor = 209.5 * units::TFLOPS,
+            .fp8_tensor = 419 * units::TFLOPS,    // FP32 accumulate (FP16 accumulate: 838)
+            .int8_tensor = 838 * units::TFLOPS,   // FP4 / 2, as on the RTX 5050 page
+            .fp4_tensor = 1676 * units::TFLOPS,   // [RTX50] 3,352 AI TOPS* / 2
+            .sparsity_factor = 2.0,
+        },
+    .tdp = 575 * units::W,  // [RTX50] total board power 575 W
+    .gpu_link = {},         // no NVLink on GeForce Blackwell
+    .pcie = {.generation = 5, .lanes = 16},  // [RTX50] PCIe 5.0 x16
+    .sm_count = 170,                         // [RTX50]
+    .boost_clock = 2407 * units::MHz,        // [RTX50]
 };
 
 // --------------------------------------------------------------------------- Ampere (PCIe) --
@@ -777,13 +1186,89 @@ inline constexpr gpu_spec mi300x{
         },
 };
 
-/// Every GPU of the catalog, in the order docs/catalog.md lists them.
+inline constexpr gpu_spec mi325x{
+    .name = "MI325X-256GB",
+    .aliases = {"mi325x", "AMD Instinct MI325X", "mi325"},
+    .maker = vendor::amd,
+    .architecture = "CDNA3",
+    .form = form_factor::oam,
+    .memory = 256 * units::GiB,  // [MI325X-DS] 256 GB HBM3E (8 stacks of 12-high, 32 GiB each)
+    .memory_usable = {},         // no published driver total found
+    .memory_type = "HBM3e",
+    .memory_bandwidth = 6000 * units::GBps,  // [MI325X-DS] 6 TB/s
+    .peak =
+        {
+            // the MI300X's FP64 figures: the same compute die, CUs and clock ([MI325X-DS] gives
+            // the MI300X's figures for every rate it lists); not in the transcription read
+            .fp64_vector = 81.7 * units::TFLOPS,
+            .fp64_tensor = 163.4 * units::TFLOPS,
+            .fp32_vector = 163.4 * units::TFLOPS,    // [MI325X-DS]
+            .tf32_tensor = 653.7 * units::TFLOPS,    // [MI325X-DS]
+            .bf16_tensor = 1307.4 * units::TFLOPS,   // [MI325X-DS]
+            .fp16_tensor = 1307.4 * units::TFLOPS,   // [MI325X-DS]
+            .fp8_tensor = 2614.9 * units::TFLOPS,    // [MI325X-DS] 2,614.9 | 5,229.8*
+            .int8_tensor = 2614.9 * units::TFLOPS,   // the MI300X's (the same die)
+            .fp4_tensor = {},
+            .sparsity_factor = 2.0,  // [MI325X-DS] "FP8 with sparsity 5,229.8"
+        },
+    .tdp = 1000 * units::W,  // [MI325X-DS] 1,000 W
+    // [MI325X-DS] seven Infinity Fabric links, as the MI300X's: 7 x 128 GB/s (bidirectional)
+    .gpu_link = link_spec::from_bidirectional(link_kind::xgmi, 7, 896 * units::GBps, 7),
+    .pcie = {.generation = 5, .lanes = 16},  // [MI325X-DS] PCIe Gen5 x16
+    .sm_count = 304,                         // [MI325X-DS] 304 compute units
+    .boost_clock = 2100 * units::MHz,  // the MI300X's: 1,307.4 TFLOPS = 304 CUs x 2,048 x 2.1 GHz
+    .kernels =
+        {
+            .matmul_16bit = efficiency_figure::borrowed(mamf::mi300x_bf16, "bf16 MAMF of the MI300X"),
+        },
+};
+
+inline constexpr gpu_spec mi355x{
+    .name = "MI355X-288GB",
+    .aliases = {"mi355x", "AMD Instinct MI355X", "mi355"},
+    .maker = vendor::amd,
+    .architecture = "CDNA4",
+    .form = form_factor::oam,
+    .memory = 288 * units::GiB,  // [MI355X] 288 GB HBM3E (8 stacks of 12-high, 36 GiB each)
+    .memory_usable = {},
+    .memory_type = "HBM3e",
+    .memory_bandwidth = 8000 * units::GBps,  // [MI355X] 8 TB/s
+    .peak =
+        {
+            .fp64_vector = 78.6 * units::TFLOPS,  // [MI355X] 78.6 TFLOPS
+            .fp64_tensor = 78.6 * units::TFLOPS,  // CDNA4 runs FP64 matrices at the vector rate
+            // twice FP64 as on every CDNA part (MI300X 81.7 / 163.4): not in the sources read
+            .fp32_vector = 157.3 * units::TFLOPS,
+            .tf32_tensor = {},  // not in the sources read
+            // [MI355X] 256 CUs x 8,192 FP8 FLOP/clk x 2.4 GHz = 5,033 TFLOPS ("five petaflops");
+            // 16-bit at half the FP8 rate as on CDNA3 (1,307.4 vs 2,614.9); FP4 twice FP8
+            // ("10 petaFLOPS")
+            .bf16_tensor = 2516.6 * units::TFLOPS,
+            .fp16_tensor = 2516.6 * units::TFLOPS,
+            .fp8_tensor = 5033.2 * units::TFLOPS,
+            .int8_tensor = {},  // not in the sources read
+            .fp4_tensor = 10066.3 * units::TFLOPS,
+            .sparsity_factor = 2.0,  // [MI355X] The Register: "double that" with sparsity
+        },
+    .tdp = 1400 * units::W,  // [MI355X] 1,400 W total board power (liquid cooled)
+    // [MI355X] ~153 GB/s per Infinity Fabric link (bidirectional), 7 links to the 7 peers of an
+    // 8-GPU board
+    .gpu_link = link_spec::from_bidirectional(link_kind::xgmi, 7, 7 * 153 * units::GBps, 7),
+    .pcie = {.generation = 5, .lanes = 16},  // [MI355X] PCIe Gen5 x16
+    .sm_count = 256,                         // [MI355X] 8 XCDs x 32 CUs
+    .boost_clock = 2400 * units::MHz,        // [MI355X] 2.4 GHz peak
+};
+
+/// Every GPU of the catalog, in the order docs/catalog.md lists them (h100_sxm stays all_gpus[4],
+/// as tests/static/catalog_static.cpp and the docs use it).
 inline constexpr std::array all_gpus{
     a100_sxm_40gb,  a100_sxm_80gb,  a100_pcie_40gb, a100_pcie_80gb, h100_sxm,
-    h100_pcie,      h100_nvl,       h200_sxm,       h200_nvl,       b200,
-    l4,             l40s,           rtx_6000_ada,   rtx_4090,       a10,
+    h100_pcie,      h100_nvl,       h200_sxm,       h200_nvl,       h800_sxm,
+    h20,            a800_sxm_80gb,  b200,           b300,           gb200,
+    gb300,          l4,             l40s,           l20,            rtx_6000_ada,
+    rtx_4090,       rtx_pro_6000_blackwell,         rtx_5090,       a10,
     rtx_3090,       t4,             v100_sxm2_16gb, v100_sxm2_32gb, v100_pcie_16gb,
-    v100_pcie_32gb, mi250x,         mi300x,
+    v100_pcie_32gb, mi250x,         mi300x,         mi325x,         mi355x,
 };
 
 }  // namespace gpuplan::catalog

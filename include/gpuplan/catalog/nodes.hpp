@@ -19,6 +19,21 @@
 //               1 north-south), 200 Gb/s of east-west bandwidth per GPU
 //  [NVCERT]     NVIDIA-Certified Systems Configuration Guide: system memory at least twice the
 //               total GPU memory
+//  [HGX]        (B300) nvidia.com/en-us/data-center/hgx, HGX B300: 8 Blackwell Ultra GPUs through
+//               NVLink 5 switches, 1.8 TB/s per GPU (14.4 TB/s in all), networking 1.6 TB/s
+//               (fibermall.com transcription); acecloud.ai "NVIDIA HGX B300": 8x ConnectX-8
+//               SuperNICs on the baseboard, up to 800 Gb/s per GPU
+//  [NVL72]      nvidia.com GB200 NVL72 / GB300 NVL72: 72 GPUs and 36 Grace CPUs in one rack, one
+//               NVLink 5 domain through 9 NVLink switch trays, 130 TB/s (= 72 x 1.8 TB/s), 17 TB
+//               LPDDR5X (36 x 480 GB, fibermall.com "In-depth analysis for NVIDIA GB200";
+//               vendordeep.com for GB300); GB300: a ConnectX-8 SuperNIC at 800 Gb/s per GPU
+//               (vendordeep.com; glennklockwood.com: "72 ConnectX-8 NICs")
+//  [NVL72-RA]   docs.nvidia.com enterprise-reference-architectures nvl72-ai-factory,
+//               "System Hardware & Components": GB300 NVL72 compute tray of 4 GPUs and 2 Grace
+//               CPUs with 4 ConnectX-8 HCAs; 9 NVSwitch trays; "Full rack requiring up to 142 kW"
+//  [MLPERF-GB200] MLPerf Inference v6.1, Crusoe GB200-NVL72_GB200-186GB system description:
+//               per 4-GPU compute tray, 4 BlueField-3 / ConnectX-7 adapters on InfiniBand (one per
+//               GPU); ConnectX-7 runs at most 400 Gb/s (NDR)
 #pragma once
 
 #include <gpuplan/catalog/gpus.hpp>
@@ -96,11 +111,62 @@ inline constexpr node_spec pcie_8x_l40s{
     .max_power = {},
 };
 
+/// DGX B300 / HGX B300: 8 B300 through NVLink 5 switches, one ConnectX-8 per GPU. The host
+/// (CPUs, memory, storage, power) of the DGX was not in the sources read: left unknown.
+inline constexpr node_spec dgx_b300{
+    .name = "DGX-B300",
+    .aliases = {"hgx-b300", "dgxb300", "hgx-b300-8gpu", "dgx-b300-2300gb"},
+    .gpu = b300,  // [HGX] 8x Blackwell Ultra
+    .gpus = 8,
+    .fabric = intra_node_fabric::nvswitch,  // [HGX] NVLink 5 switch
+    .scale_up_per_gpu = 900 * units::GBps,  // [HGX] 1.8 TB/s bidirectional per GPU, halved
+    // [HGX] 8 ConnectX-8 SuperNICs, 800 Gb/s per GPU (networking 1.6 TB/s: 8 x 800 Gb/s, both
+    // directions)
+    .nics = {.count = 8, .per_nic = 800 * units::Gbps, .model = "ConnectX-8 SuperNIC 800G"},
+    .host_memory = {},    // not in the sources read
+    .local_storage = {},  // not in the sources read
+    .max_power = {},      // not in the sources read
+};
+
+/// GB200 NVL72: one rack of 18 compute trays (4 GPUs, 2 Grace CPUs each) joined by 9 NVLink
+/// switch trays into one 72-GPU NVLink domain. As a node_spec the rack is the node: its GPUs are
+/// the scale-up domain (tensor and expert parallelism may span all 72), its NICs the scale-out.
+inline constexpr node_spec gb200_nvl72{
+    .name = "GB200-NVL72",
+    .aliases = {"dgx-gb200", "gb200-rack", "gb200-nvl72-rack"},
+    .gpu = gb200,
+    .gpus = 72,
+    .fabric = intra_node_fabric::nvswitch,  // [NVL72] NVLink 5 through the NVLink switch trays
+    .scale_up_per_gpu = 900 * units::GBps,  // [NVL72] 1.8 TB/s bidirectional per GPU, halved
+    // [MLPERF-GB200] one ConnectX-7 class adapter per GPU at 400 Gb/s
+    .nics = {.count = 72, .per_nic = 400 * units::Gbps, .model = "ConnectX-7 / BlueField-3 400G"},
+    .host_memory = 36 * 480 * units::GB,  // [NVL72] 36 Grace CPUs x 480 GB LPDDR5X (17 TB)
+    .local_storage = {},                  // not in the sources read
+    .max_power = {},  // no NVIDIA figure read (secondary sources say ~120 kW): the power models
+                      // use their node model (models/energy.hpp)
+};
+
+/// GB300 NVL72: the GB200 NVL72 rack with Blackwell Ultra GPUs and a ConnectX-8 per GPU.
+inline constexpr node_spec gb300_nvl72{
+    .name = "GB300-NVL72",
+    .aliases = {"dgx-gb300", "gb300-rack", "gb300-nvl72-rack"},
+    .gpu = gb300,
+    .gpus = 72,
+    .fabric = intra_node_fabric::nvswitch,  // [NVL72-RA] 9 NVSwitch trays, all 72 GPUs
+    .scale_up_per_gpu = 900 * units::GBps,  // [NVL72-RA] 130 TB/s / 72 = 1.8 TB/s, halved
+    // [NVL72-RA] 4 ConnectX-8 per 4-GPU tray; [NVL72] 800 Gb/s per GPU
+    .nics = {.count = 72, .per_nic = 800 * units::Gbps, .model = "ConnectX-8 SuperNIC 800G"},
+    .host_memory = 36 * 480 * units::GB,  // [NVL72] 36 Grace CPUs, 17 TB LPDDR5X
+    .local_storage = {},                  // [NVL72-RA] 4 E1.S per tray, capacity not given
+    .max_power = 142000 * units::W,       // [NVL72-RA] "Full rack requiring up to 142 kW"
+};
+
 /// Every node of the catalog.
-inline constexpr std::array all_nodes{dgx_a100, dgx_h100, hgx_h200, dgx_b200, pcie_8x_l40s};
+inline constexpr std::array all_nodes{dgx_a100, dgx_h100,    hgx_h200,   dgx_b200,
+                                       pcie_8x_l40s, dgx_b300, gb200_nvl72, gb300_nvl72};
 
 /// The catalog server that carries `gpu` as its own (DGX A100, DGX H100, HGX H200, DGX B200,
-/// 8x L40S), if any.
+/// 8x L40S, DGX B300, and the GB200 / GB300 NVL72 racks for their GPUs), if any.
 constexpr std::optional<node_spec> node_carrying(const gpu_spec& gpu) {
   for (const node_spec& n : all_nodes)
     if (n.gpu.name == gpu.name) return n;

@@ -250,7 +250,7 @@ inline constexpr cloud_price azure_nd96isr_h100_v5{
 
 /// CoreWeave on demand, 8-GPU HGX instances (the GPU price includes the host's vCPU, RAM and
 /// ephemeral storage, docs.coreweave.com "Billing and charges"), publicly listed in February 2026
-/// (H100, H200, B200, A100 80GB).
+/// (H100, H200, B200, A100 80GB; GB200 NVL72 and RTX PRO 6000 below).
 inline constexpr cloud_price coreweave_hgx_h100{
     .provider = "coreweave",
     .instance = "HGX H100 8x",
@@ -300,6 +300,33 @@ inline constexpr cloud_price coreweave_a100_80gb{
         "2026: CoreWeave NVIDIA A100 80GB 8x GPU $21.60/h",
 };
 
+/// CoreWeave on demand, the same February 2026 list: a GB200 NVL72 sold by the 4-GPU slice (one
+/// compute tray of the rack), $42.00/h, and an 8x RTX PRO 6000 instance, $20.00/h.
+inline constexpr cloud_price coreweave_gb200_nvl72{
+    .provider = "coreweave",
+    .instance = "GB200 NVL72 4-GPU slice",
+    .gpu = "GB200-186GB",
+    .gpus_per_instance = 4,
+    .region = {},
+    .on_demand = detail::per_gpu_hour(42.00, 4),  // $10.50 per GPU-hour
+    .date = {2026, 2, 28},
+    .source =
+        "kaelresearch.com 'GPU Economics: What Inference Actually Costs in 2026', February "
+        "2026: CoreWeave NVIDIA GB200 NVL72 4-GPU slice $42.00/h",
+};
+inline constexpr cloud_price coreweave_rtx_pro_6000{
+    .provider = "coreweave",
+    .instance = "RTX PRO 6000 8x",
+    .gpu = "RTX-PRO-6000-Blackwell-96GB",
+    .gpus_per_instance = 8,
+    .region = {},
+    .on_demand = detail::per_gpu_hour(20.00, 8),  // $2.50 per GPU-hour
+    .date = {2026, 2, 28},
+    .source =
+        "kaelresearch.com 'GPU Economics: What Inference Actually Costs in 2026', February "
+        "2026: CoreWeave NVIDIA RTX PRO 6000 8x GPU $20.00/h",
+};
+
 /// The default price book.
 inline constexpr std::array default_prices{
     aws_p5_48xlarge,        aws_p5_48xlarge_reserved_spot, aws_p5_capacity_block,
@@ -308,6 +335,7 @@ inline constexpr std::array default_prices{
     coreweave_hgx_h200,     coreweave_hgx_b200,            coreweave_a100_80gb,
     lambda_1x_h100_sxm,     lambda_1x_h100_pcie,           lambda_1x_a100_40gb,
     modal_h100,             runpod_8x_h100,                vastai_8x_h100,
+    coreweave_gb200_nvl72,  coreweave_rtx_pro_6000,
 };
 
 // ---- owned servers ------------------------------------------------------------------------------

@@ -270,7 +270,8 @@ struct serving_plan {
                         "serving_plan.compute_dtype must be fp32, bf16, fp16, fp8, int8 or fp4");
     detail::check_input(node.gpu.peak.tensor(compute_dtype).value > 0.0,
                         "serving_plan.compute_dtype: the GPU has no tensor rate for this "
-                        "precision (fp8 needs Hopper or later)");
+                        "precision (its spec gives 0: fp8 needs Ada or later, and a rate no "
+                        "source gave is 0 too; a GPU file can supply it)");
   }
 };
 

@@ -44,7 +44,10 @@ struct candidate_bounds {
   int combined_pp_growth = 16;
 
   /// The defaults with the node's NVLink domain: all its GPUs where an NVSwitch or a full mesh
-  /// (xGMI) joins them, else pairs (NVLink bridges) or none (PCIe only).
+  /// (xGMI) joins them, else pairs (NVLink bridges) or none (PCIe only). A domain wider than 8
+  /// (a GB200 or GB300 NVL72 rack: 72 GPUs behind NVLink switches) also widens the tensor-parallel
+  /// growth to the largest power of two inside it (64 of 72), so that the planner offers tensor
+  /// parallelism across the rack; max_tp still bounds it.
   static constexpr candidate_bounds for_node(const node_spec& n) {
     candidate_bounds b{};
     switch (n.fabric) {
@@ -52,6 +55,12 @@ struct candidate_bounds {
       case intra_node_fabric::xgmi: b.nvlink_domain = n.gpus; break;
       case intra_node_fabric::nvlink_bridge: b.nvlink_domain = 2; break;
       case intra_node_fabric::pcie: b.nvlink_domain = 1; break;
+    }
+    if (b.nvlink_domain > b.tp_growth) {
+      int widest = 1;
+      while (widest * 2 <= b.nvlink_domain) widest *= 2;
+      b.tp_growth = widest;
+      b.combined_tp_growth = widest;
     }
     return b;
   }
