@@ -12,7 +12,13 @@
 //       Qwen2: biases on q, k and v (not o), none in the MLP.
 //       Mixtral: num_local_experts, num_experts_per_tok; every layer is MoE with experts of
 //       intermediate_size, a bias-free router.
-//       sliding_window (Mistral, Mixtral; Qwen2 only with use_sliding_window): the attention span.
+//       sliding_window (Mistral, Mixtral, Phi3; Qwen2 only with use_sliding_window): the
+//       attention span.
+//   Phi3ForCausalLM (Phi-3, Phi-4; configuration_phi3.py)
+//       the Llama keys and defaults (num_key_value_heads absent or null = MHA, tie_word_embeddings
+//       default false, sliding_window default null); no biases; q, k and v fused into one
+//       qkv_proj and gate and up into one gate_up_proj, which hold the same weights as the
+//       separate projections, so the count is the Llama one.
 //   GPT2LMHeadModel
 //       n_embd, n_layer, n_head, vocab_size, n_positions (n_ctx in old files); n_inner absent or
 //       null = 4 x n_embd; LayerNorm, a plain GELU MLP, learned positions, biases everywhere,
@@ -38,18 +44,19 @@
 namespace gpuplan::io {
 
 /// The architectures from_hf_config understands.
-inline constexpr std::array<std::string_view, 6> hf_architectures = {
-    "LlamaForCausalLM", "MistralForCausalLM", "MixtralForCausalLM",
-    "Qwen2ForCausalLM", "GPT2LMHeadModel",    "GPTNeoXForCausalLM"};
+inline constexpr std::array<std::string_view, 7> hf_architectures = {
+    "LlamaForCausalLM", "MistralForCausalLM", "MixtralForCausalLM", "Qwen2ForCausalLM",
+    "GPT2LMHeadModel",  "GPTNeoXForCausalLM", "Phi3ForCausalLM"};
 
 namespace detail {
 
-enum class hf_family : unsigned char { llama, mistral, mixtral, qwen2, gpt2, gpt_neox };
+enum class hf_family : unsigned char { llama, mistral, mixtral, qwen2, gpt2, gpt_neox, phi3 };
 /// Each family by its config.json "model_type".
 inline constexpr enumerator<hf_family> hf_family_names[] = {
     {hf_family::llama, "llama"},     {hf_family::mistral, "mistral"},
     {hf_family::mixtral, "mixtral"}, {hf_family::qwen2, "qwen2"},
-    {hf_family::gpt2, "gpt2"},       {hf_family::gpt_neox, "gpt_neox"}};
+    {hf_family::gpt2, "gpt2"},       {hf_family::gpt_neox, "gpt_neox"},
+    {hf_family::phi3, "phi3"}};
 constexpr const auto& enumerators(hf_family) { return hf_family_names; }
 
 inline std::string supported_list() {
@@ -68,7 +75,8 @@ inline hf_family hf_family_of(const nlohmann::json& cfg, const json_source& src)
                              {"MixtralForCausalLM", hf_family::mixtral},
                              {"Qwen2ForCausalLM", hf_family::qwen2},
                              {"GPT2LMHeadModel", hf_family::gpt2},
-                             {"GPTNeoXForCausalLM", hf_family::gpt_neox}};
+                             {"GPTNeoXForCausalLM", hf_family::gpt_neox},
+                             {"Phi3ForCausalLM", hf_family::phi3}};
   if (has(cfg, "architectures")) {
     const auto& a = cfg.at("architectures");
     if (!a.is_array() || a.empty() || !a[0].is_string())
@@ -183,7 +191,7 @@ inline transformer_spec from_hf_config(const nlohmann::json& cfg, const json_sou
   m.tied_embeddings = get_bool_or(cfg, "tie_word_embeddings", src, false);
   // Sliding-window attention: Mistral's `sliding_window` (null: none); Qwen2 only when
   // `use_sliding_window` is true (its configs carry a window they do not use).
-  if (family == hf_family::mistral || family == hf_family::mixtral ||
+  if (family == hf_family::mistral || family == hf_family::mixtral || family == hf_family::phi3 ||
       (family == hf_family::qwen2 && get_bool_or(cfg, "use_sliding_window", src, false)))
     m.sliding_window = get_count_or(cfg, "sliding_window", src, 0, true);
   switch (family) {
