@@ -227,7 +227,10 @@ TEST_CASE("config.json files and the catalog describe the same models", "[hf][ca
                         {"hf/llama-3.1-70b/config.json", "Llama-3.1-70B"},
                         {"hf/mistral-7b-v0.1/config.json", "Mistral-7B-v0.1"},
                         {"hf/mixtral-8x7b-v0.1/config.json", "Mixtral-8x7B-v0.1"},
-                        {"hf/qwen2.5-7b/config.json", "Qwen2.5-7B"}};
+                        {"hf/qwen2.5-7b/config.json", "Qwen2.5-7B"},
+                        {"hf/qwen2.5-0.5b/config.json", "Qwen2.5-0.5B"},
+                        {"hf/llama-3.2-1b/config.json", "Llama-3.2-1B"},
+                        {"hf/phi-4/config.json", "microsoft/phi-4"}};
   for (const pair& p : pairs) {
     INFO(p.file);
     const transformer_spec f = io::load_hf_config(data(p.file));
