@@ -112,3 +112,17 @@ def _():
         check(r.rc == 0, f"exit {r.rc}: {r.err!r}")
         check(r.json()["model"]["source"] == "catalog" and
               r.json()["model"]["parameters"] == 8030261248, "the catalog's Llama 3.1 8B")
+
+
+@case("hf_cache.unsupported_config_names_the_snapshot")
+def _():
+    """A cached config.json of an architecture the readers do not know: exit 2, one line naming
+    the snapshot's file and the architecture."""
+    with tempfile.TemporaryDirectory() as tmp:
+        hub = os.path.join(tmp, "hub")
+        snap = fake_snapshot(hub, "bert-org/bert-model", "c" * 40, data("bad/unsupported_arch.json"))
+        r = run_env(["fit", "--model", "bert-org/bert-model"], hf_env(tmp, HF_HUB_CACHE=hub))
+        # (the CLI elides the middle of a long path: the start and the file name stay)
+        one_error_line(r, re.escape(os.path.join(hub, "models--bert-org")) +
+                       r".*/config\.json: unsupported architecture 'BertForMaskedLM'")
+        check(os.path.isfile(os.path.join(snap, "config.json")), "the snapshot read")
