@@ -110,7 +110,12 @@ TEST_CASE("Hugging Face ids are org/name in huggingface_hub's alphabet", "[hf_ca
   CHECK_FALSE(io::is_hf_repo_id("org/"));
   CHECK_FALSE(io::is_hf_repo_id("/name"));
   CHECK_FALSE(io::is_hf_repo_id("org/name with space"));
-  CHECK_FALSE(io::is_hf_repo_id("org/-name"));
+  CHECK_FALSE(io::is_hf_repo_id("org/-name"));     // \b: a name starts with a word character
+  CHECK_FALSE(io::is_hf_repo_id("org/name."));
+  CHECK_FALSE(io::is_hf_repo_id("org/name.git"));
+  CHECK(io::is_hf_repo_id("org/_name_"));           // '_' is a word character
+  CHECK(io::is_hf_repo_id("org/" + std::string(96, 'a')));
+  CHECK_FALSE(io::is_hf_repo_id("org/" + std::string(97, 'a')));
   CHECK(io::hf_repo_folder("/c", "deepseek-ai/DeepSeek-V3") ==
         fs::path("/c/models--deepseek-ai--DeepSeek-V3"));
 }

@@ -150,26 +150,28 @@ inline hf_cache_location hf_hub_cache_dir(const env_lookup& env = process_env) {
   return {expand("~/.cache/huggingface/hub", env), "default"};
 }
 
-/// Whether `id` has the form of a Hugging Face model id, "org/name": two parts of letters,
-/// digits, '-', '_' and '.', each starting and ending with a letter or digit, the name at most
-/// 96 characters, without "--" or ".." (huggingface_hub's validate_repo_id). A bare name ("gpt2",
-/// a legacy id) is not taken as an id: gpuplan reads those only from the catalog or a path.
+/// Whether `id` has the form of a Hugging Face model id, "org/name", as huggingface_hub's
+/// validate_repo_id checks it (REPO_ID_REGEX `^(\b[\w\-.]+\b/)?\b[\w\-.]{1,96}\b$`, no "--"
+/// or "..", no ".git" ending): two parts of letters, digits, '_', '-' and '.', each starting and
+/// ending with a letter, digit or '_', the name at most 96 characters. ASCII only (Python's \w
+/// also takes other Unicode letters). A bare name ("gpt2", a legacy id) is not taken as an id:
+/// gpuplan reads those only from the catalog or a path.
 inline bool is_hf_repo_id(std::string_view id) {
   const std::size_t slash = id.find('/');
   if (slash == std::string_view::npos || id.find('/', slash + 1) != std::string_view::npos)
     return false;
   if (id.find("--") != std::string_view::npos || id.find("..") != std::string_view::npos)
     return false;
-  auto part_ok = [](std::string_view p, std::size_t max) {
-    if (p.empty() || p.size() > max) return false;
-    auto alnum = [](char c) {
-      return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-    };
-    if (!alnum(p.front()) || !alnum(p.back())) return false;
-    return std::all_of(p.begin(), p.end(),
-                       [&](char c) { return alnum(c) || c == '-' || c == '_' || c == '.'; });
+  if (id.size() >= 4 && id.substr(id.size() - 4) == ".git") return false;
+  auto word = [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
   };
-  return part_ok(id.substr(0, slash), 96) && part_ok(id.substr(slash + 1), 96);
+  auto part_ok = [&](std::string_view p, std::size_t max) {
+    if (p.empty() || p.size() > max) return false;
+    if (!word(p.front()) || !word(p.back())) return false;
+    return std::all_of(p.begin(), p.end(), [&](char c) { return word(c) || c == '-' || c == '.'; });
+  };
+  return part_ok(id.substr(0, slash), std::string_view::npos) && part_ok(id.substr(slash + 1), 96);
 }
 
 /// The folder of a model repository in the cache: models--{org}--{name}.
