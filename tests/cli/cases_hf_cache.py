@@ -126,3 +126,28 @@ def _():
         one_error_line(r, re.escape(os.path.join(hub, "models--bert-org")) +
                        r".*/config\.json: unsupported architecture 'BertForMaskedLM'")
         check(os.path.isfile(os.path.join(snap, "config.json")), "the snapshot read")
+
+
+@case("hf_cache.catalog_ids_of_2025_models")
+def _():
+    """Hugging Face ids of the catalog's newer dense models, Instruct ids included, reach the
+    catalog (no cache is read) with the checkpoints' published safetensors totals."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = hf_env(tmp, HF_HUB_CACHE=os.path.join(tmp, "empty"))
+        for rid, n in [("meta-llama/Meta-Llama-3.1-70B-Instruct", 70553706496),
+                       ("meta-llama/Llama-3.1-8B-Instruct", 8030261248),
+                       ("meta-llama/Llama-3.2-1B-Instruct", 1235814400),
+                       ("meta-llama/Llama-3.2-3B-Instruct", 3212749824),
+                       ("meta-llama/Llama-3.3-70B-Instruct", 70553706496),
+                       ("Qwen/Qwen2.5-0.5B-Instruct", 494032768),
+                       ("Qwen/Qwen2.5-1.5B-Instruct", 1543714304),
+                       ("Qwen/Qwen2.5-3B-Instruct", 3085938688),
+                       ("Qwen/Qwen2.5-14B-Instruct", 14770033664),
+                       ("Qwen/Qwen2.5-32B-Instruct", 32763876352),
+                       ("mistralai/Mistral-Small-24B-Instruct-2501", 23572403200),
+                       ("microsoft/phi-4", 14659507200)]:
+            r = run_env(["fit", "--model", rid, "--json"], env)
+            check(r.rc == 0, f"{rid}: exit {r.rc}: {r.err!r}")
+            j = r.json()
+            check(j["model"]["source"] == "catalog", f"{rid}: source {j['model']['source']!r}")
+            check(j["model"]["parameters"] == n, f"{rid}: {j['model']['parameters']} != {n}")
