@@ -45,7 +45,8 @@ def _():
     the checkpoint's published count (meta-llama/Llama-3.2-1B safetensors.total 1,235,814,400)."""
     with tempfile.TemporaryDirectory() as home:
         cache = os.path.join(home, ".cache", "huggingface", "hub")
-        fake_snapshot(cache, "someorg/Llama-3.2-1B-copy", "a" * 40, data("hf/llama-3.2-1b/config.json"))
+        fake_snapshot(cache, "someorg/Llama-3.2-1B-copy", "a" * 40,
+                      data("hf/llama-3.2-1b/config.json"))
         r = run_env(["fit", "--model", "someorg/Llama-3.2-1B-copy", "--json"], hf_env(home))
         check(r.rc == 0, f"exit {r.rc}: {r.err!r}")
         j = r.json()
@@ -97,7 +98,8 @@ def _():
                                               "*", "config.json")) + r" \(from HF_HUB_CACHE\)\)")
         r = run_env(["fit", "--model", "deepseek-ai/DeepSeek-V3"], hf_env(tmp))
         one_error_line(r, re.escape(os.path.join(tmp, ".cache", "huggingface", "hub")) +
-                       r".*\(HF_HUB_CACHE, HUGGINGFACE_HUB_CACHE, HF_HOME and XDG_CACHE_HOME unset\)")
+                       r".*\(HF_HUB_CACHE, HUGGINGFACE_HUB_CACHE, HF_HOME and XDG_CACHE_HOME "
+                       r"unset\)")
 
 
 @case("hf_cache.catalog_first")
@@ -120,7 +122,8 @@ def _():
     the snapshot's file and the architecture."""
     with tempfile.TemporaryDirectory() as tmp:
         hub = os.path.join(tmp, "hub")
-        snap = fake_snapshot(hub, "bert-org/bert-model", "c" * 40, data("bad/unsupported_arch.json"))
+        snap = fake_snapshot(hub, "bert-org/bert-model", "c" * 40,
+                             data("bad/unsupported_arch.json"))
         r = run_env(["fit", "--model", "bert-org/bert-model"], hf_env(tmp, HF_HUB_CACHE=hub))
         # (the CLI elides the middle of a long path: the start and the file name stay)
         one_error_line(r, re.escape(os.path.join(hub, "models--bert-org")) +

@@ -76,7 +76,8 @@ TEST_CASE("Llama 3.2/3.3, Qwen2.5, Mistral Small 3 and Phi-4 counts equal the pu
   // not hidden / heads (160), which would count 40 x 5120 x (2 x 32 + 2 x 8) x 32 = 524,288,000
   // more.
   CHECK(cat::mistral_small_24b.parameters() == 23572403200.0);
-  CHECK(cat::mistral_small_24b.heads * cat::mistral_small_24b.head_dim != cat::mistral_small_24b.hidden);
+  const transformer_spec& ms = cat::mistral_small_24b;
+  CHECK(ms.heads * ms.head_dim != ms.hidden);
   // microsoft/phi-4: 14,659,507,200.
   CHECK(cat::phi4.parameters() == 14659507200.0);
 }
@@ -188,7 +189,8 @@ TEST_CASE("an -Instruct id finds its base model's entry", "[catalog][lookup]") {
   CHECK(cat::find_model("meta-llama/Meta-Llama-3.1-70B-Instruct") == l70);
   CHECK(cat::find_model("meta-llama/Llama-3.1-70B-Instruct") == l70);
   CHECK(cat::find_model("Meta-Llama-3.1-70B-Instruct") == l70);
-  CHECK(cat::find_model("meta-llama/Meta-Llama-3.1-8B-Instruct") == cat::find_model("Llama-3.1-8B"));
+  CHECK(cat::find_model("meta-llama/Meta-Llama-3.1-8B-Instruct") ==
+        cat::find_model("Llama-3.1-8B"));
   CHECK(cat::find_model("meta-llama/Meta-Llama-3.1-405B-Instruct") ==
         cat::find_model("Llama-3.1-405B"));
   // any case and separator before the suffix

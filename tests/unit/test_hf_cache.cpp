@@ -59,7 +59,8 @@ fs::path snapshot(const fs::path& repo, const std::string& rev, const std::strin
 
 TEST_CASE("the cache folder follows huggingface_hub's variables in its order", "[hf_cache]") {
   // constants.py: HF_HUB_CACHE = $HF_HUB_CACHE, else $HUGGINGFACE_HUB_CACHE, else
-  // HF_HOME/hub with HF_HOME = $HF_HOME, else $XDG_CACHE_HOME/huggingface, else ~/.cache/huggingface.
+  // HF_HOME/hub with HF_HOME = $HF_HOME, else $XDG_CACHE_HOME/huggingface, else
+  // ~/.cache/huggingface.
   const std::map<std::string, std::string> all = {{"HOME", "/home/u"},
                                                   {"HF_HUB_CACHE", "/a"},
                                                   {"HUGGINGFACE_HUB_CACHE", "/b"},

@@ -23,8 +23,8 @@
 //            64 heads, 8 KV heads, intermediate 28,672, vocab 128,256, 128K context), whose
 //            safetensors.total (70,553,706,496) equals Llama-3.1-70B's
 //  [QW-S]    HF Qwen/Qwen2.5-{0.5B,1.5B,3B,14B,32B} config.json (Qwen2ForCausalLM, qkv bias);
-//            tie_word_embeddings true for 0.5B, 1.5B and 3B (Qwen2.5 report Table 1, "Tie Embedding:
-//            Yes"), false for 14B and 32B
+//            tie_word_embeddings true for 0.5B, 1.5B and 3B (Qwen2.5 report Table 1, "Tie
+//            Embedding: Yes"), false for 14B and 32B
 //  [MS3]     HF mistralai/Mistral-Small-24B-Instruct-2501 and -Base-2501 config.json
 //            (MistralForCausalLM, head_dim 128 with hidden 5120 / 32 heads, sliding_window null,
 //            vocab 131,072)

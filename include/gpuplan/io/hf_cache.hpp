@@ -121,7 +121,8 @@ inline std::string expand_vars(const std::string& s, const env_lookup& env) {
       out += s[i++];
       continue;
     }
-    if (std::optional<std::string> v = env(std::string_view(s).substr(name_begin, name_end - name_begin))) {
+    const std::string_view name = std::string_view(s).substr(name_begin, name_end - name_begin);
+    if (std::optional<std::string> v = env(name)) {
       out += *v;
     } else {
       out += s.substr(i, after - i);
