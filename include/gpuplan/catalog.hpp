@@ -6,7 +6,12 @@
 //
 // Names match ignoring ASCII case and the separators '-', '_' and ' ' ("H100 SXM5 80GB",
 // "h100_sxm5_80gb" and "H100-SXM5-80GB" are one name). A model name with an organisation prefix
-// ("meta-llama/Llama-3.1-70B") also matches the bare name after the last '/'.
+// ("meta-llama/Llama-3.1-70B") also matches the bare name after the last '/', and a bare model
+// name matches an alias's part after its '/' ("Meta-Llama-3.1-70B"). A model name ending
+// in "-Instruct" (any case, '-', '_' or ' ' before it) that names no entry is looked up again
+// without that suffix: an Instruct checkpoint has its base model's shape and parameter count
+// (meta-llama/Meta-Llama-3.1-70B-Instruct, Qwen/Qwen2.5-14B-Instruct), so the four aliases an
+// entry holds need not spell every Instruct id.
 #pragma once
 
 #include <gpuplan/catalog/gpus.hpp>
@@ -25,6 +30,22 @@ namespace detail {
 constexpr std::string_view without_org(std::string_view s) {
   const std::size_t slash = s.rfind('/');
   return slash == std::string_view::npos ? s : s.substr(slash + 1);
+}
+
+/// s without a trailing "-Instruct" ("_instruct", " INSTRUCT": any case, any name separator), or
+/// s itself when it has none.
+constexpr std::string_view without_instruct_suffix(std::string_view s) {
+  constexpr std::string_view suffix = "instruct";
+  if (s.size() <= suffix.size()) return s;
+  const std::string_view tail = s.substr(s.size() - suffix.size());
+  for (std::size_t i = 0; i < suffix.size(); ++i) {
+    char c = tail[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != suffix[i]) return s;
+  }
+  const char sep = s[s.size() - suffix.size() - 1];
+  if (sep != '-' && sep != '_' && sep != ' ') return s;
+  return s.substr(0, s.size() - suffix.size() - 1);
 }
 
 /// Whether query names an entry with this canonical name and these aliases.
@@ -88,6 +109,19 @@ constexpr auto find(const Range& entries, std::string_view query) -> decltype(&e
   return nullptr;
 }
 
+/// The entry one of whose organisation-prefixed aliases has `query` after its '/'
+/// ("Meta-Llama-3.1-70B" for "meta-llama/Meta-Llama-3.1-70B"); nullptr if none.
+template <class Range>
+constexpr auto find_by_bare_alias(const Range& entries, std::string_view query)
+    -> decltype(&entries[0]) {
+  if (query.empty()) return nullptr;
+  for (const auto& e : entries)
+    for (const name_string& a : e.aliases)
+      if (a.view().find('/') != std::string_view::npos && same_name(without_org(a.view()), query))
+        return &e;
+  return nullptr;
+}
+
 }  // namespace detail
 
 /// The catalog GPU named `name` (canonical name or alias, any case); nullptr if none.
@@ -99,10 +133,17 @@ constexpr const node_spec* find_node(std::string_view name) {
 }
 
 /// The catalog model named `name` (canonical name, alias or Hugging Face id, with or without the
-/// organisation prefix); nullptr if none.
+/// organisation prefix, with or without an "-Instruct" suffix); nullptr if none.
 constexpr const transformer_spec* find_model(std::string_view name) {
-  if (const transformer_spec* m = detail::find(all_models, name)) return m;
-  return detail::find(all_models, detail::without_org(name));
+  auto lookup = [](std::string_view n) -> const transformer_spec* {
+    if (const transformer_spec* m = detail::find(all_models, n)) return m;
+    const std::string_view bare = detail::without_org(n);
+    if (const transformer_spec* m = detail::find(all_models, bare)) return m;
+    return detail::find_by_bare_alias(all_models, bare);
+  };
+  if (const transformer_spec* m = lookup(name)) return m;
+  const std::string_view base = detail::without_instruct_suffix(name);
+  return base.size() == name.size() ? nullptr : lookup(base);
 }
 
 /// Up to three catalog GPU names nearest to `name` by edit distance, best first, for "did you

@@ -98,6 +98,44 @@ TEST_CASE("KV bytes per token against the engines' formulas", "[catalog][models]
         512.0 * cat::gemma3_27b.kv_bytes_per_token(precision::bf16).in(units::B_per_token));
 }
 
+// The dense models of 2024-2025 the transformer shape describes exactly (issue 24). Same source:
+// safetensors.total of the repositories named, each also the parameter count transformers and
+// llama.cpp (GGUF general.parameter_count) report for the checkpoint.
+TEST_CASE("Llama 3.2/3.3, Qwen2.5, Mistral Small 3 and Phi-4 counts equal the published totals",
+          "[catalog][models]") {
+  // meta-llama/Llama-3.2-1B(-Instruct): 1,235,814,400; Llama-3.2-3B(-Instruct): 3,212,749,824.
+  // Both tie the output layer to the embedding (tie_word_embeddings true): untied they would
+  // count 128,256 x hidden more.
+  CHECK(cat::llama32_1b.parameters() == 1235814400.0);
+  CHECK(cat::llama32_3b.parameters() == 3212749824.0);
+  CHECK(cat::llama32_1b.tied_embeddings);
+  CHECK(cat::llama32_3b.tied_embeddings);
+  // meta-llama/Llama-3.3-70B-Instruct: 70,553,706,496 (Llama 3.1 70B's shape and count).
+  CHECK(cat::llama33_70b.parameters() == 70553706496.0);
+  CHECK(cat::llama33_70b.parameters() == cat::llama31_70b.parameters());
+  // Qwen/Qwen2.5-0.5B: 494,032,768; -1.5B: 1,543,714,304; -3B: 3,085,938,688 (tied);
+  // -14B: 14,770,033,664; -32B: 32,763,876,352 (untied). The -Instruct repositories hold the same
+  // shapes and counts.
+  CHECK(cat::qwen25_0_5b.parameters() == 494032768.0);
+  CHECK(cat::qwen25_1_5b.parameters() == 1543714304.0);
+  CHECK(cat::qwen25_3b.parameters() == 3085938688.0);
+  CHECK(cat::qwen25_14b.parameters() == 14770033664.0);
+  CHECK(cat::qwen25_32b.parameters() == 32763876352.0);
+  CHECK(cat::qwen25_0_5b.tied_embeddings);
+  CHECK(cat::qwen25_1_5b.tied_embeddings);
+  CHECK(cat::qwen25_3b.tied_embeddings);
+  CHECK_FALSE(cat::qwen25_14b.tied_embeddings);
+  CHECK_FALSE(cat::qwen25_32b.tied_embeddings);
+  // mistralai/Mistral-Small-24B-Instruct-2501 (and -Base-2501): 23,572,403,200; head_dim 128 is
+  // not hidden / heads (160), which would count 40 x 5120 x (2 x 32 + 2 x 8) x 32 = 524,288,000
+  // more.
+  CHECK(cat::mistral_small_24b.parameters() == 23572403200.0);
+  const transformer_spec& ms = cat::mistral_small_24b;
+  CHECK(ms.heads * ms.head_dim != ms.hidden);
+  // microsoft/phi-4: 14,659,507,200.
+  CHECK(cat::phi4.parameters() == 14659507200.0);
+}
+
 TEST_CASE("Llama 2 counts match once stored rotary buffers are set aside", "[catalog][models]") {
   // The Llama-2-*-hf checkpoints also store each layer's `rotary_emb.inv_freq` buffer (head_dim/2
   // = 64 numbers per layer), which safetensors.total counts but which is not a parameter:
@@ -169,8 +207,14 @@ TEST_CASE("every catalog model validates and has a unique name", "[catalog][mode
     CHECK_NOTHROW(m.validate());
     // Every name and alias finds this very entry (no alias is shared between two entries).
     CHECK(cat::find_model(m.name) == &m);
-    for (const name_string& a : m.aliases)
-      if (!a.empty()) CHECK(cat::find_model(a) == &m);
+    for (const name_string& a : m.aliases) {
+      if (a.empty()) continue;
+      CHECK(cat::find_model(a) == &m);
+      // a Hugging Face id's bare name ("Meta-Llama-3.1-70B") finds it too
+      const std::string_view id = a.view();
+      if (id.find('/') != std::string_view::npos)
+        CHECK(cat::find_model(id.substr(id.rfind('/') + 1)) == &m);
+    }
   }
 }
 
@@ -183,10 +227,42 @@ TEST_CASE("models are found by canonical name, alias or Hugging Face id", "[cata
   CHECK(cat::find_model("LLAMA 3.1 70B") == m);  // case and separators are ignored
   CHECK(cat::find_model("meta-llama/Llama-3.1-71B") == nullptr);
   // An organisation prefix not in the aliases still finds the bare name.
-  CHECK(cat::find_model("someone/Mixtral-8x7B-v0.1") == &cat::all_models[7]);
-  CHECK(cat::find_model("mixtral") == &cat::all_models[7]);
+  const transformer_spec* mixtral = cat::find_model("Mixtral-8x7B-v0.1");
+  REQUIRE(mixtral != nullptr);
+  CHECK(mixtral->name == std::string_view("Mixtral-8x7B-v0.1"));
+  CHECK(cat::find_model("someone/Mixtral-8x7B-v0.1") == mixtral);
+  CHECK(cat::find_model("mixtral") == mixtral);
   CHECK(cat::find_model("") == nullptr);
   CHECK(cat::find_model("llama-9") == nullptr);
+}
+
+TEST_CASE("an -Instruct id finds its base model's entry", "[catalog][lookup]") {
+  // Meta's 3.1 repositories were renamed from Meta-Llama-3.1-*; both spellings, base and Instruct.
+  const transformer_spec* l70 = cat::find_model("Llama-3.1-70B");
+  REQUIRE(l70 != nullptr);
+  CHECK(cat::find_model("meta-llama/Meta-Llama-3.1-70B-Instruct") == l70);
+  CHECK(cat::find_model("meta-llama/Llama-3.1-70B-Instruct") == l70);
+  CHECK(cat::find_model("Meta-Llama-3.1-70B-Instruct") == l70);
+  CHECK(cat::find_model("meta-llama/Meta-Llama-3.1-8B-Instruct") ==
+        cat::find_model("Llama-3.1-8B"));
+  CHECK(cat::find_model("meta-llama/Meta-Llama-3.1-405B-Instruct") ==
+        cat::find_model("Llama-3.1-405B"));
+  // any case and separator before the suffix
+  CHECK(cat::find_model("qwen/qwen2.5-14b_INSTRUCT") == cat::find_model("Qwen2.5-14B"));
+  CHECK(cat::find_model("Qwen/Qwen2.5-32B-Instruct") == cat::find_model("Qwen2.5-32B"));
+  CHECK(cat::find_model("meta-llama/Llama-3.2-1B-Instruct") == cat::find_model("Llama-3.2-1B"));
+  CHECK(cat::find_model("meta-llama/Llama-3.3-70B-Instruct")->name ==
+        std::string_view("Llama-3.3-70B-Instruct"));
+  CHECK(cat::find_model("mistralai/Mistral-Small-24B-Instruct-2501")->name ==
+        std::string_view("Mistral-Small-24B-2501"));
+  CHECK(cat::find_model("microsoft/phi-4")->name == std::string_view("Phi-4"));
+  // the suffix alone, or a longer word, names nothing
+  CHECK(cat::find_model("-Instruct") == nullptr);
+  CHECK(cat::find_model("Instruct") == nullptr);
+  CHECK(cat::find_model("Qwen2.5-14B-Instructor") == nullptr);
+  CHECK(cat::find_model("meta-llama/Llama-3.1-71B-Instruct") == nullptr);
+  // constexpr: a lookup can be checked at compile time
+  static_assert(cat::find_model("Qwen/Qwen2.5-3B-Instruct") != nullptr);
 }
 
 TEST_CASE("nearest model names suggest what the user meant", "[catalog][lookup]") {

@@ -87,6 +87,39 @@ TEST_CASE("Qwen2 configs: q/k/v biases and tied embeddings", "[hf]") {
   CHECK(q05.parameters() == 494032768.0);
 }
 
+TEST_CASE("Phi3 configs: Llama keys, fused projections counted as separate ones", "[hf]") {
+  // Phi3ForCausalLM (configuration_phi3.py): no biases; qkv_proj holds q, k and v and
+  // gate_up_proj gate and up, the same weights as separate projections.
+  // microsoft/phi-4: safetensors.total 14,659,507,200 (also the GGUF general.parameter_count of
+  // its conversions).
+  const transformer_spec phi4 = io::load_hf_config(data("hf/phi-4/config.json"));
+  CHECK(phi4.parameters() == 14659507200.0);
+  CHECK(phi4.kv_heads == 10);
+  CHECK(phi4.head_dim == 128);  // hidden_size / num_attention_heads: Phi3Config has no head_dim
+  CHECK_FALSE(phi4.qkv_bias);
+  CHECK_FALSE(phi4.out_bias);
+  CHECK_FALSE(phi4.mlp_bias);
+  CHECK_FALSE(phi4.tied_embeddings);
+  CHECK(phi4.ffn_type == ffn_kind::gated);
+  CHECK(phi4.norm == norm_kind::rmsnorm);
+  CHECK(phi4.sliding_window == 0);  // "sliding_window": null
+  CHECK(phi4.max_positions == 16384);
+  // microsoft/Phi-3-mini-4k-instruct: 3,821,079,552 (keras-hub's phi3_mini_4k_instruct_en preset
+  // "params": 3821079552, counted from the converted checkpoint); its attention is windowed
+  // (sliding_window 2047, which Phi3's attention applies).
+  const transformer_spec mini = io::load_hf_config(data("hf/phi-3-mini-4k-instruct/config.json"));
+  CHECK(mini.parameters() == 3821079552.0);
+  CHECK(mini.kv_heads == 32);
+  CHECK(mini.sliding_window == 2047);
+  // model_type alone names the family too
+  const nlohmann::json by_type = {{"model_type", "phi3"},          {"hidden_size", 64},
+                                  {"num_hidden_layers", 2},        {"num_attention_heads", 4},
+                                  {"intermediate_size", 128},      {"vocab_size", 100}};
+  const transformer_spec t = io::from_hf_config(by_type, {"inline", ""});
+  CHECK(t.kv_heads == 4);  // num_key_value_heads absent: MHA
+  CHECK_FALSE(t.tied_embeddings);
+}
+
 TEST_CASE("GPT-2 configs: n_embd, n_inner absent or null = 4h, learned positions, tied", "[hf]") {
   // GPT-2 (124M): 124,439,808; GPT-2 XL: 1,557,611,200 (transformers' num_parameters() on the
   // Hub checkpoints; Radford et al. 2019 round them to 117M and 1542M).
@@ -200,7 +233,10 @@ TEST_CASE("config.json files and the catalog describe the same models", "[hf][ca
                         {"hf/qwen3-235b-a22b/config.json", "Qwen3-235B-A22B"},
                         {"hf/gpt-oss-120b/config.json", "gpt-oss-120b"},
                         {"hf/gemma-2-27b/config.json", "Gemma-2-27B"},
-                        {"hf/gemma-3-27b-it/config.json", "Gemma-3-27B"}};
+                        {"hf/gemma-3-27b-it/config.json", "Gemma-3-27B"},
+                        {"hf/qwen2.5-0.5b/config.json", "Qwen2.5-0.5B"},
+                        {"hf/llama-3.2-1b/config.json", "Llama-3.2-1B"},
+                        {"hf/phi-4/config.json", "microsoft/phi-4"}};
   for (const pair& p : pairs) {
     INFO(p.file);
     const transformer_spec f = io::load_hf_config(data(p.file));

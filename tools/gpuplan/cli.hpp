@@ -162,7 +162,7 @@ gpu_choice probe_local_gpu();
 struct model_choice {
   std::optional<transformer_spec> transformer;
   std::optional<generic_workload> generic;
-  std::string source;  ///< "catalog", "hf-config", "file", "params"
+  std::string source;  ///< "catalog", "hf-config", "hf-cache", "file", "params"
   [[nodiscard]] std::string name() const;
   [[nodiscard]] double parameters() const;
 };

@@ -230,7 +230,7 @@ void demo_2026() {
                          "--concurrency 64";
   const nlohmann::json d = run_json("serve", ds);
   fmt::print("  $ gpuplan serve {}\n", ds);
-  fmt::print("  {} ({} total, {} active; MLA caches {} per token, fp8 blocks): {:.1f} GiB per GPU, "
+  fmt::print("  {} ({} total, {} active; MLA caches {} (bf16), fp8 blocks): {:.1f} GiB per GPU, "
              "TPOT {:.1f} ms, {:.0f} tokens/s\n",
              catalog::deepseek_v3.name, show_count(catalog::deepseek_v3.parameters()),
              show_count(catalog::deepseek_v3.active_parameters()),

@@ -63,7 +63,7 @@ constexpr field searched_table[] = {
     {"pp", "--pp", ft::list, "search",
      "Pipeline-parallel degrees (megatron default 1..64, doubling; transformers: 1)"},
     {"cp", "--cp", ft::list, "search", "Context-parallel degrees (default 1)"},
-    {"ep", "--ep", ft::list, "search", "Expert-parallel degrees (default 1)"},
+    {"ep", "--ep", ft::list, "search", "Expert-parallel degrees (default 1; for a mixture of experts 1,2,4,...,64)"},
     {"virtual_stages", "--virtual-stages", ft::list, "search",
      "Interleaved chunks per pipeline rank (megatron default 1,2,4; transformers: 1)"},
     {"micro_batch", "--micro-batch", ft::list, "search", "Micro-batch sizes (default 1,2,4)"},

@@ -2,6 +2,7 @@
 #include "cli.hpp"
 
 #include <gpuplan/catalog.hpp>
+#include <gpuplan/io/hf_cache.hpp>
 #include <gpuplan/io/hf_config.hpp>
 #include <gpuplan/io/json.hpp>
 #include <gpuplan/models/estimates.hpp>
@@ -234,6 +235,20 @@ model_choice resolve_model(std::string_view text) {
               "hf-config"};
     }
     return {io::transformer_from_json(j, {p.string(), ""}), std::nullopt, "file"};
+  }
+  // A Hugging Face id ("deepseek-ai/DeepSeek-V3"): its config.json in the local Hugging Face
+  // cache, found as huggingface_hub finds it (io/hf_cache.hpp); the model is named by the id.
+  if (io::is_hf_repo_id(text)) {
+    const io::hf_cache_lookup found = io::find_hf_cached_config(text);
+    if (found.found()) {
+      const nlohmann::json j = io::read_json_file(found.file);
+      return {io::from_hf_config(j, {found.file.string(), ""}, text), std::nullopt, "hf-cache"};
+    }
+    throw usage_error(fmt::format(
+        "unknown model '{}': not in the catalog, and no config.json in the Hugging Face cache "
+        "(looked for {}){} (gpuplan models lists the catalog; or give a config.json path or "
+        "params:N)",
+        text, found.where_looked(), did_you_mean(catalog::nearest_model_names(text))));
   }
   throw usage_error(fmt::format(
       "unknown model '{}'{} (gpuplan models lists them; or give a config.json path or params:N)",

@@ -17,6 +17,20 @@
 //            mistralai/Mixtral-8x7B-v0.1 and Mixtral-8x22B-v0.1 config.json
 //  [QW]      Qwen Team 2024, "Qwen2.5 Technical Report", arXiv:2412.15115, Table 1; HF
 //            Qwen/Qwen2.5-7B and Qwen/Qwen2.5-72B config.json (qkv bias, untied embeddings)
+//  [L32]     HF meta-llama/Llama-3.2-1B and Llama-3.2-3B config.json (LlamaForCausalLM; head_dim
+//            64 and 128; tie_word_embeddings true; vocab 128,256; max_position_embeddings 131,072)
+//  [L33]     HF meta-llama/Llama-3.3-70B-Instruct: the Llama 3.1 70B shape (80 layers, hidden 8192,
+//            64 heads, 8 KV heads, intermediate 28,672, vocab 128,256, 128K context), whose
+//            safetensors.total (70,553,706,496) equals Llama-3.1-70B's
+//  [QW-S]    HF Qwen/Qwen2.5-{0.5B,1.5B,3B,14B,32B} config.json (Qwen2ForCausalLM, qkv bias);
+//            tie_word_embeddings true for 0.5B, 1.5B and 3B (Qwen2.5 report Table 1, "Tie
+//            Embedding: Yes"), false for 14B and 32B
+//  [MS3]     HF mistralai/Mistral-Small-24B-Instruct-2501 and -Base-2501 config.json
+//            (MistralForCausalLM, head_dim 128 with hidden 5120 / 32 heads, sliding_window null,
+//            vocab 131,072)
+//  [PHI4]    HF microsoft/phi-4 config.json (Phi3ForCausalLM: fused qkv_proj and gate_up_proj, no
+//            biases, RMSNorm, SwiGLU; 40 heads, 10 KV heads, intermediate 17,920, vocab 100,352,
+//            untied, max_position_embeddings 16,384); Abdin et al. 2024, arXiv:2412.08905
 //  [GPT3]    Brown et al. 2020, "Language Models are Few-Shot Learners", arXiv:2005.14165, Table
 //            2.1 (n_layers 96, d_model 12288, n_heads 96, d_head 128, n_ctx 2048) and Sec. 2.1
 //            ("the same model and architecture as GPT-2"): learned positions, LayerNorm, biases,
@@ -163,6 +177,59 @@ inline constexpr transformer_spec llama31_405b{
     .native_dtype = precision::bf16,
     .aliases = {"llama3.1-405b", "meta-llama/Llama-3.1-405B", "meta-llama/Meta-Llama-3.1-405B",
                 "meta-llama/Llama-3.1-405B-Instruct"},
+};
+
+// ---------------------------------------------------------------------------- Llama 3.2 / 3.3 --
+
+/// [L32] 1,235,814,400 parameters; the output layer tied to the token embedding.
+inline constexpr transformer_spec llama32_1b{
+    .name = "Llama-3.2-1B",
+    .layers = 16,
+    .hidden = 2048,
+    .heads = 32,
+    .kv_heads = 8,
+    .head_dim = 64,
+    .ffn = 8192,
+    .ffn_type = ffn_kind::gated,
+    .vocab = 128256,
+    .tied_embeddings = true,
+    .max_positions = 131072,
+    .native_dtype = precision::bf16,
+    .aliases = {"llama3.2-1b", "meta-llama/Llama-3.2-1B", "meta-llama/Llama-3.2-1B-Instruct"},
+};
+
+/// [L32] 3,212,749,824 parameters; tied embeddings.
+inline constexpr transformer_spec llama32_3b{
+    .name = "Llama-3.2-3B",
+    .layers = 28,
+    .hidden = 3072,
+    .heads = 24,
+    .kv_heads = 8,
+    .head_dim = 128,
+    .ffn = 8192,
+    .ffn_type = ffn_kind::gated,
+    .vocab = 128256,
+    .tied_embeddings = true,
+    .max_positions = 131072,
+    .native_dtype = precision::bf16,
+    .aliases = {"llama3.2-3b", "meta-llama/Llama-3.2-3B", "meta-llama/Llama-3.2-3B-Instruct"},
+};
+
+/// [L33] 70,553,706,496 parameters: Llama 3.1 70B's shape, released as an Instruct model only.
+inline constexpr transformer_spec llama33_70b{
+    .name = "Llama-3.3-70B-Instruct",
+    .layers = 80,
+    .hidden = 8192,
+    .heads = 64,
+    .kv_heads = 8,
+    .head_dim = 128,
+    .ffn = 28672,
+    .ffn_type = ffn_kind::gated,
+    .vocab = 128256,
+    .tied_embeddings = false,
+    .max_positions = 131072,
+    .native_dtype = precision::bf16,
+    .aliases = {"llama3.3-70b", "meta-llama/Llama-3.3-70B-Instruct", "Llama-3.3-70B"},
 };
 
 /// Convenience names for the Llama 3.1 entries, whose shapes equal Llama 3's apart from the
@@ -461,6 +528,136 @@ inline constexpr transformer_spec gemma3_27b = [] {
   return t;
 }();
 
+/// [QW-S] 494,032,768 parameters; tied embeddings.
+inline constexpr transformer_spec qwen25_0_5b{
+    .name = "Qwen2.5-0.5B",
+    .layers = 24,
+    .hidden = 896,
+    .heads = 14,
+    .kv_heads = 2,
+    .head_dim = 64,
+    .ffn = 4864,
+    .ffn_type = ffn_kind::gated,
+    .vocab = 151936,
+    .tied_embeddings = true,
+    .max_positions = 32768,
+    .qkv_bias = true,
+    .native_dtype = precision::bf16,
+    .aliases = {"qwen2.5-0.5b", "Qwen/Qwen2.5-0.5B", "Qwen/Qwen2.5-0.5B-Instruct"},
+};
+
+/// [QW-S] 1,543,714,304 parameters; tied embeddings.
+inline constexpr transformer_spec qwen25_1_5b{
+    .name = "Qwen2.5-1.5B",
+    .layers = 28,
+    .hidden = 1536,
+    .heads = 12,
+    .kv_heads = 2,
+    .head_dim = 128,
+    .ffn = 8960,
+    .ffn_type = ffn_kind::gated,
+    .vocab = 151936,
+    .tied_embeddings = true,
+    .max_positions = 131072,
+    .qkv_bias = true,
+    .native_dtype = precision::bf16,
+    .aliases = {"qwen2.5-1.5b", "Qwen/Qwen2.5-1.5B", "Qwen/Qwen2.5-1.5B-Instruct"},
+};
+
+/// [QW-S] 3,085,938,688 parameters; tied embeddings.
+inline constexpr transformer_spec qwen25_3b{
+    .name = "Qwen2.5-3B",
+    .layers = 36,
+    .hidden = 2048,
+    .heads = 16,
+    .kv_heads = 2,
+    .head_dim = 128,
+    .ffn = 11008,
+    .ffn_type = ffn_kind::gated,
+    .vocab = 151936,
+    .tied_embeddings = true,
+    .max_positions = 32768,
+    .qkv_bias = true,
+    .native_dtype = precision::bf16,
+    .aliases = {"qwen2.5-3b", "Qwen/Qwen2.5-3B", "Qwen/Qwen2.5-3B-Instruct"},
+};
+
+/// [QW-S] 14,770,033,664 parameters; untied.
+inline constexpr transformer_spec qwen25_14b{
+    .name = "Qwen2.5-14B",
+    .layers = 48,
+    .hidden = 5120,
+    .heads = 40,
+    .kv_heads = 8,
+    .head_dim = 128,
+    .ffn = 13824,
+    .ffn_type = ffn_kind::gated,
+    .vocab = 152064,
+    .tied_embeddings = false,
+    .max_positions = 131072,
+    .qkv_bias = true,
+    .native_dtype = precision::bf16,
+    .aliases = {"qwen2.5-14b", "Qwen/Qwen2.5-14B", "Qwen/Qwen2.5-14B-Instruct"},
+};
+
+/// [QW-S] 32,763,876,352 parameters; untied.
+inline constexpr transformer_spec qwen25_32b{
+    .name = "Qwen2.5-32B",
+    .layers = 64,
+    .hidden = 5120,
+    .heads = 40,
+    .kv_heads = 8,
+    .head_dim = 128,
+    .ffn = 27648,
+    .ffn_type = ffn_kind::gated,
+    .vocab = 152064,
+    .tied_embeddings = false,
+    .max_positions = 131072,
+    .qkv_bias = true,
+    .native_dtype = precision::bf16,
+    .aliases = {"qwen2.5-32b", "Qwen/Qwen2.5-32B", "Qwen/Qwen2.5-32B-Instruct"},
+};
+
+// ------------------------------------------------------------------ Mistral Small 3, Phi-4 --
+
+/// [MS3] 23,572,403,200 parameters; head_dim 128 although hidden / heads is 160; full attention
+/// (sliding_window null).
+inline constexpr transformer_spec mistral_small_24b{
+    .name = "Mistral-Small-24B-2501",
+    .layers = 40,
+    .hidden = 5120,
+    .heads = 32,
+    .kv_heads = 8,
+    .head_dim = 128,
+    .ffn = 32768,
+    .ffn_type = ffn_kind::gated,
+    .vocab = 131072,
+    .tied_embeddings = false,
+    .max_positions = 32768,
+    .native_dtype = precision::bf16,
+    .aliases = {"mistral-small-24b", "mistralai/Mistral-Small-24B-Instruct-2501",
+                "mistralai/Mistral-Small-24B-Base-2501", "mistral-small-3"},
+};
+
+/// [PHI4] 14,659,507,200 parameters. Phi3ForCausalLM fuses q, k and v into one qkv_proj and gate
+/// and up into one gate_up_proj: the same weights as separate projections, so the Llama shape
+/// counts them exactly.
+inline constexpr transformer_spec phi4{
+    .name = "Phi-4",
+    .layers = 40,
+    .hidden = 5120,
+    .heads = 40,
+    .kv_heads = 10,
+    .head_dim = 128,
+    .ffn = 17920,
+    .ffn_type = ffn_kind::gated,
+    .vocab = 100352,
+    .tied_embeddings = false,
+    .max_positions = 16384,
+    .native_dtype = precision::bf16,
+    .aliases = {"phi4", "microsoft/phi-4"},
+};
+
 // ---------------------------------------------------------------------------------------- GPT --
 
 /// A GPT-2/GPT-3-style decoder: LayerNorm with bias, biases on every projection, a 4h MLP,
@@ -526,12 +723,14 @@ inline constexpr transformer_spec megatron_1t = [] {
 
 /// Every model of the catalog, in the order docs/catalog.md lists them.
 inline constexpr std::array all_models{
-    llama2_7b,     llama2_13b,   llama2_70b,    llama31_8b,    llama31_70b,
-    llama31_405b,  mistral_7b,   mixtral_8x7b,  mixtral_8x22b, qwen25_7b,
-    qwen25_72b,    gpt3_175b,    megatron_22b,  megatron_175b, megatron_530b,
-    megatron_1t,   deepseek_v3,  deepseek_r1,   qwen3_8b,      qwen3_32b,
-    qwen3_30b_a3b, qwen3_235b_a22b, gpt_oss_120b, gpt_oss_20b,  gemma2_9b,
-    gemma2_27b,    gemma3_27b,
+    llama2_7b,         llama2_13b,    llama2_70b,    llama31_8b,    llama31_70b,
+    llama31_405b,      llama32_1b,    llama32_3b,    llama33_70b,   mistral_7b,
+    mixtral_8x7b,      mixtral_8x22b, qwen25_7b,     qwen25_72b,    qwen25_0_5b,
+    qwen25_1_5b,       qwen25_3b,     qwen25_14b,    qwen25_32b,    mistral_small_24b,
+    phi4,              gpt3_175b,     megatron_22b,  megatron_175b, megatron_530b,
+    megatron_1t,       deepseek_v3,   deepseek_r1,   qwen3_8b,      qwen3_32b,
+    qwen3_30b_a3b,     qwen3_235b_a22b, gpt_oss_120b, gpt_oss_20b,  gemma2_9b,
+    gemma2_27b,        gemma3_27b,
 };
 
 }  // namespace gpuplan::catalog

@@ -12,7 +12,13 @@
 //       Qwen2: biases on q, k and v (not o), none in the MLP.
 //       Mixtral: num_local_experts, num_experts_per_tok; every layer is MoE with experts of
 //       intermediate_size, a bias-free router.
-//       sliding_window (Mistral, Mixtral; Qwen2 only with use_sliding_window): the attention span.
+//       sliding_window (Mistral, Mixtral, Phi3; Qwen2 only with use_sliding_window): the
+//       attention span.
+//   Phi3ForCausalLM (Phi-3, Phi-4; configuration_phi3.py)
+//       the Llama keys and defaults (num_key_value_heads absent or null = MHA, tie_word_embeddings
+//       default false, sliding_window default null); no biases; q, k and v fused into one
+//       qkv_proj and gate and up into one gate_up_proj, which hold the same weights as the
+//       separate projections, so the count is the Llama one.
 //   GPT2LMHeadModel
 //       n_embd, n_layer, n_head, vocab_size, n_positions (n_ctx in old files); n_inner absent or
 //       null = 4 x n_embd; LayerNorm, a plain GELU MLP, learned positions, biases everywhere,
@@ -70,18 +76,18 @@
 namespace gpuplan::io {
 
 /// The architectures from_hf_config understands.
-inline constexpr std::array<std::string_view, 14> hf_architectures = {
+inline constexpr std::array<std::string_view, 15> hf_architectures = {
     "LlamaForCausalLM",      "MistralForCausalLM",    "MixtralForCausalLM",
     "Qwen2ForCausalLM",      "Qwen3ForCausalLM",      "Qwen3MoeForCausalLM",
     "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "GptOssForCausalLM",
     "Gemma2ForCausalLM",     "Gemma3ForCausalLM",     "Gemma3ForConditionalGeneration",
-    "GPT2LMHeadModel",       "GPTNeoXForCausalLM"};
+    "Phi3ForCausalLM",       "GPT2LMHeadModel",       "GPTNeoXForCausalLM"};
 
 namespace detail {
 
 enum class hf_family : unsigned char {
   llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, gpt_oss, gemma2,
-  gemma3, gemma3_text, gpt2, gpt_neox
+  gemma3, gemma3_text, phi3, gpt2, gpt_neox
 };
 /// Each family by its config.json "model_type".
 inline constexpr enumerator<hf_family> hf_family_names[] = {
@@ -91,8 +97,8 @@ inline constexpr enumerator<hf_family> hf_family_names[] = {
     {hf_family::deepseek_v2, "deepseek_v2"}, {hf_family::deepseek_v3, "deepseek_v3"},
     {hf_family::gpt_oss, "gpt_oss"},
     {hf_family::gemma2, "gemma2"},       {hf_family::gemma3, "gemma3"},
-    {hf_family::gemma3_text, "gemma3_text"}, {hf_family::gpt2, "gpt2"},
-    {hf_family::gpt_neox, "gpt_neox"}};
+    {hf_family::gemma3_text, "gemma3_text"}, {hf_family::phi3, "phi3"},
+    {hf_family::gpt2, "gpt2"},           {hf_family::gpt_neox, "gpt_neox"}};
 constexpr const auto& enumerators(hf_family) { return hf_family_names; }
 
 inline std::string supported_list() {
@@ -128,6 +134,7 @@ inline hf_family hf_family_of(const nlohmann::json& cfg, const json_source& src)
                              {"Gemma3ForCausalLM", hf_family::gemma3_text},
                              {"Gemma3ForConditionalGeneration", hf_family::gemma3},
                              {"GPT2LMHeadModel", hf_family::gpt2},
+                             {"Phi3ForCausalLM", hf_family::phi3},
                              {"GPTNeoXForCausalLM", hf_family::gpt_neox}};
   static_assert(std::size(table) == hf_architectures.size());
   if (has(cfg, "architectures")) {
@@ -459,11 +466,11 @@ inline transformer_spec from_hf_config(const nlohmann::json& cfg, const json_sou
   const bool gemma = family == hf_family::gemma2 || gemma3;
   m.tied_embeddings = get_bool_or(nested ? cfg : tc, "tie_word_embeddings", src, gemma);
   if (nested) m.tied_embeddings = get_bool_or(tc, "tie_word_embeddings", ts, m.tied_embeddings);
-  // Sliding-window attention: Mistral's `sliding_window` (null: none); Qwen2 and Qwen3 only when
-  // `use_sliding_window` is true (their configs carry a window they do not use).
+  // Sliding-window attention: Mistral's and Phi-3's `sliding_window` (null: none); Qwen2 and
+  // Qwen3 only when `use_sliding_window` is true (their configs carry a window they do not use).
   const bool qwen = family == hf_family::qwen2 || family == hf_family::qwen3 ||
                     family == hf_family::qwen3_moe;
-  if (family == hf_family::mistral || family == hf_family::mixtral ||
+  if (family == hf_family::mistral || family == hf_family::mixtral || family == hf_family::phi3 ||
       (qwen && get_bool_or(cfg, "use_sliding_window", src, false)))
     m.sliding_window = get_count_or(cfg, "sliding_window", src, 0, true);
   switch (family) {

@@ -68,6 +68,10 @@ inline constexpr int tp[] = {1, 2, 4, 8};
 inline constexpr int pp[] = {1, 2, 4, 8, 16, 32, 64};
 inline constexpr int cp[] = {1};
 inline constexpr int ep[] = {1};
+/// Expert parallelism for a mixture of experts: powers of two up to 64 (DeepSeek-V3 trained
+/// with EP 64 over 8 nodes, arXiv:2412.19437 Sec. 3.2); degrees that do not divide the experts
+/// or the data-parallel ranks are invalid configurations.
+inline constexpr int moe_ep[] = {1, 2, 4, 8, 16, 32, 64};
 /// Interleaved chunks: 1 (1F1B) and 2, 4 (Narayanan et al. 2021 Sec. 2.2.2).
 inline constexpr int virtual_stages[] = {1, 2, 4};
 inline constexpr int micro_batch[] = {1, 2, 4};
@@ -139,7 +143,8 @@ struct training_search_space {
   std::span<const bool> chunked_loss = search_defaults::chunked_loss;
 
   /// Sets config.framework and every searched dimension but the hardware (nodes, gpus), the
-  /// micro-batch and the ZeRO stages to that framework's space: megatron, the defaults above;
+  /// micro-batch and the ZeRO stages to that framework's space: megatron, the defaults above
+  /// (expert parallelism search_defaults::moe_ep for a mixture of experts);
   /// transformers, what Hugging Face transformers runs: data parallelism (DDP, FSDP / DeepSpeed
   /// ZeRO 0-3; TP = PP = CP = EP = 1, no virtual stages or sequence parallelism), recompute
   /// none or full (gradient checkpointing), the master, amp and pure precision regimes, the
@@ -150,7 +155,7 @@ struct training_search_space {
     tp = hf ? std::span<const int>(search_defaults::one) : search_defaults::tp;
     pp = hf ? std::span<const int>(search_defaults::one) : search_defaults::pp;
     cp = search_defaults::cp;
-    ep = search_defaults::ep;
+    ep = !hf && model.is_moe() ? std::span<const int>(search_defaults::moe_ep) : search_defaults::ep;
     virtual_stages = hf ? std::span<const int>(search_defaults::one) : search_defaults::virtual_stages;
     sequence_parallel = hf ? std::span<const bool>(search_defaults::off) : search_defaults::sequence_parallel;
     recompute = hf ? std::span<const recompute_mode>(search_defaults::transformers_recompute)
