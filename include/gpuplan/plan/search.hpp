@@ -64,6 +64,10 @@ inline constexpr int search_objective_count = static_cast<int>(std::size(search_
 namespace search_defaults {
 /// Powers of two up to one 8-GPU NVLink domain (candidate_bounds::nvlink_domain).
 inline constexpr int tp[] = {1, 2, 4, 8};
+/// Powers of two up to 64 for a node whose NVLink domain is wider than 8 GPUs (GB200 and GB300
+/// NVL72: 72 GPUs on NVLink 5); degrees beyond a node's domain are pruned
+/// (tp_within_nvlink_domain).
+inline constexpr int wide_tp[] = {1, 2, 4, 8, 16, 32, 64};
 /// Powers of two up to 64 stages (Narayanan et al. 2021 Table 1 goes to 64 for 1T parameters).
 inline constexpr int pp[] = {1, 2, 4, 8, 16, 32, 64};
 inline constexpr int cp[] = {1};
@@ -144,7 +148,8 @@ struct training_search_space {
 
   /// Sets config.framework and every searched dimension but the hardware (nodes, gpus), the
   /// micro-batch and the ZeRO stages to that framework's space: megatron, the defaults above
-  /// (expert parallelism search_defaults::moe_ep for a mixture of experts);
+  /// (expert parallelism search_defaults::moe_ep for a mixture of experts, tensor parallelism
+  /// search_defaults::wide_tp when a node's NVLink domain is wider than 8 GPUs);
   /// transformers, what Hugging Face transformers runs: data parallelism (DDP, FSDP / DeepSpeed
   /// ZeRO 0-3; TP = PP = CP = EP = 1, no virtual stages or sequence parallelism), recompute
   /// none or full (gradient checkpointing), the master, amp and pure precision regimes, the
@@ -152,7 +157,11 @@ struct training_search_space {
   constexpr void use_framework(framework_kind f) {
     config.framework = f;
     const bool hf = f == framework_kind::transformers;
-    tp = hf ? std::span<const int>(search_defaults::one) : search_defaults::tp;
+    bool wide = false;
+    for (const node_spec& n : nodes) wide = wide || n.gpus > 8;
+    tp = hf     ? std::span<const int>(search_defaults::one)
+         : wide ? std::span<const int>(search_defaults::wide_tp)
+                : search_defaults::tp;
     pp = hf ? std::span<const int>(search_defaults::one) : search_defaults::pp;
     cp = search_defaults::cp;
     ep = !hf && model.is_moe() ? std::span<const int>(search_defaults::moe_ep) : search_defaults::ep;
