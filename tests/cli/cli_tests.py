@@ -1094,6 +1094,32 @@ def _():
     check(a2a["tpot_s"] != ep256["tpot_s"], "dispatch and combine replace the MoE all-reduce")
 
 
+@case("serve.speculative_mtp")
+def _():
+    """Speculative decoding with DeepSeek-V3's MTP module: echoed, faster per token, more
+    memory; refused for a model without MTP modules and without an acceptance rate."""
+    base = ("serve", "--model", "deepseek-v3", "--gpu", "h200", "--tp", "8", "--concurrency", "64")
+    plain = ok_json(*base)
+    spec = ok_json(*base, "--speculative-tokens", "1", "--acceptance", "0.875")
+    check("speculation" not in plain, "no speculation unless asked")
+    near(spec["speculation"]["tokens_per_step"], 1.875, 1e-9, "1 + a tokens a step")
+    check(spec["tpot_s"] < plain["tpot_s"], "fewer seconds per token")
+    check(spec["output_tokens_per_s"] < 1.875 * plain["output_tokens_per_s"],
+          "the draft and the verification cost something")
+    check(spec["per_gpu_bytes"] > plain["per_gpu_bytes"], "the MTP module's weights are held")
+    check("speculative decoding with the model's MTP" in ok(*base, "--speculative-tokens", "1",
+                                                             "--acceptance", "0.875").out,
+          "the text report says so")
+    bad(r"--speculative-tokens: Llama-3.1-8B has no multi-token-prediction modules", "serve",
+        "--model", "llama-3.1-8b", "--speculative-tokens", "1", "--acceptance", "0.8")
+    bad(r"--speculative-tokens needs --acceptance", *base, "--speculative-tokens", "2")
+    bad(r"--acceptance needs --speculative-tokens", *base, "--acceptance", "0.8")
+    bad(r"--acceptance must be in \[0, 1\] \(got 1.5\)", *base, "--speculative-tokens", "1",
+        "--acceptance", "1.5")
+    bad(r"--speculative-tokens must be at most 16", *base, "--speculative-tokens", "17",
+        "--acceptance", "0.5")
+
+
 @case("serve.decode_attention")
 def _():
     # --decode-attention per-query-head: TensorRT-LLM before XQA (v0.6.1 perf table, H100 fp8,

@@ -120,6 +120,11 @@ void print_deployment(const serve_setup& setup, const serving_deployment_report&
              to_string(p.compute_dtype),
              p.mix.size() > 1 ? fmt::format("a {}-class mix, mean ", p.mix.size()) : std::string(),
              setup.input_len, setup.output_len);
+  if (p.speculation.on())
+    fmt::print("speculative decoding with the model's MTP: {} draft token(s) a step, acceptance "
+               "{:g}: {:.2f} tokens a step per sequence\n\n",
+               p.speculation.draft_tokens, p.speculation.acceptance,
+               p.speculation.tokens_per_step());
 }
 
 /// The operating point, the engine's admission limit, the memory verdict, the ridge.

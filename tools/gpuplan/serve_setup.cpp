@@ -46,6 +46,12 @@ constexpr field serve_load_table[] = {
     {"moe_all_to_all", "--moe-all-to-all", ft::flag, "serve-load",
      "With --ep: dispatch and combine tokens by all-to-all (DeepEP-style) instead of summing the "
      "experts' outputs in the layer's all-reduce (default false)"},
+    {"speculative_tokens", "--speculative-tokens", ft::count, "serve-load",
+     "Speculative decoding with the model's own multi-token-prediction modules (DeepSeek-V3's "
+     "MTP): draft tokens per step (default: none)"},
+    {"acceptance", "--acceptance", ft::number, "serve-load",
+     "With --speculative-tokens: the rate each draft token is accepted at, given the ones before "
+     "it (no default: DeepSeek-V3 reports 0.85 to 0.90 for its MTP)"},
 };
 
 constexpr field serve_point_table[] = {
@@ -68,6 +74,28 @@ void set_engine_behaviour(const settings& s, serving_plan& p) {
     p.assumptions.decode_attention =
         enum_named<decode_attention_kernel>(*k, s.name("decode_attention"));
   p.assumptions.moe_all_to_all = s.flag("moe_all_to_all").value_or(false);
+  const auto k = s.count("speculative_tokens");
+  const auto a = s.number("acceptance");
+  if (!k) {
+    if (a) throw usage_error(fmt::format("{} needs {}", s.name("acceptance"),
+                                         s.name("speculative_tokens")));
+    return;
+  }
+  if (p.model.mtp_layers == 0)
+    throw usage_error(fmt::format("{}: {} has no multi-token-prediction modules to draft with "
+                                  "(transformer_spec.mtp_layers; DeepSeek-V3 and R1 have one)",
+                                  s.name("speculative_tokens"), p.model.name.view()));
+  if (*k > max_draft_tokens)
+    throw usage_error(fmt::format("{} must be at most {} (got {})", s.name("speculative_tokens"),
+                                  max_draft_tokens, *k));
+  if (!a)
+    throw usage_error(fmt::format("{} needs {}: the rate each draft token is accepted at (e.g. "
+                                  "0.85)",
+                                  s.name("speculative_tokens"), s.name("acceptance")));
+  if (!(*a >= 0.0 && *a <= 1.0))
+    throw usage_error(fmt::format("{} must be in [0, 1] (got {})", s.name("acceptance"), *a));
+  p.speculation = {.draft_tokens = *k, .acceptance = *a};
+  p.config.draft_modules = p.model.mtp_layers;  // the MTP weights count in the memory verdict
 }
 
 void set_serve_point(const settings& s, serving_plan& p) {

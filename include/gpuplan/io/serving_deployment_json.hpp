@@ -35,6 +35,10 @@ inline nlohmann::json to_json(const serving_deployment_report& r) {
   j["chunked_prefill"] = r.chunked_prefill();
   j["decode_attention"] = std::string(gpuplan::to_string(p.assumptions.decode_attention));
   j["moe_all_to_all"] = r.moe_all_to_all();
+  if (r.plan.speculation.on())
+    j["speculation"] = {{"draft_tokens", r.plan.speculation.draft_tokens},
+                        {"acceptance", number(r.plan.speculation.acceptance)},
+                        {"tokens_per_step", number(r.plan.speculation.tokens_per_step())}};
   j["dtype"] = std::string(gpuplan::to_string(p.compute_dtype));
   j["weight_dtype"] = std::string(gpuplan::to_string(p.config.weight_dtype));
   j["kv_dtype"] = std::string(gpuplan::to_string(p.config.kv_dtype));

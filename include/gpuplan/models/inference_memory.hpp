@@ -144,9 +144,20 @@ constexpr data_size inference_weights(const transformer_spec& m, const parallel_
   const detail::rank_params p = detail::stage_params(m, l, k);
   const double all = p.dense + p.expert;
   const double quantised = c.quant_experts_only ? p.linear_expert : p.linear;
-  return (quantised * detail::quantised_weight_bytes(c) +
-          (all - quantised) * detail::unquantised_weight_bytes(c)) *
-         units::B;
+  double bytes = quantised * detail::quantised_weight_bytes(c) +
+                 (all - quantised) * detail::unquantised_weight_bytes(c);
+  if (p.last_stage && c.draft_modules > 0 && m.mtp_layers > 0) {
+    // MTP modules for speculative decoding, split over tp like the layers: their own embedding
+    // and output head in 16 bits, the rest (a layer and the 2h x h projection) as the
+    // quantised linear layers (its norms and router counted with them: under 0.1%)
+    const double per_module = m.mtp_parameters() / m.mtp_layers;
+    const double vocab = 2.0 * m.vocab * m.hidden;
+    bytes += c.draft_modules *
+             ((per_module - vocab) * detail::quantised_weight_bytes(c) +
+              vocab * detail::unquantised_weight_bytes(c)) /
+             l.tp;
+  }
+  return bytes * units::B;
 }
 
 /// vLLM's block count: floor(available / page_size / layers) (vllm `v1/core/kv_cache_utils.py`).

@@ -194,6 +194,35 @@ struct request_mix {
   }
 };
 
+/// Speculative decoding with the model's own multi-token-prediction modules (DeepSeek-V3's
+/// MTP, as SGLang and vLLM run it, `--speculative-algorithm EAGLE` / `deepseek_mtp`): each
+/// decode step drafts `draft_tokens` tokens per sequence with the MTP module (one layer and the
+/// output head each, run one after another), then the model verifies them with the sequence's
+/// next token in one forward pass of 1 + draft_tokens queries. Each draft token is accepted
+/// with probability `acceptance` if those before it were (DeepSeek-V3 arXiv:2412.19437 Sec.
+/// 5.4.3: 85% to 90% for the second token, "1.8 times TPS"), so a step yields
+/// (1 - a^(k+1)) / (1 - a) tokens per sequence.
+struct speculative_decoding {
+  int draft_tokens = 0;     ///< 0: none
+  double acceptance = 0.0;  ///< per draft token, given the ones before it were accepted
+
+  [[nodiscard]] constexpr bool on() const { return draft_tokens > 0; }
+  /// Queries per sequence in a verifying decode step.
+  [[nodiscard]] constexpr double queries_per_step() const { return 1.0 + draft_tokens; }
+  /// Expected tokens a sequence gains per step: 1 + a + a^2 + ... + a^k.
+  [[nodiscard]] constexpr double tokens_per_step() const {
+    double t = 1.0, term = 1.0;
+    for (int i = 0; i < draft_tokens; ++i) {
+      term *= acceptance;
+      t += term;
+    }
+    return t;
+  }
+};
+
+/// The most draft tokens per step the model takes (SGLang's DeepSeek recipes use 1 to 4).
+inline constexpr int max_draft_tokens = 16;
+
 struct serving_plan;
 namespace detail {
 constexpr parallel_layout memory_layout(const serving_plan& p);
@@ -228,6 +257,9 @@ struct serving_plan {
   /// config.max_num_batched_tokens tokens per step (vLLM V1 and SGLang default, TensorRT-LLM's
   /// enable_chunked_context). false: a prompt runs in a step of its own (vLLM V0's default).
   bool chunked_prefill = true;
+  /// Speculative decoding with the model's MTP modules (none by default). Their weights are
+  /// held on the last pipeline stage (inference_config::draft_modules, set from this).
+  speculative_decoding speculation{};
   serving_assumptions assumptions{};
   memory_assumptions memory{};
 
@@ -263,6 +295,17 @@ struct serving_plan {
     }
     detail::check_input(concurrency >= 1, "serving_plan.concurrency must be at least 1",
                         concurrency);
+    detail::check_input(speculation.draft_tokens >= 0 &&
+                            speculation.draft_tokens <= max_draft_tokens,
+                        "serving_plan.speculation.draft_tokens must be in [0, 16]",
+                        speculation.draft_tokens);
+    detail::check_input(speculation.acceptance >= 0.0 && speculation.acceptance <= 1.0,
+                        "serving_plan.speculation.acceptance must be in [0, 1]",
+                        speculation.acceptance);
+    detail::check_input(!speculation.on() || model.mtp_layers > 0,
+                        "serving_plan.speculation.draft_tokens needs a model with "
+                        "multi-token-prediction modules (transformer_spec.mtp_layers)",
+                        speculation.draft_tokens);
     detail::check_input(detail::finite_nonnegative(rate.value),
                         "serving_plan.rate must be finite and not negative");
     detail::check_input(compute_dtype != precision::int4 && compute_dtype != precision::tf32 &&
@@ -427,8 +470,11 @@ constexpr double windowed_keys(const transformer_spec& m, double keys) {
 }
 
 constexpr serving_layer_cost serving_layer_time(const serving_plan& p, step_work w,
-                                                bool moe_layer, bool windowed = false) {
+                                                bool moe_layer, bool windowed = false,
+                                                bool draft = false) {
   const transformer_spec& m = p.model;
+  // a verifying step runs 1 + draft_tokens queries per decoding sequence; the draft module one
+  const double queries = draft ? 1.0 : p.speculation.queries_per_step();
   if (windowed) {
     w.prefill_keys = windowed_keys(m, w.prefill_keys);
     w.decode_context = windowed_keys(m, w.decode_context + 1.0) - 1.0;
@@ -438,7 +484,7 @@ constexpr serving_layer_cost serving_layer_time(const serving_plan& p, step_work
   const gemm_path dense_path = linear_path(p, false), expert_path = linear_path(p, true);
   const double act = p.assumptions.activation_bytes;
   const double t = p.layout.tp;
-  const double tokens = w.prefill_tokens + w.decode_sequences;
+  const double tokens = w.prefill_tokens + w.decode_sequences * queries;
   const double h = m.hidden, hd = m.head_dim;
   const double q = m.heads * hd / t;
   // K and V elements per token a rank caches and reads (MLA: the whole latent, on every rank)
@@ -522,7 +568,7 @@ constexpr serving_layer_cost serving_layer_time(const serving_plan& p, step_work
   }
   if (w.decode_sequences > 0.0) {
     const double keys = w.decode_context + 1.0;
-    const compute_amount f = decode_per_key * keys * w.decode_sequences * units::FLOP;
+    const compute_amount f = decode_per_key * keys * w.decode_sequences * queries * units::FLOP;
     // MLA's one latent serves every head: its kernels (FlashMLA, FlashInfer MLA) read it once
     const bool per_head = p.assumptions.decode_attention == decode_attention_kernel::per_query_head &&
                           !m.is_mla();
@@ -537,8 +583,9 @@ constexpr serving_layer_cost serving_layer_time(const serving_plan& p, step_work
     const compute_rate r =
         per_head ? p.assumptions.per_query_head_vector_fraction * gpu.peak.fp32_vector
                  : ka.attention_fraction * peak;
+    // the cache is read once per sequence for all its queries (verification kernels)
     const data_size bytes =
-        w.decode_sequences * (keys * kv_bytes * loads + 2.0 * q * act) * units::B;
+        w.decode_sequences * (keys * kv_bytes * loads + 2.0 * q * act * queries) * units::B;
     c.attention.add(roofline(f, r, bytes, gpu, ka));
   }
   // Element-wise kernels: read and write the hidden state of every token.
@@ -564,6 +611,37 @@ struct stage_cost {
   }
 };
 
+/// The draft of a speculative step on the last stage: draft_tokens passes, one after another,
+/// of the MTP module for each decoding sequence: its projection of the embedding and the hidden
+/// state (2 hidden x hidden), one transformer layer of the last layer's kind and the output
+/// head, with the layer's two tensor-parallel all-reduces.
+constexpr void add_draft(const serving_plan& p, const step_work& w, stage_cost& s) {
+  const transformer_spec& m = p.model;
+  const double d = w.decode_sequences, act = p.assumptions.activation_bytes, t = p.layout.tp;
+  const step_work dw{.decode_sequences = d, .decode_context = w.decode_context};
+  const serving_layer_cost c = serving_layer_time(p, dw, m.is_moe_layer(m.layers - 1), false, true);
+  const gemm_path path = linear_path(p, false);
+  const roofline_assumptions& ka = p.assumptions.kernels;
+  const double times = p.speculation.draft_tokens;
+  s.gemm.add({c.gemm.compute, c.gemm.memory, c.gemm.total, c.gemm.math}, times);
+  s.gemm.add(gemm_time(d, 2.0 * m.hidden, m.hidden / t, path.math, path.weight_bytes, act,
+                       path.dequant, p.node.gpu, ka),
+             times);
+  s.attention.add({c.attention.compute, c.attention.memory, c.attention.total, c.attention.math},
+                  times);
+  s.elementwise.add(
+      {c.elementwise.compute, c.elementwise.memory, c.elementwise.total, c.elementwise.math}, times);
+  s.lm_head.add(gemm_time(d, m.hidden, 1.0 * m.vocab / t, precision::bf16, 2.0, act, false,
+                          p.node.gpu, ka),
+                times);
+  if (p.layout.tp > 1) {
+    const collective_cost ar = collective_time(collective_kind::all_reduce,
+                                               d * m.hidden * act * units::B, tp_group(p),
+                                               p.assumptions.collectives);
+    s.communication = s.communication + times * 2.0 * ar.total;
+  }
+}
+
 constexpr stage_cost stage_time(const serving_plan& p, const step_work& w, int k) {
   const transformer_spec& m = p.model;
   stage_cost s{};
@@ -585,7 +663,8 @@ constexpr stage_cost stage_time(const serving_plan& p, const step_work& w, int k
   for (int e = 0; e < 2; ++e)
     for (int win = 0; win < 2; ++win)
       if (kinds[e][win] > 0) add(serving_layer_time(p, w, e == 1, win == 1), kinds[e][win]);
-  const double tokens = w.prefill_tokens + w.decode_sequences;
+  const double queries = p.speculation.queries_per_step();
+  const double tokens = w.prefill_tokens + w.decode_sequences * queries;
   const double act = p.assumptions.activation_bytes;
   if (p.layout.tp > 1 && tokens > 0.0) {
     const data_size payload = tokens * m.hidden * act * units::B;
@@ -607,7 +686,8 @@ constexpr stage_cost stage_time(const serving_plan& p, const step_work& w, int k
     }
   }
   if (k == p.layout.pp - 1) {
-    const double rows = w.prefill_sequences + w.decode_sequences;
+    const double rows = w.prefill_sequences + w.decode_sequences * queries;
+    if (p.speculation.on() && w.decode_sequences > 0.0) add_draft(p, w, s);
     if (rows > 0.0) {
       s.lm_head.add(gemm_time(rows, m.hidden, 1.0 * m.vocab / p.layout.tp, precision::bf16, 2.0,
                               act, false, p.node.gpu, p.assumptions.kernels));
@@ -826,6 +906,7 @@ constexpr kv_cap kv_capacity(const serving_plan& p) {
   const double in = p.mix.mean_input(), out = p.mix.mean_output();
   c.batch = 1;
   c.context = static_cast<int>(in + out);
+  c.draft_modules = p.speculation.on() ? p.model.mtp_layers : 0;
   kv_cap r{};
   r.memory = inference_memory(p.model, p.node.gpu, memory_layout(p), c, p.memory);
   double blocks = 0.0;
@@ -924,27 +1005,29 @@ constexpr void prefill_queue_latencies(const serving_plan& p, const double* own,
 constexpr void chunked_prefill_point(const serving_plan& p, double n, serving_point& r) {
   const double in = p.mix.mean_input(), out = p.mix.mean_output();
   const double budget = p.config.max_num_batched_tokens;
+  // each decoding sequence gains e tokens a step from q queries (1 and 1 without speculation)
+  const double e = p.speculation.tokens_per_step(), q = p.speculation.queries_per_step();
   duration wait_prefill{};  // per-class prefill time is added below
-  // Decoding sequences d need d x in / out prompt tokens per step; the step holds at most
-  // `budget` tokens, so d <= budget x out / (in + out).
-  const double dmax = budget * out / (in + out);
+  // Decoding sequences d need d x e x in / out prompt tokens per step beside their d x q
+  // queries; the step holds at most `budget` tokens, so d <= budget / (q + e x in / out).
+  const double dmax = budget / (q + e * in / out);
   const double d = n < dmax ? n : dmax;
   r.decoding = d;
-  const step_work w{.prefill_tokens = d * in / out,
+  const step_work w{.prefill_tokens = d * e * in / out,
                     .prefill_keys = (in + 1.0) / 2.0,
-                    .prefill_sequences = d / out,
+                    .prefill_sequences = d * e / out,
                     .decode_sequences = d,
                     .decode_context = in + out / 2.0};
   r.step = forward_step(p, w);
   const duration step = decode_interval(p, w);
-  r.tpot = step;
-  r.output_tokens_per_s_per_replica = d * units::token / step;
-  r.requests_per_s = d / out * units::request / step;
+  r.tpot = step / e;
+  r.output_tokens_per_s_per_replica = d * e * units::token / step;
+  r.requests_per_s = d * e / out * units::request / step;
   // Sequences beyond d wait for prefill: Little's law on the prefill queue.
-  if (n > d) wait_prefill = (n - d) * out / d * step;
+  if (n > d) wait_prefill = (n - d) * out / (d * e) * step;
   // A new prompt's chunks ride in steps beside the d decoding sequences, up to the room the
   // step's token budget leaves; it waits half a step for the step in flight.
-  const double room = budget - d > 1.0 ? budget - d : 1.0;
+  const double room = budget - d * q > 1.0 ? budget - d * q : 1.0;
   double own[max_request_classes]{};
   for (int i = 0; i < p.mix.size(); ++i) {
     const request_class& k = p.mix.at(i);
@@ -974,7 +1057,8 @@ constexpr void prefill_first_point(const serving_plan& p, double n, serving_poin
   // Prefill-first scheduling: arrivals (n / out per decode step) are prefilled in steps of
   // their own, up to `budget` tokens, while decoding pauses.
   r.decoding = n;
-  const double arrivals = n / out;
+  const double e = p.speculation.tokens_per_step();  // tokens a sequence gains per decode step
+  const double arrivals = n * e / out;
   const double per_prefill_max = budget / in >= 1.0 ? budget / in : 1.0;
   const double g = arrivals < 1.0 ? 1.0 : (arrivals > per_prefill_max ? per_prefill_max : arrivals);
   const step_work dw{.decode_sequences = n, .decode_context = in + out / 2.0};
@@ -982,8 +1066,8 @@ constexpr void prefill_first_point(const serving_plan& p, double n, serving_poin
   const duration td = decode_interval(p, dw);
   const duration tp = decode_interval(
       p, {.prefill_tokens = g * in, .prefill_keys = (in + 1.0) / 2.0, .prefill_sequences = g});
-  const double prefills = n / g;  // prefill steps per `out` decode steps
-  const duration cycle = out * td + prefills * tp;
+  const double prefills = n / g;  // prefill steps per out / e decode steps
+  const duration cycle = out / e * td + prefills * tp;
   r.tpot = cycle / out;
   r.output_tokens_per_s_per_replica = n * out * units::token / cycle;
   r.requests_per_s = n * units::request / cycle;
@@ -1028,7 +1112,9 @@ constexpr serving_point static_point(const serving_plan& p, double b, int cap) {
       return decode_interval(p, {.decode_sequences = b, .decode_context = ctx});
     };
     const double first = in + 1.0, last = in + out - 1.0;
-    decode = (out - 1.0) * (at(first) + 4.0 * at((first + last) / 2.0) + at(last)) / 6.0;
+    // (out - 1) / e steps, each gaining e tokens (1 without speculative decoding)
+    decode = (out - 1.0) / p.speculation.tokens_per_step() *
+             (at(first) + 4.0 * at((first + last) / 2.0) + at(last)) / 6.0;
     r.tpot = decode / (out - 1.0);
     r.step = forward_step(p, {.decode_sequences = b, .decode_context = (first + last) / 2.0});
   } else {
@@ -1226,8 +1312,9 @@ constexpr disaggregated_result disaggregate(const serving_plan& prefill,
   const double n = decode.concurrency < cap.sequences ? decode.concurrency : cap.sequences;
   const step_work dw{.decode_sequences = n, .decode_context = in + out / 2.0};
   const duration td = detail::decode_interval(decode, dw);
-  r.tpot = td;
-  r.decode_requests_per_s_per_replica = n / out * units::request / td;
+  const double e = decode.speculation.tokens_per_step();
+  r.tpot = td / e;
+  r.decode_requests_per_s_per_replica = n * e / out * units::request / td;
   r.prefill_per_decode_replica =
       r.decode_requests_per_s_per_replica / r.prefill_requests_per_s_per_replica;
   r.prefill_gpus_per_decode_gpu = r.prefill_per_decode_replica * prefill.gpus_per_replica() /
@@ -1251,7 +1338,7 @@ constexpr disaggregated_result disaggregate(const serving_plan& prefill,
   r.ttft = tp + r.kv_transfer + 0.5 * td;
   const double gpus = r.prefill_per_decode_replica * prefill.gpus_per_replica() +
                       decode.gpus_per_replica();
-  r.output_tokens_per_s_per_gpu = n * units::token / td / gpus;
+  r.output_tokens_per_s_per_gpu = n * e * units::token / td / gpus;
   return r;
 }
 

@@ -85,6 +85,9 @@ struct inference_config {
   /// Only the routed experts' weights are in weight_dtype; attention, shared experts and dense
   /// FFNs stay 16-bit (gpt-oss ships its experts in MXFP4 and the rest in bf16).
   bool quant_experts_only = false;
+  /// Multi-token-prediction modules held for speculative decoding (transformer_spec::
+  /// mtp_layers; serving_plan::speculation): their weights on the last pipeline stage.
+  int draft_modules = 0;
   /// Tokens of the largest forward pass the engine runs: vLLM profiles its activation peak
   /// with --max-num-batched-tokens (8192 for `vllm serve`, vLLM EngineArgs default for the
   /// OpenAI server with chunked prefill; version-dependent).
@@ -121,6 +124,8 @@ struct inference_config {
                         block_size);
     detail::check_input(quant_group_size >= 1,
                         "inference_config.quant_group_size must be at least 1", quant_group_size);
+    detail::check_input(draft_modules >= 0 && draft_modules <= 64,
+                        "inference_config.draft_modules must be in [0, 64]", draft_modules);
     detail::check_input(fp8_block_size >= 0,
                         "inference_config.fp8_block_size must not be negative (0: per tensor)",
                         fp8_block_size);
