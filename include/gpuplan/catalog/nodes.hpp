@@ -23,6 +23,10 @@
 //               NVLink 5 switches, 1.8 TB/s per GPU (14.4 TB/s in all), networking 1.6 TB/s
 //               (fibermall.com transcription); acecloud.ai "NVIDIA HGX B300": 8x ConnectX-8
 //               SuperNICs on the baseboard, up to 800 Gb/s per GPU
+//  [DSV3-HW]    DeepSeek-AI 2024, "DeepSeek-V3 Technical Report", arXiv:2412.19437, Sec. 3.1 and
+//               3.2.2: H800 nodes of 8 GPUs on NVLink and NVSwitch, nodes joined by InfiniBand,
+//               "IB (50 GB/s)" per GPU across nodes; the H800's NVLink is 400 GB/s bidirectional
+//               (its datasheet; Sec. 3.2.2 counts 160 GB/s achieved)
 //  [NVL72]      nvidia.com GB200 NVL72 / GB300 NVL72: 72 GPUs and 36 Grace CPUs in one rack, one
 //               NVLink 5 domain through 9 NVLink switch trays, 130 TB/s (= 72 x 1.8 TB/s), 17 TB
 //               LPDDR5X (36 x 480 GB, fibermall.com "In-depth analysis for NVIDIA GB200";
@@ -79,6 +83,20 @@ inline constexpr node_spec hgx_h200{
     .scale_up_per_gpu = 450 * units::GBps,  // [HGX] 900 GB/s bidirectional NVLink per GPU, halved
     .nics = {.count = 8, .per_nic = 400 * units::Gbps, .model = "ConnectX-7 / BlueField-3 400G"},
     .host_memory = {},    // set by the OEM server around the baseboard: unknown here
+    .local_storage = {},  // likewise
+    .max_power = {},
+};
+
+inline constexpr node_spec hgx_h800{
+    .name = "HGX-H800",
+    .aliases = {"hgx-h800-8gpu", "hgxh800", "dgx-h800"},
+    .gpu = h800_sxm,  // [DSV3-HW] 8x H800 SXM5 80GB per node
+    .gpus = 8,
+    .fabric = intra_node_fabric::nvswitch,  // [DSV3-HW] NVLink and NVSwitch within nodes
+    .scale_up_per_gpu = 200 * units::GBps,  // 400 GB/s bidirectional NVLink per GPU, halved
+    // [DSV3-HW] 50 GB/s of InfiniBand per GPU: one 400 Gb/s NIC each
+    .nics = {.count = 8, .per_nic = 400 * units::Gbps, .model = "InfiniBand 400G"},
+    .host_memory = {},    // not published: unknown
     .local_storage = {},  // likewise
     .max_power = {},
 };
@@ -163,7 +181,8 @@ inline constexpr node_spec gb300_nvl72{
 
 /// Every node of the catalog.
 inline constexpr std::array all_nodes{dgx_a100, dgx_h100,    hgx_h200,   dgx_b200,
-                                       pcie_8x_l40s, dgx_b300, gb200_nvl72, gb300_nvl72};
+                                       pcie_8x_l40s, dgx_b300, gb200_nvl72, gb300_nvl72,
+                                       hgx_h800};
 
 /// The catalog server that carries `gpu` as its own (DGX A100, DGX H100, HGX H200, DGX B200,
 /// 8x L40S, DGX B300, and the GB200 / GB300 NVL72 racks for their GPUs), if any.

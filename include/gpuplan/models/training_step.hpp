@@ -211,6 +211,13 @@ struct step_assumptions {
   /// Fraction of pipeline point-to-point time hidden behind compute (--overlap-p2p-comm with the
   /// interleaved schedule). 0: Megatron-LM's default for 1F1B.
   double p2p_overlap = 0.0;
+  /// Fraction of a layer's compute (GEMMs, attention, recompute) under which its expert-parallel
+  /// all-to-all can run: what exceeds it stays exposed. 0: none (Megatron-LM's default 1F1B).
+  /// 1: DeepSeek-V3's DualPipe, which overlaps one micro-batch's dispatch and combine with
+  /// another's computation ("full overlap of forward and backward computation-communication
+  /// phases", arXiv:2412.19437 Sec. 3.2.1), as Megatron-Core's
+  /// --overlap-moe-expert-parallel-comm does for 1F1B.
+  double ep_overlap = 0.0;
   /// Pipeline sends split across the tensor-parallel ranks and all-gathered on the far side
   /// (Megatron-LM's scatter/gather optimisation, Narayanan et al. 2021 Sec. 4.1): each rank sends
   /// 1/tp of the activation. false: every tensor-parallel rank sends the whole activation
@@ -256,6 +263,7 @@ struct step_assumptions {
     detail::check_input(fraction(pcie_fraction), "step_assumptions.pcie_fraction must be in (0, 1]");
     detail::check_input(share(tp_overlap), "step_assumptions.tp_overlap must be in [0, 1]");
     detail::check_input(share(p2p_overlap), "step_assumptions.p2p_overlap must be in [0, 1]");
+    detail::check_input(share(ep_overlap), "step_assumptions.ep_overlap must be in [0, 1]");
     detail::check_input(share(zero3_overlap), "step_assumptions.zero3_overlap must be in [0, 1]");
     detail::check_input(detail::finite_nonnegative(flash_attention_half_seq),
                         "step_assumptions.flash_attention_half_seq must not be negative");
@@ -723,6 +731,9 @@ constexpr void layer_communication(const layer_inputs& in, const layer_dims& d, 
   if (moe && l.ep > 1) {
     const double routed_bytes = T / d.seq_shard * m.moe.experts_per_token * h * e;
     t.ep = 4.0 * coll(collective_kind::all_to_all, routed_bytes, in.p->ep, a.collectives);
+    // hidden under the layer's compute up to ep_overlap of it (t.compute is set by the caller)
+    const double hidden = a.ep_overlap * t.compute;
+    t.ep = t.ep > hidden ? t.ep - hidden : 0.0;
   }
 }
 
