@@ -187,8 +187,8 @@ inline int global_period(const nlohmann::json& cfg, const json_source& src, int 
   if (!t.is_array() || static_cast<int>(t.size()) != layers)
     throw error(src.where("layer_types") + " must list one type per layer (" +
                 std::to_string(layers) + ")");
-  int first_full = 0;
-  for (int i = 0; i < layers; ++i) {
+  std::size_t first_full = 0;
+  for (std::size_t i = 0; i < t.size(); ++i) {
     if (!t[i].is_string()) throw error(src.where("layer_types") + " must hold strings");
     const std::string v = t[i].get<std::string>();
     if (v != "full_attention" && v != "sliding_attention")
@@ -196,13 +196,13 @@ inline int global_period(const nlohmann::json& cfg, const json_source& src, int 
                   "' (this reader knows full_attention and sliding_attention)");
     if (v == "full_attention" && first_full == 0) first_full = i + 1;
   }
-  for (int i = 0; i < layers; ++i) {
+  for (std::size_t i = 0; i < t.size(); ++i) {
     const bool full = t[i].get<std::string>() == "full_attention";
     if (full != (first_full > 0 && (i + 1) % first_full == 0))
       throw error(src.where("layer_types") + " is not periodic (full attention every n-th layer)"
                   "; describe the model as a gpuplan model JSON");
   }
-  return first_full;
+  return static_cast<int>(first_full);
 }
 
 inline void read_qwen3(const nlohmann::json& cfg, const json_source& src, transformer_spec& m,
