@@ -2,6 +2,7 @@
 // that survive a round trip.
 #include "../catch.hpp"
 
+#include <gpuplan/catalog.hpp>
 #include <gpuplan/io/fit_json.hpp>
 #include <gpuplan/io/json.hpp>
 
@@ -166,4 +167,23 @@ TEST_CASE("byte counts are JSON integers while exact, numbers beyond, never wrap
   CHECK(huge.is_number_float());
   CHECK(huge.get<double>() == 1.6e31);
   CHECK(gpuplan::io::bytes_value(gpuplan::data_size::from_base(std::numeric_limits<double>::infinity())).is_null());
+}
+
+TEST_CASE("every catalog model, the 2026 architectures included, round-trips through JSON",
+          "[json][2026]") {
+  // A gpuplan model JSON describes any transformer the catalog holds: MLA, windows with global
+  // layers, Q/K norms, sinks, four norms, MoE phase and router bias, MTP, a vision tower and the
+  // checkpoint's quantisation all survive the trip, with every count derived from them.
+  for (const transformer_spec& m : catalog::all_models) {
+    INFO(m.name.view());
+    const transformer_spec back = io::transformer_from_json(io::to_json(m), {"m.json", ""});
+    CHECK(back.parameters() == m.parameters());
+    CHECK(back.active_parameters() == m.active_parameters());
+    CHECK(back.checkpoint_parameters() == m.checkpoint_parameters());
+    CHECK(back.kv_bytes(32768, precision::bf16) == m.kv_bytes(32768, precision::bf16));
+    CHECK(back.head_dim == m.head_dim);
+    CHECK(back.global_every == m.global_every);
+    CHECK(back.quantization.method == m.quantization.method);
+    CHECK(back.quantization.experts_only == m.quantization.experts_only);
+  }
 }

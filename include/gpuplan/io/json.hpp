@@ -247,7 +247,8 @@ inline parallel_layout layout_from_json(const nlohmann::json& j, const json_sour
 }
 
 /// A transformer from gpuplan's own JSON form (what to_json writes; derived counts such as
-/// "parameters" are ignored on input). Required: name, layers, hidden, heads, ffn, vocab.
+/// "parameters" are ignored on input). Required: name, layers, hidden, heads, ffn (unless moe
+/// is given: 0 when every layer is MoE), vocab.
 inline transformer_spec transformer_from_json(const nlohmann::json& j, const json_source& src) {
   if (!j.is_object()) throw error(src.file + ": a model must be a JSON object");
   transformer_spec m;
@@ -263,7 +264,8 @@ inline transformer_spec transformer_from_json(const nlohmann::json& j, const jso
   if (!has(j, "head_dim") && m.hidden % m.heads != 0)
     throw error(src.where("heads") + " does not divide hidden; give head_dim");
   m.head_dim = get_count_or(j, "head_dim", src, m.hidden / m.heads);
-  m.ffn = get_count(j, "ffn", src);
+  // a mixture of experts in every layer has no dense FFN: 0 (or absent) is its ffn
+  m.ffn = has(j, "moe") ? get_count_or(j, "ffn", src, 0, true) : get_count(j, "ffn", src);
   m.ffn_type =
       get_enum_or(j, "ffn_type", src, ffn_kind::gated);
   m.vocab = get_count(j, "vocab", src);
