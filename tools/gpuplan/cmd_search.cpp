@@ -164,7 +164,8 @@ std::optional<std::string> list_text(const settings& s, std::string_view key) {
 
 int whole(const std::string& text, const std::string& who, bool allow_zero) {
   const double v = allow_zero && text == "0" ? 0.0 : parse_count(text, who);
-  if (v != static_cast<double>(static_cast<long long>(v)) || v > (1 << 24))
+  // the range first: casting 1e308 to long long is undefined (UBSan, hostile input)
+  if (!(v >= 0.0 && v <= (1 << 24)) || v != static_cast<double>(static_cast<long long>(v)))
     throw usage_error(fmt::format("{} '{}' must be a whole number up to 16777216", who, text));
   return static_cast<int>(v);
 }
