@@ -37,12 +37,7 @@ constexpr std::string_view without_org(std::string_view s) {
 constexpr std::string_view without_instruct_suffix(std::string_view s) {
   constexpr std::string_view suffix = "instruct";
   if (s.size() <= suffix.size()) return s;
-  const std::string_view tail = s.substr(s.size() - suffix.size());
-  for (std::size_t i = 0; i < suffix.size(); ++i) {
-    char c = tail[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (c != suffix[i]) return s;
-  }
+  if (!same_name(s.substr(s.size() - suffix.size()), suffix)) return s;
   const char sep = s[s.size() - suffix.size() - 1];
   if (sep != '-' && sep != '_' && sep != ' ') return s;
   return s.substr(0, s.size() - suffix.size() - 1);

@@ -65,7 +65,10 @@ TEST_CASE("the 2026 models against their papers and model cards", "[catalog][mod
   CHECK(cat::deepseek_v3.parameters() == Approx(671e9).margin(0.5e9));
   CHECK(cat::deepseek_v3.checkpoint_parameters() == Approx(685e9).margin(1e9));
   CHECK(cat::deepseek_v3.active_parameters() == Approx(37e9).epsilon(0.02));
-  CHECK(cat::deepseek_r1.parameters() == cat::deepseek_v3.parameters());
+  // R1 shares V3's shape; its Hugging Face ids find it, not V3
+  const transformer_spec* r1 = cat::find_model("deepseek-ai/DeepSeek-R1-0528");
+  REQUIRE(r1 != nullptr);
+  CHECK(r1->name == std::string_view("DeepSeek-R1"));
   // gpt-oss model card Table 1: 116.83B and 20.91B total; 5.13B and 3.61B active per token,
   // counting the unembedding but not the embedding (printed to 0.01B: margin 0.005B).
   CHECK(cat::gpt_oss_120b.parameters() == Approx(116.83e9).margin(0.005e9));
@@ -303,4 +306,19 @@ TEST_CASE("transformer_spec.validate names the offending field", "[catalog][vali
   m.sliding_window = -4;
   CHECK(thrown_message(m) ==
         "gpuplan: transformer_spec.sliding_window must not be negative (0: none) (got -4)");
+}
+
+TEST_CASE("a checkpoint's quantisation must be what its method stores", "[catalog][validate]") {
+  transformer_spec m = cat::gpt_oss_120b;
+  m.quantization.dtype = precision::bf16;  // MXFP4 stores fp4
+  CHECK_THROWS_WITH(m.validate(), Catch::Contains("transformer_spec.quantization.dtype"));
+  m = cat::gpt_oss_120b;
+  m.quantization.group_size = 0;  // MXFP4 scales blocks of 32
+  CHECK_THROWS_WITH(m.validate(),
+                    Catch::Contains("transformer_spec.quantization.group_size must be positive"));
+  m = cat::deepseek_v3;
+  m.quantization.group_size = -128;
+  CHECK_THROWS_WITH(m.validate(), Catch::Contains("quantization.group_size"));
+  m.quantization = {.method = quant_method::gptq, .dtype = precision::int8, .group_size = 0};
+  CHECK_NOTHROW(m.validate());  // per-channel GPTQ in 8 bits
 }

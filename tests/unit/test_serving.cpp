@@ -864,8 +864,10 @@ TEST_CASE("Speculative decoding with DeepSeek-V3's MTP module", "[serving][specu
     WARN("DeepSeek-V3 MTP, acceptance " << a << ": " << ratio << "x tokens/s vs 1.8x");
     CHECK(ratio == Approx(1.8).epsilon(0.10));
     CHECK(ratio < 1.0 + a);
-    // a step yields 1 + a tokens per sequence; TPOT is the step over them
+    // a step yields 1 + a tokens per sequence; TPOT is the step over them, and a request's
+    // output tokens come that far apart (its end-to-end latency was once summed over steps)
     CHECK(r.tpot.value == Approx(r.step.total().value / (1.0 + a)).epsilon(1e-9));
+    CHECK(r.e2e.value == Approx(r.ttft.value + 1023.0 * r.tpot.value).epsilon(1e-9));
   }
   // more draft tokens: 1 + a + a^2 + a^3 per step at acceptance a
   CHECK(speculative_decoding{.draft_tokens = 3, .acceptance = 0.5}.tokens_per_step() == 1.875);

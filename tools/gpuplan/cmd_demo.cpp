@@ -216,27 +216,25 @@ void demo_search(const std::string& mg) {
 /// and multi-head latent attention with 256 experts in fp8 on one node.
 void demo_2026() {
   fmt::print("\n7. The models of 2026, as their checkpoints ship\n");
-  const std::string oss = "--model gpt-oss-120b --gpu h100 --input-len 2000 --output-len 500 "
-                          "--concurrency 8";
-  const nlohmann::json o = run_json("serve", oss);
-  fmt::print("  $ gpuplan serve {}\n", oss);
-  fmt::print("  {} ({} total, {} active; MXFP4 experts, 128-token windows on half the layers): "
-             "{:.1f} GiB per GPU, TPOT {:.1f} ms, {:.0f} tokens/s\n",
-             catalog::gpt_oss_120b.name, show_count(catalog::gpt_oss_120b.parameters()),
-             show_count(catalog::gpt_oss_120b.active_parameters()),
-             o["per_gpu_bytes"].get<double>() / (1024.0 * 1024 * 1024), 1e3 * o["tpot_s"].get<double>(),
-             o["output_tokens_per_s"].get<double>());
-  const std::string ds = "--model deepseek-v3 --gpu h200 --tp 8 --input-len 2000 --output-len 500 "
-                         "--concurrency 64";
-  const nlohmann::json d = run_json("serve", ds);
-  fmt::print("  $ gpuplan serve {}\n", ds);
-  fmt::print("  {} ({} total, {} active; MLA caches {} (bf16), fp8 blocks): {:.1f} GiB per GPU, "
-             "TPOT {:.1f} ms, {:.0f} tokens/s\n",
-             catalog::deepseek_v3.name, show_count(catalog::deepseek_v3.parameters()),
-             show_count(catalog::deepseek_v3.active_parameters()),
-             catalog::deepseek_v3.kv_bytes_per_token(precision::bf16),
-             d["per_gpu_bytes"].get<double>() / (1024.0 * 1024 * 1024), 1e3 * d["tpot_s"].get<double>(),
-             d["output_tokens_per_s"].get<double>());
+  // the command, then the model's counts, what it is made of and the figures the command gives
+  const auto serve_one = [](const transformer_spec& m, const std::string& args,
+                            const std::string& parts) {
+    const nlohmann::json j = run_json("serve", args);
+    fmt::print("  $ gpuplan serve {}\n", args);
+    fmt::print("  {} ({} total, {} active; {}): {:.1f} GiB per GPU, TPOT {:.1f} ms, {:.0f} "
+               "tokens/s\n",
+               m.name, show_count(m.parameters()), show_count(m.active_parameters()), parts,
+               j["per_gpu_bytes"].get<double>() / (1024.0 * 1024 * 1024),
+               1e3 * j["tpot_s"].get<double>(), j["output_tokens_per_s"].get<double>());
+  };
+  serve_one(catalog::gpt_oss_120b,
+            "--model gpt-oss-120b --gpu h100 --input-len 2000 --output-len 500 --concurrency 8",
+            "MXFP4 experts, 128-token windows on half the layers");
+  serve_one(catalog::deepseek_v3,
+            "--model deepseek-v3 --gpu h200 --tp 8 --input-len 2000 --output-len 500 "
+            "--concurrency 64",
+            fmt::format("MLA caches {} (bf16), fp8 blocks",
+                        catalog::deepseek_v3.kv_bytes_per_token(precision::bf16)));
 }
 
 }  // namespace

@@ -455,7 +455,7 @@ constexpr transformer_spec gpt_oss(name_string name, int layers, int experts) {
       .moe = {.experts = experts, .experts_per_token = 4, .expert_ffn = 2880,
               .router_bias = true},
       .native_dtype = precision::bf16,
-      .quantization = {.method = quant_method::mxfp4, .dtype = precision::fp4, .group_size = 32,
+      .quantization = {.method = quant_method::mxfp4, .dtype = precision::fp4, .group_size = mxfp4_block,
                        .experts_only = true},
       .sliding_window = 128,
       .global_every = 2,

@@ -75,14 +75,6 @@
 
 namespace gpuplan::io {
 
-/// The architectures from_hf_config understands.
-inline constexpr std::array<std::string_view, 15> hf_architectures = {
-    "LlamaForCausalLM",      "MistralForCausalLM",    "MixtralForCausalLM",
-    "Qwen2ForCausalLM",      "Qwen3ForCausalLM",      "Qwen3MoeForCausalLM",
-    "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "GptOssForCausalLM",
-    "Gemma2ForCausalLM",     "Gemma3ForCausalLM",     "Gemma3ForConditionalGeneration",
-    "Phi3ForCausalLM",       "GPT2LMHeadModel",       "GPTNeoXForCausalLM"};
-
 namespace detail {
 
 enum class hf_family : unsigned char {
@@ -101,6 +93,39 @@ inline constexpr enumerator<hf_family> hf_family_names[] = {
     {hf_family::gpt2, "gpt2"},           {hf_family::gpt_neox, "gpt_neox"}};
 constexpr const auto& enumerators(hf_family) { return hf_family_names; }
 
+/// Each family by its config.json `architectures[0]`: the one list of what the reader knows.
+struct hf_architecture {
+  std::string_view name;
+  hf_family family;
+};
+inline constexpr hf_architecture hf_architecture_table[] = {
+    {"LlamaForCausalLM", hf_family::llama},
+    {"MistralForCausalLM", hf_family::mistral},
+    {"MixtralForCausalLM", hf_family::mixtral},
+    {"Qwen2ForCausalLM", hf_family::qwen2},
+    {"Qwen3ForCausalLM", hf_family::qwen3},
+    {"Qwen3MoeForCausalLM", hf_family::qwen3_moe},
+    {"DeepseekV2ForCausalLM", hf_family::deepseek_v2},
+    {"DeepseekV3ForCausalLM", hf_family::deepseek_v3},
+    {"GptOssForCausalLM", hf_family::gpt_oss},
+    {"Gemma2ForCausalLM", hf_family::gemma2},
+    {"Gemma3ForCausalLM", hf_family::gemma3_text},
+    {"Gemma3ForConditionalGeneration", hf_family::gemma3},
+    {"Phi3ForCausalLM", hf_family::phi3},
+    {"GPT2LMHeadModel", hf_family::gpt2},
+    {"GPTNeoXForCausalLM", hf_family::gpt_neox}};
+
+}  // namespace detail
+
+/// The architectures from_hf_config understands (detail::hf_architecture_table's names).
+inline constexpr auto hf_architectures = [] {
+  std::array<std::string_view, std::size(detail::hf_architecture_table)> names{};
+  for (std::size_t i = 0; i < names.size(); ++i) names[i] = detail::hf_architecture_table[i].name;
+  return names;
+}();
+
+namespace detail {
+
 inline std::string supported_list() {
   std::string s;
   for (auto a : hf_architectures) s += (s.empty() ? "" : ", ") + std::string(a);
@@ -117,33 +142,13 @@ inline std::string unsupported_hint() {
 }
 
 inline hf_family hf_family_of(const nlohmann::json& cfg, const json_source& src) {
-  struct entry {
-    std::string_view architecture;
-    hf_family family;
-  };
-  constexpr entry table[] = {{"LlamaForCausalLM", hf_family::llama},
-                             {"MistralForCausalLM", hf_family::mistral},
-                             {"MixtralForCausalLM", hf_family::mixtral},
-                             {"Qwen2ForCausalLM", hf_family::qwen2},
-                             {"Qwen3ForCausalLM", hf_family::qwen3},
-                             {"Qwen3MoeForCausalLM", hf_family::qwen3_moe},
-                             {"DeepseekV2ForCausalLM", hf_family::deepseek_v2},
-                             {"DeepseekV3ForCausalLM", hf_family::deepseek_v3},
-                             {"GptOssForCausalLM", hf_family::gpt_oss},
-                             {"Gemma2ForCausalLM", hf_family::gemma2},
-                             {"Gemma3ForCausalLM", hf_family::gemma3_text},
-                             {"Gemma3ForConditionalGeneration", hf_family::gemma3},
-                             {"GPT2LMHeadModel", hf_family::gpt2},
-                             {"Phi3ForCausalLM", hf_family::phi3},
-                             {"GPTNeoXForCausalLM", hf_family::gpt_neox}};
-  static_assert(std::size(table) == hf_architectures.size());
   if (has(cfg, "architectures")) {
     const auto& a = cfg.at("architectures");
     if (!a.is_array() || a.empty() || !a[0].is_string())
       throw error(src.where("architectures") + " must be a non-empty array of strings");
     const std::string arch = a[0].get<std::string>();
-    for (const auto& e : table)
-      if (e.architecture == arch) return e.family;
+    for (const hf_architecture& e : hf_architecture_table)
+      if (e.name == arch) return e.family;
     throw error(src.file + ": unsupported architecture '" + arch + "'" + unsupported_hint());
   }
   if (has(cfg, "model_type")) {
@@ -216,7 +221,8 @@ inline void read_qwen3(const nlohmann::json& cfg, const json_source& src, transf
   m.moe.expert_ffn = get_count(cfg, "moe_intermediate_size", src);
   m.moe.layer_interval = get_count_or(cfg, "decoder_sparse_step", src, 1);
   m.moe.layer_phase = m.moe.layer_interval - 1;  // (i + 1) % step == 0
-  if (has(cfg, "mlp_only_layers") && !cfg.at("mlp_only_layers").empty())
+  if (has(cfg, "mlp_only_layers") &&
+      (!cfg.at("mlp_only_layers").is_array() || !cfg.at("mlp_only_layers").empty()))
     throw error(src.where("mlp_only_layers") +
                 " lists dense layers: not described here (give the model as gpuplan model JSON)");
   if (m.moe.layer_interval > 1 && m.ffn == 0)
@@ -275,7 +281,9 @@ inline void read_gpt_oss(const nlohmann::json& cfg, const json_source& src, tran
 /// uses it): a patch convolution with bias, a position table of (image / patch)^2, per layer
 /// two LayerNorms, q, k, v and o with biases and a two-matrix GELU MLP with biases, and a
 /// final LayerNorm; then Gemma 3's projector (a vision_hidden x text_hidden matrix and an
-/// RMSNorm of vision_hidden).
+/// RMSNorm of vision_hidden). Keys a vision_config leaves out take SiglipVisionConfig's
+/// defaults (transformers configuration_siglip.py: hidden 768, 12 layers, MLP 3072, 16-pixel
+/// patches of 224-pixel images, 3 channels).
 inline double gemma3_vision_parameters(const nlohmann::json& cfg, const json_source& src,
                                        int text_hidden) {
   if (!has(cfg, "vision_config")) return 0.0;
@@ -339,7 +347,7 @@ inline void read_quantization(const nlohmann::json& cfg, const json_source& src,
     }
   } else if (method == "mxfp4") {
     // transformers' Mxfp4HfQuantizer converts only the MoE experts (gpt-oss)
-    out = {quant_method::mxfp4, precision::fp4, 32, m.is_moe()};
+    out = {quant_method::mxfp4, precision::fp4, mxfp4_block, m.is_moe()};
   } else if (method == "awq") {
     out = {quant_method::awq, bits(has(q, "bits") ? "bits" : "w_bit", 4),
            get_count_or(q, has(q, "group_size") ? "group_size" : "q_group_size", qs, 128), false};
@@ -350,19 +358,19 @@ inline void read_quantization(const nlohmann::json& cfg, const json_source& src,
            per_channel ? 0 : get_count_or(q, "group_size", qs, 128), false};
   } else if (method == "bitsandbytes") {
     if (get_bool_or(q, "load_in_4bit", qs, false))
-      out = {quant_method::bnb_nf4, precision::int4, 64, false};
+      out = {quant_method::bnb_nf4, precision::int4, nf4_block, false};
     else if (get_bool_or(q, "load_in_8bit", qs, false))
       out = {quant_method::bnb_int8, precision::int8, 0, false};
     else
       throw error(qs.where("load_in_4bit") + " or load_in_8bit must be true");
   } else if (method == "modelopt") {
     const std::string algo = get_string(q, "quant_algo", qs);
-    if (algo == "NVFP4") out = {quant_method::nvfp4, precision::fp4, 16, false};
+    if (algo == "NVFP4") out = {quant_method::nvfp4, precision::fp4, nvfp4_block, false};
     else if (algo == "FP8") out = {quant_method::fp8, precision::fp8, 0, false};
     else throw error(qs.where("quant_algo") + ": '" + algo + "' (known: NVFP4, FP8)");
   } else if (method == "compressed-tensors") {
     const std::string format = get_string_or(q, "format", qs, "");
-    if (format == "nvfp4-pack-quantized") out = {quant_method::nvfp4, precision::fp4, 16, false};
+    if (format == "nvfp4-pack-quantized") out = {quant_method::nvfp4, precision::fp4, nvfp4_block, false};
     else if (format == "float-quantized") out = {quant_method::fp8, precision::fp8, 0, false};
     else throw error(qs.where("format") + ": '" + format +
                      "' (known: nvfp4-pack-quantized, float-quantized)");

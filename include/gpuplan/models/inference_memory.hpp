@@ -98,41 +98,32 @@ constexpr double unquantised_weight_bytes(const inference_config& c) {
 constexpr inference_config checkpoint_weights(const transformer_spec& m, inference_config c) {
   const checkpoint_quantization& q = m.quantization;
   if (q.method == quant_method::none) return c;
-  c.weight_dtype = q.dtype;
+  c.weight_dtype = q.dtype;  // the element the method stores (checkpoint_quantization::validate)
   c.quant_experts_only = q.experts_only;
   c.quant_zero_point = false;
+  c.fp8_block_size = 0;
   switch (q.method) {
-    case quant_method::none: break;
-    case quant_method::fp8: c.weight_dtype = precision::fp8; c.fp8_block_size = 0; break;
-    case quant_method::fp8_block:
-      c.weight_dtype = precision::fp8;
-      c.fp8_block_size = q.group_size;
-      break;
-    case quant_method::mxfp4:
-      c.weight_dtype = precision::fp4;
-      c.quant_group_size = 32;
+    case quant_method::none:
+    case quant_method::fp8: break;
+    case quant_method::fp8_block: c.fp8_block_size = q.group_size; break;
+    case quant_method::mxfp4:  // an E8M0 exponent: one byte (int8 stands for it)
+    case quant_method::bnb_nf4:  // an absmax double-quantised to 8 bits
+      c.quant_group_size = q.group_size;
       c.quant_scale_dtype = precision::int8;
       break;
     case quant_method::nvfp4:
-      c.weight_dtype = precision::fp4;
-      c.quant_group_size = 16;
+      c.quant_group_size = q.group_size;
       c.quant_scale_dtype = precision::fp8;
       break;
     case quant_method::awq:
     case quant_method::gptq:
-      c.quant_group_size = q.group_size > 0 ? q.group_size : m.hidden;
+      c.quant_group_size = q.group_size > 0 ? q.group_size : m.hidden;  // 0: per channel
       c.quant_scale_dtype = precision::fp16;
       c.quant_zero_point = true;
       break;
     case quant_method::bnb_int8:
-      c.weight_dtype = precision::int8;
-      c.quant_group_size = m.hidden;
+      c.quant_group_size = m.hidden;  // one fp32 scale per row of the input width
       c.quant_scale_dtype = precision::fp32;
-      break;
-    case quant_method::bnb_nf4:
-      c.weight_dtype = precision::int4;
-      c.quant_group_size = 64;
-      c.quant_scale_dtype = precision::int8;
       break;
   }
   return c;
@@ -151,7 +142,7 @@ constexpr data_size inference_weights(const transformer_spec& m, const parallel_
     // and output head in 16 bits, the rest (a layer and the 2h x h projection) as the
     // quantised linear layers (its norms and router counted with them: under 0.1%)
     const double per_module = m.mtp_parameters() / m.mtp_layers;
-    const double vocab = 2.0 * m.vocab * m.hidden;
+    const double vocab = m.mtp_vocab_parameters();
     bytes += c.draft_modules *
              ((per_module - vocab) * detail::quantised_weight_bytes(c) +
               vocab * detail::unquantised_weight_bytes(c)) /
@@ -282,8 +273,7 @@ constexpr inference_memory_result inference_stage(const transformer_spec& m, con
   r.kv.bytes_per_token = p.layers * page / (c.block_size * units::token);
   r.kv.window = m.sliding_window;
   r.kv.layers = p.layers;
-  for (int i = p.first_layer; i < p.first_layer + p.layers; ++i)
-    r.kv.global_layers += m.is_windowed_layer(i) ? 0 : 1;
+  r.kv.global_layers = m.global_layers(p.first_layer, p.layers);
   const double blocks_per_seq = r.kv.blocks_per_sequence(c.context);
   r.per_gpu.kv_cache = c.batch * blocks_per_seq * p.layers * page;
   r.per_gpu.overhead = a.cuda_context + detail::nccl_buffers(l, a) +

@@ -611,6 +611,21 @@ struct stage_cost {
   }
 };
 
+/// Adds `times` layers of cost c to stage s.
+constexpr void add_layers(stage_cost& s, const serving_layer_cost& c, double times) {
+  s.gemm.add({c.gemm.compute, c.gemm.memory, c.gemm.total, c.gemm.math}, times);
+  s.attention.add({c.attention.compute, c.attention.memory, c.attention.total, c.attention.math},
+                  times);
+  s.elementwise.add(
+      {c.elementwise.compute, c.elementwise.memory, c.elementwise.total, c.elementwise.math}, times);
+}
+
+/// The output head over `rows` rows on one tensor-parallel rank (16-bit, vocabulary split).
+constexpr kernel_time lm_head_time(const serving_plan& p, double rows) {
+  return gemm_time(rows, p.model.hidden, 1.0 * p.model.vocab / p.layout.tp, precision::bf16, 2.0,
+                   p.assumptions.activation_bytes, false, p.node.gpu, p.assumptions.kernels);
+}
+
 /// The draft of a speculative step on the last stage: draft_tokens passes, one after another,
 /// of the MTP module for each decoding sequence: its projection of the embedding and the hidden
 /// state (2 hidden x hidden), one transformer layer of the last layer's kind and the output
@@ -619,21 +634,13 @@ constexpr void add_draft(const serving_plan& p, const step_work& w, stage_cost& 
   const transformer_spec& m = p.model;
   const double d = w.decode_sequences, act = p.assumptions.activation_bytes, t = p.layout.tp;
   const step_work dw{.decode_sequences = d, .decode_context = w.decode_context};
-  const serving_layer_cost c = serving_layer_time(p, dw, m.is_moe_layer(m.layers - 1), false, true);
-  const gemm_path path = linear_path(p, false);
-  const roofline_assumptions& ka = p.assumptions.kernels;
   const double times = p.speculation.draft_tokens;
-  s.gemm.add({c.gemm.compute, c.gemm.memory, c.gemm.total, c.gemm.math}, times);
+  add_layers(s, serving_layer_time(p, dw, m.is_moe_layer(m.layers - 1), false, true), times);
+  const gemm_path path = linear_path(p, false);
   s.gemm.add(gemm_time(d, 2.0 * m.hidden, m.hidden / t, path.math, path.weight_bytes, act,
-                       path.dequant, p.node.gpu, ka),
+                       path.dequant, p.node.gpu, p.assumptions.kernels),
              times);
-  s.attention.add({c.attention.compute, c.attention.memory, c.attention.total, c.attention.math},
-                  times);
-  s.elementwise.add(
-      {c.elementwise.compute, c.elementwise.memory, c.elementwise.total, c.elementwise.math}, times);
-  s.lm_head.add(gemm_time(d, m.hidden, 1.0 * m.vocab / t, precision::bf16, 2.0, act, false,
-                          p.node.gpu, ka),
-                times);
+  s.lm_head.add(lm_head_time(p, d), times);
   if (p.layout.tp > 1) {
     const collective_cost ar = collective_time(collective_kind::all_reduce,
                                                d * m.hidden * act * units::B, tp_group(p),
@@ -652,17 +659,10 @@ constexpr stage_cost stage_time(const serving_plan& p, const step_work& w, int k
   for (int i = first; i < first + n; ++i)
     ++kinds[m.is_moe_layer(i) ? 1 : 0][m.is_windowed_layer(i) ? 1 : 0];
   const int moe = kinds[1][0] + kinds[1][1];
-  auto add = [&](const serving_layer_cost& c, double times) {
-    s.gemm.add({c.gemm.compute, c.gemm.memory, c.gemm.total, c.gemm.math}, times);
-    s.attention.add({c.attention.compute, c.attention.memory, c.attention.total, c.attention.math},
-                    times);
-    s.elementwise.add(
-        {c.elementwise.compute, c.elementwise.memory, c.elementwise.total, c.elementwise.math},
-        times);
-  };
   for (int e = 0; e < 2; ++e)
     for (int win = 0; win < 2; ++win)
-      if (kinds[e][win] > 0) add(serving_layer_time(p, w, e == 1, win == 1), kinds[e][win]);
+      if (kinds[e][win] > 0)
+        add_layers(s, serving_layer_time(p, w, e == 1, win == 1), kinds[e][win]);
   const double queries = p.speculation.queries_per_step();
   const double tokens = w.prefill_tokens + w.decode_sequences * queries;
   const double act = p.assumptions.activation_bytes;
@@ -689,8 +689,7 @@ constexpr stage_cost stage_time(const serving_plan& p, const step_work& w, int k
     const double rows = w.prefill_sequences + w.decode_sequences * queries;
     if (p.speculation.on() && w.decode_sequences > 0.0) add_draft(p, w, s);
     if (rows > 0.0) {
-      s.lm_head.add(gemm_time(rows, m.hidden, 1.0 * m.vocab / p.layout.tp, precision::bf16, 2.0,
-                              act, false, p.node.gpu, p.assumptions.kernels));
+      s.lm_head.add(lm_head_time(p, rows));
       if (p.layout.tp > 1) {  // the vocabulary-parallel logits are gathered (fp32); the
                               // nccl-tests size of an all-gather is the gathered whole
         const data_size logits = rows * m.vocab * fp32_bytes * units::B;
@@ -1046,7 +1045,8 @@ constexpr void chunked_prefill_point(const serving_plan& p, double n, serving_po
   }
   // Prompts arriving while another is being prefilled wait for it: the prefill path is a
   // single server fed at the replica's request rate.
-  prefill_queue_latencies(p, own, r.requests_per_s.value, 0.5 * step + wait_prefill, step, r);
+  // a sequence's tokens come r.tpot apart (the step over the tokens it yields)
+  prefill_queue_latencies(p, own, r.requests_per_s.value, 0.5 * step + wait_prefill, r.tpot, r);
 }
 
 /// continuous_point with prefill-first scheduling: prompts are prefilled in steps of their own

@@ -98,6 +98,13 @@ inline constexpr enumerator<quant_method> quant_method_names[] = {
 };
 constexpr const auto& enumerators(quant_method) { return quant_method_names; }
 
+/// Weights per scale of the fixed-block formats: OCP Microscaling Formats (MX) v1.0 Sec. 5.1
+/// (MXFP4: a shared 8-bit exponent per 32 elements); NVIDIA's NVFP4 (an E4M3 scale per 16);
+/// bitsandbytes' 4-bit default blocksize (64, bitsandbytes.functional.quantize_4bit).
+inline constexpr int mxfp4_block = 32;
+inline constexpr int nvfp4_block = 16;
+inline constexpr int nf4_block = 64;
+
 /// A quantised checkpoint's linear weights (embeddings, the LM head, norms and routers stay in
 /// 16 bits in every format above: each method's `modules_to_not_convert` / `ignore` defaults).
 struct checkpoint_quantization {
@@ -105,6 +112,36 @@ struct checkpoint_quantization {
   precision dtype = precision::bf16;  ///< the stored element: fp8, fp4, int4 or int8
   int group_size = 0;        ///< weights per scale; fp8_block: the tile's edge (128)
   bool experts_only = false; ///< only the routed experts are quantised (gpt-oss's MXFP4)
+
+  /// The element each method stores (gptq: int4 or int8).
+  [[nodiscard]] constexpr bool dtype_fits() const {
+    switch (method) {
+      case quant_method::none: return true;
+      case quant_method::fp8:
+      case quant_method::fp8_block: return dtype == precision::fp8;
+      case quant_method::mxfp4:
+      case quant_method::nvfp4: return dtype == precision::fp4;
+      case quant_method::awq:
+      case quant_method::bnb_nf4: return dtype == precision::int4;
+      case quant_method::gptq: return dtype == precision::int4 || dtype == precision::int8;
+      case quant_method::bnb_int8: return dtype == precision::int8;
+    }
+    return false;
+  }
+  /// Throws gpuplan::invalid_input naming the field: a dtype the method does not store, or a
+  /// block method without its block (fp8_block's tile edge, MXFP4's 32, NVFP4's 16, NF4's 64).
+  constexpr void validate() const {
+    detail::check_input(dtype_fits(),
+                        "transformer_spec.quantization.dtype is not what its method stores "
+                        "(fp8 for fp8/fp8-block, fp4 for mxfp4/nvfp4, int4 for awq/bnb-nf4, "
+                        "int4 or int8 for gptq, int8 for bnb-int8)");
+    const bool blocked = method == quant_method::fp8_block || method == quant_method::mxfp4 ||
+                         method == quant_method::nvfp4 || method == quant_method::bnb_nf4;
+    detail::check_input(group_size >= 0 && (!blocked || group_size > 0),
+                        "transformer_spec.quantization.group_size must be positive for a block "
+                        "method (0: per channel, awq/gptq/bnb-int8 only)",
+                        group_size);
+  }
 };
 
 /// Mixture of experts. experts == 0 means a dense model.
@@ -234,6 +271,7 @@ struct transformer_spec {
                         "transformer_spec.norms_per_layer must not be negative", norms_per_layer);
     detail::check_input(mtp_layers >= 0, "transformer_spec.mtp_layers must not be negative",
                         mtp_layers);
+    quantization.validate();
     detail::check_input(extra_parameters >= 0.0 && extra_parameters < 1e15,
                         "transformer_spec.extra_parameters must be in [0, 1e15)",
                         extra_parameters);
@@ -377,11 +415,13 @@ struct transformer_spec {
     for (int i = 0; i < layers; ++i) p += layer_parameters(i);
     return p;
   }
+  /// One multi-token-prediction module's own copies of the embedding and the output head.
+  [[nodiscard]] constexpr double mtp_vocab_parameters() const { return 2.0 * vocab * hidden; }
   /// The multi-token-prediction modules' parameters (mtp_layers, DeepSeek's layout).
   [[nodiscard]] constexpr double mtp_parameters() const {
     const double h = hidden;
     const double module = 2.0 * norm_parameters() + 2.0 * h * h + layer_parameters(layers - 1) +
-                          norm_parameters() + 1.0 * vocab * h + 1.0 * vocab * h;
+                          norm_parameters() + mtp_vocab_parameters();
     return mtp_layers * module;
   }
   /// Everything the published checkpoint holds: parameters() and the MTP modules (DeepSeek-V3:
@@ -409,10 +449,12 @@ struct transformer_spec {
     for (int i = 0; i < layers; ++i) tokens += cached_tokens(i, context);
     return tokens * kv_elements_per_layer() * bytes_per_element(kv);
   }
-  /// Layers that attend to the whole context (all of them without a window).
-  [[nodiscard]] constexpr int global_layers() const {
+  /// Of the `count` layers from `first` (all of them by default), those that attend to the
+  /// whole context (all of them without a window).
+  [[nodiscard]] constexpr int global_layers(int first = 0, int count = -1) const {
+    const int end = count < 0 ? layers : first + count;
     int n = 0;
-    for (int i = 0; i < layers; ++i) n += is_windowed_layer(i) ? 0 : 1;
+    for (int i = first; i < end; ++i) n += is_windowed_layer(i) ? 0 : 1;
     return n;
   }
 };
