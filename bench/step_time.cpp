@@ -28,8 +28,8 @@ training_plan plan_405b() {
   p.config.seq = 8192;
   p.config.global_batch = 512;
   p.config.recompute = recompute_mode::selective;
-  p.assumptions.first_stage_layers = 7;  // 7 + 14 x 8 + 7 = 126 layers (Llama 3's split)
-  p.assumptions.last_stage_layers = 7;
+  p.layout.first_stage_layers = 7;  // 7 + 14 x 8 + 7 = 126 layers (Llama 3's split)
+  p.layout.last_stage_layers = 7;
   return p;
 }
 
@@ -57,8 +57,8 @@ void step_time_405b_sweep(benchmark::State& state) {
       for (int mb : mbs)
         for (int dp : dps) {
           training_plan p = plan_405b();
-          p.assumptions.first_stage_layers = 0;
-          p.assumptions.last_stage_layers = 0;
+          p.layout.first_stage_layers = 0;
+          p.layout.last_stage_layers = 0;
           p.layout = {.dp = dp, .tp = tp, .pp = pp, .zero = 1, .sequence_parallel = true};
           p.config.micro_batch = mb;
           p.config.global_batch = 1024;

@@ -50,8 +50,8 @@ inline training_plan bloom_plan() {
   // ... and all-reduces those fp32 gradients before its sharded step (engine.py
   // _bf16_reduce_grads)
   p.assumptions.sharded_grad_all_reduce = true;
-  p.assumptions.first_stage_layers = 5;
-  p.assumptions.last_stage_layers = 5;
+  p.layout.first_stage_layers = 5;
+  p.layout.last_stage_layers = 5;
   return p;
 }
 

@@ -162,8 +162,8 @@ TEST_CASE("Llama 3.1 405B GPU-hours and emissions from the training time model",
   p.config.micro_batch = 1;
   p.config.seq = 8192;
   p.config.global_batch = 16 * 1024 * 1024 / 8192;
-  p.assumptions.first_stage_layers = 7;
-  p.assumptions.last_stage_layers = 7;
+  p.layout.first_stage_layers = 7;
+  p.layout.last_stage_layers = 7;
   p.assumptions.cp_kind = context_parallel_kind::all_gather;
   p.assumptions.mfu_attention = attention_mask::causal;
   const duration steady = gpu_time_to_train(p, 15.6e12 * units::token);

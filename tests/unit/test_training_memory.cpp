@@ -91,7 +91,7 @@ TEST_CASE("fp64 training: the last stage's own activations use 8-byte elements",
   c64.dtype = precision::fp64;
   c64.grad_dtype = precision::fp32;
   const double s = 128.0, h = m.hidden;
-  const double layers = detail::stage_layers(m.layers, l.pp, 1);
+  const double layers = l.stage_layers(m.layers, 1);
   const double per_layer_diff =
       (layer_activations(m, l, c64) - layer_activations(m, l, c32)).in(units::B);
   const double diff = (training_memory_stage(m, l, c64, 1).activations -

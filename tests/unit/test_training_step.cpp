@@ -441,8 +441,8 @@ std::vector<published_row> llama3_rows() {
     p.config.micro_batch = 1;
     p.config.seq = r.seq;
     p.config.global_batch = 16 * 1024 * 1024 / r.seq;
-    p.assumptions.first_stage_layers = 7;
-    p.assumptions.last_stage_layers = 7;
+    p.layout.first_stage_layers = 7;
+    p.layout.last_stage_layers = 7;
     p.assumptions.cp_kind = context_parallel_kind::all_gather;
     p.assumptions.mfu_attention = attention_mask::causal;
     const step_breakdown b = estimate_step(p);
@@ -544,8 +544,8 @@ std::vector<published_row> nemo_h100_rows() {
   p405.layout = {.dp = 8, .tp = 8, .pp = 8, .cp = 2, .zero = 1, .sequence_parallel = true,
                  .virtual_stages = 8};
   p405.config.global_batch = 512;
-  p405.assumptions.first_stage_layers = 15;
-  p405.assumptions.last_stage_layers = 15;
+  p405.layout.first_stage_layers = 15;
+  p405.layout.last_stage_layers = 15;
   training_plan p8 = p70;
   p8.model = catalog::llama31_8b;
   p8.layout = {.dp = 8, .zero = 3};

@@ -35,7 +35,9 @@ inline nlohmann::json to_json(const parallel_layout& l) {
           {"shard_group", l.shard_group},
           {"sequence_parallel", l.sequence_parallel},
           {"virtual_stages", l.virtual_stages},
-          {"expert_tp", l.expert_tp}};
+          {"expert_tp", l.expert_tp},
+          {"first_stage_layers", l.first_stage_layers},
+          {"last_stage_layers", l.last_stage_layers}};
 }
 
 inline nlohmann::json to_json(const transformer_spec& m) {
@@ -229,6 +231,8 @@ inline parallel_layout layout_from_json(const nlohmann::json& j, const json_sour
   l.sequence_parallel = get_bool_or(j, "sequence_parallel", src, false);
   l.virtual_stages = get_count_or(j, "virtual_stages", src, 1);
   l.expert_tp = get_count_or(j, "expert_tp", src, 0, true);
+  l.first_stage_layers = get_count_or(j, "first_stage_layers", src, 0, true);
+  l.last_stage_layers = get_count_or(j, "last_stage_layers", src, 0, true);
   // Products in long long before the layout computes them in int (2^31 x 2 would wrap).
   const long long most = json_limits{}.max_gpus;
   const auto at_most = [&](long long v, const char* what) {

@@ -42,7 +42,8 @@ inline nlohmann::json flops_json(compute_amount model, compute_amount hardware,
 inline nlohmann::json training_layout_json(const parallel_layout& l) {
   return {{"dp", l.dp}, {"tp", l.tp}, {"pp", l.pp}, {"cp", l.cp}, {"ep", l.ep},
           {"zero", l.zero}, {"virtual_stages", l.virtual_stages},
-          {"sequence_parallel", l.sequence_parallel}};
+          {"sequence_parallel", l.sequence_parallel},
+          {"first_stage_layers", l.first_stage_layers}, {"last_stage_layers", l.last_stage_layers}};
 }
 
 namespace detail {

@@ -129,14 +129,6 @@ struct rank_accumulator {
   }
 };
 
-/// Layers of pipeline stage k out of pp: an even split, the first L mod pp stages one more.
-constexpr int stage_first_layer(int layers, int pp, int k) {
-  const int base = layers / pp, rem = layers % pp;
-  return k * base + (k < rem ? k : rem);
-}
-constexpr int stage_layers(int layers, int pp, int k) {
-  return layers / pp + (k < layers % pp ? 1 : 0);
-}
 
 /// One GPU's parameters at pipeline stage k, after tensor (tp; expert_tp inside experts),
 /// pipeline and expert (ep) parallelism. Megatron-LM's placement: the word embedding (and a
@@ -170,8 +162,8 @@ constexpr rank_params stage_params(const transformer_spec& m, const parallel_lay
     }
   };
 
-  acc.p.first_layer = stage_first_layer(m.layers, l.pp, k);
-  acc.p.layers = stage_layers(m.layers, l.pp, k);
+  acc.p.first_layer = l.stage_first_layer(m.layers, k);
+  acc.p.layers = l.stage_layers(m.layers, k);
   acc.p.first_stage = k == 0;
   acc.p.last_stage = k == l.pp - 1;
 

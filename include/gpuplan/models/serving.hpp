@@ -64,6 +64,7 @@ constexpr const auto& enumerators(decode_attention_kernel) { return decode_atten
 
 /// Engine-level costs of serving, beyond the kernels (roofline_assumptions).
 struct serving_assumptions {
+  /// The kernels' rates: GEMMs, attention, streaming (models/kernels.hpp roofline_assumptions).
   roofline_assumptions kernels{};
   /// The engine's decode attention kernel: grouped (today's engines, the default) or one
   /// thread block per query head (TensorRT-LLM before XQA). NVIDIA's XQA blog
@@ -111,6 +112,7 @@ struct serving_assumptions {
   double activation_bytes = 2.0;
   /// The collective model's assumptions for the TP all-reduce and the PP hand-off.
   collective_assumptions collectives{};
+  /// The fabrics' achievable rates and latencies (specs/network.hpp network_assumptions).
   network_assumptions network{};
 
   constexpr void validate() const {
@@ -652,8 +654,8 @@ constexpr void add_draft(const serving_plan& p, const step_work& w, stage_cost& 
 constexpr stage_cost stage_time(const serving_plan& p, const step_work& w, int k) {
   const transformer_spec& m = p.model;
   stage_cost s{};
-  const int first = stage_first_layer(m.layers, p.layout.pp, k);
-  const int n = stage_layers(m.layers, p.layout.pp, k);
+  const int first = p.layout.stage_first_layer(m.layers, k);
+  const int n = p.layout.stage_layers(m.layers, k);
   // layers by kind: MoE or dense FFN, windowed or global attention
   int kinds[2][2] = {{0, 0}, {0, 0}};
   for (int i = first; i < first + n; ++i)

@@ -155,14 +155,16 @@ struct step_assumptions {
   bool fp8_attention = false;
 
   // ---- communication -------------------------------------------------------------------------
+  /// How each collective is timed (models/collectives.hpp collective_assumptions).
   collective_assumptions collectives{};
+  /// The fabrics' achievable rates and latencies (specs/network.hpp network_assumptions).
   network_assumptions network{};
+  /// How ranks map to GPUs: Megatron-LM's order, tensor-parallel innermost (tp, cp, ep, dp, pp
+  /// from the fastest-varying; megatron/core/parallel_state.py RankGenerator order "tp-cp-ep-dp-pp").
   rank_order order = rank_order::megatron;
+  /// Context parallelism's attention exchange: ring (Megatron-Core's default, point-to-point K/V
+  /// passing overlapped with attention) or all_gather (Llama 3's, arXiv:2407.21783 Sec. 3.3.2).
   context_parallel_kind cp_kind = context_parallel_kind::ring;
-  /// Transformer layers on the first and the last pipeline stage; 0: the even split (Megatron-LM
-  /// --decoder-first-pipeline-num-layers / --decoder-last-pipeline-num-layers).
-  int first_stage_layers = 0;
-  int last_stage_layers = 0;
   /// Fraction of tensor-parallel communication hidden behind GEMMs (Megatron's
   /// --tp-comm-overlap with Transformer Engine userbuffers). 0: off, Megatron-LM's default.
   double tp_overlap = 0.0;
@@ -285,9 +287,6 @@ struct step_assumptions {
                         "step_assumptions.storage_read must not be negative (0: not limiting)");
     detail::check_input(stored_token_bytes.value > 0.0,
                         "step_assumptions.stored_token_bytes must be positive");
-    detail::check_input(first_stage_layers >= 0 && last_stage_layers >= 0,
-                        "step_assumptions.first_stage_layers and last_stage_layers must not be "
-                        "negative (0: even split)");
     detail::check_input(collectives.half_bandwidth_payload.value > 0.0 &&
                             collectives.ramp_exponent > 0.0,
                         "collective_assumptions.half_bandwidth_payload and ramp_exponent must be "
@@ -796,33 +795,25 @@ struct stage_split {
   double mid_layers = 0.0;                // layers of every other stage
 };
 
+/// How the layers of m split over the layout's pipeline stages (parallel_layout's
+/// first_stage_layers / last_stage_layers; checked by its validate(m)).
+constexpr stage_split split_stages(const transformer_spec& m, const parallel_layout& l) {
+  stage_split s;
+  if (!l.uneven_stages()) {
+    s.mid_layers = 1.0 * m.layers / l.pp;
+    return s;
+  }
+  s.first_layers = l.first_stage_layers;
+  s.last_layers = l.last_stage_layers;
+  s.mid_layers = l.middle_stage_layers(m.layers);
+  return s;
+}
+
 /// Checks the plan (throws gpuplan::invalid_input naming the field) and returns its stage split.
 constexpr stage_split validate_plan(const training_plan& p, const training_config& c) {
-  const transformer_spec& m = p.model;
   const parallel_layout& l = p.layout;
-  const step_assumptions& a = p.assumptions;
-  // Uneven first and last stages (Megatron-LM --decoder-first/last-pipeline-num-layers; the
-  // Llama 3 paper removes one layer from each to balance the embedding and the LM head).
-  stage_split s;
-  s.first_layers = l.pp > 1 && a.first_stage_layers > 0 ? a.first_stage_layers : 0;
-  s.last_layers = l.pp > 1 && a.last_stage_layers > 0 ? a.last_stage_layers : 0;
-  const bool uneven = s.first_layers > 0 || s.last_layers > 0;
-  s.mid_layers = 1.0 * m.layers / l.pp;
-  if (uneven) {
-    check_input(l.pp > 2, "step_assumptions.first/last_stage_layers need layout.pp > 2", l.pp);
-    const int rest = m.layers - s.first_layers - s.last_layers;
-    const int middle_stages = l.pp - (s.first_layers > 0 ? 1 : 0) - (s.last_layers > 0 ? 1 : 0);
-    check_input(rest > 0 && rest % middle_stages == 0,
-                "step_assumptions.first/last_stage_layers must leave a whole number of "
-                "layers for every other stage",
-                rest, middle_stages);
-    s.mid_layers = 1.0 * rest / middle_stages;
-    transformer_spec even = m;  // the layout checks see the middle stages' split
-    even.layers = static_cast<int>(s.mid_layers) * l.pp;
-    l.validate(even);
-  } else {
-    l.validate(m);
-  }
+  l.validate(p.model);
+  const stage_split s = split_stages(p.model, l);
   p.node.validate();
   c.validate(l.dp);
   check_input(c.seq % l.cp == 0, "training_config.seq must be a multiple of layout.cp", c.seq,

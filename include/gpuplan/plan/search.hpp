@@ -225,9 +225,6 @@ struct training_search_space {
     detail::check_input(config.offload != offload_kind::params,
                         "training_search_space.config.offload = params is not covered by the "
                         "step-time model");
-    detail::check_input(step.first_stage_layers == 0 && step.last_stage_layers == 0,
-                        "training_search_space.step.first/last_stage_layers must be 0 (the "
-                        "search splits layers evenly)");
     detail::check_input(detail::finite_nonnegative(deadline.value) &&
                             detail::finite_nonnegative(budget.value),
                         "training_search_space.deadline and budget must not be negative");

@@ -26,6 +26,13 @@ struct parallel_layout {
   /// Tensor-parallel degree inside the experts (Megatron-Core --expert-tensor-parallel-size);
   /// 0 means "the same as tp", Megatron-Core's default.
   int expert_tp = 0;
+  /// Transformer layers on the first and on the last pipeline stage; 0: the even split
+  /// (Megatron-LM --decoder-first-pipeline-num-layers / --decoder-last-pipeline-num-layers).
+  /// The other stages share the rest evenly. The Llama 3 paper (arXiv:2407.21783 Sec. 3.3.2)
+  /// removes one layer from each end stage to balance the embedding and the LM head: 7 + 14 x 8
+  /// + 7 = 126 layers over pp 16.
+  int first_stage_layers = 0;
+  int last_stage_layers = 0;
 
   /// Most GPUs (and pipeline chunks) a layout may span: 2^24, 16.7 million, two orders of
   /// magnitude beyond the largest clusters built (about 10^5 GPUs). The checks compute the
@@ -34,6 +41,40 @@ struct parallel_layout {
   static constexpr long long max_gpus = 1LL << 24;
 
   [[nodiscard]] constexpr int gpus() const { return dp * tp * pp * cp; }
+  /// Whether the first or the last pipeline stage holds a layer count of its own.
+  [[nodiscard]] constexpr bool uneven_stages() const {
+    return pp > 1 && (first_stage_layers > 0 || last_stage_layers > 0);
+  }
+  /// Pipeline stages that share the layers evenly (all but the uneven end stages).
+  [[nodiscard]] constexpr int middle_stages() const {
+    return pp - (pp > 1 && first_stage_layers > 0 ? 1 : 0) -
+           (pp > 1 && last_stage_layers > 0 ? 1 : 0);
+  }
+  /// Layers of each middle stage of a model of `layers` layers (the even share without uneven
+  /// end stages); 0 when the end stages leave none.
+  [[nodiscard]] constexpr int middle_stage_layers(int layers) const {
+    if (!uneven_stages()) return layers / pp;
+    const int rest = layers - first_stage_layers - last_stage_layers;
+    return middle_stages() > 0 && rest > 0 ? rest / middle_stages() : 0;
+  }
+  /// Layers of pipeline stage k (0-based): the end stages' own counts where set; otherwise the
+  /// even split, the first layers mod pp stages one more (Megatron-LM's default split).
+  [[nodiscard]] constexpr int stage_layers(int layers, int k) const {
+    if (!uneven_stages()) return layers / pp + (k < layers % pp ? 1 : 0);
+    if (k == 0 && first_stage_layers > 0) return first_stage_layers;
+    if (k == pp - 1 && last_stage_layers > 0) return last_stage_layers;
+    return middle_stage_layers(layers);
+  }
+  /// The first layer of pipeline stage k.
+  [[nodiscard]] constexpr int stage_first_layer(int layers, int k) const {
+    if (!uneven_stages()) {
+      const int base = layers / pp, rem = layers % pp;
+      return k * base + (k < rem ? k : rem);
+    }
+    if (k == 0) return 0;
+    const int first = first_stage_layers > 0 ? first_stage_layers : middle_stage_layers(layers);
+    return first + (k - 1) * middle_stage_layers(layers);
+  }
   [[nodiscard]] constexpr int expert_tensor_parallel() const {
     return expert_tp > 0 ? expert_tp : tp;
   }
@@ -74,6 +115,11 @@ struct parallel_layout {
            s(shard_group == 0 || dp % shard_group == 0,
              "layout.shard_group must divide layout.dp", shard_group, dp) &&
            s(virtual_stages >= 1, "layout.virtual_stages must be at least 1", virtual_stages) &&
+           s(first_stage_layers >= 0 && last_stage_layers >= 0,
+             "layout.first_stage_layers and last_stage_layers must not be negative",
+             first_stage_layers, last_stage_layers) &&
+           s(!uneven_stages() || pp > 2,
+             "layout.first_stage_layers and last_stage_layers need layout.pp > 2", pp) &&
            // Products in long long, each factor at most 2^31 and each partial product at most
            // max_gpus = 2^24 once checked, so none of them overflows: 2^24 x 2^31 < 2^63.
            s(1LL * dp * tp <= max_gpus, "layout.dp x layout.tp must be at most 16777216 GPUs",
@@ -118,9 +164,18 @@ struct parallel_layout {
              "replicated when tp > kv_heads)",
              tp, m.kv_heads) &&
            s(pp <= m.layers, "layout.pp must not exceed model.layers", pp, m.layers) &&
-           s(virtual_stages == 1 || m.layers % (pp * virtual_stages) == 0,
-             "layout.pp x layout.virtual_stages must divide model.layers", pp * virtual_stages,
-             m.layers) &&
+           s(!uneven_stages() ||
+                 (m.layers - first_stage_layers - last_stage_layers > 0 &&
+                  (m.layers - first_stage_layers - last_stage_layers) % middle_stages() == 0),
+             "layout.first_stage_layers and last_stage_layers must leave a whole number of "
+             "layers for every other stage",
+             m.layers - first_stage_layers - last_stage_layers, middle_stages()) &&
+           s(virtual_stages == 1 ||
+                 (uneven_stages() ? middle_stage_layers(m.layers) % virtual_stages == 0
+                                  : m.layers % (pp * virtual_stages) == 0),
+             "layout.pp x layout.virtual_stages must divide model.layers (with uneven end "
+             "stages, virtual_stages must divide a middle stage's layers)",
+             pp * virtual_stages, m.layers) &&
            s(m.ffn == 0 || m.ffn % tp == 0, "layout.tp must divide model.ffn", tp, m.ffn) &&
            (m.is_moe()
                 ? s(m.moe.experts % ep == 0, "layout.ep must divide model.moe.experts", ep,
