@@ -126,6 +126,7 @@ command add_utilization_command(CLI::App& sub);
 command add_cost_command(CLI::App& sub);
 command add_train_command(CLI::App& sub);
 command add_search_command(CLI::App& sub);
+command add_assumptions_command(CLI::App& sub);
 
 /// A command that prints a list as a table, or as JSON with --json: print(json) is its body.
 command add_listing_command(CLI::App& sub, const char* json_help, int (*print)(bool json));

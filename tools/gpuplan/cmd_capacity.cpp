@@ -749,7 +749,7 @@ command add_capacity_command(CLI::App& app) {
   auto cmd = std::make_shared<capacity_command>();
   CLI::App* sub = &app;
   cmd->s.add(sub, {model_fields(), gpu_fields(), node_fields(), layout_fields(), serving_fields(),
-                   serve_load_fields(), capacity_table});
+                   serve_load_fields(), capacity_table, assumption_fields()});
   cmd->s.add_plan_option(sub);
   sub->add_flag("--json", cmd->json, "Print the plan as JSON (schema: docs/json-schema.md)");
   add_require_fit_flag(sub, cmd->require_fit);

@@ -447,6 +447,9 @@ void read_grid(const settings& s, cost_setup& c) {
 /// --embodied, --compare and --demand.
 void read_comparisons(const settings& s, cost_setup& c) {
   c.in.pricing.embodied = s.flag("embodied").value_or(false);
+  const assumption_set a = assumptions_from(s);
+  c.in.pricing.power_model = a.energy;
+  c.in.pricing.embodied_inputs = a.carbon;
   cost_comparisons& compare = c.in.compare;
   if (s.has("compare")) {
     for (const std::string& item : list_items(*s.text("compare"), s.name("compare"))) {
@@ -582,8 +585,9 @@ command add_cost_command(CLI::App& app) {
   const std::vector<field> training = without_dtype(training_fields());
   const std::vector<field> serve_load = without_dtype(serve_load_fields());
   cmd->s.add(sub, {model_fields(), gpu_fields(), node_fields(), layout_fields(), training,
-                   train_run_fields(), serving_fields(), serve_load, serve_point_fields(),
-                   std::span<const field>(workload_table), std::span<const field>(cost_table)});
+                   train_run_fields(), step_assumption_fields(), serving_fields(), serve_load,
+                   serve_point_fields(), std::span<const field>(workload_table),
+                   std::span<const field>(cost_table), assumption_fields()});
   cmd->s.add_plan_option(sub);
   sub->add_flag("--json", cmd->json, "Print the report as JSON (docs/json-schema.md)");
   add_require_fit_flag(sub, cmd->require_fit);

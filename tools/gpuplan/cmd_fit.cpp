@@ -110,8 +110,9 @@ int run_fit(fit_command& cmd) {
     d.train = training_from(s);
     d.framework_note = settle_framework(s, d.model, d.layout, d.train);
   }
+  d.memory = assumptions_from(s).memory;
   d.stages = stage_memory(d);
-  const fit_report r = compute(d);
+  const fit_report r = compute(d, d.memory);
   if (cmd.json)
     print_json(fit_json(d, r));
   else {
@@ -134,7 +135,7 @@ command add_fit_command(CLI::App& app) {
       "--infer", [cmd] { cmd->s.set_flag("mode", "infer"); },
       "Serving memory: weights, KV cache, workspace");
   train->excludes(infer);
-  s.add(f, {layout_fields(), training_fields(), serving_fields()});
+  s.add(f, {layout_fields(), training_fields(), serving_fields(), assumption_fields()});
   s.add_plan_option(f);
   f->add_flag("--json", cmd->json, "Print the result as JSON (schema: docs/json-schema.md)");
   f->add_flag("--require-fit", cmd->require_fit, "Exit with status 1 when it does not fit");

@@ -452,7 +452,12 @@ std::string read_run_config(const settings& s, const model_choice& model, const 
 /// The token budget, failures and checkpoints, and the fabric.
 void read_run_model(const settings& s, const std::string& tokens_text, training_search_space& space) {
   space.tokens = parse_count(tokens_text, s.name("tokens")) * units::token;
-  space.reliability = reliability_from(s);
+  const assumption_set a = assumptions_from(s);
+  space.step = a.step;
+  space.memory = a.memory;
+  space.cost.power_model = a.energy;
+  space.cost.embodied_inputs = a.carbon;
+  space.reliability = reliability_from(s, a.reliability);
   if (s.has("rampup_batch_size"))
     throw usage_error(s.name("rampup_batch_size") +
                       ": gpuplan search compares layouts at the global batch's steady-state step; "
@@ -764,6 +769,11 @@ int read_serve_search(settings& s, const model_choice& model, serve_search_lists
   p.config = serving_from(base, model);
   p.compute_dtype = p.model.native_dtype == precision::fp16 ? precision::fp16 : precision::bf16;
   p.mix = mix_of(s);
+  const assumption_set a = assumptions_from(s);
+  p.assumptions = a.serving;
+  p.memory = a.memory;
+  space.cost.power_model = a.energy;
+  space.cost.embodied_inputs = a.carbon;
   set_engine_behaviour(s, p);  // as gpuplan serve reads them (decode attention, MoE all-to-all)
   space.slo = serving_slo{.ttft = slo_seconds(s, "ttft_slo") * units::s,
                           .tpot = slo_seconds(s, "tpot_slo") * units::s};
@@ -846,7 +856,7 @@ command add_search_command(CLI::App& app) {
       training.push_back(f);
   static const std::vector<field> training_rest = training;
   s.add(t, {model_fields(), node_fields(), searched_table, training_rest, train_run_fields(),
-            search_table});
+            step_assumption_fields(), search_table, assumption_fields()});
   s.add_plan_option(t);
   t->add_flag("--json", cmd->json, "Print the result as JSON (schema: docs/json-schema.md)");
 
@@ -862,7 +872,8 @@ command add_search_command(CLI::App& app) {
   for (const field& f : serve_load_fields())
     if (f.key != "dtype") load.push_back(f);
   static const std::vector<field> load_rest = load;
-  serve->s.add(sv, {model_fields(), serve_search_table, serving_rest, load_rest});
+  serve->s.add(sv, {model_fields(), serve_search_table, serving_rest, load_rest,
+                    assumption_fields()});
   serve->s.add_plan_option(sv);
   sv->add_flag("--json", serve->json, "Print the result as JSON (schema: docs/json-schema.md)");
   t->require_subcommand(0, 1);

@@ -120,6 +120,8 @@ void print_deployment(const serve_setup& setup, const serving_deployment_report&
              to_string(p.compute_dtype),
              p.mix.size() > 1 ? fmt::format("a {}-class mix, mean ", p.mix.size()) : std::string(),
              setup.input_len, setup.output_len);
+  if (const std::string a = assumptions_text(setup.used_assumptions()); !a.empty())
+    fmt::print("{}\n\n", a);
   if (p.speculation.on())
     fmt::print("speculative decoding with the model's MTP: {} draft token(s) a step, acceptance "
                "{:g}: {:.2f} tokens a step per sequence\n\n",
@@ -191,6 +193,7 @@ int run_serve(serve_command& cmd) {
     return 0;
   }
   nlohmann::json j = io::to_json(r);
+  j["assumptions"] = assumptions_json(setup.used_assumptions());
   if (drawn) j["chart"] = drawn->drawn ? drawn->image.string() : drawn->script.string();
   add_warnings(j, r.estimates);
   print_json(j);
@@ -205,7 +208,7 @@ command add_serve_command(CLI::App& app) {
   CLI::App* f = &app;
   settings& s = cmd->s;
   s.add(f, {model_fields(), gpu_fields(), node_fields(), layout_fields(), serving_fields(),
-            serve_load_fields(), serve_point_fields(), serve_table});
+            serve_load_fields(), serve_point_fields(), serve_table, assumption_fields()});
   s.add_plan_option(f);
   f->add_flag("--json", cmd->json, "Print the result as JSON (schema: docs/json-schema.md)");
   add_require_fit_flag(f, cmd->require_fit);

@@ -127,6 +127,7 @@ train_request train_request_from(const settings& s) {
   in.plan = r.run.plan;
   in.tokens = r.run.tokens;
   in.reliability = r.run.reliability;
+  in.memory = r.run.assumptions.memory;
   in.scaling = sweep_from(s);
   in.deadline = deadline_from(s, r.run);
   return r;
@@ -243,6 +244,7 @@ void print_step(const run_description& d, const training_run_report& r) {
              show_count(b.tokens_per_s.in(units::tokens_per_s)), b.samples_per_s);
   fmt::print("MFU {:.1f}%, HFU {:.1f}%\n", 100 * b.mfu, 100 * b.hfu);
   fmt::print("{}\n", memory_verdict_text(r.memory));
+  if (const std::string a = assumptions_text(d.assumptions); !a.empty()) fmt::print("{}\n", a);
   std::string crossing;
   for (auto [on, name] : {std::pair{b.tp_crosses_nodes, "TP"}, {b.cp_crosses_nodes, "CP"},
                           {b.ep_crosses_nodes, "EP"}, {b.pp_crosses_nodes, "PP"},
@@ -311,6 +313,7 @@ int run_train(train_command& cmd) {
                      .message;
   if (cmd.json) {
     nlohmann::json j = io::to_json(r);
+    j["assumptions"] = assumptions_json(q.run.assumptions);
     add_warnings(j, r.estimates);
     print_json(j);
   } else {
@@ -330,7 +333,7 @@ command add_train_command(CLI::App& app) {
   CLI::App* t = &app;
   settings& s = cmd->s;
   s.add(t, {model_fields(), gpu_fields(), node_fields(), layout_fields(), training_fields(),
-            train_run_fields(), train_table});
+            step_assumption_fields(), train_run_fields(), train_table, assumption_fields()});
   s.add_plan_option(t);
   t->add_flag("--json", cmd->json, "Print the result as JSON (schema: docs/json-schema.md)");
   add_require_fit_flag(t, cmd->require_fit);

@@ -48,6 +48,9 @@ constexpr command_entry commands[] = {
     {"search",
      "Which GPU, how many, how to split the model: the best layouts by time, cost, energy",
      add_search_command},
+    {"assumptions",
+     "Every assumption of the models, with its default and source: what --set NAME=VALUE changes",
+     add_assumptions_command},
 };
 
 }  // namespace

@@ -69,19 +69,22 @@ std::string gb(data_size d) { return fmt::format("{:.1GB}", d); }
 std::vector<memory_breakdown> stage_memory(const fit_description& d) {
   std::vector<memory_breakdown> out;
   if (!d.model.transformer) {
-    out.push_back(d.infer ? inference_memory(*d.model.generic, d.gpu.spec, d.layout, d.serve).per_gpu
-                          : training_memory(*d.model.generic, d.layout, d.train));
+    out.push_back(d.infer ? inference_memory(*d.model.generic, d.gpu.spec, d.layout, d.serve,
+                                             d.memory).per_gpu
+                          : training_memory(*d.model.generic, d.layout, d.train, d.memory));
     return out;
   }
   if (!d.infer && d.train.framework == framework_kind::transformers) {
-    out.push_back(framework_training_memory(*d.model.transformer, d.layout, d.train));
+    out.push_back(framework_training_memory(*d.model.transformer, d.layout, d.train, d.memory));
     return out;
   }
   for (int k = 0; k < d.layout.pp; ++k)
     out.push_back(
         d.infer
-            ? inference_memory_stage(*d.model.transformer, d.gpu.spec, d.layout, d.serve, k).per_gpu
-            : training_memory_stage(*d.model.transformer, d.layout, d.train, k));
+            ? inference_memory_stage(*d.model.transformer, d.gpu.spec, d.layout, d.serve, k,
+                                     d.memory)
+                  .per_gpu
+            : training_memory_stage(*d.model.transformer, d.layout, d.train, k, d.memory));
   return out;
 }
 

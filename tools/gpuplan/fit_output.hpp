@@ -18,6 +18,8 @@ struct fit_description {
   bool infer = false;
   training_config train{};
   inference_config serve{};
+  /// The memory model's overheads (--set memory.NAME=VALUE).
+  memory_assumptions memory{};
   /// The memory of each pipeline stage's GPUs, first to last (one entry without pipelining).
   std::vector<memory_breakdown> stages;
   /// Why the training framework is what it is, for the text output: " (default)", " (--tp 8

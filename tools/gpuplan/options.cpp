@@ -51,6 +51,12 @@ constexpr field layout_table[] = {
      "default: --tp)"},
     {"shard_group", "--shard-group", ft::count, "layout",
      "FSDP hybrid shard / ZeRO++ hpZ: shard over groups of this many dp ranks (default: all)", field_use::train},
+    {"first_stage_layers", "--first-stage-layers", ft::count, "layout",
+     "Transformer layers on the first pipeline stage (Megatron-LM "
+     "--decoder-first-pipeline-num-layers; default: the even split)"},
+    {"last_stage_layers", "--last-stage-layers", ft::count, "layout",
+     "Transformer layers on the last pipeline stage (Megatron-LM "
+     "--decoder-last-pipeline-num-layers; default: the even split)"},
 };
 constexpr field training_table[] = {
     {"framework", "--framework", ft::text, "train",
@@ -156,7 +162,130 @@ CLI::Validator non_empty(const char* what) {
       "");
 }
 
+constexpr field assumption_table[] = {
+    {"assumptions", "--set", ft::assignments, "assumptions",
+     "Any assumption of the models, NAME=VALUE, repeatable (--set step.tp_overlap=1 --set "
+     "memory.cuda_context=300MiB; a unique tail such as tp_overlap will do). `gpuplan "
+     "assumptions` lists every name with its default, unit and source"},
+};
+
+/// Megatron-LM's flags for what gpuplan holds as step assumptions: each sets one.
+constexpr field step_assumption_table[] = {
+    {"tp_comm_overlap", "--tp-comm-overlap", ft::flag, "train",
+     "Tensor-parallel communication hidden behind the GEMMs, as Megatron-LM's --tp-comm-overlap "
+     "(Transformer Engine userbuffers) does: step.tp_overlap = 1 (default off)",
+     field_use::train},
+    {"overlap_grad_reduce", "--overlap-grad-reduce", ft::flag, "train",
+     "Gradient reduction overlapped with the backward pass (Megatron-LM --overlap-grad-reduce; "
+     "default on, =false as DeepSpeed's pipeline engine and 2021 Megatron-LM)",
+     field_use::train},
+    {"overlap_param_gather", "--overlap-param-gather", ft::flag, "train",
+     "Distributed-optimizer parameter all-gather overlapped with the next forward (Megatron-LM "
+     "--overlap-param-gather; default on)",
+     field_use::train},
+    {"overlap_p2p_comm", "--overlap-p2p-comm", ft::flag, "train",
+     "Pipeline sends and receives hidden behind compute (Megatron-LM --overlap-p2p-comm with the "
+     "interleaved schedule): step.p2p_overlap = 1 (default off)",
+     field_use::train},
+};
+
+/// Which step assumption each flag of step_assumption_table sets.
+struct step_flag {
+  std::string_view key;
+  std::string_view assumption;
+};
+constexpr step_flag step_flags[] = {
+    {"tp_comm_overlap", "step.tp_overlap"},
+    {"overlap_grad_reduce", "step.overlap_grad_reduce"},
+    {"overlap_param_gather", "step.overlap_param_gather"},
+    {"overlap_p2p_comm", "step.p2p_overlap"},
+};
+
+/// A plan's "assumptions" object as NAME, VALUE pairs: nested objects joined with '.', values
+/// as text (strings as they are, numbers and booleans as JSON writes them).
+void flatten_assumptions(const nlohmann::json& j, const std::string& prefix,
+                         const std::string& file,
+                         std::vector<std::pair<std::string, std::string>>& out) {
+  for (const auto& [k, v] : j.items()) {
+    const std::string name = prefix.empty() ? k : prefix + "." + k;
+    if (v.is_object())
+      flatten_assumptions(v, name, file, out);
+    else if (v.is_string())
+      out.emplace_back(name, v.get<std::string>());
+    else if (v.is_number() || v.is_boolean())
+      out.emplace_back(name, v.dump());
+    else
+      throw io::error(fmt::format("{}: key 'assumptions': {} must be a string, a number or a "
+                                  "boolean",
+                                  file, name));
+  }
+}
+
 }  // namespace
+
+std::span<const field> assumption_fields() { return assumption_table; }
+std::span<const field> step_assumption_fields() { return step_assumption_table; }
+
+assumption_set assumptions_from(const settings& s) {
+  assumption_set a;
+  std::map<std::string, std::string, std::less<>> by_flag;  // assumption -> the step flag
+  for (const step_flag& f : step_flags) {
+    if (!s.has(f.key)) continue;
+    const nlohmann::json& v = *s.value(f.key);
+    const std::string value = f.key == "tp_comm_overlap" || f.key == "overlap_p2p_comm"
+                                  ? (v.get<bool>() ? "1" : "0")
+                                  : v.is_boolean() ? (v.get<bool>() ? "true" : "false")
+                                                   : v.dump();
+    try {
+      io::set_assumption(a, f.assumption, value);
+    } catch (const io::error& e) {
+      throw usage_error(fmt::format("{}: {}", s.name(f.key), e.what()));
+    }
+    by_flag.emplace(f.assumption, s.name(f.key));
+  }
+  auto apply = [&](const std::string& name, const std::string& value, const std::string& who) {
+    std::string full;
+    try {
+      full = io::assumption_name(name);
+      if (const auto it = by_flag.find(full); it != by_flag.end())
+        throw io::error(fmt::format("{} is also set by {}: give one", full, it->second));
+      io::set_assumption(a, full, value);
+    } catch (const io::error& e) {
+      throw usage_error(fmt::format("{}: {}", who, e.what()));
+    }
+  };
+  if (const nlohmann::json* p = s.plan_value("assumptions")) {
+    std::vector<std::pair<std::string, std::string>> items;
+    flatten_assumptions(*p, "", s.plan_file(), items);
+    for (const auto& [name, value] : items)
+      apply(name, value, fmt::format("{}: key 'assumptions'", s.plan_file()));
+  }
+  if (const nlohmann::json* f = s.flag_value("assumptions"))
+    for (const nlohmann::json& item : *f) {
+      const std::string text = item.get<std::string>();
+      const auto eq = text.find('=');
+      if (eq == std::string::npos || eq == 0)
+        throw usage_error(fmt::format("--set '{}' must be NAME=VALUE (`gpuplan assumptions` lists "
+                                      "the names)",
+                                      text));
+      apply(text.substr(0, eq), text.substr(eq + 1), "--set " + text);
+    }
+  return a;
+}
+
+std::string assumptions_text(const assumption_set& a) {
+  std::string out;
+  for (const io::changed_assumption& c : io::changed_assumptions(a))
+    out += fmt::format("{}{} {} (default {})", out.empty() ? "assumptions: " : ", ", c.name,
+                       c.display, c.default_value);
+  return out;
+}
+
+nlohmann::json assumptions_json(const assumption_set& a) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const io::changed_assumption& c : io::changed_assumptions(a)) j[c.name] = c.value;
+  return j;
+}
 
 std::span<const field> model_fields() { return model_table; }
 std::span<const field> gpu_fields() { return gpu_table; }
@@ -208,6 +337,18 @@ void settings::add(CLI::App* app, std::span<const field> fields) {
         app->add_option_function<std::string>(
                flag, [this, key](const std::string& v) { flags_[key] = v; }, help)
             ->check(non_empty("a value"));
+        break;
+      case ft::assignments:
+        // one NAME=VALUE per flag, the flag repeated; kept in order, read by assumptions_from
+        app->add_option_function<std::vector<std::string>>(
+               flag,
+               [this, key](const std::vector<std::string>& v) {
+                 nlohmann::json& list = flags_[key];
+                 for (const std::string& x : v) list.push_back(x);
+               },
+               help)
+            ->allow_extra_args(false)
+            ->check(non_empty("NAME=VALUE"));
         break;
     }
   }
@@ -279,6 +420,11 @@ void settings::read_plan() {
         plan_[k] = v;
         break;
       }
+      case ft::assignments:
+        if (!v.is_object())
+          throw io::error(file + ": key '" + k + "' must be an object of NAME: VALUE");
+        plan_[k] = v;
+        break;
       case ft::spec:
         if (v.is_object()) {
           plan_[k] = v;
@@ -302,6 +448,15 @@ const nlohmann::json* settings::value(std::string_view key) const {
   if (const auto it = flags_.find(key); it != flags_.end()) return &it->second;
   if (const auto it = plan_.find(key); it != plan_.end()) return &it->second;
   return nullptr;
+}
+
+const nlohmann::json* settings::flag_value(std::string_view key) const {
+  const auto it = flags_.find(key);
+  return it == flags_.end() ? nullptr : &it->second;
+}
+const nlohmann::json* settings::plan_value(std::string_view key) const {
+  const auto it = plan_.find(key);
+  return it == plan_.end() ? nullptr : &it->second;
 }
 
 bool settings::has(std::string_view key) const { return value(key) != nullptr; }
@@ -581,7 +736,7 @@ std::optional<node_spec> node_from(const settings& s) {
 parallel_layout layout_from(const settings& s, const model_choice& model,
                             bool expert_parallel_in_tp) {
   for (const char* key : {"gpus", "dp", "tp", "pp", "cp", "ep", "virtual_stages", "expert_tp",
-                          "shard_group"})
+                          "shard_group", "first_stage_layers", "last_stage_layers"})
     if (s.has(key)) (void)s.count(key);
   parallel_layout l;
   l.tp = s.count("tp").value_or(1);
@@ -595,6 +750,8 @@ parallel_layout layout_from(const settings& s, const model_choice& model,
   l.virtual_stages = s.count("virtual_stages").value_or(1);
   l.expert_tp = s.count("expert_tp").value_or(0);
   l.shard_group = s.count("shard_group").value_or(0);
+  l.first_stage_layers = s.count("first_stage_layers").value_or(0);
+  l.last_stage_layers = s.count("last_stage_layers").value_or(0);
   // Degrees multiply: keep their product where int arithmetic in the models stays exact
   // (parallel_layout::max_gpus, 2^24 GPUs, far beyond any cluster). The layout's own checks
   // refuse larger products too; these name the flags.

@@ -11,6 +11,7 @@
 
 #include "cli.hpp"
 
+#include <gpuplan/io/assumptions.hpp>
 #include <gpuplan/specs/layout.hpp>
 #include <gpuplan/specs/node.hpp>
 #include <gpuplan/specs/serving.hpp>
@@ -43,6 +44,8 @@ enum class field_type : unsigned char {
   custom,   ///< registered by the command itself (fit's --train/--infer as the key "mode")
   list,     ///< values searched over: "1,2,4" or "64..4096" on the command line; in plan files
             ///< the same string, a number, a boolean or an array of them (gpuplan search)
+  assignments,  ///< NAME=VALUE, repeatable (`--set step.tp_overlap=1 --set ...`); in plan files
+                ///< an object of NAME: VALUE, nested objects joined with '.'
 };
 
 /// Which runs a setting applies to: a ZeRO stage means nothing to a serving engine, a KV-cache
@@ -153,6 +156,12 @@ std::span<const field> node_fields();      ///< --node (a catalog node: GPUs, fa
 std::span<const field> layout_fields();    ///< --dp --tp --pp --cp --ep --zero --sp ...
 std::span<const field> training_fields();  ///< every training_config field
 std::span<const field> serving_fields();   ///< every inference_config field
+/// --set NAME=VALUE and the plan key "assumptions": any field of the models' assumption structs
+/// (io/assumptions.hpp), plus Megatron's layout and overlap flags that set step assumptions
+/// (--first-stage-layers, --last-stage-layers, --tp-comm-overlap, ...) for commands that time a
+/// training step.
+std::span<const field> assumption_fields();
+std::span<const field> step_assumption_fields();
 
 /// The settings a command was given, by flag and by plan file; flags win. The flags registered by
 /// add() write into this object when CLI11 parses, so it must stay where it is: hold it in a
@@ -197,6 +206,9 @@ class settings {
   [[nodiscard]] std::optional<std::string> text(std::string_view key) const;
   [[nodiscard]] std::optional<bool> flag(std::string_view key) const;
   [[nodiscard]] const nlohmann::json* value(std::string_view key) const;
+  /// The value of key given on the command line, or in the plan file; null when not there.
+  [[nodiscard]] const nlohmann::json* flag_value(std::string_view key) const;
+  [[nodiscard]] const nlohmann::json* plan_value(std::string_view key) const;
 
  private:
   std::vector<field> fields_;
@@ -230,6 +242,15 @@ std::string settle_framework(const settings& s, const model_choice& model,
                              const parallel_layout& l, training_config& c);
 /// Every inference_config field, checked; weights default to the model's own 16-bit dtype.
 inference_config serving_from(const settings& s, const model_choice& model);
+/// The assumptions the command runs with: the defaults, then the step flags of
+/// step_assumption_fields() (when registered), then the plan's "assumptions", then each --set in
+/// order. usage_error / io::error naming the flag or key and the assumption.
+assumption_set assumptions_from(const settings& s);
+/// The assumptions of `a` that differ from the defaults, for a report: one line
+/// "assumptions: step.tp_overlap 1 (default 0), ..." (empty when none), and a JSON object
+/// NAME: VALUE (each value as --set reads it back).
+std::string assumptions_text(const assumption_set& a);
+nlohmann::json assumptions_json(const assumption_set& a);
 
 /// The items of a comma-separated list, each without the spaces around it: "1, 2,4" is "1", "2",
 /// "4". An empty item ("1,,2", "1,", "") is refused: usage_error "<who> '<text>': an empty item".

@@ -73,7 +73,7 @@ void set_engine_behaviour(const settings& s, serving_plan& p) {
   if (const auto k = s.text("decode_attention"))
     p.assumptions.decode_attention =
         enum_named<decode_attention_kernel>(*k, s.name("decode_attention"));
-  p.assumptions.moe_all_to_all = s.flag("moe_all_to_all").value_or(false);
+  p.assumptions.moe_all_to_all = s.flag("moe_all_to_all").value_or(p.assumptions.moe_all_to_all);
   const auto k = s.count("speculative_tokens");
   const auto a = s.number("acceptance");
   if (!k) {
@@ -172,6 +172,7 @@ double slo_seconds(const settings& s, std::string_view key) {
 
 serve_setup serve_setup_from(const settings& s, std::string_view command) {
   serve_setup r{.model = model_from(s, command), .plan = {}, .node = {}, .slo = {}};
+  r.assumptions = assumptions_from(s);
   if (!r.model.transformer)
     throw usage_error(fmt::format(
         "{} needs a transformer model (a catalog name or a config.json), not a parameter count",
@@ -201,6 +202,8 @@ serve_setup serve_setup_from(const settings& s, std::string_view command) {
                                                             precision::fp8, precision::int8})
                                    : fallback;
   p.mix = mix_of(s);
+  p.assumptions = r.assumptions.serving;
+  p.memory = r.assumptions.memory;
   r.input_len = rounded_mean_input(p.mix);
   r.output_len = rounded_mean_output(p.mix);
   set_engine_behaviour(s, p);

@@ -31,8 +31,19 @@ struct serve_setup {
   serving_slo slo{};
   int input_len = 1024;   ///< the mix's mean prompt, rounded
   int output_len = 256;   ///< the mix's mean output, rounded
+  /// Every assumption as --set left it (plan.assumptions and plan.memory are its serving and
+  /// memory groups, with the engine flags over them).
+  assumption_set assumptions{};
   [[nodiscard]] bool want_slo() const { return slo.ttft.value > 0 || slo.tpot.value > 0; }
   [[nodiscard]] int gpus_per_replica() const { return plan.layout.tp * plan.layout.pp; }
+  /// The assumptions the plan runs with, for the report's echo: --set's, with the plan's serving
+  /// and memory groups (the engine flags applied).
+  [[nodiscard]] assumption_set used_assumptions() const {
+    assumption_set a = assumptions;
+    a.serving = plan.assumptions;
+    a.memory = plan.memory;
+    return a;
+  }
 };
 
 /// Builds the serving plan from the settings; usage_error naming the field on bad input.

@@ -110,8 +110,22 @@ void set_rampup(const settings& s, const std::string& text, training_plan& p) {
 
 }  // namespace
 
-reliability_assumptions reliability_from(const settings& s) {
-  reliability_assumptions a;
+reliability_assumptions reliability_from(const settings& s, const reliability_assumptions& base) {
+  reliability_assumptions a = base;
+  // a flag and a --set (or the plan's "assumptions") of the same assumption: give one
+  for (auto [key, name] : {std::pair{"no_failures", "reliability.enabled"},
+                           {"failures_per_node_day", "reliability.failures_per_node_day"},
+                           {"restart_minutes", "reliability.restart"},
+                           {"checkpoint_interval_hours", "reliability.checkpoint_interval"},
+                           {"checkpoint_write_seconds", "reliability.checkpoint_write"}}) {
+    if (!s.has(key)) continue;
+    assumption_set set;
+    set.reliability = base;
+    for (const io::changed_assumption& c : io::changed_assumptions(set))
+      if (c.name == name)
+        throw usage_error(fmt::format("{} and the assumption {} both set it: give one", s.name(key),
+                                      name));
+  }
   if (s.flag("no_failures").value_or(false)) {
     for (const char* other : {"failures_per_node_day", "restart_minutes",
                               "checkpoint_interval_hours", "checkpoint_write_seconds"})
@@ -204,6 +218,7 @@ run_description training_run_from(const settings& s, std::string_view command) {
                         ": the step-time model does not cover LoRA fine-tuning "
                         "(docs/models/training-time.md)");
   run_description d;
+  d.assumptions = assumptions_from(s);
   d.model = model_from(s, command);
   if (!d.model.transformer)
     throw usage_error(s.name("model") +
@@ -214,6 +229,7 @@ run_description training_run_from(const settings& s, std::string_view command) {
   d.plan.model = *d.model.transformer;
   d.plan.layout = layout_from(s, d.model);
   d.plan.config = training_from(s);
+  d.plan.assumptions = d.assumptions.step;
   // --framework/--amp/--master-weights/--chunked-loss as fit reads them: the step-time model
   // and the memory model follow the same training_config::framework
   d.framework_note = settle_framework(s, d.model, d.plan.layout, d.plan.config);
@@ -239,7 +255,7 @@ run_description training_run_from(const settings& s, std::string_view command) {
     d.tokens = parse_count(*t, s.name("tokens")) * units::token;
     d.tokens_text = *t;
   }
-  d.reliability = reliability_from(s);
+  d.reliability = reliability_from(s, d.assumptions.reliability);
   if (auto r = s.text("rampup_batch_size")) set_rampup(s, *r, d.plan);
   return d;
 }

@@ -33,6 +33,9 @@ struct run_description {
   std::string framework_note;  ///< why the framework is what it is (settle_framework)
   /// Failures and checkpoints (models/reliability.hpp): the defaults, the flags over them.
   reliability_assumptions reliability;
+  /// Every assumption as --set and the step flags left it (the step's are plan.assumptions, the
+  /// reliability flags are applied over .reliability into `reliability`).
+  assumption_set assumptions;
 };
 
 /// Expected interruptions for people: two significant digits below 10, whole above.
@@ -47,7 +50,9 @@ node_spec choose_node(const settings& s, const gpu_choice& gpu, int gpus, std::s
 /// The reliability model's assumptions from its flags (--failures-per-node-day, --restart-minutes,
 /// --checkpoint-interval-hours, --checkpoint-write-seconds, --no-failures); usage_error naming
 /// the flag for a value out of range.
-reliability_assumptions reliability_from(const settings& s);
+/// `base` is where the flags start: the defaults, or what --set made of them (a flag and a --set
+/// of the same assumption is refused).
+reliability_assumptions reliability_from(const settings& s, const reliability_assumptions& base = {});
 
 /// The run's modelled time and reserved time (plan/training_cost.hpp) for d.tokens; usage_error
 /// naming the reliability flags when failures leave the run no progress.

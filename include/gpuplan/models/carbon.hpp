@@ -22,10 +22,16 @@ namespace gpuplan {
 /// 6 years, used 85% of the time; which gives its 11.2 t (7.57 t servers + 3.64 t GPUs) for
 /// 1,082,990 GPU-hours.
 struct embodied_assumptions {
+  /// Emissions of making one GPU: 150 kg CO2eq per A100 (BLOOM, sec. 4.1).
   carbon_mass per_gpu = 150 * units::kgCO2e;
+  /// Emissions of making one server without its GPUs: 2,500 kg CO2eq per HPE Apollo 6500
+  /// (BLOOM, sec. 4.1).
   carbon_mass per_server = 2500 * units::kgCO2e;
+  /// GPUs per server, over which its emissions are shared: 8 (BLOOM's Apollo 6500).
   int gpus_per_server = 8;
+  /// Years the hardware is used before it is replaced: 6 (BLOOM, sec. 4.1).
   duration lifetime = 6 * units::yr;
+  /// Share of its life the hardware runs jobs: 0.85 (BLOOM, sec. 4.1).
   double use_share = 0.85;
 
   constexpr void validate() const {

@@ -148,6 +148,8 @@ constexpr collective_group make_group(const cluster_spec& c, int size, int strid
 
 /// The knobs of the collective model, with their sources.
 struct collective_assumptions {
+  /// The algorithm every collective uses; automatic: the fastest the group supports, as NCCL's
+  /// tuner picks (NVIDIA/nccl src/graph/tuning.cc). ring, tree, hierarchical, in_network force one.
   collective_algorithm algorithm = collective_algorithm::automatic;
   /// Fixed cost of one collective call (kernel launch, NCCL's base latency): NVIDIA/nccl
   /// src/graph/tuning.cc baseLat, ring with the LL protocol, 3.6 us.

@@ -113,6 +113,7 @@ constexpr power gpu_deep_idle_power(const gpu_spec& g, const gpu_power_assumptio
 
 /// Everything in a node and a cluster besides the GPUs.
 struct node_power_assumptions {
+  /// Each GPU's draw against its utilisation (gpu_power_assumptions above).
   gpu_power_assumptions gpu{};
   /// Host power (CPUs, memory, NICs, NVSwitches, fans, drives) as a share of the GPUs' TDP,
   /// used when the node publishes no maximum. 4.6 / 5.6: a DGX H100 draws up to 10.2 kW, of

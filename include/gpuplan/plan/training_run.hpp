@@ -71,6 +71,8 @@ struct training_run_inputs {
   std::optional<token_count> tokens{};
   /// Failures and checkpoints over the run (on by default; {.enabled = false}: steady state).
   reliability_assumptions reliability{};
+  /// The memory model's overheads, for every memory verdict of the report.
+  memory_assumptions memory{};
   std::optional<training_sweep> scaling{};
   /// Needs tokens. The run's reliability assumptions apply at each GPU count tried.
   std::optional<training_deadline> deadline{};
@@ -148,8 +150,9 @@ class infeasible_training_run : public invalid_input {
 
 /// The memory verdict of a training plan: the fit's rule (plan/fit.hpp training_verdict) on
 /// its node's GPU, as `gpuplan fit` and the search apply it.
-constexpr training_memory_verdict training_verdict(const training_plan& p) {
-  return training_verdict(p.model, p.node.gpu, p.layout, p.config);
+constexpr training_memory_verdict training_verdict(const training_plan& p,
+                                                   const memory_assumptions& a = {}) {
+  return training_verdict(p.model, p.node.gpu, p.layout, p.config, a);
 }
 
 namespace detail {
@@ -174,12 +177,12 @@ inline training_budget_report training_budget_of(const training_plan& p, token_c
 /// it: ZeRO shards over that data-parallel degree).
 template <class OnPoint>
 training_scaling_report training_scaling_of(const training_plan& p, const training_sweep& s,
-                                            OnPoint& on_point) {
+                                            const memory_assumptions& a, OnPoint& on_point) {
   training_scaling_report r;
   r.curve = scaling(p, s.from_gpus, s.to_gpus, s.mode, on_point);
   r.memory.reserve(r.curve.points.size());
   for (const scaling_point& pt : r.curve) {
-    if (pt.valid) r.memory.emplace_back(training_verdict(scale_plan(p, pt.dp, s.mode).plan));
+    if (pt.valid) r.memory.emplace_back(training_verdict(scale_plan(p, pt.dp, s.mode).plan, a));
     else r.memory.emplace_back(std::nullopt);
   }
   return r;
@@ -188,13 +191,14 @@ training_scaling_report training_scaling_of(const training_plan& p, const traini
 /// The deadline's part: plan_training_gpus with the run's reliability assumptions.
 inline training_deadline_report training_deadline_of(const training_plan& p, token_count tokens,
                                                      const training_deadline& d,
-                                                     const reliability_assumptions& rel) {
+                                                     const reliability_assumptions& rel,
+                                                     const memory_assumptions& memory) {
   training_capacity_assumptions a{};
   a.reliability = rel;  // failures and checkpoints at each GPU count
   training_deadline_report r;
   r.deadline = d.within;
   r.answer = plan_training_gpus(p, tokens, d.within, d.mode, a);
-  if (r.answer.gpus > 0) r.memory = training_verdict(r.answer.plan);
+  if (r.answer.gpus > 0) r.memory = training_verdict(r.answer.plan, memory);
   return r;
 }
 
@@ -210,11 +214,12 @@ training_run_report plan_training_run(const training_run_inputs& in, OnPoint on_
   training_run_report r;
   r.plan = in.plan;
   r.step = estimate_step(in.plan);
-  r.memory = training_verdict(in.plan);
+  r.memory = training_verdict(in.plan, in.memory);
   if (in.tokens) r.budget = detail::training_budget_of(in.plan, *in.tokens, in.reliability);
-  if (in.scaling) r.scaling = detail::training_scaling_of(in.plan, *in.scaling, on_point);
+  if (in.scaling) r.scaling = detail::training_scaling_of(in.plan, *in.scaling, in.memory, on_point);
   if (in.deadline)
-    r.deadline = detail::training_deadline_of(in.plan, *in.tokens, *in.deadline, in.reliability);
+    r.deadline = detail::training_deadline_of(in.plan, *in.tokens, *in.deadline, in.reliability,
+                                              in.memory);
   if (in.pricing) {
     run_cost_inputs p = *in.pricing;
     p.node = in.plan.node;  // the power model sees the server the step-time model ran on
