@@ -543,6 +543,16 @@ TEST_CASE("serving search: TP over PCIe is timed as gpuplan serve times it; inva
   for (const serving_search_result& x : r.view()) tp8 = tp8 || x.layout.tp == 8;
   CHECK(tp8);
   CHECK(r.view().size() == 3);
+  // more invalid configurations than the report lists: the first 64 kept, all counted
+  std::vector<int> wide;
+  for (int t = 9; t <= 80; ++t) wide.push_back(t);  // 72 degrees, each above the node's 8 GPUs
+  s.tp = wide;
+  const serving_search_report w = search_serving(s, 8);
+  CHECK(w.invalid == 72);
+  REQUIRE(w.invalid_view().size() == static_cast<std::size_t>(max_serving_invalid_listed));
+  CHECK(w.invalid_view().front().layout.tp == 9);
+  CHECK(w.invalid_view().back().layout.tp == 9 + max_serving_invalid_listed - 1);
+  CHECK(w.view().empty());
 }
 
 // ---- the transformers framework (Hugging Face + PyTorch eager) --------------------------------
