@@ -193,3 +193,59 @@ TEST_CASE("an oversubscribed fabric slows all-to-all, not rings") {
   const auto ar_half = collective_time(collective_kind::all_reduce, s, make_group(half, 64));
   CHECK(ar_half.total == ar_full.total);
 }
+
+TEST_CASE("PCIe only: NCCL's LL and Simple protocols, not the NVLink-fitted ramp") {
+  // 8 L40S on PCIe Gen4 x16 (the link of the RTX 3090 and 4090 below): per GPU 31.5 GB/s each
+  // way, x pcie_achievable 0.79.
+  const collective_group g = make_group(catalog::pcie_8x_l40s, 8);
+  REQUIRE(g.intra.kind == link_technology::pcie);
+  REQUIRE_FALSE(g.crosses_nodes());
+  const collective_assumptions a{};
+  const double bw = g.intra.effective().value;
+  // A 128 KiB all-reduce (8 decode sequences x 8192 hidden x 2 bytes) runs LL, as NCCL's tuner
+  // picks it: launch + 2(n-1) steps x 1.0 us (tuning.cc hwLat PCI ring LL) + the wire bytes at
+  // half the bandwidth (ring LL busBw x 0.5).
+  const double s = 128.0 * 1024;
+  const auto c = collective_time(collective_kind::all_reduce, s * units::B, g);
+  const double ll = a.launch.value + 14 * 1.0e-6 + 1.75 * s / (0.5 * bw);
+  CHECK(c.total.value == Approx(ll).epsilon(1e-9));
+  // The ramp fitted on the A100 NVSwitch curve charged it ~0.48 ms (its small-payload cost grows
+  // as 1 / bandwidth); the protocol model is an order of magnitude below.
+  collective_assumptions ramp;
+  ramp.pcie_protocols = false;
+  const auto old = collective_time(collective_kind::all_reduce, s * units::B, g, ramp);
+  CHECK(old.total.in(units::us) > 400.0);
+  CHECK(c.total.in(units::us) < 50.0);
+  // An 8-byte all-reduce: the latency floor. nccl-tests all_reduce_perf -g 8 on one PCIe server
+  // measured 42.14 us on 8 RTX 4090 (NVIDIA/nccl issue #1530) and 54.18 us on 8 RTX 3090
+  // (NVIDIA/nccl issue #1439); one thread there launches the eight GPUs' kernels one after
+  // another, which a serving engine (a process per GPU, CUDA graphs) does not. The model's floor
+  // (launch + 14 LL steps = 17.6 us) lies below both and within a factor of 3.1 of them.
+  const auto tiny = collective_time(collective_kind::all_reduce, 8.0 * units::B, g);
+  CHECK(tiny.total.in(units::us) == Approx(17.6).epsilon(0.01));
+  CHECK(tiny.total.in(units::us) < 42.14);
+  CHECK(42.14 / tiny.total.in(units::us) < 3.1);
+  // Large payloads run Simple (5.7 us a step, the full bandwidth): busbw tends to 0.79 x 31.5.
+  const auto big = collective_time(collective_kind::all_reduce, 1.0 * units::GiB, g);
+  CHECK(big.latency.value == Approx(a.launch.value + 14 * 5.7e-6));
+  CHECK(big.busbw().in(GBps) == Approx(0.79 * 31.5).epsilon(0.01));
+}
+
+TEST_CASE("PCIe only: large all-reduce busbw of 4 RTX 4090 on PCIe Gen4") {
+  // tinygrad/open-gpu-kernel-modules issue #36: nccl-tests all_reduce_perf -g 4 on 4 RTX 4090
+  // (PCIe Gen4 x16, peer-to-peer on): busbw 25.72 GB/s at 256 MiB, 25.95 GB/s at 1 GiB. The L40S
+  // has the same Gen4 x16 link. Tolerance 8% per point (the A100 curve's).
+  node_spec four = catalog::pcie_8x_l40s;
+  four.gpus = 4;
+  const collective_group g = make_group(four, 4);
+  REQUIRE(g.intra.kind == link_technology::pcie);
+  const struct {
+    double bytes, busbw_gbps;
+  } points[] = {{256.0 * 1024 * 1024, 25.72}, {1024.0 * 1024 * 1024, 25.95}};
+  for (const auto& p : points) {
+    const auto c = collective_time(collective_kind::all_reduce, p.bytes * units::B, g);
+    INFO("payload " << p.bytes << " B: busbw " << c.busbw().in(GBps) << " GB/s, published "
+                    << p.busbw_gbps);
+    CHECK(c.busbw().in(GBps) == Approx(p.busbw_gbps).epsilon(0.08));
+  }
+}

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <map>
 #include <string>
+#include <string_view>
 #include <cstdint>
 #include <vector>
 
@@ -508,6 +509,50 @@ TEST_CASE("serving search: ranked by cost per million tokens, SLO met, determini
   bad.nodes = l40s;
   bad.slo = {.ttft = 1e-9 * units::s, .tpot = 1e-9 * units::s};  // nothing meets it
   CHECK_THROWS_WITH(search_serving(bad, 8), Catch::Matchers::Contains("L40S"));
+}
+
+TEST_CASE("serving search: TP over PCIe is timed as gpuplan serve times it; invalid ones say why") {
+  // 8 L40S on PCIe: a replica may span the node's PCIe (vLLM runs TP 2-8 on such servers);
+  // the search no longer holds TP to an NVLink domain, which a PCIe node does not have.
+  const node_spec l40s[] = {catalog::pcie_8x_l40s};
+  const int tp[] = {1, 2, 3, 8, 16};
+  const precision bf16[] = {precision::bf16};
+  const money_rate price[] = {2.0 * units::usd_per_h};
+  serving_search_space s;
+  s.base.model = catalog::llama31_8b;
+  s.base.mix = request_mix::fixed(1024, 256);
+  s.nodes = l40s;
+  s.tp = tp;
+  s.weights = bf16;
+  s.price_per_gpu_hour = price;
+  const serving_search_report r = search_serving(s, 8);
+  CHECK(r.visited == 5);
+  // tp 3 does not divide the 32 heads; tp 16 exceeds the node's 8 GPUs
+  CHECK(r.invalid == 2);
+  REQUIRE(r.invalid_view().size() == 2);
+  CHECK(r.invalid_view()[0].layout.tp == 3);
+  CHECK(std::string_view(r.invalid_view()[0].why.message).find("layout.tp must divide model.heads") !=
+        std::string_view::npos);
+  CHECK(r.invalid_view()[1].layout.tp == 16);
+  CHECK(std::string_view(r.invalid_view()[1].why.message).find("exceeds the GPUs of one node") !=
+        std::string_view::npos);
+  CHECK(r.invalid_view()[1].why.value == 16);
+  CHECK(r.invalid_view()[1].why.other == 8);
+  // tp 2 and 8 are timed, with the same step gpuplan serve would time
+  bool tp8 = false;
+  for (const serving_search_result& x : r.view()) tp8 = tp8 || x.layout.tp == 8;
+  CHECK(tp8);
+  CHECK(r.view().size() == 3);
+  // more invalid configurations than the report lists: the first 64 kept, all counted
+  std::vector<int> wide;
+  for (int t = 9; t <= 80; ++t) wide.push_back(t);  // 72 degrees, each above the node's 8 GPUs
+  s.tp = wide;
+  const serving_search_report w = search_serving(s, 8);
+  CHECK(w.invalid == 72);
+  REQUIRE(w.invalid_view().size() == static_cast<std::size_t>(max_serving_invalid_listed));
+  CHECK(w.invalid_view().front().layout.tp == 9);
+  CHECK(w.invalid_view().back().layout.tp == 9 + max_serving_invalid_listed - 1);
+  CHECK(w.view().empty());
 }
 
 // ---- the transformers framework (Hugging Face + PyTorch eager) --------------------------------

@@ -802,6 +802,20 @@ void print_serve_search_text(const serving_search_summary& r) {
              p.mix.size() > 1 ? fmt::format(" (mean of a mix of {})", p.mix.size()) : "",
              r.space.slo.ttft.value > 0 || r.space.slo.tpot.value > 0 ? " under the SLO" : "",
              f.visited, r.seconds, f.invalid, f.over_memory, f.missed_slo);
+  if (!f.invalid_view().empty()) {
+    table t;
+    t.header = {"GPU", "TP", "PP", "weights", "invalid because"};
+    t.numeric = {false, true, true, false, false};
+    for (const serving_invalid_configuration& x : f.invalid_view())
+      t.rows.push_back({std::string(r.space.nodes[static_cast<std::size_t>(x.node)].gpu.name.view()),
+                        std::to_string(x.layout.tp), std::to_string(x.layout.pp),
+                        std::string(to_string(x.weights)), io::problem_text(x.why)});
+    fmt::print("invalid configurations{}:\n{}\n",
+               f.invalid > f.invalid_view().size()
+                   ? fmt::format(" (the first {} of {})", f.invalid_view().size(), f.invalid)
+                   : "",
+               t.render("  "));
+  }
   if (f.view().empty()) {
     fmt::print("no configuration serves it\n");
     return;

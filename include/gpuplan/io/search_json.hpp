@@ -150,15 +150,41 @@ inline nlohmann::json to_json(const serving_search_space& s, const serving_searc
           {"cost_per_million_tokens", x.cost_per_million_tokens}};
 }
 
-/// `gpuplan search serve --json`: the counts and the ranking, best first.
+/// An input_problem as the library's exceptions word it: "<message> (got <values>)".
+inline std::string problem_text(const input_problem& e) {
+  std::string t = e.message ? e.message : "";
+  if (e.values >= 1) t += " (got " + std::to_string(e.value);
+  if (e.values >= 2) t += ", " + std::to_string(e.other);
+  if (e.values >= 1) t += ")";
+  return t;
+}
+
+/// One invalid configuration of a serving search (an entry of "invalid_configurations").
+inline nlohmann::json to_json(const serving_search_space& s,
+                              const serving_invalid_configuration& x) {
+  const node_spec& n = s.nodes[static_cast<std::size_t>(x.node)];
+  return {{"index", x.index},
+          {"gpu", std::string(n.gpu.name.view())},
+          {"tp", x.layout.tp},
+          {"pp", x.layout.pp},
+          {"weight_dtype", std::string(gpuplan::to_string(x.weights))},
+          {"reason", problem_text(x.why)}};
+}
+
+/// `gpuplan search serve --json`: the counts and the ranking, best first; the invalid
+/// configurations (the first max_serving_invalid_listed) with the reason each was skipped.
 inline nlohmann::json to_json(const serving_search_summary& r) {
   nlohmann::json results = nlohmann::json::array();
   for (const serving_search_result& x : r.found.view()) results.push_back(to_json(r.space, x));
+  nlohmann::json invalid = nlohmann::json::array();
+  for (const serving_invalid_configuration& x : r.found.invalid_view())
+    invalid.push_back(to_json(r.space, x));
   return {{"model", std::string(r.space.base.model.name.view())},
           {"objective", std::string(gpuplan::to_string(r.space.objective))},
           {"configurations_evaluated", r.found.visited},
           {"pruned", {{"invalid", r.found.invalid}, {"over_memory", r.found.over_memory},
                       {"missed_slo", r.found.missed_slo}}},
+          {"invalid_configurations", invalid},
           {"seconds", r.seconds},
           {"results", results}};
 }

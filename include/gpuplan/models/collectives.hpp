@@ -26,6 +26,10 @@
 //                 S + S/k instead of 2(k-1)/k x S.
 //   automatic     the fastest of those the group supports, as NCCL's tuner picks.
 //
+// PCIe only (one node, no NVLink): rings are timed as NCCL's tuner times them, the faster of
+// its LL and Simple protocols, each latency + wire / bandwidth without the ramp
+// (collective_assumptions::pcie_protocols; docs/models/collectives.md).
+//
 // The nccl-tests convention (NVIDIA/nccl-tests doc/PERFORMANCE.md): algbw = S / t;
 // busbw = algbw x 2(n-1)/n for all-reduce, x (n-1)/n for reduce-scatter, all-gather and
 // all-to-all, x 1 for broadcast and send/recv. S is the per-rank buffer nccl-tests reports: the
@@ -164,6 +168,21 @@ struct collective_assumptions {
   /// all-reduce at ~476 GB/s busbw (NVIDIA/nccl-tests issue #290) over the ideal
   /// 450 GB/s x 2(n-1)/(n+1) = 700 GB/s of in-switch reduction for n = 8: 0.68.
   double nvls_efficiency = 0.68;
+  /// Time a collective on a PCIe-only group (one node, no NVLink on the path) as NCCL's tuner
+  /// does: the faster of its LL and Simple protocols, each an alpha-beta cost without the
+  /// NVLink-fitted ramp above. NCCL enables LL128 only up to NVLink-bridge paths
+  /// (src/graph/tuning.cc: pEnable &= typeIntra <= PATH_NVB), so a PCIe ring runs LL on small
+  /// payloads (per-step latency network_assumptions::pcie_latency, half the bandwidth) and Simple
+  /// on large ones (full bandwidth, pcie_simple_step_latency per step). The ramp, fitted on an
+  /// NVSwitch A100 node, scales its small-payload cost with 1 / bandwidth and so charged a
+  /// 128 KiB all-reduce on 8 PCIe Gen4 GPUs ~0.48 ms where NCCL takes tens of microseconds.
+  bool pcie_protocols = true;
+  /// Fraction of the link's bandwidth the LL protocol carries: NVIDIA/nccl src/graph/tuning.cc,
+  /// ring LL busBw x 0.5 (8-byte lines of 4 data bytes and a 4-byte flag).
+  double ll_bandwidth_fraction = 0.5;
+  /// Per-step latency of the Simple protocol on a PCIe ring: NVIDIA/nccl src/graph/tuning.cc
+  /// hwLatencies[PCI][Ring][Simple] = 5.7 us.
+  duration pcie_simple_step_latency = 5.7 * units::us;
 };
 
 /// The time of one collective, with where it went.
@@ -228,9 +247,29 @@ struct parts {
   [[nodiscard]] constexpr double total() const { return latency + intra + inter; }
 };
 
+/// A ring on one node's PCIe, as NCCL's tuner times it: the faster of LL (the tier's per-step
+/// latency, ll_bandwidth_fraction of the bandwidth) and Simple (pcie_simple_step_latency per
+/// step, the full bandwidth), each latency + wire / bandwidth (collective_assumptions).
+constexpr parts pcie_ring_parts(const collective_group& g, const collective_assumptions& a,
+                                double s, double f_wire, int steps) {
+  const double wire = f_wire * s, bw = g.intra.effective().value;
+  parts ll, simple;
+  ll.latency = a.launch.value + steps * g.intra.latency.value;
+  ll.intra = wire / (a.ll_bandwidth_fraction * bw);
+  simple.latency = a.launch.value + steps * a.pcie_simple_step_latency.value;
+  simple.intra = wire / bw;
+  return ll.total() <= simple.total() ? ll : simple;
+}
+
+constexpr bool pcie_only(const collective_group& g, const collective_assumptions& a) {
+  return a.pcie_protocols && !g.crosses_nodes() && g.ranks_per_node > 1 &&
+         g.intra.kind == link_technology::pcie;
+}
+
 /// Ring all-reduce-family collective (f_wire: wire bytes / S; steps: ring steps).
 constexpr parts ring_parts(const collective_group& g, const collective_assumptions& a, double s,
                            double f_wire, int steps) {
+  if (pcie_only(g, a)) return pcie_ring_parts(g, a, s, f_wire, steps);
   parts p;
   const bool across = g.crosses_nodes();
   const double lat = across ? g.inter.latency.value : g.intra.latency.value;

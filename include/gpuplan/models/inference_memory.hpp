@@ -224,11 +224,23 @@ constexpr double sglang_mem_fraction_static(int tp) {
   return tp >= 16 ? 0.79 : tp >= 8 ? 0.81 : tp >= 4 ? 0.85 : tp >= 2 ? 0.87 : 0.88;
 }
 
+/// The all-reduce inputs vLLM v0.2.5's profile run held until its end with TP > 1
+/// (serving_engine::vllm_v0_record_stream): two per layer (after attention and after the FFN)
+/// of max_num_batched_tokens x hidden 16-bit values, on every rank (the whole hidden state).
+constexpr data_size retained_all_reduce_inputs(const transformer_spec& m, int layers,
+                                               const parallel_layout& l,
+                                               const inference_config& c) {
+  if (l.tp <= 1) return 0.0 * units::B;
+  return 2.0 * layers * c.max_num_batched_tokens * m.hidden * 2.0 * units::B;
+}
+
 /// Memory the engine gives its KV cache on one GPU, by the engine's own rule (serving_engine).
-/// `m` holds the weights, workspace and overhead of that GPU.
+/// `m` holds the weights, workspace and overhead of that GPU; `retained` the all-reduce inputs
+/// vLLM v0.2.5 held through its profile run (retained_all_reduce_inputs; charged by that
+/// engine only).
 constexpr data_size engine_kv_budget(const memory_breakdown& m, const gpu_spec& gpu,
                                      const inference_config& c, const memory_assumptions& a,
-                                     int tp) {
+                                     int tp, data_size retained = 0.0 * units::B) {
   const data_size total = gpu.plannable_memory();
   const data_size zero = 0.0 * units::B;
   auto left = [&](data_size budget, data_size used) { return budget > used ? budget - used : zero; };
@@ -245,6 +257,10 @@ constexpr data_size engine_kv_budget(const memory_breakdown& m, const gpu_spec& 
                   m.weights + m.workspace + m.overhead - a.cuda_context);
     case serving_engine::vllm_v0_torch_peak:
       return left(c.gpu_memory_utilization * total, m.weights + m.workspace);
+    case serving_engine::vllm_v0_record_stream:
+      // total - free after the profile run: the context charged, the held all-reduce inputs too
+      return left(c.gpu_memory_utilization * total,
+                  m.weights + m.workspace + m.overhead + retained);
     case serving_engine::sglang: {
       // free after weights - total x (1 - mem_fraction_static)
       const double f = c.mem_fraction_static > 0.0 ? c.mem_fraction_static
@@ -278,7 +294,8 @@ constexpr inference_memory_result inference_stage(const transformer_spec& m, con
   r.per_gpu.kv_cache = c.batch * blocks_per_seq * p.layers * page;
   r.per_gpu.overhead = a.cuda_context + detail::nccl_buffers(l, a) +
                        a.allocator_fragmentation * (r.per_gpu.weights + r.per_gpu.workspace);
-  r.kv.available = engine_kv_budget(r.per_gpu, gpu, c, a, l.tp);
+  r.kv.available = engine_kv_budget(r.per_gpu, gpu, c, a, l.tp,
+                                    retained_all_reduce_inputs(m, p.layers, l, c));
   r.kv.blocks = paged_kv_blocks(r.kv.available, page, p.layers);
   r.kv.capacity_tokens = r.kv.blocks * c.block_size * units::token;
   r.kv.max_concurrency = paged_max_concurrency(r.kv.blocks, c.block_size, c.model_len());

@@ -835,13 +835,49 @@ struct serving_search_result {
 
 inline constexpr int max_serving_results = 32;
 
+/// A serving configuration the search skipped before timing it, and why.
+struct serving_invalid_configuration {
+  std::uint64_t index = 0;
+  int node = 0;
+  parallel_layout layout{};
+  precision weights = precision::bf16;
+  input_problem why{};  ///< the check that failed: its message and the values it names
+};
+
+/// The invalid configurations a serving report lists (the first ones; the count has them all).
+inline constexpr int max_serving_invalid_listed = 64;
+
 struct serving_search_report {
   bounded_ranking<serving_search_result, max_serving_results> ranking{};  ///< best first
   std::uint64_t visited = 0, invalid = 0, over_memory = 0, missed_slo = 0;
+  /// The first max_serving_invalid_listed invalid configurations, in the order visited.
+  std::array<serving_invalid_configuration, max_serving_invalid_listed> invalid_list{};
+  int invalid_listed = 0;
   [[nodiscard]] constexpr std::span<const serving_search_result> view() const {
     return ranking.view();
   }
+  [[nodiscard]] constexpr std::span<const serving_invalid_configuration> invalid_view() const {
+    return {invalid_list.data(), static_cast<std::size_t>(invalid_listed)};
+  }
 };
+
+namespace detail {
+/// Why serving configuration p (tp x pp on one node, weights w) cannot be timed; empty if it can.
+/// A replica spans one node over whatever fabric joins its GPUs (PCIe included, as `gpuplan
+/// serve` times it): tensor parallelism is not held to an NVLink domain here.
+constexpr input_problem serving_configuration_problem(const serving_plan& p, precision w,
+                                                      bool w8a8) {
+  const parallel_layout& l = p.layout;
+  if (1LL * l.tp * l.pp > p.node.gpus)
+    return {"tp x pp exceeds the GPUs of one node (a replica spans one node)", 1LL * l.tp * l.pp,
+            p.node.gpus, 2};
+  if (const input_problem e = l.check(p.model)) return e;
+  if (w == precision::fp8 && !w8a8 && p.node.gpu.peak.tensor(p.compute_dtype).value <= 0.0)
+    return {"fp8 weights: the GPU has no fp8 tensor cores and no tensor rate for the 16-bit "
+            "compute the weights would be dequantised into"};
+  return {};
+}
+}  // namespace detail
 
 /// Every configuration of the serving space, the best `top_k` (<= 32) kept in order (objective,
 /// then index).
@@ -878,9 +914,10 @@ constexpr serving_search_report search_serving(const serving_search_space& s, in
     p.config.weight_dtype = w;
     const bool w8a8 = w == precision::fp8 && p.node.gpu.peak.tensor(precision::fp8).value > 0.0;
     p.compute_dtype = w8a8 ? precision::fp8 : s.base.compute_dtype;
-    if (tp > candidate_bounds::for_node(p.node).nvlink_domain || 1LL * tp * pp > p.node.gpus ||
-        !p.layout.check(p.model).ok() || (w == precision::fp8 && !w8a8 &&
-                                          p.node.gpu.peak.tensor(p.compute_dtype).value <= 0.0)) {
+    if (const input_problem why = detail::serving_configuration_problem(p, w, w8a8)) {
+      if (r.invalid_listed < max_serving_invalid_listed)
+        r.invalid_list[static_cast<std::size_t>(r.invalid_listed++)] = {
+            .index = i, .node = static_cast<int>(ni), .layout = p.layout, .weights = w, .why = why};
       ++r.invalid;
       continue;
     }

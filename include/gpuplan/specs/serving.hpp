@@ -30,6 +30,15 @@ enum class serving_engine : unsigned char {
   /// profiling run, weights and activations only; NCCL's and the CUDA context's memory and
   /// allocator fragmentation are not charged (why TP > 1 ran past the budget, PR #2031).
   vllm_v0_torch_peak,
+  /// vLLM v0.2.5 alone (PR #2031 merged, PR #2151 not yet): as vllm_v0_mem_get_info, and
+  /// peak = total - free (torch.cuda.mem_get_info after the profile run, no start-up snapshot:
+  /// the CUDA context is charged too), and with TP > 1 the profile run's all-reduce inputs stay
+  /// allocated until the end of the pass: torch.distributed.all_reduce records them on NCCL's
+  /// stream and frees none until the synchronisation (PR #2151 "Fix all-reduce memory usage",
+  /// v0.2.6, set TORCH_NCCL_AVOID_RECORD_STREAMS=1: Llama 2 70B TP 8 peak 25.5 -> 19.5 GiB).
+  /// Two per layer of max_num_batched_tokens x hidden 16-bit values are charged
+  /// (models/inference_memory.hpp retained_all_reduce_inputs).
+  vllm_v0_record_stream,
   /// SGLang (`ModelRunner.profile_max_num_token`): the KV pool is the memory free after the
   /// weights are loaded minus total x (1 - mem_fraction_static); activations and CUDA graphs
   /// live in that reserve.
@@ -45,6 +54,7 @@ inline constexpr enumerator<serving_engine> serving_engine_names[] = {
     {serving_engine::vllm_cudagraph_profiled, "vllm-cudagraph-profiled"},
     {serving_engine::vllm_v0_mem_get_info, "vllm-v0-mem-get-info"},
     {serving_engine::vllm_v0_torch_peak, "vllm-v0-torch-peak"},
+    {serving_engine::vllm_v0_record_stream, "vllm-v0-record-stream"},
     {serving_engine::sglang, "sglang"},
     {serving_engine::trtllm, "trtllm"},
 };
