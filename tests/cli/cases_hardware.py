@@ -89,6 +89,13 @@ def _():
         "Llama-3.1-8B", "--node", f)
     bad(r"unknown node 'dgx-h1000'.*node JSON file", "train", "--model", "Llama-3.1-8B",
         "--node", "dgx-h1000")
+    bad(r"nope\.json: no such file", "train", "--model", "Llama-3.1-8B", "--node",
+        os.path.join(d, "nope.json"))
+    # inline in a plan: the key under "node."
+    node = grand_teton_node()
+    node["gpus"] = "eight"
+    bad(r": key 'node\.gpus' must be an integer, not a string", "train", "--plan",
+        plan_file({"model": "Llama-3.1-8B", "node": node}, d))
 
 
 @case("hardware.power_limit_h100_train_and_cost")
