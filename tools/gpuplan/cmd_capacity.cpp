@@ -240,7 +240,7 @@ struct serving_input {
 /// A replica is a serving plan (--model ...) or a capacity (--replica-rate ...), not both.
 void check_replica_flags(const settings& s) {
   if (!s.has("model")) {
-    for (const char* key : {"node", "tp", "pp", "input_len", "output_len", "ttft_slo", "tpot_slo",
+    for (const char* key : {"node", "power_limit", "tp", "pp", "input_len", "output_len", "ttft_slo", "tpot_slo",
                             "batching", "dtype", "engine", "decode_attention", "moe_all_to_all"})
       if (s.has(key))
         throw usage_error(fmt::format(

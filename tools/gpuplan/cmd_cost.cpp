@@ -345,7 +345,7 @@ void read_book_and_node(const settings& s, cost_setup& c) {
   if (const std::optional<node_spec> n = node_from(s))
     c.in.pricing.node = *n;
   else if (const std::optional<node_spec> server = catalog::node_carrying(c.in.usage.gpu))
-    c.in.pricing.node = *server;
+    c.in.pricing.node = with_power_limit(s, *server);
 }
 
 /// --term, --provider, --price-per-gpu-hour, --power-per-gpu, --utilization.

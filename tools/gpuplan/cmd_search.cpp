@@ -117,6 +117,9 @@ constexpr field serve_search_table[] = {
      "GPU types to try, comma-separated (default H100-SXM5-80GB); each in its catalog node"},
     {"tp", "--tp", ft::list, "search", "Tensor-parallel degrees per replica (default 1,2,4,8)"},
     {"pp", "--pp", ft::list, "search", "Pipeline-parallel degrees per replica (default 1)"},
+    {"power_limit", "--power-limit", ft::number, "search",
+     "GPU power limit in W (nvidia-smi -pl), at most each GPU's TDP: lower sustained clocks, so "
+     "lower math rates, and draw at most this (docs/models/energy.md)"},
     {"weight_dtype", "--weight-dtype", ft::list, "search",
      "Weight precisions: bf16,fp16,fp8,int8,int4 (default bf16,fp8; fp8 runs W8A8 where the "
      "GPU has fp8 tensor cores)"},

@@ -237,7 +237,8 @@ void print_step(const run_description& d, const training_run_report& r) {
              b.gpus, r.plan.node.gpu.name.view(), layout_text(r.plan.layout));
   fmt::print("global batch {} x {} tokens, {} micro-batches of {} per pipeline\n",
              b.global_batch, r.plan.config.seq, b.micro_batches, r.plan.config.micro_batch);
-  fmt::print("framework {}{}\n\n", to_string(r.plan.config.framework), d.framework_note);
+  fmt::print("framework {}{}\n{}\n", to_string(r.plan.config.framework), d.framework_note,
+             d.power_note);
   fmt::print("{}", step_table(b));
   fmt::print("\nbottleneck: {}\n", describe(b.bottleneck));
   fmt::print("throughput: {} tokens/s, {:.2f} sequences/s\n",

@@ -4,12 +4,15 @@
 
 #include <gpuplan/catalog.hpp>
 #include <gpuplan/io/json.hpp>
+#include <gpuplan/io/node_json.hpp>
+#include <gpuplan/models/power_limit.hpp>
 #include <gpuplan/models/inference_memory.hpp>
 #include <gpuplan/specs/name.hpp>
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <cstdint>
 #include <iterator>
 
@@ -32,8 +35,12 @@ constexpr field gpu_table[] = {
     {"gpus", "--gpus", ft::count, "gpu", "Number of GPUs (default: dp x tp x pp x cp)"},
 };
 constexpr field node_table[] = {
-    {"node", "--node", ft::text, "node",
-     "Catalog node (DGX-H100, HGX-H200, ...): GPUs per node, NVLink/NVSwitch, NICs"},
+    {"node", "--node", ft::spec, "node",
+     "Catalog node (DGX-H100, HGX-H200, ...) or a node JSON file (its GPU a catalog name or a GPU "
+     "object; docs/json-schema.md): GPUs per node, NVLink/NVSwitch, NICs"},
+    {"power_limit", "--power-limit", ft::number, "node",
+     "GPU power limit in W (nvidia-smi -pl), at most the GPU's TDP: lower sustained clocks, so "
+     "lower math rates, and draw at most this (docs/models/energy.md)"},
 };
 constexpr field layout_table[] = {
     {"zero", "--zero", ft::count0, "layout",
@@ -722,15 +729,71 @@ gpu_choice gpu_from(const settings& s, gpu_use use) {
                                                "file", s.plan_file(), "gpu."}
                                   : resolve_gpu(v->get<std::string>());
   check_gpu(g, use);
+  // the limit applies to the GPU that runs: --node's when a node is given and --gpu is not
+  if (v != nullptr || !s.has("node")) g.spec = with_power_limit(s, g.spec);
   return g;
 }
 
+gpu_spec with_power_limit(const settings& s, const gpu_spec& g) {
+  const std::optional<double> w = s.number("power_limit");
+  if (!w) return g;
+  if (!(*w > 0.0))
+    throw usage_error(fmt::format("{} must be a positive number of watts (got {:g})",
+                                  s.name("power_limit"), *w));
+  // the library's own checks (power_limited), in the user's terms
+  const power_limit_assumptions a{};
+  const double tdp = g.tdp.in(units::W);
+  if (!(tdp > 0.0))
+    throw usage_error(fmt::format("{} {:g} W: {} has no TDP (tdp_watts 0 or missing): a power "
+                                  "limit is a share of it",
+                                  s.name("power_limit"), *w, g.name.view()));
+  if (*w > tdp)
+    throw usage_error(fmt::format("{} {:g} W is above the TDP of {} ({:g} W): a limit can only "
+                                  "lower the power; give at most {:g}",
+                                  s.name("power_limit"), *w, g.name.view(), tdp, tdp));
+  if (*w < a.min_limit_fraction * tdp)
+    throw usage_error(fmt::format(
+        "{} {:g} W is below the lowest limit the driver takes for {}: {:.0f} W ({:.3g} of its "
+        "{:g} W TDP, nvidia-smi's minimum; power_limit_assumptions min_limit_fraction)",
+        s.name("power_limit"), *w, g.name.view(), a.min_limit_fraction * tdp,
+        a.min_limit_fraction, tdp));
+  return power_limited(g, *w * units::W, a);
+}
+
+node_spec with_power_limit(const settings& s, const node_spec& n) {
+  if (!s.has("power_limit")) return n;
+  node_spec out = n;
+  const gpu_spec capped = with_power_limit(s, n.gpu);
+  // the GPU already under the limit (a limit equal to its TDP changes nothing) keeps the node
+  if (capped.tdp.value < n.gpu.tdp.value) out = power_limited(n, capped.tdp);
+  return out;
+}
+
 std::optional<node_spec> node_from(const settings& s) {
-  const std::optional<std::string> n = s.text("node");
-  if (!n) return std::nullopt;
-  if (const node_spec* found = catalog::find_node(*n)) return *found;
-  throw usage_error(fmt::format("unknown node '{}'{} (the catalog's nodes: docs/catalog.md)", *n,
-                                did_you_mean(catalog::nearest_node_names(*n))));
+  const nlohmann::json* v = s.value("node");
+  if (v == nullptr) return std::nullopt;
+  node_spec n;
+  std::string file;
+  if (v->is_object()) {
+    file = s.plan_file();
+    n = io::node_from_json(*v, {file, "node."});
+  } else {
+    const std::string name = v->get<std::string>();
+    if (const node_spec* found = catalog::find_node(name)) return with_power_limit(s, *found);
+    std::error_code ec;
+    const bool json_name = name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0;
+    if (!json_name && !std::filesystem::is_regular_file(name, ec))
+      throw usage_error(fmt::format(
+          "unknown node '{}'{} (the catalog's nodes: docs/catalog.md; or a node JSON file: "
+          "docs/json-schema.md)",
+          name, did_you_mean(catalog::nearest_node_names(name))));
+    file = name;
+    n = io::node_from_json(io::read_json_file(file), {file, ""});
+  }
+  // a node times work: its GPU needs the rates, named by the file's keys
+  check_gpu(gpu_choice{n.gpu, "file", file, v->is_object() ? "node.gpu." : "gpu."},
+            gpu_use::rates);
+  return with_power_limit(s, n);
 }
 
 parallel_layout layout_from(const settings& s, const model_choice& model,

@@ -224,9 +224,15 @@ class settings {
 model_choice model_from(const settings& s, std::string_view command);
 /// The GPU: --gpu NAME|FILE|local, a plan's inline "gpu" object, or H100-SXM5-80GB.
 /// The --gpu (or the plan's "gpu"), checked for `use` (check_gpu): fit asks for the memory only.
+/// Under --power-limit (commands with node_fields) when it is the GPU that runs (with_power_limit).
 gpu_choice gpu_from(const settings& s, gpu_use use = gpu_use::rates);
-/// The node, when --node was given (catalog name or alias).
+/// The node, when --node was given: a catalog name or alias, a node JSON file, or a plan's inline
+/// "node" object (io/node_json.hpp); under --power-limit.
 std::optional<node_spec> node_from(const settings& s);
+/// `g` (or `n`'s GPUs) under --power-limit when given (models/power_limit.hpp power_limited);
+/// a limit above the TDP or below the driver's minimum is a usage error naming --power-limit.
+gpu_spec with_power_limit(const settings& s, const gpu_spec& g);
+node_spec with_power_limit(const settings& s, const node_spec& n);
 /// The layout: dp defaults to what --gpus leaves after tp x pp x cp; checked against the model.
 /// `expert_parallel_in_tp`: ep counts ranks of the tensor-parallel group (serving's meaning,
 /// checked by serving_plan::validate) instead of the data-parallel ranks (training's).

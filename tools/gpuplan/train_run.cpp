@@ -185,10 +185,14 @@ node_spec choose_node(const settings& s, const gpu_choice& gpu, int gpus, std::s
                                     n->gpu.name.view(), s.name("gpu"), gpu.spec.name.view()));
     return *n;
   }
-  if (const std::optional<node_spec> n = training_node_for(gpu.spec, gpus)) return *n;
+  // the catalog server of a GPU under --power-limit holds the GPU as catalogued: limit it too
+  if (const std::optional<node_spec> n = training_node_for(gpu.spec, gpus))
+    return with_power_limit(s, *n);
   throw usage_error(fmt::format(
-      "no catalog node carries {}: give --node (gpuplan {} needs the node's NVLink and NICs)",
-      gpu.spec.name.view(), command));
+      "no catalog node carries {}: give --node NODE.json, a node JSON (GPUs per node, NVLink "
+      "domain, NICs; docs/json-schema.md) that describes the server for {} GPUs (gpuplan {} "
+      "needs the node's NVLink and NICs)",
+      gpu.spec.name.view(), gpus, command));
 }
 
 std::span<const field> train_run_fields() { return run_table; }
@@ -237,6 +241,11 @@ run_description training_run_from(const settings& s, std::string_view command) {
     throw usage_error(s.name("offload") +
                       " params: the step-time model covers optimizer offload only");
   d.plan.node = choose_node(s, gpu, d.plan.layout.gpus(), command);
+  if (const std::optional<double> w = s.number("power_limit"))
+    d.power_note = fmt::format(
+        "power limit {:g} W: math rates at the SM clock the limit allows, draw at most the limit "
+        "(docs/models/energy.md)\n",
+        *w);
   if (auto n = s.count("nodes")) {
     // the cluster's GPUs within the largest count the models are defined for (an int product
     // in the models: --nodes 2147483647 wrapped it negative)

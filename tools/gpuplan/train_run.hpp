@@ -31,6 +31,8 @@ struct run_description {
   std::optional<token_count> tokens;
   std::string tokens_text;
   std::string framework_note;  ///< why the framework is what it is (settle_framework)
+  /// With --power-limit: the limit and the SM clock share it leaves ("" without one).
+  std::string power_note;
   /// Failures and checkpoints (models/reliability.hpp): the defaults, the flags over them.
   reliability_assumptions reliability;
   /// Every assumption as --set and the step flags left it (the step's are plan.assumptions, the
