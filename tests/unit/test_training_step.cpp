@@ -746,8 +746,12 @@ TEST_CASE("LoRA: the mechanisms move the step the right way") {
   p.config.lora_rank = 0;
   const step_breakdown full_dp = estimate_step(p);
   CHECK(lora_dp.data_parallel < full_dp.data_parallel);
-  // and the frozen base runs no weight-gradient GEMMs
+  // and the frozen base runs no weight-gradient GEMMs: MFU counts its model FLOPs without them,
+  // 4N per token instead of 6N plus the attention (NeMo's LoRA rows count 4N)
   CHECK(lora_dp.compute < full_dp.compute);
+  const double flops_ratio = lora_dp.model_flops.value / full_dp.model_flops.value;
+  CHECK(flops_ratio > 0.66);
+  CHECK(flops_ratio < 0.70);
 }
 
 TEST_CASE("MoE: the expert all-to-all is charged, and more when EP spans nodes") {

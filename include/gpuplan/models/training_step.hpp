@@ -1486,6 +1486,15 @@ constexpr step_breakdown assemble_step(const training_plan& p, const training_co
                   r.tokens_per_step;
   r.hardware_flops = training_flops_per_token(m, c.seq, c.recompute, a.mfu_attention) *
                      r.tokens_per_step;
+  if (c.lora_rank > 0 || c.qlora_rank > 0) {
+    // a frozen base computes no weight gradients: one forward's weight FLOPs less (the
+    // attention core has no weights; its backward stays). NVIDIA counts LoRA's model FLOPs so:
+    // 4N per token (NeMo performance summary, LoRA rows: model TFLOP/s / tokens/s)
+    const forward_flops f = forward_flops_per_token(m, c.seq, a.mfu_attention);
+    const compute_amount wgrad = (f.total() - f.attention) * r.tokens_per_step;
+    r.model_flops = r.model_flops - wgrad;
+    r.hardware_flops = r.hardware_flops - wgrad;
+  }
   r.six_nd = 6.0 * m.active_parameters() * tokens * units::FLOP;
   const double capacity = r.total.value * l.gpus() * p.node.gpu.peak.tensor(c.dtype).value;
   r.mfu = r.model_flops.value / capacity;
