@@ -749,6 +749,11 @@ TEST_CASE("LoRA: the mechanisms move the step the right way") {
   // and the frozen base runs no weight-gradient GEMMs: MFU counts its model FLOPs without them,
   // 4N per token instead of 6N plus the attention (NeMo's LoRA rows count 4N)
   CHECK(lora_dp.compute < full_dp.compute);
+  // ZeRO-3 / FSDP still gathers the frozen base every micro-batch: exposed without overlap
+  p.config.lora_rank = 16;
+  p.layout = {.dp = 8, .zero = 3};
+  p.assumptions.zero3_overlap = 0.0;
+  CHECK(estimate_step(p).data_parallel > 10.0 * lora_dp.data_parallel);
   const double flops_ratio = lora_dp.model_flops.value / full_dp.model_flops.value;
   CHECK(flops_ratio > 0.66);
   CHECK(flops_ratio < 0.70);

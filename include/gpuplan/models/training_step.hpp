@@ -1317,14 +1317,31 @@ constexpr double zero3_exposed(const training_plan& p, const training_config& c,
   };
   const double tensors = pt.layers_per_stage * parameter_tensors_per_layer(m) +
                          parameter_tensors_outside_layers(m, p.layout.pp);
-  const double n_ag = a.zero3_per_tensor ? tensors : buckets(local.dense, a.zero3_gather_elements);
+  // what is gathered: the parameters, or under LoRA the frozen base as well (FSDP and ZeRO-3
+  // shard every parameter; only the adapters' gradients are reduced), in its stored bytes
+  double gathered = local.dense, gathered_e = sp.param_e;
+  if (sp.hf_bytes.lora) {
+    training_config base = c;
+    base.lora_rank = 0;
+    base.qlora_rank = 0;
+    const step_parameters sb = parameters_of(m, base, a, moe_layer_count(m));
+    layer_mix mix;
+    mix.n_moe = moe_layer_count(m);
+    mix.n_dense = m.layers - mix.n_moe;
+    const double base_params = local_parameters_of(m, p.layout, mix, sb).dense;
+    gathered = base_params + local.dense;
+    // QLoRA's base as bitsandbytes stores it: 4 bits and an fp32 absmax per nf4_block
+    const double base_e = c.qlora_rank > 0 ? nf4_packed_bytes + fp32_bytes / nf4_block : sb.param_e;
+    gathered_e = (base_params * base_e + local.dense * sp.param_e) / gathered;
+  }
+  const double n_ag = a.zero3_per_tensor ? tensors : buckets(gathered, a.zero3_gather_elements);
   const double n_rs = a.zero3_per_tensor ? tensors : buckets(local.dense, a.zero3_reduce_elements);
   const double gathers = c.recompute == recompute_mode::full ? 3.0 : 2.0;
   // the list API copies every rank's slice out of (all-gather) or into (reduce-scatter) the
   // flat buffer: one copy_ per rank, each at least eager_op_floor; the all-gather's copies are
   // launched while it runs, the reduce-scatter's before it starts
   const double copies = a.zero3_list_copies ? pl.dp_cp.ranks * a.eager_op_floor.value : 0.0;
-  const double one_ag = coll(collective_kind::all_gather, local.dense / n_ag * sp.param_e,
+  const double one_ag = coll(collective_kind::all_gather, gathered / n_ag * gathered_e,
                              pl.dp_cp, a.collectives);
   const double one_rs = coll(collective_kind::reduce_scatter, local.dense / n_rs * sp.grad_e,
                              pl.dp_cp, a.collectives);
