@@ -26,6 +26,9 @@ def _():
     # the text prints a step time too
     t = ok(*LORA_1B, "--lora", "16").out
     check(re.search(r"total\s+[\d.]+ m?s", t) is not None, t)
+    check("LoRA rank 16 on all_linear (frozen 16-bit base" in t, t)
+    check("QLoRA rank 16 on all_linear (frozen NF4 base" in ok(*LORA_1B, "--qlora", "16").out,
+          "--qlora named in the text")
     # fewer adapted matrices, fewer adapter kernels
     qv = ok_json(*LORA_1B, "--lora", "16", "--lora-targets", "attention_qv")
     check(qv["step_time_s"] < j["step_time_s"], "--lora-targets attention_qv is faster")
