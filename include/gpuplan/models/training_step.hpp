@@ -26,6 +26,10 @@
 //   expert-par.  dispatch and combine all-to-all forward and backward.
 //   recompute    selective: the attention core forward again; full: the whole layer forward
 //                again, including its tensor-parallel communication.
+//   LoRA, QLoRA  a frozen base: forward and data-gradient GEMMs only; the adapters' GEMMs and
+//                (transformers) PEFT's eager kernels per adapter; QLoRA's NF4 dequantisation of
+//                each base weight before its forward and data-gradient GEMMs; only the adapters
+//                reduced and updated (docs/models/training-time.md, "LoRA and QLoRA").
 // Pipeline (Narayanan et al. 2021, Sec. 2.2): with m micro-batches, v virtual stages and stage
 // times t_i (the first stage holds the embedding, the last the LM head and loss),
 //   pipeline = m x max_i t_i + (sum_i t_i - max_i t_i) / v
