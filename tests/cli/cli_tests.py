@@ -2295,7 +2295,6 @@ def _():
     base = ("train", "--model", "llama-3.1-8b", "--node", "dgx-h100")
     bad(r"--scaling .*FROM\.\.TO", *base, "--gpus", "16", "--scaling", "64")
     bad(r"--fabric 'carrier-pigeon' is not one of", *base, "--fabric", "carrier-pigeon")
-    bad(r"--lora.*LoRA", *base, "--lora", "16")
     bad(r"--model.*architecture", "train", "--model", "params:7B", "--node", "dgx-h100")
     bad(r"--chart needs --scaling", *base, "--chart", "x.svg")
     bad(r"no catalog node carries", "train", "--model", "llama-3.1-8b", "--gpu", "rtx-4090",
@@ -2472,7 +2471,6 @@ def _():
                         ("--recompute", "none,selective")):
         bad(rf"--framework transformers models one model with data parallelism.*{flag}", *hf,
             flag, value)
-    bad(r"--lora: the step-time model does not cover LoRA", *SEARCH_8B, "--lora", "16")
     bad(r"--amp needs --framework transformers", *SEARCH_8B_MEGATRON, "--amp")
     bad(r"--amp and --master-weights=false conflict", *SEARCH_8B, "--amp", "--master-weights=false")
     # the flags fix what transformers otherwise searches

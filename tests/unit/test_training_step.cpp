@@ -6,6 +6,7 @@
 #include "../catch.hpp"
 #include "../published_runs.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -641,6 +642,121 @@ TEST_CASE("eager PyTorch (Hugging Face) on one H100: measured step times, within
     p.config.amp = false;  // Megatron's mixed precision: 16-bit weights, fp32 master copy
     CHECK(step_time(p) < b.total);
   }
+}
+
+TEST_CASE("LoRA under eager PyTorch + PEFT on one H100: measured step times, median within 15%") {
+  // Measured by the project on one H100 SXM 80GB (driver 580.159, CUDA 13.0, PyTorch 2.11,
+  // transformers 5.17, PEFT, SDPA flash attention, fused AdamW), median of 3 steps after 2
+  // warm-ups: a bf16 base with PEFT LoRA rank 16 (alpha 32, no dropout) on q, k, v, o, gate, up
+  // and down, the adapters in fp32, under autocast bf16. Llama 3.2 1B 8 x 2048: 0.395 s; 16 x
+  // 2048 with gradient checkpointing: 1.047 s; Mistral 7B 4 x 2048: 0.785 s; 8 x 4096 with
+  // checkpointing: 5.306 s. Held to the issue's target, the median error within 15%, and every
+  // run within 20%: the base model already reads the full fine-tuning runs of the same table
+  // 5-7% fast, and the longest run (5.3 s of sustained load) most (docs/models/training-time.md).
+  const transformer_spec llama32_1b{.name = "llama-3.2-1b", .layers = 16, .hidden = 2048,
+                                    .heads = 32, .kv_heads = 8, .head_dim = 64, .ffn = 8192,
+                                    .vocab = 128256, .tied_embeddings = true};
+  const struct {
+    const transformer_spec* m;
+    int micro_batch, seq;
+    bool checkpointing;
+    double seconds;
+  } runs[] = {{&llama32_1b, 8, 2048, false, 0.395},
+              {&llama32_1b, 16, 2048, true, 1.047},
+              {&catalog::mistral_7b, 4, 2048, false, 0.785},
+              {&catalog::mistral_7b, 8, 4096, true, 5.306}};
+  std::vector<double> errors;
+  for (const auto& r : runs) {
+    training_plan p;
+    p.model = *r.m;
+    p.node = catalog::dgx_h100;
+    p.config.framework = framework_kind::transformers;
+    p.config.micro_batch = r.micro_batch;
+    p.config.seq = r.seq;
+    p.config.global_batch = r.micro_batch;
+    p.config.recompute = r.checkpointing ? recompute_mode::full : recompute_mode::none;
+    p.config.lora_rank = 16;
+    p.config.lora_targets = lora_target::all_linear;
+    const step_breakdown b = estimate_step(p);
+    const double err = b.total.in(units::s) / r.seconds - 1.0;
+    errors.push_back(std::fabs(err));
+    INFO(r.m->name.view() << " " << r.micro_batch << " x " << r.seq << " ckpt "
+                          << r.checkpointing << ": " << b.total.in(units::s) << " s against "
+                          << r.seconds << " s, error " << 100.0 * err << "%");
+    CHECK(std::fabs(err) < 0.20);
+    // the frozen base trains no weights: no optimizer over it, far less than full fine-tuning's
+    training_plan full = p;
+    full.config.lora_rank = 0;
+    CHECK(b.optimizer.in(units::s) < 0.05 * estimate_step(full).optimizer.in(units::s));
+    // QLoRA adds the NF4 dequantisation of every base weight, forward and backward
+    training_plan q = p;
+    q.config.lora_rank = 0;
+    q.config.qlora_rank = 16;
+    CHECK(estimate_step(q).total > b.total);
+    // Megatron's fused kernels and bf16 adapters run the same step faster
+    p.config.framework = framework_kind::megatron;
+    CHECK(step_time(p) < b.total);
+  }
+  std::sort(errors.begin(), errors.end());
+  const double median = (errors[1] + errors[2]) / 2.0;
+  INFO("median |error| " << 100.0 * median << "%");
+  CHECK(median < 0.15);
+}
+
+TEST_CASE("LoRA: the mechanisms move the step the right way") {
+  training_plan p;
+  p.model = catalog::llama31_8b;
+  p.node = catalog::dgx_h100;
+  p.config.framework = framework_kind::transformers;
+  p.config.micro_batch = 2;
+  p.config.seq = 2048;
+  p.config.global_batch = 2;
+  p.config.lora_rank = 16;
+  const step_breakdown all = estimate_step(p);
+  // fewer adapted matrices: fewer adapter kernels
+  p.config.lora_targets = lora_target::attention_qv;
+  const step_breakdown qv = estimate_step(p);
+  CHECK(qv.total < all.total);
+  // adapter dropout adds a kernel per adapter forward and backward
+  p.config.lora_targets = lora_target::all_linear;
+  p.assumptions.lora_dropout = true;
+  CHECK(estimate_step(p).total > all.total);
+  p.assumptions.lora_dropout = false;
+  // adapters in bf16 skip PEFT's casts of each input to fp32 and back
+  p.assumptions.lora_adapters_fp32 = false;
+  CHECK(estimate_step(p).memory_bound < all.memory_bound);
+  p.assumptions.lora_adapters_fp32 = true;
+  // a higher rank: more adapter work
+  p.config.lora_rank = 256;
+  CHECK(estimate_step(p).compute > all.compute);
+  // QLoRA without double quantisation: two fewer kernels per dequantisation
+  p.config.lora_rank = 0;
+  p.config.qlora_rank = 16;
+  const step_breakdown ql = estimate_step(p);
+  p.assumptions.nf4_double_quant = false;
+  CHECK(estimate_step(p).total < ql.total);
+  // with data parallelism only the adapters' gradients are reduced: far less than a full model's
+  p.assumptions.nf4_double_quant = true;
+  p.layout = {.dp = 8};
+  p.config.seq = 256;
+  p.config.global_batch = 8 * 2;
+  p.config.qlora_rank = 0;
+  p.config.lora_rank = 16;
+  const step_breakdown lora_dp = estimate_step(p);
+  p.config.lora_rank = 0;
+  const step_breakdown full_dp = estimate_step(p);
+  CHECK(lora_dp.data_parallel < full_dp.data_parallel);
+  // and the frozen base runs no weight-gradient GEMMs: MFU counts its model FLOPs without them,
+  // 4N per token instead of 6N plus the attention (NeMo's LoRA rows count 4N)
+  CHECK(lora_dp.compute < full_dp.compute);
+  // ZeRO-3 / FSDP still gathers the frozen base every micro-batch: exposed without overlap
+  p.config.lora_rank = 16;
+  p.layout = {.dp = 8, .zero = 3};
+  p.assumptions.zero3_overlap = 0.0;
+  CHECK(estimate_step(p).data_parallel > 10.0 * lora_dp.data_parallel);
+  const double flops_ratio = lora_dp.model_flops.value / full_dp.model_flops.value;
+  CHECK(flops_ratio > 0.66);
+  CHECK(flops_ratio < 0.70);
 }
 
 TEST_CASE("MoE: the expert all-to-all is charged, and more when EP spans nodes") {

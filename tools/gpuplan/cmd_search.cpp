@@ -673,12 +673,8 @@ void print_search_text(const training_search_report& r, const search_options& o,
 int run_search(search_command& cmd) {
   settings& s = cmd.s;
   s.read_plan();
-  for (const char* unsupported : {"lora", "qlora", "nodes"})
-    if (s.has(unsupported))
-      throw usage_error(s.name(unsupported) + (std::string_view(unsupported) == "nodes"
-                                                   ? ": the search sizes the cluster from --gpus"
-                                                   : ": the step-time model does not cover LoRA "
-                                                     "fine-tuning"));
+  if (s.has("nodes"))
+    throw usage_error(s.name("nodes") + ": the search sizes the cluster from --gpus");
   const model_choice model = model_from(s, "search");
   if (!model.transformer)
     throw usage_error(s.name("model") + ": gpuplan search needs the model's architecture (a "
@@ -869,7 +865,7 @@ command add_search_command(CLI::App& app) {
   for (const field& f : training_fields())
     if (f.key != "micro_batch" && f.key != "recompute" && f.key != "framework" &&
         f.key != "amp" && f.key != "master_weights" && f.key != "chunked_loss" &&
-        f.key != "lora_targets" && f.key != "micro_batches")  // LoRA is refused; mb is searched
+        f.key != "micro_batches")  // micro-batches are searched
       training.push_back(f);
   static const std::vector<field> training_rest = training;
   s.add(t, {model_fields(), node_fields(), searched_table, training_rest, train_run_fields(),

@@ -237,9 +237,14 @@ void print_step(const run_description& d, const training_run_report& r) {
              b.gpus, r.plan.node.gpu.name.view(), layout_text(r.plan.layout));
   fmt::print("global batch {} x {} tokens, {} micro-batches of {} per pipeline\n",
              b.global_batch, r.plan.config.seq, b.micro_batches, r.plan.config.micro_batch);
-  fmt::print("framework {}{}\n{}\n", to_string(r.plan.config.framework), d.framework_note,
-             d.power_note);
-  fmt::print("{}", step_table(b));
+  fmt::print("framework {}{}\n", to_string(r.plan.config.framework), d.framework_note);
+  const training_config& c = r.plan.config;
+  if (c.lora_rank > 0 || c.qlora_rank > 0)
+    fmt::print("{} rank {} on {} (frozen {} base: no weight gradients, adapters trained)\n",
+               c.qlora_rank > 0 ? "QLoRA" : "LoRA", c.qlora_rank > 0 ? c.qlora_rank : c.lora_rank,
+               to_string(c.lora_targets), c.qlora_rank > 0 ? "NF4" : "16-bit");
+  if (!d.power_note.empty()) fmt::print("{}\n", d.power_note);
+  fmt::print("\n{}", step_table(b));
   fmt::print("\nbottleneck: {}\n", describe(b.bottleneck));
   fmt::print("throughput: {} tokens/s, {:.2f} sequences/s\n",
              show_count(b.tokens_per_s.in(units::tokens_per_s)), b.samples_per_s);

@@ -216,11 +216,6 @@ std::string reliability_text(const reliability_estimate& e) {
 }
 
 run_description training_run_from(const settings& s, std::string_view command) {
-  for (const char* unsupported : {"lora", "qlora"})
-    if (s.has(unsupported))
-      throw usage_error(s.name(unsupported) +
-                        ": the step-time model does not cover LoRA fine-tuning "
-                        "(docs/models/training-time.md)");
   run_description d;
   d.assumptions = assumptions_from(s);
   d.model = model_from(s, command);

@@ -26,6 +26,10 @@
 //   expert-par.  dispatch and combine all-to-all forward and backward.
 //   recompute    selective: the attention core forward again; full: the whole layer forward
 //                again, including its tensor-parallel communication.
+//   LoRA, QLoRA  a frozen base: forward and data-gradient GEMMs only; the adapters' GEMMs and
+//                (transformers) PEFT's eager kernels per adapter; QLoRA's NF4 dequantisation of
+//                each base weight before its forward and data-gradient GEMMs; only the adapters
+//                reduced and updated (docs/models/training-time.md, "LoRA and QLoRA").
 // Pipeline (Narayanan et al. 2021, Sec. 2.2): with m micro-batches, v virtual stages and stage
 // times t_i (the first stage holds the embedding, the last the LM head and loss),
 //   pipeline = m x max_i t_i + (sum_i t_i - max_i t_i) / v
@@ -228,6 +232,25 @@ struct step_assumptions {
 
   /// How gradients are summed over micro-batches (a memory pass per micro-batch unless fused).
   grad_accumulation_kind grad_accumulation = grad_accumulation_kind::automatic;
+
+  // ---- LoRA and QLoRA (training_config::lora_rank, qlora_rank) --------------------------------
+  /// Under the transformers profile, the adapters are fp32 while the base computes in 16 bits:
+  /// PEFT's get_peft_model(autocast_adapter_dtype=True), its default, casts bf16/fp16 adapter
+  /// weights to float32. PEFT's lora.Linear.forward then casts its 16-bit input to the adapter's
+  /// dtype (`x = self._cast_input_dtype(x, lora_A.weight.dtype)`, peft/tuners/lora/layer.py) and
+  /// autocast casts it back to 16 bits for lora_A's GEMM: two casts of the input per adapter,
+  /// and their two backward casts. false: adapters in the activations' dtype, no casts.
+  bool lora_adapters_fp32 = true;
+  /// PEFT's LoraConfig.lora_dropout > 0: an nn.Dropout on each adapter's input (forward: read,
+  /// write and a 1-byte mask; backward likewise). false: PEFT's default 0.0, an nn.Identity
+  /// (no kernel).
+  bool lora_dropout = false;
+  /// QLoRA's double quantisation (BitsAndBytesConfig bnb_4bit_use_double_quant, on in Dettmers
+  /// et al. 2023 Sec. 3; memory_assumptions::nf4_double_quant is the same setting for memory):
+  /// bitsandbytes' dequantize_4bit first dequantises the 8-bit absmax
+  /// (dequantize_blockwise, then `absmax += offset`: two more kernels before each weight's
+  /// dequantisation; bitsandbytes/functional.py).
+  bool nf4_double_quant = true;
 
   // ---- optimizer, offload, data --------------------------------------------------------------
   /// Global gradient-norm clipping reads every gradient once more (Megatron-LM --clip-grad 1.0,
@@ -436,8 +459,13 @@ struct layer_inputs {
   const placement* p = nullptr;
   gemm_ctx g{};
   gemm_ctx attn{};      // the attention core's rates: 16-bit under fp8 GEMMs unless fp8_attention
+  gemm_ctx adapter{};   // LoRA adapters' GEMMs: 16-bit under fp8 GEMMs (plain linears, not fp8)
   double act_e = 2.0;   // bytes per activation element (16-bit under fp8 GEMMs)
   double tokens = 0.0;  // T = b s / cp
+  // LoRA / QLoRA: the base is frozen (no weight-gradient GEMMs), adapters of this rank
+  bool frozen = false;
+  bool qlora = false;
+  double lora_rank = 0.0;
 };
 
 constexpr double coll(collective_kind k, double bytes, const collective_group& g,
@@ -481,6 +509,32 @@ inline constexpr double autograd_accumulation_passes = 3.0;
 /// Linear layers of a Hugging Face attention block, each its own weight and kernel: q_proj,
 /// k_proj, v_proj, o_proj (transformers' LlamaAttention); the FFN adds gate + 1.
 inline constexpr double hf_attention_projections = 4.0;
+/// Bytes read per element of an NF4 weight by bitsandbytes' dequantize_4bit: 4 bits (0.5 B).
+inline constexpr double nf4_packed_bytes = 0.5;
+/// Elements of the absmax vector under one fp32 constant with double quantisation:
+/// bitsandbytes' quantize_4bit(compress_statistics=True) calls quantize_blockwise(absmax,
+/// blocksize=256) (bitsandbytes/functional.py; QLoRA paper Sec. 3, "blocksize of 256").
+inline constexpr double nf4_absmax_block = 256.0;
+/// Bytes the dequantisation kernel of one NF4 weight element moves: the packed 4 bits and its
+/// share of the fp32 absmax (one per nf4_block weights) read, the 16-bit weight written.
+/// bitsandbytes' MatMul4Bit.forward runs `linear(A, F.dequantize_4bit(B, state).to(A.dtype).t())`
+/// and its backward `matmul(grad_output, F.dequantize_4bit(B, state).to(...).t())`
+/// (bitsandbytes/autograd/_functions.py): a whole bf16 copy of the weight each time.
+inline constexpr double nf4_dequantize_bytes = nf4_packed_bytes + fp32_bytes / nf4_block + half_bytes;
+/// Bytes per weight element of double quantisation's two extra kernels (dequantize_4bit with
+/// quant_state.nested: `absmax = dequantize_blockwise(absmax, state2)` reads the 8-bit absmax
+/// and its fp32 constants and writes fp32; `absmax += offset` reads and writes it).
+inline constexpr double nf4_absmax_dequantize_bytes =
+    (1.0 + fp32_bytes / nf4_absmax_block + fp32_bytes) / nf4_block;
+inline constexpr double nf4_absmax_offset_bytes = 2.0 * fp32_bytes / nf4_block;
+
+/// A frozen linear layer (the base of LoRA / QLoRA: requires_grad=False): its forward and the
+/// backward's data gradient only; autograd computes no weight gradient for a tensor that does
+/// not require one.
+constexpr linear_seconds frozen_linear(const gemm_ctx& c, double m, double n, double k,
+                                       double batch = 1.0) {
+  return {gemm_seconds(c, m, n, k, batch), gemm_seconds(c, m, k, n, batch)};
+}
 
 /// The sizes of one layer on one GPU that every part of its cost reads.
 struct layer_dims {
@@ -522,8 +576,12 @@ struct layer_gemms {
 constexpr layer_gemms gemms_of_layer(const layer_inputs& in, const layer_dims& d, bool moe) {
   const transformer_spec& m = *in.m;
   const parallel_layout& l = *in.l;
-  const gemm_ctx& g = in.g;
   const double T = d.T, h = d.h, tp = d.tp, q = d.q, kv_local = d.kv_local;
+  // a frozen base (LoRA, QLoRA) computes only the data gradients of its GEMMs
+  auto linear = [&in](double rows, double n, double k, double batch = 1.0) {
+    return in.frozen ? frozen_linear(in.g, rows, n, k, batch)
+                     : gpuplan::detail::linear(in.g, rows, n, k, batch);
+  };
   layer_gemms r;
   linear_seconds& lin = r.lin;
   if (m.is_mla()) {
@@ -532,27 +590,27 @@ constexpr layer_gemms gemms_of_layer(const layer_inputs& in, const layer_dims& d
     // split by heads
     const double heads = m.heads / tp, ql = m.mla.q_lora_rank, kvl = m.mla.kv_lora_rank;
     if (ql > 0) {
-      lin += linear(g, T, ql, h);
-      lin += linear(g, T, heads * m.score_head_dim(), ql);
+      lin += linear(T, ql, h);
+      lin += linear(T, heads * m.score_head_dim(), ql);
     } else {
-      lin += linear(g, T, heads * m.score_head_dim(), h);
+      lin += linear(T, heads * m.score_head_dim(), h);
     }
-    lin += linear(g, T, kvl + m.mla.qk_rope_head_dim, h);
-    lin += linear(g, T, heads * (m.mla.qk_nope_head_dim + m.mla.v_head_dim), kvl);
-    lin += linear(g, T, h, heads * m.mla.v_head_dim);
+    lin += linear(T, kvl + m.mla.qk_rope_head_dim, h);
+    lin += linear(T, heads * (m.mla.qk_nope_head_dim + m.mla.v_head_dim), kvl);
+    lin += linear(T, h, heads * m.mla.v_head_dim);
   } else if (in.c->framework == framework_kind::transformers) {  // Hugging Face: separate Q,
-    lin += linear(g, T, q / tp, h);                               // K and V
-    lin += linear(g, T, kv_local, h, 2.0);
-    lin += linear(g, T, h, q / tp);  // output projection
+    lin += linear(T, q / tp, h);                               // K and V
+    lin += linear(T, kv_local, h, 2.0);
+    lin += linear(T, h, q / tp);  // output projection
   } else {
-    lin += linear(g, T, q / tp + 2.0 * kv_local, h);  // fused QKV
-    lin += linear(g, T, h, q / tp);                   // output projection
+    lin += linear(T, q / tp + 2.0 * kv_local, h);  // fused QKV
+    lin += linear(T, h, q / tp);                   // output projection
   }
   r.gate = m.ffn_type == ffn_kind::gated ? 2.0 : 1.0;
   const double gate = r.gate;
   if (!moe) {
-    lin += linear(g, T, gate * m.ffn / tp, h);
-    lin += linear(g, T, h, m.ffn / tp);
+    lin += linear(T, gate * m.ffn / tp, h);
+    lin += linear(T, h, m.ffn / tp);
     r.ffn_inner = m.ffn / tp;
     return r;
   }
@@ -562,15 +620,15 @@ constexpr layer_gemms gemms_of_layer(const layer_inputs& in, const layer_dims& d
   // the ep ranks' experts; per expert GEMM rows:
   const double routed = T * m.moe.experts_per_token * (tp / etp);
   const double rows = routed / local_experts;
-  lin += linear(g, T, m.moe.experts, h);  // router
-  lin += linear(g, rows, gate * m.moe.expert_ffn / etp, h, local_experts);
-  lin += linear(g, rows, h, m.moe.expert_ffn / etp, local_experts);
+  lin += linear(T, m.moe.experts, h);  // router
+  lin += linear(rows, gate * m.moe.expert_ffn / etp, h, local_experts);
+  lin += linear(rows, h, m.moe.expert_ffn / etp, local_experts);
   r.ffn_inner = routed * m.moe.expert_ffn / etp / T;
   if (m.moe.shared_experts > 0) {
     const double sf = m.moe.shared_experts *
                       (m.moe.shared_expert_ffn > 0 ? m.moe.shared_expert_ffn : m.moe.expert_ffn);
-    lin += linear(g, T, gate * sf / tp, h);
-    lin += linear(g, T, h, sf / tp);
+    lin += linear(T, gate * sf / tp, h);
+    lin += linear(T, h, sf / tp);
     r.ffn_inner += sf / tp;
   }
   return r;
@@ -687,7 +745,8 @@ constexpr memory_times eager_memory(const layer_inputs& in, const layer_dims& d,
     // cast back into the fp32 .grad: (4 + 2) bytes per parameter each way
     const double w = (q / tp + 2.0 * kv_local) * h + h * q / tp + (gate + 1.0) * ffn_inner * h;
     const double gemms = hf_attention_projections + (gate + 1.0);
-    t.amp_casts = 2.0 * ops(gemms, (f32 + half_bytes) * w / gemms);
+    // (a frozen base has no gradient to cast back)
+    t.amp_casts = (in.frozen ? 1.0 : 2.0) * ops(gemms, (f32 + half_bytes) * w / gemms);
   }
   return t;
 }
@@ -736,17 +795,150 @@ constexpr void layer_communication(const layer_inputs& in, const layer_dims& d, 
   }
 }
 
+/// What LoRA's adapters and QLoRA's dequantisation add to one layer: the adapters' GEMMs
+/// (forward, data and weight gradients) and their memory-bound kernels, forward and backward.
+struct lora_times {
+  linear_seconds lin{};
+  double mem_fwd = 0.0, mem_bwd = 0.0;
+};
+
+/// One adapter on a linear layer x[rows, k] W[k, n] (`copies` of them: the local experts), as
+/// PEFT's lora.Linear.forward runs it: `result = result + lora_B(lora_A(dropout(x))) * scaling`
+/// after casting x to the adapter's dtype (peft/tuners/lora/layer.py). Each op is its own
+/// kernel under the transformers profile (none shorter than the eager floor); under Megatron
+/// the same bytes without the floor and without casts (its adapters are in the model's dtype).
+constexpr void add_adapter(const layer_inputs& in, double rows, double k, double n,
+                           double copies, lora_times& r) {
+  const gemm_ctx& g = in.adapter;
+  const step_assumptions& a = *in.a;
+  const training_config& c = *in.c;
+  const double rank = in.lora_rank, e = in.act_e, f32 = fp32_bytes;
+  r.lin += linear(g, rows, rank, k, copies);  // lora_A: x[rows, k] -> [rows, rank]
+  r.lin += linear(g, rows, n, rank, copies);  // lora_B: [rows, rank] -> [rows, n]
+  auto ops = [&](double kernels, double bytes) { return eager_ops_seconds(g, kernels * copies, bytes); };
+  const bool cast = c.framework == framework_kind::transformers && a.lora_adapters_fp32 &&
+                    hf_regime_of(c).autocast && e < f32;
+  const double X = rows * k, Y = rows * n;  // elements of the adapter's input and output
+  double f = 0.0, b = 0.0;
+  if (cast) {
+    // x.to(float32), then autocast's cast of that input back to 16 bits for lora_A's GEMM, and
+    // autocast's 16-bit copies of the fp32 A and B (cached once per forward)
+    f += ops(2, (e + f32) * X) + ops(1, (f32 + half_bytes) * rank * k) +
+         ops(1, (f32 + half_bytes) * rank * n);
+    // backward: both casts of the input gradient, and dA, dB cast back to fp32
+    b += ops(2, (e + f32) * X) + ops(1, (f32 + half_bytes) * rank * k) +
+         ops(1, (f32 + half_bytes) * rank * n);
+  }
+  if (a.lora_dropout) {  // nn.Dropout on the adapter's input: read, write, 1-byte mask
+    const double xb = cast ? f32 : e;
+    f += ops(1, (2.0 * xb + dropout_mask_bytes) * X);
+    b += ops(1, (2.0 * xb + dropout_mask_bytes) * X);
+  }
+  f += ops(1, 2.0 * e * Y) + ops(1, 3.0 * e * Y);  // * scaling; result + (read both, write)
+  b += ops(1, 2.0 * e * Y);                         // the scaling's backward
+  b += ops(1, 3.0 * e * X);  // autograd adds the adapter's input gradient to the base's
+  r.mem_fwd += f;
+  r.mem_bwd += b;
+}
+
+/// QLoRA: bitsandbytes dequantises each NF4 base weight (`elements` of it, `matrices` kernels)
+/// to 16 bits before its GEMM, in the forward and again for the backward's data gradient; with
+/// double quantisation two small kernels first restore the fp32 absmax. Every linear layer of
+/// the decoder is quantised (transformers' BitsAndBytesConfig skips only the LM head).
+constexpr double nf4_dequantize_seconds(const layer_inputs& in, double elements, double matrices) {
+  if (!(elements > 0.0 && matrices > 0.0)) return 0.0;
+  const double per = elements / matrices;
+  double t = eager_ops_seconds(in.g, matrices, nf4_dequantize_bytes * per);
+  if (in.a->nf4_double_quant)
+    t += eager_ops_seconds(in.g, matrices, nf4_absmax_dequantize_bytes * per) +
+         eager_ops_seconds(in.g, matrices, nf4_absmax_offset_bytes * per);
+  return t;
+}
+
+/// The adapters of one layer on their targets (training_config::lora_targets), and QLoRA's
+/// dequantisation of every base weight. The transformers profile adapts Q, K, V, O and the FFN
+/// matrices one by one (PEFT target_modules q_proj, ..., down_proj); Megatron adapts its fused
+/// modules (linear_qkv, linear_proj, linear_fc1, linear_fc2: Megatron-Bridge / NeMo LoRA's
+/// target_modules), so attention_qv adapts the fused QKV there. MLA's projections are taken as
+/// a standard attention block of the same heads (ESTIMATE: not checked against a run).
+constexpr lora_times lora_layer(const layer_inputs& in, const layer_dims& d, bool moe) {
+  lora_times r;
+  if (!in.frozen || !(in.lora_rank > 0.0)) return r;
+  const transformer_spec& m = *in.m;
+  const training_config& c = *in.c;
+  const parallel_layout& l = *in.l;
+  const double T = d.T, h = d.h, tp = d.tp, q = d.q / d.tp, kv = d.kv_local;
+  const bool hf = c.framework == framework_kind::transformers;
+  const bool gated = m.ffn_type == ffn_kind::gated;
+  const lora_target t = c.lora_targets;
+  const bool attn_all = t != lora_target::attention_qv;
+  const bool ffn = t == lora_target::all_linear;
+  // ---- attention ----
+  if (hf) {
+    add_adapter(in, T, h, q, 1.0, r);                   // q_proj
+    add_adapter(in, T, h, kv, 1.0, r);                  // v_proj
+    if (attn_all) {
+      add_adapter(in, T, h, kv, 1.0, r);                // k_proj
+      add_adapter(in, T, q, h, 1.0, r);                 // o_proj
+    }
+  } else {
+    add_adapter(in, T, h, q + 2.0 * kv, 1.0, r);        // linear_qkv
+    if (attn_all) add_adapter(in, T, q, h, 1.0, r);     // linear_proj
+  }
+  // ---- FFN: the dense one, or the routed experts (their rows under uniform routing) and the
+  // shared ones ----
+  auto ffn_adapters = [&](double rows, double width, double copies) {
+    if (hf && gated) {
+      add_adapter(in, rows, h, width, 2.0 * copies, r);  // gate_proj, up_proj
+    } else {
+      add_adapter(in, rows, h, (gated ? 2.0 : 1.0) * width, copies, r);  // linear_fc1 / fc1
+    }
+    add_adapter(in, rows, width, h, copies, r);           // down_proj / linear_fc2
+  };
+  double ffn_weights = 0.0;  // this GPU's FFN weight elements (for QLoRA)
+  const double gate = gated ? 2.0 : 1.0;
+  if (!moe) {
+    if (ffn) ffn_adapters(T, m.ffn / tp, 1.0);
+    ffn_weights = (gate + 1.0) * m.ffn / tp * h;
+  } else {
+    const double etp = l.expert_tensor_parallel();
+    const double local_experts = 1.0 * m.moe.experts / l.ep;
+    const double rows = T * m.moe.experts_per_token * (tp / etp) / local_experts;
+    if (ffn) ffn_adapters(rows, m.moe.expert_ffn / etp, local_experts);
+    ffn_weights = local_experts * (gate + 1.0) * m.moe.expert_ffn / etp * h;
+    if (m.moe.shared_experts > 0) {
+      const double sf = m.moe.shared_experts *
+                        (m.moe.shared_expert_ffn > 0 ? m.moe.shared_expert_ffn : m.moe.expert_ffn);
+      if (ffn) ffn_adapters(T, sf / tp, 1.0);
+      ffn_weights += (gate + 1.0) * sf / tp * h;
+    }
+  }
+  if (in.qlora) {
+    // matrices: Q, K, V, O and gate, up, down one by one (transformers), or Megatron's fused four
+    const double matrices = hf ? hf_attention_projections + gate + 1.0 : 4.0;
+    const double weights = (q + 2.0 * kv) * h + q * h + ffn_weights;
+    const double deq = nf4_dequantize_seconds(in, weights, matrices);
+    r.mem_fwd += deq;  // before the forward GEMMs (and again in a recomputed forward)
+    r.mem_bwd += deq;  // before the data-gradient GEMMs
+  }
+  return r;
+}
+
 /// One layer for one micro-batch on one GPU: its GEMMs, attention core, memory-bound kernels,
 /// what recompute runs again, and its communication.
 constexpr layer_time one_layer(const layer_inputs& in, bool moe) {
   const training_config& c = *in.c;
   const layer_dims d = dims_of(in);
   const layer_gemms gm = gemms_of_layer(in, d, moe);
-  const linear_seconds& lin = gm.lin;
   const attention_times at = attention_core(in, d);
-  const memory_times mem = c.framework == framework_kind::transformers
-                               ? eager_memory(in, d, gm, at)
-                               : fused_memory(in, d, gm, at);
+  memory_times mem = c.framework == framework_kind::transformers ? eager_memory(in, d, gm, at)
+                                                                : fused_memory(in, d, gm, at);
+  // LoRA / QLoRA: the adapters' GEMMs and kernels, the dequantisation of the NF4 base
+  const lora_times lora = lora_layer(in, d, moe);
+  linear_seconds lin = gm.lin;
+  lin += lora.lin;
+  mem.fwd += lora.mem_fwd;
+  mem.bwd += lora.mem_bwd;
   // ---- recompute: what it recomputes, at the same rates ----
   double re_compute = 0.0, re_memory = 0.0;
   if (c.recompute == recompute_mode::selective) {
@@ -868,16 +1060,20 @@ constexpr layer_inputs make_layer_inputs(const training_plan& p, const training_
   in.g.tn = a.gemm_tile_n;
   in.g.split_depth = a.split_k_min_depth;
   in.attn = in.g;
-  if (c.dtype == precision::fp8 && !a.fp8_attention) {
-    // Transformer Engine runs the attention core in 16 bits unless fp8 attention is asked for
-    const double bf16_peak = gpu.peak.tensor(precision::bf16).value;
-    if (bf16_peak > 0.0) {
-      in.attn.peak = bf16_peak;
-      in.attn.frac = sustained(precision::bf16);
-      in.attn.e = half_bytes;
-    }
+  in.adapter = in.g;
+  const double bf16_peak = gpu.peak.tensor(precision::bf16).value;
+  if (c.dtype == precision::fp8 && bf16_peak > 0.0) {
+    // Transformer Engine runs the attention core in 16 bits unless fp8 attention is asked for;
+    // LoRA's adapters are plain 16-bit linears (Megatron-Bridge's ParallelLinearAdapter)
+    in.adapter.peak = bf16_peak;
+    in.adapter.frac = sustained(precision::bf16);
+    in.adapter.e = half_bytes;
+    if (!a.fp8_attention) in.attn = in.adapter;
   }
   in.tokens = 1.0 * c.micro_batch * c.seq / l.cp;
+  in.qlora = c.qlora_rank > 0;
+  in.frozen = c.lora_rank > 0 || in.qlora;
+  in.lora_rank = in.qlora ? c.qlora_rank : c.lora_rank;
   // activations and communication stay 16-bit under fp8 GEMMs (Transformer Engine)
   in.act_e = c.dtype == precision::fp8 ? half_bytes : in.g.e;
   return in;
@@ -927,7 +1123,9 @@ constexpr stage_ends head_and_embedding(const layer_inputs& in) {
   stage_ends r;
   // last stage: LM head GEMM forward + 2x backward, and the loss over fp32 logits (write,
   // softmax read + write, backward read + write)
-  const linear_seconds head = linear(g, T, m.vocab / tp, h);
+  // (a frozen head, under LoRA: its data gradient only)
+  const linear_seconds head =
+      in.frozen ? frozen_linear(g, T, m.vocab / tp, h) : linear(g, T, m.vocab / tp, h);
   r.head_compute = head.fwd + head.bwd;
   const double logits = T * m.vocab / tp;
   r.head_memory = loss_logit_passes * logits * fp32_bytes / g.hbm;
@@ -938,10 +1136,11 @@ constexpr stage_ends head_and_embedding(const layer_inputs& in) {
     const double f32 = fp32_bytes;
     r.head_memory = op((act_e + f32) * logits) + op(2.0 * f32 * logits) + op(f32 * T) +
                     op(f32 * logits) + op(3.0 * f32 * logits) + op((f32 + act_e) * logits) +
-                    2.0 * op(f32 * m.vocab * h / tp);
+                    (in.frozen ? 0.0 : 2.0 * op(f32 * m.vocab * h / tp));
   }
-  // first stage: the embedding lookup (read rows, write activations; backward scatters)
-  r.embed_memory = embedding_passes * T * h * act_e / g.hbm;
+  // first stage: the embedding lookup (read rows, write activations; backward scatters, unless
+  // the embedding is frozen: LoRA)
+  r.embed_memory = (in.frozen ? embedding_passes - 1.0 : embedding_passes) * T * h * act_e / g.hbm;
   if (l.tp > 1)  // vocab-parallel loss: all-reduces of T floats (max, sum, target logit)
     r.tp_head = vocab_parallel_loss_all_reduces *
                 coll(collective_kind::all_reduce, T * fp32_bytes, in.p->tp, in.a->collectives);
@@ -959,19 +1158,48 @@ struct step_parameters {
 };
 
 constexpr step_parameters parameters_of(const transformer_spec& m, const training_config& c,
-                                        int n_moe) {
+                                        const step_assumptions& a, int n_moe) {
   step_parameters r;
+  r.hf = c.framework == framework_kind::transformers;
+  r.hf_bytes = hf_regime_of(c);
+  r.grad_e = r.hf ? r.hf_bytes.grad : bytes_per_element(c.grad_dtype).value;
+  r.param_e = r.hf ? r.hf_bytes.param
+                   : bytes_per_element(c.dtype == precision::fp8 ? precision::bf16 : c.dtype).value;
+  const int rank = c.lora_rank > 0 ? c.lora_rank : c.qlora_rank;
+  if (rank > 0) {
+    // LoRA / QLoRA: only the adapters train, so only they are reduced, clipped and updated:
+    // rank x (k + n) per adapted k x n matrix, as lora_layer places them
+    const double q = 1.0 * m.heads * m.head_dim, kv = 1.0 * m.kv_heads * m.head_dim, h = m.hidden;
+    const bool gated = m.ffn_type == ffn_kind::gated;
+    const lora_target t = c.lora_targets;
+    double attn = r.hf ? (h + q) + (h + kv) : h + q + 2.0 * kv;  // q_proj, v_proj | linear_qkv
+    if (t != lora_target::attention_qv) attn += r.hf ? (h + kv) + (q + h) : q + h;
+    auto ffn = [&](double f) {
+      if (t != lora_target::all_linear) return 0.0;
+      return (r.hf && gated ? 2.0 * (h + f) : h + (gated ? 2.0 : 1.0) * f) + (f + h);
+    };
+    r.dense_layer = rank * (attn + ffn(m.ffn));
+    if (n_moe > 0) {
+      const double sf = m.moe.shared_experts *
+                        (m.moe.shared_expert_ffn > 0 ? m.moe.shared_expert_ffn : m.moe.expert_ffn);
+      r.moe_nonexpert = rank * (attn + (m.moe.shared_experts > 0 ? ffn(sf) : 0.0));
+      r.moe_expert = rank * m.moe.experts * ffn(m.moe.expert_ffn);
+    }
+    if (r.hf) {
+      // PEFT's fp32 adapters (lora_adapters_fp32) train in fp32 with fp32 gradients and no master
+      // copy; else in the activations' dtype
+      const double adapter_e = a.lora_adapters_fp32 && r.hf_bytes.autocast ? fp32_bytes : r.hf_bytes.act;
+      r.grad_e = r.param_e = adapter_e;
+      r.hf_bytes.master = 0.0;
+    }
+    return r;
+  }
   const double attn = m.attention_parameters() + 2.0 * m.norm_parameters();
   r.dense_layer = attn + m.ffn_parameters(m.ffn > 0 ? m.ffn : 1);
   if (n_moe > 0) {
     r.moe_nonexpert = attn + m.router_parameters() + m.shared_expert_parameters();
     r.moe_expert = m.moe.experts * m.ffn_parameters(m.moe.expert_ffn);
   }
-  r.hf = c.framework == framework_kind::transformers;
-  r.hf_bytes = hf_regime_of(c);
-  r.grad_e = r.hf ? r.hf_bytes.grad : bytes_per_element(c.grad_dtype).value;
-  r.param_e = r.hf ? r.hf_bytes.param
-                   : bytes_per_element(c.dtype == precision::fp8 ? precision::bf16 : c.dtype).value;
   return r;
 }
 
@@ -1057,10 +1285,12 @@ constexpr local_parameters local_parameters_of(const transformer_spec& m, const 
                                                const layer_mix& layers,
                                                const step_parameters& sp) {
   const double tp = l.tp;
-  const double embed_p = m.embedding_parameters() + m.lm_head_parameters();
+  // the embedding and the LM head are frozen under LoRA
+  const double embed_p = sp.hf_bytes.lora ? 0.0 : m.embedding_parameters() + m.lm_head_parameters();
   const double stage_dense = (layers.n_dense * sp.dense_layer + layers.n_moe * sp.moe_nonexpert) / l.pp;
-  const double stage_embed = l.pp == 1 ? embed_p : (m.tied_embeddings ? m.embedding_parameters()
-                                                                        : embed_p / 2.0);
+  const double stage_embed = l.pp == 1 || sp.hf_bytes.lora
+                                 ? embed_p
+                                 : (m.tied_embeddings ? m.embedding_parameters() : embed_p / 2.0);
   return {(stage_dense + stage_embed) / tp,
           layers.n_moe * sp.moe_expert / l.pp / (l.ep * l.expert_tensor_parallel())};
 }
@@ -1082,14 +1312,31 @@ constexpr double zero3_exposed(const training_plan& p, const training_config& c,
   };
   const double tensors = pt.layers_per_stage * parameter_tensors_per_layer(m) +
                          parameter_tensors_outside_layers(m, p.layout.pp);
-  const double n_ag = a.zero3_per_tensor ? tensors : buckets(local.dense, a.zero3_gather_elements);
+  // what is gathered: the parameters, or under LoRA the frozen base as well (FSDP and ZeRO-3
+  // shard every parameter; only the adapters' gradients are reduced), in its stored bytes
+  double gathered = local.dense, gathered_e = sp.param_e;
+  if (sp.hf_bytes.lora) {
+    training_config base = c;
+    base.lora_rank = 0;
+    base.qlora_rank = 0;
+    const step_parameters sb = parameters_of(m, base, a, moe_layer_count(m));
+    layer_mix mix;
+    mix.n_moe = moe_layer_count(m);
+    mix.n_dense = m.layers - mix.n_moe;
+    const double base_params = local_parameters_of(m, p.layout, mix, sb).dense;
+    gathered = base_params + local.dense;
+    // QLoRA's base as bitsandbytes stores it: 4 bits and an fp32 absmax per nf4_block
+    const double base_e = c.qlora_rank > 0 ? nf4_packed_bytes + fp32_bytes / nf4_block : sb.param_e;
+    gathered_e = (base_params * base_e + local.dense * sp.param_e) / gathered;
+  }
+  const double n_ag = a.zero3_per_tensor ? tensors : buckets(gathered, a.zero3_gather_elements);
   const double n_rs = a.zero3_per_tensor ? tensors : buckets(local.dense, a.zero3_reduce_elements);
   const double gathers = c.recompute == recompute_mode::full ? 3.0 : 2.0;
   // the list API copies every rank's slice out of (all-gather) or into (reduce-scatter) the
   // flat buffer: one copy_ per rank, each at least eager_op_floor; the all-gather's copies are
   // launched while it runs, the reduce-scatter's before it starts
   const double copies = a.zero3_list_copies ? pl.dp_cp.ranks * a.eager_op_floor.value : 0.0;
-  const double one_ag = coll(collective_kind::all_gather, local.dense / n_ag * sp.param_e,
+  const double one_ag = coll(collective_kind::all_gather, gathered / n_ag * gathered_e,
                              pl.dp_cp, a.collectives);
   const double one_rs = coll(collective_kind::reduce_scatter, local.dense / n_rs * sp.grad_e,
                              pl.dp_cp, a.collectives);
@@ -1251,6 +1498,15 @@ constexpr step_breakdown assemble_step(const training_plan& p, const training_co
                   r.tokens_per_step;
   r.hardware_flops = training_flops_per_token(m, c.seq, c.recompute, a.mfu_attention) *
                      r.tokens_per_step;
+  if (c.lora_rank > 0 || c.qlora_rank > 0) {
+    // a frozen base computes no weight gradients: one forward's weight FLOPs less (the
+    // attention core has no weights; its backward stays). NVIDIA counts LoRA's model FLOPs so:
+    // 4N per token (NeMo performance summary, LoRA rows: model TFLOP/s / tokens/s)
+    const forward_flops f = forward_flops_per_token(m, c.seq, a.mfu_attention);
+    const compute_amount wgrad = (f.total() - f.attention) * r.tokens_per_step;
+    r.model_flops = r.model_flops - wgrad;
+    r.hardware_flops = r.hardware_flops - wgrad;
+  }
   r.six_nd = 6.0 * m.active_parameters() * tokens * units::FLOP;
   const double capacity = r.total.value * l.gpus() * p.node.gpu.peak.tensor(c.dtype).value;
   r.mfu = r.model_flops.value / capacity;
@@ -1284,7 +1540,7 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
   const detail::layer_inputs in = detail::make_layer_inputs(p, c, pl);
   detail::layer_mix layers = detail::average_layer(in);
   detail::stage_ends ends = detail::head_and_embedding(in);
-  const detail::step_parameters sp = detail::parameters_of(p.model, c, layers.n_moe);
+  const detail::step_parameters sp = detail::parameters_of(p.model, c, a, layers.n_moe);
   detail::add_grad_accumulation(in, sp, micro, layers, ends);
   const detail::pipeline_times pt = detail::schedule(l, split, layers.avg, ends, micro);
 

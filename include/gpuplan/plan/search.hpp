@@ -219,9 +219,6 @@ struct training_search_space {
                         "compared at one global batch");
     detail::check_input(detail::finite_positive(tokens.value),
                         "training_search_space.tokens must be positive (the token budget)");
-    detail::check_input(config.lora_rank == 0 && config.qlora_rank == 0,
-                        "training_search_space.config.lora_rank and qlora_rank must be 0: the "
-                        "step-time model does not cover LoRA fine-tuning");
     detail::check_input(config.offload != offload_kind::params,
                         "training_search_space.config.offload = params is not covered by the "
                         "step-time model");
