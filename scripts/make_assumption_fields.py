@@ -32,6 +32,7 @@ STRUCTS = {
     "node_power_assumptions": "gpuplan/models/energy.hpp",
     "gpu_power_assumptions": "gpuplan/models/energy.hpp",
     "embodied_assumptions": "gpuplan/models/carbon.hpp",
+    "power_limit_assumptions": "gpuplan/models/power_limit.hpp",
 }
 
 MEMBER = re.compile(r"^  (?P<type>[A-Za-z_][\w:<>, ]*?)\s+(?P<name>[a-z_][a-z0-9_]*)\s*"

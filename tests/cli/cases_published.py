@@ -147,7 +147,7 @@ def _():
     bloom = gpt("bloom-176b", 70, 14336, 112, vocab=250880)
     bloom["positions"] = "rotary"  # ALiBi: no position parameters
     node = {"name": "Jean-Zay-A100", "gpu": "A100-SXM4-80GB", "gpus": 8, "fabric": "nvswitch",
-            "nics": {"count": 4, "gbps": 100}}
+            "nics": {"count": 4, "per_nic_bits_per_s": 100e9}}
     j = ok_json("train", "--plan", plan_file({"model": bloom, "node": node}), "--no-failures",
                 "--tp", "4", "--pp", "12", "--gpus", "384", "--zero", "1", "--dtype",
                 "bf16", "--grad-dtype", "fp32", "--micro-batch", "2", "--seq", "2048",

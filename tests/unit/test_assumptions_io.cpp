@@ -88,6 +88,13 @@ TEST_CASE("bad names and values are refused, naming the assumption") {
   CHECK_THROWS_WITH(io::set_assumption(a, "step.eager_op_floor", "10 GiB"),
                     Contains("not a unit of"));
   CHECK_THROWS_WITH(io::set_assumption(a, "step.eager_op_floor", "1e308 h"), Contains("finite"));
+  // each valid alone, but they overflow the models' products: held to assumption_magnitude_limit
+  CHECK_THROWS_WITH(io::set_assumption(a, "serving.request_overhead", "1e13"),
+                    Contains("magnitude from 1e-12 to 1e12 s"));
+  CHECK_THROWS_WITH(io::set_assumption(a, "step.sustained_fraction", "1e-300"),
+                    Contains("magnitude"));
+  io::set_assumption(a, "step.tp_overlap", "0");  // zero stays allowed
+  CHECK(a.step.tp_overlap == 0.0);
   CHECK_THROWS_WITH(io::set_assumption(a, "memory.cuda_context", "-1 GiB"),
                     Contains("memory.cuda_context"));
   // a refused value leaves the set as it was

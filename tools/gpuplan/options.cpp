@@ -138,8 +138,8 @@ constexpr field serving_table[] = {
      "Asymmetric quantisation: a zero point per group (AWQ)", field_use::serve},
     {"engine", "--engine", ft::text, "serve",
      "Serving engine whose KV-cache rule applies: vllm (default, today's) | "
-     "vllm-cudagraph-profiled | vllm-v0-mem-get-info (v0.2.5-v0.6.3) | vllm-v0-torch-peak "
-     "(<= v0.2.4) | sglang | trtllm",
+     "vllm-cudagraph-profiled | vllm-v0-mem-get-info (v0.2.5-v0.6.3) | vllm-v0-record-stream "
+     "(v0.2.5 with TP > 1) | vllm-v0-torch-peak (<= v0.2.4) | sglang | trtllm",
      field_use::serve},
     {"mem_fraction_static", "--mem-fraction-static", ft::number, "serve",
      "SGLang --mem-fraction-static (default: SGLang's by tp size, 0.88 at tp 1)",
@@ -741,7 +741,7 @@ gpu_spec with_power_limit(const settings& s, const gpu_spec& g) {
     throw usage_error(fmt::format("{} must be a positive number of watts (got {:g})",
                                   s.name("power_limit"), *w));
   // the library's own checks (power_limited), in the user's terms
-  const power_limit_assumptions a{};
+  const power_limit_assumptions a = assumptions_from(s).power_limit;
   const double tdp = g.tdp.in(units::W);
   if (!(tdp > 0.0))
     throw usage_error(fmt::format("{} {:g} W: {} has no TDP (tdp_watts 0 or missing): a power "

@@ -13,6 +13,7 @@
 #include <gpuplan/models/energy.hpp>
 #include <gpuplan/models/framework_profile.hpp>
 #include <gpuplan/models/kernels.hpp>
+#include <gpuplan/models/power_limit.hpp>
 #include <gpuplan/models/reliability.hpp>
 #include <gpuplan/models/serving.hpp>
 #include <gpuplan/models/training_step.hpp>
@@ -157,6 +158,24 @@ constexpr void visit_fields(step_assumptions& s, V&& v) {
   v("grad_accumulation", s.grad_accumulation,
     "How gradients are summed over micro-batches (a memory pass per micro-batch unless "
           "fused).");
+  v("lora_adapters_fp32", s.lora_adapters_fp32,
+    "Under the transformers profile, the adapters are fp32 while the base computes in 16 "
+          "bits: PEFT's get_peft_model(autocast_adapter_dtype=True), its default, casts bf16/fp16 "
+          "adapter weights to float32. PEFT's lora.Linear.forward then casts its 16-bit input to "
+          "the adapter's dtype (`x = self._cast_input_dtype(x, lora_A.weight.dtype)`, "
+          "peft/tuners/lora/layer.py) and autocast casts it back to 16 bits for lora_A's GEMM: two "
+          "casts of the input per adapter, and their two backward casts. false: adapters in the "
+          "activations' dtype, no casts.");
+  v("lora_dropout", s.lora_dropout,
+    "PEFT's LoraConfig.lora_dropout > 0: an nn.Dropout on each adapter's input (forward: "
+          "read, write and a 1-byte mask; backward likewise). false: PEFT's default 0.0, an "
+          "nn.Identity (no kernel).");
+  v("nf4_double_quant", s.nf4_double_quant,
+    "QLoRA's double quantisation (BitsAndBytesConfig bnb_4bit_use_double_quant, on in "
+          "Dettmers et al. 2023 Sec. 3; memory_assumptions::nf4_double_quant is the same setting "
+          "for memory): bitsandbytes' dequantize_4bit first dequantises the 8-bit absmax "
+          "(dequantize_blockwise, then `absmax += offset`: two more kernels before each weight's "
+          "dequantisation; bitsandbytes/functional.py).");
   v("clip_grad_norm", s.clip_grad_norm,
     "Global gradient-norm clipping reads every gradient once more (Megatron-LM --clip-grad "
           "1.0, its default).");
@@ -312,6 +331,23 @@ constexpr void visit_fields(collective_assumptions& s, V&& v) {
     "Fraction of the NVLink per-direction rate an NVLS all-reduce reaches: a single-node "
           "H100 all-reduce at ~476 GB/s busbw (NVIDIA/nccl-tests issue #290) over the ideal 450 "
           "GB/s x 2(n-1)/(n+1) = 700 GB/s of in-switch reduction for n = 8: 0.68.");
+  v("pcie_protocols", s.pcie_protocols,
+    "Time a collective on a PCIe-only group (one node, no NVLink on the path) as NCCL's "
+          "tuner does: the faster of its LL and Simple protocols, each an alpha-beta cost without "
+          "the NVLink-fitted ramp above. NCCL enables LL128 only up to NVLink-bridge paths "
+          "(src/graph/tuning.cc: pEnable &= typeIntra <= PATH_NVB), so a PCIe ring runs LL on "
+          "small payloads (per-step latency network_assumptions::pcie_latency, half the bandwidth) "
+          "and Simple on large ones (full bandwidth, pcie_simple_step_latency per step). The ramp, "
+          "fitted on an NVSwitch A100 node, scales its small-payload cost with 1 / bandwidth and "
+          "so charged a 128 KiB all-reduce on 8 PCIe Gen4 GPUs ~0.48 ms where NCCL takes tens of "
+          "microseconds.");
+  v("ll_bandwidth_fraction", s.ll_bandwidth_fraction,
+    "Fraction of the link's bandwidth the LL protocol carries: NVIDIA/nccl "
+          "src/graph/tuning.cc, ring LL busBw x 0.5 (8-byte lines of 4 data bytes and a 4-byte "
+          "flag).");
+  v("pcie_simple_step_latency", s.pcie_simple_step_latency,
+    "Per-step latency of the Simple protocol on a PCIe ring: NVIDIA/nccl src/graph/tuning.cc "
+          "hwLatencies[PCI][Ring][Simple] = 5.7 us.");
 }
 
 template <class V>
@@ -542,6 +578,26 @@ constexpr void visit_fields(embodied_assumptions& s, V&& v) {
     "Years the hardware is used before it is replaced: 6 (BLOOM, sec. 4.1).");
   v("use_share", s.use_share,
     "Share of its life the hardware runs jobs: 0.85 (BLOOM, sec. 4.1).");
+}
+
+template <class V>
+constexpr void visit_fields(power_limit_assumptions& s, V&& v) {
+  v("static_share", s.static_share,
+    "Static (leakage) share of the full-clock draw, s. Fit to Perseus's A100 sweep (above).");
+  v("voltage_floor_clock", s.voltage_floor_clock,
+    "Clock fraction below which the voltage sits at its floor, x_knee. Same fit: the "
+          "measured energy per pass stops falling below about 1050 MHz of 1410 (0.745).");
+  v("voltage_exponent", s.voltage_exponent,
+    "Exponent of the clock in V^2 above the knee, gamma (V ~ f^(gamma/2)). Same fit.");
+  v("min_limit_fraction", s.min_limit_fraction,
+    "The lowest limit the driver accepts, as a share of the TDP: nvidia-smi -q -d POWER on "
+          "an H100 SXM5 reports Min Power Limit 200 W of 700 W (an A100 SXM4: 100 W of 400 W).");
+  v("memory_bound_draw_fraction", s.memory_bound_draw_fraction,
+    "What memory-bound work draws, as a share of the TDP: LLM decode on an H200 draws "
+          "137-300 W of 700 W and no power cap above that triggers (Ma et al., \"The Illusion of "
+          "Power Capping in LLM Decode\", arXiv:2605.11999). A limit above this share leaves the "
+          "HBM bandwidth whole; below it the bandwidth is taken to fall in proportion to the limit "
+          "(an assumption: no sweep found).");
 }
 
 }  // namespace gpuplan

@@ -1,7 +1,8 @@
 // gpuplan/io/assumptions.hpp: every assumption of every model, set by name from text.
 //
 // The models' assumption structs (step_assumptions, serving_assumptions, memory_assumptions,
-// reliability_assumptions, node_power_assumptions, embodied_assumptions) hold every number the
+// reliability_assumptions, node_power_assumptions, embodied_assumptions,
+// power_limit_assumptions) hold every number the
 // models assume, each field with its default and source. An assumption_set holds one of each, and
 // here each field has a name, its group and the field's own: "step.tp_overlap",
 // "serving.collectives.launch", "memory.transformers.cuda_context". That is what
@@ -50,6 +51,7 @@ struct assumption_set {
   reliability_assumptions reliability{};  ///< "reliability.": failures and checkpoints
   node_power_assumptions energy{};        ///< "energy.": GPU and node power draw
   embodied_assumptions carbon{};          ///< "carbon.": embodied emissions
+  power_limit_assumptions power_limit{};  ///< "power_limit.": clocks under a power cap
 
   /// Throws gpuplan::invalid_input naming the first field out of range.
   void validate() const {
@@ -59,6 +61,7 @@ struct assumption_set {
     reliability.validate();
     energy.validate();
     carbon.validate();
+    power_limit.validate();
   }
 };
 
@@ -74,7 +77,20 @@ struct assumption_info {
   friend bool operator==(const assumption_info&, const assumption_info&) = default;
 };
 
+/// The largest magnitude, and (apart from 0) the smallest, of a number an assumption is set to,
+/// in its base unit. Every default lies within 1e-8..1e10 (the shortest, an NVLink ring step of
+/// 0.47 us; the largest, a lifetime of 1.9e8 s), and each struct's validate() bounds what it
+/// can; beyond these, values that are each valid alone (a 1e308 s engine overhead, a 1e-308 GEMM
+/// fraction) overflow the models' products and the reports' units.
+inline constexpr double assumption_magnitude_limit = 1e12;
+
 namespace detail {
+
+/// Whether v is 0 or of a magnitude within [1 / limit, limit].
+inline bool plausible_magnitude(double v) {
+  const double m = v < 0 ? -v : v;
+  return m == 0.0 || (m >= 1.0 / assumption_magnitude_limit && m <= assumption_magnitude_limit);
+}
 
 template <class T>
 struct is_quantity : std::false_type {};
@@ -165,6 +181,11 @@ bool parse_value(std::string_view text, T& x, std::string& why) {
       why = "must be a finite number";
       return false;
     }
+    if (!plausible_magnitude(v)) {
+      why = fmt::format("must be 0 or of a magnitude from 1e-12 to 1e12 "
+                        "(assumption_magnitude_limit)");
+      return false;
+    }
     x = v;
     return true;
   } else if constexpr (named_enum<T>) {
@@ -195,6 +216,12 @@ bool parse_value(std::string_view text, T& x, std::string& why) {
       why = "must be finite";
       return false;
     }
+    if (!plausible_magnitude(v * factor)) {
+      why = fmt::format("must be 0 or of a magnitude from 1e-12 to 1e12 {} "
+                        "(assumption_magnitude_limit)",
+                        base_unit<T::dim>());
+      return false;
+    }
     x = T::from_base(v * factor);
     return true;
   } else {
@@ -223,6 +250,7 @@ void each_assumption(assumption_set& a, F&& f) {
   each_field(a.reliability, "reliability.", f);
   each_field(a.energy, "energy.", f);
   each_field(a.carbon, "carbon.", f);
+  each_field(a.power_limit, "power_limit.", f);
 }
 
 }  // namespace detail

@@ -56,7 +56,12 @@ constexpr carbon_mass embodied_per_gpu_hour(const embodied_assumptions& a = {}) 
   a.validate();
   const carbon_mass per_gpu = a.per_gpu + a.per_server / (1.0 * a.gpus_per_server);
   const double used_hours = (a.use_share * a.lifetime).in(units::h);
-  return per_gpu / used_hours;
+  const carbon_mass out = per_gpu / used_hours;
+  // each field is in range alone, their quotient need not be (a lifetime of 1e-308 years)
+  detail::check_input(detail::finite(out.value),
+                      "embodied_assumptions: the carbon per GPU-hour is not finite (lifetime x "
+                      "use_share far too small)");
+  return out;
 }
 
 /// Embodied carbon of `gpu_time` GPU-hours.

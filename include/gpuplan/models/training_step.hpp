@@ -1566,8 +1566,15 @@ constexpr step_breakdown estimate_step(const training_plan& p) {
     const double read = bytes / a.storage_read.value;
     data = read > before_data ? read - before_data : 0.0;
   }
-  return detail::assemble_step(p, c, pl, pt, layers.avg, ends, p2p, dp_exposed, opt, data, micro,
-                               nodes);
+  const step_breakdown b = detail::assemble_step(p, c, pl, pt, layers.avg, ends, p2p, dp_exposed,
+                                                 opt, data, micro, nodes);
+  // Every input is checked against its own range, but their products are not: assumptions far
+  // out of the ordinary (a kernel overhead of 1e308 s, a GEMM fraction of 1e-308, both valid
+  // alone) overflow the step. Refused rather than reported as inf.
+  detail::check_input(detail::finite_positive(b.total.value),
+                      "training step: the step time is not a finite positive number: an input "
+                      "or step_assumptions field far out of range overflowed it");
+  return b;
 }
 
 /// Seconds of one iteration of the global batch.

@@ -42,9 +42,21 @@ struct training_memory_verdict {
   [[nodiscard]] constexpr bool fits() const { return within_capacity(per_gpu.total(), capacity); }
 };
 
+namespace detail {
+/// Each input is checked against its own range, but not their sums: memory assumptions far out
+/// of the ordinary (an NCCL buffer of 1e308 bytes, valid alone) overflow the total. Refused
+/// rather than reported as inf.
+constexpr void check_finite_memory(const memory_breakdown& m) {
+  check_input(finite(m.total().value),
+              "memory: the per-GPU total is not finite: an input or memory_assumptions field far "
+              "out of range overflowed it");
+}
+}  // namespace detail
+
 /// The verdict on a per-GPU breakdown already computed (the search caches it across GPUs).
 constexpr training_memory_verdict training_verdict(const memory_breakdown& per_gpu,
                                                    const gpu_spec& gpu) {
+  detail::check_finite_memory(per_gpu);
   return {per_gpu, gpu.plannable_memory()};
 }
 
@@ -399,6 +411,7 @@ namespace detail {
 constexpr fit_report make_inference_report(const inference_memory_result& r, const gpu_spec& gpu,
                                            const parallel_layout& l, const inference_config& c,
                                            bool kv) {
+  detail::check_finite_memory(r.per_gpu);
   fit_report out{};
   out.inference = true;
   out.per_gpu = r.per_gpu;
