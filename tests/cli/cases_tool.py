@@ -35,7 +35,7 @@ def _():
     names = _listed_commands()
     # The table's commands, every one of them (a lost row would drop a command silently).
     check(names == ["demo", "gpus", "models", "fit", "probe", "train", "serve", "capacity",
-                    "utilization", "cost", "search"], f"--help lists the table's commands: {names}")
+                    "utilization", "cost", "search", "assumptions"], f"--help lists the table's commands: {names}")
     for doc in (_repo_file("tools", "gpuplan", "doc", "cli.md.in"), _repo_file("docs", "cli.md")):
         with open(doc) as fh:
             text = fh.read()

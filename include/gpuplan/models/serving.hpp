@@ -1144,8 +1144,8 @@ constexpr serving_point point_at(const serving_plan& p, double n, int cap) {
   r.requests_per_s = replicas * r.requests_per_s;
   // each input is checked against its own range, but not their products: assumptions far out of
   // the ordinary (an engine step of 1e308 s, a GEMM fraction of 1e-308) overflow the timing
-  check_input(finite_positive(r.ttft.value) && finite_positive(r.tpot.value) &&
-                  finite_positive(r.e2e.value) && finite(r.output_tokens_per_s.value),
+  check_input(finite(r.ttft.value) && finite(r.tpot.value) && finite(r.e2e.value) &&
+                  finite(r.output_tokens_per_s.value),
               "serving: the timing is not finite: an input or serving_assumptions field far out "
               "of range overflowed it");
   return r;
