@@ -48,3 +48,15 @@ def _():
                 "--framework", "transformers", "--global-batch", "64", "--tokens", "1B",
                 "--lora", "16")
     check(c["training"]["step_time_s"] > 0, "cost times a LoRA run")
+
+
+@case("train.lora_flag_replaces_plan_adapter")
+def _():
+    """LoRA and QLoRA are one choice: an adapter on the command line replaces the plan file's (as
+    `gpuplan fit` always did); both in the plan, or both as flags, conflict."""
+    plan = plan_file({"lora": 16})
+    q = ok_json(*LORA_1B, "--qlora", "16")
+    replaced = ok_json(*LORA_1B, "--plan", plan, "--qlora", "16")
+    check(replaced["step_time_s"] == q["step_time_s"], "the flag's QLoRA, not the plan's LoRA")
+    bad(r"--lora and --qlora conflict", *LORA_1B, "--lora", "16", "--qlora", "16")
+    bad(r"keys 'lora' and 'qlora' conflict", *LORA_1B, "--plan", plan_file({"lora": 16, "qlora": 16}))

@@ -94,11 +94,6 @@ fit_report compute(const fit_description& d, const memory_assumptions& a = {}) {
 int run_fit(fit_command& cmd) {
   settings& s = cmd.s;
   s.read_plan();
-  // LoRA and QLoRA are one choice: an adapter given on the command line replaces the plan's.
-  if (s.from_flags("lora") || s.from_flags("qlora")) {
-    s.forget_plan_value("lora");
-    s.forget_plan_value("qlora");
-  }
   fit_description d;
   d.infer = choose_mode(s);
   d.model = model_from(s, "fit");

@@ -920,9 +920,17 @@ training_config training_from(const settings& s) {
   c.lora_rank = s.count("lora").value_or(0);
   c.qlora_rank = s.count("qlora").value_or(0);
   if (c.lora_rank > 0 && c.qlora_rank > 0) {
-    if (s.from_flags("lora") || s.from_flags("qlora"))
+    // LoRA and QLoRA are one choice: an adapter given on the command line replaces the plan's
+    // (as every flag overrides the plan file); two on the same side conflict
+    const bool lora_flag = s.from_flags("lora"), qlora_flag = s.from_flags("qlora");
+    if (lora_flag && !qlora_flag)
+      c.qlora_rank = 0;
+    else if (qlora_flag && !lora_flag)
+      c.lora_rank = 0;
+    else if (lora_flag)
       throw usage_error("--lora and --qlora conflict: give one adapter");
-    throw io::error(s.plan_file() + ": keys 'lora' and 'qlora' conflict: give one adapter");
+    else
+      throw io::error(s.plan_file() + ": keys 'lora' and 'qlora' conflict: give one adapter");
   }
   c.validate();
   return c;
