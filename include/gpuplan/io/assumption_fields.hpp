@@ -31,6 +31,17 @@ constexpr void visit_fields(step_assumptions& s, V&& v) {
     "Backward kernels and bytes of an elementwise op relative to its forward (autograd's "
           "backward of a unary op reads the saved input and the gradient and writes one gradient; "
           "binary ops write two).");
+  v("compiled_layer_kernels", s.compiled_layer_kernels,
+    "Forward kernels of one compiled transformer block's elementwise work "
+          "(training_config::compile): Inductor fuses pointwise ops and reductions over the same "
+          "iteration space and stops at GEMMs and attention (extern kernels). A torchtitan Llama "
+          "block (torchtitan/models/llama3/model.py TransformerBlock: attention_norm, wq/wk/wv, "
+          "rotary on xq and xk, SDPA, wo, residual add, ffn_norm, w1/w3, silu(w1) * w3, w2, "
+          "residual add) leaves seven such regions: the first RMSNorm, rotary on xq, rotary on xk, "
+          "the attention output's transpose to contiguous, the residual add fused with ffn_norm, "
+          "silu x w3, the last residual add. ESTIMATE: counted from the block and Inductor's "
+          "fusion rules, not from a trace. Each is at least kernel_overhead long; the backward "
+          "eager_backward_factor times as many.");
   v("matmul_peak_fraction", s.matmul_peak_fraction,
     "Largest fraction of the dense tensor peak a GEMM reaches. 0: the GPU's own figure, its "
           "maximum achievable matmul FLOPS (MAMF) from gpu_spec::kernels "

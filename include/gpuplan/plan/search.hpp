@@ -195,7 +195,7 @@ struct training_search_space {
   constexpr void validate() const {
     validate_run();
     validate_dimensions();
-    if (config.framework == framework_kind::megatron)
+    if (config.framework != framework_kind::transformers)  // torchtitan: Megatron's space
       validate_megatron();
     else
       validate_transformers();
