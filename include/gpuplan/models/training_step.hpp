@@ -163,6 +163,16 @@ struct step_assumptions {
   /// 8192 (0.36, 0.46, 0.52 of 989.5).
   double flash_attention_max_fraction = 0.61;
   double flash_attention_half_seq = 1423.0;
+  /// torchtitan's attention kernel, the same f(s) with its own constants: its Attention calls
+  /// F.scaled_dot_product_attention(is_causal=True), and PyTorch's flash backend is
+  /// FlashAttention-2 (the torch of torchtitan's December 2024 benchmarks; their op policy saves
+  /// _scaled_dot_product_flash_attention and _efficient_attention, not cuDNN's). FA2's causal
+  /// forward on an H100 SXM5, head dim 128 (FlashAttention-3 paper, arXiv:2407.08608, Fig. 5):
+  /// 191, 260, 298, 319, 333, 335 TFLOP/s at s = 512 to 16k; least squares: 0.352 of 989.5, half
+  /// at 384. ESTIMATE: the backward taken at the forward's rate (the paper's backward figure is
+  /// not causal).
+  double sdpa_flash2_max_fraction = 0.352;
+  double sdpa_flash2_half_seq = 384.0;
   /// Under fp8 training, run the attention core (QK^T, softmax, PV) in fp8 too. false: in 16
   /// bits at the 16-bit tensor rate, as Transformer Engine does by default (its recipes' fp8_dpa
   /// and Megatron-LM's --fp8-dot-product-attention are off unless asked for).
@@ -295,6 +305,10 @@ struct step_assumptions {
                         "step_assumptions.memory_bandwidth_fraction must be in (0, 1]");
     detail::check_input(fraction(flash_attention_max_fraction),
                         "step_assumptions.flash_attention_max_fraction must be in (0, 1]");
+    detail::check_input(fraction(sdpa_flash2_max_fraction),
+                        "step_assumptions.sdpa_flash2_max_fraction must be in (0, 1]");
+    detail::check_input(detail::finite_nonnegative(sdpa_flash2_half_seq),
+                        "step_assumptions.sdpa_flash2_half_seq must not be negative");
     detail::check_input(fraction(pcie_fraction), "step_assumptions.pcie_fraction must be in (0, 1]");
     detail::check_input(share(tp_overlap), "step_assumptions.tp_overlap must be in [0, 1]");
     detail::check_input(share(p2p_overlap), "step_assumptions.p2p_overlap must be in [0, 1]");
@@ -671,8 +685,10 @@ constexpr attention_times attention_core(const layer_inputs& in, const layer_dim
     const double keys = detail::keys_attended(m, c.seq, attention_mask::causal) / m.layers;
     // 2 GEMMs x 2 FLOP per MAC, over the score and the value widths (head_dim each, or MLA's)
     const double f_fwd = 2.0 * T * keys * heads_local * (m.score_head_dim() + m.value_head_dim());
+    const bool fa2 = c.framework == framework_kind::torchtitan;  // PyTorch SDPA's flash: FA2
     const double frac =
-        saturating_fraction(s, a.flash_attention_max_fraction, a.flash_attention_half_seq);
+        fa2 ? saturating_fraction(s, a.sdpa_flash2_max_fraction, a.sdpa_flash2_half_seq)
+            : saturating_fraction(s, a.flash_attention_max_fraction, a.flash_attention_half_seq);
     r.fwd_bwd = flash_fwd_bwd_work * f_fwd / (in.attn.peak * frac);
     r.fwd = r.fwd_bwd / flash_fwd_bwd_work;
     return r;
