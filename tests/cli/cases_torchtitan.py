@@ -84,6 +84,9 @@ def _():
     check(none["step_time_s"] < sel["step_time_s"] < full["step_time_s"],
           f"op SAC between none and full: {none['step_time_s']}, {sel['step_time_s']}, "
           f"{full['step_time_s']}")
+    text = ok(*base, "--framework", "torchtitan", "--compile", "--ac-mode", "every-4").out
+    check("framework torchtitan (FSDP2, torch.compile, full AC every 4 layers)" in text,
+          f"the framework line: {text[:400]!r}")
     hf = ok_json(*base, "--framework", "transformers")
     hfc = ok_json(*base, "--framework", "transformers", "--compile")
     check(hfc["step_time_s"] < hf["step_time_s"], "transformers --compile fuses the elementwise ops")

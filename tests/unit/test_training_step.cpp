@@ -1157,3 +1157,18 @@ TEST_CASE("torchtitan: every-k-th-layer checkpointing lies between none and full
   meg.config.framework = framework_kind::megatron;
   CHECK_THROWS_WITH(estimate_step(meg), Catch::Contains("training_config.compile"));
 }
+
+TEST_CASE("torchtitan: op-level selective AC recomputes wk, wo and w3, not attention") {
+  // its hardware FLOPs: the model FLOPs plus those three matmuls' forward, 2 x (kv + q + ffn) x h
+  // per layer and token (Llama 3.1 8B: kv 1024, q 4096, ffn 14336, h 4096, 32 layers)
+  training_plan p = titan_plan(catalog::llama31_8b, 8, 1, 1, true, false, recompute_mode::selective);
+  const step_breakdown r = estimate_step(p);
+  const double again = 2.0 * 32 * (1024.0 + 4096.0 + 14336.0) * 4096.0 * r.tokens_per_step.value;
+  CHECK(r.hardware_flops.value == Approx(r.model_flops.value + again).epsilon(1e-12));
+  const double none = estimate_step(titan_plan(catalog::llama31_8b, 8, 1, 1, true, false,
+                                               recompute_mode::none)).total.value;
+  const double full = estimate_step(titan_plan(catalog::llama31_8b, 8, 1, 1, true, false,
+                                               recompute_mode::full)).total.value;
+  CHECK(none < r.total.value);
+  CHECK(r.total.value < full);
+}

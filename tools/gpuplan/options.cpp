@@ -1012,7 +1012,16 @@ std::string settle_framework(const settings& s, const model_choice& model,
       throw usage_error("--async-tp needs --compile (torchtitan: \"Async TP requires "
                         "--training.compile\"; Inductor's micro-pipeline TP pass does it)");
     c.validate();
-    return "";
+    // what the run is, in torchtitan's words, for the framework line
+    std::string what = l.dp > 1 ? "FSDP2" : "no data parallelism";
+    if (c.compile) what += ", torch.compile";
+    if (c.dtype == precision::fp8) what += ", torchao float8";
+    if (s.flag("async_tp").value_or(false)) what += ", async TP";
+    if (c.recompute == recompute_mode::selective) what += ", op-level selective AC";
+    if (c.recompute == recompute_mode::full)
+      what += c.recompute_every > 1 ? fmt::format(", full AC every {} layers", c.recompute_every)
+                                    : std::string(", full AC");
+    return " (" + what + ")";
   }
   if (s.has("ac_mode") && (c.recompute == recompute_mode::selective || c.recompute_every > 1))
     throw usage_error(fmt::format("{} {} is torchtitan's: it needs --framework torchtitan",

@@ -1607,6 +1607,17 @@ constexpr step_breakdown assemble_step(const training_plan& p, const training_co
                      r.tokens_per_step;
   if (c.recompute == recompute_mode::full && c.recompute_every > 1)  // 1 in k layers recomputed
     r.hardware_flops = r.model_flops + (r.hardware_flops - r.model_flops) / c.recompute_every;
+  if (c.recompute == recompute_mode::selective && c.framework == framework_kind::torchtitan) {
+    // op-level SAC recomputes wk, wo and w3 (detail::op_sac_gemms), not the attention core;
+    // MoE and MLA blocks: half the layers' forward matmuls, as the step time counts them
+    const double q = 1.0 * m.heads * m.head_dim, kv = 1.0 * m.kv_heads * m.head_dim;
+    const double gated = m.ffn_type == ffn_kind::gated ? 1.0 * m.ffn : 0.0;
+    const compute_per_token again =
+        m.is_moe() || m.is_mla()
+            ? 0.5 * forward_flops_per_token(m, c.seq, a.mfu_attention).layers_matmul
+            : 2.0 * m.layers * (kv + q + gated) * m.hidden * units::FLOP_per_token;
+    r.hardware_flops = r.model_flops + again * r.tokens_per_step;
+  }
   if (c.lora_rank > 0 || c.qlora_rank > 0) {
     // a frozen base computes no weight gradients: one forward's weight FLOPs less (the
     // attention core has no weights; its backward stays). NVIDIA counts LoRA's model FLOPs so:
