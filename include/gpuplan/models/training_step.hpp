@@ -1429,14 +1429,33 @@ constexpr double zero3_exposed(const training_plan& p, const training_config& c,
   // torchtitan's FSDP2: fully_shard on each TransformerBlock and once on the root (embedding,
   // final norm, output): one all-gather and one reduce-scatter per block
   // (torchtitan/parallelisms/parallelize_llama.py apply_fsdp at 9dec370; today
-  // torchtitan/models/llama3/parallelize.py)
-  const double fsdp2_units = pt.layers_per_stage + 1.0;
+  // torchtitan/models/llama3/parallelize.py). Without PP the root is resharded after the
+  // forward (reshard_after_forward = not pp_enabled) and nothing runs beside its collectives:
+  // it is gathered before the embedding's forward and again before the output layer's
+  // backward, and its gradients are reduce-scattered after the embedding's backward, the last
+  // work of the step. Those three are exposed; the blocks' are prefetched behind compute.
+  double root_exposed = 0.0, units = pt.layers_per_stage + 1.0;
+  double local_dense = local.dense;
+  if (sp.titan && !a.zero3_per_tensor && !sp.hf_bytes.lora && p.layout.pp == 1) {
+    const double root =
+        (m.embedding_parameters() + m.lm_head_parameters()) / p.layout.tp + 1.0 * m.hidden;
+    if (root < gathered) {
+      root_exposed = 2.0 * coll(collective_kind::all_gather, root * gathered_e, pl.dp_cp,
+                                a.collectives) +
+                     coll(collective_kind::reduce_scatter, root * sp.grad_e, pl.dp_cp,
+                          a.collectives);
+      gathered -= root;
+      local_dense -= root;
+      units = pt.layers_per_stage;
+    }
+  }
+  const double fsdp2_units = units;
   const double n_ag = a.zero3_per_tensor ? tensors
                       : sp.titan         ? fsdp2_units
                                          : buckets(gathered, a.zero3_gather_elements);
   const double n_rs = a.zero3_per_tensor ? tensors
                       : sp.titan         ? fsdp2_units
-                                         : buckets(local.dense, a.zero3_reduce_elements);
+                                         : buckets(local_dense, a.zero3_reduce_elements);
   const double gathers =
       c.recompute == recompute_mode::full ? 2.0 + 1.0 / c.recompute_every : 2.0;
   // the list API copies every rank's slice out of (all-gather) or into (reduce-scatter) the
@@ -1445,12 +1464,12 @@ constexpr double zero3_exposed(const training_plan& p, const training_config& c,
   const double copies = a.zero3_list_copies ? pl.dp_cp.ranks * a.eager_op_floor.value : 0.0;
   const double one_ag = coll(collective_kind::all_gather, gathered / n_ag * gathered_e,
                              pl.dp_cp, a.collectives);
-  const double one_rs = coll(collective_kind::reduce_scatter, local.dense / n_rs * sp.grad_e,
+  const double one_rs = coll(collective_kind::reduce_scatter, local_dense / n_rs * sp.grad_e,
                              pl.dp_cp, a.collectives);
   const double per_mb = gathers * n_ag * (one_ag > copies ? one_ag : copies) +
                         n_rs * (one_rs + copies);
   const double window = a.zero3_overlap * pt.layers_per_stage * (avg.compute + avg.memory);
-  return micro * (per_mb > window ? per_mb - window : 0.0);
+  return micro * ((per_mb > window ? per_mb - window : 0.0) + root_exposed);
 }
 
 /// The exposed data-parallel time: the gradient reduction over dp x cp, bucketed and overlapped
