@@ -1,6 +1,7 @@
 // Step time against published iteration times. Every reference number carries its source and
 // the tolerance it is held to.
 #include <gpuplan/catalog.hpp>
+#include <gpuplan/models/power_limit.hpp>
 #include <gpuplan/models/training_step.hpp>
 
 #include "../catch.hpp"
@@ -1006,4 +1007,169 @@ TEST_CASE("DeepSeek-V3 pre-training on 2048 H800: MLA, 256 experts, EP 64, fp8",
                                        << published << " s");
   CHECK(with.total.in(units::s) == Approx(published).epsilon(0.25));
   CHECK(with.total < without.total);  // the overlap hides part of the expert all-to-all
+}
+
+// ---- torchtitan (framework_kind::torchtitan) ----------------------------------------------------
+
+namespace {
+
+/// The Grand Teton hosts of torchtitan's benchmarks (pytorch/torchtitan,
+/// benchmarks/llama3_h100_202412_torchtitan.md, "Hardware"): 8 H100s "fully connected with
+/// NVLink", each "96GB HBM2e with 2.4 TB/sec peak memory bandwidth", "400 Gb/s per GPU" RDMA, at
+/// "the default 500W power limit" (models/power_limit.hpp). The GPU's math rates are the H100
+/// SXM5's (the file's footnote 2: "the actual peak TFLOPs number is between SXM and NVL").
+node_spec grand_teton_500w() {
+  node_spec n = catalog::dgx_h100;
+  n.name = "Grand-Teton-H100-96GB";
+  n.gpu.memory = 96e9 * units::B;
+  n.gpu.memory_usable = data_size{};
+  n.gpu.memory_bandwidth = 2.4e12 * units::Bps;
+  return power_limited(n, 500.0 * units::W);
+}
+
+/// A torchtitan run of those benchmark files: FSDP2 (ZeRO-3) over dp, TP with sequence
+/// parallelism, seq 8192 (its llama3 train configs' seq_len), bf16 with FSDP2's fp32 gradient
+/// reduction (mixed_precision_reduce = "float32", its default), AdamW, flash SDPA, one
+/// micro-batch of `local_batch` sequences per step.
+training_plan titan_plan(const transformer_spec& m, int dp, int tp, int local_batch, bool compile,
+                         bool float8, recompute_mode rc, double tp_overlap = 0.0) {
+  training_plan p;
+  p.model = m;
+  p.node = grand_teton_500w();
+  p.layout = {.dp = dp, .tp = tp, .zero = 3, .sequence_parallel = tp > 1};
+  p.config.framework = framework_kind::torchtitan;
+  p.config.compile = compile;
+  p.config.dtype = float8 ? precision::fp8 : precision::bf16;
+  p.config.grad_dtype = precision::fp32;
+  p.config.recompute = rc;
+  p.config.micro_batch = local_batch;
+  p.config.seq = 8192;
+  p.config.global_batch = local_batch * dp;
+  p.assumptions.tp_overlap = tp_overlap;
+  return p;
+}
+
+double titan_tps_per_gpu(const training_plan& p) {
+  return estimate_step(p).tokens_per_s.value / p.layout.gpus();
+}
+
+}  // namespace
+
+TEST_CASE("torchtitan: Llama 3.1 8B FSDP on 8 and 128 H100s, eager, compiled, float8") {
+  // benchmarks/llama3_h100_202412_torchtitan.md Tables 1 and 3 (torchtitan 9dec370): local
+  // batch 2, op-level selective activation checkpointing (train_configs/llama3_8b.toml: mode
+  // 'selective', selective_ac_option 'op'); TPS/GPU.
+  // Tolerance: the model reads 10% to 20% above every row (8 GPUs +9.8%, +14.6%, +16.9%;
+  // 128 GPUs +13.5%, +18.1%, +20.0%): 0.25-0.31 s per step missing whatever compile and float8
+  // change (published 2.84 / 2.46 / 1.92 s per step on 8 GPUs against 2.59 / 2.14 / 1.64).
+  // Checked and counted, too small for it: FSDP2's root unit (exposed: 0.8% on 8 GPUs, 1.0% on
+  // 128), its copy-in/out and the blocks' fp32 reduce-scatters (hidden), AdamW (20 ms), the
+  // eager fp32 loss (~40 ms). With the attention at
+  // step_assumptions::flash_attention_* instead of FlashAttention-2's sdpa_flash2_* the rows
+  // read +18% to +35%. The same family as issue 25's known residual (small-hidden GEMMs too
+  // efficient); held to [0, +25%] until found. What compile and float8 change is held tighter
+  // below.
+  struct row {
+    int gpus;
+    double eager, compiled, float8;  // TPS/GPU: FSDP, + torch.compile, + Float8
+  };
+  const row rows[] = {{8, 5762.0, 6667.0, 8532.0}, {128, 5605.0, 6514.0, 8380.0}};
+  for (const row& r : rows) {
+    const auto tps = [&](bool compile, bool float8) {
+      return titan_tps_per_gpu(titan_plan(catalog::llama31_8b, r.gpus, 1, 2, compile, float8,
+                                          recompute_mode::selective));
+    };
+    const double e = tps(false, false), c = tps(true, false), f = tps(true, true);
+    INFO(r.gpus << " GPUs: eager " << e << " vs " << r.eager << ", compiled " << c << " vs "
+                << r.compiled << ", float8 " << f << " vs " << r.float8);
+    for (const auto& [model, published] :
+         {std::pair{e, r.eager}, std::pair{c, r.compiled}, std::pair{f, r.float8}}) {
+      CHECK(model >= published);
+      CHECK(model <= 1.25 * published);
+    }
+    // torch.compile's speed-up (published 1.157 on 8 GPUs, 1.162 on 128; model 1.208, 1.210)
+    // within 6%; torchao float8's over compile (published 1.280, 1.286; model 1.305, 1.307)
+    // within 4%
+    CHECK(std::abs((c / e) / (r.compiled / r.eager) - 1.0) <= 0.06);
+    CHECK(std::abs((f / c) / (r.float8 / r.compiled) - 1.0) <= 0.04);
+  }
+  // The same residual on 64 GPUs with TP: benchmarks/asyncTP_llama3_h100_2025-06_torchtitan.md,
+  // Llama 3 8B, FSDP 8 x TP 8, torch.compile, per op SAC, local batch 12, vanilla TP: bf16 4378,
+  // float8 tensorwise 5078.1 TPS/GPU (model +27.7%, +26.0%): the residual above, larger with
+  // TP's narrower GEMMs; held to [0, +35%].
+  for (const auto& [float8, published] : {std::pair{false, 4378.0}, std::pair{true, 5078.1}}) {
+    const double tps = titan_tps_per_gpu(titan_plan(catalog::llama31_8b, 8, 8, 12, true, float8,
+                                                    recompute_mode::selective));
+    INFO("8B FSDP 8 x TP 8, float8 " << float8 << ": " << tps << " vs " << published);
+    CHECK(tps >= published);
+    CHECK(tps <= 1.35 * published);
+  }
+}
+
+TEST_CASE("torchtitan: Llama 3.1 70B FSDP 32 x TP 8 with compile, bf16 and float8, async TP") {
+  // 256 H100s (FSDP 32, TP 8), local batch 16, full activation checkpointing, torch.compile.
+  // benchmarks/llama3_h100_202412_torchtitan.md Table 4 (float8): 2D 829, 2D + AsyncTP 876;
+  // benchmarks/asyncTP_llama3_h100_2025-06_torchtitan.md: bf16 597.3 / 652.4, float8 tensorwise
+  // 809.8 / 942.4 (vanilla / async TP) TPS/GPU.
+  struct row {
+    bool float8;
+    double vanilla, async;
+    const char* source;
+  };
+  const row rows[] = {{true, 829.0, 876.0, "2024-12 Table 4"},
+                      {false, 597.3, 652.4, "2025-06 bf16"},
+                      {true, 809.8, 942.4, "2025-06 float8 tensorwise"}};
+  for (const row& r : rows) {
+    const double v = titan_tps_per_gpu(
+        titan_plan(catalog::llama31_70b, 32, 8, 16, true, r.float8, recompute_mode::full));
+    const double a = titan_tps_per_gpu(
+        titan_plan(catalog::llama31_70b, 32, 8, 16, true, r.float8, recompute_mode::full, 1.0));
+    INFO(r.source << ": vanilla TP " << v << " vs " << r.vanilla << ", async TP " << a << " vs "
+                  << r.async);
+    // vanilla TP (exposed TP collectives): +0.9%, +8.3%, +3.3%; within 10%
+    CHECK(std::abs(v / r.vanilla - 1.0) <= 0.10);
+    // async TP as step.tp_overlap = 1 (every TP collective hidden) is an upper bound: the
+    // published speed-ups are 1.06, 1.09, 1.16 where hiding all reads 1.37, 1.26, 1.37 (+30.5%,
+    // +25.1%, +21.3% above the rows). Held as a bound: at or above each row, at most +35%.
+    CHECK(a >= r.async);
+    CHECK(a <= 1.35 * r.async);
+  }
+}
+
+TEST_CASE("torchtitan: every-k-th-layer checkpointing lies between none and full") {
+  // selective_ac_option = k: one block in k wrapped in full AC (torchtitan's _apply_ac_to_
+  // transformer_block: `if ac_freq > 0 and ptr_id % ac_freq == 0`)
+  auto step = [](recompute_mode rc, int every) {
+    training_plan p = titan_plan(catalog::llama31_8b, 8, 1, 1, true, false, rc);
+    p.config.recompute_every = every;
+    return estimate_step(p).total.value;
+  };
+  const double none = step(recompute_mode::none, 1), full = step(recompute_mode::full, 1);
+  const double every2 = step(recompute_mode::full, 2);
+  CHECK(none < every2);
+  CHECK(every2 < full);
+  // half the layers recompute: the recompute's cost halves (its memory-bound work, GEMMs and
+  // the third ZeRO-3 gather are all linear in the recomputed share)
+  CHECK(every2 == Approx(none + (full - none) / 2.0).epsilon(1e-9));
+  training_plan bad = titan_plan(catalog::llama31_8b, 8, 1, 1, true, false, recompute_mode::none);
+  bad.config.recompute_every = 2;
+  CHECK_THROWS_WITH(estimate_step(bad), Catch::Contains("recompute_every"));
+  training_plan meg = titan_plan(catalog::llama31_8b, 8, 1, 1, true, false, recompute_mode::none);
+  meg.config.framework = framework_kind::megatron;
+  CHECK_THROWS_WITH(estimate_step(meg), Catch::Contains("training_config.compile"));
+}
+
+TEST_CASE("torchtitan: op-level selective AC recomputes wk, wo and w3, not attention") {
+  // its hardware FLOPs: the model FLOPs plus those three matmuls' forward, 2 x (kv + q + ffn) x h
+  // per layer and token (Llama 3.1 8B: kv 1024, q 4096, ffn 14336, h 4096, 32 layers)
+  training_plan p = titan_plan(catalog::llama31_8b, 8, 1, 1, true, false, recompute_mode::selective);
+  const step_breakdown r = estimate_step(p);
+  const double again = 2.0 * 32 * (1024.0 + 4096.0 + 14336.0) * 4096.0 * r.tokens_per_step.value;
+  CHECK(r.hardware_flops.value == Approx(r.model_flops.value + again).epsilon(1e-12));
+  const double none = estimate_step(titan_plan(catalog::llama31_8b, 8, 1, 1, true, false,
+                                               recompute_mode::none)).total.value;
+  const double full = estimate_step(titan_plan(catalog::llama31_8b, 8, 1, 1, true, false,
+                                               recompute_mode::full)).total.value;
+  CHECK(none < r.total.value);
+  CHECK(r.total.value < full);
 }

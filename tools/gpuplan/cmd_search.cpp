@@ -74,7 +74,7 @@ constexpr field searched_table[] = {
     {"sp", "--sp", ft::list, "search",
      "Sequence parallelism: off, on, or off,on (megatron default both; transformers off)"},
     {"framework", "--framework", ft::text, "search",
-     "transformers|megatron. Default: transformers (Hugging Face + PyTorch eager: data "
+     "transformers|megatron|torchtitan (Megatron's space, ZeRO-3 only). Default: transformers (Hugging Face + PyTorch eager: data "
      "parallelism with ZeRO 0-3 / FSDP), or megatron when a list holds what only Megatron-LM "
      "runs (a --tp, --pp, --cp, --ep or --virtual-stages value above 1, --sp on, --recompute "
      "selective, --offload, --dtype fp8, --dropout, --flash-attention=false, an MoE model)"},
@@ -524,7 +524,7 @@ void read_dimensions(const settings& s, search_lists& L, training_search_space& 
   const int default_gpus[] = {L.nodes.front().gpus > 0 ? L.nodes.front().gpus : 8};
   L.gpus = int_list(s, "gpus", default_gpus);
   L.mb = int_list(s, "micro_batch", search_defaults::micro_batch);
-  L.zero = int_list(s, "zero", search_defaults::zero, true);
+  L.zero = int_list(s, "zero", space.zero, true);  // torchtitan: FSDP2, ZeRO-3 only
   for (int z : L.zero)
     if (z > 3) throw usage_error(fmt::format("{}: ZeRO stages are 0, 1, 2 or 3 (got {})", s.name("zero"), z));
   for (int m : L.mb)

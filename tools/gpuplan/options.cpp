@@ -67,7 +67,8 @@ constexpr field layout_table[] = {
 };
 constexpr field training_table[] = {
     {"framework", "--framework", ft::text, "train",
-     "The stack that trains: transformers|megatron. Default: transformers (Hugging Face + PyTorch "
+     "The stack that trains: transformers|megatron|torchtitan (FSDP2 --zero 3, --compile, "
+     "--dtype fp8 = torchao float8, --async-tp, --ac-mode). Default: transformers (Hugging Face + PyTorch "
      "eager, what most fine-tuning runs use); megatron when the plan needs Megatron-LM (--tp, --pp, "
      "--cp, --ep > 1, --sp, --virtual-stages, --recompute selective, --offload, --dtype fp8, "
      "--dropout, --flash-attention=false, a mixture-of-experts model or params:N). See "
@@ -77,6 +78,13 @@ constexpr field training_table[] = {
      "and AdamW states (16 B/param), compute under autocast(--dtype)", field_use::train},
     {"chunked_loss", "--chunked-loss", ft::flag, "train",
      "transformers: fused/chunked linear cross entropy (Liger) instead of b x s x vocab logits",
+     field_use::train},
+    {"compile", "--compile", ft::flag, "train",
+     "transformers, torchtitan: torch.compile per transformer block (the elementwise ops fused; "
+     "GEMMs, attention and the loss as before)", field_use::train},
+    {"ac_mode", "--ac-mode", ft::text, "train",
+     "torchtitan's activation checkpointing: none|full|selective-op (saves matmul outputs but "
+     "every second, recomputes the rest)|every-K (full on every K-th layer); sets --recompute",
      field_use::train},
     {"dtype", "--dtype", ft::text, "train", with_values<"Training precision: ", training_dtypes, " (default bf16)">, field_use::train},
     {"grad_dtype", "--grad-dtype", ft::text, "train",
@@ -182,6 +190,10 @@ constexpr field step_assumption_table[] = {
      "Tensor-parallel communication hidden behind the GEMMs, as Megatron-LM's --tp-comm-overlap "
      "(Transformer Engine userbuffers) does: step.tp_overlap = 1 (default off)",
      field_use::train},
+    {"async_tp", "--async-tp", ft::flag, "train",
+     "torchtitan's async tensor parallelism (needs --compile: Inductor's micro-pipelined TP "
+     "overlaps the TP all-gathers and reduce-scatters with the GEMMs): step.tp_overlap = 1",
+     field_use::train},
     {"overlap_grad_reduce", "--overlap-grad-reduce", ft::flag, "train",
      "Gradient reduction overlapped with the backward pass (Megatron-LM --overlap-grad-reduce; "
      "default on, =false as DeepSpeed's pipeline engine and 2021 Megatron-LM)",
@@ -203,6 +215,7 @@ struct step_flag {
 };
 constexpr step_flag step_flags[] = {
     {"tp_comm_overlap", "step.tp_overlap"},
+    {"async_tp", "step.tp_overlap"},
     {"overlap_grad_reduce", "step.overlap_grad_reduce"},
     {"overlap_param_gather", "step.overlap_param_gather"},
     {"overlap_p2p_comm", "step.p2p_overlap"},
@@ -239,7 +252,8 @@ assumption_set assumptions_from(const settings& s) {
   for (const step_flag& f : step_flags) {
     if (!s.has(f.key)) continue;
     const nlohmann::json& v = *s.value(f.key);
-    const std::string value = f.key == "tp_comm_overlap" || f.key == "overlap_p2p_comm"
+    const std::string value = f.key == "tp_comm_overlap" || f.key == "async_tp" ||
+                                      f.key == "overlap_p2p_comm"
                                   ? (v.get<bool>() ? "1" : "0")
                                   : v.is_boolean() ? (v.get<bool>() ? "true" : "false")
                                                    : v.dump();
@@ -911,12 +925,40 @@ training_config training_from(const settings& s) {
   if (const auto t = s.text("framework")) c.framework = enum_named<framework_kind>(*t, s.name("framework"));
   c.amp = s.flag("amp").value_or(false);
   c.chunked_loss = s.flag("chunked_loss").value_or(false);
-  if (c.framework == framework_kind::megatron && c.amp)
-    throw usage_error(fmt::format("{} needs --framework transformers (Megatron's mixed precision "
-                                  "is --dtype bf16 with --master-weights)", s.name("amp")));
-  if (c.framework == framework_kind::megatron && c.chunked_loss)
+  c.compile = s.flag("compile").value_or(false);
+  if (const auto t = s.text("ac_mode")) {
+    // torchtitan's activation_checkpoint modes, as --recompute and recompute_every hold them
+    if (s.has("recompute"))
+      throw usage_error(fmt::format("{} and {} both set the recomputation: give one",
+                                    s.name("ac_mode"), s.name("recompute")));
+    const std::string& v = *t;
+    if (v == "none") {
+      c.recompute = recompute_mode::none;
+    } else if (v == "full") {
+      c.recompute = recompute_mode::full;
+    } else if (v == "selective-op") {
+      c.recompute = recompute_mode::selective;
+    } else if (v.rfind("every-", 0) == 0 && v.size() > 6 && v.size() <= 13 &&
+               v.find_first_not_of("0123456789", 6) == std::string::npos && v[6] != '0') {
+      c.recompute = recompute_mode::full;
+      c.recompute_every = std::stoi(v.substr(6));
+    } else {
+      throw usage_error(fmt::format("{} must be none, full, selective-op or every-K with K a "
+                                    "positive integer (got '{}')",
+                                    s.name("ac_mode"), v));
+    }
+  }
+  if (c.framework != framework_kind::transformers && c.amp)
+    throw usage_error(fmt::format("{} needs --framework transformers (Megatron's and torchtitan's "
+                                  "mixed precision is --dtype bf16 with --master-weights)",
+                                  s.name("amp")));
+  if (c.framework != framework_kind::transformers && c.chunked_loss)
     throw usage_error(fmt::format("{} needs --framework transformers (Megatron's cross entropy is "
-                                  "already fused)", s.name("chunked_loss")));
+                                  "already fused; torchtitan's is F.cross_entropy)",
+                                  s.name("chunked_loss")));
+  if (c.framework == framework_kind::megatron && c.compile)
+    throw usage_error(fmt::format("{} needs --framework transformers or torchtitan (Megatron's "
+                                  "kernels are already fused)", s.name("compile")));
   c.lora_rank = s.count("lora").value_or(0);
   c.qlora_rank = s.count("qlora").value_or(0);
   if (c.lora_rank > 0 && c.qlora_rank > 0) {
@@ -957,6 +999,44 @@ std::string settle_framework(const settings& s, const model_choice& model,
   need(c.dropout, "--dropout");
   need(!c.flash_attention, "--flash-attention=false");
   const bool given = s.has("framework");
+  if (c.framework == framework_kind::torchtitan) {
+    // torchtitan models what Megatron's profile does but offload and a params:N model
+    if (c.offload != offload_kind::none)
+      throw usage_error(fmt::format("{} torchtitan has no CPU offload; --offload needs "
+                                    "--framework megatron", s.name("framework")));
+    if (!model.transformer)
+      throw usage_error(fmt::format("{} torchtitan needs the model's shapes (a params:N model "
+                                    "has none)", s.name("framework")));
+    if (l.dp > 1 && l.zero != 3)
+      throw usage_error(fmt::format("{} torchtitan shards data parallelism with FSDP2: add --zero 3 "
+                                    "(got --zero {})", s.name("framework"), l.zero));
+    if (l.tp > 1 && !l.sequence_parallel)
+      throw usage_error(fmt::format("{} torchtitan's tensor parallelism is sequence-parallel "
+                                    "(its norms run on Shard(1)): add --sp", s.name("framework")));
+    // FSDP2's MixedPrecisionPolicy with torchtitan's mixed_precision_reduce = "float32": the
+    // gradients are reduce-scattered and kept in fp32
+    if (!s.has("grad_dtype")) c.grad_dtype = precision::fp32;
+    if (s.has("async_tp") && s.flag("async_tp").value_or(false) && !c.compile)
+      throw usage_error("--async-tp needs --compile (torchtitan: \"Async TP requires "
+                        "--training.compile\"; Inductor's micro-pipeline TP pass does it)");
+    c.validate();
+    // what the run is, in torchtitan's words, for the framework line
+    std::string what = l.dp > 1 ? "FSDP2" : "no data parallelism";
+    if (c.compile) what += ", torch.compile";
+    if (c.dtype == precision::fp8) what += ", torchao float8";
+    if (s.flag("async_tp").value_or(false)) what += ", async TP";
+    if (c.recompute == recompute_mode::selective) what += ", op-level selective AC";
+    if (c.recompute == recompute_mode::full)
+      what += c.recompute_every > 1 ? fmt::format(", full AC every {} layers", c.recompute_every)
+                                    : std::string(", full AC");
+    return " (" + what + ")";
+  }
+  if (s.has("ac_mode") && (c.recompute == recompute_mode::selective || c.recompute_every > 1))
+    throw usage_error(fmt::format("{} {} is torchtitan's: it needs --framework torchtitan",
+                                  s.name("ac_mode"), *s.text("ac_mode")));
+  if (s.has("async_tp"))
+    throw usage_error("--async-tp is torchtitan's (Megatron's is --tp-comm-overlap): it needs "
+                      "--framework torchtitan");
   if (given && c.framework == framework_kind::transformers && !needs.empty())
     throw usage_error(fmt::format("{} transformers models one model with data parallelism (DDP, "
                                   "FSDP, ZeRO); {} needs --framework megatron",
@@ -974,6 +1054,11 @@ std::string settle_framework(const settings& s, const model_choice& model,
       throw usage_error(fmt::format("{} needs --framework transformers (Megatron's cross entropy "
                                     "is already fused){}",
                                     s.name("chunked_loss"),
+                                    needs.empty() ? "" : "; " + needs + " needs megatron"));
+    if (c.compile)
+      throw usage_error(fmt::format("{} needs --framework transformers or torchtitan (Megatron's "
+                                    "kernels are already fused){}",
+                                    s.name("compile"),
                                     needs.empty() ? "" : "; " + needs + " needs megatron"));
   }
   c.validate();

@@ -31,6 +31,17 @@ constexpr void visit_fields(step_assumptions& s, V&& v) {
     "Backward kernels and bytes of an elementwise op relative to its forward (autograd's "
           "backward of a unary op reads the saved input and the gradient and writes one gradient; "
           "binary ops write two).");
+  v("compiled_layer_kernels", s.compiled_layer_kernels,
+    "Forward kernels of one compiled transformer block's elementwise work "
+          "(training_config::compile): Inductor fuses pointwise ops and reductions over the same "
+          "iteration space and stops at GEMMs and attention (extern kernels). A torchtitan Llama "
+          "block (torchtitan/models/llama3/model.py TransformerBlock: attention_norm, wq/wk/wv, "
+          "rotary on xq and xk, SDPA, wo, residual add, ffn_norm, w1/w3, silu(w1) * w3, w2, "
+          "residual add) leaves seven such regions: the first RMSNorm, rotary on xq, rotary on xk, "
+          "the attention output's transpose to contiguous, the residual add fused with ffn_norm, "
+          "silu x w3, the last residual add. ESTIMATE: counted from the block and Inductor's "
+          "fusion rules, not from a trace. Each is at least kernel_overhead long; the backward "
+          "eager_backward_factor times as many.");
   v("matmul_peak_fraction", s.matmul_peak_fraction,
     "Largest fraction of the dense tensor peak a GEMM reaches. 0: the GPU's own figure, its "
           "maximum achievable matmul FLOPS (MAMF) from gpu_spec::kernels "
@@ -72,6 +83,24 @@ constexpr void visit_fields(step_assumptions& s, V&& v) {
           "max_fraction x s / (s + half_seq) (saturating_fraction, models/kernels.hpp). Fitted to "
           "PyTorch SDPA flash on one H100 SXM, head dim 128: 356, 454, 516 TFLOP/s at s = 2048, "
           "4096, 8192 (0.36, 0.46, 0.52 of 989.5).");
+  v("sdpa_flash2_max_fraction", s.sdpa_flash2_max_fraction,
+    "torchtitan's attention kernel, the same f(s) with its own constants: its Attention "
+          "calls F.scaled_dot_product_attention(is_causal=True), and PyTorch's flash backend is "
+          "FlashAttention-2 (the torch of torchtitan's December 2024 benchmarks; their op policy "
+          "saves _scaled_dot_product_flash_attention and _efficient_attention, not cuDNN's). FA2's "
+          "causal forward on an H100 SXM5, head dim 128 (FlashAttention-3 paper, arXiv:2407.08608, "
+          "Fig. 5): 191, 260, 298, 319, 333, 335 TFLOP/s at s = 512 to 16k; least squares: 0.352 "
+          "of 989.5, half at 384. ESTIMATE: the backward taken at the forward's rate (the paper's "
+          "backward figure is not causal).");
+  v("sdpa_flash2_half_seq", s.sdpa_flash2_half_seq,
+    "torchtitan's attention kernel, the same f(s) with its own constants: its Attention "
+          "calls F.scaled_dot_product_attention(is_causal=True), and PyTorch's flash backend is "
+          "FlashAttention-2 (the torch of torchtitan's December 2024 benchmarks; their op policy "
+          "saves _scaled_dot_product_flash_attention and _efficient_attention, not cuDNN's). FA2's "
+          "causal forward on an H100 SXM5, head dim 128 (FlashAttention-3 paper, arXiv:2407.08608, "
+          "Fig. 5): 191, 260, 298, 319, 333, 335 TFLOP/s at s = 512 to 16k; least squares: 0.352 "
+          "of 989.5, half at 384. ESTIMATE: the backward taken at the forward's rate (the paper's "
+          "backward figure is not causal).");
   v("fp8_attention", s.fp8_attention,
     "Under fp8 training, run the attention core (QK^T, softmax, PV) in fp8 too. false: in 16 "
           "bits at the 16-bit tensor rate, as Transformer Engine does by default (its recipes' "

@@ -344,7 +344,11 @@ constexpr memory_breakdown transformers_training_memory(const transformer_spec& 
   return out;
 }
 
-/// Training memory of the most loaded GPU under the config's framework profile.
+/// Training memory of the most loaded GPU under the config's framework profile. torchtitan is
+/// closest to Megatron's (models/training_memory.hpp): compiled blocks keep fused-kernel
+/// activations, FSDP2 is ZeRO-3, its loss keeps fp32 logits as Megatron's accounting does
+/// (docs/models/training-time.md, "The stacks"). transformers with compile: its eager tensors
+/// still (not modelled as fewer).
 constexpr memory_breakdown framework_training_memory(const transformer_spec& m,
                                                      const parallel_layout& l,
                                                      const training_config& c,

@@ -281,6 +281,14 @@ constexpr memory_breakdown training_memory_stage(const transformer_spec& m,
   // and the output layer's own terms (Korthikanti sec. 4.3 / Megatron-LM theoretical_memory).
   const double in_flight = detail::in_flight_layers_factor(l, c, k);
   double act = in_flight * detail::stage_layer_activations(m, p, l, c, c.recompute);
+  if (c.recompute == recompute_mode::full && c.recompute_every > 1) {
+    // one layer in recompute_every checkpointed (torchtitan's selective_ac_option = k), the
+    // others keep every activation
+    const double every = c.recompute_every;
+    act = in_flight * (detail::stage_layer_activations(m, p, l, c, recompute_mode::full) / every +
+                       detail::stage_layer_activations(m, p, l, c, recompute_mode::none) *
+                           (every - 1.0) / every);
+  }
   const double s = 1.0 * c.seq / l.cp, b = c.micro_batch, h = m.hidden, t = l.tp;
   const double np = l.sequence_parallel && l.tp > 1 ? 1.0 / t : 1.0;
   const double e = detail::activation_bytes(c.dtype);

@@ -120,6 +120,16 @@ struct step_assumptions {
   /// backward of a unary op reads the saved input and the gradient and writes one gradient;
   /// binary ops write two).
   double eager_backward_factor = 2.0;
+  /// Forward kernels of one compiled transformer block's elementwise work
+  /// (training_config::compile): Inductor fuses pointwise ops and reductions over the same
+  /// iteration space and stops at GEMMs and attention (extern kernels). A torchtitan Llama block
+  /// (torchtitan/models/llama3/model.py TransformerBlock: attention_norm, wq/wk/wv, rotary on xq
+  /// and xk, SDPA, wo, residual add, ffn_norm, w1/w3, silu(w1) * w3, w2, residual add) leaves
+  /// seven such regions: the first RMSNorm, rotary on xq, rotary on xk, the attention output's
+  /// transpose to contiguous, the residual add fused with ffn_norm, silu x w3, the last residual
+  /// add. ESTIMATE: counted from the block and Inductor's fusion rules, not from a trace. Each is
+  /// at least kernel_overhead long; the backward eager_backward_factor times as many.
+  double compiled_layer_kernels = 7.0;
   // ---- compute -------------------------------------------------------------------------------
   /// Largest fraction of the dense tensor peak a GEMM reaches. 0: the GPU's own figure, its
   /// maximum achievable matmul FLOPS (MAMF) from gpu_spec::kernels (default_matmul_efficiency in
@@ -153,6 +163,16 @@ struct step_assumptions {
   /// 8192 (0.36, 0.46, 0.52 of 989.5).
   double flash_attention_max_fraction = 0.61;
   double flash_attention_half_seq = 1423.0;
+  /// torchtitan's attention kernel, the same f(s) with its own constants: its Attention calls
+  /// F.scaled_dot_product_attention(is_causal=True), and PyTorch's flash backend is
+  /// FlashAttention-2 (the torch of torchtitan's December 2024 benchmarks; their op policy saves
+  /// _scaled_dot_product_flash_attention and _efficient_attention, not cuDNN's). FA2's causal
+  /// forward on an H100 SXM5, head dim 128 (FlashAttention-3 paper, arXiv:2407.08608, Fig. 5):
+  /// 191, 260, 298, 319, 333, 335 TFLOP/s at s = 512 to 16k; least squares: 0.352 of 989.5, half
+  /// at 384. ESTIMATE: the backward taken at the forward's rate (the paper's backward figure is
+  /// not causal).
+  double sdpa_flash2_max_fraction = 0.352;
+  double sdpa_flash2_half_seq = 384.0;
   /// Under fp8 training, run the attention core (QK^T, softmax, PV) in fp8 too. false: in 16
   /// bits at the 16-bit tensor rate, as Transformer Engine does by default (its recipes' fp8_dpa
   /// and Megatron-LM's --fp8-dot-product-attention are off unless asked for).
@@ -285,6 +305,10 @@ struct step_assumptions {
                         "step_assumptions.memory_bandwidth_fraction must be in (0, 1]");
     detail::check_input(fraction(flash_attention_max_fraction),
                         "step_assumptions.flash_attention_max_fraction must be in (0, 1]");
+    detail::check_input(fraction(sdpa_flash2_max_fraction),
+                        "step_assumptions.sdpa_flash2_max_fraction must be in (0, 1]");
+    detail::check_input(detail::finite_nonnegative(sdpa_flash2_half_seq),
+                        "step_assumptions.sdpa_flash2_half_seq must not be negative");
     detail::check_input(fraction(pcie_fraction), "step_assumptions.pcie_fraction must be in (0, 1]");
     detail::check_input(share(tp_overlap), "step_assumptions.tp_overlap must be in [0, 1]");
     detail::check_input(share(p2p_overlap), "step_assumptions.p2p_overlap must be in [0, 1]");
@@ -298,6 +322,8 @@ struct step_assumptions {
     detail::check_input(detail::finite_nonnegative(kernel_overhead.value) &&
                             detail::finite_nonnegative(eager_op_floor.value),
                         "step_assumptions.kernel_overhead and eager_op_floor must not be negative");
+    detail::check_input(detail::finite_nonnegative(compiled_layer_kernels),
+                        "step_assumptions.compiled_layer_kernels must not be negative");
     detail::check_input(detail::finite_nonnegative(eager_backward_factor),
                         "step_assumptions.eager_backward_factor must not be negative");
     detail::check_input(grad_bucket_elements > 0.0 && zero3_gather_elements > 0.0 &&
@@ -503,6 +529,14 @@ inline constexpr double vocab_parallel_loss_all_reduces = 3.0;
 /// (fp8) and 1 (its fp8 transpose for the weight gradient); 4.
 inline constexpr double fp8_cast_bytes_per_element =
     half_bytes + 2.0 * bytes_per_element(precision::fp8).value;
+/// Bytes torchao's float8 tensorwise dynamic scaling moves per GEMM operand element in eager
+/// mode: the scale needs the amax of the current tensor (torchao's tensor_to_amax, a reduction
+/// over the whole 16-bit tensor: read 2) before the cast (read 2, write 1) and the fp8 transpose
+/// the weight gradient's _scaled_mm takes (write 1); 6. Under torch.compile Inductor fuses the
+/// amax into the kernel that produces the tensor, which leaves Transformer Engine's 4
+/// (fp8_cast_bytes_per_element; torchtitan's float8.md: float8 "requires" compile to be fast).
+inline constexpr double torchao_eager_cast_bytes_per_element =
+    half_bytes + fp8_cast_bytes_per_element;
 /// Passes over a gradient to accumulate it under autograd (AccumulateGrad: read both the new
 /// gradient and param.grad, write param.grad); 3.
 inline constexpr double autograd_accumulation_passes = 3.0;
@@ -598,8 +632,8 @@ constexpr layer_gemms gemms_of_layer(const layer_inputs& in, const layer_dims& d
     lin += linear(T, kvl + m.mla.qk_rope_head_dim, h);
     lin += linear(T, heads * (m.mla.qk_nope_head_dim + m.mla.v_head_dim), kvl);
     lin += linear(T, h, heads * m.mla.v_head_dim);
-  } else if (in.c->framework == framework_kind::transformers) {  // Hugging Face: separate Q,
-    lin += linear(T, q / tp, h);                               // K and V
+  } else if (in.c->framework != framework_kind::megatron) {  // Hugging Face's q/k/v_proj,
+    lin += linear(T, q / tp, h);                             // torchtitan's wq, wk, wv
     lin += linear(T, kv_local, h, 2.0);
     lin += linear(T, h, q / tp);  // output projection
   } else {
@@ -651,8 +685,10 @@ constexpr attention_times attention_core(const layer_inputs& in, const layer_dim
     const double keys = detail::keys_attended(m, c.seq, attention_mask::causal) / m.layers;
     // 2 GEMMs x 2 FLOP per MAC, over the score and the value widths (head_dim each, or MLA's)
     const double f_fwd = 2.0 * T * keys * heads_local * (m.score_head_dim() + m.value_head_dim());
+    const bool fa2 = c.framework == framework_kind::torchtitan;  // PyTorch SDPA's flash: FA2
     const double frac =
-        saturating_fraction(s, a.flash_attention_max_fraction, a.flash_attention_half_seq);
+        fa2 ? saturating_fraction(s, a.sdpa_flash2_max_fraction, a.sdpa_flash2_half_seq)
+            : saturating_fraction(s, a.flash_attention_max_fraction, a.flash_attention_half_seq);
     r.fwd_bwd = flash_fwd_bwd_work * f_fwd / (in.attn.peak * frac);
     r.fwd = r.fwd_bwd / flash_fwd_bwd_work;
     return r;
@@ -740,6 +776,17 @@ constexpr memory_times eager_memory(const layer_inputs& in, const layer_dims& d,
   if (c.dropout) f += ops(2, (2.0 * e + dropout_mask_bytes) * Eh);
   if (!c.flash_attention) f += ops(c.dropout ? 3 : 2, at.scores_bytes / (c.dropout ? 3.0 : 2.0));
   memory_times t{f, in.a->eager_backward_factor * f, 0.0};
+  if (c.dtype == precision::fp8 && c.framework == framework_kind::torchtitan) {
+    // torchao's Float8Linear on each of wq, wk, wv, wo, w1, w3, w2 casts its own input forward
+    // and its output gradient backward: an amax kernel (read) and a cast kernel (read, write
+    // fp8 and its transpose) per operand (torchao_eager_cast_bytes_per_element)
+    const double inputs = 3.0 * Eh + Eq + (gate > 1.0 ? 2.0 : 1.0) * Eh + Ef;
+    const double outputs = Eq + 2.0 * Ekv + Eh + gate * Ef + Eh;
+    const double n = 4.0 + gate + 1.0;
+    const double amax = half_bytes, cast = torchao_eager_cast_bytes_per_element - half_bytes;
+    t.fwd += ops(n, amax * inputs) + ops(n, cast * inputs);
+    t.bwd += ops(n, amax * outputs) + ops(n, cast * outputs);
+  }
   if (regime.autocast && regime.param == f32 && e < f32) {
     // autocast casts each fp32 weight to 16 bits once per forward; its 16-bit gradient is
     // cast back into the fp32 .grad: (4 + 2) bytes per parameter each way
@@ -748,6 +795,42 @@ constexpr memory_times eager_memory(const layer_inputs& in, const layer_dims& d,
     // (a frozen base has no gradient to cast back)
     t.amp_casts = (in.frozen ? 1.0 : 2.0) * ops(gemms, (f32 + half_bytes) * w / gemms);
   }
+  return t;
+}
+
+/// torch.compile per block (training_config::compile): the elementwise work as the bytes of
+/// fused kernels over HBM (fused_memory: Inductor fuses each chain between GEMMs and attention
+/// into one kernel, as Megatron's fused kernels do; under fp8 torchao's casts with the amax
+/// fused into the producer, Transformer Engine's bytes), but never shorter than the compiled
+/// block's kernels (step_assumptions::compiled_layer_kernels) at kernel_overhead each. Autocast's
+/// weight casts stay as eager_memory counts them (transformers --compile --amp).
+constexpr memory_times compiled_memory(const layer_inputs& in, const layer_dims& d,
+                                       const layer_gemms& gm, const attention_times& at) {
+  memory_times t = fused_memory(in, d, gm, at);
+  const step_assumptions& a = *in.a;
+  const double k = a.compiled_layer_kernels * a.kernel_overhead.value;
+  if (t.fwd < k) t.fwd = k;
+  if (t.bwd < a.eager_backward_factor * k) t.bwd = a.eager_backward_factor * k;
+  if (in.c->amp) t.amp_casts = eager_memory(in, d, gm, at).amp_casts;
+  return t;
+}
+
+/// torchtitan's op-level selective checkpointing (activation_checkpoint mode selective,
+/// selective_ac_option "op"): its policy saves the outputs of matmuls, SDPA, reduce-scatters and
+/// max, "except every second mm" (torchtitan/models/llama/parallelize_llama.py _save_list and
+/// _custom_policy at 9dec370, torchtitan's December 2024 benchmarks' commit; today
+/// torchtitan/distributed/activation_checkpoint.py SelectiveAC), and recomputes everything else.
+/// In a Llama block's forward the matmuls run wq, wk, wv, wo, w1, w3, w2, so the second, fourth
+/// and sixth (wk, wo, w3) run again, with all the elementwise work; attention does not.
+/// Forward seconds of those GEMMs; for MoE and MLA blocks (not in the policy's Llama order) half
+/// of the layer's forward GEMMs (ESTIMATE).
+constexpr double op_sac_gemms(const layer_inputs& in, const layer_dims& d, bool moe,
+                              const linear_seconds& lin) {
+  const transformer_spec& m = *in.m;
+  if (moe || m.is_mla()) return 0.5 * lin.fwd;
+  const double T = d.T, h = d.h, tp = d.tp;
+  double t = gemm_seconds(in.g, T, d.kv_local, h) + gemm_seconds(in.g, T, h, d.q / tp);
+  if (m.ffn_type == ffn_kind::gated) t += gemm_seconds(in.g, T, m.ffn / tp, h);
   return t;
 }
 
@@ -765,7 +848,7 @@ constexpr void layer_communication(const layer_inputs& in, const layer_dims& d, 
     const double fwd_comm = d.sp ? 2.0 * (coll(collective_kind::all_gather, act, in.p->tp, a.collectives) +
                                           coll(collective_kind::reduce_scatter, act, in.p->tp, a.collectives))
                                  : 2.0 * coll(collective_kind::all_reduce, act, in.p->tp, a.collectives);
-    const double n_fwd = c.recompute == recompute_mode::full ? 2.0 : 1.0;
+    const double n_fwd = c.recompute == recompute_mode::full ? 1.0 + 1.0 / c.recompute_every : 1.0;
     t.tp = (n_fwd + 1.0) * fwd_comm * (1.0 - a.tp_overlap);
   }
   // ---- context parallel: ring attention KV exchange ----
@@ -931,8 +1014,9 @@ constexpr layer_time one_layer(const layer_inputs& in, bool moe) {
   const layer_dims d = dims_of(in);
   const layer_gemms gm = gemms_of_layer(in, d, moe);
   const attention_times at = attention_core(in, d);
-  memory_times mem = c.framework == framework_kind::transformers ? eager_memory(in, d, gm, at)
-                                                                : fused_memory(in, d, gm, at);
+  memory_times mem = c.framework == framework_kind::megatron ? fused_memory(in, d, gm, at)
+                     : c.compile                            ? compiled_memory(in, d, gm, at)
+                                                            : eager_memory(in, d, gm, at);
   // LoRA / QLoRA: the adapters' GEMMs and kernels, the dequantisation of the NF4 base
   const lora_times lora = lora_layer(in, d, moe);
   linear_seconds lin = gm.lin;
@@ -941,12 +1025,16 @@ constexpr layer_time one_layer(const layer_inputs& in, bool moe) {
   mem.bwd += lora.mem_bwd;
   // ---- recompute: what it recomputes, at the same rates ----
   double re_compute = 0.0, re_memory = 0.0;
-  if (c.recompute == recompute_mode::selective) {
+  if (c.recompute == recompute_mode::selective && c.framework == framework_kind::torchtitan) {
+    re_compute = op_sac_gemms(in, d, moe, lin);  // op-level: every second matmul
+    re_memory = mem.fwd;                        // and all the elementwise work
+  } else if (c.recompute == recompute_mode::selective) {
     re_compute = at.fwd;
     re_memory = at.scores_bytes / in.g.hbm;
   } else if (c.recompute == recompute_mode::full) {
-    re_compute = lin.fwd + at.fwd;
-    re_memory = mem.fwd;
+    // every recompute_every-th layer (torchtitan's selective_ac_option = k), averaged
+    re_compute = (lin.fwd + at.fwd) / c.recompute_every;
+    re_memory = mem.fwd / c.recompute_every;
   }
   layer_time t;
   t.compute = lin.fwd + lin.bwd + at.fwd_bwd + re_compute;
@@ -1053,7 +1141,9 @@ constexpr layer_inputs make_layer_inputs(const training_plan& p, const training_
   };
   in.g.frac = sustained(c.dtype);
   in.g.overhead = a.kernel_overhead.value;
-  in.g.floor = c.framework == framework_kind::transformers ? a.eager_op_floor.value : 0.0;
+  // eager PyTorch (transformers; torchtitan, compiled or not: its GEMMs are launched one by one
+  // as in eager mode, torch.compile per block without CUDA graphs)
+  in.g.floor = c.framework != framework_kind::megatron ? a.eager_op_floor.value : 0.0;
   in.g.e = bytes_per_element(c.dtype).value;
   in.g.sms = gpu.sm_count;
   in.g.tm = a.gemm_tile_m;
@@ -1124,13 +1214,18 @@ constexpr stage_ends head_and_embedding(const layer_inputs& in) {
   // last stage: LM head GEMM forward + 2x backward, and the loss over fp32 logits (write,
   // softmax read + write, backward read + write)
   // (a frozen head, under LoRA: its data gradient only)
+  // (torchtitan converts every nn.Linear to float8 but the output layer: torchao's
+  // convert_to_float8_training with filter_fqns ["output"], torchtitan's float8 default)
+  const gemm_ctx& hg = in.c->framework == framework_kind::torchtitan ? in.adapter : g;
   const linear_seconds head =
-      in.frozen ? frozen_linear(g, T, m.vocab / tp, h) : linear(g, T, m.vocab / tp, h);
+      in.frozen ? frozen_linear(hg, T, m.vocab / tp, h) : linear(hg, T, m.vocab / tp, h);
   r.head_compute = head.fwd + head.bwd;
   const double logits = T * m.vocab / tp;
   r.head_memory = loss_logit_passes * logits * fp32_bytes / g.hbm;
-  if (in.c->framework == framework_kind::transformers) {
-    // logits.float(), log_softmax, nll_loss; backward: nll (fill + scatter), log_softmax, cast
+  if (in.c->framework != framework_kind::megatron) {
+    // logits.float(), log_softmax, nll_loss (torchtitan's cross_entropy_loss too:
+    // F.cross_entropy(pred.float(), labels), torchtitan/components/loss.py, outside the
+    // compiled blocks); backward: nll (fill + scatter), log_softmax, cast
     // back to 16 bits; and the embedding's dense gradient (zero-filled, then scattered)
     auto op = [&](double bytes) { return bytes / g.hbm > g.floor ? bytes / g.hbm : g.floor; };
     const double f32 = fp32_bytes;
@@ -1153,6 +1248,7 @@ constexpr stage_ends head_and_embedding(const layer_inputs& in) {
 struct step_parameters {
   double dense_layer = 0.0, moe_nonexpert = 0.0, moe_expert = 0.0;
   bool hf = false;
+  bool titan = false;  // torchtitan: autograd accumulates, FSDP2 gathers block by block
   hf_regime hf_bytes{};
   double grad_e = 0.0, param_e = 0.0;
 };
@@ -1161,6 +1257,7 @@ constexpr step_parameters parameters_of(const transformer_spec& m, const trainin
                                         const step_assumptions& a, int n_moe) {
   step_parameters r;
   r.hf = c.framework == framework_kind::transformers;
+  r.titan = c.framework == framework_kind::torchtitan;
   r.hf_bytes = hf_regime_of(c);
   r.grad_e = r.hf ? r.hf_bytes.grad : bytes_per_element(c.grad_dtype).value;
   r.param_e = r.hf ? r.hf_bytes.param
@@ -1215,7 +1312,7 @@ constexpr void add_grad_accumulation(const layer_inputs& in, const step_paramete
   const double tp = l.tp, hbm = in.g.hbm;
   grad_accumulation_kind acc = a.grad_accumulation;
   if (acc == grad_accumulation_kind::automatic)
-    acc = sp.hf ? grad_accumulation_kind::autograd : grad_accumulation_kind::fused;
+    acc = sp.hf || sp.titan ? grad_accumulation_kind::autograd : grad_accumulation_kind::fused;
   double bytes_per_param = 0.0;
   if (acc == grad_accumulation_kind::autograd && micro > 1 && !sp.hf_bytes.lora)
     // averaged over the micro-batches
@@ -1329,21 +1426,50 @@ constexpr double zero3_exposed(const training_plan& p, const training_config& c,
     const double base_e = c.qlora_rank > 0 ? nf4_packed_bytes + fp32_bytes / nf4_block : sb.param_e;
     gathered_e = (base_params * base_e + local.dense * sp.param_e) / gathered;
   }
-  const double n_ag = a.zero3_per_tensor ? tensors : buckets(gathered, a.zero3_gather_elements);
-  const double n_rs = a.zero3_per_tensor ? tensors : buckets(local.dense, a.zero3_reduce_elements);
-  const double gathers = c.recompute == recompute_mode::full ? 3.0 : 2.0;
+  // torchtitan's FSDP2: fully_shard on each TransformerBlock and once on the root (embedding,
+  // final norm, output): one all-gather and one reduce-scatter per block
+  // (torchtitan/parallelisms/parallelize_llama.py apply_fsdp at 9dec370; today
+  // torchtitan/models/llama3/parallelize.py). Without PP the root is resharded after the
+  // forward (reshard_after_forward = not pp_enabled) and nothing runs beside its collectives:
+  // it is gathered before the embedding's forward and again before the output layer's
+  // backward, and its gradients are reduce-scattered after the embedding's backward, the last
+  // work of the step. Those three are exposed; the blocks' are prefetched behind compute.
+  double root_exposed = 0.0, units = pt.layers_per_stage + 1.0;
+  double local_dense = local.dense;
+  if (sp.titan && !a.zero3_per_tensor && !sp.hf_bytes.lora && p.layout.pp == 1) {
+    const double root =
+        (m.embedding_parameters() + m.lm_head_parameters()) / p.layout.tp + 1.0 * m.hidden;
+    if (root < gathered) {
+      root_exposed = 2.0 * coll(collective_kind::all_gather, root * gathered_e, pl.dp_cp,
+                                a.collectives) +
+                     coll(collective_kind::reduce_scatter, root * sp.grad_e, pl.dp_cp,
+                          a.collectives);
+      gathered -= root;
+      local_dense -= root;
+      units = pt.layers_per_stage;
+    }
+  }
+  const double fsdp2_units = units;
+  const double n_ag = a.zero3_per_tensor ? tensors
+                      : sp.titan         ? fsdp2_units
+                                         : buckets(gathered, a.zero3_gather_elements);
+  const double n_rs = a.zero3_per_tensor ? tensors
+                      : sp.titan         ? fsdp2_units
+                                         : buckets(local_dense, a.zero3_reduce_elements);
+  const double gathers =
+      c.recompute == recompute_mode::full ? 2.0 + 1.0 / c.recompute_every : 2.0;
   // the list API copies every rank's slice out of (all-gather) or into (reduce-scatter) the
   // flat buffer: one copy_ per rank, each at least eager_op_floor; the all-gather's copies are
   // launched while it runs, the reduce-scatter's before it starts
   const double copies = a.zero3_list_copies ? pl.dp_cp.ranks * a.eager_op_floor.value : 0.0;
   const double one_ag = coll(collective_kind::all_gather, gathered / n_ag * gathered_e,
                              pl.dp_cp, a.collectives);
-  const double one_rs = coll(collective_kind::reduce_scatter, local.dense / n_rs * sp.grad_e,
+  const double one_rs = coll(collective_kind::reduce_scatter, local_dense / n_rs * sp.grad_e,
                              pl.dp_cp, a.collectives);
   const double per_mb = gathers * n_ag * (one_ag > copies ? one_ag : copies) +
                         n_rs * (one_rs + copies);
   const double window = a.zero3_overlap * pt.layers_per_stage * (avg.compute + avg.memory);
-  return micro * (per_mb > window ? per_mb - window : 0.0);
+  return micro * ((per_mb > window ? per_mb - window : 0.0) + root_exposed);
 }
 
 /// The exposed data-parallel time: the gradient reduction over dp x cp, bucketed and overlapped
@@ -1498,6 +1624,19 @@ constexpr step_breakdown assemble_step(const training_plan& p, const training_co
                   r.tokens_per_step;
   r.hardware_flops = training_flops_per_token(m, c.seq, c.recompute, a.mfu_attention) *
                      r.tokens_per_step;
+  if (c.recompute == recompute_mode::full && c.recompute_every > 1)  // 1 in k layers recomputed
+    r.hardware_flops = r.model_flops + (r.hardware_flops - r.model_flops) / c.recompute_every;
+  if (c.recompute == recompute_mode::selective && c.framework == framework_kind::torchtitan) {
+    // op-level SAC recomputes wk, wo and w3 (detail::op_sac_gemms), not the attention core;
+    // MoE and MLA blocks: half the layers' forward matmuls, as the step time counts them
+    const double q = 1.0 * m.heads * m.head_dim, kv = 1.0 * m.kv_heads * m.head_dim;
+    const double gated = m.ffn_type == ffn_kind::gated ? 1.0 * m.ffn : 0.0;
+    const compute_per_token again =
+        m.is_moe() || m.is_mla()
+            ? 0.5 * forward_flops_per_token(m, c.seq, a.mfu_attention).layers_matmul
+            : 2.0 * m.layers * (kv + q + gated) * m.hidden * units::FLOP_per_token;
+    r.hardware_flops = r.model_flops + again * r.tokens_per_step;
+  }
   if (c.lora_rank > 0 || c.qlora_rank > 0) {
     // a frozen base computes no weight gradients: one forward's weight FLOPs less (the
     // attention core has no weights; its backward stays). NVIDIA counts LoRA's model FLOPs so:

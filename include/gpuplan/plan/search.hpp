@@ -80,6 +80,8 @@ inline constexpr int moe_ep[] = {1, 2, 4, 8, 16, 32, 64};
 inline constexpr int virtual_stages[] = {1, 2, 4};
 inline constexpr int micro_batch[] = {1, 2, 4};
 inline constexpr int zero[] = {0, 1, 2, 3};
+/// torchtitan shards data parallelism with FSDP2 only (fully_shard: ZeRO-3).
+inline constexpr int torchtitan_zero[] = {3};
 inline constexpr recompute_mode recompute[] = {recompute_mode::none, recompute_mode::selective,
                                                recompute_mode::full};
 inline constexpr bool sequence_parallel[] = {false, true};
@@ -147,7 +149,8 @@ struct training_search_space {
   std::span<const bool> chunked_loss = search_defaults::chunked_loss;
 
   /// Sets config.framework and every searched dimension but the hardware (nodes, gpus), the
-  /// micro-batch and the ZeRO stages to that framework's space: megatron, the defaults above
+  /// micro-batch and the ZeRO stages (but under torchtitan, ZeRO-3 only) to that framework's
+  /// space: megatron, torchtitan as megatron, the defaults above
   /// (expert parallelism search_defaults::moe_ep for a mixture of experts, tensor parallelism
   /// search_defaults::wide_tp when a node's NVLink domain is wider than 8 GPUs);
   /// transformers, what Hugging Face transformers runs: data parallelism (DDP, FSDP / DeepSpeed
@@ -174,6 +177,8 @@ struct training_search_space {
                            : search_defaults::precision_regimes;
     chunked_loss = hf ? std::span<const bool>(search_defaults::transformers_chunked_loss)
                       : search_defaults::chunked_loss;
+    // torchtitan: its only data parallelism is FSDP2, so its ZeRO stage is set too
+    if (f == framework_kind::torchtitan) zero = search_defaults::torchtitan_zero;
   }
 
   /// Configurations in the space: the product of the dimensions' sizes (UINT64_MAX when the
@@ -195,7 +200,7 @@ struct training_search_space {
   constexpr void validate() const {
     validate_run();
     validate_dimensions();
-    if (config.framework == framework_kind::megatron)
+    if (config.framework != framework_kind::transformers)  // torchtitan: Megatron's space
       validate_megatron();
     else
       validate_transformers();

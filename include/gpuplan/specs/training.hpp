@@ -78,11 +78,19 @@ enum class framework_kind : unsigned char {
   /// fp32 cross entropy, eager RMSNorm / SiLU / RoPE tensors, autocast's weight copies,
   /// gradient_checkpointing_enable(), PyTorch's caching allocator (models/framework_memory.hpp).
   transformers,
+  /// torchtitan (pytorch/torchtitan, arXiv:2410.06511): Llama blocks in PyTorch with FSDP2
+  /// (per-block all-gathers and reduce-scatters, prefetched), optional torch.compile per block
+  /// (`compile`), optional float8 GEMMs through torchao (dtype fp8: tensorwise dynamic scaling),
+  /// async TP (step_assumptions::tp_overlap), op-level selective (recompute selective) and
+  /// every-k-th-layer (recompute full with recompute_every k) activation checkpointing. Memory:
+  /// the Megatron profile (models/training_memory.hpp; docs/models/training-time.md, "The stacks").
+  torchtitan,
 };
 /// The names of framework_kind, as the CLI, JSON and text spell them (specs/enum_names.hpp).
 inline constexpr enumerator<framework_kind> framework_kind_names[] = {
     {framework_kind::megatron, "megatron"},
     {framework_kind::transformers, "transformers"},
+    {framework_kind::torchtitan, "torchtitan"},
 };
 constexpr const auto& enumerators(framework_kind) { return framework_kind_names; }
 
@@ -97,6 +105,14 @@ struct training_config {
   /// transformers only: a fused / chunked linear cross entropy (Liger Kernel's
   /// LigerFusedLinearCrossEntropy) instead of materialising b x s x vocab logits.
   bool chunked_loss = false;
+  /// transformers and torchtitan: torch.compile on each transformer block (torchtitan's
+  /// compile.enable, its apply_compile: one torch.compile per TransformerBlock; transformers: the
+  /// model compiled). Inductor fuses the elementwise chains between the GEMMs and attention into a
+  /// few kernels; the rest (GEMMs, attention, the loss) runs as before.
+  bool compile = false;
+  /// Under recompute full: checkpoint every k-th layer only (torchtitan's selective_ac_option =
+  /// k: "ac every positive int layer", a block is wrapped when layer_id % k == 0); 1: every layer.
+  int recompute_every = 1;
   /// Weights and activations. bf16/fp16: mixed precision; fp32: full precision (no separate
   /// master copy); fp8: Transformer Engine FP8 GEMMs over bf16 parameters.
   precision dtype = precision::bf16;
@@ -224,6 +240,15 @@ struct training_config {
     detail::check_input(!chunked_loss || framework == framework_kind::transformers,
                         "training_config.chunked_loss needs framework = transformers (Megatron's "
                         "cross entropy is already fused)");
+    detail::check_input(!compile || framework != framework_kind::megatron,
+                        "training_config.compile needs framework = transformers or torchtitan "
+                        "(Megatron's kernels are already fused)");
+    detail::check_input(recompute_every >= 1 && recompute_every <= 1000000,
+                        "training_config.recompute_every must be in [1, 1e6]", recompute_every);
+    detail::check_input(recompute_every == 1 || recompute == recompute_mode::full,
+                        "training_config.recompute_every > 1 needs recompute = full (every k-th "
+                        "layer checkpointed)",
+                        recompute_every);
     detail::check_input(!amp || dtype == precision::bf16 || dtype == precision::fp16,
                         "training_config.amp needs dtype bf16 or fp16 (the autocast dtype)");
   }
