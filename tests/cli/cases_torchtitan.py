@@ -99,6 +99,9 @@ def _():
         "megatron", "--compile")
     bad(r"--async-tp needs --compile", *base, "--framework", "torchtitan", "--async-tp")
     bad(r"--async-tp is torchtitan's", *base, "--framework", "megatron", "--async-tp")
+    # both set step.tp_overlap: refused rather than the later one winning silently
+    bad(r"--tp-comm-overlap and --async-tp both set step\.tp_overlap: give one", *base,
+        "--framework", "torchtitan", "--compile", "--async-tp=false", "--tp-comm-overlap")
     bad(r"torchtitan shards data parallelism with FSDP2: add --zero 3", "train", "--model",
         "Llama-3.1-8B", "--gpus", "8", "--framework", "torchtitan")
     bad(r"sequence-parallel.*add --sp", "train", "--model", "Llama-3.1-8B", "--gpus", "8",

@@ -612,17 +612,14 @@ TEST_CASE("eager PyTorch (Hugging Face) on one H100: measured step times, within
   // 4 x 8192 with gradient checkpointing: 0.947 s; the same model under autocast with fp32
   // parameters (amp) 8 x 2048: 0.379 s; Mistral 7B bf16 1 x 4096 with checkpointing: 0.632 s.
   // Small, launch-bound steps are predicted too fast (docs/models/training-time.md).
-  const transformer_spec llama32_1b{.name = "llama-3.2-1b", .layers = 16, .hidden = 2048,
-                                    .heads = 32, .kv_heads = 8, .head_dim = 64, .ffn = 8192,
-                                    .vocab = 128256, .tied_embeddings = true};
   const struct {
     const transformer_spec* m;
     int micro_batch, seq;
     bool checkpointing, amp;
     double seconds;
-  } runs[] = {{&llama32_1b, 8, 2048, false, false, 0.343},
-              {&llama32_1b, 4, 8192, true, false, 0.947},
-              {&llama32_1b, 8, 2048, false, true, 0.379},
+  } runs[] = {{&catalog::llama32_1b, 8, 2048, false, false, 0.343},
+              {&catalog::llama32_1b, 4, 8192, true, false, 0.947},
+              {&catalog::llama32_1b, 8, 2048, false, true, 0.379},
               {&catalog::mistral_7b, 1, 4096, true, false, 0.632}};
   for (const auto& r : runs) {
     training_plan p;
@@ -654,16 +651,13 @@ TEST_CASE("LoRA under eager PyTorch + PEFT on one H100: measured step times, med
   // checkpointing: 5.306 s. Held to the issue's target, the median error within 15%, and every
   // run within 20%: the base model already reads the full fine-tuning runs of the same table
   // 5-7% fast, and the longest run (5.3 s of sustained load) most (docs/models/training-time.md).
-  const transformer_spec llama32_1b{.name = "llama-3.2-1b", .layers = 16, .hidden = 2048,
-                                    .heads = 32, .kv_heads = 8, .head_dim = 64, .ffn = 8192,
-                                    .vocab = 128256, .tied_embeddings = true};
   const struct {
     const transformer_spec* m;
     int micro_batch, seq;
     bool checkpointing;
     double seconds;
-  } runs[] = {{&llama32_1b, 8, 2048, false, 0.395},
-              {&llama32_1b, 16, 2048, true, 1.047},
+  } runs[] = {{&catalog::llama32_1b, 8, 2048, false, 0.395},
+              {&catalog::llama32_1b, 16, 2048, true, 1.047},
               {&catalog::mistral_7b, 4, 2048, false, 0.785},
               {&catalog::mistral_7b, 8, 4096, true, 5.306}};
   std::vector<double> errors;

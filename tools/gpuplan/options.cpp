@@ -208,17 +208,19 @@ constexpr field step_assumption_table[] = {
      field_use::train},
 };
 
-/// Which step assumption each flag of step_assumption_table sets.
+/// Which step assumption each flag of step_assumption_table sets, and to what when the flag is
+/// on and off (a fraction hidden, or a boolean).
 struct step_flag {
   std::string_view key;
   std::string_view assumption;
+  std::string_view on, off;
 };
 constexpr step_flag step_flags[] = {
-    {"tp_comm_overlap", "step.tp_overlap"},
-    {"async_tp", "step.tp_overlap"},
-    {"overlap_grad_reduce", "step.overlap_grad_reduce"},
-    {"overlap_param_gather", "step.overlap_param_gather"},
-    {"overlap_p2p_comm", "step.p2p_overlap"},
+    {"tp_comm_overlap", "step.tp_overlap", "1", "0"},
+    {"async_tp", "step.tp_overlap", "1", "0"},
+    {"overlap_grad_reduce", "step.overlap_grad_reduce", "true", "false"},
+    {"overlap_param_gather", "step.overlap_param_gather", "true", "false"},
+    {"overlap_p2p_comm", "step.p2p_overlap", "1", "0"},
 };
 
 /// A plan's "assumptions" object as NAME, VALUE pairs: nested objects joined with '.', values
@@ -251,12 +253,11 @@ assumption_set assumptions_from(const settings& s) {
   std::map<std::string, std::string, std::less<>> by_flag;  // assumption -> the step flag
   for (const step_flag& f : step_flags) {
     if (!s.has(f.key)) continue;
-    const nlohmann::json& v = *s.value(f.key);
-    const std::string value = f.key == "tp_comm_overlap" || f.key == "async_tp" ||
-                                      f.key == "overlap_p2p_comm"
-                                  ? (v.get<bool>() ? "1" : "0")
-                                  : v.is_boolean() ? (v.get<bool>() ? "true" : "false")
-                                                   : v.dump();
+    // --tp-comm-overlap and --async-tp both set step.tp_overlap: one of them
+    if (const auto it = by_flag.find(f.assumption); it != by_flag.end())
+      throw usage_error(fmt::format("{} and {} both set {}: give one", it->second, s.name(f.key),
+                                    f.assumption));
+    const std::string value(s.flag(f.key).value_or(false) ? f.on : f.off);
     try {
       io::set_assumption(a, f.assumption, value);
     } catch (const io::error& e) {

@@ -459,15 +459,15 @@ constexpr void visit_fields(memory_assumptions& s, V&& v) {
           "Quantization\", sec. 2: block size 2048).");
   v("nf4_block", s.nf4_block,
     "QLoRA NF4: one absmax per 64 weights (Dettmers et al. 2023, \"QLoRA\", sec. 3: "
-          "blocksize 64).");
+          "blocksize 64; the constant nf4_block of specs/transformer.hpp).");
   v("nf4_double_quant", s.nf4_double_quant,
     "QLoRA double quantisation: the absmax constants are themselves quantised to 8 bits with "
           "one fp32 constant per 256 of them, 0.127 bits per parameter instead of 0.5 (QLoRA, sec. "
-          "3).");
+          "3; nf4_absmax_block of specs/transformer.hpp).");
   v("nf4_second_block", s.nf4_second_block,
     "QLoRA double quantisation: the absmax constants are themselves quantised to 8 bits with "
           "one fp32 constant per 256 of them, 0.127 bits per parameter instead of 0.5 (QLoRA, sec. "
-          "3).");
+          "3; nf4_absmax_block of specs/transformer.hpp).");
   v("fp8_weight_copies", s.fp8_weight_copies,
     "FP8 training with NVIDIA Transformer Engine keeps the bf16 (or fp32) parameter and "
           "caches FP8 copies of each GEMM weight across micro-batches: the FP8 weight and, on "

@@ -545,10 +545,6 @@ inline constexpr double autograd_accumulation_passes = 3.0;
 inline constexpr double hf_attention_projections = 4.0;
 /// Bytes read per element of an NF4 weight by bitsandbytes' dequantize_4bit: 4 bits (0.5 B).
 inline constexpr double nf4_packed_bytes = 0.5;
-/// Elements of the absmax vector under one fp32 constant with double quantisation:
-/// bitsandbytes' quantize_4bit(compress_statistics=True) calls quantize_blockwise(absmax,
-/// blocksize=256) (bitsandbytes/functional.py; QLoRA paper Sec. 3, "blocksize of 256").
-inline constexpr double nf4_absmax_block = 256.0;
 /// Bytes the dequantisation kernel of one NF4 weight element moves: the packed 4 bits and its
 /// share of the fp32 absmax (one per nf4_block weights) read, the 16-bit weight written.
 /// bitsandbytes' MatMul4Bit.forward runs `linear(A, F.dequantize_4bit(B, state).to(A.dtype).t())`

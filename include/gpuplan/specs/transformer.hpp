@@ -104,6 +104,10 @@ constexpr const auto& enumerators(quant_method) { return quant_method_names; }
 inline constexpr int mxfp4_block = 32;
 inline constexpr int nvfp4_block = 16;
 inline constexpr int nf4_block = 64;
+/// NF4 double quantisation: the absmax constants quantised in blocks of 256, one fp32 constant
+/// each (bitsandbytes quantize_4bit(compress_statistics=True) calls quantize_blockwise(absmax,
+/// blocksize=256), bitsandbytes/functional.py; QLoRA, Dettmers et al. 2023, Sec. 3).
+inline constexpr int nf4_absmax_block = 256;
 
 /// A quantised checkpoint's linear weights (embeddings, the LM head, norms and routers stay in
 /// 16 bits in every format above: each method's `modules_to_not_convert` / `ignore` defaults).
