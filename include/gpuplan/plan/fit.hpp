@@ -125,213 +125,294 @@ struct fit_report {
 
 namespace detail {
 
+/// What every advice rule of a training plan reads: the memory function (layout, config ->
+/// breakdown, and which layouts are valid), the plan, the capacity, and where the options go.
 template <class Memory>
-constexpr void training_advice(const Memory& memory, const parallel_layout& l,
-                               const training_config& c, data_size capacity,
-                               std::span<const gpu_spec> gpus, data_size own_memory,
-                               advice_list& out, bool structured, const candidate_bounds& b) {
-  auto consider = [&](name_string what, const parallel_layout& nl, const training_config& nc,
-                      advice_kind kind) {
-    const data_size total = memory(nl, nc).total();
-    out.add({what, total, capacity, nl.gpus(), total <= capacity, kind, nl});
-  };
-  // Sharding of model states over the data-parallel ranks.
-  if (l.dp * l.cp > 1)
-    for (int z = l.zero + 1; z <= 3; ++z) {
-      parallel_layout nl = l;
-      nl.zero = z;
-      consider(
-          (detail::name_builder{} << "ZeRO stage " << z << (z == 3 ? " (FSDP full shard)" : ""))
-              .out,
-          nl, c, advice_kind::configuration);
-    }
-  const bool hf = c.framework == framework_kind::transformers;
-  // The transformers profile's own levers: what Hugging Face users change first.
-  if (hf) {
-    if (c.recompute != recompute_mode::full) {
-      training_config nc = c;
-      nc.recompute = recompute_mode::full;
-      consider("gradient checkpointing (gradient_checkpointing_enable)", l, nc, advice_kind::configuration);
-    }
-    if (!c.chunked_loss) {
-      training_config nc = c;
-      nc.chunked_loss = true;
-      consider("chunked cross entropy (Liger fused linear CE)", l, nc, advice_kind::configuration);
-    }
-    if (c.amp || (c.master_weights && c.dtype != precision::fp32)) {
-      training_config nc = c;
-      set_regime(nc, precision_regime::pure);
-      if (nc.dtype == precision::fp32) nc.dtype = precision::bf16;
-      nc.grad_dtype = nc.dtype;
-      consider("pure bf16 (params, grads, AdamW states in bf16)", l, nc,
+struct training_advice_context {
+  const Memory& memory;
+  const parallel_layout& l;
+  const training_config& c;
+  data_size capacity;
+  advice_list& out;
+  bool structured;  ///< the workload has matrix shapes (tensor/pipeline parallelism, LoRA)
+  const candidate_bounds& b;
+
+  [[nodiscard]] constexpr data_size total(const parallel_layout& nl,
+                                          const training_config& nc) const {
+    return memory(nl, nc).total();
+  }
+  /// The plan changed to (nl, nc) as one option.
+  constexpr void consider(name_string what, const parallel_layout& nl, const training_config& nc,
+                          advice_kind kind) const {
+    const data_size t = total(nl, nc);
+    out.add({what, t, capacity, nl.gpus(), t <= capacity, kind, nl});
+  }
+  [[nodiscard]] constexpr bool transformers() const {
+    return c.framework == framework_kind::transformers;
+  }
+};
+
+/// Sharding of model states over the data-parallel ranks: each higher ZeRO stage.
+template <class Memory>
+constexpr void sharding_advice(const training_advice_context<Memory>& x) {
+  if (x.l.dp * x.l.cp <= 1) return;
+  for (int z = x.l.zero + 1; z <= 3; ++z) {
+    parallel_layout nl = x.l;
+    nl.zero = z;
+    x.consider(
+        (name_builder{} << "ZeRO stage " << z << (z == 3 ? " (FSDP full shard)" : "")).out, nl,
+        x.c, advice_kind::configuration);
+  }
+}
+
+/// Whether the pure-bf16 lever applies: mixed precision, or 16-bit weights with an fp32 master.
+constexpr bool pure_bf16_applies(const training_config& c) {
+  return c.amp || (c.master_weights && c.dtype != precision::fp32);
+}
+/// Whether the LoRA lever applies: a transformer not already trained with an adapter.
+constexpr bool lora_applies(const training_config& c, bool structured) {
+  return structured && c.lora_rank == 0 && c.qlora_rank == 0;
+}
+/// LoRA rank 16 on all linear layers, PEFT's usual first setting.
+inline constexpr int advice_lora_rank = 16;
+
+/// The transformers profile's own levers, each alone: what Hugging Face users change first.
+template <class Memory>
+constexpr void transformers_levers(const training_advice_context<Memory>& x) {
+  const training_config& c = x.c;
+  if (c.recompute != recompute_mode::full) {
+    training_config nc = c;
+    nc.recompute = recompute_mode::full;
+    x.consider("gradient checkpointing (gradient_checkpointing_enable)", x.l, nc,
                advice_kind::configuration);
-    }
-    if (structured && c.lora_rank == 0 && c.qlora_rank == 0) {
-      training_config nc = c;
-      nc.lora_rank = 16;
-      nc.lora_targets = lora_target::all_linear;
-      consider("LoRA rank 16 on all linear layers (PEFT)", l, nc, advice_kind::configuration);
-    }
-    // The levers together, least disruptive first, stopping as soon as the plan fits:
-    // checkpointing, chunked loss, pure bf16, LoRA, then halving the micro-batch.
-    {
-      training_config nc = c;
-      name_builder what{};
-      what << "together:";
-      int used = 0;
-      data_size total = memory(l, nc).total();
-      auto apply = [&](bool applies, auto&& change, std::string_view label) {
-        if (total <= capacity || !applies) return;
-        change(nc);
-        what << (used++ == 0 ? " " : " + ") << label;
-        total = memory(l, nc).total();
-      };
-      apply(nc.recompute != recompute_mode::full,
-            [](training_config& x) { x.recompute = recompute_mode::full; }, "ckpt");
-      apply(!nc.chunked_loss, [](training_config& x) { x.chunked_loss = true; }, "chunked CE");
-      apply(nc.amp || (nc.master_weights && nc.dtype != precision::fp32),
-            [](training_config& x) {
-              set_regime(x, precision_regime::pure);
-              x.grad_dtype = x.dtype;
-            },
-            "pure bf16");
-      apply(structured && nc.lora_rank == 0 && nc.qlora_rank == 0,
-            [](training_config& x) {
-              x.lora_rank = 16;
-              x.lora_targets = lora_target::all_linear;
-            },
-            "LoRA 16");
-      while (!(total <= capacity) && nc.micro_batch > 1) {
-        nc.micro_batch /= 2;
-        total = memory(l, nc).total();
-      }
-      if (nc.micro_batch != c.micro_batch) what << (used++ == 0 ? " " : " + ") << "micro-batch " << nc.micro_batch;
-      if (used >= 2) out.add({what.out, total, capacity, l.gpus(), total <= capacity, advice_kind::configuration, l});
-    }
-    // Shorter micro-batches, the same tokens per step by gradient accumulation.
-    for (int mb = c.micro_batch / 2; mb >= 1; mb /= 2) {
-      training_config nc = c;
-      nc.micro_batch = mb;
-      if (nc.global_batch == 0 && nc.micro_batches > 0) nc.micro_batches *= c.micro_batch / mb;
-      const data_size total = memory(l, nc).total();
-      if (total <= capacity || mb == 1) {
-        out.add({(name_builder{} << "micro-batch " << mb << " (gradient accumulation x"
+  }
+  if (!c.chunked_loss) {
+    training_config nc = c;
+    nc.chunked_loss = true;
+    x.consider("chunked cross entropy (Liger fused linear CE)", x.l, nc,
+               advice_kind::configuration);
+  }
+  if (pure_bf16_applies(c)) {
+    training_config nc = c;
+    set_regime(nc, precision_regime::pure);
+    if (nc.dtype == precision::fp32) nc.dtype = precision::bf16;
+    nc.grad_dtype = nc.dtype;
+    x.consider("pure bf16 (params, grads, AdamW states in bf16)", x.l, nc,
+               advice_kind::configuration);
+  }
+  if (lora_applies(c, x.structured)) {
+    training_config nc = c;
+    nc.lora_rank = advice_lora_rank;
+    nc.lora_targets = lora_target::all_linear;
+    x.consider("LoRA rank 16 on all linear layers (PEFT)", x.l, nc, advice_kind::configuration);
+  }
+}
+
+/// The transformers levers together, least disruptive first, stopping as soon as the plan
+/// fits: checkpointing, chunked loss, pure bf16, LoRA, then halving the micro-batch.
+template <class Memory>
+constexpr void transformers_levers_together(const training_advice_context<Memory>& x) {
+  training_config nc = x.c;
+  name_builder what{};
+  what << "together:";
+  int used = 0;
+  data_size total = x.total(x.l, nc);
+  auto apply = [&](bool applies, auto&& change, std::string_view label) {
+    if (total <= x.capacity || !applies) return;
+    change(nc);
+    what << (used++ == 0 ? " " : " + ") << label;
+    total = x.total(x.l, nc);
+  };
+  apply(nc.recompute != recompute_mode::full,
+        [](training_config& y) { y.recompute = recompute_mode::full; }, "ckpt");
+  apply(!nc.chunked_loss, [](training_config& y) { y.chunked_loss = true; }, "chunked CE");
+  apply(pure_bf16_applies(nc),
+        [](training_config& y) {
+          set_regime(y, precision_regime::pure);
+          y.grad_dtype = y.dtype;
+        },
+        "pure bf16");
+  apply(lora_applies(nc, x.structured),
+        [](training_config& y) {
+          y.lora_rank = advice_lora_rank;
+          y.lora_targets = lora_target::all_linear;
+        },
+        "LoRA 16");
+  while (!(total <= x.capacity) && nc.micro_batch > 1) {
+    nc.micro_batch /= 2;
+    total = x.total(x.l, nc);
+  }
+  if (nc.micro_batch != x.c.micro_batch)
+    what << (used++ == 0 ? " " : " + ") << "micro-batch " << nc.micro_batch;
+  if (used >= 2)
+    x.out.add({what.out, total, x.capacity, x.l.gpus(), total <= x.capacity,
+               advice_kind::configuration, x.l});
+}
+
+/// Shorter micro-batches, the same tokens per step by gradient accumulation: the longest that
+/// fits, or micro-batch 1.
+template <class Memory>
+constexpr void smaller_micro_batch(const training_advice_context<Memory>& x) {
+  const training_config& c = x.c;
+  for (int mb = c.micro_batch / 2; mb >= 1; mb /= 2) {
+    training_config nc = c;
+    nc.micro_batch = mb;
+    if (nc.global_batch == 0 && nc.micro_batches > 0) nc.micro_batches *= c.micro_batch / mb;
+    const data_size total = x.total(x.l, nc);
+    if (total <= x.capacity || mb == 1) {
+      x.out.add({(name_builder{} << "micro-batch " << mb << " (gradient accumulation x"
                                  << c.micro_batch / mb << ")")
                      .out,
-                 total, capacity, l.gpus(), total <= capacity, advice_kind::configuration, l});
-        break;
-      }
+                 total, x.capacity, x.l.gpus(), total <= x.capacity,
+                 advice_kind::configuration, x.l});
+      return;
     }
   }
-  // Recomputation.
-  if (!hf && structured && c.recompute == recompute_mode::none) {
+}
+
+/// Recomputation, optimizer-state quantisation, QLoRA and CPU offload (the offloads modelled
+/// for the Megatron/DeepSpeed accounting only).
+template <class Memory>
+constexpr void configuration_advice(const training_advice_context<Memory>& x) {
+  const training_config& c = x.c;
+  const parallel_layout& l = x.l;
+  const bool hf = x.transformers();
+  if (!hf && x.structured && c.recompute == recompute_mode::none) {
     training_config nc = c;
     nc.recompute = recompute_mode::selective;
-    consider("selective activation recomputation", l, nc, advice_kind::configuration);
+    x.consider("selective activation recomputation", l, nc, advice_kind::configuration);
   }
   if (!hf && c.recompute != recompute_mode::full) {
     training_config nc = c;
     nc.recompute = recompute_mode::full;
-    consider("full activation recomputation", l, nc, advice_kind::configuration);
+    x.consider("full activation recomputation", l, nc, advice_kind::configuration);
   }
   if (l.dp * l.cp > 1 && l.zero < 3 && c.recompute != recompute_mode::full) {
     parallel_layout nl = l;
     nl.zero = 3;
     training_config nc = c;
     nc.recompute = recompute_mode::full;
-    consider("ZeRO stage 3 + full recomputation", nl, nc, advice_kind::configuration);
+    x.consider("ZeRO stage 3 + full recomputation", nl, nc, advice_kind::configuration);
   }
-  // Optimizer-state quantisation.
   if (c.optimizer == optimizer_kind::adamw || c.optimizer == optimizer_kind::adam) {
     training_config nc = c;
     nc.optimizer = optimizer_kind::adamw8bit;
-    consider("8-bit AdamW (bitsandbytes)", l, nc, advice_kind::configuration);
+    x.consider("8-bit AdamW (bitsandbytes)", l, nc, advice_kind::configuration);
   }
-  if (structured && c.lora_rank > 0) {
+  if (x.structured && c.lora_rank > 0) {
     training_config nc = c;
     nc.qlora_rank = c.lora_rank;
     nc.lora_rank = 0;
-    consider((detail::name_builder{} << "QLoRA (4-bit NF4 base, rank " << c.lora_rank << ")").out,
-             l, nc, advice_kind::configuration);
+    x.consider((name_builder{} << "QLoRA (4-bit NF4 base, rank " << c.lora_rank << ")").out, l,
+               nc, advice_kind::configuration);
   }
-  // CPU offload (modelled for the Megatron/DeepSpeed accounting only).
   if (!hf && c.offload == offload_kind::none) {
     parallel_layout nl = l;
     if (nl.zero < 2 && nl.dp * nl.cp > 1) nl.zero = 2;
     training_config nc = c;
     nc.offload = offload_kind::optimizer;
-    consider("CPU offload of the optimizer (ZeRO-Offload)", nl, nc, advice_kind::configuration);
+    x.consider("CPU offload of the optimizer (ZeRO-Offload)", nl, nc,
+               advice_kind::configuration);
   }
   if (!hf && c.offload != offload_kind::params) {
     parallel_layout nl = l;
     nl.zero = 3;
     training_config nc = c;
     nc.offload = offload_kind::params;
-    consider("CPU offload of parameters and optimizer (ZeRO-Infinity)", nl, nc, advice_kind::configuration);
+    x.consider("CPU offload of parameters and optimizer (ZeRO-Infinity)", nl, nc,
+               advice_kind::configuration);
   }
-  // More GPUs: FSDP over more data-parallel ranks; tensor or pipeline parallelism. Each grows
-  // until the plan fits, and the last layout tried is the option.
-  auto grow = [&](parallel_dim dim, int growth, const char* what) {
-    advice last{};
-    bool any = false;
-    for_each_growth(l, dim, growth, [&](parallel_layout nl) {
-      if (dim == parallel_dim::dp) nl.zero = 3;
-      if (dim == parallel_dim::tp) {
-        if (nl.tp > b.max_tp) return true;
-        nl.sequence_parallel = true;
-      }
-      if (!memory.valid(nl)) return false;
-      const data_size total = memory(nl, c).total();
-      const int degree = dim == parallel_dim::dp ? nl.dp : dim == parallel_dim::tp ? nl.tp : nl.pp;
-      last = {(name_builder{} << what << degree << " (" << nl.gpus() << " GPUs)").out, total,
-              capacity, nl.gpus(), total <= capacity, advice_kind::more_gpus, nl};
-      any = true;
-      return last.fits;
-    });
-    if (any) out.add(last);
-  };
-  grow(parallel_dim::dp, b.dp_growth, "ZeRO-3 over dp ");
-  if (structured && !hf) {  // transformers alone has no tensor or pipeline parallelism
-    grow(parallel_dim::tp, b.tp_growth, "tensor parallel ");
-    grow(parallel_dim::pp, b.pp_growth, "pipeline parallel ");
-  }
-  // The smallest combined plan: ZeRO-3 and full recomputation with tensor (inside one NVLink
-  // domain), pipeline and data parallelism grown by powers of two; fewest GPUs, then least
-  // memory.
-  if (structured && !hf) {
-    advice found{};
-    bool any = false;
-    training_config nc = c;
-    nc.recompute = recompute_mode::full;
-    for_each_combined(l, b, [&](const parallel_layout& nl) {
-      if (!memory.valid(nl)) return;
-      if (any && nl.gpus() > found.gpus) return;
-      const data_size total = memory(nl, nc).total();
-      if (!(total <= capacity)) return;
-      if (any && nl.gpus() == found.gpus && !(total < found.total)) return;
-      found = {(name_builder{} << "dp " << nl.dp << " x tp " << nl.tp << " x pp " << nl.pp
-                               << (nl.zero == 3 ? ", ZeRO-3" : "") << ", full recompute")
-                   .out,
-               total, capacity, nl.gpus(), true, advice_kind::more_gpus, nl};
-      any = true;
-    });
-    if (any) out.add(found);
-  }
-  // Another GPU: the smallest catalog GPU with more memory on which the plan fits.
+}
+
+/// More GPUs along one dimension (ZeRO-3 over more data-parallel ranks, tensor or pipeline
+/// parallelism), grown until the plan fits; the last layout tried is the option.
+template <class Memory>
+constexpr void grow_advice(const training_advice_context<Memory>& x, parallel_dim dim,
+                           int growth, const char* what) {
+  advice last{};
+  bool any = false;
+  for_each_growth(x.l, dim, growth, [&](parallel_layout nl) {
+    if (dim == parallel_dim::dp) nl.zero = 3;
+    if (dim == parallel_dim::tp) {
+      if (nl.tp > x.b.max_tp) return true;
+      nl.sequence_parallel = true;
+    }
+    if (!x.memory.valid(nl)) return false;
+    const data_size total = x.total(nl, x.c);
+    const int degree = dim == parallel_dim::dp ? nl.dp : dim == parallel_dim::tp ? nl.tp : nl.pp;
+    last = {(name_builder{} << what << degree << " (" << nl.gpus() << " GPUs)").out, total,
+            x.capacity, nl.gpus(), total <= x.capacity, advice_kind::more_gpus, nl};
+    any = true;
+    return last.fits;
+  });
+  if (any) x.out.add(last);
+}
+
+/// The smallest combined plan: ZeRO-3 and full recomputation with tensor (inside one NVLink
+/// domain), pipeline and data parallelism grown by powers of two; fewest GPUs, then least
+/// memory.
+template <class Memory>
+constexpr void combined_advice(const training_advice_context<Memory>& x) {
+  advice found{};
+  bool any = false;
+  training_config nc = x.c;
+  nc.recompute = recompute_mode::full;
+  for_each_combined(x.l, x.b, [&](const parallel_layout& nl) {
+    if (!x.memory.valid(nl)) return;
+    if (any && nl.gpus() > found.gpus) return;
+    const data_size total = x.total(nl, nc);
+    if (!(total <= x.capacity)) return;
+    if (any && nl.gpus() == found.gpus && !(total < found.total)) return;
+    found = {(name_builder{} << "dp " << nl.dp << " x tp " << nl.tp << " x pp " << nl.pp
+                             << (nl.zero == 3 ? ", ZeRO-3" : "") << ", full recompute")
+                 .out,
+             total, x.capacity, nl.gpus(), true, advice_kind::more_gpus, nl};
+    any = true;
+  });
+  if (any) x.out.add(found);
+}
+
+/// Another GPU: the smallest catalog GPU with more memory than `own_memory` on which the plan
+/// fits.
+template <class Memory>
+constexpr void other_gpu_advice(const training_advice_context<Memory>& x,
+                                std::span<const gpu_spec> gpus, data_size own_memory) {
   const gpu_spec* best = nullptr;
-  data_size best_total{};
-  const data_size need = memory(l, c).total();
+  const data_size need = x.total(x.l, x.c);
   for (const gpu_spec& g : gpus) {
     if (!(g.plannable_memory() > own_memory)) continue;
     if (need > g.plannable_memory()) continue;
-    if (best == nullptr || g.plannable_memory() < best->plannable_memory()) {
-      best = &g;
-      best_total = need;
-    }
+    if (best == nullptr || g.plannable_memory() < best->plannable_memory()) best = &g;
   }
   if (best != nullptr)
-    out.add({best->name, best_total, best->plannable_memory(), l.gpus(), true,
-             advice_kind::other_gpu, l, best->name});
+    x.out.add({best->name, need, best->plannable_memory(), x.l.gpus(), true,
+               advice_kind::other_gpu, x.l, best->name});
+}
+
+/// Every option for a training plan that does not fit, in this order (advice_list::rank sorts
+/// them afterwards): sharding, the transformers levers, configuration changes, more GPUs,
+/// another GPU.
+template <class Memory>
+constexpr void training_advice(const Memory& memory, const parallel_layout& l,
+                               const training_config& c, data_size capacity,
+                               std::span<const gpu_spec> gpus, data_size own_memory,
+                               advice_list& out, bool structured, const candidate_bounds& b) {
+  const training_advice_context<Memory> x{memory, l, c, capacity, out, structured, b};
+  sharding_advice(x);
+  const bool hf = x.transformers();
+  if (hf) {
+    transformers_levers(x);
+    transformers_levers_together(x);
+    smaller_micro_batch(x);
+  }
+  configuration_advice(x);
+  grow_advice(x, parallel_dim::dp, b.dp_growth, "ZeRO-3 over dp ");
+  if (structured && !hf) {  // transformers alone has no tensor or pipeline parallelism
+    grow_advice(x, parallel_dim::tp, b.tp_growth, "tensor parallel ");
+    grow_advice(x, parallel_dim::pp, b.pp_growth, "pipeline parallel ");
+  }
+  if (structured && !hf) combined_advice(x);
+  other_gpu_advice(x, gpus, own_memory);
 }
 
 }  // namespace detail
