@@ -382,17 +382,13 @@ inline void read_quantization(const nlohmann::json& cfg, const json_source& src,
 
 }  // namespace detail
 
-/// The transformer a Hugging Face config describes. `name` names the model (e.g. the folder the
-/// config came from); when empty, the config's `_name_or_path` or its architecture is used.
-inline transformer_spec from_hf_config(const nlohmann::json& cfg, const json_source& src,
-                                       std::string_view name = {}) {
-  using detail::hf_family;
-  if (!cfg.is_object()) throw error(src.file + ": a config.json must hold a JSON object");
-  const hf_family family = detail::hf_family_of(cfg, src);
-  transformer_spec m;
+namespace detail {
 
-  // The label: `name`, else _name_or_path (up to a NUL, which would end the name early), else
-  // the architecture. `architectures` may be present but null: model_type named the family then.
+/// The model's label: `name`, else _name_or_path (up to a NUL, which would end the name early),
+/// else the architecture. `architectures` may be present but null: model_type named the family
+/// then.
+inline name_string hf_label(const nlohmann::json& cfg, const json_source& src,
+                            std::string_view name) {
   std::string label(name);
   if (label.empty()) label = get_string_or(cfg, "_name_or_path", src, "");
   label = label.substr(0, label.find('\0'));
@@ -400,37 +396,34 @@ inline transformer_spec from_hf_config(const nlohmann::json& cfg, const json_sou
     label = has(cfg, "architectures") ? cfg.at("architectures")[0].get<std::string>()
                                       : get_string(cfg, "model_type", src);
   if (label.size() > name_string::capacity) label.resize(name_string::capacity);
-  m.name = name_string::from(label);
-  m.native_dtype = detail::hf_dtype(cfg, src);
+  return name_string::from(label);
+}
 
-  if (family == hf_family::gpt2) {
-    m.hidden = get_count(cfg, "n_embd", src);
-    m.layers = get_layer_count(cfg, "n_layer", src);
-    m.heads = get_count(cfg, "n_head", src);
-    m.kv_heads = m.heads;
-    if (m.hidden % m.heads != 0)
-      throw error(src.where("n_head") + " (" + std::to_string(m.heads) +
-                  ") does not divide n_embd (" + std::to_string(m.hidden) + ")");
-    m.head_dim = m.hidden / m.heads;
-    m.ffn = get_count_or(cfg, "n_inner", src, 4 * m.hidden);
-    m.ffn_type = ffn_kind::mlp;
-    m.vocab = get_count(cfg, "vocab_size", src);
-    m.max_positions =
-        has(cfg, "n_positions") ? get_count(cfg, "n_positions", src) : get_count(cfg, "n_ctx", src);
-    m.positions = position_kind::learned;
-    m.norm = norm_kind::layernorm;
-    m.qkv_bias = m.out_bias = m.mlp_bias = true;
-    m.tied_embeddings = get_bool_or(cfg, "tie_word_embeddings", src, true);
-    return m;
-  }
+/// GPT-2's keys (n_embd, n_layer, n_head, ...): LayerNorm, a GELU MLP, learned positions, biases.
+inline void read_gpt2(const nlohmann::json& cfg, const json_source& src, transformer_spec& m) {
+  m.hidden = get_count(cfg, "n_embd", src);
+  m.layers = get_layer_count(cfg, "n_layer", src);
+  m.heads = get_count(cfg, "n_head", src);
+  m.kv_heads = m.heads;
+  if (m.hidden % m.heads != 0)
+    throw error(src.where("n_head") + " (" + std::to_string(m.heads) +
+                ") does not divide n_embd (" + std::to_string(m.hidden) + ")");
+  m.head_dim = m.hidden / m.heads;
+  m.ffn = get_count_or(cfg, "n_inner", src, 4 * m.hidden);
+  m.ffn_type = ffn_kind::mlp;
+  m.vocab = get_count(cfg, "vocab_size", src);
+  m.max_positions =
+      has(cfg, "n_positions") ? get_count(cfg, "n_positions", src) : get_count(cfg, "n_ctx", src);
+  m.positions = position_kind::learned;
+  m.norm = norm_kind::layernorm;
+  m.qkv_bias = m.out_bias = m.mlp_bias = true;
+  m.tied_embeddings = get_bool_or(cfg, "tie_word_embeddings", src, true);
+}
 
-  // Gemma 3's multimodal config nests the text model; its vision tower counts in the weights.
-  const bool nested = family == hf_family::gemma3;
-  if (nested && !(has(cfg, "text_config") && cfg.at("text_config").is_object()))
-    throw error(src.where("text_config") + " is missing (Gemma3ForConditionalGeneration keeps "
-                "the text model's keys there)");
-  const nlohmann::json& tc = nested ? cfg.at("text_config") : cfg;
-  const json_source ts{src.file, src.key_prefix + (nested ? "text_config." : "")};
+/// The shape keys every rotary family shares (hidden_size, num_hidden_layers, the heads, the FFN,
+/// the vocabulary and the context), read from `tc` (the text model's keys).
+inline void read_rotary_shape(const nlohmann::json& tc, const json_source& ts, hf_family family,
+                              transformer_spec& m) {
   const bool gemma3 = family == hf_family::gemma3 || family == hf_family::gemma3_text;
   m.hidden = get_count(tc, "hidden_size", ts);
   m.layers = get_layer_count(tc, "num_hidden_layers", ts);
@@ -458,20 +451,29 @@ inline transformer_spec from_hf_config(const nlohmann::json& cfg, const json_sou
   // (max_position_embeddings: 0 was accepted; gpuplan issue 22).
   m.max_positions = get_count_or(tc, "max_position_embeddings", ts, gemma3 ? 131072 : 0);
   m.positions = position_kind::rotary;
+}
 
-  if (family == hf_family::gpt_neox) {
-    m.ffn_type = ffn_kind::mlp;
-    m.norm = norm_kind::layernorm;
-    m.qkv_bias = m.out_bias = get_bool_or(cfg, "attention_bias", src, true);
-    m.mlp_bias = true;
-    m.tied_embeddings = get_bool_or(cfg, "tie_word_embeddings", src, false);
-    return m;
-  }
+/// Mixtral's experts: num_local_experts of the FFN's size, num_experts_per_tok of them a token.
+inline void read_mixtral(const nlohmann::json& cfg, const json_source& src, transformer_spec& m) {
+  m.moe.experts = get_count(cfg, "num_local_experts", src);
+  m.moe.experts_per_token = get_count(cfg, "num_experts_per_tok", src);
+  if (m.moe.experts_per_token > m.moe.experts)
+    throw error(src.where("num_experts_per_tok") + " (" +
+                std::to_string(m.moe.experts_per_token) + ") exceeds num_local_experts (" +
+                std::to_string(m.moe.experts) + ")");
+  m.moe.expert_ffn = m.ffn;
+}
 
-  // The Llama family and its descendants: RMSNorm, SwiGLU, rotary.
+/// The Llama family and its descendants (RMSNorm, SwiGLU, rotary): the keys beyond the shape,
+/// each family's own. `tc`/`ts`: the text model's keys (Gemma 3's multimodal config nests them).
+inline void read_llama_family(const nlohmann::json& cfg, const json_source& src,
+                              const nlohmann::json& tc, const json_source& ts, hf_family family,
+                              transformer_spec& m) {
+  const bool nested = family == hf_family::gemma3;
   m.ffn_type = ffn_kind::gated;
   m.norm = norm_kind::rmsnorm;
-  const bool gemma = family == hf_family::gemma2 || gemma3;
+  const bool gemma = family == hf_family::gemma2 || family == hf_family::gemma3 ||
+                     family == hf_family::gemma3_text;
   m.tied_embeddings = get_bool_or(nested ? cfg : tc, "tie_word_embeddings", src, gemma);
   if (nested) m.tied_embeddings = get_bool_or(tc, "tie_word_embeddings", ts, m.tied_embeddings);
   // Sliding-window attention: Mistral's and Phi-3's `sliding_window` (null: none); Qwen2 and
@@ -490,26 +492,52 @@ inline transformer_spec from_hf_config(const nlohmann::json& cfg, const json_sou
       m.qkv_bias = true;  // Qwen2Attention: q_proj, k_proj, v_proj with bias; o_proj without
       break;
     case hf_family::qwen3:
-    case hf_family::qwen3_moe: detail::read_qwen3(cfg, src, m, family == hf_family::qwen3_moe); break;
-    case hf_family::mixtral: {
-      m.moe.experts = get_count(cfg, "num_local_experts", src);
-      m.moe.experts_per_token = get_count(cfg, "num_experts_per_tok", src);
-      if (m.moe.experts_per_token > m.moe.experts)
-        throw error(src.where("num_experts_per_tok") + " (" +
-                    std::to_string(m.moe.experts_per_token) + ") exceeds num_local_experts (" +
-                    std::to_string(m.moe.experts) + ")");
-      m.moe.expert_ffn = m.ffn;
-      break;
-    }
+    case hf_family::qwen3_moe: read_qwen3(cfg, src, m, family == hf_family::qwen3_moe); break;
+    case hf_family::mixtral: read_mixtral(cfg, src, m); break;
     case hf_family::deepseek_v2:
-    case hf_family::deepseek_v3: detail::read_deepseek(cfg, src, m, family); break;
-    case hf_family::gpt_oss: detail::read_gpt_oss(cfg, src, m); break;
+    case hf_family::deepseek_v3: read_deepseek(cfg, src, m, family); break;
+    case hf_family::gpt_oss: read_gpt_oss(cfg, src, m); break;
     case hf_family::gemma2:
     case hf_family::gemma3:
-    case hf_family::gemma3_text: detail::read_gemma(cfg, tc, ts, m, family); break;
+    case hf_family::gemma3_text: read_gemma(cfg, tc, ts, m, family); break;
     default:
       break;
   }
+}
+
+}  // namespace detail
+
+/// The transformer a Hugging Face config describes. `name` names the model (e.g. the folder the
+/// config came from); when empty, the config's `_name_or_path` or its architecture is used.
+inline transformer_spec from_hf_config(const nlohmann::json& cfg, const json_source& src,
+                                       std::string_view name = {}) {
+  using detail::hf_family;
+  if (!cfg.is_object()) throw error(src.file + ": a config.json must hold a JSON object");
+  const hf_family family = detail::hf_family_of(cfg, src);
+  transformer_spec m;
+  m.name = detail::hf_label(cfg, src, name);
+  m.native_dtype = detail::hf_dtype(cfg, src);
+  if (family == hf_family::gpt2) {
+    detail::read_gpt2(cfg, src, m);
+    return m;
+  }
+  // Gemma 3's multimodal config nests the text model; its vision tower counts in the weights.
+  const bool nested = family == hf_family::gemma3;
+  if (nested && !(has(cfg, "text_config") && cfg.at("text_config").is_object()))
+    throw error(src.where("text_config") + " is missing (Gemma3ForConditionalGeneration keeps "
+                "the text model's keys there)");
+  const nlohmann::json& tc = nested ? cfg.at("text_config") : cfg;
+  const json_source ts{src.file, src.key_prefix + (nested ? "text_config." : "")};
+  detail::read_rotary_shape(tc, ts, family, m);
+  if (family == hf_family::gpt_neox) {
+    m.ffn_type = ffn_kind::mlp;
+    m.norm = norm_kind::layernorm;
+    m.qkv_bias = m.out_bias = get_bool_or(cfg, "attention_bias", src, true);
+    m.mlp_bias = true;
+    m.tied_embeddings = get_bool_or(cfg, "tie_word_embeddings", src, false);
+    return m;
+  }
+  detail::read_llama_family(cfg, src, tc, ts, family, m);
   detail::read_quantization(cfg, src, m);
   return m;
 }
