@@ -443,6 +443,54 @@ struct csv_columns {
   std::size_t count = 0;
 };
 
+/// The columns a CSV header row names (nvidia-smi's or the plain CSV's); sets d's format and
+/// throughput unit, and refuses a header without the GPU or utilisation column.
+inline csv_columns csv_header(const std::vector<std::string>& f, const std::string& file,
+                              std::size_t row, monitoring_data& d) {
+  csv_columns c;
+  c.count = f.size();
+  bool smi = false;
+  for (std::size_t k = 0; k < f.size(); ++k) {
+    std::string unit;
+    const std::string key = column_key(f[k], &unit);
+    const int kk = static_cast<int>(k);
+    // nvidia-smi's columns are dotted names ("memory.used") and number GPUs by "index".
+    smi = smi || key == "index" || key.find('.') != std::string::npos;
+    if (key == "timestamp") c.time = kk;
+    else if (key == "index" || key == "gpu" || key == "gpu_id") c.gpu = kk;
+    else if ((key == "uuid" || key == "pci.bus_id") && c.gpu < 0) c.gpu = kk;
+    else if (key == "utilization.gpu" || key == "utilization") {
+      c.util = kk;
+    } else if (key == "memory.used" || key == "memory_used") {
+      c.memory = kk;
+      c.memory_unit = unit;
+    } else if (key == "power.draw" || key == "power" || key == "power.draw.average" ||
+               key == "power.draw.instant") {
+      if (c.power < 0 || key == "power.draw") c.power = kk;
+    } else if (key == "tokens_per_s" || key == "requests_per_s") {
+      if (c.throughput >= 0)
+        throw error(file + ":" + std::to_string(row) +
+                    ": both 'tokens_per_s' and 'requests_per_s': give one throughput column");
+      c.throughput = kk;
+      c.throughput_unit = key == "tokens_per_s" ? "tokens/s" : "requests/s";
+    }
+  }
+  const std::string_view util_name = smi ? "utilization.gpu" : "utilization";
+  if (c.gpu < 0)
+    throw error(file + ":" + std::to_string(row) + ": missing column '" +
+                (smi ? std::string("index") : std::string("gpu")) +
+                "' (the GPU of each row)");
+  if (c.util < 0)
+    throw error(file + ":" + std::to_string(row) + ": missing column '" +
+                std::string(util_name) + "'");
+  d.format = smi ? monitoring_format::nvidia_smi : monitoring_format::plain_csv;
+  if (!d.throughput_unit.empty() && c.throughput_unit != d.throughput_unit)
+    throw error(file + ":" + std::to_string(row) + ": the throughput column changed from " +
+                d.throughput_unit + " to " + c.throughput_unit);
+  if (c.throughput >= 0) d.throughput_unit = c.throughput_unit;
+  return c;
+}
+
 inline monitoring_data read_csv(text_source& src, const std::string& file,
                                 const read_options& o) {
   monitoring_data d;
@@ -465,48 +513,7 @@ inline monitoring_data read_csv(text_source& src, const std::string& file,
     bool is_header = false;
     for (const std::string& cell : f) is_header = is_header || column_key(cell) == "timestamp";
     if (is_header) {
-      csv_columns c;
-      c.count = f.size();
-      bool smi = false;
-      for (std::size_t k = 0; k < f.size(); ++k) {
-        std::string unit;
-        const std::string key = column_key(f[k], &unit);
-        const int kk = static_cast<int>(k);
-        // nvidia-smi's columns are dotted names ("memory.used") and number GPUs by "index".
-        smi = smi || key == "index" || key.find('.') != std::string::npos;
-        if (key == "timestamp") c.time = kk;
-        else if (key == "index" || key == "gpu" || key == "gpu_id") c.gpu = kk;
-        else if ((key == "uuid" || key == "pci.bus_id") && c.gpu < 0) c.gpu = kk;
-        else if (key == "utilization.gpu" || key == "utilization") {
-          c.util = kk;
-        } else if (key == "memory.used" || key == "memory_used") {
-          c.memory = kk;
-          c.memory_unit = unit;
-        } else if (key == "power.draw" || key == "power" || key == "power.draw.average" ||
-                   key == "power.draw.instant") {
-          if (c.power < 0 || key == "power.draw") c.power = kk;
-        } else if (key == "tokens_per_s" || key == "requests_per_s") {
-          if (c.throughput >= 0)
-            throw error(file + ":" + std::to_string(row) +
-                        ": both 'tokens_per_s' and 'requests_per_s': give one throughput column");
-          c.throughput = kk;
-          c.throughput_unit = key == "tokens_per_s" ? "tokens/s" : "requests/s";
-        }
-      }
-      const std::string_view util_name = smi ? "utilization.gpu" : "utilization";
-      if (c.gpu < 0)
-        throw error(file + ":" + std::to_string(row) + ": missing column '" +
-                    (smi ? std::string("index") : std::string("gpu")) +
-                    "' (the GPU of each row)");
-      if (c.util < 0)
-        throw error(file + ":" + std::to_string(row) + ": missing column '" +
-                    std::string(util_name) + "'");
-      d.format = smi ? monitoring_format::nvidia_smi : monitoring_format::plain_csv;
-      if (!d.throughput_unit.empty() && c.throughput_unit != d.throughput_unit)
-        throw error(file + ":" + std::to_string(row) + ": the throughput column changed from " +
-                    d.throughput_unit + " to " + c.throughput_unit);
-      if (c.throughput >= 0) d.throughput_unit = c.throughput_unit;
-      cols = c;
+      cols = csv_header(f, file, row, d);
       header = f;
       have_header = true;
       continue;
@@ -562,6 +569,110 @@ inline monitoring_data read_csv_text(const std::string& text, const std::string&
 
 // ---- Prometheus range query (dcgm-exporter) ------------------------------------------------------
 
+/// The readings of each DCGM metric at one (gpu, time), merged across metrics: a sum and a count
+/// each, so a metric repeated at one time (two series of one GPU) is averaged and counted.
+struct dcgm_mean {
+  double sum = 0;
+  int n = 0;
+  void add(double x) { sum += x, ++n; }
+  [[nodiscard]] double value() const { return sum / n; }
+};
+struct dcgm_readings {
+  dcgm_mean util_pct, util_ratio, fb_used, power_w;
+};
+/// The DCGM fields the reader uses; `other` for the rest (skipped).
+enum class dcgm_field : unsigned char { util_pct, util_ratio, fb_used, power_w, other };
+
+/// One value of a DCGM series, checked against its field's range and added to `r`.
+inline void add_dcgm_value(dcgm_field kind, double x, const std::string& at,
+                           const std::string& metric, const std::string& shown,
+                           dcgm_readings& r) {
+  switch (kind) {
+    case dcgm_field::util_pct:
+      if (x < 0 || x > 100) throw error(at + " (" + metric + "): " + shown + " is outside 0-100%");
+      r.util_pct.add(x / 100.0);
+      break;
+    case dcgm_field::util_ratio:
+      if (x < 0 || x > 1) throw error(at + " (" + metric + "): " + shown + " is outside 0-1");
+      r.util_ratio.add(x);
+      break;
+    case dcgm_field::fb_used:
+      if (x < 0) throw error(at + " (" + metric + "): negative memory");
+      if (!(x * 1048576.0 <= max_sample_bytes))
+        throw error(at + " (" + metric + "): " + shown + " MiB is too large (more than 1 PiB)");
+      r.fb_used.add(x);
+      break;
+    case dcgm_field::power_w:
+      if (x < 0) throw error(at + " (" + metric + "): negative power");
+      if (x > max_sample_watts)
+        throw error(at + " (" + metric + "): " + shown + " W is too large (more than 1 MW)");
+      r.power_w.add(x);
+      break;
+    case dcgm_field::other: break;
+  }
+}
+
+/// The field a series' metric name carries; refuses a series without `__name__` (an expression).
+inline dcgm_field dcgm_field_of(const std::string& metric, const std::string& where) {
+  if (metric == "DCGM_FI_DEV_GPU_UTIL") return dcgm_field::util_pct;
+  if (metric == "DCGM_FI_PROF_GR_ENGINE_ACTIVE") return dcgm_field::util_ratio;
+  if (metric == "DCGM_FI_DEV_FB_USED") return dcgm_field::fb_used;
+  if (metric == "DCGM_FI_DEV_POWER_USAGE") return dcgm_field::power_w;
+  if (metric.empty())
+    throw error(where + ": metric has no '__name__' label (query the raw DCGM metric, e.g. "
+                        "DCGM_FI_DEV_GPU_UTIL, not an expression)");
+  return dcgm_field::other;  // other DCGM fields are not used
+}
+
+using dcgm_merged = std::map<std::pair<std::string, double>, dcgm_readings>;
+
+/// One series of a range query (data.result[i]) read into `merged`; `values_read` counts the
+/// values against the row limit.
+inline void read_dcgm_series(const nlohmann::json& series, const std::string& where,
+                             const std::string& file, const read_options& o,
+                             std::size_t& values_read, dcgm_merged& merged) {
+  if (!series.is_object() || !series.contains("metric") || !series["metric"].is_object() ||
+      !series.contains("values") || !series["values"].is_array())
+    throw error(where + ": needs 'metric' (object) and 'values' (array)");
+  const nlohmann::json& m = series["metric"];
+  auto label = [&](const char* k) -> std::string {
+    return m.contains(k) && m[k].is_string() ? m[k].get<std::string>() : std::string();
+  };
+  // One line: a label is any string, and messages quote it.
+  const std::string metric = one_line(label("__name__"));
+  const dcgm_field kind = dcgm_field_of(metric, where);
+  if (kind == dcgm_field::other) return;
+  std::string host = label("Hostname");
+  if (host.empty()) host = label("instance");
+  std::string gpu = label("gpu");
+  if (gpu.empty()) gpu = label("UUID");
+  if (gpu.empty()) throw error(where + ": metric has neither a 'gpu' nor a 'UUID' label");
+  const std::string id = o.id_prefix + (host.empty() ? gpu : host + ":" + gpu);
+  const nlohmann::json& values = series["values"];
+  values_read += values.size();
+  if (values_read > o.limits.max_rows)
+    throw error(file + ": more than " + std::to_string(o.limits.max_rows) +
+                " values, the limit for a monitoring export (monitoring_limits::max_rows)");
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    const std::string at = where + ".values[" + std::to_string(k) + "]";
+    const nlohmann::json& v = values[k];
+    if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_string())
+      throw error(at + ": expected [unix_time, \"value\"]");
+    const double t = v[0].get<double>();
+    if (!plausible_time(t))
+      throw error(at + ": time " + v[0].dump() +
+                  " is not a Unix time from 1970 to 9999 (seconds)");
+    const std::string text_value = v[1].get<std::string>();
+    const std::string shown = one_line(text_value);  // as messages quote it
+    dcgm_readings& r = merged[{id, t}];  // a missing utilisation still marks the time
+    if (is_missing(text_value)) continue;
+    double x = 0;
+    if (!parse_double(text_value, x))
+      throw error(at + " (" + metric + "): cannot read '" + shown + "' as a number");
+    add_dcgm_value(kind, x, at, metric, shown, r);
+  }
+}
+
 inline monitoring_data read_prometheus_text(const std::string& text, const std::string& file,
                                             const read_options& o) {
   const nlohmann::json j = parse_json(text, file);
@@ -578,99 +689,17 @@ inline monitoring_data read_prometheus_text(const std::string& text, const std::
     throw error(file + ": key 'data.resultType' must be \"matrix\" (a range query)");
   if (!data.contains("result") || !data["result"].is_array())
     throw error(file + ": key 'data.result' must be an array");
-  // The readings of each metric at one (gpu, time), merged across metrics: a sum and a count
-  // each, so a metric repeated at one time (two series of one GPU) is averaged and counted.
-  struct mean_of {
-    double sum = 0;
-    int n = 0;
-    void add(double x) { sum += x, ++n; }
-    [[nodiscard]] double value() const { return sum / n; }
-  };
-  struct readings {
-    mean_of util_pct, util_ratio, fb_used, power_w;
-  };
-  std::map<std::pair<std::string, double>, readings> merged;
+  dcgm_merged merged;
   std::size_t values_read = 0;
   const nlohmann::json& result = data["result"];
-  for (std::size_t i = 0; i < result.size(); ++i) {
-    const std::string where = file + ": data.result[" + std::to_string(i) + "]";
-    const nlohmann::json& series = result[i];
-    if (!series.is_object() || !series.contains("metric") || !series["metric"].is_object() ||
-        !series.contains("values") || !series["values"].is_array())
-      throw error(where + ": needs 'metric' (object) and 'values' (array)");
-    const nlohmann::json& m = series["metric"];
-    auto label = [&](const char* k) -> std::string {
-      return m.contains(k) && m[k].is_string() ? m[k].get<std::string>() : std::string();
-    };
-    // One line: a label is any string, and messages quote it.
-    const std::string metric = one_line(label("__name__"));
-    enum { util_pct, util_ratio, fb_used, power_w, other } kind = other;
-    if (metric == "DCGM_FI_DEV_GPU_UTIL") kind = util_pct;
-    else if (metric == "DCGM_FI_PROF_GR_ENGINE_ACTIVE") kind = util_ratio;
-    else if (metric == "DCGM_FI_DEV_FB_USED") kind = fb_used;
-    else if (metric == "DCGM_FI_DEV_POWER_USAGE") kind = power_w;
-    else if (metric.empty())
-      throw error(where + ": metric has no '__name__' label (query the raw DCGM metric, e.g. "
-                          "DCGM_FI_DEV_GPU_UTIL, not an expression)");
-    else
-      continue;  // other DCGM fields are not used
-    std::string host = label("Hostname");
-    if (host.empty()) host = label("instance");
-    std::string gpu = label("gpu");
-    if (gpu.empty()) gpu = label("UUID");
-    if (gpu.empty()) throw error(where + ": metric has neither a 'gpu' nor a 'UUID' label");
-    const std::string id = o.id_prefix + (host.empty() ? gpu : host + ":" + gpu);
-    const nlohmann::json& values = series["values"];
-    values_read += values.size();
-    if (values_read > o.limits.max_rows)
-      throw error(file + ": more than " + std::to_string(o.limits.max_rows) +
-                  " values, the limit for a monitoring export (monitoring_limits::max_rows)");
-    for (std::size_t k = 0; k < values.size(); ++k) {
-      const std::string at = where + ".values[" + std::to_string(k) + "]";
-      const nlohmann::json& v = values[k];
-      if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_string())
-        throw error(at + ": expected [unix_time, \"value\"]");
-      const double t = v[0].get<double>();
-      if (!plausible_time(t))
-        throw error(at + ": time " + v[0].dump() +
-                    " is not a Unix time from 1970 to 9999 (seconds)");
-      const std::string text_value = v[1].get<std::string>();
-      const std::string shown = one_line(text_value);  // as messages quote it
-      readings& r = merged[{id, t}];  // a missing utilisation still marks the time
-      if (is_missing(text_value)) continue;
-      double x = 0;
-      if (!parse_double(text_value, x))
-        throw error(at + " (" + metric + "): cannot read '" + shown + "' as a number");
-      switch (kind) {
-        case util_pct:
-          if (x < 0 || x > 100) throw error(at + " (" + metric + "): " + shown + " is outside 0-100%");
-          r.util_pct.add(x / 100.0);
-          break;
-        case util_ratio:
-          if (x < 0 || x > 1) throw error(at + " (" + metric + "): " + shown + " is outside 0-1");
-          r.util_ratio.add(x);
-          break;
-        case fb_used:
-          if (x < 0) throw error(at + " (" + metric + "): negative memory");
-          if (!(x * 1048576.0 <= max_sample_bytes))
-            throw error(at + " (" + metric + "): " + shown + " MiB is too large (more than 1 PiB)");
-          r.fb_used.add(x);
-          break;
-        case power_w:
-          if (x < 0) throw error(at + " (" + metric + "): negative power");
-          if (x > max_sample_watts)
-            throw error(at + " (" + metric + "): " + shown + " W is too large (more than 1 MW)");
-          r.power_w.add(x);
-          break;
-        case other: break;
-      }
-    }
-  }
+  for (std::size_t i = 0; i < result.size(); ++i)
+    read_dcgm_series(result[i], file + ": data.result[" + std::to_string(i) + "]", file, o,
+                     values_read, merged);
   for (const auto& [key, r] : merged) {
-    for (const mean_of* m : {&r.util_pct, &r.util_ratio, &r.fb_used, &r.power_w})
+    for (const dcgm_mean* m : {&r.util_pct, &r.util_ratio, &r.fb_used, &r.power_w})
       if (m->n > 1) d.duplicate_readings += m->n - 1;
     // GPU_UTIL where it was read; GR_ENGINE_ACTIVE where it alone was.
-    const mean_of& util = r.util_pct.n > 0 ? r.util_pct : r.util_ratio;
+    const dcgm_mean& util = r.util_pct.n > 0 ? r.util_pct : r.util_ratio;
     if (util.n == 0) {
       ++d.missing_readings;
       continue;
