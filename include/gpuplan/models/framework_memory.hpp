@@ -146,6 +146,32 @@ constexpr double hf_chunk_tokens(const transformer_spec& m, double tokens,
   return pow2 < tokens ? pow2 : tokens;
 }
 
+/// What the transformers profile models: data parallelism (DDP, FSDP, ZeRO), dense layers, no
+/// offload, no selective recomputation, no fp8, sdpa attention without dropout; and valid inputs.
+constexpr void check_transformers_plan(const transformer_spec& m, const parallel_layout& l,
+                                       const training_config& c, const memory_assumptions& a) {
+  l.validate(m);
+  c.validate(l.dp);
+  a.validate();
+  check_input(l.tp == 1 && l.pp == 1 && l.cp == 1 && l.ep == 1,
+              "training_config.framework = transformers models data parallelism (DDP, "
+              "FSDP, DeepSpeed ZeRO) only: layout.tp, pp, cp and ep must be 1");
+  check_input(!m.is_moe(),
+              "training_config.framework = transformers does not model mixture-of-"
+              "experts layers yet: use framework = megatron");
+  check_input(c.offload == offload_kind::none,
+              "training_config.offload is not modelled under framework = transformers");
+  check_input(c.recompute != recompute_mode::selective,
+              "training_config.recompute = selective is Megatron-LM's; under framework = "
+              "transformers recompute is none or full (gradient_checkpointing_enable())");
+  check_input(c.dtype != precision::fp8,
+              "training_config.dtype = fp8 (Transformer Engine) is not modelled under "
+              "framework = transformers");
+  check_input(!c.dropout && c.flash_attention,
+              "training_config.dropout and flash_attention = false are not modelled under "
+              "framework = transformers (sdpa attention, no dropout)");
+}
+
 }  // namespace detail
 
 /// Every term of the transformers profile for one GPU (layout: data parallelism with optional
@@ -154,26 +180,7 @@ constexpr transformers_terms transformers_memory_terms(const transformer_spec& m
                                                        const parallel_layout& l,
                                                        const training_config& c,
                                                        const memory_assumptions& a = {}) {
-  l.validate(m);
-  c.validate(l.dp);
-  a.validate();
-  detail::check_input(l.tp == 1 && l.pp == 1 && l.cp == 1 && l.ep == 1,
-                      "training_config.framework = transformers models data parallelism (DDP, "
-                      "FSDP, DeepSpeed ZeRO) only: layout.tp, pp, cp and ep must be 1");
-  detail::check_input(!m.is_moe(),
-                      "training_config.framework = transformers does not model mixture-of-"
-                      "experts layers yet: use framework = megatron");
-  detail::check_input(c.offload == offload_kind::none,
-                      "training_config.offload is not modelled under framework = transformers");
-  detail::check_input(c.recompute != recompute_mode::selective,
-                      "training_config.recompute = selective is Megatron-LM's; under framework = "
-                      "transformers recompute is none or full (gradient_checkpointing_enable())");
-  detail::check_input(c.dtype != precision::fp8,
-                      "training_config.dtype = fp8 (Transformer Engine) is not modelled under "
-                      "framework = transformers");
-  detail::check_input(!c.dropout && c.flash_attention,
-                      "training_config.dropout and flash_attention = false are not modelled under "
-                      "framework = transformers (sdpa attention, no dropout)");
+  detail::check_transformers_plan(m, l, c, a);
   const transformers_profile& pf = a.transformers;
   const detail::hf_regime r = detail::hf_regime_of(c);
   const int rank = c.lora_rank > 0 ? c.lora_rank : c.qlora_rank;

@@ -1550,6 +1550,64 @@ constexpr optimizer_times optimizer_step(const training_plan& p, const training_
   return r;
 }
 
+/// The part of the step that takes longest (the bottleneck the report names).
+constexpr step_bottleneck largest_part(const step_breakdown& r) {
+  struct {
+    duration d;
+    step_bottleneck b;
+  } parts[] = {{r.compute, step_bottleneck::compute},
+               {r.memory_bound, step_bottleneck::memory_bound},
+               {r.tensor_parallel, step_bottleneck::tensor_parallel},
+               {r.context_parallel, step_bottleneck::context_parallel},
+               {r.expert_parallel, step_bottleneck::expert_parallel},
+               {r.bubble, step_bottleneck::pipeline_bubble},
+               {r.pipeline_p2p, step_bottleneck::pipeline_p2p},
+               {r.data_parallel, step_bottleneck::data_parallel},
+               {r.optimizer, step_bottleneck::optimizer},
+               {r.offload, step_bottleneck::offload},
+               {r.data_loading, step_bottleneck::data_loading}};
+  duration most{};
+  step_bottleneck which = r.bottleneck;
+  for (const auto& part : parts)
+    if (part.d > most) {
+      most = part.d;
+      which = part.b;
+    }
+  return which;
+}
+
+/// The step's model FLOPs (no recomputation: what MFU counts) and hardware FLOPs (with it: HFU),
+/// for r.tokens_per_step tokens; LoRA's frozen base computes no weight gradients.
+constexpr void step_flops(const transformer_spec& m, const training_config& c,
+                          const step_assumptions& a, step_breakdown& r) {
+  r.model_flops = training_flops_per_token(m, c.seq, recompute_mode::none, a.mfu_attention) *
+                  r.tokens_per_step;
+  r.hardware_flops = training_flops_per_token(m, c.seq, c.recompute, a.mfu_attention) *
+                     r.tokens_per_step;
+  if (c.recompute == recompute_mode::full && c.recompute_every > 1)  // 1 in k layers recomputed
+    r.hardware_flops = r.model_flops + (r.hardware_flops - r.model_flops) / c.recompute_every;
+  if (c.recompute == recompute_mode::selective && c.framework == framework_kind::torchtitan) {
+    // op-level SAC recomputes wk, wo and w3 (detail::op_sac_gemms), not the attention core;
+    // MoE and MLA blocks: half the layers' forward matmuls, as the step time counts them
+    const double q = 1.0 * m.heads * m.head_dim, kv = 1.0 * m.kv_heads * m.head_dim;
+    const double gated = m.ffn_type == ffn_kind::gated ? 1.0 * m.ffn : 0.0;
+    const compute_per_token again =
+        m.is_moe() || m.is_mla()
+            ? 0.5 * forward_flops_per_token(m, c.seq, a.mfu_attention).layers_matmul
+            : 2.0 * m.layers * (kv + q + gated) * m.hidden * units::FLOP_per_token;
+    r.hardware_flops = r.model_flops + again * r.tokens_per_step;
+  }
+  if (c.lora_rank > 0 || c.qlora_rank > 0) {
+    // a frozen base computes no weight gradients: one forward's weight FLOPs less (the
+    // attention core has no weights; its backward stays). NVIDIA counts LoRA's model FLOPs so:
+    // 4N per token (NeMo performance summary, LoRA rows: model TFLOP/s / tokens/s)
+    const forward_flops f = forward_flops_per_token(m, c.seq, a.mfu_attention);
+    const compute_amount wgrad = (f.total() - f.attention) * r.tokens_per_step;
+    r.model_flops = r.model_flops - wgrad;
+    r.hardware_flops = r.hardware_flops - wgrad;
+  }
+}
+
 /// The step's parts on the critical stage, its bottleneck, and its yields (MFU, HFU, tokens/s).
 constexpr step_breakdown assemble_step(const training_plan& p, const training_config& c,
                                        const placement& pl, const pipeline_times& pt,
@@ -1587,26 +1645,7 @@ constexpr step_breakdown assemble_step(const training_plan& p, const training_co
   r.offload = opt.offload * units::s;
   r.data_loading = data * units::s;
 
-  struct {
-    duration d;
-    step_bottleneck b;
-  } parts[] = {{r.compute, step_bottleneck::compute},
-               {r.memory_bound, step_bottleneck::memory_bound},
-               {r.tensor_parallel, step_bottleneck::tensor_parallel},
-               {r.context_parallel, step_bottleneck::context_parallel},
-               {r.expert_parallel, step_bottleneck::expert_parallel},
-               {r.bubble, step_bottleneck::pipeline_bubble},
-               {r.pipeline_p2p, step_bottleneck::pipeline_p2p},
-               {r.data_parallel, step_bottleneck::data_parallel},
-               {r.optimizer, step_bottleneck::optimizer},
-               {r.offload, step_bottleneck::offload},
-               {r.data_loading, step_bottleneck::data_loading}};
-  duration most{};
-  for (const auto& part : parts)
-    if (part.d > most) {
-      most = part.d;
-      r.bottleneck = part.b;
-    }
+  r.bottleneck = largest_part(r);
 
   r.micro_batches = micro;
   r.global_batch = c.global_batch;
@@ -1616,32 +1655,7 @@ constexpr step_breakdown assemble_step(const training_plan& p, const training_co
   r.tokens_per_step = tokens * units::token;
   r.tokens_per_s = r.tokens_per_step / r.total;
   r.samples_per_s = c.global_batch / r.total.value;
-  r.model_flops = training_flops_per_token(m, c.seq, recompute_mode::none, a.mfu_attention) *
-                  r.tokens_per_step;
-  r.hardware_flops = training_flops_per_token(m, c.seq, c.recompute, a.mfu_attention) *
-                     r.tokens_per_step;
-  if (c.recompute == recompute_mode::full && c.recompute_every > 1)  // 1 in k layers recomputed
-    r.hardware_flops = r.model_flops + (r.hardware_flops - r.model_flops) / c.recompute_every;
-  if (c.recompute == recompute_mode::selective && c.framework == framework_kind::torchtitan) {
-    // op-level SAC recomputes wk, wo and w3 (detail::op_sac_gemms), not the attention core;
-    // MoE and MLA blocks: half the layers' forward matmuls, as the step time counts them
-    const double q = 1.0 * m.heads * m.head_dim, kv = 1.0 * m.kv_heads * m.head_dim;
-    const double gated = m.ffn_type == ffn_kind::gated ? 1.0 * m.ffn : 0.0;
-    const compute_per_token again =
-        m.is_moe() || m.is_mla()
-            ? 0.5 * forward_flops_per_token(m, c.seq, a.mfu_attention).layers_matmul
-            : 2.0 * m.layers * (kv + q + gated) * m.hidden * units::FLOP_per_token;
-    r.hardware_flops = r.model_flops + again * r.tokens_per_step;
-  }
-  if (c.lora_rank > 0 || c.qlora_rank > 0) {
-    // a frozen base computes no weight gradients: one forward's weight FLOPs less (the
-    // attention core has no weights; its backward stays). NVIDIA counts LoRA's model FLOPs so:
-    // 4N per token (NeMo performance summary, LoRA rows: model TFLOP/s / tokens/s)
-    const forward_flops f = forward_flops_per_token(m, c.seq, a.mfu_attention);
-    const compute_amount wgrad = (f.total() - f.attention) * r.tokens_per_step;
-    r.model_flops = r.model_flops - wgrad;
-    r.hardware_flops = r.hardware_flops - wgrad;
-  }
+  step_flops(m, c, a, r);
   r.six_nd = 6.0 * m.active_parameters() * tokens * units::FLOP;
   const double capacity = r.total.value * l.gpus() * p.node.gpu.peak.tensor(c.dtype).value;
   r.mfu = r.model_flops.value / capacity;
