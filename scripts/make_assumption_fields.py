@@ -127,11 +127,14 @@ def generate():
     out += [f"#include <{h}>" for h in headers]
     out += ["", "namespace gpuplan {", ""]
     for name in STRUCTS:
-        out.append(f"template <class V>")
-        out.append(f"constexpr void visit_fields({name}& s, V&& v) {{")
+        body = [f"constexpr void visit_fields({name}& s, V&& v) {{"]
         for _type, field, comment in members(name):
-            out.append(f"  v(\"{field}\", s.{field},\n    {cxx_string(comment)});")
-        out.append("}")
+            body.append(f"  v(\"{field}\", s.{field},\n    {cxx_string(comment)});")
+        body.append("}")
+        if "\n".join(body).count("\n") + 1 > 100:  # scripts/check_function_length.py's limit
+            out.append("// Over 100 lines, on purpose: generated, one call per field of the struct.")
+        out.append("template <class V>")
+        out += body
         out.append("")
     out.append("}  // namespace gpuplan")
     return "\n".join(out) + "\n"

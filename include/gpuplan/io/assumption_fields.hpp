@@ -21,6 +21,7 @@
 
 namespace gpuplan {
 
+// Over 100 lines, on purpose: generated, one call per field of the struct.
 template <class V>
 constexpr void visit_fields(step_assumptions& s, V&& v) {
   v("eager_op_floor", s.eager_op_floor,
