@@ -852,6 +852,11 @@ inline nlohmann::json to_json(const usage_report& r) {
   j["fleet"] = to_json(r.fleet);
   j["fleet"]["gpus"] = r.gpus.size();
   j["advice"] = r.advice;
+  j["advice_rules"] = nlohmann::json::array();
+  for (const advice_rule a : r.advice_rules) j["advice_rules"].push_back(std::string(to_string(a)));
+  j["verdict"] = std::string(to_string(r.findings.verdict));
+  j["idle_gpus"] = r.findings.idle;
+  j["under_used_gpus"] = r.findings.under_used;
   j["start_unix_s"] = r.start_time;
   j["end_unix_s"] = r.end_time;
   return j;
