@@ -25,6 +25,9 @@ namespace {
 constexpr field utilization_table[] = {
     {"growth", "--growth", field_type::number, "demand",
      "Demand growth per month as a fraction (0.05 = 5%), for the 'add capacity by' advice"},
+    {"gpu", "--gpu", field_type::text, "fleet",
+     "The monitored GPUs' model (catalog name or alias, H100-SXM5-80GB): sharing advice names the "
+     "smallest MIG slice that holds a GPU's peak memory (without it: time-slicing only)"},
     {"chart", "--chart", field_type::text, "output",
      "Draw utilisation over time with the bands into FILE (.svg or .png, through gnuplot)"},
     {"throughput_chart", "--throughput-chart", field_type::text, "output",
@@ -198,6 +201,7 @@ int run_utilization(utilization_command& f) {
   if (f.files.empty()) throw usage_error("utilization: give one or more monitoring files");
   usage_options o;
   o.monthly_growth = read_growth(f.s);
+  if (const std::optional<std::string> gpu = f.s.text("gpu")) o.gpu = resolve_gpu(*gpu).spec;
   const io::monitoring_files in = io::read_monitoring_files(f.files);
   const usage_report r = analyze_usage(in.samples, o);
   const drawn_charts d = draw_charts(f.s, in, r);
