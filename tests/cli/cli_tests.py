@@ -1439,6 +1439,13 @@ def _():
             for g in range(8):
                 u = (1 if k % 2 else 0) if g >= 6 else (97 if k % 2 else 55)
                 f.write(f"{1795442400 + 10 * k},{g},{u},{40000 if g < 6 else 500}\n")
+    advice = _advice_of(ok("utilization", csv, "--growth", "0.05").out)
+    releases = [a for a in advice if "Release" in a]
+    adds = [a for a in advice if "Add GPUs" in a or "Add capacity now" in a]
+    check(not (releases and adds), f"release and add together: {advice}")
+    check(any(a.startswith("Move work onto the idle GPUs 6, 7 first: the 6 busy GPUs spend 50% of "
+                           "their time above 90% (50% above 95%, p95 97%); spread over all 8 GPUs "
+                           "the fleet's work averages 57%.") for a in advice), f"{advice}")
     j = ok_json("utilization", csv, "--growth", "0.05")
     near(j["fleet"]["mean"], (6 * 0.76 + 2 * 0.005) / 8, 1e-9, "fleet mean 57%")
     check(j["idle_gpus"] == ["6", "7"], f"idle GPUs: {j['idle_gpus']}")
@@ -1449,13 +1456,6 @@ def _():
     for fewer in ["release_idle", "consolidate", "share_mig", "share_time_slicing"]:
         for more in ["scale_out", "add_capacity_now"]:
             check(not (fewer in rules and more in rules), f"{fewer} with {more}: {rules}")
-    advice = _advice_of(ok("utilization", csv, "--growth", "0.05").out)
-    releases = [a for a in advice if "Release" in a]
-    adds = [a for a in advice if "Add GPUs" in a or "Add capacity now" in a]
-    check(not (releases and adds), f"release and add together: {advice}")
-    check(any(a.startswith("Move work onto the idle GPUs 6, 7 first: the 6 busy GPUs spend 50% of "
-                           "their time above 90% (50% above 95%, p95 97%); spread over all 8 GPUs "
-                           "the fleet's work averages 57%.") for a in advice), f"{advice}")
 
 
 @case("utilization.advice_figures")
