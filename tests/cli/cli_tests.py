@@ -1494,6 +1494,19 @@ def _():
     check(j["advice_rules"] == ["share_mig"], f"rules: {j['advice_rules']}")
     check("is 1g.20gb" in j["advice"][0], j["advice"][0])
     bad(r"unknown GPU 'no-such-gpu'", "utilization", csv, "--gpu", "no-such-gpu")
+    # Without --gpu, an nvidia-smi log's name column gives the model: the 59 GiB peak again.
+    smi = os.path.join(d, "smi.csv")
+    with open(smi, "w") as f:
+        f.write("timestamp, index, name, utilization.gpu [%], memory.used [MiB]\n")
+        for k in range(100):
+            t = f"2026/11/23 14:{k // 60:02d}:{k % 60:02d}.000"
+            f.write(f"{t}, 0, NVIDIA H100 80GB HBM3, 80 %, 40000 MiB\n")
+            f.write(f"{t}, 1, NVIDIA H100 80GB HBM3, 10 %, {60416 if k == 50 else 30000} MiB\n")
+    j = ok_json("utilization", smi)
+    check(j["gpu_models"] == ["NVIDIA H100 80GB HBM3"], f"models: {j.get('gpu_models')}")
+    check(j["advice_rules"] == ["share_time_slicing"], f"rules: {j['advice_rules']}")
+    check("fits no MIG slice smaller than the whole H100-SXM5-80GB" in j["advice"][0],
+          j["advice"][0])
 
 
 @case("bad.utilization")

@@ -728,6 +728,19 @@ TEST_CASE("MIG advice only where a slice smaller than the GPU holds the peak mem
     CHECK(any_line(r, "time-slicing only (not isolated); MIG not checked: name the GPU model "
                       "(--gpu)"));
   }
+  SECTION("The model from nvidia-smi's name column, read once per file") {
+    const monitoring_data d = read_monitoring_file(dir + "nvidia-smi-units.csv");
+    CHECK(d.gpu_models == std::vector<std::string>{"NVIDIA H100 80GB HBM3"});
+    CHECK(read_monitoring_file(dir + "plain.csv").gpu_models.empty());
+    const std::string many = [] {
+      std::string t = "timestamp, index, name, utilization.gpu [%]\n";
+      for (int k = 0; k < 40; ++k)
+        t += "2026/11/23 14:00:0" + std::to_string(k % 10) + ".000, " + std::to_string(k) +
+             ", GPU model " + std::to_string(k) + ", 50 %\n";
+      return t;
+    }();
+    CHECK(io::detail::read_csv_text(many, "many.csv", {}).gpu_models.size() == max_gpu_models);
+  }
   SECTION("A GPU without MIG") {
     usage_options l40s{};
     l40s.gpu = catalog::l40s;
