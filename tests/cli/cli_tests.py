@@ -1421,6 +1421,94 @@ def _():
         data("monitoring/bad/bad-throughput.csv"))
 
 
+def _advice_of(text):
+    """The advice lines of `gpuplan utilization`'s text output."""
+    block = text.split("\nAdvice:\n", 1)[1].split("\n\n", 1)[0]
+    return [a[4:] for a in block.splitlines() if a.startswith("  - ")]
+
+
+@case("utilization.advice_agrees")
+def _():
+    # Issue 26: 2 of 8 GPUs idle, 6 at 55%/97% in turn (mean 76%): a fleet mean of 57%. The advice
+    # said both "Release them" and "Add GPUs or shed load ... Add capacity now".
+    d = tempfile.mkdtemp()
+    csv = os.path.join(d, "fleet.csv")
+    with open(csv, "w") as f:
+        f.write("timestamp,gpu,utilization,memory_used\n")
+        for k in range(100):
+            for g in range(8):
+                u = (1 if k % 2 else 0) if g >= 6 else (97 if k % 2 else 55)
+                f.write(f"{1795442400 + 10 * k},{g},{u},{40000 if g < 6 else 500}\n")
+    advice = _advice_of(ok("utilization", csv, "--growth", "0.05").out)
+    releases = [a for a in advice if "Release" in a]
+    adds = [a for a in advice if "Add GPUs" in a or "Add capacity now" in a]
+    check(not (releases and adds), f"release and add together: {advice}")
+    check(any(a.startswith("Move work onto the idle GPUs 6, 7 first: the 6 busy GPUs spend 50% of "
+                           "their time above 90% (50% above 95%, p95 97%); spread over all 8 GPUs "
+                           "the fleet's work averages 57%.") for a in advice), f"{advice}")
+    j = ok_json("utilization", csv, "--growth", "0.05")
+    near(j["fleet"]["mean"], (6 * 0.76 + 2 * 0.005) / 8, 1e-9, "fleet mean 57%")
+    check(j["idle_gpus"] == ["6", "7"], f"idle GPUs: {j['idle_gpus']}")
+    check(j["verdict"] == "unbalanced", f"verdict: {j['verdict']}")
+    rules = j["advice_rules"]
+    check(len(rules) == len(j["advice"]), "one rule per advice line")
+    check("rebalance" in rules, f"move work first: {rules}")
+    for fewer in ["release_idle", "consolidate", "share_mig", "share_time_slicing"]:
+        for more in ["scale_out", "add_capacity_now"]:
+            check(not (fewer in rules and more in rules), f"{fewer} with {more}: {rules}")
+
+
+@case("utilization.advice_figures")
+def _():
+    # The sharing advice quotes the share of time under 30% that the table prints (it said "95% of
+    # the time" over a table showing 100%), and offers MIG only where a slice smaller than the
+    # whole GPU holds the GPU's peak memory: a 59 GiB peak on an H100 80GB fits only 7g.80gb.
+    d = tempfile.mkdtemp()
+    csv = os.path.join(d, "pair.csv")
+    with open(csv, "w") as f:
+        f.write("timestamp,gpu,utilization,memory_used\n")
+        for k in range(100):
+            f.write(f"{1795442400 + 10 * k},0,80,40000\n")
+            f.write(f"{1795442400 + 10 * k},1,10,{60416 if k == 50 else 30000}\n")
+    text = ok("utilization", csv, "--gpu", "H100-SXM5-80GB").out
+    row = next(line for line in text.splitlines() if line.startswith("1 "))
+    under_30 = row.split()[5]
+    check(under_30 == "100%", f"the table's <30% for GPU 1: {row}")
+    advice = _advice_of(text)
+    share = [a for a in advice if a.startswith("GPU 1 ")]
+    check(len(share) == 1, f"one sharing line: {advice}")
+    check(f"is below 30% for {under_30} of the time" in share[0], share[0])
+    check("95% of the time" not in share[0], share[0])
+    check("time-slicing only" in share[0] and "59 GiB" in share[0] and "with MIG" not in share[0],
+          share[0])
+    j = ok_json("utilization", csv, "--gpu", "H100-SXM5-80GB")
+    check(j["advice_rules"] == ["share_time_slicing"], f"rules: {j['advice_rules']}")
+    check(j["under_used_gpus"] == ["1"], f"under-used: {j['under_used_gpus']}")
+    # a 15 GiB peak fits 1g.20gb, the smallest slice that holds it
+    with open(csv, "w") as f:
+        f.write("timestamp,gpu,utilization,memory_used\n")
+        for k in range(100):
+            f.write(f"{1795442400 + 10 * k},0,80,40000\n")
+            f.write(f"{1795442400 + 10 * k},1,10,{15360 if k == 50 else 8000}\n")
+    j = ok_json("utilization", csv, "--gpu", "h100")
+    check(j["advice_rules"] == ["share_mig"], f"rules: {j['advice_rules']}")
+    check("is 1g.20gb" in j["advice"][0], j["advice"][0])
+    bad(r"unknown GPU 'no-such-gpu'", "utilization", csv, "--gpu", "no-such-gpu")
+    # Without --gpu, an nvidia-smi log's name column gives the model: the 59 GiB peak again.
+    smi = os.path.join(d, "smi.csv")
+    with open(smi, "w") as f:
+        f.write("timestamp, index, name, utilization.gpu [%], memory.used [MiB]\n")
+        for k in range(100):
+            t = f"2026/11/23 14:{k // 60:02d}:{k % 60:02d}.000"
+            f.write(f"{t}, 0, NVIDIA H100 80GB HBM3, 80 %, 40000 MiB\n")
+            f.write(f"{t}, 1, NVIDIA H100 80GB HBM3, 10 %, {60416 if k == 50 else 30000} MiB\n")
+    j = ok_json("utilization", smi)
+    check(j["gpu_models"] == ["NVIDIA H100 80GB HBM3"], f"models: {j.get('gpu_models')}")
+    check(j["advice_rules"] == ["share_time_slicing"], f"rules: {j['advice_rules']}")
+    check("fits no MIG slice smaller than the whole H100-SXM5-80GB" in j["advice"][0],
+          j["advice"][0])
+
+
 @case("bad.utilization")
 def _():
     bad(r"bad-percent\.csv:3: field 'utilization\.gpu': cannot read 'abc' as a percentage",

@@ -110,6 +110,7 @@ TEST_CASE("every name table round-trips and names each enumerator once", "[enum]
   CHECK(all_tables_hold<estimate_kind>());                                      // estimates
   CHECK(all_tables_hold<node_power_basis>());                                   // models/power
   CHECK(all_tables_hold<utilization_band>());                                   // bands
+  CHECK(all_tables_hold<fleet_verdict, advice_rule>());                         // utilization
   CHECK(all_tables_hold<advice_kind>());                                        // plan/advice
   CHECK(all_tables_hold<parallel_dim>());                                       // candidates
   CHECK(all_tables_hold<cost_workload, rack_refusal>());                        // cost_report

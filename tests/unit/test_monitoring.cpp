@@ -7,6 +7,7 @@
 #include <gpuplan/plan/utilization.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
@@ -104,12 +105,13 @@ TEST_CASE("nvidia-smi CSV with units: four GPUs in four bands", "[monitoring][nv
   CHECK(r.fleet.bands.over_95 == Approx(0.5 / 4));
   CHECK(r.fleet.bands.sum() == Approx(1.0));
   CHECK(r.fleet.peak == Approx(0.605));
-  // Advice: the idle GPU, and scale out (25% of GPU-time above 90%).
-  REQUIRE(r.advice.size() >= 2);
-  CHECK_THAT(r.advice[0], Catch::Contains("1 idle GPU") && Catch::Contains(": 2."));
-  bool scale_out = false;
-  for (const std::string& a : r.advice) scale_out = scale_out || a.rfind("Scale out", 0) == 0;
-  CHECK(scale_out);
+  // Advice: the busy GPUs (0, 1, 3) spend a third of their time above 90% while GPU 2 idles:
+  // move work onto it first, neither release it nor scale out (issue 26: both were advised).
+  CHECK(r.findings.verdict == fleet_verdict::unbalanced);
+  REQUIRE(r.advice.size() == 1);
+  CHECK(r.advice_rules[0] == advice_rule::rebalance);
+  CHECK_THAT(r.advice[0], Catch::StartsWith("Move work onto the idle GPU 2 first: the 3 busy "
+                                            "GPUs spend 33% of their time above 90%"));
   // JSON carries the contract's keys.
   const nlohmann::json j = to_json(r);
   REQUIRE(j["gpus"].size() == 4);
@@ -510,4 +512,238 @@ TEST_CASE("analyze_usage checks samples a caller built itself", "[monitoring]") 
   CHECK_THROWS_WITH(analyze_usage(s), Catch::Contains("gpu_sample.time"));
   s[1].time = 60.0;
   CHECK(analyze_usage(s).gpus.size() == 1);
+}
+
+// ---- advice that agrees with itself (issue 26) -----------------------------------------------
+
+namespace {
+/// A GPU's readings: 100 samples 10 s apart, utilisation u(k), memory peak `mem_gib` (0: none).
+void add_gpu(std::vector<gpu_sample>& s, const std::string& id, double (*u)(int),
+             double mem_gib = 0) {
+  for (int k = 0; k < 100; ++k) {
+    gpu_sample x{id, k * 10.0, u(k), {}, {}, {}};
+    if (mem_gib > 0) x.memory_used = (k == 50 ? mem_gib : mem_gib / 2) * units::GiB;
+    s.push_back(std::move(x));
+  }
+}
+double idle0(int) { return 0.0; }
+double idle1(int k) { return k % 2 ? 0.02 : 0.0; }
+double hot_burst(int k) { return k % 2 ? 0.97 : 0.55; }  // mean 76%, half the time above 95%
+double healthy80(int) { return 0.80; }
+double always97(int) { return 0.97; }
+double low10(int) { return 0.10; }
+double mostly_low(int k) { return k < 96 ? 0.10 : 0.50; }  // below 30% 96% of the time
+double warm93(int k) { return k % 10 == 0 ? 0.93 : 0.80; }  // p95 93%, 10% above 90%
+double ten_to_45(int k) { return k % 2 ? 0.45 : 0.15; }
+
+/// The issue's fleet: 2 of 8 GPUs idle, 6 busy at 55%/97%: fleet mean 57%.
+std::vector<gpu_sample> issue_fleet() {
+  std::vector<gpu_sample> s;
+  for (int g = 0; g < 6; ++g) add_gpu(s, std::to_string(g), hot_burst);
+  add_gpu(s, "6", idle0);
+  add_gpu(s, "7", idle1);
+  return s;
+}
+
+bool has_rule(const usage_report& r, advice_rule a) {
+  return std::find(r.advice_rules.begin(), r.advice_rules.end(), a) != r.advice_rules.end();
+}
+bool any_line(const usage_report& r, const std::string& text) {
+  return std::any_of(r.advice.begin(), r.advice.end(), [&](const std::string& a) {
+    return a.find(text) != std::string::npos;
+  });
+}
+}  // namespace
+
+TEST_CASE("The contradiction table", "[monitoring][advice]") {
+  using a = advice_rule;
+  // fewer GPUs against more GPUs
+  for (a fewer : {a::release_idle, a::consolidate, a::share_mig, a::share_time_slicing})
+    for (a more : {a::scale_out, a::add_capacity_now}) {
+      CHECK(contradicts(fewer, more));
+      CHECK(contradicts(more, fewer));
+    }
+  // moving work first against releasing, adding or sharing out
+  for (a x : {a::release_idle, a::consolidate, a::share_mig, a::share_time_slicing, a::scale_out,
+              a::add_capacity_now})
+    CHECK(contradicts(a::rebalance, x));
+  // "no change" against every action; growth's horizon is not an action now
+  for (const auto& e : advice_rule_names)
+    CHECK(contradicts(a::no_change, e.value) ==
+          (e.value != a::no_change && e.value != a::growth_horizon));
+  // keeping idle GPUs for growth against releasing them, consolidating, adding now, rebalancing
+  for (a x : {a::release_idle, a::consolidate, a::scale_out, a::add_capacity_now, a::rebalance})
+    CHECK(contradicts(a::keep_for_growth, x));
+  CHECK_FALSE(contradicts(a::keep_for_growth, a::share_mig));
+  CHECK_FALSE(contradicts(a::rebalance, a::growth_horizon));
+  CHECK_FALSE(contradicts(a::scale_out, a::add_capacity_now));
+  CHECK_FALSE(contradicts(a::release_idle, a::consolidate));
+}
+
+TEST_CASE("Every pair of advice lines agrees, on fleets of every kind", "[monitoring][advice]") {
+  struct fleet {
+    const char* name;
+    std::vector<gpu_sample> samples;
+    fleet_verdict verdict;
+  };
+  auto make = [](std::initializer_list<double (*)(int)> gpus) {
+    std::vector<gpu_sample> s;
+    int g = 0;
+    for (double (*u)(int) : gpus) add_gpu(s, std::to_string(g++), u, 20);
+    return s;
+  };
+  std::vector<fleet> fleets = {
+      {"the issue's: 2 of 8 idle, 6 hot", issue_fleet(), fleet_verdict::unbalanced},
+      {"all healthy", make({healthy80, healthy80, healthy80, healthy80}), fleet_verdict::healthy},
+      {"all idle", make({idle0, idle0, idle1, idle0}), fleet_verdict::over_provisioned},
+      {"one hot GPU alone", make({always97}), fleet_verdict::saturated},
+      {"one hot GPU among healthy ones", make({healthy80, healthy80, healthy80, always97}),
+       fleet_verdict::saturated},
+      {"hot and idle", make({always97, always97, always97, idle0}), fleet_verdict::unbalanced},
+      {"hot and under-used", make({always97, always97, always97, low10}),
+       fleet_verdict::unbalanced},
+      {"healthy and idle", make({healthy80, healthy80, healthy80, idle0}),
+       fleet_verdict::over_provisioned},
+      {"healthy and under-used", make({healthy80, healthy80, healthy80, mostly_low}),
+       fleet_verdict::over_provisioned},
+      {"warm (p95 93%), below the scale-out thresholds", make({warm93, warm93, warm93}),
+       fleet_verdict::healthy},
+      {"warm and idle", make({warm93, warm93, warm93, idle0}), fleet_verdict::unbalanced},
+      {"low everywhere", make({low10, ten_to_45, low10, ten_to_45, low10, ten_to_45}),
+       fleet_verdict::over_provisioned},
+  };
+  for (const fleet& f : fleets)
+    for (double growth : {0.0, 0.10})
+      for (bool gpu_known : {false, true}) {
+        usage_options o{.monthly_growth = growth};
+        if (gpu_known) o.gpu = catalog::h100_sxm;
+        const usage_report r = analyze_usage(f.samples, o);
+        INFO(f.name << ", growth " << growth << ", GPU known " << gpu_known);
+        CHECK(r.findings.verdict == f.verdict);
+        REQUIRE(r.advice_rules.size() == r.advice.size());
+        CHECK_FALSE(r.advice.empty());
+        for (std::size_t i = 0; i < r.advice.size(); ++i)
+          for (std::size_t j = i + 1; j < r.advice.size(); ++j) {
+            INFO(r.advice[i] << "\n  and\n" << r.advice[j]);
+            CHECK_FALSE(contradicts(r.advice_rules[i], r.advice_rules[j]));
+          }
+        // the words too: never "release" beside "add GPUs" or "add capacity now"
+        CHECK_FALSE((any_line(r, "Release") &&
+                     (any_line(r, "Add GPUs") || any_line(r, "Add capacity now"))));
+      }
+}
+
+TEST_CASE("The issue's fleet: move work onto the idle GPUs, neither release nor add",
+          "[monitoring][advice]") {
+  const usage_report r = analyze_usage(issue_fleet(), {.monthly_growth = 0.05});
+  CHECK(r.fleet.mean == Approx((6 * 0.76 + 0.01) / 8));
+  CHECK(r.findings.verdict == fleet_verdict::unbalanced);
+  CHECK(r.findings.idle == std::vector<std::string>{"6", "7"});
+  CHECK(r.findings.busy == 6);
+  CHECK(r.findings.busy_bands.over_95 == Approx(0.5));
+  CHECK(has_rule(r, advice_rule::rebalance));
+  CHECK_FALSE(has_rule(r, advice_rule::release_idle));
+  CHECK_FALSE(has_rule(r, advice_rule::scale_out));
+  CHECK_FALSE(has_rule(r, advice_rule::add_capacity_now));
+  // the rebalance line quotes the GPUs and figures it rests on
+  CHECK(any_line(r, "Move work onto the idle GPUs 6, 7 first: the 6 busy GPUs spend 50% of "
+                    "their time above 90% (50% above 95%, p95 97%); spread over all 8 GPUs the "
+                    "fleet's work averages 57%."));
+  // growth from the mean spread over every GPU: ln(0.9/0.571)/ln(1.05) = 9.3 months
+  CHECK(any_line(r, "the fleet's mean (57%), spread over all 8 GPUs, reaches 90% in 9 months"));
+}
+
+TEST_CASE("Idle GPUs: released when the busy ones have headroom, kept when growth fills them",
+          "[monitoring][advice]") {
+  std::vector<gpu_sample> s;
+  for (int g = 0; g < 3; ++g) add_gpu(s, std::to_string(g), healthy80);
+  add_gpu(s, "3", idle0);
+  const usage_report now = analyze_usage(s);
+  CHECK(now.findings.verdict == fleet_verdict::over_provisioned);
+  CHECK(now.advice_rules == std::vector<advice_rule>{advice_rule::release_idle});
+  CHECK(now.advice[0] == "1 idle GPU (mean below 5%): 3 (0%). Release it: the 3 busy GPUs have "
+                         "headroom (p95 80%, at most 90%).");
+  // 1% a month: 80% -> 90% in ln(0.9/0.8)/ln(1.01) = 11.8 months, past release_horizon_months
+  const usage_report slow = analyze_usage(s, {.monthly_growth = 0.01});
+  CHECK(slow.findings.months_to_band_top == Approx(std::log(0.9 / 0.8) / std::log(1.01)));
+  CHECK(slow.advice_rules ==
+        std::vector<advice_rule>{advice_rule::release_idle, advice_rule::growth_horizon});
+  CHECK_THAT(slow.advice[1], Catch::Contains("the busy GPUs' p95 (80%) reaches 90% in 11 months"));
+  // 10% a month: 1.2 months, sooner than GPUs come back
+  const usage_report fast = analyze_usage(s, {.monthly_growth = 0.10});
+  CHECK(fast.advice_rules ==
+        std::vector<advice_rule>{advice_rule::keep_for_growth, advice_rule::growth_horizon});
+  CHECK_THAT(fast.advice[0], Catch::StartsWith("1 idle GPU (mean below 5%): 3 (0%). Keep it for "
+                                               "growth: at 10% a month the busy GPUs' p95 (80%) "
+                                               "reaches 90% in 1 month"));
+}
+
+TEST_CASE("Sharing advice quotes the share of time below the edge that the table shows",
+          "[monitoring][advice]") {
+  std::vector<gpu_sample> s;
+  add_gpu(s, "0", healthy80);
+  add_gpu(s, "1", low10);       // below 30% all the time
+  add_gpu(s, "2", mostly_low);  // 96% of the time
+  const usage_report r = analyze_usage(s);
+  CHECK(r.gpus[1].bands.under_30 == Approx(1.0));
+  CHECK(r.gpus[2].bands.under_30 == Approx(0.96));
+  CHECK(r.findings.under_used == std::vector<std::string>{"1", "2"});
+  CHECK(any_line(r, "GPU 1 is below 30% for 100% of the time (p95 10%)"));
+  CHECK(any_line(r, "GPU 2 is below 30% for 96% of the time (p95 10%)"));
+  CHECK_FALSE(any_line(r, "95% of the time"));
+}
+
+TEST_CASE("MIG advice only where a slice smaller than the GPU holds the peak memory",
+          "[monitoring][advice][mig]") {
+  auto fleet = [](double peak_gib) {
+    std::vector<gpu_sample> s;
+    add_gpu(s, "0", healthy80, 70);
+    add_gpu(s, "1", low10, peak_gib);
+    return s;
+  };
+  usage_options h100{};
+  h100.gpu = catalog::h100_sxm;
+  SECTION("59 GiB on an 80 GiB H100: only 7g holds it, so time-slicing only") {
+    const usage_report r = analyze_usage(fleet(59), h100);
+    CHECK(r.gpus[1].memory_peak.in(units::GiB) == Approx(59));
+    CHECK_FALSE(has_rule(r, advice_rule::share_mig));
+    CHECK(has_rule(r, advice_rule::share_time_slicing));
+    CHECK_FALSE(any_line(r, "with MIG"));
+    CHECK(any_line(r, "share it by time-slicing only (not isolated); its 59 GiB peak memory fits "
+                      "no MIG slice smaller than the whole H100-SXM5-80GB (the largest, "
+                      "4g.40gb, has 40 GiB); time-sliced work must fit in the 21 GiB left."));
+  }
+  SECTION("15 GiB: the smallest slice that holds it, 1g.20gb") {
+    const usage_report r = analyze_usage(fleet(15), h100);
+    CHECK(has_rule(r, advice_rule::share_mig));
+    CHECK(any_line(r, "the smallest slice that holds its 15 GiB peak memory is 1g.20gb (20 GiB "
+                      "of the H100-SXM5-80GB's 80 GiB)"));
+  }
+  SECTION("9 GiB: 1g.10gb") {
+    CHECK(any_line(analyze_usage(fleet(9), h100), "peak memory is 1g.10gb"));
+  }
+  SECTION("GPU unknown: time-slicing only, and how to check MIG") {
+    const usage_report r = analyze_usage(fleet(15));
+    CHECK_FALSE(has_rule(r, advice_rule::share_mig));
+    CHECK(any_line(r, "time-slicing only (not isolated); MIG not checked: name the GPU model "
+                      "(--gpu)"));
+  }
+  SECTION("The model from nvidia-smi's name column, read once per file") {
+    const monitoring_data d = read_monitoring_file(dir + "nvidia-smi-units.csv");
+    CHECK(d.gpu_models == std::vector<std::string>{"NVIDIA H100 80GB HBM3"});
+    CHECK(read_monitoring_file(dir + "plain.csv").gpu_models.empty());
+    const std::string many = [] {
+      std::string t = "timestamp, index, name, utilization.gpu [%]\n";
+      for (int k = 0; k < 40; ++k)
+        t += "2026/11/23 14:00:0" + std::to_string(k % 10) + ".000, " + std::to_string(k) +
+             ", GPU model " + std::to_string(k) + ", 50 %\n";
+      return t;
+    }();
+    CHECK(io::detail::read_csv_text(many, "many.csv", {}).gpu_models.size() == max_gpu_models);
+  }
+  SECTION("A GPU without MIG") {
+    usage_options l40s{};
+    l40s.gpu = catalog::l40s;
+    CHECK(any_line(analyze_usage(fleet(15), l40s), "the L40S-48GB has no MIG"));
+  }
 }

@@ -4,6 +4,7 @@
 #include "cli.hpp"
 #include "options.hpp"
 
+#include <gpuplan/catalog.hpp>
 #include <gpuplan/io/monitoring.hpp>
 #include <gpuplan/plan/utilization.hpp>
 
@@ -25,6 +26,10 @@ namespace {
 constexpr field utilization_table[] = {
     {"growth", "--growth", field_type::number, "demand",
      "Demand growth per month as a fraction (0.05 = 5%), for the 'add capacity by' advice"},
+    {"gpu", "--gpu", field_type::text, "fleet",
+     "The monitored GPUs' model (catalog name or alias, H100-SXM5-80GB; default: the one model "
+     "an nvidia-smi log's name column gives): sharing advice names the smallest MIG slice that "
+     "holds a GPU's peak memory (GPU unknown: time-slicing only)"},
     {"chart", "--chart", field_type::text, "output",
      "Draw utilisation over time with the bands into FILE (.svg or .png, through gnuplot)"},
     {"throughput_chart", "--throughput-chart", field_type::text, "output",
@@ -199,6 +204,12 @@ int run_utilization(utilization_command& f) {
   usage_options o;
   o.monthly_growth = read_growth(f.s);
   const io::monitoring_files in = io::read_monitoring_files(f.files);
+  // The GPU model for the MIG check: --gpu, else the one model the files name (nvidia-smi's
+  // `name` column) when the catalog knows it; a mixed fleet without --gpu gets time-slicing only.
+  if (const std::optional<std::string> gpu = f.s.text("gpu"))
+    o.gpu = resolve_gpu(*gpu).spec;
+  else if (in.gpu_models.size() == 1)
+    if (const gpu_spec* g = catalog::find_gpu(in.gpu_models.front())) o.gpu = *g;
   const usage_report r = analyze_usage(in.samples, o);
   const drawn_charts d = draw_charts(f.s, in, r);
   if (f.json)

@@ -74,6 +74,9 @@ struct monitoring_data {
   monitoring_format format = monitoring_format::plain_csv;
   /// "tokens/s" or "requests/s" when the file has a throughput column; empty otherwise.
   std::string throughput_unit;
+  /// The GPU models the file names (nvidia-smi's `name` column: "NVIDIA H100 80GB HBM3"), each
+  /// once, at most max_gpu_models; empty when it has no such column.
+  std::vector<std::string> gpu_models;
   std::vector<gpu_sample> samples;
   /// Utilisation readings that were missing: "[N/A]" and the like in a CSV, "NaN" in a
   /// Prometheus series, or a time where only memory or power was reported. Skipped.
@@ -107,6 +110,10 @@ struct monitoring_limits {
   /// Prometheus's own cap of 11,000 points per series for 4 metrics of 64 GPUs.
   std::uintmax_t max_json_bytes = json_limits{}.max_file_bytes;
 };
+
+/// Most distinct GPU model names kept from a file (monitoring_data::gpu_models): a fleet mixes a
+/// few models; a file naming thousands is not a fleet, and the list stays bounded.
+inline constexpr std::size_t max_gpu_models = 16;
 
 struct read_options {
   /// Prefixed to every GPU id ("node1:" + "0"): set it when several files number their GPUs
@@ -437,7 +444,7 @@ class text_source {
 // ---- CSV (nvidia-smi and plain) ------------------------------------------------------------------
 
 struct csv_columns {
-  int time = -1, gpu = -1, util = -1, memory = -1, power = -1, throughput = -1;
+  int time = -1, gpu = -1, util = -1, memory = -1, power = -1, throughput = -1, model = -1;
   std::string throughput_unit;
   std::string memory_unit;
   std::size_t count = 0;
@@ -457,6 +464,7 @@ inline csv_columns csv_header(const std::vector<std::string>& f, const std::stri
     // nvidia-smi's columns are dotted names ("memory.used") and number GPUs by "index".
     smi = smi || key == "index" || key.find('.') != std::string::npos;
     if (key == "timestamp") c.time = kk;
+    else if (key == "name") c.model = kk;
     else if (key == "index" || key == "gpu" || key == "gpu_id") c.gpu = kk;
     else if ((key == "uuid" || key == "pci.bus_id") && c.gpu < 0) c.gpu = kk;
     else if (key == "utilization.gpu" || key == "utilization") {
@@ -489,6 +497,15 @@ inline csv_columns csv_header(const std::vector<std::string>& f, const std::stri
                 d.throughput_unit + " to " + c.throughput_unit);
   if (c.throughput >= 0) d.throughput_unit = c.throughput_unit;
   return c;
+}
+
+/// Keeps a GPU model name (nvidia-smi's `name`) once, up to max_gpu_models; a missing one
+/// ("[N/A]") or an empty one is skipped.
+inline void note_model(monitoring_data& d, const std::string& name) {
+  const std::string_view v = trim(name);
+  if (v.empty() || is_missing(v) || d.gpu_models.size() >= max_gpu_models) return;
+  if (std::find(d.gpu_models.begin(), d.gpu_models.end(), v) == d.gpu_models.end())
+    d.gpu_models.emplace_back(v);
 }
 
 inline monitoring_data read_csv(text_source& src, const std::string& file,
@@ -543,6 +560,7 @@ inline monitoring_data read_csv(text_source& src, const std::string& file,
       continue;
     }
     s.utilization = read_percent(u, name(cols.util), at);
+    if (cols.model >= 0) note_model(d, f[static_cast<std::size_t>(cols.model)]);
     if (cols.memory >= 0 && !is_missing(f[static_cast<std::size_t>(cols.memory)]))
       s.memory_used = read_memory(f[static_cast<std::size_t>(cols.memory)], name(cols.memory), at,
                                   cols.memory_unit);
@@ -796,6 +814,8 @@ struct monitoring_files {
   std::vector<std::string> files;
   std::vector<std::string> formats;   ///< to_string(monitoring_format), one per file
   std::string throughput_unit;        ///< "tokens/s", "requests/s", or empty: no throughput column
+  /// The GPU models the files name (monitoring_data::gpu_models), each once.
+  std::vector<std::string> gpu_models;
   std::vector<gpu_sample> samples;
   int missing_readings = 0;
   int duplicate_readings = 0;         ///< within each file (analyze_usage counts those across)
@@ -824,6 +844,9 @@ inline monitoring_files read_monitoring_files(const std::vector<std::string>& fi
       for (gpu_sample& s : d.samples) s.gpu = prefix + s.gpu;
     }
     r.formats.emplace_back(to_string(d.format));
+    for (const std::string& m : d.gpu_models)
+      if (std::find(r.gpu_models.begin(), r.gpu_models.end(), m) == r.gpu_models.end())
+        r.gpu_models.push_back(m);
     if (!d.throughput_unit.empty()) {
       if (!r.throughput_unit.empty() && r.throughput_unit != d.throughput_unit)
         throw error(file + ": its throughput is in " + d.throughput_unit + ", an earlier file's in " +
@@ -881,6 +904,11 @@ inline nlohmann::json to_json(const usage_report& r) {
   j["fleet"] = to_json(r.fleet);
   j["fleet"]["gpus"] = r.gpus.size();
   j["advice"] = r.advice;
+  j["advice_rules"] = nlohmann::json::array();
+  for (const advice_rule a : r.advice_rules) j["advice_rules"].push_back(std::string(to_string(a)));
+  j["verdict"] = std::string(to_string(r.findings.verdict));
+  j["idle_gpus"] = r.findings.idle;
+  j["under_used_gpus"] = r.findings.under_used;
   j["start_unix_s"] = r.start_time;
   j["end_unix_s"] = r.end_time;
   return j;
@@ -897,6 +925,7 @@ inline nlohmann::json to_json(const usage_report& r, const monitoring_files& in)
   j["missing_readings"] = in.missing_readings;
   j["duplicate_readings"] = in.duplicate_readings + r.fleet.duplicates;
   if (!in.throughput_unit.empty()) j["throughput_unit"] = in.throughput_unit;
+  if (!in.gpu_models.empty()) j["gpu_models"] = in.gpu_models;
   return j;
 }
 

@@ -3,6 +3,11 @@
 // (models/utilization_bands.hpp), memory, power and throughput, idle GPUs, and advice in plain
 // words. The report `gpuplan utilization` prints is one call: analyze_usage(samples, options).
 //
+// The advice is drawn from one analysis (usage_findings: each GPU idle, under-used or busy, how
+// the busy ones run, one fleet_verdict), each line by a rule of that verdict, so that no two lines
+// contradict (contradicts() is the table of rules that never appear together: fewer GPUs against
+// more, moving work first against releasing or adding), and each line quotes its figures.
+//
 // The samples come from anywhere: the readers of nvidia-smi, DCGM (Prometheus) and plain CSV
 // exports are io/monitoring.hpp, which also writes the report as JSON.
 //
@@ -15,13 +20,16 @@
 // (samples are read from files at run time), which the constexpr core does not pay for.
 #pragma once
 
+#include <gpuplan/catalog/mig.hpp>
 #include <gpuplan/models/utilization_bands.hpp>
 #include <gpuplan/specs/checks.hpp>
+#include <gpuplan/specs/enum_names.hpp>
 #include <gpuplan/units.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -98,7 +106,93 @@ struct usage_options {
   /// ... or more than this share above the healthy band's top (90%). ESTIMATE: a fifth of the
   /// time, about five hours a day: the busy hours of a daily cycle run without headroom.
   double scale_out_hot_share = 0.20;
+  /// A GPU that is not idle but spends at least this share of its time below the waste edge
+  /// (30%) is under-used: a candidate to share, or to take work from a hot GPU. 95% of the time
+  /// is the old "p95 below the edge" test stated as the share the report's table prints.
+  double under_used_share = 0.95;
+  /// The monitored GPUs' model, when known (`gpuplan utilization --gpu`): its MIG profiles
+  /// (catalog/mig.hpp) decide whether a GPU's peak memory fits a slice smaller than the whole GPU.
+  /// Unknown, or a GPU without MIG: sharing advice names time-slicing only.
+  std::optional<gpu_spec> gpu{};
+  /// With monthly_growth, idle GPUs are released (and the fleet consolidated) only when the busy
+  /// GPUs' p95 stays under the healthy band's top for at least this many months; sooner, the
+  /// advice is to keep them for the growth. ESTIMATE: about the lead time to get GPUs back (a
+  /// cloud reservation or a purchase and its installation), a quarter to half a year.
+  double release_horizon_months = 6.0;
 };
+
+/// The fleet's state, judged once from the bands and the peaks (usage_findings); every advice
+/// line is a function of it, so lines cannot contradict each other.
+enum class fleet_verdict : unsigned char {
+  healthy,           ///< no GPU idle or under-used, the busy GPUs below the scale-out thresholds
+  over_provisioned,  ///< idle or under-used GPUs (or a fleet mean below the waste edge), and the
+                     ///< busy GPUs have headroom (p95 at most the healthy band's top)
+  unbalanced,        ///< the busy GPUs run without headroom while idle or under-used GPUs could
+                     ///< take work: move work before releasing or adding GPUs
+  saturated,         ///< the busy GPUs pass the scale-out thresholds and no GPU can take work
+};
+inline constexpr enumerator<fleet_verdict> fleet_verdict_names[] = {
+    {fleet_verdict::healthy, "healthy"},
+    {fleet_verdict::over_provisioned, "over_provisioned"},
+    {fleet_verdict::unbalanced, "unbalanced"},
+    {fleet_verdict::saturated, "saturated"}};
+constexpr const auto& enumerators(fleet_verdict) { return fleet_verdict_names; }
+
+/// Which rule wrote an advice line (usage_report::advice_rules, parallel to advice). The rules
+/// that must never appear together are contradicts() below.
+enum class advice_rule : unsigned char {
+  release_idle,        ///< over-provisioned: release the idle GPUs
+  keep_for_growth,     ///< over-provisioned, but growth fills the busy GPUs within
+                       ///< release_horizon_months: keep the idle GPUs for it
+  consolidate,         ///< over-provisioned, fleet mean below the waste edge: fewer GPUs hold it
+  share_mig,           ///< an under-used GPU: the smallest MIG slice that holds its peak memory
+  share_time_slicing,  ///< an under-used GPU whose peak fits no slice smaller than the GPU, or
+                       ///< whose GPU (or memory) is unknown: time-slicing only
+  rebalance,           ///< unbalanced: move work onto the idle and under-used GPUs first
+  scale_out,           ///< saturated: add GPUs or shed load
+  add_capacity_now,    ///< growth with the busy GPUs already above the healthy band, none spare
+  growth_horizon,      ///< growth: the month the fleet reaches the healthy band's top
+  no_change,           ///< healthy: nothing to do
+};
+inline constexpr enumerator<advice_rule> advice_rule_names[] = {
+    {advice_rule::release_idle, "release_idle"},
+    {advice_rule::keep_for_growth, "keep_for_growth"},
+    {advice_rule::consolidate, "consolidate"},
+    {advice_rule::share_mig, "share_mig"},
+    {advice_rule::share_time_slicing, "share_time_slicing"},
+    {advice_rule::rebalance, "rebalance"},
+    {advice_rule::scale_out, "scale_out"},
+    {advice_rule::add_capacity_now, "add_capacity_now"},
+    {advice_rule::growth_horizon, "growth_horizon"},
+    {advice_rule::no_change, "no_change"}};
+constexpr const auto& enumerators(advice_rule) { return advice_rule_names; }
+
+/// The contradiction table: two rules that must never advise on one fleet together. Fewer GPUs
+/// (release, consolidate, share) against more (scale out, add capacity now); keeping idle GPUs
+/// for growth against releasing them, consolidating, or adding GPUs now; moving work first
+/// (rebalance) against releasing, adding or sharing out; "no change" against any other action.
+/// (share_mig against a GPU too full for a slice cannot arise: one rule, share_for, picks MIG or
+/// time-slicing per GPU.)
+constexpr bool contradicts(advice_rule a, advice_rule b) {
+  using r = advice_rule;
+  auto fewer = [](r x) {
+    return x == r::release_idle || x == r::consolidate || x == r::share_mig ||
+           x == r::share_time_slicing;
+  };
+  auto more = [](r x) { return x == r::scale_out || x == r::add_capacity_now; };
+  auto one_way = [&](r x, r y) {
+    if (fewer(x) && more(y)) return true;
+    if (x == r::rebalance && (y == r::release_idle || more(y) || y == r::consolidate ||
+                              y == r::share_mig || y == r::share_time_slicing))
+      return true;
+    if (x == r::keep_for_growth &&
+        (y == r::release_idle || y == r::consolidate || more(y) || y == r::rebalance))
+      return true;
+    if (x == r::no_change && y != r::no_change && y != r::growth_horizon) return true;
+    return false;
+  };
+  return one_way(a, b) || one_way(b, a);
+}
 
 // ---- results -------------------------------------------------------------------------------------
 
@@ -129,12 +223,35 @@ struct gpu_usage {
   bool idle = false;
 };
 
+/// The one analysis every advice rule reads: which GPUs are idle, under-used or busy, how the
+/// busy ones run, and the verdict drawn from them (usage_findings_of).
+struct usage_findings {
+  fleet_verdict verdict = fleet_verdict::healthy;
+  std::vector<std::string> idle;        ///< ids of the idle GPUs (mean below idle_below)
+  std::vector<std::string> under_used;  ///< not idle, below the waste edge under_used_share of the time
+  std::size_t busy = 0;                 ///< GPUs neither idle nor under-used
+  /// Over the busy GPUs' time pooled: bands, mean, p95 (all 0 without busy GPUs).
+  band_shares busy_bands{};
+  double busy_mean = 0, busy_p95 = 0;
+  /// The busy GPUs pass the scale-out thresholds (scale_out_overload_share above the overload
+  /// edge, or scale_out_hot_share above the healthy band's top).
+  bool busy_saturated = false;
+  /// ... or at least run without headroom: saturated, or a p95 above the healthy band's top.
+  bool busy_without_headroom = false;
+  /// Months until growth (monthly_growth) takes the level that fills first to the healthy band's
+  /// top: the busy GPUs' p95, or for an unbalanced fleet the fleet's mean (the work spread over
+  /// every GPU). 0 when already there; infinite without growth or without load.
+  double months_to_band_top = std::numeric_limits<double>::infinity();
+};
+
 struct usage_report {
   std::vector<gpu_usage> gpus;
   /// The fleet: mean, p95 and bands over all GPU-time pooled; peak = the highest fleet-average
   /// utilisation at any moment (GPUs reporting at that time), the figure to size for.
   gpu_usage fleet;
+  usage_findings findings;
   std::vector<std::string> advice;
+  std::vector<advice_rule> advice_rules;  ///< the rule of each advice line (same order)
   double start_time = 0, end_time = 0;  ///< Unix seconds
 };
 
@@ -363,78 +480,274 @@ inline double fleet_peak_throughput(const std::vector<usage_interval>& spans) {
   return peak;
 }
 
-/// Advice on idle GPUs, and on consolidating a fleet that averages below the waste edge.
-inline void advise_idle(usage_report& r, const usage_options& o) {
-  const gpu_usage& f = r.fleet;
-  int idle = 0;
+/// A memory as whole GiB for the advice ("59 GiB").
+inline std::string usage_gib(data_size d) {
+  return std::to_string(std::llround(d.in(units::GiB))) + " GiB";
+}
+
+/// "6, 7" from ids.
+inline std::string id_list(const std::vector<std::string>& ids) {
+  std::string s;
+  for (const std::string& id : ids) s += (s.empty() ? "" : ", ") + id;
+  return s;
+}
+
+/// Not idle, but below the waste edge at least under_used_share of the time.
+inline bool under_used(const gpu_usage& u, const usage_options& o) {
+  return !u.idle && u.bands.under_30 >= o.under_used_share;
+}
+
+/// The one analysis the advice reads: each GPU idle, under-used or busy; the busy GPUs' bands,
+/// mean and p95 (their weighted utilisations in `busy_pooled`); the fleet's verdict.
+inline usage_findings findings_of(const std::vector<gpu_usage>& gpus, const gpu_usage& fleet,
+                                  const std::vector<weighted>& busy_pooled,
+                                  const usage_options& o) {
+  usage_findings f;
+  double busy_time = 0, busy_sum = 0;
+  for (const gpu_usage& u : gpus) {
+    if (u.idle) {
+      f.idle.push_back(u.id);
+      continue;
+    }
+    if (under_used(u, o)) {
+      f.under_used.push_back(u.id);
+      continue;
+    }
+    ++f.busy;
+    const double t = u.observed.in(units::s);
+    busy_time += t;
+    busy_sum += u.mean * t;
+    f.busy_bands.under_30 += u.bands.under_30 * t;
+    f.busy_bands.b30_70 += u.bands.b30_70 * t;
+    f.busy_bands.b70_90 += u.bands.b70_90 * t;
+    f.busy_bands.b90_95 += u.bands.b90_95 * t;
+    f.busy_bands.over_95 += u.bands.over_95 * t;
+  }
+  normalise(f.busy_bands, busy_time);
+  f.busy_mean = busy_time > 0 ? busy_sum / busy_time : 0;
+  f.busy_p95 = weighted_quantile(busy_pooled, 0.95);
+  const double hot = f.busy_bands.b90_95 + f.busy_bands.over_95;
+  f.busy_saturated = f.busy > 0 && (f.busy_bands.over_95 > o.scale_out_overload_share ||
+                                    hot > o.scale_out_hot_share);
+  f.busy_without_headroom = f.busy_saturated || (f.busy > 0 && f.busy_p95 > o.bands.healthy_to);
+  const bool spare = !f.idle.empty() || !f.under_used.empty();
+  if (f.busy_without_headroom && spare)
+    f.verdict = fleet_verdict::unbalanced;
+  else if (f.busy_saturated)
+    f.verdict = fleet_verdict::saturated;
+  else if (spare || (fleet.mean < o.bands.waste_below && gpus.size() > 1))
+    f.verdict = fleet_verdict::over_provisioned;
+  else
+    f.verdict = fleet_verdict::healthy;
+  const double level = f.verdict == fleet_verdict::unbalanced ? fleet.mean : f.busy_p95;
+  if (o.monthly_growth > 0 && level > 0)
+    f.months_to_band_top =
+        level >= o.bands.healthy_to
+            ? 0.0
+            : std::log(o.bands.healthy_to / level) / std::log(1.0 + o.monthly_growth);
+  return f;
+}
+
+/// "in 7 months" (whole months, rounded down), "in 1 month", or "within a month".
+inline std::string in_months(double months) {
+  const long long whole = static_cast<long long>(std::floor(months));
+  if (whole < 1) return "within a month";
+  return "in " + std::to_string(whole) + " month" + (whole > 1 ? "s" : "");
+}
+
+inline void add_advice(usage_report& r, advice_rule rule, std::string text) {
+  r.advice.push_back(std::move(text));
+  r.advice_rules.push_back(rule);
+}
+
+/// How the busy GPUs run, quoted by the rebalance, scale-out and add-capacity lines:
+/// "the 6 busy GPUs spend 50% of their time above 90% (50% above 95%, p95 97%)".
+inline std::string busy_figures(const usage_findings& f, const utilization_bands& b) {
+  return "the " + std::to_string(f.busy) + " busy GPU" + (f.busy == 1 ? " spends " : "s spend ") +
+         usage_pct(f.busy_bands.b90_95 + f.busy_bands.over_95) + " of " +
+         (f.busy == 1 ? "its" : "their") + " time above " + usage_pct(b.healthy_to) + " (" +
+         usage_pct(f.busy_bands.over_95) + " above " + usage_pct(b.overload_above) + ", p95 " +
+         usage_pct(f.busy_p95) + ")";
+}
+
+/// Over-provisioned: release the idle GPUs (the busy ones have headroom), consolidate a fleet
+/// that averages below the waste edge.
+inline void advise_fewer(usage_report& r, const usage_options& o) {
+  const usage_findings& f = r.findings;
+  if (f.verdict != fleet_verdict::over_provisioned) return;
+  const gpu_usage& fl = r.fleet;
+  const bool growth_soon = f.months_to_band_top < o.release_horizon_months;
   std::string ids;
   for (const gpu_usage& u : r.gpus)
-    if (u.idle) {
-      ++idle;
-      ids += (ids.empty() ? "" : ", ") + u.id;
-    }
-  if (idle > 0)
-    r.advice.push_back(std::to_string(idle) + " idle GPU" + (idle > 1 ? "s" : "") +
-                       " (mean below " + usage_pct(o.idle_below) + "): " + ids +
-                       ". Release them or move work onto them.");
-  const double gpu_count = static_cast<double>(r.gpus.size());
-  if (f.mean < o.bands.waste_below && r.gpus.size() > 1) {
-    const double needed_exact = f.peak * gpu_count / o.consolidate_to;
-    const long long needed = std::max<long long>(1, static_cast<long long>(std::ceil(needed_exact)));
-    r.advice.push_back("Consolidate: the fleet averages " + usage_pct(f.mean) + " and peaks at " +
-                       usage_pct(f.peak) + "; its peak work fits on " + std::to_string(needed) +
-                       " of the " + std::to_string(r.gpus.size()) + " GPUs at " +
-                       usage_pct(o.consolidate_to) + ".");
-  }
-}
-
-/// Advice to share the GPUs that stay below the waste edge 95% of the time.
-inline void advise_sharing(usage_report& r, const usage_options& o) {
-  const utilization_bands& b = o.bands;
-  for (const gpu_usage& u : r.gpus) {
-    if (u.idle || !(u.p95 < b.waste_below)) continue;
-    r.advice.push_back(
-        "GPU " + u.id + " stays below " + usage_pct(b.waste_below) + " 95% of the time (p95 " +
-        usage_pct(u.p95) + "): share it, with MIG slices (isolated) or time-slicing (not isolated)" +
-        (u.has_memory ? ", if its work fits in a slice's memory (peak " +
-                            std::to_string(std::llround(u.memory_peak.in(units::GiB))) + " GiB)"
-                      : std::string()) +
-        ".");
-  }
-}
-
-/// Advice on a hot fleet (scale out) and on when growth takes its p95 past the healthy band.
-inline void advise_headroom(usage_report& r, const usage_options& o) {
-  const utilization_bands& b = o.bands;
-  const gpu_usage& f = r.fleet;
-  const double hot = f.bands.b90_95 + f.bands.over_95;
-  if (f.bands.over_95 > o.scale_out_overload_share || hot > o.scale_out_hot_share)
-    r.advice.push_back("Scale out: the fleet spends " + usage_pct(hot) + " of its time above " +
-                       usage_pct(b.healthy_to) + " (" + usage_pct(f.bands.over_95) + " above " +
-                       usage_pct(b.overload_above) + "); queues grow there. Add GPUs or shed load.");
-  if (!(o.monthly_growth > 0 && f.p95 > 0)) return;
-  if (f.p95 > b.healthy_to) {
-    r.advice.push_back("Add capacity now: the fleet's p95 (" + usage_pct(f.p95) +
-                       ") is already above the healthy band and demand grows " +
-                       usage_pct(o.monthly_growth) + " a month.");
+    if (u.idle) ids += (ids.empty() ? "" : ", ") + u.id + " (" + usage_pct(u.mean) + ")";
+  const std::size_t n = f.idle.size();
+  if (!f.idle.empty() && growth_soon) {
+    add_advice(r, advice_rule::keep_for_growth,
+               std::to_string(n) + " idle GPU" + (n > 1 ? "s" : "") + " (mean below " +
+                   usage_pct(o.idle_below) + "): " + ids + ". Keep " + (n > 1 ? "them" : "it") +
+                   " for growth: at " + usage_pct(o.monthly_growth) +
+                   " a month the busy GPUs' p95 (" + usage_pct(f.busy_p95) + ") reaches " +
+                   usage_pct(o.bands.healthy_to) + " " + in_months(f.months_to_band_top) +
+                   ", sooner than GPUs come back (" +
+                   std::to_string(static_cast<long long>(std::llround(o.release_horizon_months))) +
+                   " months); move work onto " + (n > 1 ? "them" : "it") + " as it grows.");
     return;
   }
-  const double months = std::log(b.healthy_to / f.p95) / std::log(1.0 + o.monthly_growth);
-  r.advice.push_back("At " + usage_pct(o.monthly_growth) + " growth a month the fleet's p95 (" +
-                     usage_pct(f.p95) + ") reaches " + usage_pct(b.healthy_to) + " in " +
-                     std::to_string(static_cast<long long>(std::floor(months))) +
-                     " months: add capacity before then.");
+  if (!f.idle.empty()) {
+    add_advice(r, advice_rule::release_idle,
+               std::to_string(n) + " idle GPU" + (n > 1 ? "s" : "") + " (mean below " +
+                   usage_pct(o.idle_below) + "): " + ids + ". Release " +
+                   (n > 1 ? "them" : "it") + ": " +
+                   (f.busy > 0 ? "the " + std::to_string(f.busy) + " busy GPU" +
+                                     (f.busy > 1 ? "s have" : " has") + " headroom (p95 " +
+                                     usage_pct(f.busy_p95) + ", at most " +
+                                     usage_pct(o.bands.healthy_to) + ")."
+                               : std::string("no GPU of the fleet is busy.")));
+  }
+  if (fl.mean < o.bands.waste_below && r.gpus.size() > 1 && !growth_soon) {
+    const double needed_exact = fl.peak * static_cast<double>(r.gpus.size()) / o.consolidate_to;
+    const long long needed = std::max<long long>(1, static_cast<long long>(std::ceil(needed_exact)));
+    add_advice(r, advice_rule::consolidate,
+               "Consolidate: the fleet averages " + usage_pct(fl.mean) + " and peaks at " +
+                   usage_pct(fl.peak) + "; its peak work fits on " + std::to_string(needed) +
+                   " of the " + std::to_string(r.gpus.size()) + " GPUs at " +
+                   usage_pct(o.consolidate_to) + ".");
+  }
 }
 
-/// The advice, in plain words: idle GPUs, consolidation, sharing, headroom; or that none is
-/// needed.
+/// How an under-used GPU can be shared: the smallest MIG slice of the known GPU smaller than the
+/// whole GPU that holds its peak memory (share_mig), or time-slicing only (share_time_slicing)
+/// with the reason MIG is out.
+inline std::pair<advice_rule, std::string> share_for(const gpu_usage& u, const usage_options& o) {
+  const std::string head = "GPU " + u.id + " is below " + usage_pct(o.bands.waste_below) + " for " +
+                           usage_pct(u.bands.under_30) + " of the time (p95 " + usage_pct(u.p95) +
+                           "): share it";
+  const std::string slicing = " by time-slicing only (not isolated)";
+  if (!u.has_memory)
+    return {advice_rule::share_time_slicing,
+            head + slicing + "; MIG not checked: the files have no memory readings."};
+  const std::string peak = usage_gib(u.memory_peak);
+  if (!o.gpu)
+    return {advice_rule::share_time_slicing,
+            head + slicing + "; MIG not checked: name the GPU model (--gpu) to test its " + peak +
+                " peak memory against the MIG slices."};
+  const gpu_spec& g = *o.gpu;
+  const std::string gname(g.name.view());
+  const std::span<const mig_profile> profiles = catalog::mig_profiles(g);
+  if (profiles.empty())
+    return {advice_rule::share_time_slicing, head + slicing + "; the " + gname + " has no MIG."};
+  const mig_profile* best = nullptr;
+  const mig_profile* largest = nullptr;  // the largest slice smaller than the whole GPU
+  for (const mig_profile& p : profiles) {
+    if (p.memory_eighths >= 8) continue;
+    if (largest == nullptr || p.memory_eighths > largest->memory_eighths ||
+        (p.memory_eighths == largest->memory_eighths && p.compute_slices > largest->compute_slices))
+      largest = &p;
+    if (g.memory * p.memory_share() < u.memory_peak) continue;
+    if (best == nullptr || p.memory_eighths < best->memory_eighths ||
+        (p.memory_eighths == best->memory_eighths && p.compute_slices < best->compute_slices))
+      best = &p;
+  }
+  if (best != nullptr)
+    return {advice_rule::share_mig,
+            head + " with MIG (isolated): the smallest slice that holds its " + peak +
+                " peak memory is " + std::string(best->name.view()) + " (" +
+                usage_gib(g.memory * best->memory_share()) + " of the " + gname + "'s " +
+                usage_gib(g.memory) + "), or by time-slicing (not isolated)."};
+  std::string why = "; its " + peak + " peak memory fits no MIG slice smaller than the whole " +
+                    gname;
+  if (largest != nullptr)
+    why += " (the largest, " + std::string(largest->name.view()) + ", has " +
+           usage_gib(g.memory * largest->memory_share()) + ")";
+  if (u.memory_peak < g.memory)
+    why += "; time-sliced work must fit in the " + usage_gib(g.memory - u.memory_peak) + " left.";
+  else
+    why += "; it is above the " + gname + "'s " + usage_gib(g.memory) +
+           ": is that the GPU monitored?";
+  return {advice_rule::share_time_slicing, head + slicing + why};
+}
+
+/// Over-provisioned: share each under-used GPU (share_for).
+inline void advise_sharing(usage_report& r, const usage_options& o) {
+  if (r.findings.verdict != fleet_verdict::over_provisioned) return;
+  for (const gpu_usage& u : r.gpus) {
+    if (!under_used(u, o)) continue;
+    auto [rule, text] = share_for(u, o);
+    add_advice(r, rule, std::move(text));
+  }
+}
+
+/// Unbalanced: move work onto the idle and under-used GPUs before releasing or adding any.
+/// Saturated: scale out.
+inline void advise_load(usage_report& r, const usage_options& o) {
+  const usage_findings& f = r.findings;
+  if (f.verdict == fleet_verdict::unbalanced) {
+    std::string onto;
+    if (!f.idle.empty())
+      onto += "the idle GPU" + std::string(f.idle.size() > 1 ? "s " : " ") + id_list(f.idle);
+    if (!f.under_used.empty())
+      onto += (onto.empty() ? "the under-used GPU" : " and the under-used GPU") +
+              std::string(f.under_used.size() > 1 ? "s " : " ") + id_list(f.under_used) +
+              " (below " + usage_pct(o.bands.waste_below) + " at least " +
+              usage_pct(o.under_used_share) + " of the time)";
+    const std::string busy = busy_figures(f, o.bands);
+    add_advice(r, advice_rule::rebalance,
+               "Move work onto " + onto + " first: " + busy + "; spread over all " +
+                   std::to_string(r.gpus.size()) + " GPUs the fleet's work averages " +
+                   usage_pct(r.fleet.mean) + ". Neither release nor add GPUs before that.");
+  }
+  if (f.verdict == fleet_verdict::saturated)
+    add_advice(r, advice_rule::scale_out,
+               "Scale out: " + busy_figures(f, o.bands) +
+                   " and no GPU is idle or under-used to take work; queues grow there. Add GPUs "
+                   "or shed load.");
+}
+
+/// Growth: add capacity now when the busy GPUs are already above the healthy band and no GPU is
+/// spare (saturated, or healthy with a p95 above the band); otherwise the month the fleet reaches
+/// the band's top: its p95, or for an unbalanced fleet its mean (the work spread over every GPU).
+inline void advise_growth(usage_report& r, const usage_options& o) {
+  const usage_findings& f = r.findings;
+  const utilization_bands& b = o.bands;
+  if (!(o.monthly_growth > 0)) return;
+  const std::string growth = usage_pct(o.monthly_growth);
+  if (f.verdict == fleet_verdict::saturated ||
+      (f.verdict == fleet_verdict::healthy && f.busy_without_headroom)) {
+    add_advice(r, advice_rule::add_capacity_now,
+               "Add capacity now: " + busy_figures(f, b) + ", none of the fleet's GPUs is spare, "
+               "and demand grows " + growth + " a month.");
+    return;
+  }
+  if (!std::isfinite(f.months_to_band_top)) return;  // no load to grow
+  const bool unbalanced = f.verdict == fleet_verdict::unbalanced;
+  const std::string what =
+      unbalanced ? "the fleet's mean (" + usage_pct(r.fleet.mean) + "), spread over all " +
+                       std::to_string(r.gpus.size()) + " GPUs,"
+                 : "the busy GPUs' p95 (" + usage_pct(f.busy_p95) + ")";
+  add_advice(r, advice_rule::growth_horizon,
+             "At " + growth + " growth a month " + what + " reaches " + usage_pct(b.healthy_to) +
+                 " " + in_months(f.months_to_band_top) + ": add capacity before then.");
+}
+
+/// The advice, in plain words, each line a rule of the one analysis (r.findings): fewer GPUs
+/// (over-provisioned), sharing, moving work or scaling out, growth; or that none is needed.
 inline void advise(usage_report& r, const usage_options& o) {
-  advise_idle(r, o);
+  advise_fewer(r, o);
   advise_sharing(r, o);
-  advise_headroom(r, o);
-  if (r.advice.empty())
-    r.advice.push_back("The fleet runs in the healthy band: mean " + usage_pct(r.fleet.mean) +
-                       ", p95 " + usage_pct(r.fleet.p95) + ". No change needed.");
+  advise_load(r, o);
+  advise_growth(r, o);
+  if (!r.advice.empty()) return;
+  const usage_findings& f = r.findings;
+  if (f.busy_without_headroom)
+    add_advice(r, advice_rule::no_change,
+               "The fleet runs busy but below the scale-out thresholds: " + busy_figures(f, o.bands) +
+                   "; scale out past " + usage_pct(o.scale_out_hot_share) + " above " +
+                   usage_pct(o.bands.healthy_to) + " or " + usage_pct(o.scale_out_overload_share) +
+                   " above " + usage_pct(o.bands.overload_above) + ". No change needed now.");
+  else
+    add_advice(r, advice_rule::no_change,
+               "The fleet runs in the healthy band: mean " + usage_pct(r.fleet.mean) + ", p95 " +
+                   usage_pct(r.fleet.p95) + ". No change needed.");
 }
 
 }  // namespace detail
@@ -451,6 +764,8 @@ inline usage_report analyze_usage(std::vector<gpu_sample> samples, const usage_o
   detail::check_input(o.gap_factor > 0.0 && o.idle_below >= 0.0 && o.consolidate_to > 0.0,
                       "usage_options: gap_factor and consolidate_to must be positive, idle_below "
                       "not negative");
+  detail::check_input(o.under_used_share > 0.0 && o.under_used_share <= 1.0,
+                      "usage_options.under_used_share must be in (0, 1]", o.under_used_share);
   // What the io readers check of each row, checked again for a caller that builds samples itself:
   // a NaN time breaks the sort's ordering, and a utilisation in percent (87 for 0.87) would fall
   // in the top band without a word.
@@ -470,6 +785,7 @@ inline usage_report analyze_usage(std::vector<gpu_sample> samples, const usage_o
   std::vector<std::vector<detail::usage_interval>> per_gpu;
   std::vector<detail::usage_interval> throughput;  // every GPU's, for the fleet's peak
   std::vector<detail::weighted> pooled;
+  std::vector<detail::weighted> busy_pooled;  // the GPUs neither idle nor under-used
   band_shares pooled_bands;
   double pooled_total = 0, pooled_sum = 0;
   for (std::size_t i = 0; i < samples.size();) {
@@ -484,6 +800,8 @@ inline usage_report analyze_usage(std::vector<gpu_sample> samples, const usage_o
     u.duplicates = duplicates;
     const double total = t.weight;
     pooled.insert(pooled.end(), t.utilization.begin(), t.utilization.end());
+    if (!u.idle && !detail::under_used(u, o))
+      busy_pooled.insert(busy_pooled.end(), t.utilization.begin(), t.utilization.end());
     throughput.insert(throughput.end(), t.throughput.begin(), t.throughput.end());
     pooled_total += total;
     pooled_sum += t.weighted_sum;
@@ -506,6 +824,7 @@ inline usage_report analyze_usage(std::vector<gpu_sample> samples, const usage_o
   f.peak = detail::fleet_peak_utilization(per_gpu);
   f.peak_to_average = f.mean > 0 ? f.peak / f.mean : 0;
   f.throughput_peak = detail::fleet_peak_throughput(throughput);
+  r.findings = detail::findings_of(r.gpus, r.fleet, busy_pooled, o);
   detail::advise(r, o);
   return r;
 }
