@@ -124,9 +124,8 @@ constexpr estimate_notes serving_estimates(const serving_plan& p) {
                         : bit8 ? "serving.kernels.gemm_fraction_8bit"
                                : "serving.kernels.gemm_fraction_16bit";
     const matmul_efficiency e = default_matmul_efficiency(g, math);
-    if (bit4)
-      n.add({estimate_kind::fp4_gemm_efficiency, g.name, e.fraction,
-             "no fp4 GEMM measurement: the GPU's fp8 fraction", field});
+    if (bit4)  // no fp4 GEMM measurement: the GPU's fp8 figure (else its 16-bit one)
+      n.add({estimate_kind::fp4_gemm_efficiency, g.name, e.fraction, e.source, field});
     else if (!e.measured)
       n.add({estimate_kind::matmul_efficiency, g.name, e.fraction, e.source, field});
   };
