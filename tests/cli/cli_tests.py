@@ -2393,9 +2393,11 @@ def _():
 # ---- warnings: results that rest on an estimate say so (models/estimates.hpp) -------------------
 # The H100 NVL has no driver-reported usable memory in the catalog (memory_usable unknown): the
 # memory models plan on its datasheet capacity. The L40S (Ada) is covered by no published GEMM
-# measurement: the step model's 0.80 default. The serving roofline's fractions were measured on
-# an H100 SXM; an A100 borrows them. The H100 SXM has a driver figure, a MAMF measurement and is
-# the serving roofline's own GPU: none of its results carries a warning.
+# measurement: the step model's 0.80 default. Serving reads each GPU's own GEMM figure as the step
+# model does; its attention fraction was measured on an H100 SXM and its HBM fraction is the H100
+# SXM's copies where the GPU has none: an A100 (its own bf16 MAMF) borrows those two, one note
+# each, naming the assumption that replaces it. The H100 SXM has a driver figure, a MAMF and a copy
+# measurement and is the attention fraction's own GPU: none of its results carries a warning.
 
 
 def warnings_of(*args):
@@ -2436,10 +2438,19 @@ def _():
 @case("warnings.serve")
 def _():
     w = warnings_of("serve", "--model", "Llama-3.1-8B", "--gpu", "a100")
-    one_warning(w, "kernel efficiencies", "A100-SXM4-80GB", "measured on an H100 SXM")
+    check(len(w) == 2, f"attention and HBM, one note each: {w}")
+    for line, field in zip(w, ("serving.kernels.attention_fraction", "serving.kernels.hbm_fraction")):
+        for word in ("kernel efficiency on A100-SXM4-80GB", "H100 SXM", f"--set {field}=VALUE"):
+            check(word in line, f"the warning names {word!r}: {line!r}")
+    # set, a figure is the caller's and its note goes; the other stays
+    w = warnings_of("serve", "--model", "Llama-3.1-8B", "--gpu", "a100", "--set",
+                    "serving.kernels.hbm_fraction=0.85")
+    one_warning(w, "serving.kernels.attention_fraction")
     w = warnings_of("serve", "--model", "Llama-3.1-8B", "--gpu", "h100-nvl")
-    check(len(w) == 2 and "usable memory of H100-NVL-94GB" in w[0] and
-          "kernel efficiencies on H100-NVL-94GB" in w[1], f"memory and kernels: {w}")
+    check(len(w) == 4 and "usable memory of H100-NVL-94GB" in w[0] and
+          "GEMM efficiency of H100-NVL-94GB" in w[1] and "gemm_fraction_16bit" in w[1] and
+          "kernel efficiency on H100-NVL-94GB" in w[2] and "kernel efficiency on H100-NVL-94GB" in w[3],
+          f"memory, its borrowed bf16 MAMF, attention and HBM: {w}")
     check(warnings_of("serve", "--model", "Llama-3.1-8B", "--gpu", "h100") == [],
           "the roofline's own GPU: no warning")
 
@@ -2459,7 +2470,8 @@ def _():
     plan = ["--rate", "20", "--wait-slo", "1", "--months", "0", "--model", "Llama-3.1-8B",
             "--input-len", "1024", "--output-len", "256", "--ttft-slo", "1", "--tpot-slo", "0.05"]
     w = warnings_of("capacity", *plan, "--gpu", "a100")
-    one_warning(w, "kernel efficiencies", "A100-SXM4-80GB")
+    check(len(w) == 2 and all("kernel efficiency on A100-SXM4-80GB" in x for x in w),
+          f"attention and HBM: {w}")
     check(warnings_of("capacity", *plan, "--gpu", "h100") == [], "the roofline's own GPU")
     check(warnings_of("capacity", "--rate", "30", "--wait-slo", "1", "--replica-rate", "2",
                       "--service-time", "0.5", "--months", "0") == [],

@@ -465,3 +465,13 @@ TEST_CASE("published prices of the 2026 parts", "[catalog][prices][2026]") {
   CHECK(same_gpu(cat::find_gpu(cat::coreweave_rtx_pro_6000.gpu.view()),
                  cat::rtx_pro_6000_blackwell));
 }
+
+TEST_CASE("the H100 NVL borrows the figures of its own die, the H100 SXM's") {
+  // the same GH100 die with HBM3: its fp8 MAMF is the H100 SXM's, not the H200's (HBM3e)
+  CHECK(catalog::h100_nvl.kernels.matmul_8bit.fraction ==
+        catalog::h100_sxm.kernels.matmul_8bit.fraction);
+  CHECK(catalog::h100_nvl.kernels.matmul_16bit.fraction ==
+        catalog::h100_sxm.kernels.matmul_16bit.fraction);
+  CHECK_FALSE(catalog::h100_nvl.kernels.matmul_8bit.measured);
+  CHECK(std::string_view(catalog::h100_nvl.kernels.matmul_8bit.source) == "fp8 MAMF of the H100 SXM");
+}

@@ -4,7 +4,9 @@
 #include <gpuplan/catalog.hpp>
 #include <gpuplan/models/estimates.hpp>
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "../catch.hpp"
 
@@ -67,28 +69,83 @@ TEST_CASE("GEMM efficiency: measured GPUs, borrowed ones and the fallback") {
   CHECK(step_estimates(p).empty());
 }
 
-TEST_CASE("serving: the roofline's fractions are estimates away from the H100 SXM") {
+namespace {
+
+/// The fields of a result's kernel notes, in order.
+std::vector<std::string> fields_of(const estimate_notes& n) {
+  std::vector<std::string> out;
+  for (const estimate_note& x : n)
+    if (x.kind != estimate_kind::usable_memory) out.emplace_back(x.field);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("serving: one note per kernel fraction still at its default and not measured") {
+  using v = std::vector<std::string>;
   serving_plan p;
   p.model = catalog::llama31_8b;
+  // the H100 SXM: its own GEMM (bf16 MAMF) and HBM (copies) figures, and the GPU the attention
+  // fraction was measured on: nothing is an estimate
   p.node = single_gpu_node(catalog::h100_sxm);
   CHECK(serving_estimates(p).empty());
+  // the A100 SXM: its own bf16 MAMF, so no GEMM note; attention and HBM are the H100's
   p.node = single_gpu_node(catalog::a100_sxm_80gb);
-  REQUIRE(serving_estimates(p).size() == 1);
-  CHECK(serving_estimates(p).at(0).kind == estimate_kind::serving_efficiency);
-  p.node = single_gpu_node(catalog::h100_nvl);
-  const estimate_notes both = serving_estimates(p);
-  REQUIRE(both.size() == 2);
-  CHECK(both.at(0).kind == estimate_kind::usable_memory);
-  CHECK(both.at(1).kind == estimate_kind::serving_efficiency);
-  p.node = single_gpu_node(catalog::a100_sxm_80gb);
-  p.assumptions.kernels.gemm_fraction_16bit = 0.87;  // the caller's own measurement
+  CHECK(fields_of(serving_estimates(p)) ==
+        v{"serving.kernels.attention_fraction", "serving.kernels.hbm_fraction"});
+  for (const estimate_note& n : serving_estimates(p))
+    CHECK(n.kind == estimate_kind::serving_efficiency);
+  // the caller's own figures are not listed, field by field
+  p.assumptions.kernels.hbm_fraction = 0.85;
+  CHECK(fields_of(serving_estimates(p)) == v{"serving.kernels.attention_fraction"});
+  p.assumptions.kernels.attention_fraction = 0.7;
   CHECK(serving_estimates(p).empty());
+  // the H100 NVL: usable memory, its borrowed bf16 figure (the H100 SXM's), attention, HBM
+  p.assumptions.kernels = {};
+  p.node = single_gpu_node(catalog::h100_nvl);
+  const estimate_notes nvl = serving_estimates(p);
+  REQUIRE(nvl.size() == 4);
+  CHECK(nvl.at(0).kind == estimate_kind::usable_memory);
+  CHECK(nvl.at(1).kind == estimate_kind::matmul_efficiency);
+  CHECK(std::string_view(nvl.at(1).field) == "serving.kernels.gemm_fraction_16bit");
+  CHECK(nvl.at(1).value == mamf::h100_sxm_bf16);
+  CHECK(std::string_view(nvl.at(1).source) == "bf16 MAMF of the H100 SXM");
+  p.assumptions.kernels.gemm_fraction_16bit = 0.8;  // set: that note goes, the others stay
+  CHECK(fields_of(serving_estimates(p)) ==
+        v{"serving.kernels.attention_fraction", "serving.kernels.hbm_fraction"});
+  // fp8 on the MI300X: its bf16 MAMF is measured, its fp8 fraction borrows it (a note for
+  // gemm_fraction_8bit, not for gemm_fraction_16bit)
+  p.assumptions.kernels = {};
+  p.node = single_gpu_node(catalog::mi300x);
+  p.compute_dtype = precision::fp8;
+  const estimate_notes mi = serving_estimates(p);
+  CHECK(fields_of(mi) == v{"serving.kernels.gemm_fraction_8bit",
+                           "serving.kernels.attention_fraction", "serving.kernels.hbm_fraction"});
+  // fp4 on the B200: the 4-bit fraction is its fp8 one, always an estimate while it is the default
   p.node = single_gpu_node(catalog::b200);
   p.compute_dtype = precision::fp4;
-  p.assumptions.kernels = {};
   const estimate_notes fp4 = serving_estimates(p);
-  REQUIRE(fp4.size() == 2);
-  CHECK(fp4.at(1).kind == estimate_kind::fp4_gemm_efficiency);
+  CHECK(fields_of(fp4) == v{"serving.kernels.gemm_fraction_4bit",
+                            "serving.kernels.attention_fraction", "serving.kernels.hbm_fraction"});
+  bool found = false;
+  for (const estimate_note& n : fp4)
+    if (n.kind == estimate_kind::fp4_gemm_efficiency) {
+      found = true;
+      CHECK(n.value == mamf::b200_fp8);
+    }
+  CHECK(found);
+  p.assumptions.kernels.gemm_fraction_4bit = 0.6;
+  CHECK(fields_of(serving_estimates(p)) ==
+        v{"serving.kernels.attention_fraction", "serving.kernels.hbm_fraction"});
+}
+
+TEST_CASE("the step model's note names its field") {
+  training_plan p;
+  p.model = catalog::llama31_8b;
+  p.node = catalog::pcie_8x_l40s;
+  p.layout.dp = 8;
+  REQUIRE(step_estimates(p).size() == 1);
+  CHECK(std::string_view(step_estimates(p).at(0).field) == "step.matmul_peak_fraction");
 }
 
 TEST_CASE("a note is listed once") {

@@ -19,7 +19,7 @@ namespace {
 detail::gemm_ctx rates_of(const gpu_spec& g, precision p) {
   detail::gemm_ctx c;
   c.peak = g.peak.tensor(p).value;
-  c.hbm = achievable_bandwidth(g, unmeasured_hbm_fraction).value;
+  c.hbm = achievable_bandwidth(g, 0.0).value;
   c.frac = default_matmul_efficiency(g, p).fraction;
   c.overhead = kernel_launch_time.value;
   c.e = bytes_per_element(p).value;
@@ -41,54 +41,161 @@ TEST_CASE("kernels: a large bf16 GEMM on the H100 SXM runs at its published MAMF
   const double t2 =
       detail::gemm_seconds(rates_of(catalog::h100_sxm, precision::bf16), 8192, 8192, 8192);
   CHECK(2.0 * 8192.0 * 8192.0 * 8192.0 / t2 / 1e12 == Approx(794.5 * 4096 / (32 * 132)).epsilon(0.005));
-  // The serving GEMM at the same fact (its size ramp: 8192^3 is 1.1 TFLOP, far past W_half):
-  // within 1% of the MAMF
+  // The serving GEMM at the same fact (its size ramp: 8192^3 is 1.1 TFLOP, far past W_half), as
+  // one kernel at boost clocks (sustained factor 1): within 1% of the MAMF
+  roofline_assumptions burst{};
+  burst.gemm_sustained_fraction = 1.0;
   const kernel_time s =
-      gemm_time(8192, 8192, 8192, precision::bf16, 2.0, 2.0, false, catalog::h100_sxm, {});
+      gemm_time(8192, 8192, 8192, precision::bf16, 2.0, 2.0, false, catalog::h100_sxm, burst);
   CHECK(2.0 * 8192.0 * 8192.0 * 8192.0 / s.total.in(units::s) / 1e12 ==
         Approx(794.5).epsilon(0.01));
+  // under sustained load, as in the training step: the same 0.87 of it in both models
+  const kernel_time sl =
+      gemm_time(8192, 8192, 8192, precision::bf16, 2.0, 2.0, false, catalog::h100_sxm, {});
+  CHECK(2.0 * 8192.0 * 8192.0 * 8192.0 / sl.total.in(units::s) / 1e12 ==
+        Approx(794.5 * sustained_matmul_fraction).epsilon(0.01));
+  CHECK(step_assumptions{}.sustained_fraction == roofline_assumptions{}.gemm_sustained_fraction);
   // fp8: 1402.6 TFLOP/s (same table)
   const double t8 = detail::gemm_seconds(rates_of(catalog::h100_sxm, precision::fp8), m, n, k);
   CHECK(2.0 * m * n * k / t8 / 1e12 == Approx(1402.6).epsilon(0.005));
 }
 
 TEST_CASE("kernels: one H100 16-bit GEMM fraction for training and serving") {
-  // the issue: 0.80 in the serving roofline, 0.803 in the step model; one fact now
-  CHECK(roofline_assumptions{}.gemm_fraction_16bit == mamf::h100_sxm_bf16);
+  // the issue: 0.80 in the serving roofline, 0.803 in the step model; one fact now, the GPU's
+  CHECK(gemm_fraction(precision::bf16, catalog::h100_sxm, {}) ==
+        mamf::h100_sxm_bf16 * sustained_matmul_fraction);
   CHECK(default_matmul_efficiency(catalog::h100_sxm).fraction == mamf::h100_sxm_bf16);
   CHECK(mamf::h100_sxm_bf16 == Approx(794.5 / 989.5).epsilon(1e-3));
-  // serving's 8-bit fraction, once (the 4-bit one borrows it); between the H100's and the
-  // H200's published fp8 MAMF
-  CHECK(roofline_assumptions{}.gemm_fraction_8bit == serving_fp8_gemm_fraction);
-  CHECK(roofline_assumptions{}.gemm_fraction_4bit == serving_fp8_gemm_fraction);
-  CHECK(serving_fp8_gemm_fraction > mamf::h100_sxm_fp8);
-  CHECK(serving_fp8_gemm_fraction < mamf::h200_sxm_fp8);
-  // one launch time, one HBM default
+  // every fraction assumption defaults to 0: the GPU's own figure (the one override rule)
+  CHECK(roofline_assumptions{}.gemm_fraction_16bit == 0.0);
+  CHECK(roofline_assumptions{}.gemm_fraction_8bit == 0.0);
+  CHECK(roofline_assumptions{}.gemm_fraction_4bit == 0.0);
+  CHECK(roofline_assumptions{}.hbm_fraction == 0.0);
+  CHECK(step_assumptions{}.matmul_peak_fraction == 0.0);
+  CHECK(step_assumptions{}.memory_bandwidth_fraction == 0.0);
+  // one launch time, one HBM default, one load factor
   CHECK(roofline_assumptions{}.kernel_floor == kernel_launch_time);
   CHECK(step_assumptions{}.kernel_overhead == kernel_launch_time);
   CHECK(kernel_launch_time.in(units::us) == 4.0);
-  CHECK(roofline_assumptions{}.hbm_fraction == unmeasured_hbm_fraction);
-  CHECK(step_assumptions{}.memory_bandwidth_fraction == unmeasured_hbm_fraction);
+  CHECK(hbm_fraction(catalog::a100_sxm_80gb, 0.0) == unmeasured_hbm_fraction);
+  CHECK(roofline_assumptions{}.gemm_sustained_fraction == sustained_matmul_fraction);
+  CHECK(step_assumptions{}.sustained_fraction == sustained_matmul_fraction);
+}
+
+TEST_CASE("kernels: serving reads the GPU's own GEMM figures, as the training step does") {
+  // a fraction serving applied on every GPU would give the same ratio to the tensor peak on each;
+  // the GPU's own MAMF gives its own (stas00/ml-engineering: MI300X bf16 0.511, B200 fp8 0.763)
+  roofline_assumptions burst{};
+  burst.gemm_sustained_fraction = 1.0;
+  auto tflops = [&](const gpu_spec& g, precision p, const roofline_assumptions& a) {
+    const double w = 1 << 14;
+    const kernel_time t = gemm_time(w, w, w, p, 1.0, 2.0, false, g, a);
+    return 2.0 * w * w * w / t.total.in(units::s) / g.peak.tensor(p).value;
+  };
+  CHECK(tflops(catalog::mi300x, precision::bf16, burst) == Approx(mamf::mi300x_bf16).epsilon(0.005));
+  CHECK(tflops(catalog::b200, precision::fp8, burst) == Approx(mamf::b200_fp8).epsilon(0.005));
+  CHECK(tflops(catalog::b200, precision::bf16, burst) == Approx(mamf::b200_bf16).epsilon(0.005));
+  CHECK(tflops(catalog::h200_sxm, precision::fp8, burst) == Approx(mamf::h200_sxm_fp8).epsilon(0.005));
+  CHECK(tflops(catalog::a100_sxm_80gb, precision::fp16, burst) ==
+        Approx(mamf::a100_sxm_bf16).epsilon(0.005));
+  // MI300X has no fp8 figure: its bf16 one, borrowed (an estimate)
+  CHECK(tflops(catalog::mi300x, precision::fp8, burst) == Approx(mamf::mi300x_bf16).epsilon(0.005));
+  // fp4 on the B200: its fp8 figure (no fp4 measurement); int8 on the H100: its fp8 one
+  CHECK(gemm_fraction(precision::fp4, catalog::b200, burst) == mamf::b200_fp8);
+  CHECK(gemm_fraction(precision::int8, catalog::h100_sxm, burst) == mamf::h100_sxm_fp8);
+  CHECK_FALSE(default_matmul_efficiency(catalog::b200, precision::fp4).measured);
+  // and a whole serving answer follows the GPU's figure: the MI300X with the H100's 0.803 in place
+  // of its own 0.511 would prefill faster
+  serving_plan sp;
+  sp.model = catalog::llama31_8b;
+  sp.node = single_gpu_node(catalog::mi300x);
+  const duration own = serve(sp).ttft;
+  gpu_spec faster = catalog::mi300x;
+  faster.kernels.matmul_16bit = efficiency_figure::of_this_gpu(mamf::h100_sxm_bf16, "test");
+  sp.node = single_gpu_node(faster);
+  CHECK(serve(sp).ttft < own);
+  // the training step's large-GEMM rate on the same GPU: the same fraction of the same peak
+  for (const gpu_spec* g : {&catalog::mi300x, &catalog::b200, &catalog::a100_sxm_80gb}) {
+    INFO(g->name.view());
+    detail::gemm_ctx c = rates_of(*g, precision::bf16);
+    c.sms = 0;  // no wave quantisation: the large-GEMM rate itself
+    c.overhead = 0.0;
+    const double w = 1 << 14;
+    const double train = 2.0 * w * w * w / detail::gemm_seconds(c, w, w, w) /
+                         g->peak.tensor(precision::bf16).value;
+    CHECK(tflops(*g, precision::bf16, burst) == Approx(train).epsilon(0.005));
+  }
+}
+
+TEST_CASE("kernels: one override rule, training and serving alike") {
+  // 0 (the default): the GPU's own figure; a value set: that value, on every GPU
+  roofline_assumptions set{};
+  set.gemm_sustained_fraction = 1.0;
+  CHECK(gemm_fraction(precision::bf16, catalog::mi300x, set) == mamf::mi300x_bf16);
+  set.gemm_fraction_16bit = 0.6;
+  CHECK(gemm_fraction(precision::bf16, catalog::mi300x, set) == 0.6);
+  CHECK(gemm_fraction(precision::bf16, catalog::h100_sxm, set) == 0.6);
+  CHECK(gemm_fraction(precision::fp8, catalog::b200, set) == mamf::b200_fp8);  // 8-bit: the GPU's
+  set.gemm_fraction_8bit = 0.5;
+  CHECK(gemm_fraction(precision::fp8, catalog::b200, set) == 0.5);
+  CHECK(gemm_fraction(precision::fp4, catalog::b200, set) == mamf::b200_fp8);
+  set.gemm_fraction_4bit = 0.4;
+  CHECK(gemm_fraction(precision::fp4, catalog::b200, set) == 0.4);
+  // HBM: the same direction now (the GPU's figure won over a set value before)
+  CHECK(hbm_fraction(catalog::h100_sxm, 0.0) == h100_sxm_hbm_copy_fraction);
+  CHECK(hbm_fraction(catalog::h100_sxm, 0.5) == 0.5);
+  CHECK(hbm_fraction(catalog::mi300x, 0.0) == unmeasured_hbm_fraction);
+  roofline_assumptions half{};
+  half.hbm_fraction = 0.5;
+  const kernel_time k =
+      roofline(compute_amount{}, compute_rate{}, 1.0 * units::GiB, catalog::h100_sxm, half);
+  CHECK(k.memory.in(units::s) == Approx(1073741824.0 / (0.5 * 3350e9)).epsilon(1e-12));
+  // the training step: a set matmul fraction and HBM fraction replace the GPU's
+  training_plan p;
+  p.model = catalog::llama31_8b;
+  p.node = catalog::dgx_h100;
+  p.layout.dp = 8;
+  const duration by_gpu = estimate_step(p).total;
+  p.assumptions.matmul_peak_fraction = mamf::h100_sxm_bf16;  // the GPU's figure, set: the same
+  p.assumptions.memory_bandwidth_fraction = h100_sxm_hbm_copy_fraction;
+  CHECK(estimate_step(p).total == by_gpu);
+  p.assumptions.memory_bandwidth_fraction = 0.5;  // set: replaces the H100's 0.90
+  const duration slow_hbm = estimate_step(p).total;
+  CHECK(slow_hbm > by_gpu);
+  p.assumptions.matmul_peak_fraction = 0.5;
+  CHECK(estimate_step(p).total > slow_hbm);
+  // and serving: the same rule on the whole answer
+  serving_plan s;
+  s.model = catalog::llama31_8b;
+  s.node = single_gpu_node(catalog::h100_sxm);
+  const duration tpot = serve(s).tpot;
+  s.assumptions.kernels.hbm_fraction = 0.5;
+  CHECK(serve(s).tpot > tpot);
+  s.assumptions.kernels.hbm_fraction = 0.0;
+  s.assumptions.kernels.gemm_fraction_16bit = mamf::h100_sxm_bf16;
+  CHECK(serve(s).tpot == tpot);
 }
 
 TEST_CASE("kernels: memory-bound time at the H100's measured copy bandwidth") {
-  // this project's H100 SXM copies: 2981-3028 GB/s of 3350 for 256 MiB to 4 GiB
-  const double gbps = achievable_bandwidth(catalog::h100_sxm, 0.5).in(units::GBps);
+  // this project's H100 SXM copies: 2981-3028 GB/s of 3350 for 256 MiB to 4 GiB (0: by GPU)
+  const double gbps = achievable_bandwidth(catalog::h100_sxm, 0.0).in(units::GBps);
   CHECK(gbps >= 2981.0);
   CHECK(gbps <= 3028.0);
   CHECK(catalog::h100_sxm.kernels.hbm.measured);
   // 4 GiB copied: 8 GiB moved
-  const duration copy = memory_time(8.0 * units::GiB, catalog::h100_sxm, 0.5);
+  const duration copy = memory_time(8.0 * units::GiB, catalog::h100_sxm, 0.0);
   CHECK(copy.in(units::ms) == Approx(8.0 * 1073741824.0 / 3015e9 * 1e3).epsilon(1e-9));
-  // a GPU with no figure of its own takes the caller's fallback
+  // a GPU with no figure of its own: the named default, unless the caller sets one
   CHECK_FALSE(catalog::a100_sxm_80gb.kernels.hbm.known());
+  CHECK(hbm_fraction(catalog::a100_sxm_80gb, 0.0) == unmeasured_hbm_fraction);
+  CHECK_FALSE(default_hbm_efficiency(catalog::a100_sxm_80gb).measured);
   CHECK(hbm_fraction(catalog::a100_sxm_80gb, 0.75) == 0.75);
   CHECK(memory_time(2039e9 * 0.75 * units::B, catalog::a100_sxm_80gb, 0.75).in(units::s) ==
         Approx(1.0).epsilon(1e-12));
   // the serving roofline's memory time is the same function
   const kernel_time k =
       roofline(compute_amount{}, compute_rate{}, 1.0 * units::GiB, catalog::h100_sxm, {});
-  CHECK(k.memory == memory_time(1.0 * units::GiB, catalog::h100_sxm, unmeasured_hbm_fraction));
+  CHECK(k.memory == memory_time(1.0 * units::GiB, catalog::h100_sxm, 0.0));
 }
 
 TEST_CASE("kernels: no kernel is shorter than the launch floor") {
@@ -116,7 +223,7 @@ TEST_CASE("kernels: the GPU's efficiencies are its data, with a named default") 
   const matmul_efficiency e = default_matmul_efficiency(mine);
   CHECK(e.fraction == unmeasured_matmul_fraction);
   CHECK_FALSE(e.measured);
-  CHECK(hbm_fraction(mine, unmeasured_hbm_fraction) == unmeasured_hbm_fraction);
+  CHECK(hbm_fraction(mine, 0.0) == unmeasured_hbm_fraction);
   // its own measurement is used as given
   mine.kernels.matmul_16bit = efficiency_figure::of_this_gpu(0.75, "my sweep");
   mine.kernels.matmul_8bit = efficiency_figure::of_this_gpu(0.65, "my fp8 sweep");
@@ -168,7 +275,7 @@ TEST_CASE("kernels: a GPU file carries the efficiencies, old files keep working"
   old.erase("kernel_efficiency");
   const gpu_spec plain = io::gpu_from_json(old, {"g.json", ""});
   CHECK(default_matmul_efficiency(plain).fraction == unmeasured_matmul_fraction);
-  CHECK(hbm_fraction(plain, unmeasured_hbm_fraction) == unmeasured_hbm_fraction);
+  CHECK(hbm_fraction(plain, 0.0) == unmeasured_hbm_fraction);
   // a bare number is a measurement of the GPU the file describes
   old["kernel_efficiency"] = {{"matmul_16bit", 0.7}};
   const gpu_spec mine = io::gpu_from_json(old, {"g.json", ""});

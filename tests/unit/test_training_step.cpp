@@ -286,7 +286,7 @@ TEST_CASE("gradient accumulation: the memory pass each micro-batch costs") {
         }()).total == fused.total);  // Megatron: fused by default
   p.assumptions.grad_accumulation = grad_accumulation_kind::deepspeed_bf16;
   const step_breakdown ds = estimate_step(p);
-  const double hbm = p.assumptions.memory_bandwidth_fraction *
+  const double hbm = hbm_fraction(catalog::h100_sxm, p.assumptions.memory_bandwidth_fraction) *
                      catalog::h100_sxm.memory_bandwidth.in(units::GBps) * 1e9;
   const double params = catalog::llama31_8b.parameters() - catalog::llama31_8b.norm_parameters();
   CHECK((ds.total - fused.total).in(units::s) == Approx(4 * params * 18 / hbm).epsilon(1e-3));

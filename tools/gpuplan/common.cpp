@@ -314,19 +314,19 @@ std::vector<std::string> warning_lines(const estimate_notes& notes) {
       case estimate_kind::matmul_efficiency:
         out.push_back(fmt::format(
             "GEMM efficiency of {}: {:.3f} of the tensor peak is an estimate ({}), not a "
-            "published measurement of this GPU",
-            gpu, n.value, n.source));
+            "published measurement of this GPU; --set {}=VALUE replaces it",
+            gpu, n.value, n.source, n.field));
         break;
       case estimate_kind::serving_efficiency:
         out.push_back(fmt::format(
-            "kernel efficiencies on {} are an estimate ({}; GEMMs at {:.2f} of the tensor "
-            "peak), not published measurements of this GPU",
-            gpu, n.source, n.value));
+            "kernel efficiency on {}: {} {:.3f} is an estimate ({}), not a published "
+            "measurement of this GPU; --set {}=VALUE replaces it",
+            gpu, n.field, n.value, n.source, n.field));
         break;
       case estimate_kind::fp4_gemm_efficiency:
-        out.push_back(fmt::format("fp4 GEMM efficiency on {}: {:.2f} of the fp4 peak is an "
-                                  "estimate ({})",
-                                  gpu, n.value, n.source));
+        out.push_back(fmt::format("fp4 GEMM efficiency on {}: {:.3f} of the fp4 peak is an "
+                                  "estimate ({}); --set {}=VALUE replaces it",
+                                  gpu, n.value, n.source, n.field));
         break;
     }
   }

@@ -402,12 +402,13 @@ inline constexpr gpu_spec h100_nvl{
     .pcie = {.generation = 5, .lanes = 16},  // [H100-DS] PCIe Gen5: 128 GB/s
     .sm_count = 132,    // the H100 SXM5 configuration ([GH100-WP]) on a PCIe card
     .boost_clock = {},  // not on the datasheet
-    // no measurement of its own: the H100 SXM's bf16 figure and the H200's fp8 figure
-    // (the step model's earlier rule, Hopper above 100 GB of memory, gave it this one)
+    // no measurement of its own: the H100 SXM's figures, bf16 and fp8 (the same GH100 die, 132
+    // SMs [GH100-WP], with HBM3 as on the SXM; the H200's fp8 figure, which an earlier rule on
+    // memory size gave it, was measured on another memory system, HBM3e)
     .kernels =
         {
             .matmul_16bit = efficiency_figure::borrowed(mamf::h100_sxm_bf16, "bf16 MAMF of the H100 SXM"),
-            .matmul_8bit = efficiency_figure::borrowed(mamf::h200_sxm_fp8, "fp8 MAMF of the H200 SXM"),
+            .matmul_8bit = efficiency_figure::borrowed(mamf::h100_sxm_fp8, "fp8 MAMF of the H100 SXM"),
         },
 };
 

@@ -51,10 +51,10 @@ constexpr void visit_fields(step_assumptions& s, V&& v) {
           "one.");
   v("sustained_fraction", s.sustained_fraction,
     "Sustained-load factor on that fraction: MAMF is the best of a short sweep, but a "
-          "training step keeps the GPU at its power limit and the clocks drop. In a bf16 GEMM "
-          "sweep on one H100 SXM (PyTorch 2.11, cuBLAS, mean of 20 runs), the seven largest "
-          "products (m = 16384) ran at 780, 720, 718, 697, 603, 710, 762 TFLOP/s, mean 713, "
-          "against 818 for the best mid-size product: 0.87.");
+          "training step keeps the GPU at its power limit and the clocks drop: "
+          "sustained_matmul_fraction (0.87, models/kernels.hpp: the H100 SXM's seven largest bf16 "
+          "products, mean 713 TFLOP/s, against 818 for the best mid-size one), which serving "
+          "applies too.");
   v("gemm_tile_m", s.gemm_tile_m,
     "Output tile of a GEMM kernel (rows x columns) used for wave quantisation: cuBLAS' "
           "common 128 x 128 CTA tile on Ampere and Hopper (CUTLASS default GEMM configurations).");
@@ -68,10 +68,11 @@ constexpr void visit_fields(step_assumptions& s, V&& v) {
     "Fixed cost per GEMM kernel (launch, prologue, epilogue): kernel_launch_time, 4 us "
           "(models/kernels.hpp).");
   v("memory_bandwidth_fraction", s.memory_bandwidth_fraction,
-    "Fraction of the HBM datasheet bandwidth a streaming kernel reaches on a GPU whose spec "
-          "has no figure of its own (gpu_spec::kernels.hbm; a GPU's own figure wins): the named "
-          "default unmeasured_hbm_fraction, 0.90 (the H100 SXM's copies, "
-          "specs/kernel_efficiency.hpp).");
+    "Fraction of the HBM datasheet bandwidth a streaming kernel reaches. 0: the GPU's own "
+          "figure (gpu_spec::kernels.hbm: the H100 SXM's copies, 0.90, "
+          "specs/kernel_efficiency.hpp), else the named default unmeasured_hbm_fraction (0.90, the "
+          "same measurement) (hbm_fraction in models/kernels.hpp). A value set replaces it on "
+          "every GPU, as matmul_peak_fraction does.");
   v("flash_attention_max_fraction", s.flash_attention_max_fraction,
     "Fused (flash) attention forward + backward speed, as a fraction of the dense peak with "
           "the work counted as 3.5x the forward FLOPs (detail::flash_fwd_bwd_work): f(s) = "
@@ -288,17 +289,30 @@ constexpr void visit_fields(serving_assumptions& s, V&& v) {
 template <class V>
 constexpr void visit_fields(roofline_assumptions& s, V&& v) {
   v("gemm_fraction_16bit", s.gemm_fraction_16bit,
-    "Large-GEMM fraction of the dense 16-bit tensor peak, on every GPU (the serving model "
-          "was calibrated on the H100 SXM; models/estimates.hpp reports it as an estimate "
-          "elsewhere): the H100 SXM's bf16 MAMF, 0.803 (specs/kernel_efficiency.hpp, "
-          "mamf::h100_sxm_bf16), which this project's own cuBLAS table agrees with (733-818 of "
-          "989.5 TFLOP/s at m >= 1024).");
+    "Large-GEMM fraction of the dense 16-bit (bf16 / fp16) tensor peak. 0: the GPU's own "
+          "figure, its bf16 maximum achievable matmul FLOPS (gpu_spec::kernels.matmul_16bit, the "
+          "measurements in specs/kernel_efficiency.hpp: H100 SXM 0.803, which this project's own "
+          "cuBLAS table agrees with, 733-818 of 989.5 TFLOP/s at m >= 1024; A100 SXM 0.869; B200 "
+          "0.776; MI300X 0.511), or unmeasured_matmul_fraction (0.807) for a GPU without one; the "
+          "same figure the step model reads (matmul_fraction, default_matmul_efficiency). A value "
+          "set replaces it on every GPU. Each GEMM fraction, the GPU's or the caller's, runs at "
+          "gemm_sustained_fraction of itself, as the step model's matmul_peak_fraction runs at its "
+          "sustained_fraction.");
   v("gemm_fraction_8bit", s.gemm_fraction_8bit,
-    "Large-GEMM fraction of the dense 8-bit (fp8 / int8) tensor peak: "
-          "serving_fp8_gemm_fraction.");
+    "Large-GEMM fraction of the dense 8-bit (fp8 / int8) tensor peak. 0: the GPU's own fp8 "
+          "MAMF (gpu_spec::kernels.matmul_8bit: H100 SXM 1402.6 / 1979 = 0.709, H200 0.734, B200 "
+          "0.763; stas00/ml-engineering; the H100's agrees with this project's torch._scaled_mm "
+          "table, 1352-1443 TFLOP/s at m >= 1024), else its 16-bit figure as an estimate "
+          "(default_matmul_efficiency).");
   v("gemm_fraction_4bit", s.gemm_fraction_4bit,
-    "Large-GEMM fraction of the 4-bit (fp4) tensor peak. ESTIMATE: the 8-bit figure, "
-          "serving_fp8_gemm_fraction; no fp4 GEMM measurement is in the project yet.");
+    "Large-GEMM fraction of the 4-bit (fp4 / int4) tensor peak. 0: ESTIMATE, the GPU's fp8 "
+          "figure (default_matmul_efficiency); no fp4 GEMM measurement is in the project yet.");
+  v("gemm_sustained_fraction", s.gemm_sustained_fraction,
+    "Sustained-load factor on the large-GEMM fraction: sustained_matmul_fraction (0.87, the "
+          "H100 SXM's largest products under sustained load against its best; the step model's "
+          "factor too). The published serving runs are benchmarks that keep the GPU busy step "
+          "after step; 1 for a single kernel at boost clocks (the H100 microbenchmark tables the "
+          "ramp was fitted on).");
   v("gemm_half_work", s.gemm_half_work,
     "Work of one GEMM at which it reaches half its large-GEMM fraction. Calibrated on the "
           "H100 bf16 table, 4096 x 4096 weights: m = 512 (17.2 GFLOP) runs at 652 TFLOP/s = 0.826 "
@@ -308,9 +322,10 @@ constexpr void visit_fields(roofline_assumptions& s, V&& v) {
           "bf16 table at the ridge (8192 x 8192 weights, m = 128-512: 339, 621, 695 TFLOP/s "
           "measured; p = 3 gives 371, 589, 735; the plain max, p -> infinity, gives 384, 768, 789).");
   v("hbm_fraction", s.hbm_fraction,
-    "Fraction of the datasheet HBM bandwidth a streaming kernel reaches on a GPU whose spec "
-          "has no figure of its own (gpu_spec::kernels.hbm; a GPU's own figure wins): the named "
-          "default unmeasured_hbm_fraction (0.90, the H100 SXM's copies).");
+    "Fraction of the datasheet HBM bandwidth a streaming kernel reaches. 0: the GPU's own "
+          "figure (gpu_spec::kernels.hbm: the H100 SXM's copies, 0.90), else the named default "
+          "unmeasured_hbm_fraction (0.90, the same measurement) (hbm_fraction, "
+          "default_hbm_efficiency). A value set replaces it on every GPU.");
   v("attention_fraction", s.attention_fraction,
     "Large-context fraction of the 16-bit tensor peak for causal attention's forward pass, "
           "and the mean keys per query at which half of it is reached. Calibrated on the H100 "

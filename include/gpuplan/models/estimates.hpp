@@ -7,13 +7,16 @@
 //                      driver gives (81,089 of 81,920 MiB on an H100 SXM: 1% less).
 //   kernel efficiency  a GPU whose achievable GEMM fraction nobody published: its catalog entry
 //                      borrows a sibling's measurement (gpu_spec::kernels, measured false), or
-//                      the step-time model takes 0.807 (unmeasured_matmul_fraction, the median
-//                      of the NVIDIA measurements) when no figure covers it
-//                      (default_matmul_efficiency in models/kernels.hpp); the serving roofline's
-//                      GEMM, attention and HBM fractions were measured on an H100 SXM and are
-//                      applied to every GPU, and its 4-bit GEMM fraction is the 8-bit one
-//                      (models/kernels.hpp).
-// A figure the caller set (a non-default assumption) is the caller's and is not listed.
+//                      the models take 0.807 (unmeasured_matmul_fraction, the median of the
+//                      NVIDIA measurements) when no figure covers it (default_matmul_efficiency
+//                      in models/kernels.hpp): the training step and serving alike, at each
+//                      precision their GEMMs run in; the serving roofline's attention fraction
+//                      was measured on an H100 SXM and is applied to every GPU; its HBM fraction
+//                      is the GPU's own figure or the H100 SXM's copies (default_hbm_efficiency);
+//                      its 4-bit GEMM fraction is the GPU's fp8 one.
+// One note per assumption field still at its default whose figure is not a measurement of the
+// GPU (estimate_note::field names it); a figure the caller set (a non-default assumption) is the
+// caller's and is not listed.
 #pragma once
 
 #include <gpuplan/catalog/gpus.hpp>
@@ -31,9 +34,9 @@ namespace gpuplan {
 
 enum class estimate_kind : unsigned char {
   usable_memory,        ///< gpu_spec::memory_usable unknown: the capacity is planned on
-  matmul_efficiency,    ///< the step model's GEMM fraction is not a measurement of this GPU
-  serving_efficiency,   ///< the serving roofline's fractions were measured on another GPU
-  fp4_gemm_efficiency,  ///< the serving roofline's 4-bit GEMM fraction is the 8-bit one
+  matmul_efficiency,    ///< a GEMM fraction (step or serving) is not a measurement of this GPU
+  serving_efficiency,   ///< a serving roofline fraction (attention, HBM) was measured elsewhere
+  fp4_gemm_efficiency,  ///< the serving roofline's 4-bit GEMM fraction is the fp8 one
 };
 inline constexpr enumerator<estimate_kind> estimate_kind_names[] = {
     {estimate_kind::usable_memory, "usable_memory"},
@@ -48,16 +51,22 @@ struct estimate_note {
   name_string gpu;
   double value = 0.0;          ///< bytes (usable_memory) or a fraction of the peak
   const char* source = "";     ///< where the figure used comes from
+  /// The assumption a caller sets to replace the figure ("step.matmul_peak_fraction",
+  /// "serving.kernels.attention_fraction": the names `--set` takes); empty for usable memory.
+  const char* field = "";
 };
 
 /// The estimates a result rests on (at most 8; the same note is listed once).
 struct estimate_notes {
   inplace_vector<estimate_note, 8> items{};
 
-  /// Adds n unless a note of its kind for its GPU is listed; past 8 notes, drops it.
+  /// Adds n unless a note of its kind, for its GPU and its field, is listed; past 8 notes, drops
+  /// it.
   constexpr void add(const estimate_note& n) {
     for (const estimate_note& x : items)
-      if (x.kind == n.kind && x.gpu == n.gpu) return;
+      if (x.kind == n.kind && x.gpu == n.gpu &&
+          std::string_view(x.field) == std::string_view(n.field))
+        return;
     items.try_push_back(n);
   }
   constexpr void add_all(const estimate_notes& other) {
@@ -89,30 +98,50 @@ constexpr estimate_notes step_estimates(const training_plan& p) {
   if (p.assumptions.matmul_peak_fraction > 0.0) return n;
   const matmul_efficiency e = default_matmul_efficiency(p.node.gpu, p.config.dtype);
   if (!e.measured)
-    n.add({estimate_kind::matmul_efficiency, p.node.gpu.name, e.fraction, e.source});
+    n.add({estimate_kind::matmul_efficiency, p.node.gpu.name, e.fraction, e.source,
+           "step.matmul_peak_fraction"});
   return n;
 }
 
-/// The GPU the serving roofline's default fractions were measured on (models/kernels.hpp).
+/// The GPU the serving roofline's attention fraction was measured on (models/kernels.hpp).
 inline constexpr const gpu_spec& roofline_measured_gpu = catalog::h100_sxm;
 
-/// What a serving answer for p rests on: the KV cache's memory budget (usable memory), and the
-/// roofline's kernel fractions when they are the defaults and p's GPU is not the one they were
-/// measured on; the 4-bit GEMM fraction whenever fp4 math is used with its default.
+/// What a serving answer for p rests on: the KV cache's memory budget (usable memory), and one
+/// note for each kernel fraction p uses that is still at its default (0: the GPU's figure) and is
+/// not a measurement of p's GPU: the GEMM fraction of each precision its GEMMs run in (the compute
+/// precision; 16 bits for the output head and the router), the attention fraction away from the
+/// GPU it was measured on, the HBM fraction where the GPU has no measurement of its own; the 4-bit
+/// GEMM fraction whenever fp4 math is used with its default.
 constexpr estimate_notes serving_estimates(const serving_plan& p) {
-  estimate_notes n = memory_estimates(p.gpu());
-  const roofline_assumptions defaults{};
+  const gpu_spec& g = p.gpu();
+  estimate_notes n = memory_estimates(g);
   const roofline_assumptions& k = p.assumptions.kernels;
-  const bool default_fractions = k.gemm_fraction_16bit == defaults.gemm_fraction_16bit &&
-                                 k.gemm_fraction_8bit == defaults.gemm_fraction_8bit &&
-                                 k.attention_fraction == defaults.attention_fraction &&
-                                 k.hbm_fraction == defaults.hbm_fraction;
-  if (default_fractions && p.gpu().name.view() != roofline_measured_gpu.name.view())
-    n.add({estimate_kind::serving_efficiency, p.gpu().name, k.gemm_fraction_16bit,
-           "GEMM, attention and HBM efficiencies measured on an H100 SXM"});
-  if (p.compute_dtype == precision::fp4 && k.gemm_fraction_4bit == defaults.gemm_fraction_4bit)
-    n.add({estimate_kind::fp4_gemm_efficiency, p.gpu().name, k.gemm_fraction_4bit,
-           "no fp4 GEMM measurement: the 8-bit fraction"});
+  auto gemm = [&](precision math) {
+    if (gemm_fraction_assumed(math, k) > 0.0) return;  // the caller's figure
+    const bool bit4 = math == precision::fp4 || math == precision::int4;
+    const bool bit8 = math == precision::fp8 || math == precision::int8;
+    const char* field = bit4   ? "serving.kernels.gemm_fraction_4bit"
+                        : bit8 ? "serving.kernels.gemm_fraction_8bit"
+                               : "serving.kernels.gemm_fraction_16bit";
+    const matmul_efficiency e = default_matmul_efficiency(g, math);
+    if (bit4)  // no fp4 GEMM measurement: the GPU's fp8 figure (else its 16-bit one)
+      n.add({estimate_kind::fp4_gemm_efficiency, g.name, e.fraction, e.source, field});
+    else if (!e.measured)
+      n.add({estimate_kind::matmul_efficiency, g.name, e.fraction, e.source, field});
+  };
+  gemm(precision::bf16);  // the output head (lm_head_time) and the router
+  gemm(p.compute_dtype);
+  const roofline_assumptions defaults{};
+  if (k.attention_fraction == defaults.attention_fraction &&
+      g.name.view() != roofline_measured_gpu.name.view())
+    n.add({estimate_kind::serving_efficiency, g.name, k.attention_fraction,
+           "FlashAttention forward measured on an H100 SXM", "serving.kernels.attention_fraction"});
+  if (!(k.hbm_fraction > 0.0)) {
+    const efficiency_figure h = default_hbm_efficiency(g);
+    if (!h.measured)
+      n.add({estimate_kind::serving_efficiency, g.name, h.fraction, h.source,
+             "serving.kernels.hbm_fraction"});
+  }
   return n;
 }
 

@@ -3,8 +3,8 @@
 // memory-bound work, at achievable fractions of the GPU's peaks, and never below a launch floor.
 //
 //   memory-bound  t_m = bytes / (HBM bandwidth x achievable fraction)
-//   GEMM, serving (gemm_time): t_c = FLOPs / (peak x fraction x W / (W + W_half)), the kernel
-//                 max(t_c, t_m) x (1 + (min / max)^p)^(1/p), at least the floor
+//   GEMM, serving (gemm_time): t_c = FLOPs / (peak x MAMF x sustained x W / (W + W_half)),
+//                 the kernel max(t_c, t_m) x (1 + (min / max)^p)^(1/p), at least the floor
 //   GEMM, training (detail::gemm_seconds): t_c = FLOPs / (peak x MAMF x sustained x wave), where
 //                 wave is the wave-quantisation efficiency of the output tiles over the SMs
 //                 (with split-K for narrow, deep products), max(t_c, t_m) + the launch time
@@ -20,8 +20,15 @@
 //
 // The measured facts, each once: the per-GPU largest-GEMM and HBM fractions are data of the GPU
 // (specs/kernel_efficiency.hpp, filled in catalog/gpus.hpp); for a GPU without them the named
-// defaults unmeasured_matmul_fraction and unmeasured_hbm_fraction; the launch time of a kernel,
-// kernel_launch_time.
+// defaults unmeasured_matmul_fraction and unmeasured_hbm_fraction; the load factor under which
+// a GPU sustains less than its best GEMM rate, sustained_matmul_fraction; the launch time of a
+// kernel, kernel_launch_time.
+//
+// One override rule, for the training step and serving alike: an assumption field for one of
+// these fractions (step_assumptions::matmul_peak_fraction and memory_bandwidth_fraction,
+// roofline_assumptions::gemm_fraction_16bit/8bit/4bit and hbm_fraction) is 0 by default, which
+// means the GPU's own figure (matmul_fraction, hbm_fraction below), else the named default; a
+// value the caller sets replaces the GPU's figure.
 #pragma once
 
 #include <gpuplan/models/cmath.hpp>
@@ -43,6 +50,15 @@ namespace gpuplan {
 /// it to every GEMM (step_assumptions::kernel_overhead); serving takes it as the least time of any
 /// kernel (roofline_assumptions::kernel_floor).
 inline constexpr duration kernel_launch_time = 4.0 * units::us;
+
+/// Sustained-load factor on a GPU's largest-GEMM fraction: MAMF is the best of a short sweep, but a
+/// training step or a serving engine under a benchmark's load keeps the GPU at its power limit and
+/// the clocks drop. In a bf16 GEMM sweep on one H100 SXM (PyTorch 2.11, cuBLAS, mean of 20 runs),
+/// the seven largest products (m = 16384) ran at 780, 720, 718, 697, 603, 710, 762 TFLOP/s, mean
+/// 713, against 818 for the best mid-size product: 0.87. The training step applies it
+/// (step_assumptions::sustained_fraction) and so does serving (roofline_assumptions::
+/// gemm_sustained_fraction); a single short kernel, as in a microbenchmark, runs at 1.
+inline constexpr double sustained_matmul_fraction = 0.87;
 
 /// The largest-GEMM fraction for a GPU no published measurement covers (gpu_spec::kernels
 /// .matmul_16bit unknown: Ada, Turing, Volta, CDNA2, a GPU from a JSON file without the key): the
@@ -70,12 +86,17 @@ struct matmul_efficiency {
 
 /// The GPU's largest-GEMM fraction at precision p, from its kernel efficiencies
 /// (gpu_spec::kernels): fp8 its 8-bit figure where it has one; bf16 and fp16 (the same tensor
-/// cores at the same peak) its 16-bit figure; any other precision (fp8 without a figure, tf32,
-/// fp32, int8, fp4) borrows the 16-bit one as an estimate; no figure: unmeasured_matmul_fraction.
+/// cores at the same peak) its 16-bit figure; int8, fp4 and int4 (the tensor cores' other
+/// low-precision paths, no measurement in the project) borrow the fp8 figure as an estimate, or
+/// the 16-bit one where the GPU has no fp8 figure; any other precision (fp8 without a figure,
+/// tf32, fp32) borrows the 16-bit one as an estimate; no figure: unmeasured_matmul_fraction.
 constexpr matmul_efficiency default_matmul_efficiency(const gpu_spec& g,
                                                       precision p = precision::bf16) {
   const efficiency_figure& f8 = g.kernels.matmul_8bit;
   if (p == precision::fp8 && f8.known()) return {f8.fraction, f8.source, f8.measured};
+  const bool low = p == precision::int8 || p == precision::fp4 || p == precision::int4;
+  if (low && f8.known())
+    return {f8.fraction, "an fp8 MAMF figure: no measurement at this precision", false};
   if (p != precision::bf16 && p != precision::fp16) {
     matmul_efficiency e = default_matmul_efficiency(g, precision::bf16);
     e.measured = false;
@@ -87,20 +108,37 @@ constexpr matmul_efficiency default_matmul_efficiency(const gpu_spec& g,
   return {};
 }
 
-/// The achievable fraction of the GPU's memory bandwidth: its own figure (gpu_spec::kernels.hbm),
-/// else `fallback` (the model's assumption, unmeasured_hbm_fraction by default).
-constexpr double hbm_fraction(const gpu_spec& g, double fallback) {
-  return g.kernels.hbm.known() ? g.kernels.hbm.fraction : fallback;
+/// The largest-GEMM fraction a model applies at precision p on GPU g, by the one override rule:
+/// `assumed` > 0 (a figure the caller set) wins; 0 (every assumption's default) is the GPU's own
+/// figure, default_matmul_efficiency.
+constexpr double matmul_fraction(const gpu_spec& g, precision p, double assumed) {
+  return assumed > 0.0 ? assumed : default_matmul_efficiency(g, p).fraction;
+}
+
+/// The streaming fraction of its HBM bandwidth that the models use for a GPU by default, and
+/// whose it is: the GPU's own figure (gpu_spec::kernels.hbm, measured or borrowed), else
+/// unmeasured_hbm_fraction (an estimate: not measured on this GPU).
+constexpr efficiency_figure default_hbm_efficiency(const gpu_spec& g) {
+  if (g.kernels.hbm.known()) return g.kernels.hbm;
+  return efficiency_figure::borrowed(unmeasured_hbm_fraction,
+                                     "the H100 SXM's streaming copies: no measurement of this GPU");
+}
+
+/// The achievable fraction of the GPU's memory bandwidth, by the one override rule: `assumed` > 0
+/// (a figure the caller set) wins; 0 (the assumptions' default) is the GPU's own figure, else
+/// unmeasured_hbm_fraction (default_hbm_efficiency).
+constexpr double hbm_fraction(const gpu_spec& g, double assumed) {
+  return assumed > 0.0 ? assumed : default_hbm_efficiency(g).fraction;
 }
 
 /// The bandwidth a streaming kernel reaches on the GPU (hbm_fraction x the datasheet's).
-constexpr bandwidth achievable_bandwidth(const gpu_spec& g, double fallback) {
-  return hbm_fraction(g, fallback) * g.memory_bandwidth;
+constexpr bandwidth achievable_bandwidth(const gpu_spec& g, double assumed) {
+  return hbm_fraction(g, assumed) * g.memory_bandwidth;
 }
 
 /// Time of memory-bound work: `bytes` read and written at the achievable bandwidth.
-constexpr duration memory_time(data_size bytes, const gpu_spec& g, double fallback) {
-  return bytes / achievable_bandwidth(g, fallback);
+constexpr duration memory_time(data_size bytes, const gpu_spec& g, double assumed) {
+  return bytes / achievable_bandwidth(g, assumed);
 }
 
 /// max_fraction x x / (x + half): a fraction of peak that saturates with the size x of the work
@@ -111,27 +149,31 @@ constexpr double saturating_fraction(double x, double max_fraction, double half)
 
 // ---- serving: one kernel on the roofline ---------------------------------------------------
 
-/// Large-GEMM fraction of the dense 8-bit tensor peak the serving roofline applies on every GPU,
-/// calibrated on the H100: fp8 e4m3 torch._scaled_mm 1352-1443 TFLOP/s of 1979 at m >= 1024
-/// (0.68-0.73, this project's kernel table, docs/models/serving.md); stas00/ml-engineering's MAMF:
-/// H100 SXM 0.709, H200 0.734 (specs/kernel_efficiency.hpp); 0.72, between them, since the
-/// serving validation runs fp8 on both. The step model reads each GPU's own fp8 MAMF instead
-/// (gpu_spec::kernels.matmul_8bit).
-inline constexpr double serving_fp8_gemm_fraction = 0.72;
-
 struct roofline_assumptions {
   // ---- matrix multiplies (cuBLAS / CUTLASS GEMMs) ---------------------------------------------
 
-  /// Large-GEMM fraction of the dense 16-bit tensor peak, on every GPU (the serving model was
-  /// calibrated on the H100 SXM; models/estimates.hpp reports it as an estimate elsewhere): the
-  /// H100 SXM's bf16 MAMF, 0.803 (specs/kernel_efficiency.hpp, mamf::h100_sxm_bf16), which this
-  /// project's own cuBLAS table agrees with (733-818 of 989.5 TFLOP/s at m >= 1024).
-  double gemm_fraction_16bit = mamf::h100_sxm_bf16;
-  /// Large-GEMM fraction of the dense 8-bit (fp8 / int8) tensor peak: serving_fp8_gemm_fraction.
-  double gemm_fraction_8bit = serving_fp8_gemm_fraction;
-  /// Large-GEMM fraction of the 4-bit (fp4) tensor peak. ESTIMATE: the 8-bit figure,
-  /// serving_fp8_gemm_fraction; no fp4 GEMM measurement is in the project yet.
-  double gemm_fraction_4bit = serving_fp8_gemm_fraction;
+  /// Large-GEMM fraction of the dense 16-bit (bf16 / fp16) tensor peak. 0: the GPU's own figure,
+  /// its bf16 maximum achievable matmul FLOPS (gpu_spec::kernels.matmul_16bit, the measurements
+  /// in specs/kernel_efficiency.hpp: H100 SXM 0.803, which this project's own cuBLAS table agrees
+  /// with, 733-818 of 989.5 TFLOP/s at m >= 1024; A100 SXM 0.869; B200 0.776; MI300X 0.511), or
+  /// unmeasured_matmul_fraction (0.807) for a GPU without one; the same figure the step model
+  /// reads (matmul_fraction, default_matmul_efficiency). A value set replaces it on every GPU.
+  /// Each GEMM fraction, the GPU's or the caller's, runs at gemm_sustained_fraction of itself, as
+  /// the step model's matmul_peak_fraction runs at its sustained_fraction.
+  double gemm_fraction_16bit = 0.0;
+  /// Large-GEMM fraction of the dense 8-bit (fp8 / int8) tensor peak. 0: the GPU's own fp8 MAMF
+  /// (gpu_spec::kernels.matmul_8bit: H100 SXM 1402.6 / 1979 = 0.709, H200 0.734, B200 0.763;
+  /// stas00/ml-engineering; the H100's agrees with this project's torch._scaled_mm table, 1352-1443
+  /// TFLOP/s at m >= 1024), else its 16-bit figure as an estimate (default_matmul_efficiency).
+  double gemm_fraction_8bit = 0.0;
+  /// Large-GEMM fraction of the 4-bit (fp4 / int4) tensor peak. 0: ESTIMATE, the GPU's fp8 figure
+  /// (default_matmul_efficiency); no fp4 GEMM measurement is in the project yet.
+  double gemm_fraction_4bit = 0.0;
+  /// Sustained-load factor on the large-GEMM fraction: sustained_matmul_fraction (0.87, the H100
+  /// SXM's largest products under sustained load against its best; the step model's factor too).
+  /// The published serving runs are benchmarks that keep the GPU busy step after step; 1 for a
+  /// single kernel at boost clocks (the H100 microbenchmark tables the ramp was fitted on).
+  double gemm_sustained_fraction = sustained_matmul_fraction;
   /// Work of one GEMM at which it reaches half its large-GEMM fraction. Calibrated on the H100
   /// bf16 table, 4096 x 4096 weights: m = 512 (17.2 GFLOP) runs at 652 TFLOP/s = 0.826 of the
   /// m = 8192 rate (789), so W_half = 17.2 x 0.174 / 0.826 = 3.6 GFLOP.
@@ -143,10 +185,11 @@ struct roofline_assumptions {
 
   // ---- memory -----------------------------------------------------------------------------------
 
-  /// Fraction of the datasheet HBM bandwidth a streaming kernel reaches on a GPU whose spec has
-  /// no figure of its own (gpu_spec::kernels.hbm; a GPU's own figure wins): the named default
-  /// unmeasured_hbm_fraction (0.90, the H100 SXM's copies).
-  double hbm_fraction = unmeasured_hbm_fraction;
+  /// Fraction of the datasheet HBM bandwidth a streaming kernel reaches. 0: the GPU's own figure
+  /// (gpu_spec::kernels.hbm: the H100 SXM's copies, 0.90), else the named default
+  /// unmeasured_hbm_fraction (0.90, the same measurement) (hbm_fraction, default_hbm_efficiency).
+  /// A value set replaces it on every GPU.
+  double hbm_fraction = 0.0;
 
   // ---- attention (FlashAttention-class kernels) ----------------------------------------------
 
@@ -178,14 +221,17 @@ struct roofline_assumptions {
 
   constexpr void validate() const {
     auto fraction = [](double x) { return detail::finite(x) && x > 0.0 && x <= 1.0; };
-    detail::check_input(fraction(gemm_fraction_16bit),
-                        "roofline_assumptions.gemm_fraction_16bit must be in (0, 1]");
-    detail::check_input(fraction(gemm_fraction_8bit),
-                        "roofline_assumptions.gemm_fraction_8bit must be in (0, 1]");
-    detail::check_input(fraction(gemm_fraction_4bit),
-                        "roofline_assumptions.gemm_fraction_4bit must be in (0, 1]");
-    detail::check_input(fraction(hbm_fraction),
-                        "roofline_assumptions.hbm_fraction must be in (0, 1]");
+    auto share = [](double x) { return detail::finite(x) && x >= 0.0 && x <= 1.0; };
+    detail::check_input(share(gemm_fraction_16bit),
+                        "roofline_assumptions.gemm_fraction_16bit must be in [0, 1] (0: by GPU)");
+    detail::check_input(share(gemm_fraction_8bit),
+                        "roofline_assumptions.gemm_fraction_8bit must be in [0, 1] (0: by GPU)");
+    detail::check_input(share(gemm_fraction_4bit),
+                        "roofline_assumptions.gemm_fraction_4bit must be in [0, 1] (0: by GPU)");
+    detail::check_input(share(hbm_fraction),
+                        "roofline_assumptions.hbm_fraction must be in [0, 1] (0: by GPU)");
+    detail::check_input(fraction(gemm_sustained_fraction),
+                        "roofline_assumptions.gemm_sustained_fraction must be in (0, 1]");
     detail::check_input(fraction(attention_fraction),
                         "roofline_assumptions.attention_fraction must be in (0, 1]");
     detail::check_input(detail::finite_nonnegative(gemm_half_work.value),
@@ -224,8 +270,9 @@ constexpr duration smooth_max(duration a, duration b, double p) {
   return hi * detail::cpow(1.0 + detail::cpow(r, p), 1.0 / p);
 }
 
-/// The large-kernel fraction of peak for tensor math in precision p.
-constexpr double gemm_fraction(precision p, const roofline_assumptions& a) {
+/// The assumption field that sets the large-GEMM fraction for tensor math in precision p (0: the
+/// GPU's own figure).
+constexpr double gemm_fraction_assumed(precision p, const roofline_assumptions& a) {
   switch (p) {
     case precision::fp8:
     case precision::int8: return a.gemm_fraction_8bit;
@@ -233,6 +280,13 @@ constexpr double gemm_fraction(precision p, const roofline_assumptions& a) {
     case precision::int4: return a.gemm_fraction_4bit;
     default: return a.gemm_fraction_16bit;
   }
+}
+
+/// The large-kernel fraction of peak for tensor math in precision p on `gpu` under sustained load:
+/// the assumption when set, else the GPU's own figure (matmul_fraction: the one rule of the step
+/// model too), times the sustained-load factor (as the step model's).
+constexpr double gemm_fraction(precision p, const gpu_spec& gpu, const roofline_assumptions& a) {
+  return matmul_fraction(gpu, p, gemm_fraction_assumed(p, a)) * a.gemm_sustained_fraction;
 }
 
 /// A kernel's time from its FLOPs at `rate` (already the achievable rate) and its bytes.
@@ -264,10 +318,11 @@ constexpr kernel_time gemm_time(double m, double k, double n, precision math, do
                            ? gpu.peak.tensor(math).value / base.value
                            : 1.0;
   const double size = w / (w + a.gemm_half_work.value * scale);
-  const compute_rate rate = gemm_fraction(math, a) * size * gpu.peak.tensor(math);
+  const double fraction = gemm_fraction(math, gpu, a);
+  const compute_rate rate = fraction * size * gpu.peak.tensor(math);
   const data_size bytes = (k * n * weight_bytes + m * (k + n) * act_bytes) * units::B;
   kernel_time t = roofline(flops, rate, bytes, gpu, a);
-  const compute_rate large = gemm_fraction(math, a) * gpu.peak.tensor(math);
+  const compute_rate large = fraction * gpu.peak.tensor(math);
   t.math = large.value > 0.0 ? flops / large : duration{};
   if (dequant && gpu.peak.fp32_vector.value > 0.0) {
     const double tiles = static_cast<double>(static_cast<long long>(

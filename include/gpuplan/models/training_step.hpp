@@ -137,11 +137,10 @@ struct step_assumptions {
   /// unmeasured_matmul_fraction (0.807) for a GPU without one.
   double matmul_peak_fraction = 0.0;
   /// Sustained-load factor on that fraction: MAMF is the best of a short sweep, but a training
-  /// step keeps the GPU at its power limit and the clocks drop. In a bf16 GEMM sweep on one H100
-  /// SXM (PyTorch 2.11, cuBLAS, mean of 20 runs), the seven largest products (m = 16384) ran at
-  /// 780, 720, 718, 697, 603, 710, 762 TFLOP/s, mean 713, against 818 for the best mid-size
-  /// product: 0.87.
-  double sustained_fraction = 0.87;
+  /// step keeps the GPU at its power limit and the clocks drop: sustained_matmul_fraction (0.87,
+  /// models/kernels.hpp: the H100 SXM's seven largest bf16 products, mean 713 TFLOP/s, against
+  /// 818 for the best mid-size one), which serving applies too.
+  double sustained_fraction = sustained_matmul_fraction;
   /// Output tile of a GEMM kernel (rows x columns) used for wave quantisation: cuBLAS' common
   /// 128 x 128 CTA tile on Ampere and Hopper (CUTLASS default GEMM configurations).
   int gemm_tile_m = 128;
@@ -152,10 +151,11 @@ struct step_assumptions {
   /// Fixed cost per GEMM kernel (launch, prologue, epilogue): kernel_launch_time, 4 us
   /// (models/kernels.hpp).
   duration kernel_overhead = kernel_launch_time;
-  /// Fraction of the HBM datasheet bandwidth a streaming kernel reaches on a GPU whose spec has no
-  /// figure of its own (gpu_spec::kernels.hbm; a GPU's own figure wins): the named default
-  /// unmeasured_hbm_fraction, 0.90 (the H100 SXM's copies, specs/kernel_efficiency.hpp).
-  double memory_bandwidth_fraction = unmeasured_hbm_fraction;
+  /// Fraction of the HBM datasheet bandwidth a streaming kernel reaches. 0: the GPU's own figure
+  /// (gpu_spec::kernels.hbm: the H100 SXM's copies, 0.90, specs/kernel_efficiency.hpp), else the
+  /// named default unmeasured_hbm_fraction (0.90, the same measurement) (hbm_fraction in
+  /// models/kernels.hpp). A value set replaces it on every GPU, as matmul_peak_fraction does.
+  double memory_bandwidth_fraction = 0.0;
   /// Fused (flash) attention forward + backward speed, as a fraction of the dense peak with the
   /// work counted as 3.5x the forward FLOPs (detail::flash_fwd_bwd_work): f(s) = max_fraction x
   /// s / (s + half_seq) (saturating_fraction, models/kernels.hpp). Fitted to
@@ -301,8 +301,8 @@ struct step_assumptions {
                         "step_assumptions.matmul_peak_fraction must be in [0, 1] (0: by GPU)");
     detail::check_input(fraction(sustained_fraction),
                         "step_assumptions.sustained_fraction must be in (0, 1]");
-    detail::check_input(fraction(memory_bandwidth_fraction),
-                        "step_assumptions.memory_bandwidth_fraction must be in (0, 1]");
+    detail::check_input(share(memory_bandwidth_fraction),
+                        "step_assumptions.memory_bandwidth_fraction must be in [0, 1] (0: by GPU)");
     detail::check_input(fraction(flash_attention_max_fraction),
                         "step_assumptions.flash_attention_max_fraction must be in (0, 1]");
     detail::check_input(fraction(sdpa_flash2_max_fraction),
@@ -1129,11 +1129,9 @@ constexpr layer_inputs make_layer_inputs(const training_plan& p, const training_
   in.g.peak = gpu.peak.tensor(c.dtype).value;
   in.g.hbm = achievable_bandwidth(gpu, a.memory_bandwidth_fraction).value;
   // the sustained fraction of the tensor peak at precision `prec`: the assumption when set,
-  // else the GPU's measured MAMF
+  // else the GPU's measured MAMF (matmul_fraction: the one rule serving follows too)
   auto sustained = [&](precision prec) {
-    return (a.matmul_peak_fraction > 0.0 ? a.matmul_peak_fraction
-                                         : default_matmul_efficiency(gpu, prec).fraction) *
-           a.sustained_fraction;
+    return matmul_fraction(gpu, prec, a.matmul_peak_fraction) * a.sustained_fraction;
   };
   in.g.frac = sustained(c.dtype);
   in.g.overhead = a.kernel_overhead.value;
