@@ -471,6 +471,66 @@ constexpr double windowed_keys(const transformer_spec& m, double keys) {
   return keys < w ? keys : w;
 }
 
+/// One layer's attention kernels on one GPU for the step: prefill's queries against their keys,
+/// and decode's, each sequence's cache read once for its `queries` queries (verification).
+constexpr accumulator serving_attention_time(const serving_plan& p, const step_work& w,
+                                             double queries) {
+  const transformer_spec& m = p.model;
+  const gpu_spec& gpu = p.node.gpu;
+  const roofline_assumptions& ka = p.assumptions.kernels;
+  const double act = p.assumptions.activation_bytes;
+  const double t = p.layout.tp;
+  const double hd = m.head_dim;
+  const double q = m.heads * hd / t;
+  // K and V elements per token a rank caches and reads (MLA: the whole latent, on every rank)
+  const double kv = kv_elements_per_rank(m, memory_layout(p)) / 2.0;
+  accumulator c{};
+  // Attention. Math in 8 bits only when both the GEMMs and the KV cache are 8-bit (FP8
+  // attention kernels); otherwise 16-bit.
+  const precision amath =
+      (p.compute_dtype == precision::fp8 && p.config.kv_dtype == precision::fp8) ? precision::fp8
+                                                                                 : precision::bf16;
+  const double kv_bytes = 2.0 * kv * bytes_per_element(p.config.kv_dtype).in(units::B);
+  const compute_rate peak = gpu.peak.tensor(amath).value > 0.0 ? gpu.peak.tensor(amath)
+                                                                : gpu.peak.tensor(precision::fp16);
+  // FLOPs per key of a query on this rank: 4 x heads x head_dim / tp for standard attention;
+  // MLA's prefill and its absorbed decode (models/flops.hpp)
+  const double prefill_per_key = attention_flops_per_key(m) / t;
+  const double decode_per_key = decode_attention_flops_per_key(m) / t;
+  if (w.prefill_tokens > 0.0) {
+    const compute_amount f = prefill_per_key * w.prefill_keys * w.prefill_tokens * units::FLOP;
+    const compute_rate r = attention_fraction(w.prefill_keys, ka) * peak;
+    // reads Q and the keys' K and V once per query tile; writes the output and the new K and V
+    const data_size bytes = w.prefill_tokens * (2.0 * q * act + kv_bytes) * units::B;
+    c.add(roofline(f, r, bytes, gpu, ka));
+  }
+  if (w.decode_sequences > 0.0) {
+    const double keys = w.decode_context + 1.0;
+    const compute_amount f = decode_per_key * keys * w.decode_sequences * queries * units::FLOP;
+    // MLA's one latent serves every head: its kernels (FlashMLA, FlashInfer MLA) read it once
+    const bool per_head = p.assumptions.decode_attention == decode_attention_kernel::per_query_head &&
+                          !m.is_mla();
+    // A per-query-head kernel (one thread block per query head and sequence, kv_head = head /
+    // group) loads its KV head's cache once for each query head of the group and does the dot
+    // products in fp32 on the CUDA cores; a grouped kernel loads each KV head once.
+    const double loads = per_head ? q / kv : 1.0;
+    if (per_head)
+      detail::check_input(gpu.peak.fp32_vector.value > 0.0,
+                          "gpu.peak.fp32_vector is unknown: a per-query-head decode attention "
+                          "kernel (serving_assumptions::decode_attention) runs on the CUDA cores");
+    const compute_rate r =
+        per_head ? p.assumptions.per_query_head_vector_fraction * gpu.peak.fp32_vector
+                 : ka.attention_fraction * peak;
+    // the cache is read once per sequence for all its queries (verification kernels)
+    const data_size bytes =
+        w.decode_sequences * (keys * kv_bytes * loads + 2.0 * q * act * queries) * units::B;
+    c.add(roofline(f, r, bytes, gpu, ka));
+  }
+  return c;
+}
+
+/// One transformer layer's kernels on one GPU for the step (`windowed`: a sliding or chunked
+/// attention layer; `draft`: the speculative draft module, one query per sequence).
 constexpr serving_layer_cost serving_layer_time(const serving_plan& p, step_work w,
                                                 bool moe_layer, bool windowed = false,
                                                 bool draft = false) {
@@ -549,47 +609,7 @@ constexpr serving_layer_cost serving_layer_time(const serving_plan& p, step_work
   } else {
     ffn(tokens, m.ffn / t, 1.0);
   }
-  // Attention. Math in 8 bits only when both the GEMMs and the KV cache are 8-bit (FP8
-  // attention kernels); otherwise 16-bit.
-  const precision amath =
-      (p.compute_dtype == precision::fp8 && p.config.kv_dtype == precision::fp8) ? precision::fp8
-                                                                                 : precision::bf16;
-  const double kv_bytes = 2.0 * kv * bytes_per_element(p.config.kv_dtype).in(units::B);
-  const compute_rate peak = gpu.peak.tensor(amath).value > 0.0 ? gpu.peak.tensor(amath)
-                                                                : gpu.peak.tensor(precision::fp16);
-  // FLOPs per key of a query on this rank: 4 x heads x head_dim / tp for standard attention;
-  // MLA's prefill and its absorbed decode (models/flops.hpp)
-  const double prefill_per_key = attention_flops_per_key(m) / t;
-  const double decode_per_key = decode_attention_flops_per_key(m) / t;
-  if (w.prefill_tokens > 0.0) {
-    const compute_amount f = prefill_per_key * w.prefill_keys * w.prefill_tokens * units::FLOP;
-    const compute_rate r = attention_fraction(w.prefill_keys, ka) * peak;
-    // reads Q and the keys' K and V once per query tile; writes the output and the new K and V
-    const data_size bytes = w.prefill_tokens * (2.0 * q * act + kv_bytes) * units::B;
-    c.attention.add(roofline(f, r, bytes, gpu, ka));
-  }
-  if (w.decode_sequences > 0.0) {
-    const double keys = w.decode_context + 1.0;
-    const compute_amount f = decode_per_key * keys * w.decode_sequences * queries * units::FLOP;
-    // MLA's one latent serves every head: its kernels (FlashMLA, FlashInfer MLA) read it once
-    const bool per_head = p.assumptions.decode_attention == decode_attention_kernel::per_query_head &&
-                          !m.is_mla();
-    // A per-query-head kernel (one thread block per query head and sequence, kv_head = head /
-    // group) loads its KV head's cache once for each query head of the group and does the dot
-    // products in fp32 on the CUDA cores; a grouped kernel loads each KV head once.
-    const double loads = per_head ? q / kv : 1.0;
-    if (per_head)
-      detail::check_input(gpu.peak.fp32_vector.value > 0.0,
-                          "gpu.peak.fp32_vector is unknown: a per-query-head decode attention "
-                          "kernel (serving_assumptions::decode_attention) runs on the CUDA cores");
-    const compute_rate r =
-        per_head ? p.assumptions.per_query_head_vector_fraction * gpu.peak.fp32_vector
-                 : ka.attention_fraction * peak;
-    // the cache is read once per sequence for all its queries (verification kernels)
-    const data_size bytes =
-        w.decode_sequences * (keys * kv_bytes * loads + 2.0 * q * act * queries) * units::B;
-    c.attention.add(roofline(f, r, bytes, gpu, ka));
-  }
+  c.attention = serving_attention_time(p, w, queries);
   // Element-wise kernels: read and write the hidden state of every token.
   if (tokens > 0.0) {
     const kernel_time e = roofline(compute_amount{}, compute_rate{},
