@@ -49,15 +49,18 @@ constexpr data_size checkpoint_size(const training_plan& p, const memory_assumpt
   return p.model.parameters() * (r.param + r.master + states) * units::B;
 }
 
-/// The usage of training `p` on `tokens` tokens: the step-time model's steady state, and the
-/// reserved time the reliability assumptions `rel` give it.
-constexpr modelled_training_run modelled_training(const training_plan& p, token_count tokens,
-                                                  const reliability_assumptions& rel = {}) {
+namespace detail {
+/// modelled_training without its refusal: a run whose failures leave it no progress comes back
+/// with reliability.feasible false (reserved wall and usage infinite), for a caller that names
+/// its own error (plan/training_run.hpp).
+constexpr modelled_training_run estimate_modelled_training(const training_plan& p,
+                                                           token_count tokens,
+                                                           const reliability_assumptions& rel) {
   const step_breakdown b = estimate_step(p);
   modelled_training_run r;
   r.wall = time_to_train(p, tokens);
   r.checkpoint = checkpoint_size(p);
-  r.reliability = reliability_for(rel, p.layout.gpus(), r.wall, r.checkpoint);
+  r.reliability = estimate_reliability(rel, p.layout.gpus(), r.wall, r.checkpoint);
   r.reserved_wall = r.reliability.wall;
   r.usage = run_usage::of(p.node.gpu, p.layout.gpus(), r.reserved_wall);
   r.tokens = tokens;
@@ -65,6 +68,17 @@ constexpr modelled_training_run modelled_training(const training_plan& p, token_
   r.step = b.total;
   r.nodes = b.nodes;
   r.mfu = b.mfu;
+  return r;
+}
+}  // namespace detail
+
+/// The usage of training `p` on `tokens` tokens: the step-time model's steady state, and the
+/// reserved time the reliability assumptions `rel` give it. Throws invalid_input when failures
+/// leave the run no progress (reliability_for).
+constexpr modelled_training_run modelled_training(const training_plan& p, token_count tokens,
+                                                  const reliability_assumptions& rel = {}) {
+  const modelled_training_run r = detail::estimate_modelled_training(p, tokens, rel);
+  detail::require_feasible(r.reliability);
   return r;
 }
 

@@ -83,11 +83,18 @@ struct training_run_inputs {
 /// The budget's part of the report.
 struct training_budget_report {
   token_count tokens{};
-  duration steady_wall{};      ///< time_to_train: whole steps, no failures
-  duration steady_gpu_time{};  ///< gpu_time_to_train: GPUs x steady_wall
   budget_flops flops{};        ///< model (no recompute), hardware (with it), 6ND
-  modelled_training_run run{};  ///< reserved wall and GPU-time, reliability estimate
+  /// Steady-state wall (run.wall: time_to_train), reserved wall and GPU-time, reliability
+  /// estimate.
+  modelled_training_run run{};
   reliability_assumptions assumptions{};  ///< the failures and checkpoints assumed
+
+  /// time_to_train: whole steps, no failures.
+  [[nodiscard]] constexpr duration steady_wall() const { return run.wall; }
+  /// gpu_time_to_train: the layout's GPUs x steady_wall().
+  [[nodiscard]] constexpr duration steady_gpu_time() const {
+    return (1.0 * run.usage.gpus) * run.wall;
+  }
 };
 
 /// The sweep's part: the curve and, for each of its points with a plan, that plan's verdict.
@@ -162,13 +169,10 @@ inline training_budget_report training_budget_of(const training_plan& p, token_c
                                                  const reliability_assumptions& rel) {
   training_budget_report b;
   b.tokens = tokens;
-  b.steady_wall = time_to_train(p, tokens);
-  const reliability_estimate e =
-      estimate_reliability(rel, p.layout.gpus(), b.steady_wall, checkpoint_size(p));
-  if (!e.feasible) throw infeasible_training_run(e, p.layout.gpus());
-  b.steady_gpu_time = gpu_time_to_train(p, tokens);
+  b.run = estimate_modelled_training(p, tokens, rel);  // the time to train and its estimate, once
+  if (!b.run.reliability.feasible)
+    throw infeasible_training_run(b.run.reliability, p.layout.gpus());
   b.flops = training_budget_flops(p, tokens);
-  b.run = modelled_training(p, tokens, rel);
   b.assumptions = rel;
   return b;
 }
