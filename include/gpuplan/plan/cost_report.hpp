@@ -222,7 +222,7 @@ inline void price_workload(cost_report& r) {
     const training_plan& p = in.training->plan;
     r.workload = cost_workload::train;
     r.training = modelled_training(p, in.training->tokens, in.training->reliability);
-    r.run = price_run(r.training->usage, in.pricing);
+    r.run = price_training_run(p, *r.training, in.pricing);
     r.training_memory = training_verdict(p.model, p.node.gpu, p.layout, p.config);
   } else {
     r.workload = cost_workload::usage;

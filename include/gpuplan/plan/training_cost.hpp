@@ -82,13 +82,21 @@ constexpr modelled_training_run modelled_training(const training_plan& p, token_
   return r;
 }
 
-/// Prices a modelled training run over its reserved time: the run's node replaces in.node (the
-/// power model then sees the server the step-time model ran on).
+/// Prices the modelled run `m` of plan `p` over its reserved time: the plan's node replaces
+/// in.node (the power model then sees the server the step-time model ran on). For a caller that
+/// already holds the run (the training-run and cost reports).
+constexpr run_cost_report price_training_run(const training_plan& p,
+                                             const modelled_training_run& m, run_cost_inputs in) {
+  in.node = p.node;
+  return price_run(m.usage, in);
+}
+
+/// Prices a modelled training run (modelled_training of `p` on `tokens` under `rel`) over its
+/// reserved time, as above.
 constexpr run_cost_report price_training_run(const training_plan& p, token_count tokens,
                                              run_cost_inputs in,
                                              const reliability_assumptions& rel = {}) {
-  in.node = p.node;
-  return price_run(modelled_training(p, tokens, rel).usage, in);
+  return price_training_run(p, modelled_training(p, tokens, rel), in);
 }
 
 }  // namespace gpuplan

@@ -6,7 +6,8 @@
 //   - the memory verdict: the fit's rule (plan/fit.hpp training_verdict) on the plan's GPU;
 //   - with a budget: the steady-state time and GPU-time to train it, its FLOPs, and the reserved
 //     time with failures and checkpoints (models/reliability.hpp, plan/training_cost.hpp);
-//   - with prices: the run priced over its reserved time (plan/cost.hpp price_run);
+//   - with prices: the run priced over its reserved time (plan/training_cost.hpp
+//     price_training_run);
 //   - with a sweep: the scaling curve (models/scaling.hpp) and each point's memory verdict;
 //   - with a deadline: the fewest GPUs that train the budget within it (plan/capacity.hpp
 //     plan_training_gpus) and that size's memory verdict;
@@ -224,11 +225,7 @@ training_run_report plan_training_run(const training_run_inputs& in, OnPoint on_
   if (in.deadline)
     r.deadline = detail::training_deadline_of(in.plan, *in.tokens, *in.deadline, in.reliability,
                                               in.memory);
-  if (in.pricing) {
-    run_cost_inputs p = *in.pricing;
-    p.node = in.plan.node;  // the power model sees the server the step-time model ran on
-    r.cost = price_run(r.budget->run.usage, p);
-  }
+  if (in.pricing) r.cost = price_training_run(in.plan, r.budget->run, *in.pricing);
   r.estimates = step_estimates(in.plan);
   return r;
 }
