@@ -136,7 +136,9 @@ TEST_CASE("inplace_vector refuses an insert past its capacity, as push_back", "[
   v.pop_back();
   CHECK(*v.insert(v.begin() + 1, 2) == 2);
   CHECK(v == inplace_vector<int, 3>{1, 2, 3});
+  v.pop_back();  // room for one: the position is what is refused
   CHECK_THROWS_WITH(v.insert(v.end() + 1, 9), Catch::Contains("outside the vector"));
+  CHECK(v == inplace_vector<int, 3>{1, 2});
 }
 
 TEST_CASE("inplace_vector pop_back and erase", "[inplace_vector]") {
