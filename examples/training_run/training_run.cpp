@@ -40,7 +40,7 @@ int main() {
               r.memory.fits() ? "fits" : "does NOT fit");
   std::printf("200B tokens: %.1f days steady, %.1f days with failures and checkpoints "
               "(ETTR %.3f)\n",
-              r.budget->steady_wall.in(units::d), r.budget->run.reserved_wall.in(units::d),
+              r.budget->steady_wall().in(units::d), r.budget->run.reserved_wall.in(units::d),
               r.budget->run.reliability.ettr);
   std::printf("cost: $%.0f for %.0f GPU-hours\n", r.cost->cost.in(units::usd),
               r.cost->usage.gpu_time.in(units::h));

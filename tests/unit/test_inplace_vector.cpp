@@ -1,5 +1,5 @@
 // inplace_vector: the library's one fixed-capacity vector (specs/inplace_vector.hpp), in constant
-// expressions and at run time, and its refusal past the capacity.
+// expressions and at run time, insert, pop_back and erase, and its refusal past the capacity.
 #include "../catch.hpp"
 
 #include <gpuplan/specs/inplace_vector.hpp>
@@ -40,6 +40,42 @@ constexpr bool try_fifth() {
   return !added && v.size() == 4 && v[3] == 16;
 }
 static_assert(try_fifth());
+
+// insert places an element before a position, the later ones moved up (the search's rankings
+// keep their order with it); pop_back and erase of a range take elements out.
+constexpr inplace_vector<int, 4> inserted() {
+  inplace_vector<int, 4> v{10, 30};
+  v.insert(v.begin() + 1, 20);  // middle
+  v.insert(v.begin(), 5);       // front
+  return v;
+}
+static_assert(inserted() == inplace_vector<int, 4>{5, 10, 20, 30});
+constexpr bool insert_at_end_returns_position() {
+  inplace_vector<int, 4> v{1, 2};
+  const int* at = v.insert(v.end(), 3);
+  return at == v.begin() + 2 && *at == 3 && v.size() == 3;
+}
+static_assert(insert_at_end_returns_position());
+constexpr bool insert_copy_of_own_element() {
+  inplace_vector<int, 4> v{1, 2, 3};
+  v.insert(v.begin(), v[2]);  // the element moved up is the one inserted
+  return v == inplace_vector<int, 4>{3, 1, 2, 3};
+}
+static_assert(insert_copy_of_own_element());
+constexpr inplace_vector<int, 4> erased(int first, int last) {
+  inplace_vector<int, 4> v = squares(4);
+  v.erase(v.begin() + first, v.begin() + last);
+  return v;
+}
+static_assert(erased(1, 3) == inplace_vector<int, 4>{1, 16});
+static_assert(erased(2, 4) == inplace_vector<int, 4>{1, 4});
+static_assert(erased(0, 0) == squares(4));
+constexpr inplace_vector<int, 4> popped() {
+  inplace_vector<int, 4> v = squares(3);
+  v.pop_back();
+  return v;
+}
+static_assert(popped() == inplace_vector<int, 4>{1, 4});
 
 }  // namespace
 
@@ -91,4 +127,27 @@ TEST_CASE("inplace_vector refuses back() when empty", "[inplace_vector]") {
   CHECK_THROWS_WITH((void)v.back(), Catch::Contains("back() of an empty vector"));
   v.push_back(7);
   CHECK(v.back() == 7);
+}
+
+TEST_CASE("inplace_vector refuses an insert past its capacity, as push_back", "[inplace_vector]") {
+  inplace_vector<int, 3> v{1, 3, 4};
+  CHECK_THROWS_WITH(v.insert(v.begin() + 1, 2), Catch::Contains("insert past the capacity"));
+  CHECK(v == inplace_vector<int, 3>{1, 3, 4});  // unchanged
+  v.pop_back();
+  CHECK(*v.insert(v.begin() + 1, 2) == 2);
+  CHECK(v == inplace_vector<int, 3>{1, 2, 3});
+  v.pop_back();  // room for one: the position is what is refused
+  CHECK_THROWS_WITH(v.insert(v.end() + 1, 9), Catch::Contains("outside the vector"));
+  CHECK(v == inplace_vector<int, 3>{1, 2});
+}
+
+TEST_CASE("inplace_vector pop_back and erase", "[inplace_vector]") {
+  inplace_vector<std::string, 4> v{"a", "b", "c", "d"};
+  CHECK(v.erase(v.begin() + 1, v.begin() + 3) == v.begin() + 1);
+  CHECK(v == inplace_vector<std::string, 4>{"a", "d"});
+  v.pop_back();
+  v.pop_back();
+  CHECK(v.empty());
+  CHECK_THROWS_WITH(v.pop_back(), Catch::Contains("pop_back() of an empty vector"));
+  CHECK_THROWS_WITH(v.erase(v.begin(), v.begin() + 1), Catch::Contains("outside the vector"));
 }

@@ -141,6 +141,37 @@ TEST_CASE("Allen-Cunneen reduces to Kingman and Pollaczek-Khinchine for one serv
   CHECK(analyze_queue(dd).wait_percentile(0.99).value == 0.0);
 }
 
+TEST_CASE("The serving model's M/G/1 wait is Allen-Cunneen with one server", "[queueing][mg1]") {
+  // detail::mg1_wait (the prefill queue of models/serving.hpp) is analyze_queue with one server
+  // and Poisson arrivals, where Allen-Cunneen is Pollaczek-Khinchine exactly:
+  // E[Wq] = lambda E[S^2] / (2 (1 - rho)) with E[S^2] = E[S]^2 (1 + cs^2).
+  const double s1 = 0.3;  // seconds
+  for (const double rho : {0.05, 0.3, 0.5, 0.8, 0.9, 0.99}) {
+    for (const double cv : {0.0, 0.25, 1.0, 2.0, 5.0, 10.0}) {
+      const double lambda = rho / s1;
+      const double s2 = s1 * s1 * (1.0 + cv * cv);
+      const double pk = lambda * s2 / (2.0 * (1.0 - rho));
+      const queue_model q{.arrival_rate = per_s(lambda),
+                          .mean_service = s1 * units::s,
+                          .servers = 1,
+                          .arrival_cv = 1.0,
+                          .service_cv = cv};
+      const double general = analyze_queue(q).mean_wait.in(units::s);
+      const detail::queue_wait w = detail::mg1_wait(lambda, s1, s2, 0.999);
+      CHECK(w.mean.in(units::s) == Approx(general).epsilon(1e-12));
+      CHECK(w.mean.in(units::s) == Approx(pk).epsilon(1e-12));
+      CHECK(w.rho == Approx(rho).epsilon(1e-12));
+    }
+  }
+  // Past max_load the load is held there: the wait is the held queue's, at the offered rate.
+  const detail::queue_wait held = detail::mg1_wait(4.0, 0.3, 0.18, 0.95);
+  CHECK(held.rho == 0.95);
+  CHECK(held.mean.in(units::s) == Approx(4.0 * 0.18 / (2.0 * 0.05)).epsilon(1e-12));
+  // No arrivals, or no service: nobody waits.
+  CHECK(detail::mg1_wait(0.0, 0.3, 0.18, 0.95).mean.value == 0.0);
+  CHECK(detail::mg1_wait(5.0, 0.0, 0.0, 0.95).mean.value == 0.0);
+}
+
 TEST_CASE("Queue formulas against a discrete-event simulation", "[queueing][simulation]") {
   // tests/queue_sim.hpp: FCFS G/G/c, independent replications with fixed seeds. Near saturation
   // one run's waits are strongly correlated, so the simulation's own error is measured by the

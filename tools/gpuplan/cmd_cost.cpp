@@ -87,14 +87,21 @@ constexpr field cost_table[] = {
 
 // --dtype is read by the training run as its precision and by the serving plan as its math's:
 // cost registers it once, with both meanings, in place of the two groups' own.
+/// cost's --dtype: a training run's precisions, or a serving deployment's (the lists its parsers
+/// read).
+constexpr std::string_view cost_dtype_train_help =
+    with_values<"Training precision ", training_dtypes,
+                " (default bf16), or with --workload serve the precision of the matrix math ">;
+constexpr std::string_view cost_dtype_serve_help =
+    with_values<"", serving_compute_dtypes, " (default: the weights' 16-bit type)">;
+
 constexpr field workload_table[] = {
     {"workload", "--workload", ft::text, "cost",
      "What --model describes: train (the `gpuplan train` flags + --tokens) or serve (the "
      "`gpuplan serve` flags). Default: serve when a serving-only flag is given (--input-len, "
      "--output-len, --concurrency, --rate, --engine, ...), else train"},
     {"dtype", "--dtype", ft::text, "cost",
-     "Training precision bf16|fp16|fp32|fp8 (default bf16), or with --workload serve the "
-     "precision of the matrix math bf16|fp16|fp8|int8 (default: the weights' 16-bit type)"},
+     joined_help<cost_dtype_train_help, cost_dtype_serve_help>},
 };
 
 /// The fields of `group` other than --dtype (cost registers its own, workload_table).

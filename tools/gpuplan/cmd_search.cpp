@@ -466,9 +466,7 @@ void read_run_model(const settings& s, const std::string& tokens_text, training_
                       ": gpuplan search compares layouts at the global batch's steady-state step; "
                       "time the ramp-up with gpuplan train or cost");
   if (auto f = s.text("fabric"))
-    space.fabric = enum_named<inter_node_fabric>(
-        *f, s.name("fabric"), {inter_node_fabric::infiniband, inter_node_fabric::roce,
-                               inter_node_fabric::efa, inter_node_fabric::ethernet});
+    space.fabric = enum_named<inter_node_fabric>(*f, s.name("fabric"), fabric_choices);
 }
 
 /// Hardware: each GPU in its catalog node, or the given --node.

@@ -264,8 +264,8 @@ void print_step(const run_description& d, const training_run_report& r) {
 
 /// The budget: steady-state time and GPU-hours, the reliability model's, the FLOPs.
 void print_budget(const run_description& d, const training_budget_report& b) {
-  fmt::print("\n{} tokens: {}, {} GPU-hours\n", d.tokens_text, secs(b.steady_wall),
-             show_count(b.steady_gpu_time.in(units::h)));
+  fmt::print("\n{} tokens: {}, {} GPU-hours\n", d.tokens_text, secs(b.steady_wall()),
+             show_count(b.steady_gpu_time().in(units::h)));
   const modelled_training_run& m = b.run;
   if (m.reliability.enabled)
     fmt::print("{}, {} GPU-hours\n", reliability_text(m.reliability),

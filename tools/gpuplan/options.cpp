@@ -145,9 +145,9 @@ constexpr field serving_table[] = {
     {"quant_zero_point", "--quant-zero-point", ft::flag, "serve",
      "Asymmetric quantisation: a zero point per group (AWQ)", field_use::serve},
     {"engine", "--engine", ft::text, "serve",
-     "Serving engine whose KV-cache rule applies: vllm (default, today's) | "
-     "vllm-cudagraph-profiled | vllm-v0-mem-get-info (v0.2.5-v0.6.3) | vllm-v0-record-stream "
-     "(v0.2.5 with TP > 1) | vllm-v0-torch-peak (<= v0.2.4) | sglang | trtllm",
+     with_names<"Serving engine whose KV-cache rule applies: ", serving_engine,
+                " (default vllm, today's; vllm-v0-mem-get-info: v0.2.5-v0.6.3, "
+                "vllm-v0-torch-peak: <= v0.2.4, vllm-v0-record-stream: v0.2.5 with TP > 1)">,
      field_use::serve},
     {"mem_fraction_static", "--mem-fraction-static", ft::number, "serve",
      "SGLang --mem-fraction-static (default: SGLang's by tp size, 0.88 at tp 1)",

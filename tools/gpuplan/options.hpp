@@ -118,11 +118,33 @@ inline constexpr std::string_view with_names = help_text::joined<Before, enumera
 template <fixed_text Before, const auto& Values, fixed_text After = "">
 inline constexpr std::string_view with_values = help_text::joined<Before, Values, After>::view;
 
+namespace help_text {
+/// Two help texts of static storage (with_names, with_values), one after the other.
+template <const std::string_view& A, const std::string_view& B>
+struct concat {
+  static constexpr std::array<char, A.size() + B.size() + 1> text = [] {
+    std::array<char, A.size() + B.size() + 1> out{};
+    std::size_t at = 0;
+    for (char c : A) out[at++] = c;
+    for (char c : B) out[at++] = c;
+    return out;
+  }();
+  static constexpr std::string_view view{text.data(), A.size() + B.size()};
+};
+}  // namespace help_text
+
+/// Help text of a flag that lists two enumerator sets: with_values<...> then with_values<...>.
+template <const std::string_view& A, const std::string_view& B>
+inline constexpr std::string_view joined_help = help_text::concat<A, B>::view;
+
 // ---- the enumerators flags take where they take only some of an enum's -----------------------
 
 /// --dtype of a training run.
 inline constexpr precision training_dtypes[] = {precision::bf16, precision::fp16,
                                                 precision::fp32, precision::fp8};
+/// --dtype of a serving deployment: the matrix math's precision (fp8 and int8: W8A8).
+inline constexpr precision serving_compute_dtypes[] = {precision::bf16, precision::fp16,
+                                                       precision::fp8, precision::int8};
 /// --grad-dtype.
 inline constexpr precision gradient_dtypes[] = {precision::bf16, precision::fp16,
                                                 precision::fp32};

@@ -35,8 +35,8 @@ constexpr field serve_load_table[] = {
     {"batching", "--batching", ft::text, "serve-load",
      "continuous (default) or static (a batch prefilled, then decoded to its end)"},
     {"dtype", "--dtype", ft::text, "serve-load",
-     "Precision of the matrix math: bf16|fp16 (default: the weights' 16-bit type), fp8|int8 "
-     "for W8A8"},
+     with_values<"Precision of the matrix math: ", serving_compute_dtypes,
+                 " (default: the weights' 16-bit type; fp8 and int8 are W8A8)">},
     {"chunked_prefill", "--chunked-prefill", ft::flag, "serve-load",
      "Split prompts into chunks that ride with the decode steps (default true; false for "
      "prefill-first scheduling)"},
@@ -198,8 +198,7 @@ serve_setup serve_setup_from(const settings& s, std::string_view command) {
                                  ? weights16
                                  : checkpoint_compute_dtype(p.model, p.node.gpu);
   p.compute_dtype = s.has("dtype") ? enum_named<precision>(*s.text("dtype"), s.name("dtype"),
-                                                           {precision::bf16, precision::fp16,
-                                                            precision::fp8, precision::int8})
+                                                           serving_compute_dtypes)
                                    : fallback;
   p.mix = mix_of(s);
   p.assumptions = r.assumptions.serving;

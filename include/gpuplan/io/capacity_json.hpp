@@ -28,9 +28,7 @@ inline nlohmann::json queue_json(const queue_metrics& m, double percentile) {
   j["exact"] = m.exact;
   j["p_wait"] = m.p_wait;
   // Infinite waits (an unstable queue) are written as null: JSON has no infinity.
-  auto seconds = [](duration d) -> nlohmann::json {
-    return std::isfinite(d.value) ? nlohmann::json(d.in(units::s)) : nlohmann::json(nullptr);
-  };
+  auto seconds = [](duration d) { return finite_or_null(d.in(units::s)); };
   j["mean_wait_s"] = seconds(m.mean_wait);
   j["wait_p95_s"] = seconds(m.wait_percentile(0.95));
   j["wait_p99_s"] = seconds(m.wait_percentile(0.99));

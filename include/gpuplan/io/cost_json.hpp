@@ -21,11 +21,6 @@ namespace gpuplan::io {
 
 namespace detail {
 
-/// A JSON number, or null for NaN and infinity (JSON has neither).
-inline nlohmann::json number_or_null(double v) {
-  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
-}
-
 /// A money figure, or null when the run has no price.
 inline nlohmann::json priced_usd(bool priced, double usd) {
   return priced ? nlohmann::json(usd) : nlohmann::json(nullptr);
@@ -238,8 +233,8 @@ inline nlohmann::json to_json(const cost_report& r, const price_book& book = def
   j["price"] = detail::price_json(r, book);
   detail::add_energy_and_carbon(j, r);
   if (r.comparison) {
-    j["break_even_utilization"] = detail::number_or_null(r.comparison->break_even_utilization);
-    j["break_even_months"] = detail::number_or_null(r.comparison->break_even_months);
+    j["break_even_utilization"] = finite_or_null(r.comparison->break_even_utilization);
+    j["break_even_months"] = finite_or_null(r.comparison->break_even_months);
     j["comparison"] = detail::comparison_json(r);
   }
   if (r.hybrid) j["hybrid"] = detail::hybrid_json(*r.hybrid);

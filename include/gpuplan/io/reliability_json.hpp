@@ -6,6 +6,7 @@
 // umbrella header.
 #pragma once
 
+#include <gpuplan/io/values.hpp>
 #include <gpuplan/models/reliability.hpp>
 
 #include <nlohmann/json.hpp>
@@ -17,9 +18,6 @@ namespace gpuplan::io {
 /// The estimate `e` and what it rests on (`a`); an infinite MTTF or checkpoint interval (no
 /// failures) is null.
 inline nlohmann::json to_json(const reliability_estimate& e, const reliability_assumptions& a) {
-  auto finite_or_null = [](double v) {
-    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
-  };
   return {{"enabled", e.enabled},
           {"ettr", e.ettr},
           {"steady_state_s", e.productive.in(units::s)},

@@ -77,12 +77,12 @@ inline nlohmann::json training_step_json(const training_plan& p, const step_brea
 inline void add_training_budget(nlohmann::json& j, const training_plan& p,
                                 const training_budget_report& b) {
   j["tokens"] = b.tokens.in(units::token);
-  j["time_to_train_s"] = b.steady_wall.in(units::s);
+  j["time_to_train_s"] = b.steady_wall().in(units::s);
   if (p.config.rampup_start > 0)
     j["rampup"] = {{"start", p.config.rampup_start},
                    {"increment", p.config.rampup_increment},
                    {"samples", p.config.rampup_samples}};
-  j["gpu_hours"] = b.steady_gpu_time.in(units::h);
+  j["gpu_hours"] = b.steady_gpu_time().in(units::h);
   j["expected_time_to_train_s"] = b.run.reserved_wall.in(units::s);
   j["expected_gpu_hours"] = b.run.usage.gpu_time.in(units::h);
   j["reliability"] = to_json(b.run.reliability, b.assumptions);

@@ -33,5 +33,11 @@ inline nlohmann::json bytes_value(data_size d) {
 /// counts, blocks, tokens), else a number.
 inline nlohmann::json count_value(double v) { return number(v); }
 
+/// A JSON number, or null for NaN and infinity (JSON has neither): an unstable queue's wait, the
+/// MTTF of a run without failures, a break-even that never comes.
+inline nlohmann::json finite_or_null(double v) {
+  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+}
+
 
 }  // namespace gpuplan::io

@@ -2,8 +2,8 @@
 //
 //   M/M/c   Poisson arrivals, exponential service: exact (Erlang C).
 //   G/G/c   any arrival and service variability: the Allen-Cunneen approximation.
-//   M/G/1   one server, any service-time distribution: Pollaczek-Khinchine's mean wait
-//           (detail::mg1_wait, the prefill queue of models/serving.hpp).
+//   M/G/1   one server, any service-time distribution: Pollaczek-Khinchine's mean wait, the
+//           G/G/c formula with c = 1 and c_a = 1 (detail::mg1_wait, models/serving.hpp's prefill queue).
 //
 // Erlang C is computed from the Erlang B recursion B(k) = a B(k-1) / (k + a B(k-1)), which stays
 // in [0, 1] for any load and server count (no a^c / c! overflow), in O(c) steps; the smallest
@@ -239,10 +239,25 @@ struct queue_wait {
   }
 };
 
+/// The M/G/1 wait as the general queue computes it: one server, Poisson arrivals (c_a = 1) and
+/// c_s^2 = E[S^2] / E[S]^2 - 1, where Allen-Cunneen is Pollaczek-Khinchine exactly (Erlang C of
+/// one server is rho, so E[W_q] = rho E[S] / (1 - rho) (1 + c_s^2) / 2 = lambda E[S^2] /
+/// (2 (1 - rho)) [Kingman; PK]). Past max_load the queue is the one at max_load, its wait
+/// scaled back to the offered arrivals (lambda E[S^2] / (2 (1 - max_load))). The service CV is
+/// not held to queue_model::max_cv: a request mix's prefill times may spread wider, and the
+/// formula is exact at any CV.
 constexpr queue_wait mg1_wait(double lambda, double s1, double s2, double max_load) {
-  double rho = lambda * s1;
-  if (rho > max_load) rho = max_load;
-  return {lambda * s2 / (2.0 * (1.0 - rho)) * units::s, rho};
+  const double offered = lambda * s1;
+  const double rho = offered > max_load ? max_load : offered;
+  if (!(rho > 0.0)) return {0.0 * units::s, rho};  // no arrivals or no service: nobody waits
+  queue_model q;
+  q.arrival_rate = rho / s1 * units::request / units::s;
+  q.mean_service = s1 * units::s;
+  q.servers = 1;
+  q.arrival_cv = 1.0;
+  q.service_cv = csqrt(s2 / (s1 * s1) - 1.0);  // 0 for a single service time (csqrt of <= 0)
+  const queue_metrics m = queue_metrics_from(q, erlang_b(q.offered_load(), 1));
+  return {m.mean_wait * (offered / rho), rho};
 }
 
 }  // namespace detail

@@ -243,15 +243,22 @@ constexpr reliability_estimate estimate_reliability(const reliability_assumption
 
 /// estimate_reliability for one run: a job that fails faster than it can make progress throws
 /// invalid_input (checkpoint more often, restart faster, or use fewer GPUs).
+namespace detail {
+/// Throws invalid_input when the estimate `e` leaves the job no productive time.
+constexpr void require_feasible(const reliability_estimate& e) {
+  check_input(e.feasible,
+              "reliability: the job's MTTF is shorter than a restart plus half a "
+              "checkpoint interval, which leaves no productive time in the first-order "
+              "model; checkpoint more often, restart faster or use fewer GPUs (MTTF, "
+              "restart, interval in s)",
+              e.mttf.value, e.restart.value, e.checkpoint_interval.value);
+}
+}  // namespace detail
+
 constexpr reliability_estimate reliability_for(const reliability_assumptions& a, int gpus,
                                                duration productive, data_size checkpoint) {
   const reliability_estimate e = estimate_reliability(a, gpus, productive, checkpoint);
-  detail::check_input(e.feasible,
-                      "reliability: the job's MTTF is shorter than a restart plus half a "
-                      "checkpoint interval, which leaves no productive time in the first-order "
-                      "model; checkpoint more often, restart faster or use fewer GPUs (MTTF, "
-                      "restart, interval in s)",
-                      e.mttf.value, e.restart.value, e.checkpoint_interval.value);
+  detail::require_feasible(e);
   return e;
 }
 

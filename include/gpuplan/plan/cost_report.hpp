@@ -168,6 +168,19 @@ struct cost_report {
   }
 };
 
+namespace detail {
+/// The server a run's GPUs are owned and racked in: `chassis` around `gpu` (catalog::node_around:
+/// its GPU replaced and its published maximum power dropped when it held another), and whether
+/// it held another GPU.
+struct owned_server {
+  node_spec node{};
+  bool gpu_swapped = false;
+};
+inline owned_server owned_server_of(const node_spec& chassis, const gpu_spec& gpu) {
+  return {catalog::node_around(chassis, gpu), !(chassis.gpu.name == gpu.name)};
+}
+}  // namespace detail
+
 /// The owned fleet of `gpus` GPUs of type `gpu` bought as servers like `chassis` (node_around:
 /// its GPU replaced and its published maximum power dropped when it held another), costing
 /// `costs` when given, else the catalog price of the server when the GPU is its own
@@ -176,9 +189,11 @@ inline onprem_fleet owned_fleet(const node_spec& chassis, const gpu_spec& gpu, i
                                 const std::optional<onprem_costs>& costs, const site_spec& site,
                                 const node_power_assumptions& power_model = {}) {
   onprem_fleet f;
-  const bool own_gpu = chassis.gpu.name == gpu.name;
-  f.costs = costs ? *costs : own_gpu ? catalog::onprem_costs_for(chassis) : onprem_costs{};
-  f.node = catalog::node_around(chassis, gpu);
+  const detail::owned_server server = detail::owned_server_of(chassis, gpu);
+  f.costs = costs                ? *costs
+            : !server.gpu_swapped ? catalog::onprem_costs_for(chassis)
+                                  : onprem_costs{};
+  f.node = server.node;
   f.gpus = gpus;
   f.site = site;
   f.power_model = power_model;
@@ -222,7 +237,7 @@ inline void price_workload(cost_report& r) {
     const training_plan& p = in.training->plan;
     r.workload = cost_workload::train;
     r.training = modelled_training(p, in.training->tokens, in.training->reliability);
-    r.run = price_run(r.training->usage, in.pricing);
+    r.run = price_training_run(p, *r.training, in.pricing);
     r.training_memory = training_verdict(p.model, p.node.gpu, p.layout, p.config);
   } else {
     r.workload = cost_workload::usage;
@@ -254,8 +269,9 @@ inline void compare_owning(cost_report& r) {
 inline void place_racks(cost_report& r) {
   const cost_report_inputs& in = r.inputs;
   const run_usage& u = r.run.usage;
-  r.rack_gpu_swapped = !(in.pricing.node.gpu.name == u.gpu.name);
-  r.rack_node = catalog::node_around(in.pricing.node, u.gpu);
+  const owned_server server = owned_server_of(in.pricing.node, u.gpu);
+  r.rack_node = server.node;
+  r.rack_gpu_swapped = server.gpu_swapped;
   const int per_node = r.rack_node.gpus > 0 ? r.rack_node.gpus : 1;
   // a modelled run's own node count (its plan may spread it wider than its GPUs need)
   const int nodes = r.training ? r.training->nodes : (u.gpus + per_node - 1) / per_node;

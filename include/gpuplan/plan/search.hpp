@@ -38,6 +38,7 @@
 #include <gpuplan/plan/fit.hpp>
 #include <gpuplan/plan/training_cost.hpp>
 #include <gpuplan/specs/enum_names.hpp>
+#include <gpuplan/specs/inplace_vector.hpp>
 #include <gpuplan/specs/precision_regime.hpp>
 
 #include <array>
@@ -415,21 +416,21 @@ inline constexpr int max_search_front = 128;  ///< most points the Pareto front 
 /// A sorted list of at most N items under a total order: the k best of all offered.
 template <class T, int N>
 struct bounded_ranking {
-  std::array<T, N> items{};
-  int count = 0;
+  inplace_vector<T, static_cast<std::size_t>(N)> items{};
 
-  /// Inserts p if it is among the k best (k <= N) under `less`.
+  /// Inserts p if it is among the k best (1 <= k <= N) under `less`, after the items equal to
+  /// it (the first offered stays first).
   template <class Less>
   constexpr void offer(const T& p, int k, Less&& less) {
-    if (count == k && !less(p, items[static_cast<std::size_t>(count - 1)])) return;
-    int i = count < k ? count++ : count - 1;
-    for (; i > 0 && less(p, items[static_cast<std::size_t>(i - 1)]); --i)
-      items[static_cast<std::size_t>(i)] = items[static_cast<std::size_t>(i - 1)];
-    items[static_cast<std::size_t>(i)] = p;
+    if (items.size() == static_cast<std::size_t>(k)) {
+      if (!less(p, items.back())) return;
+      items.pop_back();  // p displaces the last
+    }
+    auto at = items.end();
+    while (at != items.begin() && less(p, *(at - 1))) --at;
+    items.insert(at, p);
   }
-  [[nodiscard]] constexpr std::span<const T> view() const {
-    return {items.data(), static_cast<std::size_t>(count)};
-  }
+  [[nodiscard]] constexpr std::span<const T> view() const { return {items.data(), items.size()}; }
 };
 
 /// The bounded results of a search (or of one shard): the top k of each objective and the
@@ -474,18 +475,15 @@ struct training_search_collector {
 
  private:
   constexpr void offer_front(const search_point& p) {
-    auto& f = front;
-    for (int i = 0; i < f.count; ++i)
-      if (f.items[static_cast<std::size_t>(i)].dominates(p) ||
-          f.items[static_cast<std::size_t>(i)].index == p.index)
-        return;
-    int n = 0;  // drop what p dominates
-    for (int i = 0; i < f.count; ++i)
-      if (!p.dominates(f.items[static_cast<std::size_t>(i)]))
-        f.items[static_cast<std::size_t>(n++)] = f.items[static_cast<std::size_t>(i)];
-    f.count = n;
-    if (f.count == max_search_front) front_truncated = true;
-    f.offer(p, max_search_front, [](const search_point& a, const search_point& b) {
+    auto& f = front.items;
+    for (const search_point& q : f)
+      if (q.dominates(p) || q.index == p.index) return;
+    auto kept = f.begin();  // drop what p dominates
+    for (const search_point& q : f)
+      if (!p.dominates(q)) *kept++ = q;
+    f.erase(kept, f.end());
+    if (f.full()) front_truncated = true;
+    front.offer(p, max_search_front, [](const search_point& a, const search_point& b) {
       return a.time_s < b.time_s || (a.time_s == b.time_s && a.index < b.index);
     });
   }
@@ -853,13 +851,12 @@ struct serving_search_report {
   bounded_ranking<serving_search_result, max_serving_results> ranking{};  ///< best first
   std::uint64_t visited = 0, invalid = 0, over_memory = 0, missed_slo = 0;
   /// The first max_serving_invalid_listed invalid configurations, in the order visited.
-  std::array<serving_invalid_configuration, max_serving_invalid_listed> invalid_list{};
-  int invalid_listed = 0;
+  inplace_vector<serving_invalid_configuration, max_serving_invalid_listed> invalid_list{};
   [[nodiscard]] constexpr std::span<const serving_search_result> view() const {
     return ranking.view();
   }
   [[nodiscard]] constexpr std::span<const serving_invalid_configuration> invalid_view() const {
-    return {invalid_list.data(), static_cast<std::size_t>(invalid_listed)};
+    return {invalid_list.data(), invalid_list.size()};
   }
 };
 
@@ -917,9 +914,8 @@ constexpr serving_search_report search_serving(const serving_search_space& s, in
     const bool w8a8 = w == precision::fp8 && p.node.gpu.peak.tensor(precision::fp8).value > 0.0;
     p.compute_dtype = w8a8 ? precision::fp8 : s.base.compute_dtype;
     if (const input_problem why = detail::serving_configuration_problem(p, w, w8a8)) {
-      if (r.invalid_listed < max_serving_invalid_listed)
-        r.invalid_list[static_cast<std::size_t>(r.invalid_listed++)] = {
-            .index = i, .node = static_cast<int>(ni), .layout = p.layout, .weights = w, .why = why};
+      (void)r.invalid_list.try_push_back(  // the first ones; the count has them all
+          {.index = i, .node = static_cast<int>(ni), .layout = p.layout, .weights = w, .why = why});
       ++r.invalid;
       continue;
     }

@@ -53,12 +53,14 @@ struct serving_cost_report {
   }
 };
 
-/// Prices the deployment `p` describes at its operating point for one month. The plan's node
+/// Prices the deployment `p` describes at its operating point `point` (serve(p), for a caller
+/// that already holds it: the serving-deployment report) for one month. The plan's node
 /// replaces in.node for the power model; in.utilization is the GPUs' kernel duty while serving
 /// (default 1: the model cards' convention of counting a GPU in use at its full power).
-constexpr serving_cost_report price_serving(const serving_plan& p, run_cost_inputs in) {
+constexpr serving_cost_report price_serving(const serving_plan& p, const serving_point& point,
+                                            run_cost_inputs in) {
   serving_cost_report r;
-  r.point = serve(p);
+  r.point = point;
   detail::check_input(r.point.output_tokens_per_s.value > 0.0,
                       "serving: the operating point serves no tokens");
   r.replicas = p.layout.dp;
@@ -69,6 +71,11 @@ constexpr serving_cost_report price_serving(const serving_plan& p, run_cost_inpu
   in.node = p.node;
   r.month = price_run(run_usage::of(p.gpu(), r.gpus, r.period), in);
   return r;
+}
+
+/// price_serving at the operating point serve(p).
+constexpr serving_cost_report price_serving(const serving_plan& p, run_cost_inputs in) {
+  return price_serving(p, serve(p), in);
 }
 
 }  // namespace gpuplan

@@ -103,7 +103,7 @@ inline serving_deployment_report plan_serving_deployment(const serving_deploymen
   if (r.wants_slo()) r.best = best_under_slo(in.plan, in.slo);
   if (in.curve_points > 0) r.curve = throughput_latency_curve(in.plan, in.curve_points);
   r.ridge_batch = ridge_batch(in.plan);
-  if (in.pricing) r.cost = price_serving(in.plan, *in.pricing);
+  if (in.pricing) r.cost = price_serving(in.plan, r.point, *in.pricing);  // the point above
   r.estimates = serving_estimates(in.plan);
   return r;
 }

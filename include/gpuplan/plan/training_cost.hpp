@@ -49,15 +49,18 @@ constexpr data_size checkpoint_size(const training_plan& p, const memory_assumpt
   return p.model.parameters() * (r.param + r.master + states) * units::B;
 }
 
-/// The usage of training `p` on `tokens` tokens: the step-time model's steady state, and the
-/// reserved time the reliability assumptions `rel` give it.
-constexpr modelled_training_run modelled_training(const training_plan& p, token_count tokens,
-                                                  const reliability_assumptions& rel = {}) {
+namespace detail {
+/// modelled_training without its refusal: a run whose failures leave it no progress comes back
+/// with reliability.feasible false (reserved wall and usage infinite), for a caller that names
+/// its own error (plan/training_run.hpp).
+constexpr modelled_training_run estimate_modelled_training(const training_plan& p,
+                                                           token_count tokens,
+                                                           const reliability_assumptions& rel) {
   const step_breakdown b = estimate_step(p);
   modelled_training_run r;
   r.wall = time_to_train(p, tokens);
   r.checkpoint = checkpoint_size(p);
-  r.reliability = reliability_for(rel, p.layout.gpus(), r.wall, r.checkpoint);
+  r.reliability = estimate_reliability(rel, p.layout.gpus(), r.wall, r.checkpoint);
   r.reserved_wall = r.reliability.wall;
   r.usage = run_usage::of(p.node.gpu, p.layout.gpus(), r.reserved_wall);
   r.tokens = tokens;
@@ -67,14 +70,33 @@ constexpr modelled_training_run modelled_training(const training_plan& p, token_
   r.mfu = b.mfu;
   return r;
 }
+}  // namespace detail
 
-/// Prices a modelled training run over its reserved time: the run's node replaces in.node (the
-/// power model then sees the server the step-time model ran on).
+/// The usage of training `p` on `tokens` tokens: the step-time model's steady state, and the
+/// reserved time the reliability assumptions `rel` give it. Throws invalid_input when failures
+/// leave the run no progress (reliability_for).
+constexpr modelled_training_run modelled_training(const training_plan& p, token_count tokens,
+                                                  const reliability_assumptions& rel = {}) {
+  const modelled_training_run r = detail::estimate_modelled_training(p, tokens, rel);
+  detail::require_feasible(r.reliability);
+  return r;
+}
+
+/// Prices the modelled run `m` of plan `p` over its reserved time: the plan's node replaces
+/// in.node (the power model then sees the server the step-time model ran on). For a caller that
+/// already holds the run (the training-run and cost reports).
+constexpr run_cost_report price_training_run(const training_plan& p,
+                                             const modelled_training_run& m, run_cost_inputs in) {
+  in.node = p.node;
+  return price_run(m.usage, in);
+}
+
+/// Prices a modelled training run (modelled_training of `p` on `tokens` under `rel`) over its
+/// reserved time, as above.
 constexpr run_cost_report price_training_run(const training_plan& p, token_count tokens,
                                              run_cost_inputs in,
                                              const reliability_assumptions& rel = {}) {
-  in.node = p.node;
-  return price_run(modelled_training(p, tokens, rel).usage, in);
+  return price_training_run(p, modelled_training(p, tokens, rel), in);
 }
 
 }  // namespace gpuplan

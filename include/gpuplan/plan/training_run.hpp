@@ -6,7 +6,8 @@
 //   - the memory verdict: the fit's rule (plan/fit.hpp training_verdict) on the plan's GPU;
 //   - with a budget: the steady-state time and GPU-time to train it, its FLOPs, and the reserved
 //     time with failures and checkpoints (models/reliability.hpp, plan/training_cost.hpp);
-//   - with prices: the run priced over its reserved time (plan/cost.hpp price_run);
+//   - with prices: the run priced over its reserved time (plan/training_cost.hpp
+//     price_training_run);
 //   - with a sweep: the scaling curve (models/scaling.hpp) and each point's memory verdict;
 //   - with a deadline: the fewest GPUs that train the budget within it (plan/capacity.hpp
 //     plan_training_gpus) and that size's memory verdict;
@@ -83,11 +84,18 @@ struct training_run_inputs {
 /// The budget's part of the report.
 struct training_budget_report {
   token_count tokens{};
-  duration steady_wall{};      ///< time_to_train: whole steps, no failures
-  duration steady_gpu_time{};  ///< gpu_time_to_train: GPUs x steady_wall
   budget_flops flops{};        ///< model (no recompute), hardware (with it), 6ND
-  modelled_training_run run{};  ///< reserved wall and GPU-time, reliability estimate
+  /// Steady-state wall (run.wall: time_to_train), reserved wall and GPU-time, reliability
+  /// estimate.
+  modelled_training_run run{};
   reliability_assumptions assumptions{};  ///< the failures and checkpoints assumed
+
+  /// time_to_train: whole steps, no failures.
+  [[nodiscard]] constexpr duration steady_wall() const { return run.wall; }
+  /// gpu_time_to_train: the layout's GPUs x steady_wall().
+  [[nodiscard]] constexpr duration steady_gpu_time() const {
+    return (1.0 * run.usage.gpus) * run.wall;
+  }
 };
 
 /// The sweep's part: the curve and, for each of its points with a plan, that plan's verdict.
@@ -162,13 +170,10 @@ inline training_budget_report training_budget_of(const training_plan& p, token_c
                                                  const reliability_assumptions& rel) {
   training_budget_report b;
   b.tokens = tokens;
-  b.steady_wall = time_to_train(p, tokens);
-  const reliability_estimate e =
-      estimate_reliability(rel, p.layout.gpus(), b.steady_wall, checkpoint_size(p));
-  if (!e.feasible) throw infeasible_training_run(e, p.layout.gpus());
-  b.steady_gpu_time = gpu_time_to_train(p, tokens);
+  b.run = estimate_modelled_training(p, tokens, rel);  // the time to train and its estimate, once
+  if (!b.run.reliability.feasible)
+    throw infeasible_training_run(b.run.reliability, p.layout.gpus());
   b.flops = training_budget_flops(p, tokens);
-  b.run = modelled_training(p, tokens, rel);
   b.assumptions = rel;
   return b;
 }
@@ -220,11 +225,7 @@ training_run_report plan_training_run(const training_run_inputs& in, OnPoint on_
   if (in.deadline)
     r.deadline = detail::training_deadline_of(in.plan, *in.tokens, *in.deadline, in.reliability,
                                               in.memory);
-  if (in.pricing) {
-    run_cost_inputs p = *in.pricing;
-    p.node = in.plan.node;  // the power model sees the server the step-time model ran on
-    r.cost = price_run(r.budget->run.usage, p);
-  }
+  if (in.pricing) r.cost = price_training_run(in.plan, r.budget->run, *in.pricing);
   r.estimates = step_estimates(in.plan);
   return r;
 }

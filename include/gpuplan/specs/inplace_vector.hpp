@@ -5,8 +5,9 @@
 // hold at most N elements with no allocation, so that they work in constant expressions and are
 // trivially copied. Before this header each wrote a std::array and a count of its own with its own
 // accessors; this is that pair once, after C++26's std::inplace_vector (P0843) and mp-units'
-// inplace_vector, with the subset the library uses: push_back (invalid_input past the capacity),
-// try_push_back (false past it), size, empty, operator[], begin/end, back, clear.
+// inplace_vector, with the subset the library uses: push_back and insert (invalid_input past the
+// capacity), try_push_back (false past it), pop_back, erase of a range, size, empty, operator[],
+// begin/end, back, clear.
 #pragma once
 
 #include <gpuplan/specs/checks.hpp>
@@ -48,6 +49,37 @@ class inplace_vector {
     if (size_ == N) return false;
     items_[size_++] = x;
     return true;
+  }
+  /// Inserts x before pos (begin() <= pos <= end()), the later elements moved one place up;
+  /// invalid_input (a compile error in a constant expression) when full, as push_back. Returns
+  /// where x now is.
+  constexpr iterator insert(const_iterator pos, const T& x) {
+    detail::check_input(size_ < N, "inplace_vector: insert past the capacity", N);
+    const auto at = static_cast<size_type>(pos - items_.data());
+    detail::check_input(pos >= items_.data() && at <= size_,
+                        "inplace_vector: insert at a position outside the vector");
+    T value = x;  // x may be one of the elements moved
+    for (size_type i = size_; i > at; --i) items_[i] = items_[i - 1];
+    items_[at] = value;
+    ++size_;
+    return items_.data() + at;
+  }
+  /// Removes the last element; invalid_input when there is none.
+  constexpr void pop_back() {
+    detail::check_input(size_ > 0, "inplace_vector: pop_back() of an empty vector");
+    --size_;
+  }
+  /// Removes [first, last) (a range of this vector), the later elements moved down; returns
+  /// where the first of them now is.
+  constexpr iterator erase(const_iterator first, const_iterator last) {
+    const auto from = static_cast<size_type>(first - items_.data());
+    const auto to = static_cast<size_type>(last - items_.data());
+    detail::check_input(first >= items_.data() && from <= to && to <= size_,
+                        "inplace_vector: erase of a range outside the vector");
+    size_type out = from;
+    for (size_type i = to; i < size_; ++i) items_[out++] = items_[i];
+    size_ = out;
+    return items_.data() + from;
   }
   constexpr void clear() { size_ = 0; }
 

@@ -120,6 +120,15 @@ inline constexpr ladder_rows all_ladders = make_ladders();
 
 enum class ladder_kind : unsigned char { deflt, si, iec, bits };
 
+/// The names a spec gives the alternative ladders (`{:si}`, `{:iec}`, `{:bits}`): the units
+/// layer's name table of ladder_kind (deflt is the ladder named by no name). The parser reads it.
+struct ladder_name {
+  ladder_kind kind;
+  std::string_view name;
+};
+inline constexpr ladder_name ladder_names[] = {
+    {ladder_kind::si, "si"}, {ladder_kind::iec, "iec"}, {ladder_kind::bits, "bits"}};
+
 /// How one dimension prints: its ladders (the default, and alternatives named in a spec by `si`,
 /// `iec`, `bits`), whether it is money, and the unit zero and NaN print in.
 struct table {
@@ -129,6 +138,17 @@ struct table {
   std::span<const row> bits;
   bool money = false;
   std::size_t home = 0;  ///< index in `deflt` of the unit for 0, NaN and infinity
+
+  /// The ladder of kind k.
+  [[nodiscard]] constexpr std::span<const row> ladder(ladder_kind k) const {
+    switch (k) {
+      case ladder_kind::si: return si;
+      case ladder_kind::iec: return iec;
+      case ladder_kind::bits: return bits;
+      case ladder_kind::deflt: break;
+    }
+    return deflt;
+  }
 };
 
 /// The table of a named dimension; an empty table for the others (printed generically).
@@ -203,11 +223,11 @@ constexpr spec parse(std::string_view s, dimension d) {
   const std::string_view name = s.substr(i);
   if (name.empty()) return out;
   const table t = table_for(d);
-  if (name == "si" || name == "iec" || name == "bits") {
-    const std::span<const row> l = name == "si" ? t.si : name == "iec" ? t.iec : t.bits;
-    if (l.empty())
+  for (const ladder_name& l : ladder_names) {
+    if (name != l.name) continue;
+    if (t.ladder(l.kind).empty())
       throw Error("gpuplan: 'si', 'iec' and 'bits' apply only to data, bandwidth and data per token (and 'si' to energy)");
-    out.ladder = name == "si" ? ladder_kind::si : name == "iec" ? ladder_kind::iec : ladder_kind::bits;
+    out.ladder = l.kind;
     return out;
   }
   if (const row* r = find_row(d, name)) {
@@ -326,10 +346,7 @@ inline void put_generic_unit(text& t, dimension d) {
 inline text format(double v, dimension d, const spec& sp) {
   text t;
   const table tab = table_for(d);
-  std::span<const row> ladder = tab.deflt;
-  if (sp.ladder == ladder_kind::si) ladder = tab.si;
-  if (sp.ladder == ladder_kind::iec) ladder = tab.iec;
-  if (sp.ladder == ladder_kind::bits) ladder = tab.bits;
+  const std::span<const row> ladder = tab.ladder(sp.ladder);
 
   const bool negative = std::signbit(v) && !std::isnan(v);
   const double a = std::fabs(v);
