@@ -44,3 +44,74 @@ def _():
             check(n in sections, f"{os.path.basename(doc)} has a section '## gpuplan {n}'")
         for s in sections:
             check(s in names, f"{os.path.basename(doc)}: '## gpuplan {s}' is not a command")
+
+
+# ---- issue 26 "Help tells the truth": each command lists only the flags it takes, refuses the
+# ones it does not, and docs/cli.md lists every flag of every command, flag for flag with --help.
+
+def _doc_generator():
+    """tools/gpuplan/doc/make_cli_doc.py as a module: its help_flags() and flags_table() are what
+    wrote docs/cli.md's flag tables, so the test reads --help the way the generator does."""
+    import importlib.util
+    path = _repo_file("tools", "gpuplan", "doc", "make_cli_doc.py")
+    spec = importlib.util.spec_from_file_location("make_cli_doc", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _subcommands(help_text):
+    parts = re.split(r"^subcommands:$", help_text, maxsplit=1, flags=re.M | re.I)
+    return [m.group(1) for m in re.finditer(r"^  (\w+)\s", parts[1], re.M)] if len(parts) == 2 else []
+
+
+def _help_flag_names(*command):
+    return [f for f, _, _ in _doc_generator().help_flags(ok(*command, "--help").out)]
+
+
+@case("tool.help_lists_only_taken_flags")
+def _():
+    # serve and capacity plan a serving deployment: fit's --batch/--context and training's layout
+    # flags are not theirs (serve refused --batch after listing it; --virtual-stages was ignored).
+    for f in ("--batch", "--context"):
+        check(f not in _help_flag_names("cost"), f"gpuplan cost --help lists fit's {f}")
+    for cmd in ("serve", "capacity"):
+        flags = _help_flag_names(cmd)
+        for f in ("--batch", "--context", "--zero", "--cp", "--sp", "--virtual-stages",
+                  "--shard-group"):
+            check(f not in flags, f"gpuplan {cmd} --help lists {f}, which it does not take")
+        for f in ("--model", "--tp", "--pp", "--ep", "--kv-dtype", "--max-model-len",
+                  "--first-stage-layers"):
+            check(f in flags, f"gpuplan {cmd} --help lists {f}")
+    check("--goodput" not in _help_flag_names("train"), "train --help lists the removed --goodput")
+    check("--virtual-stages" in _help_flag_names("train"), "train --help lists --virtual-stages")
+    check("--batch" in _help_flag_names("fit") and "--zero" in _help_flag_names("fit"),
+          "fit --help lists both modes' flags")
+
+
+@case("tool.unlisted_flags_refused")
+def _():
+    m = ["--model", "Llama-3.1-8B"]
+    bad(r"^gpuplan: error: --batch is fit's; serve takes --concurrency", "serve", *m, "--batch", "4")
+    bad(r"--context is fit's", "serve", *m, "--context", "8192")
+    bad(r"--virtual-stages is a training setting; serve does not take it", "serve", *m,
+        "--pp", "2", "--virtual-stages", "4")
+    for f in (["--zero", "0"], ["--cp", "1"], ["--sp"], ["--shard-group", "1"]):
+        bad(rf"{f[0]} is a training setting; serve does not take it", "serve", *m, *f)
+    cap = ["capacity", "--rate", "3", "--wait-slo", "1", "--months", "0", *m, "--gpu", "h100",
+           "--ttft-slo", "2", "--tpot-slo", "0.05"]
+    bad(r"--virtual-stages is a training setting; capacity does not take it", *cap, "--pp", "2",
+        "--virtual-stages", "2")
+    bad(r"--context is fit's; capacity takes --rate", *cap, "--context", "100000")
+    with tempfile.TemporaryDirectory() as d:
+        plan = os.path.join(d, "plan.json")
+        with open(plan, "w") as fh:
+            json.dump({"model": "Llama-3.1-8B", "pp": 2, "virtual_stages": 2}, fh)
+        bad(r"plan.json: key 'virtual_stages' is a training setting; serve does not take it",
+            "serve", "--plan", plan)
+    bad(r"--batch is fit's; cost of a serving deployment takes --concurrency", "cost", *m,
+        "--gpu", "h100", "--concurrency", "64", "--batch", "7")
+    bad(r"--goodput was removed", "train", *m, "--gpus", "8", "--tokens", "1B", "--goodput", "0.9")
+    # what these commands take still works
+    ok("serve", *m, "--pp", "4", "--first-stage-layers", "5")
+    ok(*cap, "--pp", "2")

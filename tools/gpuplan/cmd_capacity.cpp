@@ -750,6 +750,12 @@ command add_capacity_command(CLI::App& app) {
   CLI::App* sub = &app;
   cmd->s.add(sub, {model_fields(), gpu_fields(), node_fields(), layout_fields(), serving_fields(),
                    serve_load_fields(), capacity_table, assumption_fields()});
+  // As serve: fit's --batch/--context and the training-only layout fields are not a serving
+  // plan's (they were read and ignored); unlisted and refused.
+  for (const char* key : {"batch", "context"})
+    cmd->s.refuse(sub, key,
+                  "is fit's; capacity takes --rate or --hourly, --input-len and --output-len");
+  cmd->s.refuse(sub, field_use::train, "is a training setting; capacity does not take it");
   cmd->s.add_plan_option(sub);
   sub->add_flag("--json", cmd->json, "Print the plan as JSON (schema: docs/json-schema.md)");
   add_require_fit_flag(sub, cmd->require_fit);

@@ -595,6 +595,11 @@ command add_cost_command(CLI::App& app) {
                    train_run_fields(), step_assumption_fields(), serving_fields(), serve_load,
                    serve_point_fields(), std::span<const field>(workload_table),
                    std::span<const field>(cost_table), assumption_fields()});
+  // fit's --batch/--context are no serving deployment's load (they were read and ignored).
+  for (const char* key : {"batch", "context"})
+    cmd->s.refuse(sub, key,
+                  "is fit's; cost of a serving deployment takes --concurrency or --rate, "
+                  "--input-len and --output-len");
   cmd->s.add_plan_option(sub);
   sub->add_flag("--json", cmd->json, "Print the report as JSON (docs/json-schema.md)");
   add_require_fit_flag(sub, cmd->require_fit);

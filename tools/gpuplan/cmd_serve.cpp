@@ -89,10 +89,6 @@ std::string curve_title(const serve_setup& setup) {
 /// (--sweep, 16 with --chart), and --require-fit's "time only a deployment that fits".
 serving_deployment_inputs serve_inputs(const serve_command& cmd, serve_setup& setup) {
   const settings& s = cmd.s;
-  for (const char* key : {"batch", "context"})
-    if (s.has(key))
-      throw usage_error(fmt::format(
-          "{} is fit's; serve takes --concurrency, --input-len and --output-len", s.name(key)));
   setup = serve_setup_from(s, "serve");
   set_serve_point(s, setup.plan);
   const int sweep = s.count("sweep").value_or(cmd.chart.empty() ? 0 : 16);
@@ -209,6 +205,12 @@ command add_serve_command(CLI::App& app) {
   settings& s = cmd->s;
   s.add(f, {model_fields(), gpu_fields(), node_fields(), layout_fields(), serving_fields(),
             serve_load_fields(), serve_point_fields(), serve_table, assumption_fields()});
+  // Not serve's, though a user of fit or train may reach for them: unlisted and refused. A
+  // serving plan has no ZeRO, context parallelism, sequence parallelism, interleaved pipeline
+  // schedule or FSDP shard groups (models/serving.hpp reads none of them).
+  for (const char* key : {"batch", "context"})
+    s.refuse(f, key, "is fit's; serve takes --concurrency, --input-len and --output-len");
+  s.refuse(f, field_use::train, "is a training setting; serve does not take it");
   s.add_plan_option(f);
   f->add_flag("--json", cmd->json, "Print the result as JSON (schema: docs/json-schema.md)");
   add_require_fit_flag(f, cmd->require_fit);

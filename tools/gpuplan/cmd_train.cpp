@@ -72,13 +72,8 @@ std::pair<int, int> parse_range(const std::string& text, const std::string& who)
   return {static_cast<int>(from), static_cast<int>(to)};
 }
 
-/// --goodput is gone; --rampup-batch-size goes with one layout.
+/// --rampup-batch-size goes with one layout.
 void check_train_flags(const settings& s) {
-  if (s.has("goodput"))
-    throw usage_error(s.name("goodput") +
-                      " was removed: --deadline now counts failures and checkpoints with the "
-                      "reliability model; set --failures-per-node-day, --restart-minutes, "
-                      "--checkpoint-interval-hours or --no-failures instead");
   if (s.has("rampup_batch_size") && (s.has("scaling") || s.has("deadline")))
     throw usage_error(s.name("rampup_batch_size") + " goes with one layout: the ramp's batches "
                       "are multiples of its micro-batch x dp, which --scaling and --deadline vary");
@@ -340,6 +335,11 @@ command add_train_command(CLI::App& app) {
   settings& s = cmd->s;
   s.add(t, {model_fields(), gpu_fields(), node_fields(), layout_fields(), training_fields(),
             step_assumption_fields(), train_run_fields(), train_table, assumption_fields()});
+  // --goodput is gone: parsed only to say what replaced it, and not listed by --help.
+  s.refuse(t, "goodput",
+           "was removed: --deadline now counts failures and checkpoints with the reliability "
+           "model; set --failures-per-node-day, --restart-minutes, --checkpoint-interval-hours or "
+           "--no-failures instead");
   s.add_plan_option(t);
   t->add_flag("--json", cmd->json, "Print the result as JSON (schema: docs/json-schema.md)");
   add_require_fit_flag(t, cmd->require_fit);

@@ -15,6 +15,9 @@
 #include <filesystem>
 #include <cstdint>
 #include <iterator>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace gpuplan::cli {
 
@@ -394,7 +397,28 @@ void settings::forget_plan_value(std::string_view key) {
   if (const auto it = plan_.find(key); it != plan_.end()) plan_.erase(it);
 }
 
+void settings::refuse(CLI::App* app, std::string_view key, std::string why) {
+  const field& f = info(key);
+  CLI::Option* o = app->get_option_no_throw(std::string(f.flag));
+  if (o == nullptr) throw std::logic_error("settings::refuse: no flag " + std::string(f.flag));
+  o->group("");  // CLI11: an option of the empty group is parsed but not listed by --help
+  refused_.emplace_back(std::string(key), std::move(why));
+}
+
+void settings::refuse(CLI::App* app, field_use use, const std::string& why) {
+  std::vector<std::string> keys;
+  for (const field& f : fields_)
+    if (f.use == use && f.type != ft::custom) keys.emplace_back(f.key);
+  for (const std::string& k : keys) refuse(app, k, why);
+}
+
 void settings::read_plan() {
+  read_plan_file();
+  for (const auto& [key, why] : refused_)
+    if (has(key)) throw usage_error(fmt::format("{} {}", name(key), why));
+}
+
+void settings::read_plan_file() {
   if (!plan_option_) return;
   const std::string file = *plan_option_;
   if (std::all_of(file.begin(), file.end(), [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }))

@@ -29,6 +29,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace gpuplan::cli {
@@ -196,8 +197,18 @@ class settings {
   void add(CLI::App* app, std::initializer_list<std::span<const field>> groups);
   /// Adds `--plan FILE` to app: the same fields in JSON, read by read_plan() at run time.
   void add_plan_option(CLI::App* app);
+  /// A field add() registered that this command does not take, though a user may reach for it
+  /// (fit's --batch on serve, a training layout flag on a serving command, a removed flag): it
+  /// stays parsed, so the refusal can name it and say what to use instead, but --help no longer
+  /// lists it, and read_plan() refuses it, given as a flag or a plan key, with the usage error
+  /// "<name> <why>" ("--batch is fit's; serve takes --concurrency, ...").
+  void refuse(CLI::App* app, std::string_view key, std::string why);
+  /// refuse() for every registered field whose use is `use` (a serving command's training-only
+  /// fields: --zero, --cp, --sp, --virtual-stages, --shard-group).
+  void refuse(CLI::App* app, field_use use, const std::string& why);
 
-  /// Reads the plan file given with --plan, if any: every key must be a registered field's.
+  /// Reads the plan file given with --plan, if any: every key must be a registered field's. Then
+  /// refuses a field given that the command refuse()d.
   void read_plan();
   /// Sets a value as the command line does (for custom fields: fit's --train/--infer).
   void set_flag(std::string_view key, nlohmann::json value);
@@ -236,6 +247,8 @@ class settings {
   std::vector<field> fields_;
   std::map<std::string, nlohmann::json, std::less<>> flags_;
   std::map<std::string, nlohmann::json, std::less<>> plan_;
+  void read_plan_file();
+  std::vector<std::pair<std::string, std::string>> refused_;  ///< key, why (refuse())
   std::optional<std::string> plan_option_;
   std::string plan_file_;
 };
