@@ -69,6 +69,47 @@ def _help_flag_names(*command):
     return [f for f, _, _ in _doc_generator().help_flags(ok(*command, "--help").out)]
 
 
+@case("tool.doc_lists_every_flag")
+def _():
+    gen = _doc_generator()
+    commands = []
+    for name in _listed_commands():
+        commands.append(name)
+        commands += [f"{name} {sub}" for sub in _subcommands(ok(name, "--help").out)]
+    check("search serve" in commands, f"the subcommands are found: {commands}")
+    with open(_repo_file("docs", "cli.md")) as fh:
+        doc = fh.read()
+    with open(_repo_file("tools", "gpuplan", "doc", "cli.md.in")) as fh:
+        template = fh.read()
+    for cmd in commands:
+        check(f"<<<flags: {cmd}>>>" in template, f"cli.md.in has <<<flags: {cmd}>>>")
+        help_text = ok(*cmd.split(), "--help").out
+        flags = [f for f, _, _ in gen.help_flags(help_text)]
+        check(len(flags) == len(re.findall(r"^  --?\w", help_text.split("Options:")[-1], re.M)) - 1,
+              f"gpuplan {cmd} --help: every option line read ({flags})")
+        # The command's section of docs/cli.md: from its heading to the next heading of its level.
+        level = "###" if " " in cmd else "##"
+        head = re.search(rf"^{level} gpuplan {cmd}$", doc, re.M)
+        check(head, f"docs/cli.md has '{level} gpuplan {cmd}'")
+        end = re.search(rf"^#{{2,{len(level)}}} ", doc[head.end():], re.M)
+        section = doc[head.end():head.end() + end.start()] if end else doc[head.end():]
+        m = re.search(rf"^Every flag of `gpuplan {cmd}`.*?\n\n((?:\|.*\n)+)", section, re.M)
+        listed = re.findall(r"^\| `(--[\w-]+)` \|", m.group(1), re.M) if m else []
+        if not flags:
+            check(f"`gpuplan {cmd}` takes no flags" in section,
+                  f"docs/cli.md '{cmd}' says it takes no flags")
+            continue
+        check(m, f"docs/cli.md's section of '{cmd}' has its flag table")
+        missing = [f for f in flags if f not in listed]
+        extra = [f for f in listed if f not in flags]
+        check(not missing and not extra,
+              f"docs/cli.md and `gpuplan {cmd} --help` disagree: the doc lacks {missing}, the "
+              f"command lacks {extra} (regenerate: tools/gpuplan/doc/make_cli_doc.py)")
+        check(gen.flags_table(cmd, help_text) in section,
+              f"docs/cli.md's flag table of '{cmd}' is its --help's, word for word (regenerate "
+              "it: python3 tools/gpuplan/doc/make_cli_doc.py BUILD > docs/cli.md)")
+
+
 @case("tool.help_lists_only_taken_flags")
 def _():
     # serve and capacity plan a serving deployment: fit's --batch/--context and training's layout
