@@ -130,7 +130,9 @@ constexpr field serving_table[] = {
     {"context", "--context", ft::count, "serve",
      "Tokens per sequence, prompt + output (default 4096)", field_use::serve},
     {"max_model_len", "--max-model-len", ft::count, "serve",
-     "vLLM --max-model-len for the concurrency figure (default: --context)", field_use::serve},
+     "vLLM --max-model-len: the longest sequence the KV cache must hold for the plan to fit "
+     "(vLLM refuses to start otherwise), and fit's concurrency figure (default: --context where "
+     "the command takes it, else 4096 tokens, inference_config::context)", field_use::serve},
     {"gpu_memory_utilization", "--gpu-memory-utilization", ft::number, "serve",
      "Share of GPU memory the engine may use (default 0.9, vLLM's)", field_use::serve},
     {"block_size", "--block-size", ft::count, "serve",
