@@ -676,6 +676,12 @@ TEST_CASE("Idle GPUs: released when the busy ones have headroom, kept when growt
   CHECK_THAT(fast.advice[0], Catch::StartsWith("1 idle GPU (mean below 5%): 3 (0%). Keep it for "
                                                "growth: at 10% a month the busy GPUs' p95 (80%) "
                                                "reaches 90% in 1 month"));
+  // A horizon that is not a number of months is refused, naming the field (NaN compared false
+  // and released the GPUs, and the advice printed llround(NaN) months).
+  for (const double bad : {std::nan(""), -1.0, 1e300})
+    CHECK_THROWS_WITH(analyze_usage(s, {.monthly_growth = 0.10, .release_horizon_months = bad}),
+                      Catch::Contains("usage_options.release_horizon_months"));
+  CHECK_NOTHROW(analyze_usage(s, {.monthly_growth = 0.10, .release_horizon_months = 0.0}));
 }
 
 TEST_CASE("Sharing advice quotes the share of time below the edge that the table shows",

@@ -766,6 +766,10 @@ inline usage_report analyze_usage(std::vector<gpu_sample> samples, const usage_o
                       "not negative");
   detail::check_input(o.under_used_share > 0.0 && o.under_used_share <= 1.0,
                       "usage_options.under_used_share must be in (0, 1]", o.under_used_share);
+  // NaN compared false and released the GPUs, and the advice printed llround(NaN) months
+  detail::check_input(o.release_horizon_months >= 0.0 && o.release_horizon_months <= 1200.0,
+                      "usage_options.release_horizon_months must be in [0, 1200] (a century)",
+                      o.release_horizon_months);
   // What the io readers check of each row, checked again for a caller that builds samples itself:
   // a NaN time breaks the sort's ordering, and a utilisation in percent (87 for 0.87) would fall
   // in the top band without a word.
