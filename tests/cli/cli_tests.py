@@ -1427,18 +1427,24 @@ def _advice_of(text):
     return [a[4:] for a in block.splitlines() if a.startswith("  - ")]
 
 
+def _usage_csv(path, readings):
+    """A plain utilisation CSV at `path`: readings(k) gives (gpu, utilization %, memory MiB) for
+    each GPU at sample k of 100, ten seconds apart."""
+    with open(path, "w") as f:
+        f.write("timestamp,gpu,utilization,memory_used\n")
+        for k in range(100):
+            for gpu, util, mem in readings(k):
+                f.write(f"{1795442400 + 10 * k},{gpu},{util},{mem}\n")
+    return path
+
+
 @case("utilization.advice_agrees")
 def _():
     # Issue 26: 2 of 8 GPUs idle, 6 at 55%/97% in turn (mean 76%): a fleet mean of 57%. The advice
     # said both "Release them" and "Add GPUs or shed load ... Add capacity now".
-    d = tempfile.mkdtemp()
-    csv = os.path.join(d, "fleet.csv")
-    with open(csv, "w") as f:
-        f.write("timestamp,gpu,utilization,memory_used\n")
-        for k in range(100):
-            for g in range(8):
-                u = (1 if k % 2 else 0) if g >= 6 else (97 if k % 2 else 55)
-                f.write(f"{1795442400 + 10 * k},{g},{u},{40000 if g < 6 else 500}\n")
+    csv = _usage_csv(os.path.join(tempfile.mkdtemp(), "fleet.csv"), lambda k: [
+        (g, (1 if k % 2 else 0) if g >= 6 else (97 if k % 2 else 55), 40000 if g < 6 else 500)
+        for g in range(8)])
     advice = _advice_of(ok("utilization", csv, "--growth", "0.05").out)
     releases = [a for a in advice if "Release" in a]
     adds = [a for a in advice if "Add GPUs" in a or "Add capacity now" in a]
@@ -1464,12 +1470,8 @@ def _():
     # the time" over a table showing 100%), and offers MIG only where a slice smaller than the
     # whole GPU holds the GPU's peak memory: a 59 GiB peak on an H100 80GB fits only 7g.80gb.
     d = tempfile.mkdtemp()
-    csv = os.path.join(d, "pair.csv")
-    with open(csv, "w") as f:
-        f.write("timestamp,gpu,utilization,memory_used\n")
-        for k in range(100):
-            f.write(f"{1795442400 + 10 * k},0,80,40000\n")
-            f.write(f"{1795442400 + 10 * k},1,10,{60416 if k == 50 else 30000}\n")
+    csv = _usage_csv(os.path.join(d, "pair.csv"),
+                     lambda k: [(0, 80, 40000), (1, 10, 60416 if k == 50 else 30000)])
     text = ok("utilization", csv, "--gpu", "H100-SXM5-80GB").out
     row = next(line for line in text.splitlines() if line.startswith("1 "))
     under_30 = row.split()[5]
@@ -1485,11 +1487,7 @@ def _():
     check(j["advice_rules"] == ["share_time_slicing"], f"rules: {j['advice_rules']}")
     check(j["under_used_gpus"] == ["1"], f"under-used: {j['under_used_gpus']}")
     # a 15 GiB peak fits 1g.20gb, the smallest slice that holds it
-    with open(csv, "w") as f:
-        f.write("timestamp,gpu,utilization,memory_used\n")
-        for k in range(100):
-            f.write(f"{1795442400 + 10 * k},0,80,40000\n")
-            f.write(f"{1795442400 + 10 * k},1,10,{15360 if k == 50 else 8000}\n")
+    _usage_csv(csv, lambda k: [(0, 80, 40000), (1, 10, 15360 if k == 50 else 8000)])
     j = ok_json("utilization", csv, "--gpu", "h100")
     check(j["advice_rules"] == ["share_mig"], f"rules: {j['advice_rules']}")
     check("is 1g.20gb" in j["advice"][0], j["advice"][0])
