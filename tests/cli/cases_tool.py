@@ -130,6 +130,20 @@ def _():
           "fit --help lists both modes' flags")
 
 
+@case("tool.help_ends_alike")
+def _():
+    # Every command's help ends in one blank line, as CLI11 writes it; the four commands with
+    # refused (unlisted) flags ended in two (CLI11 spaced the empty group as if it were listed).
+    commands = [[]]
+    for name in _listed_commands():
+        commands.append([name])
+        commands += [[name, sub] for sub in _subcommands(ok(name, "--help").out)]
+    for c in commands:
+        out = ok(*c, "--help").out
+        check(out.endswith("\n\n") and not out.endswith("\n\n\n"),
+              f"gpuplan {' '.join(c)} --help ends in {len(out) - len(out.rstrip())} newlines, not 2")
+
+
 @case("tool.unlisted_flags_refused")
 def _():
     m = ["--model", "Llama-3.1-8B"]

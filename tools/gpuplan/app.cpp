@@ -15,6 +15,7 @@
 #include <cstring>
 #include <exception>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -120,11 +121,25 @@ int failure(const gpuplan::cli::settings* given) {
   }
 }
 
+/// CLI11's help formatter, less one blank line: CLI11 (2.x Formatter::make_groups) writes a
+/// blank line after every listed group but the last of the app's groups, and a flag a command
+/// refuses sits in the unlisted group "" (settings::refuse); where that group came last, the help
+/// ended in two blank lines where every other command's help ends in one.
+class help_formatter : public CLI::Formatter {
+ public:
+  std::string make_help(const CLI::App* app, std::string name, CLI::AppFormatMode mode) const override {
+    std::string out = CLI::Formatter::make_help(app, std::move(name), mode);
+    while (out.ends_with("\n\n\n")) out.pop_back();
+    return out;
+  }
+};
+
 int run(int argc, char** argv) {
   CLI::App app{
       "gpuplan: does it fit, how fast, what it costs. GPU infrastructure planning.\n"
       "Run with no command for a worked example.",
       "gpuplan"};
+  app.formatter(std::make_shared<help_formatter>());  // before the commands: they copy it
   app.require_subcommand(0, 1);
   app.set_version_flag("--version", "gpuplan " GPUPLAN_VERSION);
   std::vector<gpuplan::cli::command> commands;
