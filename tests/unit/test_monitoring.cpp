@@ -408,6 +408,16 @@ TEST_CASE("Prometheus NaN samples are missing readings; two series of one GPU ar
   CHECK(e.missing_readings == 0);
   CHECK(e.duplicate_readings == 0);
   CHECK(e.samples.at(0).utilization == Approx(0.5));
+  CHECK(e.gpu_models.empty());  // no modelName label
+  // dcgm-exporter's modelName label names the GPU model, as nvidia-smi's name column does
+  const monitoring_data named = read_monitoring(
+      R"({"data": {"resultType": "matrix", "result": [)"
+      R"({"metric": {"__name__": "DCGM_FI_DEV_GPU_UTIL", "gpu": "0", "modelName": "NVIDIA H100 80GB HBM3"},)"
+      R"( "values": [[1795442400, "50"]]},)"
+      R"({"metric": {"__name__": "DCGM_FI_DEV_FB_USED", "gpu": "1", "modelName": "NVIDIA H100 80GB HBM3"},)"
+      R"( "values": [[1795442400, "1000"]]}]}})",
+      "named.json");
+  CHECK(named.gpu_models == std::vector<std::string>{"NVIDIA H100 80GB HBM3"});
 }
 
 // ---- the analysis phase by phase (plan/utilization.hpp) --------------------------------------------

@@ -74,8 +74,8 @@ struct monitoring_data {
   monitoring_format format = monitoring_format::plain_csv;
   /// "tokens/s" or "requests/s" when the file has a throughput column; empty otherwise.
   std::string throughput_unit;
-  /// The GPU models the file names (nvidia-smi's `name` column: "NVIDIA H100 80GB HBM3"), each
-  /// once, at most max_gpu_models; empty when it has no such column.
+  /// The GPU models the file names (nvidia-smi's `name` column or dcgm-exporter's `modelName`
+  /// label: "NVIDIA H100 80GB HBM3"), each once, at most max_gpu_models; empty when it names none.
   std::vector<std::string> gpu_models;
   std::vector<gpu_sample> samples;
   /// Utilisation readings that were missing: "[N/A]" and the like in a CSV, "NaN" in a
@@ -499,7 +499,7 @@ inline csv_columns csv_header(const std::vector<std::string>& f, const std::stri
   return c;
 }
 
-/// Keeps a GPU model name (nvidia-smi's `name`) once, up to max_gpu_models; a missing one
+/// Keeps a GPU model name (nvidia-smi's `name`, dcgm-exporter's `modelName`) once, up to max_gpu_models; a missing one
 /// ("[N/A]") or an empty one is skipped.
 inline void note_model(monitoring_data& d, const std::string& name) {
   const std::string_view v = trim(name);
@@ -648,7 +648,7 @@ using dcgm_merged = std::map<std::pair<std::string, double>, dcgm_readings>;
 /// values against the row limit.
 inline void read_dcgm_series(const nlohmann::json& series, const std::string& where,
                              const std::string& file, const read_options& o,
-                             std::size_t& values_read, dcgm_merged& merged) {
+                             std::size_t& values_read, dcgm_merged& merged, monitoring_data& d) {
   if (!series.is_object() || !series.contains("metric") || !series["metric"].is_object() ||
       !series.contains("values") || !series["values"].is_array())
     throw error(where + ": needs 'metric' (object) and 'values' (array)");
@@ -660,6 +660,7 @@ inline void read_dcgm_series(const nlohmann::json& series, const std::string& wh
   const std::string metric = one_line(label("__name__"));
   const dcgm_field kind = dcgm_field_of(metric, where);
   if (kind == dcgm_field::other) return;
+  note_model(d, one_line(label("modelName")));  // dcgm-exporter labels each series with it
   std::string host = label("Hostname");
   if (host.empty()) host = label("instance");
   std::string gpu = label("gpu");
@@ -712,7 +713,7 @@ inline monitoring_data read_prometheus_text(const std::string& text, const std::
   const nlohmann::json& result = data["result"];
   for (std::size_t i = 0; i < result.size(); ++i)
     read_dcgm_series(result[i], file + ": data.result[" + std::to_string(i) + "]", file, o,
-                     values_read, merged);
+                     values_read, merged, d);
   for (const auto& [key, r] : merged) {
     for (const dcgm_mean* m : {&r.util_pct, &r.util_ratio, &r.fb_used, &r.power_w})
       if (m->n > 1) d.duplicate_readings += m->n - 1;
