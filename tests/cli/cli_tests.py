@@ -149,16 +149,23 @@ def _():
     check(j["advice"][0]["change"] in text, "the first advice is shown")
     j16 = ok_json(*[("16" if a == "8" else a) for a in argv])
     check(j16["fits"], "16 GPUs fit")
+    # each part says what its figures assume (framework, precision, engine, prices' date), as
+    # the command's JSON has it
+    cfg = j16["config"]
+    check(f"framework {cfg['framework']}, {cfg['dtype']}, {cfg['optimizer']}" in text,
+          "the fit part names its framework, precision and optimizer")
     near(j16["per_gpu"]["total_bytes"] / GiB, num(r"--gpus 16: fits, ([\d.]+) GiB", text), 0.05,
          "fit total on 16 GPUs")
     argv, text = p["train"]
     j = ok_json(*argv)
     near(j["step_time_s"], num(r"step ([\d.]+) s", text), 0.005, "step time")
+    check(f"16 GPUs ({j['framework']}, {cfg['dtype']})" in text, "the train part's framework")
     near(j["tokens_per_s"] / 1e3, num(r"([\d.]+)k tokens/s", text), 0.05, "tokens/s")
     near(j["gpu_hours"], num(r"\(([\d.]+) GPU-hours\)", text), 0.5, "GPU-hours")
     argv, text = p["cost"]
     j = ok_json(*argv)
     near(j["cost_usd"], num(r"\$([\d.]+) at", text), 0.5, "cost")
+    check(f"priced {j['price']['date']})" in text, "the prices' date")
     near(j["energy_kwh"], num(r"([\d.]+) kWh", text), 0.5, "energy")
     near(j["carbon_kg"], num(r"([\d.]+) kg CO2e", text), 0.5, "carbon")
     near(j["training"]["expected_wall_time_hours"], num(r"reserves ([\d.]+) h with", text), 0.05,
@@ -170,18 +177,23 @@ def _():
     argv, text = p["serve"]
     j = ok_json(*argv)
     near(j["ttft_s"] * 1e3, num(r"TTFT ([\d.]+) ms", text), 0.5, "TTFT")
+    check(f"Serving with {j['engine']} ({j['weight_dtype']} weights, {j['kv_dtype']} KV cache)"
+          in text, "the engine and precisions served")
     near(j["tpot_s"] * 1e3, num(r"TPOT ([\d.]+) ms", text), 0.05, "TPOT")
     near(j["best"]["output_tokens_per_s"], num(r"in flight, ([\d.]+) tokens/s", text), 0.5,
          "best throughput under the SLO")
     argv, text = p["capacity"]
     j = ok_json(*argv)
     check(int(num(r"(\d+) replicas", text)) == j["replicas"], "replicas")
+    check(j["demand"]["arrival_cv"] == 1 and "(Poisson arrivals)" in text, "the arrival process")
     check(int(num(r"\((\d+) GPUs\)", text)) == j["gpus"], "GPUs")
     near(j["utilization"] * 100, num(r"utilisation ([\d.]+)% mean", text), 0.5, "utilisation")
     argv, text = p["search"]
     j = ok_json(*argv)
     front = j["front"]
     check(f"the time-cost front has {len(front)}" in text, "the front's size")
+    check(f"({j['framework']}, priced by the default book of 20" in text,
+          "the search's framework and price book")
     near(front[0]["reserved_time_s"] / 3600, num(r"fastest .*: ([\d.]+) h", text), 0.05,
          "the fastest configuration's reserved time to train")
     near(front[0]["cost_usd"], num(r"fastest .*, \$([\d.]+)", text), 0.5, "its cost")
@@ -198,6 +210,7 @@ def _():
         j = ok_json("serve", *args.split())
         near(j["per_gpu_bytes"] / GiB, num(r"([\d.]+) GiB per GPU", line), 0.05, "memory")
         near(j["tpot_s"] * 1e3, num(r"TPOT ([\d.]+) ms", line), 0.05, "TPOT")
+        check(f"; {j['engine']}):" in line, "the engine serving the 2026 model")
         near(j["output_tokens_per_s"], num(r"([\d.]+) tokens/s", line), 0.5, "tokens/s")
 
 

@@ -14,6 +14,7 @@
 #include "train_run.hpp"
 
 #include <gpuplan/catalog.hpp>
+#include <gpuplan/io/cost_json.hpp>
 #include <gpuplan/units/format.hpp>
 
 #include <fmt/format.h>
@@ -102,13 +103,18 @@ void section(const char* title, const char* command, const std::string& line) {
   fmt::print("\n{}\n  $ gpuplan {} {}\n", title, command, line);
 }
 
-/// 1. Does a full fine-tune fit? Not on one node; the advice, then two nodes. Returns whether
-/// the 16-GPU plan (the one parts 2 and 3 time and price) fits.
-bool demo_fit(const std::string& fit8, const std::string& fit16) {
+/// 1. Does a full fine-tune fit? Not on one node; the advice, then two nodes. Returns the JSON
+/// of the 16-GPU plan (the one parts 2 and 3 time and price).
+nlohmann::json demo_fit(const std::string& fit8, const std::string& fit16) {
   const nlohmann::json f8 = run_json("fit", fit8);
   const nlohmann::json f16 = run_json("fit", fit16);
-  section("1. Does it fit? Full fine-tune (bf16, AdamW, FSDP/ZeRO-3, 4k tokens, full recompute)",
-          "fit", fit8);
+  // what the figures assume, from the command's own JSON: its framework, precision, optimizer
+  const nlohmann::json& cfg = f16["config"];
+  const std::string title = fmt::format(
+      "1. Does it fit? Full fine-tune (framework {}, {}, {}, ZeRO-3, 4k tokens, full recompute)",
+      cfg["framework"].get<std::string>(), cfg["dtype"].get<std::string>(),
+      cfg["optimizer"].get<std::string>());
+  section(title.c_str(), "fit", fit8);
   fmt::print("  8 GPUs: {}, {} per GPU of {}", f8["fits"].get<bool>() ? "fits" : "does not fit",
              show(f8["per_gpu"]["total_bytes"].get<double>() * units::B),
              show(f8["per_gpu"]["capacity_bytes"].get<double>() * units::B));
@@ -116,16 +122,20 @@ bool demo_fit(const std::string& fit8, const std::string& fit16) {
     fmt::print("; first advice: {}", f8["advice"][0]["change"].get<std::string>());
   fmt::print("\n  with --gpus 16: {}, {} per GPU\n", f16["fits"].get<bool>() ? "fits" : "does not fit",
              show(f16["per_gpu"]["total_bytes"].get<double>() * units::B));
-  return f16["fits"].get<bool>();
+  return f16;
 }
 
 /// 2. How fast: that fine-tune on two nodes, over a budget of 1B tokens.
-void demo_train(const std::string& run, bool fit16_fits) {
+void demo_train(const std::string& run, const nlohmann::json& fit16) {
   const nlohmann::json t = run_json("train", run);
+  const bool fit16_fits = fit16["fits"].get<bool>();
   // the run timed and priced below is the one part 1 says fits: the same verdict (fit.hpp)
   if (!t["fits"].get<bool>() || !fit16_fits)
     throw std::runtime_error("demo: the 16-GPU run does not fit, yet the demo times it");
-  section("2. How fast? That run on 16 GPUs, 64 x 4096 tokens per step, 1B tokens", "train", run);
+  const std::string title =
+      fmt::format("2. How fast? That run on 16 GPUs ({}, {}), 64 x 4096 tokens per step, 1B tokens",
+                  t["framework"].get<std::string>(), fit16["config"]["dtype"].get<std::string>());
+  section(title.c_str(), "train", run);
   fmt::print("  step {:.2f} s, {:.1f}k tokens/s, MFU {:.0f}%, bottleneck {}; 1B tokens in {} ({:.0f} "
              "GPU-hours)\n",
              t["step_time_s"].get<double>(), t["tokens_per_s"].get<double>() / 1e3,
@@ -138,10 +148,11 @@ void demo_train(const std::string& run, bool fit16_fits) {
 void demo_cost(const std::string& run) {
   const nlohmann::json c = run_json("cost", run);
   section("3. What does it cost?", "cost", run);
-  fmt::print("  ${:.0f} at ${:.2f}/GPU-hour ({} {}), {:.0f} kWh, {:.0f} kg CO2e\n",
+  fmt::print("  ${:.0f} at ${:.2f}/GPU-hour ({} {}, priced {}), {:.0f} kWh, {:.0f} kg CO2e\n",
              c["cost_usd"].get<double>(), c["price"]["usd_per_gpu_hour"].get<double>(),
              c["price"]["provider"].get<std::string>(), c["price"]["term"].get<std::string>(),
-             c["energy_kwh"].get<double>(), c["carbon_kg"].get<double>());
+             c["price"]["date"].get<std::string>(), c["energy_kwh"].get<double>(),
+             c["carbon_kg"].get<double>());
   if (const nlohmann::json& f = c["facility"]; f.is_object() && f.contains("racks"))
     fmt::print("  reserves {} h with failures and checkpoints (ETTR {:.3f}); {} {} in {} "
                "rack(s), {:.1f} kW of IT load\n",
@@ -155,8 +166,12 @@ void demo_cost(const std::string& run) {
 void demo_serve(const std::string& mg) {
   const std::string serve = mg + " " + serve_load + " --concurrency 64";
   const nlohmann::json s = run_json("serve", serve);
-  section("4. Serving: TP 8 on one node, 2000-token prompts, 500-token answers", "serve",
-          serve);
+  const std::string title = fmt::format(
+      "4. Serving with {} ({} weights, {} KV cache): TP 8 on one node, 2000-token prompts, "
+      "500-token answers",
+      s["engine"].get<std::string>(), s["weight_dtype"].get<std::string>(),
+      s["kv_dtype"].get<std::string>());
+  section(title.c_str(), "serve", serve);
   const nlohmann::json& b = s["best"];
   fmt::print("  64 in flight: TTFT {:.0f} ms, TPOT {:.1f} ms, {:.0f} tokens/s\n",
              1e3 * s["ttft_s"].get<double>(), 1e3 * s["tpot_s"].get<double>(),
@@ -174,8 +189,11 @@ void demo_capacity(const std::string& mg) {
   const std::string cap = mg + " " + serve_load +
                           " --rate 5 --peak-factor 2 --growth 0.1 --months 12 --wait-slo 2";
   const nlohmann::json k = run_json("capacity", cap);
-  section("5. GPUs needed: 5 requests/s, peaks x2, +10%/month, p99 wait <= 2 s", "capacity",
-          cap);
+  const double cv = k["demand"]["arrival_cv"].get<double>();
+  const std::string title = fmt::format(
+      "5. GPUs needed: 5 requests/s ({}), peaks x2, +10%/month, p99 wait <= 2 s",
+      cv == 1.0 ? std::string("Poisson arrivals") : fmt::format("arrivals of CV {:.2g}", cv));
+  section(title.c_str(), "capacity", cap);
   fmt::print("  {} replicas ({} GPUs), utilisation {:.0f}% mean ({}), {:.0f}% at the peak ({})",
              k["replicas"].get<int>(), k["gpus"].get<int>(), 100 * k["utilization"].get<double>(),
              k["mean_band"].get<std::string>(), 100 * k["peak_utilization"].get<double>(),
@@ -201,8 +219,11 @@ void demo_search(const std::string& mg) {
                        l["zero"].get<int>() > 0 ? fmt::format(", ZeRO-{}", l["zero"].get<int>()) : "",
                        e["recompute"].get<std::string>(), e["precision"].get<std::string>());
   };
-  fmt::print("  {} configurations; the time-cost front has {}:\n",
-             show_count(q["configurations_evaluated"].get<double>()), q["front"].size());
+  fmt::print("  {} configurations ({}, priced by the default book of {}); the time-cost front has "
+             "{}:\n",
+             show_count(q["configurations_evaluated"].get<double>()),
+             q["framework"].get<std::string>(), io::detail::date_text(catalog::price_book_date),
+             q["front"].size());
   const nlohmann::json& fastest = q["front"].front();
   const nlohmann::json& cheapest = q["front"].back();
   fmt::print("  fastest  {}: {}, ${:.0f}\n", layout_of(fastest),
@@ -221,9 +242,10 @@ void demo_2026() {
                             const std::string& parts) {
     const nlohmann::json j = run_json("serve", args);
     fmt::print("  $ gpuplan serve {}\n", args);
-    fmt::print("  {} ({} total, {} active; {}): {:.1f} GiB per GPU, TPOT {:.1f} ms, {:.0f} "
+    fmt::print("  {} ({} total, {} active; {}; {}): {:.1f} GiB per GPU, TPOT {:.1f} ms, {:.0f} "
                "tokens/s\n",
                m.name, show_count(m.parameters()), show_count(m.active_parameters()), parts,
+               j["engine"].get<std::string>(),
                j["per_gpu_bytes"].get<double>() / (1024.0 * 1024 * 1024),
                1e3 * j["tpot_s"].get<double>(), j["output_tokens_per_s"].get<double>());
   };
@@ -246,9 +268,9 @@ int run_demo() {
              catalog::h100_sxm.name);
   const std::string fit8 = mg + " --gpus 8 " + fine_tune;
   const std::string fit16 = mg + " --gpus 16 " + fine_tune;
-  const bool fit16_fits = demo_fit(fit8, fit16);
+  const nlohmann::json fit16_json = demo_fit(fit8, fit16);
   const std::string run = fit16 + " --global-batch 64 --tokens 1B";
-  demo_train(run, fit16_fits);
+  demo_train(run, fit16_json);
   demo_cost(run);
   demo_serve(mg);
   demo_capacity(mg);
