@@ -274,3 +274,32 @@ def _():
     book = data("prices/huge_price.json")
     bad(re.escape(book) + r": cloud\[0\].*field 'on_demand_usd_per_gpu_hour' must be at most "
         r"10000 USD", "cost", "--gpu", "h100", "--gpu-hours", "10", "--prices", book)
+
+
+@case("readers.progress_on_request")
+def _():
+    # A large export reads for seconds (docs/performance.md): a bar of kilobytes read, on a
+    # terminal past one second. GPUPLAN_PROGRESS=always draws it here (stderr is a pipe), and the
+    # report on stdout is the same with it, without it and with =never.
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "month.csv")
+        with open(path, "w") as f:
+            f.write("timestamp,gpu,utilization,memory_used,power\n")
+            for i in range(8000):  # about 290 kB: several 64 KiB reads
+                f.write(f"{1795442400 + 5 * (i // 8)},{i % 8},{(i * 37) % 101},{i % 80000},300\n")
+        size_kb = os.path.getsize(path) // 1000
+        plain = ok("utilization", path)
+        check(plain.err == "", f"no bar where stderr is not a terminal: {plain.err[:200]!r}")
+        shown = ok("utilization", path, env={"GPUPLAN_PROGRESS": "always"})
+        check(shown.out == plain.out, "the bar leaves the report alone")
+        check(f"/{size_kb} kB" in shown.err, f"the bar counts {size_kb} kB: {shown.err[:300]!r}")
+        check(f"{size_kb}/{size_kb} kB" in shown.err, "the bar reaches the whole file")
+        check("analysing 8000 readings..." in shown.err, "the analysis is said while it runs")
+        never = ok("utilization", path, env={"GPUPLAN_PROGRESS": "never"})
+        check(never.err == "" and never.out == plain.out, "GPUPLAN_PROGRESS=never draws nothing")
+    s = ok("search", "--model", "Llama-3.1-8B", "--gpu", "h100", "--gpus", "8", "--global-batch",
+           "64", "--tokens", "1B", env={"GPUPLAN_PROGRESS": "always"})
+    check(re.search(r"\d+/\d+ configurations", s.err), f"search's bar: {s.err[:300]!r}")
+    t = ok("train", "--model", "Llama-3.1-8B", "--gpu", "h100", "--gpus", "8", "--global-batch",
+           "64", "--tokens", "1B", "--scaling", "8..64", env={"GPUPLAN_PROGRESS": "always"})
+    check("4/4 configs" in t.err, f"the scaling sweep's bar: {t.err[:300]!r}")

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <filesystem>
 #include <limits>
 #include <string>
 #include <vector>
@@ -418,6 +420,30 @@ TEST_CASE("Prometheus NaN samples are missing readings; two series of one GPU ar
       R"( "values": [[1795442400, "1000"]]}]}})",
       "named.json");
   CHECK(named.gpu_models == std::vector<std::string>{"NVIDIA H100 80GB HBM3"});
+}
+
+TEST_CASE("Monitoring reader: on_read follows the bytes read, to the file's size",
+          "[monitoring][readers]") {
+  io::read_options o;
+  std::vector<std::uintmax_t> seen;
+  std::string file_seen;
+  o.on_read = [&](const std::string& file, std::uintmax_t bytes) {
+    file_seen = file;
+    seen.push_back(bytes);
+  };
+  const std::string path = dir + "nvidia-smi-units.csv";
+  (void)io::read_monitoring_file(path, o);
+  REQUIRE(!seen.empty());
+  CHECK(file_seen == path);
+  CHECK(std::is_sorted(seen.begin(), seen.end()));
+  CHECK(seen.back() == std::filesystem::file_size(path));
+  // 200 kB of text: several 64 KiB buffers, each reported
+  std::string text = "timestamp,gpu,utilization\n";
+  while (text.size() < 200'000) text += "2026-11-27 10:00:00,0,50\n";
+  seen.clear();
+  (void)io::read_monitoring(text, "big.csv", o);
+  CHECK(seen.size() >= 4);
+  CHECK(seen.back() == text.size());
 }
 
 // ---- the analysis phase by phase (plan/utilization.hpp) --------------------------------------------

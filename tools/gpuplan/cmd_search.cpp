@@ -321,6 +321,8 @@ run_result run_threads(const training_search_space& space, int top, int threads)
       finished.wait_for(lock, std::chrono::milliseconds(100));
       bar.update(static_cast<std::size_t>(std::min<std::uint64_t>(progress.load(), n)));
     }
+    // the count at the end too: a search done within the first wait was never drawn
+    bar.update(static_cast<std::size_t>(std::min<std::uint64_t>(progress.load(), n)));
   }
   for (std::thread& t : pool) t.join();
   std::signal(SIGINT, previous);

@@ -3,6 +3,7 @@
 #include "chart.hpp"
 #include "cli.hpp"
 #include "options.hpp"
+#include "progress.hpp"
 
 #include <gpuplan/catalog.hpp>
 #include <gpuplan/io/monitoring.hpp>
@@ -12,11 +13,15 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
+#include <filesystem>
 #include <cmath>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <system_error>
 #include <vector>
 
 namespace gpuplan::cli {
@@ -196,6 +201,35 @@ void print_usage_text(const io::monitoring_files& in, const usage_report& r,
   if (d.throughput) fmt::print("\n{}\n", d.throughput->message);
 }
 
+/// The files read (io::read_monitoring_files) under a progress bar of kilobytes read, drawn
+/// when reading takes over a second (a month of nvidia-smi logs, 4 million rows, takes several);
+/// `slow` says whether it was drawn.
+io::monitoring_files read_with_progress(const std::vector<std::string>& files, bool& slow) {
+  std::uintmax_t total = 0;  // the regular files' sizes; a pipe's is unknown (not counted)
+  for (const std::string& file : files) {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(file, ec)) {
+      const std::uintmax_t size = std::filesystem::file_size(file, ec);
+      if (!ec) total += size;
+    }
+  }
+  progress::bar bar(static_cast<std::size_t>(total / 1000),
+                    {.unit = "kB", .delay = 1.0, .stride = 1});
+  std::map<std::string, std::uintmax_t> read;  // bytes read of each file so far
+  std::uintmax_t done = 0;
+  io::read_options o;
+  o.on_read = [&](const std::string& file, std::uintmax_t bytes) {
+    std::uintmax_t& last = read[file];
+    done += bytes - last;
+    last = bytes;
+    bar.update(static_cast<std::size_t>(std::min(done, total) / 1000));
+  };
+  io::monitoring_files in = io::read_monitoring_files(files, o);
+  slow = bar.shown();
+  bar.finish();
+  return in;
+}
+
 /// Read the files (io::read_monitoring_files), analyse them (analyze_usage,
 /// plan/utilization.hpp), print the report.
 int run_utilization(utilization_command& f) {
@@ -203,14 +237,21 @@ int run_utilization(utilization_command& f) {
   if (f.files.empty()) throw usage_error("utilization: give one or more monitoring files");
   usage_options o;
   o.monthly_growth = read_growth(f.s);
-  const io::monitoring_files in = io::read_monitoring_files(f.files);
+  bool slow = false;
+  const io::monitoring_files in = read_with_progress(f.files, slow);
   // The GPU model for the MIG check: --gpu, else the one model the files name (nvidia-smi's
   // `name` column) when the catalog knows it; a mixed fleet without --gpu gets time-slicing only.
   if (const std::optional<std::string> gpu = f.s.text("gpu"))
     o.gpu = resolve_gpu(*gpu).spec;
   else if (in.gpu_models.size() == 1)
     if (const gpu_spec* g = catalog::find_gpu(in.gpu_models.front())) o.gpu = *g;
+  // Reading took over a second: the analysis of as many readings takes a while too (a third of
+  // the reading's time; docs/performance.md), said on stderr while it runs, then erased.
+  constexpr std::string_view erase = "\r                                                  \r";
+  if (slow) fmt::print(stderr, "analysing {} readings...", in.samples.size());
+  std::fflush(stderr);
   const usage_report r = analyze_usage(in.samples, o);
+  if (slow) fmt::print(stderr, "{}", erase);
   const drawn_charts d = draw_charts(f.s, in, r);
   if (f.json)
     print_usage_json(in, r, d);

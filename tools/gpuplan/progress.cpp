@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 
 #if defined(_WIN32)
 #include <io.h>
@@ -68,11 +69,28 @@ std::string render_line(std::size_t done, std::size_t total, double elapsed, int
   return line + tail;
 }
 
+mode mode_from_environment() {
+  const char* v = std::getenv("GPUPLAN_PROGRESS");
+  if (v == nullptr) return mode::automatic;
+  const std::string_view text(v);
+  if (text == "never") return mode::never;
+  if (text == "always") return mode::always;
+  return mode::automatic;
+}
+
 bool is_terminal(std::FILE* f) { return f != nullptr && GPUPLAN_ISATTY(GPUPLAN_FILENO(f)) != 0; }
 
 bar::bar(std::size_t total, options o) : total_(total), o_(o) {
   if (o_.out == nullptr) o_.out = stderr;
   enabled_ = total_ > 0 && (o_.force || is_terminal(o_.out));
+  switch (mode_from_environment()) {
+    case mode::never: enabled_ = false; break;
+    case mode::always:
+      enabled_ = total_ > 0;
+      o_.delay = 0.0;
+      break;
+    case mode::automatic: break;
+  }
   stride_ = o_.stride > 0 ? o_.stride : (total_ / 1000 > 0 ? total_ / 1000 : 1);
   next_check_ = stride_;
   start_ = now_seconds();

@@ -1,12 +1,13 @@
-// tools/gpuplan/progress.hpp: a progress bar on stderr for sweeps that take more than a
-// moment (`gpuplan train --scaling`, and any command that evaluates many configurations).
+// tools/gpuplan/progress.hpp: a progress bar on stderr for work that takes more than a
+// moment (`gpuplan train --scaling`, `search`, `utilization` reading a large export).
 //
 //   progress::bar bar(total, {.unit = "configs"});
 //   for (std::size_t i = 0; i < total; ++i) { work(i); bar.update(i + 1); }
 //   bar.finish();   // or let the destructor do it
 //
 // The bar draws nothing unless stderr is a terminal and the sweep is still running after
-// `delay` (so quick sweeps, pipes and CI logs stay clean). It then redraws one line at most every
+// `delay` (so quick sweeps, pipes and CI logs stay clean; GPUPLAN_PROGRESS=never|always
+// overrides, mode_from_environment). It then redraws one line at most every
 // `redraw` seconds: the bar, done / total, the rate and the time left; finish() erases it. update()
 // is cheap enough to call once per configuration: it reads the clock only every `stride` calls
 // (total / 1000 by default). Standard library only, like chart.hpp, so any command can use it.
@@ -38,6 +39,12 @@ std::string render_line(std::size_t done, std::size_t total, double elapsed, int
 
 /// "0:07", "12:05", "1:02:03": a duration in seconds as the bar prints it ("--:--" when unknown).
 std::string clock_text(double seconds);
+
+/// GPUPLAN_PROGRESS in the environment: `never` draws no bar, `always` draws every bar from its
+/// start even where stderr is not a terminal (a CI log that wants to see a long run move);
+/// unset or any other value: automatic (a terminal, after options::delay).
+enum class mode { automatic, never, always };
+mode mode_from_environment();
 
 /// Whether `f` is a terminal.
 bool is_terminal(std::FILE* f);

@@ -45,6 +45,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <istream>
 #include <iterator>
 #include <map>
@@ -120,6 +121,10 @@ struct read_options {
   /// from 0 (one nvidia-smi log per host).
   std::string id_prefix;
   monitoring_limits limits{};
+  /// Called as a file is read, once per buffer (64 KiB), with the file's name and the bytes read
+  /// from it so far: a progress bar's feed (`gpuplan utilization` draws one for a file that
+  /// takes more than a second). Empty: not called. An exception it throws ends the read.
+  std::function<void(const std::string& file, std::uintmax_t bytes_read)> on_read{};
 };
 
 namespace detail {
@@ -369,8 +374,9 @@ inline std::string column_key(std::string_view h, std::string* unit = nullptr) {
 /// or a device, not a text export) naming the line.
 class text_source {
  public:
-  text_source(std::istream& in, const std::string& file, const monitoring_limits& limits)
-      : in_(in), file_(file), limits_(limits), buffer_(std::size_t{1} << 16) {}
+  text_source(std::istream& in, const std::string& file, const monitoring_limits& limits,
+              const std::function<void(const std::string&, std::uintmax_t)>* on_read = nullptr)
+      : in_(in), file_(file), limits_(limits), on_read_(on_read), buffer_(std::size_t{1} << 16) {}
 
   /// The next byte, or -1 at the end. Counts bytes against `byte_limit` (the CSV's or the
   /// JSON's, set by the reader once it knows which it reads).
@@ -426,16 +432,20 @@ class text_source {
     pos_ = 0;
     if (in_.bad()) throw error(file_ + ": read error");
     if (end_ == 0) eof_ = true;
+    read_ += end_;
+    if (on_read_ != nullptr && *on_read_) (*on_read_)(file_, read_);
     return end_ > 0;
   }
 
   std::istream& in_;
   const std::string& file_;
   const monitoring_limits& limits_;
+  const std::function<void(const std::string&, std::uintmax_t)>* on_read_;
   std::vector<char> buffer_;
   std::size_t pos_ = 0, end_ = 0;
   bool eof_ = false;
   std::uintmax_t consumed_ = 0;
+  std::uintmax_t read_ = 0;  ///< bytes read from the stream (on_read's count)
   std::uintmax_t byte_limit_ = limits_.max_file_bytes;
   std::string_view byte_limit_name_ = "a monitoring CSV (monitoring_limits::max_file_bytes)";
   std::size_t line_ = 0;
@@ -581,7 +591,7 @@ inline monitoring_data read_csv(text_source& src, const std::string& file,
 inline monitoring_data read_csv_text(const std::string& text, const std::string& file,
                                      const read_options& o) {
   std::istringstream in(text);
-  text_source src(in, file, o.limits);
+  text_source src(in, file, o.limits, &o.on_read);
   return read_csv(src, file, o);
 }
 
@@ -780,7 +790,7 @@ inline monitoring_data read_monitoring_source(text_source& src, const std::strin
 inline monitoring_data read_monitoring(const std::string& text, const std::string& file,
                                        const read_options& o = {}) {
   std::istringstream in(text);
-  detail::text_source src(in, file, o.limits);
+  detail::text_source src(in, file, o.limits, &o.on_read);
   return detail::read_monitoring_source(src, file, o);
 }
 
@@ -804,7 +814,7 @@ inline monitoring_data read_monitoring_file(const std::filesystem::path& path,
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) throw error(file + ": cannot open the file for reading");
-  detail::text_source src(in, file, o.limits);
+  detail::text_source src(in, file, o.limits, &o.on_read);
   return detail::read_monitoring_source(src, file, o);
 }
 
