@@ -2437,11 +2437,21 @@ def _():
 
 @case("warnings.train")
 def _():
+    # the step's two kernel fractions: GEMM and HBM (its memory-bound kernels), one note each
+    # when the GPU has no measurement of its own
     w = warnings_of("train", "--model", "Llama-3.1-8B", "--gpu", "l40s", "--dp", "8")
-    one_warning(w, "GEMM efficiency", "L40S-48GB", "0.807", "no measurement covers this architecture")
+    check(len(w) == 2, f"GEMM and HBM: {w}")
+    one_warning(w[:1], "GEMM efficiency", "L40S-48GB", "0.807", "no measurement covers this architecture")
+    one_warning(w[1:], "HBM efficiency of L40S-48GB", "0.900", "H100 SXM's streaming copies",
+                "--set step.memory_bandwidth_fraction=VALUE")
     # the H200 borrows the H100 SXM's bf16 measurement (same architecture, not this GPU)
     w = warnings_of("train", "--model", "Llama-3.1-8B", "--gpu", "h200", "--dp", "8")
-    one_warning(w, "GEMM efficiency", "H200-SXM-141GB", "0.803", "MAMF of the H100 SXM")
+    check(len(w) == 2, f"GEMM and HBM: {w}")
+    one_warning(w[:1], "GEMM efficiency", "H200-SXM-141GB", "0.803", "MAMF of the H100 SXM")
+    # set, the caller's figure: its note goes
+    w = warnings_of("train", "--model", "Llama-3.1-8B", "--gpu", "h200", "--dp", "8", "--set",
+                    "step.memory_bandwidth_fraction=0.85")
+    one_warning(w, "GEMM efficiency", "H200-SXM-141GB")
     check(warnings_of("train", "--model", "Llama-3.1-8B", "--node", "dgx-h100", "--dp", "8") == [],
           "a measured GPU: no warning")
 
@@ -2450,8 +2460,10 @@ def _():
 def _():
     w = warnings_of("serve", "--model", "Llama-3.1-8B", "--gpu", "a100")
     check(len(w) == 2, f"attention and HBM, one note each: {w}")
-    for line, field in zip(w, ("serving.kernels.attention_fraction", "serving.kernels.hbm_fraction")):
-        for word in ("kernel efficiency on A100-SXM4-80GB", "H100 SXM", f"--set {field}=VALUE"):
+    for line, field, what in zip(w, ("serving.kernels.attention_fraction",
+                                     "serving.kernels.hbm_fraction"),
+                                 ("kernel efficiency on A100-SXM4-80GB", "HBM efficiency of A100-SXM4-80GB")):
+        for word in (what, "H100 SXM", f"--set {field}=VALUE"):
             check(word in line, f"the warning names {word!r}: {line!r}")
     # set, a figure is the caller's and its note goes; the other stays
     w = warnings_of("serve", "--model", "Llama-3.1-8B", "--gpu", "a100", "--set",
@@ -2460,7 +2472,7 @@ def _():
     w = warnings_of("serve", "--model", "Llama-3.1-8B", "--gpu", "h100-nvl")
     check(len(w) == 4 and "usable memory of H100-NVL-94GB" in w[0] and
           "GEMM efficiency of H100-NVL-94GB" in w[1] and "gemm_fraction_16bit" in w[1] and
-          "kernel efficiency on H100-NVL-94GB" in w[2] and "kernel efficiency on H100-NVL-94GB" in w[3],
+          "kernel efficiency on H100-NVL-94GB" in w[2] and "HBM efficiency of H100-NVL-94GB" in w[3],
           f"memory, its borrowed bf16 MAMF, attention and HBM: {w}")
     check(warnings_of("serve", "--model", "Llama-3.1-8B", "--gpu", "h100") == [],
           "the roofline's own GPU: no warning")
@@ -2470,7 +2482,8 @@ def _():
 def _():
     w = warnings_of("cost", "--model", "llama-3.1-8b", "--gpu", "l40s", "--dp", "8", "--tokens",
                     "1e9")
-    one_warning(w, "GEMM efficiency", "L40S-48GB")
+    check(len(w) == 2 and "GEMM efficiency of L40S-48GB" in w[0] and
+          "HBM efficiency of L40S-48GB" in w[1], f"GEMM and HBM: {w}")
     check(warnings_of("cost", *COST_TRAIN, "--tokens", "1e10") == [], "a measured GPU")
     check(warnings_of("cost", "--gpu", "l40s", "--gpu-hours", "100") == [],
           "GPU-hours given: no model, no estimate")
@@ -2481,8 +2494,8 @@ def _():
     plan = ["--rate", "20", "--wait-slo", "1", "--months", "0", "--model", "Llama-3.1-8B",
             "--input-len", "1024", "--output-len", "256", "--ttft-slo", "1", "--tpot-slo", "0.05"]
     w = warnings_of("capacity", *plan, "--gpu", "a100")
-    check(len(w) == 2 and all("kernel efficiency on A100-SXM4-80GB" in x for x in w),
-          f"attention and HBM: {w}")
+    check(len(w) == 2 and "kernel efficiency on A100-SXM4-80GB" in w[0] and
+          "HBM efficiency of A100-SXM4-80GB" in w[1], f"attention and HBM: {w}")
     check(warnings_of("capacity", *plan, "--gpu", "h100") == [], "the roofline's own GPU")
     check(warnings_of("capacity", "--rate", "30", "--wait-slo", "1", "--replica-rate", "2",
                       "--service-time", "0.5", "--months", "0") == [],

@@ -58,10 +58,17 @@ TEST_CASE("GEMM efficiency: measured GPUs, borrowed ones and the fallback") {
   p.node = catalog::pcie_8x_l40s;
   p.layout.dp = 8;
   const estimate_notes n = step_estimates(p);
-  REQUIRE(n.size() == 1);
+  // the L40S: no GEMM and no HBM measurement of its own
+  REQUIRE(n.size() == 2);
   CHECK(n.at(0).kind == estimate_kind::matmul_efficiency);
   CHECK(n.at(0).value == unmeasured_matmul_fraction);
+  CHECK(n.at(1).kind == estimate_kind::hbm_efficiency);
+  CHECK(std::string_view(n.at(1).field) == "step.memory_bandwidth_fraction");
+  CHECK(n.at(1).value == default_hbm_efficiency(catalog::l40s).fraction);
   p.assumptions.matmul_peak_fraction = 0.7;  // the caller's figure: not listed
+  REQUIRE(step_estimates(p).size() == 1);
+  CHECK(step_estimates(p).at(0).kind == estimate_kind::hbm_efficiency);
+  p.assumptions.memory_bandwidth_fraction = 0.8;
   CHECK(step_estimates(p).empty());
   p = {};
   p.model = catalog::llama31_8b;
@@ -94,7 +101,9 @@ TEST_CASE("serving: one note per kernel fraction still at its default and not me
   CHECK(fields_of(serving_estimates(p)) ==
         v{"serving.kernels.attention_fraction", "serving.kernels.hbm_fraction"});
   for (const estimate_note& n : serving_estimates(p))
-    CHECK(n.kind == estimate_kind::serving_efficiency);
+    CHECK(n.kind == (std::string_view(n.field) == "serving.kernels.hbm_fraction"
+                         ? estimate_kind::hbm_efficiency
+                         : estimate_kind::serving_efficiency));
   // the caller's own figures are not listed, field by field
   p.assumptions.kernels.hbm_fraction = 0.85;
   CHECK(fields_of(serving_estimates(p)) == v{"serving.kernels.attention_fraction"});
@@ -139,13 +148,35 @@ TEST_CASE("serving: one note per kernel fraction still at its default and not me
         v{"serving.kernels.attention_fraction", "serving.kernels.hbm_fraction"});
 }
 
-TEST_CASE("the step model's note names its field") {
+TEST_CASE("the step model's notes name their fields") {
   training_plan p;
   p.model = catalog::llama31_8b;
   p.node = catalog::pcie_8x_l40s;
   p.layout.dp = 8;
-  REQUIRE(step_estimates(p).size() == 1);
+  REQUIRE(step_estimates(p).size() == 2);
   CHECK(std::string_view(step_estimates(p).at(0).field) == "step.matmul_peak_fraction");
+  CHECK(std::string_view(step_estimates(p).at(1).field) == "step.memory_bandwidth_fraction");
+}
+
+TEST_CASE("a kernel fraction set by the caller is 0 or at least min_kernel_fraction") {
+  // as a GPU file's figures (kernel_efficiency::validate): 0.008 for 0.8 is a mistake, refused
+  roofline_assumptions k;
+  k.gemm_fraction_16bit = 0.008;
+  CHECK_THROWS_WITH(k.validate(), Catch::Contains("gemm_fraction_16bit must be 0 (the GPU's own "
+                                                  "figure) or in [0.05, 1]"));
+  k = {};
+  k.hbm_fraction = 0.01;
+  CHECK_THROWS_WITH(k.validate(), Catch::Contains("hbm_fraction must be 0"));
+  k.hbm_fraction = min_kernel_fraction;
+  CHECK_NOTHROW(k.validate());
+  step_assumptions s;
+  s.matmul_peak_fraction = 0.03;
+  CHECK_THROWS_WITH(s.validate(), Catch::Contains("matmul_peak_fraction must be 0"));
+  s = {};
+  s.memory_bandwidth_fraction = 1e-9;
+  CHECK_THROWS_WITH(s.validate(), Catch::Contains("memory_bandwidth_fraction must be 0"));
+  s.memory_bandwidth_fraction = 0.0;  // the GPU's own figure
+  CHECK_NOTHROW(s.validate());
 }
 
 TEST_CASE("a note is listed once") {

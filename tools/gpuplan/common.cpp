@@ -323,6 +323,12 @@ std::vector<std::string> warning_lines(const estimate_notes& notes) {
             "measurement of this GPU; --set {}=VALUE replaces it",
             gpu, n.field, n.value, n.source, n.field));
         break;
+      case estimate_kind::hbm_efficiency:
+        out.push_back(fmt::format(
+            "HBM efficiency of {}: {:.3f} of the datasheet bandwidth is an estimate ({}), not a "
+            "published measurement of this GPU; --set {}=VALUE replaces it",
+            gpu, n.value, n.source, n.field));
+        break;
       case estimate_kind::fp4_gemm_efficiency:
         out.push_back(fmt::format("fp4 GEMM efficiency on {}: {:.3f} of the fp4 peak is an "
                                   "estimate ({}); --set {}=VALUE replaces it",

@@ -11,9 +11,9 @@
 //                      NVIDIA measurements) when no figure covers it (default_matmul_efficiency
 //                      in models/kernels.hpp): the training step and serving alike, at each
 //                      precision their GEMMs run in; the serving roofline's attention fraction
-//                      was measured on an H100 SXM and is applied to every GPU; its HBM fraction
-//                      is the GPU's own figure or the H100 SXM's copies (default_hbm_efficiency);
-//                      its 4-bit GEMM fraction is the GPU's fp8 one.
+//                      was measured on an H100 SXM and is applied to every GPU; the HBM fraction
+//                      of both is the GPU's own figure or the H100 SXM's copies
+//                      (default_hbm_efficiency); the 4-bit GEMM fraction is the GPU's fp8 one.
 // One note per assumption field still at its default whose figure is not a measurement of the
 // GPU (estimate_note::field names it); a figure the caller set (a non-default assumption) is the
 // caller's and is not listed.
@@ -35,14 +35,16 @@ namespace gpuplan {
 enum class estimate_kind : unsigned char {
   usable_memory,        ///< gpu_spec::memory_usable unknown: the capacity is planned on
   matmul_efficiency,    ///< a GEMM fraction (step or serving) is not a measurement of this GPU
-  serving_efficiency,   ///< a serving roofline fraction (attention, HBM) was measured elsewhere
+  serving_efficiency,   ///< the serving roofline's attention fraction was measured elsewhere
   fp4_gemm_efficiency,  ///< the serving roofline's 4-bit GEMM fraction is the fp8 one
+  hbm_efficiency,       ///< a streaming (HBM) fraction (step or serving) was measured elsewhere
 };
 inline constexpr enumerator<estimate_kind> estimate_kind_names[] = {
     {estimate_kind::usable_memory, "usable_memory"},
     {estimate_kind::matmul_efficiency, "matmul_efficiency"},
     {estimate_kind::serving_efficiency, "serving_efficiency"},
-    {estimate_kind::fp4_gemm_efficiency, "fp4_gemm_efficiency"}};
+    {estimate_kind::fp4_gemm_efficiency, "fp4_gemm_efficiency"},
+    {estimate_kind::hbm_efficiency, "hbm_efficiency"}};
 constexpr const auto& enumerators(estimate_kind) { return estimate_kind_names; }
 
 /// One input that is an estimate: which, for which GPU, the figure used and where it comes from.
@@ -92,14 +94,23 @@ constexpr estimate_notes memory_estimates(const gpu_spec& g) {
 }
 
 /// What the step-time model's answer for p rests on: the GEMM efficiency of its GPU, unless the
-/// plan sets step_assumptions::matmul_peak_fraction itself.
+/// plan sets step_assumptions::matmul_peak_fraction itself, and its HBM efficiency (the
+/// memory-bound kernels' bandwidth), unless it sets step_assumptions::memory_bandwidth_fraction.
 constexpr estimate_notes step_estimates(const training_plan& p) {
   estimate_notes n;
-  if (p.assumptions.matmul_peak_fraction > 0.0) return n;
-  const matmul_efficiency e = default_matmul_efficiency(p.node.gpu, p.config.dtype);
-  if (!e.measured)
-    n.add({estimate_kind::matmul_efficiency, p.node.gpu.name, e.fraction, e.source,
-           "step.matmul_peak_fraction"});
+  const gpu_spec& g = p.node.gpu;
+  if (!(p.assumptions.matmul_peak_fraction > 0.0)) {
+    const matmul_efficiency e = default_matmul_efficiency(g, p.config.dtype);
+    if (!e.measured)
+      n.add({estimate_kind::matmul_efficiency, g.name, e.fraction, e.source,
+             "step.matmul_peak_fraction"});
+  }
+  if (!(p.assumptions.memory_bandwidth_fraction > 0.0)) {
+    const efficiency_figure h = default_hbm_efficiency(g);
+    if (!h.measured)
+      n.add({estimate_kind::hbm_efficiency, g.name, h.fraction, h.source,
+             "step.memory_bandwidth_fraction"});
+  }
   return n;
 }
 
@@ -118,11 +129,11 @@ constexpr estimate_notes serving_estimates(const serving_plan& p) {
   const roofline_assumptions& k = p.assumptions.kernels;
   auto gemm = [&](precision math) {
     if (gemm_fraction_assumed(math, k) > 0.0) return;  // the caller's figure
-    const bool bit4 = math == precision::fp4 || math == precision::int4;
-    const bool bit8 = math == precision::fp8 || math == precision::int8;
-    const char* field = bit4   ? "serving.kernels.gemm_fraction_4bit"
-                        : bit8 ? "serving.kernels.gemm_fraction_8bit"
-                               : "serving.kernels.gemm_fraction_16bit";
+    const int bits = gemm_fraction_bits(math);
+    const bool bit4 = bits == 4;
+    const char* field = bit4        ? "serving.kernels.gemm_fraction_4bit"
+                        : bits == 8 ? "serving.kernels.gemm_fraction_8bit"
+                                    : "serving.kernels.gemm_fraction_16bit";
     const matmul_efficiency e = default_matmul_efficiency(g, math);
     if (bit4)  // no fp4 GEMM measurement: the GPU's fp8 figure (else its 16-bit one)
       n.add({estimate_kind::fp4_gemm_efficiency, g.name, e.fraction, e.source, field});
@@ -139,7 +150,7 @@ constexpr estimate_notes serving_estimates(const serving_plan& p) {
   if (!(k.hbm_fraction > 0.0)) {
     const efficiency_figure h = default_hbm_efficiency(g);
     if (!h.measured)
-      n.add({estimate_kind::serving_efficiency, g.name, h.fraction, h.source,
+      n.add({estimate_kind::hbm_efficiency, g.name, h.fraction, h.source,
              "serving.kernels.hbm_fraction"});
   }
   return n;

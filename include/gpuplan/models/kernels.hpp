@@ -220,19 +220,23 @@ struct roofline_assumptions {
   duration kernel_floor = kernel_launch_time;
 
   constexpr void validate() const {
-    auto fraction = [](double x) { return detail::finite(x) && x > 0.0 && x <= 1.0; };
-    auto share = [](double x) { return detail::finite(x) && x >= 0.0 && x <= 1.0; };
-    detail::check_input(share(gemm_fraction_16bit),
-                        "roofline_assumptions.gemm_fraction_16bit must be in [0, 1] (0: by GPU)");
-    detail::check_input(share(gemm_fraction_8bit),
-                        "roofline_assumptions.gemm_fraction_8bit must be in [0, 1] (0: by GPU)");
-    detail::check_input(share(gemm_fraction_4bit),
-                        "roofline_assumptions.gemm_fraction_4bit must be in [0, 1] (0: by GPU)");
-    detail::check_input(share(hbm_fraction),
-                        "roofline_assumptions.hbm_fraction must be in [0, 1] (0: by GPU)");
-    detail::check_input(fraction(gemm_sustained_fraction),
+    // the GPU file's rule (kernel_efficiency::validate): 0 or at least min_kernel_fraction
+    using detail::kernel_fraction_or_zero, detail::positive_fraction;
+    detail::check_input(kernel_fraction_or_zero(gemm_fraction_16bit),
+                        "roofline_assumptions.gemm_fraction_16bit must be 0 (the GPU's own figure) "
+                        "or in [0.05, 1] (min_kernel_fraction)", gemm_fraction_16bit);
+    detail::check_input(kernel_fraction_or_zero(gemm_fraction_8bit),
+                        "roofline_assumptions.gemm_fraction_8bit must be 0 (the GPU's own figure) "
+                        "or in [0.05, 1] (min_kernel_fraction)", gemm_fraction_8bit);
+    detail::check_input(kernel_fraction_or_zero(gemm_fraction_4bit),
+                        "roofline_assumptions.gemm_fraction_4bit must be 0 (the GPU's own figure) "
+                        "or in [0.05, 1] (min_kernel_fraction)", gemm_fraction_4bit);
+    detail::check_input(kernel_fraction_or_zero(hbm_fraction),
+                        "roofline_assumptions.hbm_fraction must be 0 (the GPU's own figure) or in "
+                        "[0.05, 1] (min_kernel_fraction)", hbm_fraction);
+    detail::check_input(positive_fraction(gemm_sustained_fraction),
                         "roofline_assumptions.gemm_sustained_fraction must be in (0, 1]");
-    detail::check_input(fraction(attention_fraction),
+    detail::check_input(positive_fraction(attention_fraction),
                         "roofline_assumptions.attention_fraction must be in (0, 1]");
     detail::check_input(detail::finite_nonnegative(gemm_half_work.value),
                         "roofline_assumptions.gemm_half_work must be finite and not negative");
@@ -270,14 +274,25 @@ constexpr duration smooth_max(duration a, duration b, double p) {
   return hi * detail::cpow(1.0 + detail::cpow(r, p), 1.0 / p);
 }
 
+/// The width of the assumption field that sets tensor math in precision p
+/// (roofline_assumptions::gemm_fraction_16bit, _8bit, _4bit): 8 for fp8 and int8, 4 for fp4 and
+/// int4, 16 otherwise. The one mapping the kernels and the estimate notes read.
+constexpr int gemm_fraction_bits(precision p) {
+  switch (p) {
+    case precision::fp8:
+    case precision::int8: return 8;
+    case precision::fp4:
+    case precision::int4: return 4;
+    default: return 16;
+  }
+}
+
 /// The assumption field that sets the large-GEMM fraction for tensor math in precision p (0: the
 /// GPU's own figure).
 constexpr double gemm_fraction_assumed(precision p, const roofline_assumptions& a) {
-  switch (p) {
-    case precision::fp8:
-    case precision::int8: return a.gemm_fraction_8bit;
-    case precision::fp4:
-    case precision::int4: return a.gemm_fraction_4bit;
+  switch (gemm_fraction_bits(p)) {
+    case 8: return a.gemm_fraction_8bit;
+    case 4: return a.gemm_fraction_4bit;
     default: return a.gemm_fraction_16bit;
   }
 }

@@ -295,14 +295,17 @@ struct step_assumptions {
 
   /// Throws gpuplan::invalid_input naming the first field out of range.
   constexpr void validate() const {
-    auto fraction = [](double x) { return detail::finite(x) && x > 0.0 && x <= 1.0; };
-    auto share = [](double x) { return detail::finite(x) && x >= 0.0 && x <= 1.0; };
-    detail::check_input(share(matmul_peak_fraction),
-                        "step_assumptions.matmul_peak_fraction must be in [0, 1] (0: by GPU)");
+    constexpr auto fraction = detail::positive_fraction;
+    constexpr auto share = detail::unit_interval;
+    // the GPU file's rule (kernel_efficiency::validate): 0 or at least min_kernel_fraction
+    detail::check_input(detail::kernel_fraction_or_zero(matmul_peak_fraction),
+                        "step_assumptions.matmul_peak_fraction must be 0 (the GPU's own figure) or "
+                        "in [0.05, 1] (min_kernel_fraction)", matmul_peak_fraction);
     detail::check_input(fraction(sustained_fraction),
                         "step_assumptions.sustained_fraction must be in (0, 1]");
-    detail::check_input(share(memory_bandwidth_fraction),
-                        "step_assumptions.memory_bandwidth_fraction must be in [0, 1] (0: by GPU)");
+    detail::check_input(detail::kernel_fraction_or_zero(memory_bandwidth_fraction),
+                        "step_assumptions.memory_bandwidth_fraction must be 0 (the GPU's own "
+                        "figure) or in [0.05, 1] (min_kernel_fraction)", memory_bandwidth_fraction);
     detail::check_input(fraction(flash_attention_max_fraction),
                         "step_assumptions.flash_attention_max_fraction must be in (0, 1]");
     detail::check_input(fraction(sdpa_flash2_max_fraction),

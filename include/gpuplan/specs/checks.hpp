@@ -18,6 +18,10 @@ constexpr bool finite(double x) { return x == x && x - x == 0.0; }
 constexpr bool finite_nonnegative(double x) { return finite(x) && x >= 0.0; }
 /// x is finite and above zero.
 constexpr bool finite_positive(double x) { return finite(x) && x > 0.0; }
+/// x is a share of one: in [0, 1].
+constexpr bool unit_interval(double x) { return finite(x) && x >= 0.0 && x <= 1.0; }
+/// x is a fraction that cannot be zero: in (0, 1].
+constexpr bool positive_fraction(double x) { return finite(x) && x > 0.0 && x <= 1.0; }
 
 /// Appends " (got v1, v2, ...)" to e; integers print exactly, floating-point values with six
 /// significant digits.

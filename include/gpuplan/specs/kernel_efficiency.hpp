@@ -67,6 +67,14 @@ struct efficiency_figure {
 /// kernel twentyfold or more without a word. A bound on the input, not a measurement.
 inline constexpr double min_kernel_fraction = 0.05;
 
+namespace detail {
+/// A kernel fraction as a GPU file or an assumption gives it: 0 (unknown, or "the GPU's own
+/// figure" for an assumption) or in [min_kernel_fraction, 1]. The one rule both follow.
+constexpr bool kernel_fraction_or_zero(double x) {
+  return finite(x) && (x == 0.0 || (x >= min_kernel_fraction && x <= 1.0));
+}
+}  // namespace detail
+
 /// What fraction of its peaks a GPU's kernels reach (gpu_spec::kernels). Zero fractions: unknown.
 struct kernel_efficiency {
   /// Largest-GEMM fraction of the dense 16-bit (bf16 / fp16) tensor peak.
@@ -79,10 +87,7 @@ struct kernel_efficiency {
   /// Throws gpuplan::invalid_input naming the field when a fraction is neither 0 (unknown) nor in
   /// [min_kernel_fraction, 1].
   constexpr void validate() const {
-    auto ok = [](const efficiency_figure& e) {
-      return detail::finite(e.fraction) &&
-             (e.fraction == 0.0 || (e.fraction >= min_kernel_fraction && e.fraction <= 1.0));
-    };
+    auto ok = [](const efficiency_figure& e) { return detail::kernel_fraction_or_zero(e.fraction); };
     detail::check_input(ok(matmul_16bit), "gpu_spec.kernels.matmul_16bit must be 0 (unknown) or in [0.05, 1] (min_kernel_fraction)",
                         matmul_16bit.fraction);
     detail::check_input(ok(matmul_8bit), "gpu_spec.kernels.matmul_8bit must be 0 (unknown) or in [0.05, 1] (min_kernel_fraction)",
