@@ -287,33 +287,13 @@ inline std::vector<std::string> kubernetes_engine_argv(const kubernetes_engine_a
   return v;
 }
 
-/// A complete manifest for a serving plan: a Deployment running the engine with the plan's
-/// arguments (CPU and memory requests and limits, a memory-backed /dev/shm, readiness and
-/// liveness probes on the engine's health endpoint), a Service selecting its pods, and an
-/// autoscaling/v2 HorizontalPodAutoscaler from the plan's off-peak to its peak replicas on the
-/// engine's queue gauge (a Pods metric: served by a custom-metrics adapter such as the Prometheus
-/// Adapter), as three YAML documents separated by `---`. User text (the image, the model id) is
-/// quoted (yaml_quoted); the name must be an RFC 1123 label. `image_what` and `model_what` name
-/// the image and the model in errors (not UTF-8). Throws io::error naming the field.
-inline std::string kubernetes_manifest(const kubernetes_plan& p,
-                                       std::string_view image_what = "kubernetes: the image",
-                                       std::string_view model_what = "kubernetes: the model") {
-  detail::check_kubernetes_name(p.name);
+namespace detail {
+/// The manifest's Deployment: the engine's container with its arguments, resources, /dev/shm
+/// and probes (kubernetes_manifest).
+inline std::string kubernetes_deployment(const kubernetes_plan& p, std::string_view image_what,
+                                         std::string_view model_what) {
   const kubernetes_engine_args& a = p.args;
   const kubernetes_assumptions& k = p.assumptions;
-  if (p.replicas < 1) throw error("kubernetes: replicas must be at least 1");
-  if (p.min_replicas < 1 || p.min_replicas > p.max_replicas)
-    throw error("kubernetes: min_replicas must be in [1, max_replicas]");
-  if (p.gpus_per_replica < 1) throw error("kubernetes: GPUs per replica must be at least 1");
-  if (a.tp < 1 || a.pp < 1 || a.tp * a.pp != p.gpus_per_replica)
-    throw error("kubernetes: tp x pp must equal the GPUs per replica");
-  if (a.model.empty()) throw error("kubernetes: the model id must not be empty");
-  if (a.max_model_len < 1 || a.max_num_seqs < 1)
-    throw error("kubernetes: max_model_len and max_num_seqs must be at least 1");
-  if (!(a.memory_fraction > 0.0 && a.memory_fraction <= 1.0))
-    throw error("kubernetes: the engine's memory fraction must be in (0, 1]");
-  if (!(p.waiting_target > 0.0) || !std::isfinite(p.waiting_target))
-    throw error("kubernetes: waiting_target must be positive");
   const kubernetes_engine_facts f = kubernetes_engine(a.engine);
   const int gpus = p.mig ? 1 : p.gpus_per_replica;  // a MIG slice: one device, one process
   const std::string resource =
@@ -382,7 +362,13 @@ inline std::string kubernetes_manifest(const kubernetes_plan& p,
   y += "          emptyDir:\n";
   y += "            medium: Memory\n";
   y += "            sizeLimit: " + std::to_string(k.shm_gib_per_gpu * gpus) + "Gi\n";
-  y += "---\n";
+  return y;
+}
+
+/// The manifest's Service: the pods' port, by the Deployment's `app` label.
+inline std::string kubernetes_service(const kubernetes_plan& p) {
+  const std::string port = std::to_string(kubernetes_engine(p.args.engine).port);
+  std::string y;
   y += "apiVersion: v1\n";
   y += "kind: Service\n";
   y += "metadata:\n";
@@ -396,7 +382,14 @@ inline std::string kubernetes_manifest(const kubernetes_plan& p,
   y += "      port: " + port + "\n";
   y += "      targetPort: http\n";
   y += "      protocol: TCP\n";
-  y += "---\n";
+  return y;
+}
+
+/// The manifest's HorizontalPodAutoscaler: the plan's bounds on the engine's queue gauge.
+inline std::string kubernetes_autoscaler(const kubernetes_plan& p) {
+  const kubernetes_engine_facts f = kubernetes_engine(p.args.engine);
+  const kubernetes_assumptions& k = p.assumptions;
+  std::string y;
   y += "# minReplicas: the plan's replicas off-peak; maxReplicas: at the peak. The target is the\n";
   y += "# queue a replica holds when its requests wait the SLO (Little's law: its rate x the wait).\n";
   y += "# A Pods metric needs a custom-metrics adapter (e.g. the Prometheus Adapter) serving the\n";
@@ -423,6 +416,37 @@ inline std::string kubernetes_manifest(const kubernetes_plan& p,
   const double target = std::max(p.waiting_target, k.min_waiting_target);
   y += "          averageValue: \"" + std::to_string(std::llround(target * 1000.0)) + "m\"\n";
   return y;
+}
+}  // namespace detail
+
+/// A complete manifest for a serving plan: a Deployment running the engine with the plan's
+/// arguments (CPU and memory requests and limits, a memory-backed /dev/shm, readiness and
+/// liveness probes on the engine's health endpoint), a Service selecting its pods, and an
+/// autoscaling/v2 HorizontalPodAutoscaler from the plan's off-peak to its peak replicas on the
+/// engine's queue gauge (a Pods metric: served by a custom-metrics adapter such as the Prometheus
+/// Adapter), as three YAML documents separated by `---`. User text (the image, the model id) is
+/// quoted (yaml_quoted); the name must be an RFC 1123 label. `image_what` and `model_what` name
+/// the image and the model in errors (not UTF-8). Throws io::error naming the field.
+inline std::string kubernetes_manifest(const kubernetes_plan& p,
+                                       std::string_view image_what = "kubernetes: the image",
+                                       std::string_view model_what = "kubernetes: the model") {
+  detail::check_kubernetes_name(p.name);
+  const kubernetes_engine_args& a = p.args;
+  if (p.replicas < 1) throw error("kubernetes: replicas must be at least 1");
+  if (p.min_replicas < 1 || p.min_replicas > p.max_replicas)
+    throw error("kubernetes: min_replicas must be in [1, max_replicas]");
+  if (p.gpus_per_replica < 1) throw error("kubernetes: GPUs per replica must be at least 1");
+  if (a.tp < 1 || a.pp < 1 || a.tp * a.pp != p.gpus_per_replica)
+    throw error("kubernetes: tp x pp must equal the GPUs per replica");
+  if (a.model.empty()) throw error("kubernetes: the model id must not be empty");
+  if (a.max_model_len < 1 || a.max_num_seqs < 1)
+    throw error("kubernetes: max_model_len and max_num_seqs must be at least 1");
+  if (!(a.memory_fraction > 0.0 && a.memory_fraction <= 1.0))
+    throw error("kubernetes: the engine's memory fraction must be in (0, 1]");
+  if (!(p.waiting_target > 0.0) || !std::isfinite(p.waiting_target))
+    throw error("kubernetes: waiting_target must be positive");
+  return detail::kubernetes_deployment(p, image_what, model_what) + "---\n" +
+         detail::kubernetes_service(p) + "---\n" + detail::kubernetes_autoscaler(p);
 }
 
 }  // namespace gpuplan::io
