@@ -105,6 +105,110 @@ TEST_CASE("Kubernetes resource requests for a replica plan", "[capacity][kuberne
   CHECK(evil.find("\n          securityContext") == std::string::npos);
 }
 
+TEST_CASE("A serving plan's Kubernetes manifest runs the engine as planned", "[capacity][kubernetes]") {
+  io::kubernetes_plan p{};
+  p.name = "llama-70b";
+  p.replicas = 6;
+  p.min_replicas = 3;
+  p.max_replicas = 6;
+  p.waiting_target = 2.5;
+  p.gpus_per_replica = 8;
+  p.args = {.engine = serving_engine::vllm, .model = "meta-llama/Llama-3.1-70B-Instruct", .tp = 4,
+            .pp = 2, .max_model_len = 8192, .memory_fraction = 0.92, .max_num_seqs = 48};
+  const std::string v = io::kubernetes_manifest(p);
+  // three documents: Deployment, Service, HPA
+  CHECK_THAT(v, Catch::Contains("kind: Deployment\n"));
+  CHECK_THAT(v, Catch::Contains("\n---\napiVersion: v1\nkind: Service\n"));
+  CHECK_THAT(v, Catch::Contains("apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\n"));
+  CHECK_THAT(v, Catch::Contains("            - \"vllm\"\n            - \"serve\"\n          args:\n"
+                                "            - \"meta-llama/Llama-3.1-70B-Instruct\"\n"));
+  for (const char* flag :
+       {"\"--tensor-parallel-size\"\n            - \"4\"\n",
+        "\"--pipeline-parallel-size\"\n            - \"2\"\n",
+        "\"--max-model-len\"\n            - \"8192\"\n",
+        "\"--gpu-memory-utilization\"\n            - \"0.92\"\n",
+        "\"--max-num-seqs\"\n            - \"48\"\n"})
+    CHECK_THAT(v, Catch::Contains(flag));
+  CHECK_THAT(v, Catch::Contains("  replicas: 6\n"));
+  CHECK_THAT(v, Catch::Contains("  minReplicas: 3\n  maxReplicas: 6\n"));
+  CHECK_THAT(v, Catch::Contains("          name: \"vllm:num_requests_waiting\"\n"));
+  CHECK_THAT(v, Catch::Contains("          averageValue: \"2500m\"\n"));
+  CHECK_THAT(v, Catch::Contains("              nvidia.com/gpu: 8\n"));
+  CHECK_THAT(v, Catch::Contains("            medium: Memory\n            sizeLimit: 16Gi\n"));
+  CHECK_THAT(v, Catch::Contains("              path: /health\n              port: 8000\n"));
+  CHECK_THAT(v, Catch::Contains("image: \"vllm/vllm-openai:latest\"\n"));
+
+  p.args.engine = serving_engine::sglang;
+  p.args.pp = 1;
+  p.args.tp = 8;
+  const std::string sg = io::kubernetes_manifest(p);
+  for (const char* flag :
+       {"\"--model-path\"\n            - \"meta-llama/Llama-3.1-70B-Instruct\"\n",
+        "\"--tp-size\"\n            - \"8\"\n", "\"--context-length\"\n            - \"8192\"\n",
+        "\"--mem-fraction-static\"\n            - \"0.92\"\n",
+        "\"--max-running-requests\"\n            - \"48\"\n", "\"--enable-metrics\"\n"})
+    CHECK_THAT(sg, Catch::Contains(flag));
+  CHECK(sg.find("--pp-size") == std::string::npos);
+  CHECK_THAT(sg, Catch::Contains("              port: 30000\n"));
+  CHECK_THAT(sg, Catch::Contains("\"sglang:num_queue_reqs\""));
+
+  p.args.engine = serving_engine::trtllm;
+  p.args.tp = 4;
+  p.args.pp = 2;
+  const std::string tr = io::kubernetes_manifest(p);
+  for (const char* flag :
+       {"\"--tp_size\"\n            - \"4\"\n", "\"--pp_size\"\n            - \"2\"\n",
+        "\"--max_seq_len\"\n            - \"8192\"\n", "\"--max_batch_size\"\n            - \"48\"\n",
+        "\"--kv_cache_free_gpu_memory_fraction\"\n            - \"0.92\"\n"})
+    CHECK_THAT(tr, Catch::Contains(flag));
+  CHECK_THAT(tr, Catch::Contains("\"trtllm_num_requests_waiting\""));
+  CHECK_THAT(tr, Catch::Contains("prometheus.io/path: \"/prometheus/metrics\""));
+
+  // a MIG slice keeps its resource name; one device's host resources and /dev/shm
+  const mig_profile* slice = catalog::find_mig_profile(catalog::h100_sxm, "3g.40gb");
+  REQUIRE(slice != nullptr);
+  p.mig = *slice;
+  p.gpus_per_replica = 1;
+  p.args.tp = 1;
+  p.args.pp = 1;
+  const std::string mig = io::kubernetes_manifest(p);
+  CHECK_THAT(mig, Catch::Contains("              nvidia.com/mig-3g.40gb: 1\n"));
+  CHECK(mig.find("nvidia.com/gpu") == std::string::npos);
+  CHECK_THAT(mig, Catch::Contains("sizeLimit: 2Gi\n"));
+
+  // the model id and the image are the user's text: one quoted scalar each
+  p.args.model = "x\n  evil: true";
+  p.image = "img\"\n";
+  const std::string q = io::kubernetes_manifest(p);
+  CHECK_THAT(q, Catch::Contains("            - \"x\\n  evil: true\"\n"));
+  CHECK_THAT(q, Catch::Contains("image: \"img\\\"\\n\"\n"));
+  CHECK(q.find("\n  evil: true") == std::string::npos);
+
+  // a waiting target below one request is held at one (0 would pin the fleet at maxReplicas)
+  p.waiting_target = 0.2;
+  CHECK_THAT(io::kubernetes_manifest(p), Catch::Contains("averageValue: \"1000m\""));
+
+  // bad plans: io::error naming the field
+  auto refused = [](const io::kubernetes_plan& plan, const char* what) {
+    CHECK_THROWS_WITH(io::kubernetes_manifest(plan), Catch::Contains(what));
+  };
+  io::kubernetes_plan b = p;
+  b.min_replicas = 7;
+  refused(b, "min_replicas");
+  b = p;
+  b.name = "Bad_Name";
+  refused(b, "RFC 1123");
+  b = p;
+  b.args.tp = 2;
+  refused(b, "tp x pp");
+  b = p;
+  b.args.memory_fraction = 0;
+  refused(b, "memory fraction");
+  b = p;
+  b.args.model.clear();
+  refused(b, "model id");
+}
+
 TEST_CASE("YAML double-quoted scalars escape everything but printable ASCII", "[kubernetes]") {
   CHECK(io::yaml_quoted("plain:tag") == "\"plain:tag\"");
   CHECK(io::yaml_quoted("a\"b\\c") == "\"a\\\"b\\\\c\"");

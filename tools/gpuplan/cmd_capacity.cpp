@@ -18,6 +18,7 @@
 #include <gpuplan/io/kubernetes_yaml.hpp>
 #include <gpuplan/models/cost.hpp>
 #include <gpuplan/models/estimates.hpp>
+#include <gpuplan/models/inference_memory.hpp>
 #include <gpuplan/models/serving.hpp>
 #include <gpuplan/plan/capacity.hpp>
 #include <gpuplan/plan/capacity_report.hpp>
@@ -30,6 +31,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace gpuplan::cli {
@@ -85,8 +88,11 @@ constexpr field capacity_table[] = {
      "costs; cloud at the replica's $/GPU-hour)"},
     {"mig", "--mig", ft::text, "replica", "Replicas are MIG slices of this profile (3g.40gb)"},
     {"kubernetes", "--kubernetes", ft::text, "output",
-     "Print only a Kubernetes Deployment named NAME with the plan's replicas and GPU requests"},
-    {"image", "--image", ft::text, "output", "Container image for --kubernetes"},
+     "Print only a Kubernetes manifest named NAME: with a serving plan (--model), a Deployment "
+     "running --engine with the plan's arguments, a Service and a HorizontalPodAutoscaler; else "
+     "a Deployment with the plan's replicas and GPU requests"},
+    {"image", "--image", ft::text, "output",
+     "Container image for --kubernetes (default with a serving plan: the engine's public image)"},
     {"chart", "--chart", ft::text, "output",
      "Draw demand against capacity over the horizon into FILE (.svg or .png, through gnuplot)"},
 };
@@ -514,8 +520,49 @@ capacity_question question_from(const settings& s, const std::optional<serving_i
   return x;
 }
 
-/// --kubernetes NAME [--image IMAGE]: the Deployment for the report's replicas.
-std::string kubernetes_of(const settings& s, const capacity_report& r) {
+/// The autoscaler's bounds from the plan: at most the replicas at the peak (or the horizon's
+/// largest month, when demand grows), at least those off-peak (the smallest hour of --hourly, else
+/// the count at the mean rate: the report's "an autoscaler needs N"), never below 1.
+std::pair<int, int> autoscaler_bounds(const capacity_plan& p) {
+  int hi = p.replicas;
+  for (int m = 0; m < p.growth_rows; ++m) hi = std::max(hi, p.growth[m].replicas);
+  int lo = p.replicas_at_mean;
+  if (p.has_hours) {
+    lo = p.hours[0].replicas;
+    for (const hour_row& h : p.hours) lo = std::min(lo, h.replicas);
+  }
+  hi = std::max(hi, 1);
+  return {std::clamp(lo, 1, hi), hi};
+}
+
+/// The serving plan's engine arguments: --model as given, tp and pp, the longest sequence the
+/// KV cache was sized for, the engine's own memory share (SGLang's default by tp size when not
+/// given) and the replica's request slots (requests it serves at once, as planned).
+io::kubernetes_engine_args engine_args_of(const settings& s, const serving_input& serving,
+                                          const capacity_report& r) {
+  const serving_plan& sp = serving.setup.plan;
+  const inference_config& c = sp.config;
+  io::kubernetes_engine_args a{};
+  a.engine = c.engine;
+  a.model = s.text("model").value_or(serving.setup.model.name());
+  a.tp = sp.layout.tp;
+  a.pp = sp.layout.pp;
+  a.max_model_len = c.model_len();
+  a.memory_fraction = c.engine == serving_engine::sglang
+                          ? (c.mem_fraction_static > 0.0
+                                 ? c.mem_fraction_static
+                                 : gpuplan::detail::sglang_mem_fraction_static(sp.layout.tp))
+                      : c.engine == serving_engine::trtllm ? c.free_gpu_memory_fraction
+                                                           : c.gpu_memory_utilization;
+  a.max_num_seqs = r.plan.slots_per_replica;
+  return a;
+}
+
+/// --kubernetes NAME [--image IMAGE]: with a serving plan, the complete manifest (Deployment
+/// running --engine with the plan's arguments, Service, HorizontalPodAutoscaler); with a replica
+/// given by --replica-rate and --service-time, the Deployment with its replicas and GPUs.
+std::string kubernetes_of(const settings& s, const capacity_report& r,
+                          const std::optional<serving_input>& serving) {
   const std::optional<std::string> name = s.text("kubernetes");
   if (!name) return {};
   // An image reference never holds a control character (a newline would have started a new
@@ -524,8 +571,21 @@ std::string kubernetes_of(const settings& s, const capacity_report& r) {
   if (std::any_of(image.begin(), image.end(),
                   [](char ch) { return static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f; }))
     throw usage_error(s.name("image") + ": the image name holds a control character");
-  return io::kubernetes_resources(*name, r.plan.replicas, r.request.replica.gpus, r.mig, image,
-                                  s.name("image"));  // io::error naming the flag: not UTF-8
+  if (!serving)
+    return io::kubernetes_resources(*name, r.plan.replicas, r.request.replica.gpus, r.mig, image,
+                                    s.name("image"));  // io::error naming the flag: not UTF-8
+  io::kubernetes_plan k{};
+  k.name = *name;
+  k.replicas = std::max(r.plan.replicas, 1);
+  std::tie(k.min_replicas, k.max_replicas) = autoscaler_bounds(r.plan);
+  // Little's law: the queue one replica holds when its requests wait the SLO is its rate x wait
+  k.waiting_target = r.request.replica.rate.in(units::requests_per_s) *
+                     r.request.slo.max_wait.in(units::s);
+  k.gpus_per_replica = r.request.replica.gpus;
+  k.mig = r.mig;
+  k.image = image;
+  k.args = engine_args_of(s, *serving, r);
+  return io::kubernetes_manifest(k, s.name("image"), s.name("model"));
 }
 
 chart::chart_spec horizon_chart(const capacity_plan& p, const capacity_request& q) {
@@ -729,7 +789,7 @@ int run_capacity(capacity_command& cmd) {
   if (serving && cmd.require_fit && !serving->replica.memory.fits())
     return print_unfit_serving(serving->setup, serving->replica.memory, cmd.json);
   const capacity_report report = plan_capacity_report(question_from(s, serving));
-  capacity_output out{.report = report, .serving = serving, .s = s, .yaml = kubernetes_of(s, report),
+  capacity_output out{.report = report, .serving = serving, .s = s, .yaml = kubernetes_of(s, report, serving),
                       .drawn = std::nullopt, .notes = {}};
   if (const std::optional<std::string> file = s.text("chart"))
     out.drawn = chart::render_file(horizon_chart(report.plan, report.request), *file,
