@@ -1657,10 +1657,10 @@ HORIZON = ["cost", "--gpu", "h100", "--gpus", "64", "--months", "36", "--occupan
 
 
 def _money(text):
-    """money_text's figure in dollars: "$2.82M" -> 2.82e6, "$78209" -> 78209, "$-4.5" -> -4.5."""
-    m = re.fullmatch(r"\$(-?[\d.]+)(M?)", text)
+    """money_text's figure in dollars: "$2.82M" -> 2.82e6, "$78209" -> 78209, "-$4.50" -> -4.5."""
+    m = re.fullmatch(r"(-?)\$([\d.]+)(M?)", text)
     check(m, f"a money figure: {text!r}")
-    return float(m.group(1)) * (1e6 if m.group(2) else 1)
+    return (-1 if m.group(1) else 1) * float(m.group(2)) * (1e6 if m.group(3) else 1)
 
 
 @case("cost.horizon")
@@ -1705,7 +1705,7 @@ def _():
     t = ok(*HORIZON).out
     section = t[t.index("over 36 months at 60% occupancy"):]
     for side, key in [("cloud", "cloud"), ("owned", "owned"), ("hybrid", "hybrid")]:
-        m = re.search(rf"^  {side} +(\$[-\d.M]+)", section, re.M)
+        m = re.search(rf"^  {side} +(-?\$[\d.M]+)", section, re.M)
         check(m, f"text {side} total")
         near(_money(m.group(1)), h[key + "_total_usd"], 0.005e6, f"text {side} total")
     last = re.search(r"^ +36 +(.*)$", section, re.M).group(1).split()

@@ -317,6 +317,8 @@ std::string hybrid_lines(const hybrid_plan& h) {
 
 std::string money_text(money m) {
   const double v = m.in(units::usd);
+  // a credit (the residual value in a horizon's last month): "-$942824", not "$-942824"
+  if (v < 0) return "-" + money_text(-1.0 * m);
   if (std::abs(v) >= 1e6) return fmt::format("${:.2f}M", v / 1e6);
   if (std::abs(v) >= 1e4) return fmt::format("${:.0f}", v);
   return fmt::format("${:.2f}", v);

@@ -14,6 +14,12 @@
 // Over a horizon of H months owning is cheaper above
 //     u* = (K / H + F + E0) / (C - E1),
 // and at a given u it is cheaper after m* = K / (u x C - F - E0 - u x E1) months.
+//
+// Over a horizon (cost_over_horizon) the two shares are kept apart: the occupancy (share of the
+// horizon's hours the fleet is busy: GPU-hours used, hours rented on demand) and the duty (how
+// hard a busy GPU works: onprem_fleet::in_use_duty, its power). Cloud, owned (capital up front or
+// financed as an annuity, running costs, less the residual value at the end) and hybrid are
+// priced month by month, and each total is the sum of its monthly lines.
 #pragma once
 
 #include <cstddef>
