@@ -1742,8 +1742,8 @@ def _():
 
 HORIZON_BAD = {
     # the command: 64 GPUs x 26,280 h is every hour of 36 months, not 60% of them
-    "run_over_occupancy": (r"--gpus x --hours \(1681920 GPU-hours\) is more than the fleet is busy "
-                           r"at --utilization 0\.6 over 36 months",
+    "run_over_occupancy": (r"--gpus x --hours \(1681920 GPU-hours\) is more than the fleet of 64 "
+                           r"GPUs is busy at --utilization 0\.6 over 36 months",
                            ["cost", "--gpus", "64", "--hours", "26280", "--utilization", "0.6",
                             "--compare", "cloud,onprem"]),
     "occupancy_twice": (r"--occupancy and --gpu-hours both set the occupancy",
@@ -1775,6 +1775,9 @@ HORIZON_BAD = {
     "run_past_horizon": (r"--gpu-hours \(100000 GPU-hours\) is more than 8 GPUs give over --months",
                          ["cost", "--gpus", "8", "--gpu-hours", "100000", "--months", "12",
                           "--compare", "onprem"]),
+    "run_past_horizon_no_gpus": (r"more than 8 GPUs give over --months .* or give --gpus",
+                                 ["cost", "--gpu-hours", "100000", "--months", "12",
+                                  "--compare", "onprem"]),
     "finance_no_compare": (r"--finance-rate is for the comparison over a horizon",
                            ["cost", "--gpu-hours", "10", "--finance-rate", "0.05"]),
 }

@@ -525,11 +525,11 @@ void read_horizon(const settings& s, cost_setup& c) {
 void fit_run_in_horizon(const settings& s, cost_setup& c, const cost_report& probe) {
   if (!c.in.compare.owning()) return;
   const run_usage& u = probe.run.usage;
-  if (u.gpus <= 0 || c.in.serving) return;
-  const int months = c.in.horizon_months > 0
-                         ? c.in.horizon_months
-                         : probe.horizon->months;
-  const double fleet_hours = u.gpus * (months * (1.0 * units::month).in(units::h));
+  if (c.in.serving) return;  // held every hour of its months: the occupancy as given
+  // the GPUs compared: the run's, or unknown_fleet_gpus (one server) when it gives none
+  const int gpus = u.gpus > 0 ? u.gpus : unknown_fleet_gpus;
+  const int months = c.in.horizon_months > 0 ? c.in.horizon_months : probe.horizon->months;
+  const double fleet_hours = gpus * (months * (1.0 * units::month).in(units::h));
   const double used = u.gpu_time.in(units::h);
   const bool derived = c.in.horizon_months > 0 &&
                        (s.has("gpu_hours") || s.has("hours") || s.has("model"));
@@ -540,19 +540,22 @@ void fit_run_in_horizon(const settings& s, cost_setup& c, const cost_report& pro
     if (used > fleet_hours * (1 + 1e-9))
       throw usage_error(fmt::format(
           "{} ({:.0f} GPU-hours) is more than {} GPUs give over {} ({} months, {:.0f} "
-          "GPU-hours): lengthen the horizon",
-          run, used, u.gpus, s.name(s.has("months") ? "months" : "years"), months, fleet_hours));
+          "GPU-hours): lengthen the horizon{}",
+          run, used, gpus, s.name(s.has("months") ? "months" : "years"), months, fleet_hours,
+          u.gpus > 0 ? "" : " or give --gpus (one server's 8 are compared without it)"));
     c.in.fleet_utilization = used / fleet_hours;
     return;
   }
   const double busy = c.in.fleet_utilization * fleet_hours;
   if (used > busy * (1 + 1e-9)) {
+    const bool given = s.has("utilization") || s.has("occupancy");
     const std::string occ = s.has("utilization") ? s.name("utilization") : s.name("occupancy");
     throw usage_error(fmt::format(
-        "{} ({:.0f} GPU-hours) is more than the fleet is busy at {} {:g} over {} months ({:.0f} "
-        "GPU-hours): give the horizon with --months or --years (the occupancy then follows from "
-        "the run), or drop {}",
-        run, used, occ, c.in.fleet_utilization, months, busy, occ));
+        "{} ({:.0f} GPU-hours) is more than the fleet of {} GPUs is busy at {} {:g} over {} "
+        "months ({:.0f} GPU-hours): give the horizon with --months or --years (the occupancy "
+        "then follows from the run){}",
+        run, used, gpus, given ? occ : "occupancy", c.in.fleet_utilization, months, busy,
+        given ? fmt::format(", or drop {}", occ) : std::string()));
   }
 }
 
