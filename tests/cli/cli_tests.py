@@ -1715,6 +1715,11 @@ def _():
     run = re.search(r"this run on owned GPUs: (\$[\d.M]+)", t)
     check(run, "the run on owned GPUs")
     near(_money(run.group(1)), h["owned_total_usd"], 0.005e6, "text: the run on owned GPUs")
+    check("+ hybrid (32 GPUs owned, the rest rented)" in t, "the chart draws the hybrid too")
+    # --utilization is the occupancy's old name: the same figures.
+    old = ok_json(*["--utilization" if a == "--occupancy" else a for a in HORIZON])
+    near_rel(old["horizon"]["owned_total_usd"], h["owned_total_usd"], 1e-12, "--utilization 0.6")
+    near_rel(old["energy_kwh"], j["energy_kwh"], 1e-12, "--utilization is no duty")
     # --years 3 is the same horizon.
     check(HORIZON[5:7] == ["--months", "36"], "the horizon's place in HORIZON")
     y = ok_json(*HORIZON[:5], "--years", "3", *HORIZON[7:])
