@@ -1663,6 +1663,146 @@ def _():
     near(h["burst_gpu_hours"], sum(max(0, d - h["base_gpus"]) for d in demand), 1e-6, "burst")
 
 
+# ---- cost over a horizon (issue 26) -------------------------------------------------------------
+
+HORIZON = ["cost", "--gpu", "h100", "--gpus", "64", "--months", "36", "--occupancy", "0.6",
+           "--compare", "cloud,onprem", "--price-per-gpu-hour", "4.916"]
+
+
+def _money(text):
+    """money_text's figure in dollars: "$2.82M" -> 2.82e6, "$78209" -> 78209, "-$4.50" -> -4.5."""
+    m = re.fullmatch(r"(-?)\$([\d.]+)(M?)", text)
+    check(m, f"a money figure: {text!r}")
+    return (-1 if m.group(1) else 1) * float(m.group(2)) * (1e6 if m.group(3) else 1)
+
+
+@case("cost.horizon")
+def _():
+    """The issue's example, 64 GPUs busy 60% of 36 months: cloud, owned and hybrid totals are the
+    sums of their monthly lines, the text and the JSON agree, and the energy is occupancy x the
+    busy power x hours."""
+    j = ok_json(*HORIZON)
+    h = j["horizon"]
+    mo = h["monthly"]
+    check(h["months"] == 36 and len(mo) == 37 and [m["month"] for m in mo] == list(range(37)),
+          "months 0..36")
+    for side in ["cloud", "owned", "hybrid"]:
+        near_rel(sum(m[side + "_usd"] for m in mo), h[side + "_total_usd"], 1e-12,
+                 f"{side} total = sum of its monthly lines")
+        near_rel(mo[-1][side + "_cumulative_usd"], h[side + "_total_usd"], 1e-12,
+                 f"{side}: the curve ends at its total")
+    hours = 36 * HOURS_PER_MONTH
+    # Renting bills the busy hours once: 60% of 64 GPUs x 26,280 h at $4.916, which is also the
+    # run priced (the fleet's busy GPU-hours), not every hour.
+    near_rel(h["cloud_total_usd"], 0.6 * 64 * hours * 4.916, 1e-12, "cloud over 36 months")
+    near_rel(j["gpu_hours"], 0.6 * 64 * hours, 1e-12, "GPU-hours used = occupancy x fleet hours")
+    near_rel(j["cost_usd"], h["cloud_total_usd"], 1e-12, "the run is the fleet's busy hours")
+    # Owned: capital in month 0, residual value 1 - 36/60 = 40% of it at the end (5-year
+    # straight line), the run on owned GPUs is the owned total (nothing contradicts).
+    o = h["owned"]
+    near_rel(mo[0]["owned_usd"], o["capex_usd"], 1e-12, "capital up front in month 0")
+    near_rel(o["residual_usd"], 0.4 * o["capex_usd"], 1e-12, "residual value")
+    near_rel(h["owned_total_usd"],
+             o["capex_usd"] + 36 * o["running_usd_per_month"] - o["residual_usd"], 1e-12,
+             "owned = capital + running - residual")
+    near_rel(j["comparison"]["onprem"]["run_cost_usd"], h["owned_total_usd"], 1e-9,
+             "this run on owned GPUs = the owned total")
+    hy = h["hybrid"]
+    check(hy["owned_gpus"] == 32 and hy["burst_gpus"] == 32, "hybrid: half owned, half rented")
+    # Energy = occupancy x the busy GPU's all-in power x GPUs x hours x PUE (duty 1).
+    near_rel(j["energy_kwh"], 0.6 * 64 * j["power_per_gpu_watts"] / 1000 * hours * j["pue"],
+             1e-12, "energy = occupancy x duty power x hours")
+    near_rel(h["busy_energy_kwh"], j["energy_kwh"], 1e-9, "the owned fleet's busy energy is it")
+    check(h["owned_energy_kwh"] > h["busy_energy_kwh"], "the owned fleet also idles")
+    # The text says the same figures.
+    t = ok(*HORIZON).out
+    section = t[t.index("over 36 months at 60% occupancy"):]
+    for side, key in [("cloud", "cloud"), ("owned", "owned"), ("hybrid", "hybrid")]:
+        m = re.search(rf"^  {side} +(-?\$[\d.M]+)", section, re.M)
+        check(m, f"text {side} total")
+        near(_money(m.group(1)), h[key + "_total_usd"], 0.005e6, f"text {side} total")
+    last = re.search(r"^ +36 +(.*)$", section, re.M).group(1).split()
+    check(len(last) == 6, f"month 36 row: {last}")
+    for i, side in enumerate(["cloud", "owned", "hybrid"]):
+        near(_money(last[3 + i]), mo[-1][side + "_cumulative_usd"], 0.005e6, f"row 36 {side}")
+    run = re.search(r"this run on owned GPUs: (\$[\d.M]+)", t)
+    check(run, "the run on owned GPUs")
+    near(_money(run.group(1)), h["owned_total_usd"], 0.005e6, "text: the run on owned GPUs")
+    check("+ hybrid (32 GPUs owned, the rest rented)" in t, "the chart draws the hybrid too")
+    # --utilization is the occupancy's old name: the same figures.
+    old = ok_json(*["--utilization" if a == "--occupancy" else a for a in HORIZON])
+    near_rel(old["horizon"]["owned_total_usd"], h["owned_total_usd"], 1e-12, "--utilization 0.6")
+    near_rel(old["energy_kwh"], j["energy_kwh"], 1e-12, "--utilization is no duty")
+    # --years 3 is the same horizon.
+    check(HORIZON[5:7] == ["--months", "36"], "the horizon's place in HORIZON")
+    y = ok_json(*HORIZON[:5], "--years", "3", *HORIZON[7:])
+    near_rel(y["horizon"]["owned_total_usd"], h["owned_total_usd"], 1e-12, "--years 3")
+    # A run length with a horizon: the occupancy follows from it, applied once.
+    d = ok_json("cost", "--gpu", "h100", "--gpus", "64", "--gpu-hours", "15360", "--months", "36",
+                "--compare", "onprem", "--price-per-gpu-hour", "4.916")
+    near_rel(d["horizon"]["occupancy"], 15360 / (64 * hours), 1e-12, "derived occupancy")
+    near_rel(d["horizon"]["cloud_total_usd"], 15360 * 4.916, 1e-12, "rented hours: the run's")
+    near_rel(d["energy_kwh"], 15360 * d["power_per_gpu_watts"] / 1000 * d["pue"], 1e-12,
+             "the run's energy at duty 1, not x the occupancy again")
+    # --duty is the busy GPU's power, apart from the occupancy.
+    half = ok_json(*HORIZON, "--duty", "0.5")
+    check(half["power_per_gpu_watts"] < j["power_per_gpu_watts"], "duty lowers the power")
+    near_rel(half["horizon"]["cloud_total_usd"], h["cloud_total_usd"], 1e-12,
+             "duty does not change the rented hours")
+    # Financed: no capital in month 0, the standard annuity payment each month.
+    f = ok_json(*HORIZON, "--finance-rate", "0.085", "--finance-months", "36")["horizon"]
+    i, n, k = 0.085 / 12, 36, f["owned"]["capex_usd"]
+    near_rel(f["owned"]["payment_usd_per_month"], k * i / (1 - (1 + i) ** -n), 1e-12, "annuity")
+    check(f["monthly"][0]["owned_usd"] == 0, "financed: nothing up front")
+    near_rel(sum(m["owned_usd"] for m in f["monthly"]), f["owned_total_usd"], 1e-12, "financed sum")
+    check(f["owned_total_usd"] > h["owned_total_usd"], "interest costs something")
+
+
+HORIZON_BAD = {
+    # the issue's command: 64 GPUs x 26,280 h is every hour of 36 months, not 60% of them
+    "run_over_occupancy": (r"--gpus x --hours \(1681920 GPU-hours\) is more than the fleet of 64 "
+                           r"GPUs is busy at --utilization 0\.6 over 36 months",
+                           ["cost", "--gpus", "64", "--hours", "26280", "--utilization", "0.6",
+                            "--compare", "cloud,onprem"]),
+    "occupancy_twice": (r"--occupancy and --gpu-hours both set the occupancy",
+                        ["cost", "--gpus", "64", "--gpu-hours", "1000", "--months", "36",
+                         "--occupancy", "0.6", "--compare", "onprem"]),
+    "old_and_new_names": (r"--utilization and --occupancy both set the occupancy",
+                          ["cost", "--gpus", "8", "--months", "12", "--utilization", "0.5",
+                           "--occupancy", "0.5", "--compare", "onprem"]),
+    "months_and_years": (r"--months and --years both give the horizon",
+                         ["cost", "--gpus", "8", "--months", "12", "--years", "1", "--compare",
+                          "onprem"]),
+    "utilization_no_compare": (r"--utilization is the compared fleet's .* is --duty",
+                               ["cost", "--gpu-hours", "10", "--utilization", "0.5"]),
+    "residual_above_one": (r"--residual must be between 0 and 1 \(got 1\.5\)",
+                           ["cost", "--gpus", "8", "--months", "12", "--compare", "onprem",
+                            "--residual", "1.5"]),
+    "negative_rate": (r"--finance-rate must be between 0 and 1 \(got -0\.1\)",
+                      ["cost", "--gpus", "8", "--months", "12", "--compare", "onprem",
+                       "--finance-rate", "-0.1"]),
+    "nan_rate": (r"--finance-rate must be between 0 and 1",
+                 ["cost", "--gpus", "8", "--months", "12", "--compare", "onprem",
+                  "--finance-rate", "nan"]),
+    "term_zero": (r"--finance-months must be a positive integer",
+                  ["cost", "--gpus", "8", "--months", "12", "--compare", "onprem",
+                   "--finance-months", "0"]),
+    "duty_nan": (r"--duty must be in \(0, 1\]", ["cost", "--gpu-hours", "10", "--duty", "nan"]),
+    "fractional_years": (r"--years must be whole months",
+                         ["cost", "--gpus", "8", "--years", "1.01", "--compare", "onprem"]),
+    "run_past_horizon": (r"--gpu-hours \(100000 GPU-hours\) is more than 8 GPUs give over --months",
+                         ["cost", "--gpus", "8", "--gpu-hours", "100000", "--months", "12",
+                          "--compare", "onprem"]),
+    "run_past_horizon_no_gpus": (r"more than 8 GPUs give over --months .* or give --gpus",
+                                 ["cost", "--gpu-hours", "100000", "--months", "12",
+                                  "--compare", "onprem"]),
+    "finance_no_compare": (r"--finance-rate is for the comparison over a horizon",
+                           ["cost", "--gpu-hours", "10", "--finance-rate", "0.05"]),
+}
+for _name, (_pattern, _args) in HORIZON_BAD.items():
+    bad_case("cost_horizon_" + _name, _pattern, _args)
+
+
 @case("cost.facility")
 def _():
     # Racks, heat and facility power of the run's nodes (models/power.hpp): 64 H100 are 8 DGX H100

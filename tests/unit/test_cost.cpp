@@ -313,3 +313,137 @@ TEST_CASE("A run's report: price, power, energy and carbon with their inputs", "
                 {.price_per_gpu_hour = 1 * units::usd_per_h, .node = cat::dgx_h100});
   CHECK(r.power_per_gpu.in(units::W) == Approx(400 * 698.0 / 700 + 4.6 / 5.6 * 400));
 }
+
+// ---- a horizon: cloud, owned and hybrid month by month (issue 26) ------------------------------
+
+TEST_CASE("Horizon: cloud, owned and hybrid totals are the sums of their monthly lines",
+          "[cost][horizon]") {
+  // 64 H100 (8 servers at onprem_costs' default $317,000) against $4.916 per GPU-hour on demand,
+  // busy 60% of 36 months, capital paid up front, worth 1 - 36/60 = 40% of it at the end
+  // (straight-line over 5 years); the hybrid owns half the GPUs (4 servers) and rents 32 while
+  // busy.
+  const onprem_fleet f{.node = cat::dgx_h100, .gpus = 64};
+  const money_rate price = 4.916 * units::usd_per_h;
+  const horizon_costs h = cost_over_horizon(f, price, price_term::on_demand, 0.6, 36, {}, 0.5);
+  REQUIRE(h.monthly.size() == 37);
+  double cloud = 0, owned = 0, hybrid = 0;
+  for (const horizon_month& m : h.monthly) {
+    cloud += usd(m.cloud);
+    owned += usd(m.owned);
+    hybrid += usd(m.hybrid);
+    CHECK(usd(m.owned_cumulative) == Approx(owned));
+  }
+  CHECK(usd(h.cloud_total) == Approx(cloud));
+  CHECK(usd(h.owned_total) == Approx(owned));
+  CHECK(usd(h.hybrid_total) == Approx(hybrid));
+  // By hand: renting bills the busy hours only.
+  CHECK(usd(h.cloud_total) == Approx(0.6 * 64 * hours_per_month * 36 * 4.916));
+  const onprem_month m = onprem_month_costs(f);
+  const double K = usd(onprem_capex(f));
+  CHECK(h.residual_share == Approx(0.4));
+  CHECK(usd(h.owned_total) == Approx(K + 36 * usd(m.running(0.6)) - 0.4 * K));
+  CHECK(usd(h.monthly[0].owned) == Approx(K));  // capital in month 0, no cloud yet
+  CHECK(usd(h.monthly[0].cloud) == 0);
+  CHECK(usd(h.monthly[36].owned) == Approx(usd(m.running(0.6)) - 0.4 * K));
+  onprem_fleet base = f;
+  base.gpus = 32;
+  CHECK(h.hybrid_owned_gpus == 32);
+  CHECK(h.hybrid_burst_gpus == 32);
+  CHECK(usd(h.hybrid_total) ==
+        Approx(0.6 * K / 2 + 36 * usd(onprem_month_costs(base).running(0.6)) +
+               0.6 * 32 * hours_per_month * 36 * 4.916));
+  // Energy = occupancy x the busy fleet's power x hours x PUE, plus the idle draw the rest.
+  const fleet_power p = onprem_power(f);
+  const double hours = 36 * hours_per_month;
+  CHECK(h.busy_energy.in(units::kWh) == Approx(0.6 * p.full_use.in(units::kW) * hours * 1.56));
+  CHECK(h.owned_energy.in(units::kWh) ==
+        Approx(h.busy_energy.in(units::kWh) + 0.4 * p.idle.in(units::kW) * hours * 1.56));
+  // At the break-even occupancy the two totals are equal; below it renting wins.
+  REQUIRE(std::isfinite(h.break_even_occupancy));
+  const horizon_costs at =
+      cost_over_horizon(f, price, price_term::on_demand, h.break_even_occupancy, 36, {}, 0.5);
+  CHECK(usd(at.cloud_total) == Approx(usd(at.owned_total)));
+  const horizon_costs low = cost_over_horizon(f, price, price_term::on_demand,
+                                              0.9 * h.break_even_occupancy, 36, {}, 0.5);
+  CHECK(low.cloud_total < low.owned_total);
+  // The hybrid's total lies between all-cloud (fraction 0) and all-owned (fraction 1).
+  CHECK(usd(cost_over_horizon(f, price, price_term::on_demand, 0.6, 36, {}, 0.0).hybrid_total) ==
+        Approx(usd(h.cloud_total)));
+  CHECK(usd(cost_over_horizon(f, price, price_term::on_demand, 0.6, 36, {}, 1.0).hybrid_total) ==
+        Approx(usd(h.owned_total)));
+  // Past the useful life the servers are worth nothing; a residual given replaces the schedule.
+  CHECK(cost_over_horizon(f, price, price_term::on_demand, 0.6, 72, {}, 0.5).residual_share == 0);
+  owned_finance quote;
+  quote.residual_fraction = 0.25;
+  CHECK(cost_over_horizon(f, price, price_term::on_demand, 0.6, 36, quote, 0.5).residual_share ==
+        0.25);
+  // A commitment bills every hour: no break-even occupancy, the cloud total at 100%.
+  const horizon_costs commit = cost_over_horizon(f, price, price_term::commit_1yr, 0.6, 36, {}, 0.5);
+  CHECK(std::isnan(commit.break_even_occupancy));
+  CHECK(usd(commit.cloud_total) == Approx(64 * hours_per_month * 36 * 4.916));
+}
+
+TEST_CASE("Financing: the standard annuity payment and balance", "[cost][horizon]") {
+  // $100,000 at 6% a year over 36 months: i = 0.005, A = P i / (1 - 1.005^-36) = $3,042.19
+  // (the standard amortisation table value).
+  const money p = 100000 * units::usd;
+  CHECK(usd(annuity_payment(p, 0.06, 36)) == Approx(3042.19).margin(0.005));
+  CHECK(usd(annuity_payment(p, 0.0, 36)) == Approx(100000.0 / 36));
+  CHECK(usd(loan_balance(p, 0.06, 36, 0)) == Approx(100000));
+  CHECK(usd(loan_balance(p, 0.06, 36, 36)) == 0);
+  // After 12 payments the balance is the present value of the 24 left.
+  const double a = usd(annuity_payment(p, 0.06, 36));
+  CHECK(usd(loan_balance(p, 0.06, 36, 12)) ==
+        Approx(a * (1 - std::pow(1.005, -24)) / 0.005));
+  // Financed over the horizon: no capital in month 0, the payment every month, the same totals
+  // as the sum of the lines.
+  const onprem_fleet f{.node = cat::dgx_h100, .gpus = 64};
+  const money_rate price = 4.916 * units::usd_per_h;
+  owned_finance loan;
+  loan.financed = true;  // the defaults: 8.5% (US prime), 36 months
+  const horizon_costs h = cost_over_horizon(f, price, price_term::on_demand, 0.6, 36, loan, 0.5);
+  const double K = usd(onprem_capex(f));
+  const double pay = usd(annuity_payment(onprem_capex(f), 0.085, 36));
+  CHECK(usd(h.payment) == Approx(pay));
+  CHECK(usd(h.monthly[0].owned) == 0);
+  CHECK(usd(h.payoff) == 0);
+  const double running = usd(onprem_month_costs(f).running(0.6));
+  CHECK(usd(h.owned_total) == Approx(36 * pay + 36 * running - 0.4 * K));
+  CHECK(36 * pay > K);  // interest costs something
+  // A 60-month loan over a 36-month horizon: what is still owed is paid in month 36.
+  loan.term_months = 60;
+  const horizon_costs long_loan =
+      cost_over_horizon(f, price, price_term::on_demand, 0.6, 36, loan, 0.5);
+  const double pay60 = usd(annuity_payment(onprem_capex(f), 0.085, 60));
+  const double owed = usd(loan_balance(onprem_capex(f), 0.085, 60, 36));
+  CHECK(usd(long_loan.payoff) == Approx(owed));
+  CHECK(usd(long_loan.owned_total) == Approx(36 * pay60 + owed + 36 * running - 0.4 * K));
+  double sum = 0;
+  for (const horizon_month& m : long_loan.monthly) sum += usd(m.owned);
+  CHECK(usd(long_loan.owned_total) == Approx(sum));
+}
+
+TEST_CASE("Horizon: bad finance input is refused, naming the field", "[cost][horizon]") {
+  const onprem_fleet f{.node = cat::dgx_h100, .gpus = 64};
+  const money_rate price = 4.916 * units::usd_per_h;
+  const auto run = [&](owned_finance fin, double fraction = 0.5, int months = 36) {
+    return cost_over_horizon(f, price, price_term::on_demand, 0.6, months, fin, fraction);
+  };
+  owned_finance bad;
+  bad.residual_fraction = 1.5;
+  CHECK_THROWS_WITH(run(bad), Contains("owned_finance.residual_fraction"));
+  bad = {};
+  bad.annual_rate = -0.01;
+  CHECK_THROWS_WITH(run(bad), Contains("owned_finance.annual_rate"));
+  bad = {};
+  bad.annual_rate = std::nan("");
+  CHECK_THROWS_WITH(run(bad), Contains("owned_finance.annual_rate"));
+  bad = {};
+  bad.term_months = 0;
+  CHECK_THROWS_WITH(run(bad), Contains("owned_finance.term_months"));
+  bad = {};
+  bad.useful_life_years = std::nan("");
+  CHECK_THROWS_WITH(run(bad), Contains("owned_finance.useful_life_years"));
+  CHECK_THROWS_WITH(run({}, std::nan("")), Contains("hybrid_owned_fraction"));
+  CHECK_THROWS_WITH(run({}, 0.5, 0), Contains("horizon"));
+}

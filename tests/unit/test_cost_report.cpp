@@ -301,3 +301,49 @@ TEST_CASE("A serving deployment: a month of its GPUs, per million tokens", "[cos
   CHECK(j["serving"]["output_len"] == 256);
   CHECK(j["cost_usd_per_month"].get<double>() == Approx(8 * hours_per_month * 2.5));
 }
+
+TEST_CASE("Over a horizon: the run on owned GPUs is its share of the owned total",
+          "[cost][report][horizon]") {
+  // 64 H100 busy 60% of 36 months (issue 26): the run is the fleet's busy GPU-hours, so renting
+  // it costs the cloud total and owning it the owned total; the JSON's monthly lines add up.
+  const double busy = 0.6 * 64 * 36 * hours_per_month;
+  cost_report_inputs in = h100_run(64, busy);
+  in.pricing.price_per_gpu_hour = 4.916 * units::usd_per_h;
+  in.fleet_utilization = 0.6;
+  in.horizon_months = 36;
+  in.compare.onprem = true;
+  const cost_report r = report_cost(in);
+  REQUIRE(r.horizon.has_value());
+  CHECK(r.horizon->months == 36);
+  CHECK(r.comparison->horizon_months == 36);
+  CHECK(usd(r.run.cost) == Approx(usd(r.horizon->cloud_total)));
+  REQUIRE(r.onprem_run_cost.has_value());
+  CHECK(usd(*r.onprem_run_cost) == Approx(usd(r.horizon->owned_total)));
+  // half the run: half the owned total
+  const cost_report half = report_cost([&] {
+    cost_report_inputs h = in;
+    h.usage.gpu_time = 0.5 * busy * units::h;
+    return h;
+  }());
+  CHECK(usd(*half.onprem_run_cost) == Approx(0.5 * usd(r.horizon->owned_total)));
+  // a run longer than the fleet's busy hours has no share to price
+  cost_report_inputs over = in;
+  over.usage.gpu_time = 2 * busy * units::h;
+  CHECK_FALSE(report_cost(over).onprem_run_cost.has_value());
+  const nlohmann::json j = io::to_json(r);
+  const nlohmann::json& mo = j["horizon"]["monthly"];
+  REQUIRE(mo.size() == 37);
+  double owned = 0;
+  for (const nlohmann::json& m : mo) owned += m["owned_usd"].get<double>();
+  CHECK(owned == Approx(j["horizon"]["owned_total_usd"].get<double>()));
+  // bad inputs name the field
+  cost_report_inputs bad = in;
+  bad.hybrid_owned_fraction = std::nan("");
+  CHECK_THROWS_WITH(report_cost(bad), Contains("cost_report_inputs.hybrid_owned_fraction"));
+  bad = in;
+  bad.fleet_duty = 1.5;
+  CHECK_THROWS_WITH(report_cost(bad), Contains("cost_report_inputs.fleet_duty"));
+  bad = in;
+  bad.finance.term_months = 0;
+  CHECK_THROWS_WITH(report_cost(bad), Contains("owned_finance.term_months"));
+}

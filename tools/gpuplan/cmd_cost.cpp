@@ -48,8 +48,32 @@ constexpr field cost_table[] = {
      "--hours"},
     {"hours", "--hours", ft::number, "cost", "Wall-clock hours of the run on --gpus GPUs"},
     {"utilization", "--utilization", ft::number, "cost",
-     "Share of the time the GPUs run kernels during the run and the compared fleet is in use "
-     "(default 1)"},
+     "Old name of --occupancy: the share of the horizon's hours the compared fleet is busy "
+     "(default 1); how hard a busy GPU works is --duty"},
+    {"occupancy", "--occupancy", ft::number, "cost",
+     "Share of the horizon's hours the fleet is busy (default 1): GPU-hours used, hours rented "
+     "on demand. With a run length and --months/--years it follows from the run: not both"},
+    {"duty", "--duty", ft::number, "cost",
+     "Kernel duty of a busy GPU, for its power draw (default 1: board power, the model cards' "
+     "convention)"},
+    {"months", "--months", ft::count, "cost",
+     "Horizon of the comparison in months (default: the owned servers' amortisation, 36); with "
+     "--gpus and no run length, the fleet busy --occupancy of it is the run"},
+    {"years", "--years", ft::number, "cost", "Horizon in years (whole months), instead of --months"},
+    {"residual", "--residual", ft::number, "cost",
+     "Owned servers' value at the horizon's end as a share of capital (default: straight-line "
+     "over --useful-life-years)"},
+    {"useful_life_years", "--useful-life-years", ft::number, "cost",
+     "Years over which owned servers lose their value, straight-line (default 5: IRS Pub. 946 "
+     "5-year property)"},
+    {"finance_rate", "--finance-rate", ft::number, "cost",
+     "Finance the owned capital at this annual rate (0.085 = 8.5%; default when financing: the "
+     "US prime rate 0.085), paid monthly"},
+    {"finance_months", "--finance-months", ft::count, "cost",
+     "Finance the owned capital over this many monthly payments (default when financing: 36)"},
+    {"hybrid_owned_fraction", "--hybrid-owned-fraction", ft::number, "cost",
+     "The hybrid's owned base as a share of the fleet's GPUs, whole servers; the rest rented "
+     "while busy (default 0.5)"},
     {"power_per_gpu", "--power-per-gpu", ft::number, "cost",
      "All-in average draw per GPU in watts (GPU, host and network share, as model cards report "
      "it); replaces the power model"},
@@ -202,6 +226,9 @@ constexpr conflict conflicts[] = {
     {"model", "hours", "give the run's length", "the model's step time gives it, so drop {}"},
     {"gpu_hours", "hours", "give the run's length", "choose one"},
     {"carbon_intensity", "region", "set the grid", "choose one"},
+    {"utilization", "occupancy", "set the occupancy", "--utilization is its old name: keep {}"},
+    {"months", "years", "give the horizon", "choose one"},
+    {"residual", "useful_life_years", "give the residual value", "choose one"},
 };
 
 void reject_conflicts(const settings& s) {
@@ -264,6 +291,38 @@ void read_training(const settings& s, cost_setup& c) {
   c.in.sources.gpu = "model";
 }
 
+/// --months or --years: the horizon in whole months (0: not given).
+int horizon_months_of(const settings& s) {
+  if (s.has("months")) {
+    const int m = *s.count("months");
+    if (m > 1200)
+      throw usage_error(fmt::format("{} must be at most 1200 (got {})", s.name("months"), m));
+    return m;
+  }
+  if (s.has("years")) {
+    const double y = positive(s, "years");
+    const double m = 12.0 * y;
+    if (y > 100 || std::abs(m - std::round(m)) > 1e-9)
+      throw usage_error(fmt::format("{} must be whole months, at most 100 years (got {:g}: {:g} "
+                                    "months)",
+                                    s.name("years"), y, m));
+    return static_cast<int>(std::lround(m));
+  }
+  return 0;
+}
+
+/// --occupancy, or its old name --utilization; 1 when neither is given.
+double occupancy_of(const settings& s) {
+  for (const char* key : {"occupancy", "utilization"})
+    if (s.has(key)) {
+      const double o = *s.number(key);
+      if (!(o > 0 && o <= 1))
+        throw usage_error(fmt::format("{} must be in (0, 1] (got {})", s.name(key), o));
+      return o;
+    }
+  return 1.0;
+}
+
 /// --gpu-hours, or --gpus x --hours: the GPU time of a run given, not modelled.
 duration gpu_time_from(const settings& s, int gpus) {
   // A million GPUs for 114 years: beyond it a typo, not a run (and the money and energy lines
@@ -285,9 +344,15 @@ duration gpu_time_from(const settings& s, int gpus) {
                                     s.name("gpus"), s.name("hours"), max_gpu_hours, h * gpus));
     return (1.0 * gpus) * (h * units::h);
   }
+  if (gpus > 0 && (s.has("months") || s.has("years"))) {
+    // no run length: the fleet busy its occupancy of the horizon is what is used
+    const double months = horizon_months_of(s);
+    return (occupancy_of(s) * gpus) * (months * units::month);
+  }
   throw usage_error(
-      "cost needs the run's GPU time: --gpu-hours N, or --gpus N --hours H, or a modelled "
-      "training run (--model M --tokens N and the `gpuplan train` flags)");
+      "cost needs the run's GPU time: --gpu-hours N, or --gpus N --hours H, or --gpus N with "
+      "--months/--years (busy --occupancy of them), or a modelled training run (--model M "
+      "--tokens N and the `gpuplan train` flags)");
 }
 
 /// GPU time given (--gpu-hours, or --gpus and --hours) on a GPU.
@@ -377,12 +442,120 @@ void read_price_and_power(const settings& s, cost_setup& c) {
                                     s.name("power_per_gpu"), min_power_per_gpu_w, watts));
     in.power_per_gpu = watts * units::W;
   }
-  if (s.has("utilization")) {
-    const double u = *s.number("utilization");
-    if (!(u > 0 && u <= 1))
-      throw usage_error(fmt::format("{} must be in (0, 1] (got {})", s.name("utilization"), u));
-    in.utilization = u;  // the GPUs' kernel duty during the run
-    c.in.fleet_utilization = u;  // and the share of hours the compared fleet is in use
+  // Two meanings kept apart: the occupancy (share of the horizon's hours the fleet is busy:
+  // GPU-hours used, hours rented) and the duty (how hard a busy GPU works: its power).
+  c.in.fleet_utilization = occupancy_of(s);
+  if (s.has("duty")) {
+    const double d = *s.number("duty");
+    if (!(d > 0 && d <= 1))
+      throw usage_error(fmt::format("{} must be in (0, 1] (got {})", s.name("duty"), d));
+    in.utilization = d;  // the run's GPUs
+    c.in.fleet_duty = d;  // and the owned fleet's while busy
+  }
+}
+
+/// --months/--years, the residual value, financing and the hybrid's owned share.
+void read_horizon(const settings& s, cost_setup& c) {
+  c.in.horizon_months = horizon_months_of(s);
+  owned_finance& f = c.in.finance;
+  const auto share = [&](std::string_view key, bool above_zero) {
+    const double v = *s.number(key);
+    if (!(above_zero ? v > 0 : v >= 0) || !(v <= 1))
+      throw usage_error(fmt::format("{} must be between {} and 1 (got {})", s.name(key),
+                                    above_zero ? "above 0" : "0", v));
+    return v;
+  };
+  if (s.has("residual")) f.residual_fraction = share("residual", false);
+  if (s.has("useful_life_years")) {
+    const double y = positive(s, "useful_life_years");
+    if (y > 50)
+      throw usage_error(fmt::format("{} must be at most 50 (got {:g})",
+                                    s.name("useful_life_years"), y));
+    f.useful_life_years = y;
+  }
+  if (s.has("finance_rate")) {
+    f.financed = true;
+    f.annual_rate = share("finance_rate", false);
+  }
+  if (s.has("finance_months")) {
+    f.financed = true;
+    f.term_months = *s.count("finance_months");
+    if (f.term_months > 600)
+      throw usage_error(fmt::format("{} must be at most 600 (got {})", s.name("finance_months"),
+                                    f.term_months));
+  }
+  if (s.has("hybrid_owned_fraction"))
+    c.in.hybrid_owned_fraction = share("hybrid_owned_fraction", false);
+  const bool compared = c.in.compare.owning();
+  const bool run_length = s.has("gpu_hours") || s.has("hours") || s.has("model");
+  for (const char* key : {"residual", "useful_life_years", "finance_rate", "finance_months",
+                          "hybrid_owned_fraction"})
+    if (s.has(key) && !compared)
+      throw usage_error(fmt::format("{} is for the comparison over a horizon: add --compare "
+                                    "cloud or onprem",
+                                    s.name(key)));
+  // Without a comparison the horizon and the occupancy only give a run its length (--gpus N
+  // --months M --occupancy O): with a run length they would say nothing.
+  if (!compared && run_length)
+    for (const char* key : {"months", "years", "occupancy", "utilization"})
+      if (s.has(key))
+        throw usage_error(fmt::format(
+            "{} is the compared fleet's ({}): add --compare cloud or onprem{}", s.name(key),
+            std::string_view(key) == "months" || std::string_view(key) == "years"
+                ? "its horizon"
+                : "the share of the horizon's hours it is busy",
+            std::string_view(key) == "utilization" || std::string_view(key) == "occupancy"
+                ? "; how hard a busy GPU works (its power) is --duty"
+                : ""));
+  // The occupancy follows from a run given with a horizon: giving it too would count the hours
+  // twice.
+  if (c.in.horizon_months > 0 && run_length)
+    for (const char* key : {"occupancy", "utilization"})
+      if (s.has(key))
+        throw usage_error(fmt::format(
+            "{} and {} both set the occupancy: over {} the run's GPU-hours give it, so drop {}",
+            s.name(key), s.has("model") ? s.name("model")
+                                        : s.name(s.has("gpu_hours") ? "gpu_hours" : "hours"),
+            s.name(s.has("months") ? "months" : "years"), s.name(key)));
+}
+
+/// The fleet's occupancy over the horizon: derived from the run (its GPU-hours over the fleet's
+/// hours) when a horizon is given with a run length; otherwise the run must fit in the hours
+/// the fleet is busy at the occupancy given.
+void fit_run_in_horizon(const settings& s, cost_setup& c, const cost_report& probe) {
+  if (!c.in.compare.owning()) return;
+  const run_usage& u = probe.run.usage;
+  if (c.in.serving) return;  // held every hour of its months: the occupancy as given
+  // the GPUs compared: the run's, or unknown_fleet_gpus (one server) when it gives none
+  const int gpus = u.gpus > 0 ? u.gpus : unknown_fleet_gpus;
+  const int months = c.in.horizon_months > 0 ? c.in.horizon_months : probe.horizon->months;
+  const double fleet_hours = gpus * (months * (1.0 * units::month).in(units::h));
+  const double used = u.gpu_time.in(units::h);
+  const bool derived = c.in.horizon_months > 0 &&
+                       (s.has("gpu_hours") || s.has("hours") || s.has("model"));
+  const std::string run = s.has("gpu_hours") ? s.name("gpu_hours")
+                          : s.has("hours")   ? fmt::format("{} x {}", s.name("gpus"), s.name("hours"))
+                                             : s.has("model") ? s.name("model") : s.name("gpus");
+  if (derived) {
+    if (used > fleet_hours * (1 + 1e-9))
+      throw usage_error(fmt::format(
+          "{} ({:.0f} GPU-hours) is more than {} GPUs give over {} ({} months, {:.0f} "
+          "GPU-hours): lengthen the horizon{}",
+          run, used, gpus, s.name(s.has("months") ? "months" : "years"), months, fleet_hours,
+          u.gpus > 0 ? "" : " or give --gpus (one server's 8 are compared without it)"));
+    c.in.fleet_utilization = used / fleet_hours;
+    return;
+  }
+  const double busy = c.in.fleet_utilization * fleet_hours;
+  if (used > busy * (1 + 1e-9)) {
+    const bool given = s.has("utilization") || s.has("occupancy");
+    const std::string occ = s.has("utilization") ? s.name("utilization") : s.name("occupancy");
+    throw usage_error(fmt::format(
+        "{} ({:.0f} GPU-hours) is more than the fleet of {} GPUs is busy at {} {:g} over {} "
+        "months ({:.0f} GPU-hours): give the horizon with --months or --years (the occupancy "
+        "then follows from the run){}",
+        run, used, gpus, given ? occ : "occupancy", c.in.fleet_utilization, months, busy,
+        given ? fmt::format(", or drop {}", occ) : std::string()));
   }
 }
 
@@ -534,7 +707,7 @@ std::optional<chart::file_result> draw_chart(const settings& s, const cost_repor
   if (!r.comparison)
     throw usage_error(fmt::format("{} draws a comparison: add --compare cloud or onprem",
                                   s.name("chart")));
-  return chart::render_file(cumulative_chart(*r.comparison), *file, s.name("chart"));
+  return chart::render_file(cumulative_chart(*r.comparison, *r.horizon), *file, s.name("chart"));
 }
 
 /// Prints the report (text, or JSON with the notes as "warnings"); the exit status: 1 when
@@ -579,6 +752,8 @@ int run_cost_command(cost_command& cmd) {
   c.in.sources.price = "--price-per-gpu-hour";
   c.in.sources.rack_budget = "--rack-budget-kw";
   c.in.sources.cooling = "--cooling";
+  read_horizon(s, c);
+  if (c.in.compare.owning()) fit_run_in_horizon(s, c, report_cost(c.in));
   const cost_report r = report_cost(c.in);
   const std::optional<chart::file_result> drawn = draw_chart(s, r);
   return print_report(cmd, c, r, drawn, cost_notes(s, c, r));

@@ -200,21 +200,93 @@ std::string break_even_lines(const cloud_onprem_comparison& k) {
     out += fmt::format("  owning is never cheaper within {:.0f} months, even at 100% use\n",
                        k.horizon_months);
   else
-    out += fmt::format("  above {:.0f}% average utilization, owning is cheaper over {:.0f} months\n",
+    out += fmt::format("  above {:.0f}% average utilization, owning is cheaper over {:.0f} months "
+                       "(capital written off, no resale)\n",
                        100 * k.break_even_utilization, k.horizon_months);
   if (std::isinf(k.break_even_months))
     return out + fmt::format("  at {:.0f}% use, owning never pays back\n", 100 * k.utilization);
-  return out + fmt::format("  at {:.0f}% use, owning is cheaper after {:.0f} months{}\n",
+  return out + fmt::format("  at {:.0f}% use, owning is cheaper after {:.0f} months{} (capital "
+                           "up front, before any resale)\n",
                            100 * k.utilization, std::ceil(k.break_even_months),
                            k.break_even_months > k.horizon_months ? " (past the horizon)" : "");
+}
+
+/// The owned side's capital: up front, or financed (the payment and term).
+std::string capital_text(money capex, money payment, const owned_finance& f) {
+  if (!f.financed) return fmt::format("{} up front", money_text(capex));
+  return fmt::format("{} financed at {:.2f}% a year over {} months ({} a month)", money_text(capex),
+                     100 * f.annual_rate, f.term_months, money_text(payment));
+}
+
+/// The month-by-month lines: every month up to 60, else every 12th and the last.
+std::string monthly_table(const horizon_costs& h) {
+  std::string out = fmt::format("  {:>5}  {:>12} {:>12} {:>12}   {:>12} {:>12} {:>12}\n", "month",
+                                "cloud", "owned", "hybrid", "cloud cum.", "owned cum.",
+                                "hybrid cum.");
+  for (const horizon_month& m : h.monthly) {
+    if (h.months > 60 && m.month % 12 != 0 && m.month != h.months) continue;
+    out += fmt::format("  {:>5}  {:>12} {:>12} {:>12}   {:>12} {:>12} {:>12}\n", m.month,
+                       money_text(m.cloud), money_text(m.owned), money_text(m.hybrid),
+                       money_text(m.cloud_cumulative), money_text(m.owned_cumulative),
+                       money_text(m.hybrid_cumulative));
+  }
+  return out;
+}
+
+/// Cloud, owned and hybrid over the horizon: the totals, what they rest on, the monthly lines.
+std::string horizon_lines(const cost_report& c, const horizon_costs& h) {
+  const owned_finance& f = h.finance;
+  std::string out = fmt::format(
+      "\nover {} months at {:.0f}% occupancy (share of the hours the fleet is busy):\n", h.months,
+      100 * h.occupancy);
+  out += fmt::format("  cloud   {} ({} a month)\n", money_text(h.cloud_total),
+                     money_text(h.cloud_month));
+  out += fmt::format(
+      "  owned   {}: {}, then {} a month running, less {} residual value at month {} ({:.0f}% of "
+      "capital, {}){}\n",
+      money_text(h.owned_total), capital_text(h.capex, h.payment, f),
+      money_text(h.owned_running), money_text(h.residual), h.months, 100 * h.residual_share,
+      f.residual_fraction ? std::string("--residual")
+                          : fmt::format("straight-line over {:g} years", f.useful_life_years),
+      h.payoff.value > 0 ? fmt::format("; {} still owed, paid at month {}", money_text(h.payoff),
+                                       h.months)
+                         : std::string());
+  out += fmt::format(
+      "  hybrid  {}: {} GPUs owned ({:.0f}% of {}, whole servers; {}, then {} a month) + {} "
+      "rented while busy ({} a month)\n",
+      money_text(h.hybrid_total), h.hybrid_owned_gpus, 100 * h.hybrid_owned_fraction, h.gpus,
+      capital_text(h.hybrid_capex, h.hybrid_payment, f), money_text(h.hybrid_running),
+      h.hybrid_burst_gpus, money_text(h.burst_month));
+  if (std::isnan(h.break_even_occupancy))
+    out += "  a commitment bills every hour: no break-even occupancy\n";
+  else if (std::isinf(h.break_even_occupancy))
+    out += fmt::format("  owning is never cheaper over {} months, even at 100% occupancy\n",
+                       h.months);
+  else
+    out += fmt::format("  above {:.0f}% occupancy owning is cheaper over {} months (residual value "
+                       "and financing counted)\n",
+                       100 * h.break_even_occupancy, h.months);
+  out += fmt::format(
+      "  energy  owned fleet {} at the facility over {} months ({} busy: {:.0f}% of the hours at "
+      "{:.0f}% duty; the rest idle)\n",
+      energy_text(h.owned_energy), h.months, energy_text(h.busy_energy), 100 * h.occupancy,
+      100 * c.inputs.fleet_duty.value_or(1.0));
+  if (c.onprem_run_cost)
+    out += fmt::format(
+        "  this run on owned GPUs: {}, its {:.0f} GPU-hours of the fleet's {:.0f} busy ones at "
+        "${:.4g} per GPU-hour used (the owned total over them)\n",
+        money_text(*c.onprem_run_cost), c.run.usage.gpu_time.in(units::h),
+        h.occupancy * h.gpus * h.months * (1.0 * units::month).in(units::h),
+        c.onprem_gpu_hour.in(units::usd_per_h));
+  return out + "\n" + monthly_table(h);
 }
 
 /// Cloud against owning: the monthly bills, the run on owned GPUs, break-even, and the chart.
 std::string comparison_lines(const cost_report& c) {
   const cloud_onprem_comparison& k = *c.comparison;
   std::string out = fmt::format(
-      "\ncloud against owning: {} GPUs ({} owned in whole servers of {}), in use {:.0f}% of "
-      "the time, over {:.0f} months\n",
+      "\ncloud against owning: {} GPUs ({} owned in whole servers of {}), busy {:.0f}% of "
+      "the time (occupancy), over {:.0f} months\n",
       k.gpus, k.owned_gpus, c.inputs.pricing.node.gpus, 100 * k.utilization, k.horizon_months);
   out += fmt::format("  cloud   {} a month at ${:.4g} per GPU-hour ({})\n",
                      money_text(k.cloud_month), k.cloud_price.in(units::usd_per_h),
@@ -225,11 +297,10 @@ std::string comparison_lines(const cost_report& c) {
       money_text(k.onprem_capex), money_text(k.onprem.running(k.utilization)),
       money_text(k.onprem.maintenance), money_text(k.onprem.colocation),
       money_text(k.onprem.staff), money_text(k.onprem.electricity(k.utilization)));
-  if (c.onprem_run_cost)
-    out += fmt::format("  this run on owned GPUs: {} (${:.4g} per GPU-hour used)\n",
-                       money_text(*c.onprem_run_cost), c.onprem_gpu_hour.in(units::usd_per_h));
   out += break_even_lines(k);
-  return out + "\n" + chart::render_text(cumulative_chart(k));
+  const horizon_costs& h = *c.horizon;
+  out += horizon_lines(c, h);
+  return out + "\n" + chart::render_text(cumulative_chart(k, h));
 }
 
 std::string hybrid_lines(const hybrid_plan& h) {
@@ -246,6 +317,8 @@ std::string hybrid_lines(const hybrid_plan& h) {
 
 std::string money_text(money m) {
   const double v = m.in(units::usd);
+  // a credit (the residual value in a horizon's last month): "-$942824", not "$-942824"
+  if (v < 0) return "-" + money_text(-1.0 * m);
   if (std::abs(v) >= 1e6) return fmt::format("${:.2f}M", v / 1e6);
   if (std::abs(v) >= 1e4) return fmt::format("${:.0f}", v);
   return fmt::format("${:.2f}", v);
@@ -262,22 +335,30 @@ std::optional<onprem_costs> owned_costs_of(const io::price_book& book) {
   return std::nullopt;
 }
 
-chart::chart_spec cumulative_chart(const cloud_onprem_comparison& c) {
+chart::chart_spec cumulative_chart(const cloud_onprem_comparison& c, const horizon_costs& h) {
   chart::chart_spec spec;
-  spec.title = fmt::format("Cumulative cost, {} GPUs in use {:.0f}% of the time", c.gpus,
-                           100 * c.utilization);
+  spec.title = fmt::format("Cumulative cost, {} GPUs busy {:.0f}% of the time", c.gpus,
+                           100 * h.occupancy);
   spec.x_label = "months";
   spec.y_label = "cumulative cost ($M)";
   chart::series cloud{fmt::format("cloud, {} at ${:.4g}/GPU-h", to_string(c.term),
                                   c.cloud_price.in(units::usd_per_h)),
                       {},
                       chart::style::lines};
-  chart::series owned{"owned (capital up front, then running costs)", {}, chart::style::lines};
-  for (const cumulative_point& p : cumulative_costs(c)) {
-    cloud.points.emplace_back(p.month, p.cloud.in(units::usd) / 1e6);
-    owned.points.emplace_back(p.month, p.onprem.in(units::usd) / 1e6);
+  chart::series owned{h.finance.financed
+                          ? "owned (financed capital and running costs, less residual value)"
+                          : "owned (capital up front, running costs, less residual value)",
+                      {},
+                      chart::style::lines};
+  chart::series hybrid{fmt::format("hybrid ({} GPUs owned, the rest rented)", h.hybrid_owned_gpus),
+                       {},
+                       chart::style::lines};
+  for (const horizon_month& m : h.monthly) {
+    cloud.points.emplace_back(1.0 * m.month, m.cloud_cumulative.in(units::usd) / 1e6);
+    owned.points.emplace_back(1.0 * m.month, m.owned_cumulative.in(units::usd) / 1e6);
+    hybrid.points.emplace_back(1.0 * m.month, m.hybrid_cumulative.in(units::usd) / 1e6);
   }
-  spec.data = {cloud, owned};
+  spec.data = {cloud, owned, hybrid};
   spec.y_min = 0.0;
   return spec;
 }

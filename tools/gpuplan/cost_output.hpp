@@ -35,7 +35,8 @@ std::string money_text(money m);
 /// The report for people; `book` names where a price entry came from.
 std::string cost_text(const cost_report& c, const io::price_book& book);
 
-/// The cumulative cost chart of a comparison: cloud and owned, in $M, month by month.
-chart::chart_spec cumulative_chart(const cloud_onprem_comparison& c);
+/// The cumulative cost chart of a comparison: cloud, owned and hybrid, in $M, month by month,
+/// as the horizon's monthly lines add up (their last points are its totals).
+chart::chart_spec cumulative_chart(const cloud_onprem_comparison& c, const horizon_costs& h);
 
 }  // namespace gpuplan::cli

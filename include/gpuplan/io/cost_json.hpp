@@ -204,6 +204,57 @@ inline nlohmann::json comparison_json(const cost_report& r) {
   return cmp;
 }
 
+/// "horizon": cloud, owned and hybrid over the same months at the same occupancy, with the
+/// monthly lines ("monthly") each total is the sum of.
+inline nlohmann::json horizon_json(const horizon_costs& h) {
+  const auto usd = [](money m) { return m.in(units::usd); };
+  nlohmann::json monthly = nlohmann::json::array();
+  for (const horizon_month& m : h.monthly)
+    monthly.push_back({{"month", m.month},
+                       {"cloud_usd", usd(m.cloud)},
+                       {"owned_usd", usd(m.owned)},
+                       {"hybrid_usd", usd(m.hybrid)},
+                       {"cloud_cumulative_usd", usd(m.cloud_cumulative)},
+                       {"owned_cumulative_usd", usd(m.owned_cumulative)},
+                       {"hybrid_cumulative_usd", usd(m.hybrid_cumulative)}});
+  const owned_finance& f = h.finance;
+  return {{"months", h.months},
+          {"occupancy", h.occupancy},
+          {"gpus", h.gpus},
+          {"owned_gpus", h.owned_gpus},
+          {"cloud_total_usd", usd(h.cloud_total)},
+          {"owned_total_usd", usd(h.owned_total)},
+          {"hybrid_total_usd", usd(h.hybrid_total)},
+          {"break_even_occupancy", finite_or_null(h.break_even_occupancy)},
+          {"cloud_usd_per_month", usd(h.cloud_month)},
+          {"owned",
+           {{"capex_usd", usd(h.capex)},
+            {"running_usd_per_month", usd(h.owned_running)},
+            {"payment_usd_per_month", usd(h.payment)},
+            {"payoff_usd", usd(h.payoff)},
+            {"residual_usd", usd(h.residual)}}},
+          {"hybrid",
+           {{"owned_fraction", h.hybrid_owned_fraction},
+            {"owned_gpus", h.hybrid_owned_gpus},
+            {"burst_gpus", h.hybrid_burst_gpus},
+            {"capex_usd", usd(h.hybrid_capex)},
+            {"running_usd_per_month", usd(h.hybrid_running)},
+            {"payment_usd_per_month", usd(h.hybrid_payment)},
+            {"payoff_usd", usd(h.hybrid_payoff)},
+            {"residual_usd", usd(h.hybrid_residual)},
+            {"burst_usd_per_month", usd(h.burst_month)}}},
+          {"finance",
+           {{"financed", f.financed},
+            {"annual_rate", f.financed ? nlohmann::json(f.annual_rate) : nullptr},
+            {"term_months", f.financed ? nlohmann::json(f.term_months) : nullptr},
+            {"residual_fraction", h.residual_share},
+            {"residual_basis", f.residual_fraction ? "given" : "straight_line"},
+            {"useful_life_years", f.useful_life_years}}},
+          {"owned_energy_kwh", h.owned_energy.in(units::kWh)},
+          {"busy_energy_kwh", h.busy_energy.in(units::kWh)},
+          {"monthly", monthly}};
+}
+
 inline nlohmann::json hybrid_json(const hybrid_plan& h) {
   return {{"hours", h.hours},
           {"peak_gpus", h.peak_gpus},
@@ -237,6 +288,7 @@ inline nlohmann::json to_json(const cost_report& r, const price_book& book = def
     j["break_even_months"] = finite_or_null(r.comparison->break_even_months);
     j["comparison"] = detail::comparison_json(r);
   }
+  if (r.horizon) j["horizon"] = detail::horizon_json(*r.horizon);
   if (r.hybrid) j["hybrid"] = detail::hybrid_json(*r.hybrid);
   if (r.training_memory) add_memory_verdict(j, *r.training_memory);
   if (r.serving_memory) add_memory_verdict(j, *r.serving_memory);

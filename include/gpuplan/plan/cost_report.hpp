@@ -88,8 +88,22 @@ struct cost_report_inputs {
   /// compare.any() the report requires one whatever pricing.require_price says.
   run_cost_inputs pricing{};
   cost_comparisons compare{};
-  /// Share of the hours the compared owned fleet is in use (the cloud fleet is billed for them).
+  /// The occupancy of the compared fleet: the share of the horizon's hours it is busy (renting on
+  /// demand bills them; owning draws busy power in them). How hard a busy GPU works is the duty:
+  /// pricing.utilization for the run, fleet_duty for the owned fleet.
   double fleet_utilization = 1.0;
+  /// Kernel duty of an owned GPU while busy (onprem_fleet::in_use_duty). Unset: 1, the model
+  /// cards' convention of a busy GPU at its board power.
+  std::optional<double> fleet_duty;
+  /// The horizon of the comparison in whole months; 0: the owned costs' amortisation years.
+  int horizon_months = 0;
+  /// Residual value and financing of the owned servers (cost_over_horizon).
+  owned_finance finance{};
+  /// The hybrid's owned base as a share of the fleet's GPUs (whole servers nearest it), the rest
+  /// rented while busy. Default 0.5: no published split is standard, so the midpoint; the
+  /// hybrid's total is linear in it between all-cloud (0) and all-owned (1), the other two
+  /// columns.
+  double hybrid_owned_fraction = 0.5;
   std::vector<double> demand;  ///< GPUs needed in each hour, for compare.hybrid
   /// The owned servers' costs; unset: the catalog's price of pricing.node when its GPU is the
   /// run's (catalog::onprem_costs_for: DGX H100, DGX A100), else onprem_costs{}.
@@ -105,6 +119,18 @@ struct cost_report_inputs {
     detail::check_input(!compare.hybrid || !demand.empty(),
                         "cost_report_inputs.demand must give the GPUs needed in each hour for "
                         "compare.hybrid");
+    if (fleet_duty)
+      detail::check_utilization(*fleet_duty,
+                                "cost_report_inputs.fleet_duty must be between 0 and 1");
+    detail::check_input(horizon_months >= 0 && horizon_months <= 1200,
+                        "cost_report_inputs.horizon_months must be between 0 (the amortisation "
+                        "years) and 1200",
+                        horizon_months);
+    finance.validate();
+    detail::check_input(detail::finite_nonnegative(hybrid_owned_fraction) &&
+                            hybrid_owned_fraction <= 1.0,
+                        "cost_report_inputs.hybrid_owned_fraction must be between 0 and 1",
+                        hybrid_owned_fraction);
     detail::check_input(compare.hybrid || demand.empty(),
                         "cost_report_inputs.demand is read only by compare.hybrid");
     if (training)
@@ -144,7 +170,12 @@ struct cost_report {
   std::optional<fit_report> serving_memory;                ///< workload serve: fits in memory?
   /// compare.cloud or onprem: renting the run's GPUs against owning them.
   std::optional<cloud_onprem_comparison> comparison;
-  std::optional<money> onprem_run_cost;  ///< the run on owned GPUs at the fleet's utilization
+  /// The run on owned GPUs: its share of the fleet's busy GPU-hours over the horizon times the
+  /// owned total (its GPU-hours x the owned cost per GPU-hour used); unset when the run needs
+  /// more GPU-hours than the fleet is busy over the horizon.
+  std::optional<money> onprem_run_cost;
+  /// compare.cloud or onprem: cloud, owned and hybrid month by month over the same horizon.
+  std::optional<horizon_costs> horizon;
   money_rate onprem_gpu_hour{};          ///< owned cost per GPU-hour used
   std::optional<hybrid_plan> hybrid;     ///< compare.hybrid
   /// Racks, heat and facility power of the run's nodes, when the GPU count is known.
@@ -250,13 +281,25 @@ inline void compare_owning(cost_report& r) {
   const cost_report_inputs& in = r.inputs;
   const run_usage& u = r.run.usage;
   const int gpus = u.gpus > 0 ? u.gpus : unknown_fleet_gpus;
-  const onprem_fleet f =
+  onprem_fleet f =
       owned_fleet(in.pricing.node, u.gpu, gpus, in.owned_costs, in.pricing.site,
                   in.pricing.power_model);
+  if (in.fleet_duty) f.in_use_duty = *in.fleet_duty;
   if (in.compare.owning()) {
-    r.comparison = compare_cloud_onprem(f, r.run.price, in.pricing.term, in.fleet_utilization);
-    if (in.fleet_utilization > 0) {
-      r.onprem_gpu_hour = onprem_cost_per_gpu_hour(f, in.fleet_utilization);
+    const int months = in.horizon_months > 0
+                           ? in.horizon_months
+                           : static_cast<int>(std::ceil(12.0 * f.costs.amortisation_years));
+    r.comparison = compare_cloud_onprem(f, r.run.price, in.pricing.term, in.fleet_utilization,
+                                        1.0 * months);
+    r.horizon = cost_over_horizon(f, r.run.price, in.pricing.term, in.fleet_utilization, months,
+                                  in.finance, in.hybrid_owned_fraction);
+    // The fleet's busy GPU-hours over the horizon; the run priced on owned GPUs is its share of
+    // the owned total, so it agrees with the monthly lines (none when it does not fit).
+    const double busy_hours = in.fleet_utilization * gpus * (1.0 * months) *
+                              (1.0 * units::month).in(units::h);
+    const double run_hours = u.gpu_time.in(units::h);
+    if (busy_hours > 0 && run_hours <= busy_hours * (1.0 + 1e-9)) {
+      r.onprem_gpu_hour = r.horizon->owned_total / (busy_hours * units::h);
       r.onprem_run_cost = run_cost(u, r.onprem_gpu_hour);
     }
   }
