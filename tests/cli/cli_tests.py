@@ -1733,6 +1733,24 @@ def _():
     old = ok_json(*["--utilization" if a == "--occupancy" else a for a in HORIZON])
     near_rel(old["horizon"]["owned_total_usd"], h["owned_total_usd"], 1e-12, "--utilization 0.6")
     near_rel(old["energy_kwh"], j["energy_kwh"], 1e-12, "--utilization is no duty")
+    # The issue's own command, as a finance lead writes it: --hours 26280 with --utilization 0.6
+    # is 64 GPUs held 36 months (26,280 h), busy 60% of them: the same figures as --months 36
+    # --occupancy 0.6 (it printed every hour rented, $4.69M, and a $6.19M owned run beside a
+    # $3.71M owned total).
+    literal = ok_json("cost", "--gpus", "64", "--hours", "26280", "--utilization", "0.6",
+                      "--compare", "cloud,onprem")
+    months = ok_json("cost", "--gpus", "64", "--months", "36", "--occupancy", "0.6", "--compare",
+                     "cloud,onprem")
+    check(literal["horizon"] == months["horizon"], "the issue's command is 36 months at 60%")
+    near_rel(literal["cost_usd"], literal["horizon"]["cloud_total_usd"], 1e-12,
+             "the issue's command rents 60% of the hours")
+    near_rel(literal["comparison"]["onprem"]["run_cost_usd"],
+             literal["horizon"]["owned_total_usd"], 1e-9, "its run on owned GPUs = owned total")
+    for side in ["cloud", "owned", "hybrid"]:
+        near_rel(sum(m[side + "_usd"] for m in literal["horizon"]["monthly"]),
+                 literal["horizon"][side + "_total_usd"], 1e-12, f"{side}: the monthly lines")
+    near_rel(literal["energy_kwh"], 0.6 * 64 * literal["power_per_gpu_watts"] / 1000 * hours *
+             literal["pue"], 1e-12, "its energy = occupancy x duty power x hours")
     # --years 3 is the same horizon.
     check(HORIZON[5:7] == ["--months", "36"], "the horizon's place in HORIZON")
     y = ok_json(*HORIZON[:5], "--years", "3", *HORIZON[7:])
@@ -1759,11 +1777,16 @@ def _():
 
 
 HORIZON_BAD = {
-    # the command: 64 GPUs x 26,280 h is every hour of 36 months, not 60% of them
-    "run_over_occupancy": (r"--gpus x --hours \(1681920 GPU-hours\) is more than the fleet of 64 "
+    # 1,681,920 GPU-hours are every hour of 64 GPUs over 36 months, not 60% of them
+    "run_over_occupancy": (r"--gpu-hours \(1681920 GPU-hours\) is more than the fleet of 64 "
                            r"GPUs is busy at --utilization 0\.6 over 36 months",
-                           ["cost", "--gpus", "64", "--hours", "26280", "--utilization", "0.6",
-                            "--compare", "cloud,onprem"]),
+                           ["cost", "--gpus", "64", "--gpu-hours", "1681920", "--utilization",
+                            "0.6", "--compare", "cloud,onprem"]),
+    # --hours held with --utilization is the horizon: whole months of 730 h
+    "held_hours_not_months": (r"--hours 1000 with --utilization is the hours the fleet is held: it "
+                              r"must be whole months of 730 h",
+                              ["cost", "--gpus", "64", "--hours", "1000", "--utilization", "0.6",
+                               "--compare", "cloud,onprem"]),
     "occupancy_twice": (r"--occupancy and --gpu-hours both set the occupancy",
                         ["cost", "--gpus", "64", "--gpu-hours", "1000", "--months", "36",
                          "--occupancy", "0.6", "--compare", "onprem"]),

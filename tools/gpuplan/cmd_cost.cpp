@@ -46,7 +46,9 @@ constexpr field cost_table[] = {
     {"gpu_hours", "--gpu-hours", ft::number, "cost",
      "GPU-hours of the run (a model card's figure, or the training model's); or --gpus with "
      "--hours"},
-    {"hours", "--hours", ft::number, "cost", "Wall-clock hours of the run on --gpus GPUs"},
+    {"hours", "--hours", ft::number, "cost",
+     "Wall-clock hours of the run on --gpus GPUs; with --compare and --utilization/--occupancy "
+     "(no --months/--years), the hours the fleet is held, busy that share of them"},
     {"utilization", "--utilization", ft::number, "cost",
      "Old name of --occupancy: the share of the horizon's hours the compared fleet is busy "
      "(default 1); how hard a busy GPU works is --duty"},
@@ -291,8 +293,29 @@ void read_training(const settings& s, cost_setup& c) {
   c.in.sources.gpu = "model";
 }
 
-/// --months or --years: the horizon in whole months (0: not given).
+/// --hours with --compare and --utilization (or --occupancy), without --months or --years: the
+/// hours the compared fleet is held (the horizon), busy the occupancy's share of them, as a
+/// finance lead writes it (`--gpus 64 --hours 26280 --utilization 0.6`: 64 GPUs held 36 months,
+/// busy 60% of the time). Anywhere else --hours is the run's busy length.
+bool hours_are_the_horizon(const settings& s) {
+  return s.has("hours") && s.has("compare") && !s.has("months") && !s.has("years") &&
+         (s.has("utilization") || s.has("occupancy"));
+}
+
+/// --months or --years (or --hours held, hours_are_the_horizon): the horizon in whole months
+/// (0: not given).
 int horizon_months_of(const settings& s) {
+  if (hours_are_the_horizon(s)) {
+    const double h = positive(s, "hours");
+    const double m = h / (1.0 * units::month).in(units::h);
+    if (m > 1200 || std::abs(m - std::round(m)) > 1e-6 || std::lround(m) < 1)
+      throw usage_error(fmt::format(
+          "{} {:g} with {} is the hours the fleet is held: it must be whole months of {:g} h, "
+          "at most 1200 (got {:g} months); or give the horizon with --months",
+          s.name("hours"), h, s.name(s.has("utilization") ? "utilization" : "occupancy"),
+          (1.0 * units::month).in(units::h), m));
+    return static_cast<int>(std::lround(m));
+  }
   if (s.has("months")) {
     const int m = *s.count("months");
     if (m > 1200)
@@ -339,6 +362,8 @@ duration gpu_time_from(const settings& s, int gpus) {
     if (gpus <= 0)
       throw usage_error(fmt::format("{} needs --gpus (the GPUs of the run)", s.name("hours")));
     const double h = positive(s, "hours");
+    if (hours_are_the_horizon(s))  // held h hours, busy the occupancy's share of them
+      return (occupancy_of(s) * gpus) * (h * units::h);
     if (h * gpus > max_gpu_hours)
       throw usage_error(fmt::format("{} x {} must be at most {:g} GPU-hours (got {:g})",
                                     s.name("gpus"), s.name("hours"), max_gpu_hours, h * gpus));
@@ -509,7 +534,7 @@ void read_horizon(const settings& s, cost_setup& c) {
                 : ""));
   // The occupancy follows from a run given with a horizon: giving it too would count the hours
   // twice.
-  if (c.in.horizon_months > 0 && run_length)
+  if (c.in.horizon_months > 0 && run_length && !hours_are_the_horizon(s))
     for (const char* key : {"occupancy", "utilization"})
       if (s.has(key))
         throw usage_error(fmt::format(
