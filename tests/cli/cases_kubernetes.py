@@ -76,7 +76,8 @@ def _():
     dep, svc, hpa = k8s_docs(text)
     pod = dep["spec"]["template"]["spec"]
     c = pod["containers"][0]
-    check(c["command"] == ["vllm", "serve"] and c["args"][0] == "Llama-3.1-70B",
+    # the catalog's short name is served by its Hugging Face repository id, as vLLM loads it
+    check(c["command"] == ["vllm", "serve"] and c["args"][0] == "meta-llama/Llama-3.1-70B",
           f"vllm serve MODEL: {c['command']} {c['args'][:1]}")
     a = c["args"]
     check(k8s_flag(a, "--tensor-parallel-size") == "8", "tp 8")
@@ -121,7 +122,7 @@ def _():
     c = sg[0]["spec"]["template"]["spec"]["containers"][0]
     a = c["args"]
     check(c["command"] == ["python3", "-m", "sglang.launch_server"], f"{c['command']}")
-    check(k8s_flag(a, "--model-path") == "Llama-3.1-70B", "--model-path")
+    check(k8s_flag(a, "--model-path") == "meta-llama/Llama-3.1-70B", "--model-path")
     check(k8s_flag(a, "--tp-size") == "4" and k8s_flag(a, "--pp-size") == "2", "tp 4 pp 2")
     check(k8s_flag(a, "--context-length") == "4096", "context length")
     check(k8s_flag(a, "--mem-fraction-static") == "0.85", "SGLang's default at tp 4 (v0.4)")
@@ -133,7 +134,8 @@ def _():
                      "--kubernetes", "llama-trt", "--image", "my/trt:1").out)
     c = tr[0]["spec"]["template"]["spec"]["containers"][0]
     a = c["args"]
-    check(c["command"] == ["trtllm-serve"] and a[0] == "Llama-3.1-70B", "trtllm-serve MODEL")
+    check(c["command"] == ["trtllm-serve"] and a[0] == "meta-llama/Llama-3.1-70B",
+          "trtllm-serve MODEL")
     check(k8s_flag(a, "--tp_size") == "4" and k8s_flag(a, "--pp_size") == "2", "tp 4 pp 2")
     check(k8s_flag(a, "--max_seq_len") == "4096", "max_seq_len")
     check(k8s_flag(a, "--kv_cache_free_gpu_memory_fraction") == "0.85", "the given fraction")

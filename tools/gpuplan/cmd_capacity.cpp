@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -535,7 +536,23 @@ std::pair<int, int> autoscaler_bounds(const capacity_plan& p) {
   return {std::clamp(lo, 1, hi), hi};
 }
 
-/// The serving plan's engine arguments: --model as given, tp and pp, the longest sequence the
+/// The model the engine loads: a Hugging Face repository id, as `vllm serve`, SGLang's
+/// --model-path and trtllm-serve take it. A catalog model given by its short name
+/// (`Llama-3.1-70B`) is its first alias that is a repository id (`meta-llama/Llama-3.1-70B`); a
+/// config.json file is its folder (the checkpoint's); anything else as given.
+std::string served_model_id(const std::string& given, const model_choice& m) {
+  if (m.source == "catalog" && given.find('/') == std::string::npos && m.transformer)
+    for (const name_string& alias : m.transformer->aliases)
+      if (alias.view().find('/') != std::string_view::npos) return std::string(alias.view());
+  if (m.source == "hf-config" || m.source == "file") {
+    const std::filesystem::path p(given);
+    if (p.filename() == "config.json")
+      return p.has_parent_path() ? p.parent_path().string() : std::string(".");
+  }
+  return given;
+}
+
+/// The serving plan's engine arguments: the model's repository id (served_model_id), tp and pp, the longest sequence the
 /// KV cache was sized for, the engine's own memory share (SGLang's default by tp size when not
 /// given) and the replica's request slots (requests it serves at once, as planned).
 io::kubernetes_engine_args engine_args_of(const settings& s, const serving_input& serving,
@@ -544,7 +561,8 @@ io::kubernetes_engine_args engine_args_of(const settings& s, const serving_input
   const inference_config& c = sp.config;
   io::kubernetes_engine_args a{};
   a.engine = c.engine;
-  a.model = s.text("model").value_or(serving.setup.model.name());
+  a.model = served_model_id(s.text("model").value_or(serving.setup.model.name()),
+                            serving.setup.model);
   a.tp = sp.layout.tp;
   a.pp = sp.layout.pp;
   a.max_model_len = c.model_len();
