@@ -596,7 +596,8 @@ std::string kubernetes_of(const settings& s, const capacity_report& r,
   k.name = *name;
   k.replicas = std::max(r.plan.replicas, 1);
   std::tie(k.min_replicas, k.max_replicas) = autoscaler_bounds(r.plan);
-  // Little's law: the queue one replica holds when its requests wait the SLO is its rate x wait
+  // Little's law: the queue one replica holds when its requests wait the SLO on average is its
+  // rate x wait (lenient for a percentile SLO, as the manifest's comment says)
   k.waiting_target = r.request.replica.rate.in(units::requests_per_s) *
                      r.request.slo.max_wait.in(units::s);
   k.gpus_per_replica = r.request.replica.gpus;

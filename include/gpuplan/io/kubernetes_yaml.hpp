@@ -391,7 +391,9 @@ inline std::string kubernetes_autoscaler(const kubernetes_plan& p) {
   const kubernetes_assumptions& k = p.assumptions;
   std::string y;
   y += "# minReplicas: the plan's replicas off-peak; maxReplicas: at the peak. The target is the\n";
-  y += "# queue a replica holds when its requests wait the SLO (Little's law: its rate x the wait).\n";
+  y += "# queue a replica holds when its requests wait the SLO on average (Little's law: its rate\n";
+  y += "# x the wait). The SLO bounds a percentile of the wait, which the mean stays below: this\n";
+  y += "# target scales out late for it; lower it for headroom.\n";
   y += "# A Pods metric needs a custom-metrics adapter (e.g. the Prometheus Adapter) serving the\n";
   y += "# engine's gauge " + std::string(f.queue_metric) +
        " under this name (rename it here if the adapter's rules do).\n";
