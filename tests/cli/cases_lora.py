@@ -60,3 +60,26 @@ def _():
     check(replaced["step_time_s"] == q["step_time_s"], "the flag's QLoRA, not the plan's LoRA")
     bad(r"--lora and --qlora conflict", *LORA_1B, "--lora", "16", "--qlora", "16")
     bad(r"keys 'lora' and 'qlora' conflict", *LORA_1B, "--plan", plan_file({"lora": 16, "qlora": 16}))
+
+
+@case("train.qlora_double_quant")
+def _():
+    # One setting for memory and step (it was two assumptions, step.nf4_double_quant and
+    # memory.nf4_double_quant, that --set could set apart): off, the NF4 constants are fp32, 0.5
+    # bits a weight instead of 0.127 (QLoRA sec. 3), and the two absmax kernels are gone.
+    on = ok_json(*LORA_1B, "--qlora", "16")
+    off = ok_json(*LORA_1B, "--qlora", "16", "--double-quant=false")
+    check(off["per_gpu_bytes"] > on["per_gpu_bytes"], "fp32 constants take more memory")
+    check(off["step_time_s"] < on["step_time_s"], "two fewer kernels per dequantisation")
+    fit_on = ok_json("fit", "--model", "llama-3.1-8b", "--gpu", "h100", "--qlora", "16")
+    fit_off = ok_json("fit", "--model", "llama-3.1-8b", "--gpu", "h100", "--qlora", "16",
+                      "--double-quant=false")
+    check(fit_on["config"]["double_quant"] is True and fit_off["config"]["double_quant"] is False,
+          "the config echoes it")
+    # 8B's decoder linears, (0.5 - 0.127) bits more each: 0.33 GB
+    extra = fit_off["per_gpu_bytes"] - fit_on["per_gpu_bytes"]
+    check(0.30e9 < extra < 0.36e9, f"the constants' difference: {extra / 1e9:.3f} GB")
+    bad(r"--double-quant is QLoRA's: give --qlora RANK", "fit", "--model", "llama-3.1-8b",
+        "--double-quant=false")
+    bad(r"unknown assumption|no assumption", "train", *LORA_1B[1:], "--qlora", "16", "--set",
+        "step.nf4_double_quant=false")

@@ -728,10 +728,10 @@ TEST_CASE("LoRA: the mechanisms move the step the right way") {
   p.config.lora_rank = 0;
   p.config.qlora_rank = 16;
   const step_breakdown ql = estimate_step(p);
-  p.assumptions.nf4_double_quant = false;
+  p.config.qlora_double_quant = false;
   CHECK(estimate_step(p).total < ql.total);
   // with data parallelism only the adapters' gradients are reduced: far less than a full model's
-  p.assumptions.nf4_double_quant = true;
+  p.config.qlora_double_quant = true;
   p.layout = {.dp = 8};
   p.config.seq = 256;
   p.config.global_batch = 8 * 2;

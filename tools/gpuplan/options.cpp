@@ -116,6 +116,10 @@ constexpr field training_table[] = {
      "Dropout layers storing 1-byte masks (GPT-3 / Megatron's GPT; off by default, as in Llama)", field_use::train},
     {"lora", "--lora", ft::count, "train", "LoRA fine-tuning with this rank (frozen base)", field_use::train},
     {"qlora", "--qlora", ft::count, "train", "QLoRA fine-tuning with this rank (4-bit NF4 base)", field_use::train},
+    {"double_quant", "--double-quant", ft::flag, "train",
+     "QLoRA's double quantisation of the NF4 constants (bitsandbytes bnb_4bit_use_double_quant; "
+     "on by default, as in the QLoRA paper; =false: off, 0.5 bits a weight of fp32 constants)",
+     field_use::train},
     {"lora_targets", "--lora-targets", ft::text, "train",
      with_names<"Matrices with adapters: ", lora_target, " (default all_linear)">, field_use::train},
     {"offload", "--offload", ft::text, "train", with_values<"CPU offload: ", offload_choices>, field_use::train},
@@ -555,6 +559,7 @@ struct library_name {
 constexpr library_name library_names[] = {
     {"training_config.lora_rank", "lora"},
     {"training_config.qlora_rank", "qlora"},
+    {"training_config.qlora_double_quant", "double_quant"},
     {"training_config.rampup_start", "rampup_batch_size"},
     {"training_config.rampup_increment", "rampup_batch_size"},
     {"training_config.rampup_samples", "rampup_batch_size"},
@@ -988,6 +993,7 @@ training_config training_from(const settings& s) {
                                   "kernels are already fused)", s.name("compile")));
   c.lora_rank = s.count("lora").value_or(0);
   c.qlora_rank = s.count("qlora").value_or(0);
+  c.qlora_double_quant = s.flag("double_quant").value_or(c.qlora_double_quant);
   if (c.lora_rank > 0 && c.qlora_rank > 0) {
     // LoRA and QLoRA are one choice: an adapter given on the command line replaces the plan's
     // (as every flag overrides the plan file); two on the same side conflict
@@ -1001,6 +1007,8 @@ training_config training_from(const settings& s) {
     else
       throw io::error(s.plan_file() + ": keys 'lora' and 'qlora' conflict: give one adapter");
   }
+  if (s.has("double_quant") && c.qlora_rank == 0)
+    throw usage_error(fmt::format("{} is QLoRA's: give --qlora RANK", s.name("double_quant")));
   c.validate();
   return c;
 }

@@ -201,12 +201,6 @@ constexpr void visit_fields(step_assumptions& s, V&& v) {
     "PEFT's LoraConfig.lora_dropout > 0: an nn.Dropout on each adapter's input (forward: "
           "read, write and a 1-byte mask; backward likewise). false: PEFT's default 0.0, an "
           "nn.Identity (no kernel).");
-  v("nf4_double_quant", s.nf4_double_quant,
-    "QLoRA's double quantisation (BitsAndBytesConfig bnb_4bit_use_double_quant, on in "
-          "Dettmers et al. 2023 Sec. 3; memory_assumptions::nf4_double_quant is the same setting "
-          "for memory): bitsandbytes' dequantize_4bit first dequantises the 8-bit absmax "
-          "(dequantize_blockwise, then `absmax += offset`: two more kernels before each weight's "
-          "dequantisation; bitsandbytes/functional.py).");
   v("clip_grad_norm", s.clip_grad_norm,
     "Global gradient-norm clipping reads every gradient once more (Megatron-LM --clip-grad "
           "1.0, its default).");
@@ -476,14 +470,9 @@ constexpr void visit_fields(memory_assumptions& s, V&& v) {
   v("nf4_block", s.nf4_block,
     "QLoRA NF4: one absmax per 64 weights (Dettmers et al. 2023, \"QLoRA\", sec. 3: "
           "blocksize 64; the constant nf4_block of specs/transformer.hpp).");
-  v("nf4_double_quant", s.nf4_double_quant,
-    "QLoRA double quantisation: the absmax constants are themselves quantised to 8 bits with "
-          "one fp32 constant per 256 of them, 0.127 bits per parameter instead of 0.5 (QLoRA, sec. "
-          "3; nf4_absmax_block of specs/transformer.hpp).");
   v("nf4_second_block", s.nf4_second_block,
-    "QLoRA double quantisation: the absmax constants are themselves quantised to 8 bits with "
-          "one fp32 constant per 256 of them, 0.127 bits per parameter instead of 0.5 (QLoRA, sec. "
-          "3; nf4_absmax_block of specs/transformer.hpp).");
+    "QLoRA double quantisation (training_config::qlora_double_quant): one fp32 constant per "
+          "256 8-bit absmax constants (QLoRA, sec. 3; nf4_absmax_block of specs/transformer.hpp).");
   v("fp8_weight_copies", s.fp8_weight_copies,
     "FP8 training with NVIDIA Transformer Engine keeps the bf16 (or fp32) parameter and "
           "caches FP8 copies of each GEMM weight across micro-batches: the FP8 weight and, on "

@@ -190,6 +190,7 @@ inline nlohmann::json to_json(const training_config& c) {
           {"dropout", c.dropout},
           {"lora", c.lora_rank},
           {"qlora", c.qlora_rank},
+          {"double_quant", c.qlora_double_quant},
           {"lora_targets", std::string(gpuplan::to_string(c.lora_targets))},
           {"offload", std::string(gpuplan::to_string(c.offload))},
           {"global_batch", c.global_batch},

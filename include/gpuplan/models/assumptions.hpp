@@ -63,10 +63,8 @@ struct memory_assumptions {
   /// QLoRA NF4: one absmax per 64 weights (Dettmers et al. 2023, "QLoRA", sec. 3: blocksize 64;
   /// the constant nf4_block of specs/transformer.hpp).
   int nf4_block = gpuplan::nf4_block;
-  /// QLoRA double quantisation: the absmax constants are themselves quantised to 8 bits with one
-  /// fp32 constant per 256 of them, 0.127 bits per parameter instead of 0.5 (QLoRA, sec. 3;
-  /// nf4_absmax_block of specs/transformer.hpp).
-  bool nf4_double_quant = true;
+  /// QLoRA double quantisation (training_config::qlora_double_quant): one fp32 constant per 256
+  /// 8-bit absmax constants (QLoRA, sec. 3; nf4_absmax_block of specs/transformer.hpp).
   int nf4_second_block = nf4_absmax_block;
 
   /// FP8 training with NVIDIA Transformer Engine keeps the bf16 (or fp32) parameter and caches

@@ -197,7 +197,7 @@ constexpr transformers_terms transformers_memory_terms(const transformer_spec& m
   // ---- model states -------------------------------------------------------------------------
   const double states = detail::optimizer_state_bytes(c.optimizer, a);
   double base_weights = p.dense * r.param;
-  if (c.qlora_rank > 0) base_weights = (p.dense - p.linear) * r.param + p.linear * detail::nf4_bytes(a);
+  if (c.qlora_rank > 0) base_weights = (p.dense - p.linear) * r.param + p.linear * detail::nf4_bytes(a, c.qlora_double_quant);
   double weights = base_weights, grads = 0.0, opt = 0.0;
   if (r.lora) {
     // PEFT adapters in fp32 (autocast_adapter_dtype=True), fp32 gradients, fp32 optimizer states.

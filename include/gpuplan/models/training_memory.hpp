@@ -47,11 +47,12 @@ constexpr double optimizer_state_bytes(optimizer_kind o, const memory_assumption
   return 0.0;
 }
 
-/// NF4 storage per parameter: 4 bits plus the quantisation constants (QLoRA sec. 3).
-constexpr double nf4_bytes(const memory_assumptions& a) {
+/// NF4 storage per parameter: 4 bits plus the quantisation constants (QLoRA sec. 3), with or
+/// without double quantisation (training_config::qlora_double_quant).
+constexpr double nf4_bytes(const memory_assumptions& a, bool double_quant) {
   const double constants_bits =
-      a.nf4_double_quant ? 8.0 / a.nf4_block + 32.0 / (1.0 * a.nf4_block * a.nf4_second_block)
-                         : 32.0 / a.nf4_block;
+      double_quant ? 8.0 / a.nf4_block + 32.0 / (1.0 * a.nf4_block * a.nf4_second_block)
+                   : 32.0 / a.nf4_block;
   return 0.5 + constants_bits / 8.0;
 }
 
@@ -191,7 +192,7 @@ constexpr state_bytes model_state_bytes(const rank_params& p, const parallel_lay
   // Weights as stored for compute.
   double wd = 0.0, we = 0.0;
   if (c.qlora_rank > 0) {
-    const double nf4 = nf4_bytes(a);
+    const double nf4 = nf4_bytes(a, c.qlora_double_quant);
     const double lin_e = p.linear * expert_share, lin_d = p.linear - lin_e;
     wd = (p.dense - lin_d) * w + lin_d * nf4;
     we = (p.expert - lin_e) * w + lin_e * nf4;

@@ -265,12 +265,6 @@ struct step_assumptions {
   /// write and a 1-byte mask; backward likewise). false: PEFT's default 0.0, an nn.Identity
   /// (no kernel).
   bool lora_dropout = false;
-  /// QLoRA's double quantisation (BitsAndBytesConfig bnb_4bit_use_double_quant, on in Dettmers
-  /// et al. 2023 Sec. 3; memory_assumptions::nf4_double_quant is the same setting for memory):
-  /// bitsandbytes' dequantize_4bit first dequantises the 8-bit absmax
-  /// (dequantize_blockwise, then `absmax += offset`: two more kernels before each weight's
-  /// dequantisation; bitsandbytes/functional.py).
-  bool nf4_double_quant = true;
 
   // ---- optimizer, offload, data --------------------------------------------------------------
   /// Global gradient-norm clipping reads every gradient once more (Megatron-LM --clip-grad 1.0,
@@ -931,7 +925,10 @@ constexpr double nf4_dequantize_seconds(const layer_inputs& in, double elements,
   if (!(elements > 0.0 && matrices > 0.0)) return 0.0;
   const double per = elements / matrices;
   double t = eager_ops_seconds(in.g, matrices, nf4_dequantize_bytes * per);
-  if (in.a->nf4_double_quant)
+  // double quantisation (training_config::qlora_double_quant): bitsandbytes' dequantize_4bit
+  // first dequantises the 8-bit absmax (dequantize_blockwise, then `absmax += offset`: two more
+  // kernels before each weight's dequantisation; bitsandbytes/functional.py)
+  if (in.c->qlora_double_quant)
     t += eager_ops_seconds(in.g, matrices, nf4_absmax_dequantize_bytes * per) +
          eager_ops_seconds(in.g, matrices, nf4_absmax_offset_bytes * per);
   return t;

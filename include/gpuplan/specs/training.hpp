@@ -138,6 +138,12 @@ struct training_config {
   bool dropout = false;
   int lora_rank = 0;   ///< > 0: LoRA fine-tuning: frozen base in `dtype`, trainable adapters
   int qlora_rank = 0;  ///< > 0: QLoRA: frozen base in 4-bit NF4, trainable adapters
+  /// QLoRA's double quantisation (transformers' BitsAndBytesConfig bnb_4bit_use_double_quant;
+  /// on in Dettmers et al. 2023, "QLoRA", sec. 3): the fp32 absmax of each 64 weights is itself
+  /// quantised to 8 bits with one fp32 constant per 256 of them. The memory model stores 0.127
+  /// bits of constants per weight instead of 0.5; the step model runs bitsandbytes' two extra
+  /// kernels that restore the absmax before each dequantisation. One setting for both.
+  bool qlora_double_quant = true;
   lora_target lora_targets = lora_target::all_linear;
   offload_kind offload = offload_kind::none;
   /// Sequences per optimizer step over all data-parallel ranks; 0: not given. When given it must
