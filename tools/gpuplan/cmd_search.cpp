@@ -357,10 +357,16 @@ table results_table(const training_search_report& r, const std::vector<search_ev
   return t;
 }
 
-chart::chart_spec front_chart(const std::vector<search_evaluation>& front, const std::string& title) {
+/// The front as a chart: each point labelled with its row of the front table ("1: 512 x
+/// H200-SXM-141GB"), so the picture and the table read together.
+chart::chart_spec front_chart(const training_search_report& r, const std::string& title) {
   chart::series pts{"Pareto front", {}, chart::style::points};
-  for (const search_evaluation& e : front)
+  int row = 0;
+  for (const search_evaluation& e : r.front) {
     pts.points.emplace_back(e.reserved_time().in(units::h) / 24.0, e.cost.cost.in(units::usd) / 1e6);
+    pts.labels.push_back(fmt::format("{}: {} x {}", ++row, e.config.layout.gpus(),
+                                     r.node_of(e).gpu.name.view()));
+  }
   chart::chart_spec c;
   c.title = title;
   c.x_label = "days to train (reserved: failures and checkpoints included)";
@@ -665,7 +671,7 @@ void print_search_text(const training_search_report& r, const search_options& o,
     fmt::print("\n#1 wins over #{} ({}) by {:.1f}% in {}; #{} is bound by {}\n", r.runner_up + 1,
                layout_text(r.top[r.runner_up].config.layout), 100.0 * (r.margin->ratio - 1.0),
                to_string(r.objective), r.runner_up + 1, describe(r.margin->runner_up_bottleneck));
-  if (r.front.size() >= 2) fmt::print("\n{}", chart::render_text(front_chart(r.front, title)));
+  if (r.front.size() >= 2) fmt::print("\n{}", chart::render_text(front_chart(r, title)));
 }
 
 int run_search(search_command& cmd) {
@@ -694,7 +700,7 @@ int run_search(search_command& cmd) {
   const std::string title = fmt::format("{}: time to train {} tokens against cost", model.name(), o.tokens_text);
   std::string chart_note;
   if (o.chart_file && !r.front.empty())
-    chart_note = chart::render_file(front_chart(r.front, title), *o.chart_file, s.name("chart")).message;
+    chart_note = chart::render_file(front_chart(r, title), *o.chart_file, s.name("chart")).message;
   if (cmd.json)
     print_json(io::to_json(r));
   else
