@@ -48,6 +48,12 @@ std::string exact(double v) {
   return buf;
 }
 
+std::string fmt_integer(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f", v);
+  return buf;
+}
+
 std::string time_label(double unix_s, double span) {
   const auto t = static_cast<std::time_t>(std::floor(unix_s));
   std::tm tm{};
@@ -222,7 +228,10 @@ void write_x_axis(const chart_spec& c, const plot_area& a, std::size_t label_w, 
     // each tick centred under its column; one that would overlap the previous one is skipped
     std::size_t free_from = 0;
     for (double v : at) {
-      const std::string t = xl(v);
+      // a whole number (a GPU count) as written: 12288, not 1.229e+04
+      const std::string t = !c.x_is_time && v == std::floor(v) && std::fabs(v) < 1e9
+                                ? fmt_integer(v)
+                                : xl(v);
       const double frac = (a.x.to(v) - a.x.lo) / (a.x.hi - a.x.lo);
       const auto col = static_cast<std::size_t>(
           std::min(static_cast<double>(a.W - 1), std::max(0.0, std::floor(frac * static_cast<double>(a.W)))));
