@@ -54,3 +54,28 @@ def _():
           "the header says which price is which")
     check(ok_json(*_SERVE_8B, "--gpu", "h100")["rate_req_per_s"] is None, "no rate: null")
     bad(r"--rate must be positive", *_SERVE_8B, "--rate", "0")
+
+
+@case("serve.latency_percentiles_vllm_layout")
+def _():
+    # `serve` prints its latencies as vLLM's benchmark_serving does (Mean/Median/P99 of TTFT,
+    # TPOT, ITL, E2EL), from the model's own figures; TPOT/ITL have no modelled spread, so their
+    # percentiles are said to be not modelled, never printed as copies of the mean.
+    args = ["serve", "--model", "llama-3.1-8b", "--gpu", "h100", "--concurrency", "64"]
+    text = ok(*args).out
+    p = ok_json(*args)  # the point's keys at the top level
+
+    def value(label):
+        m = re.search(r"^  " + re.escape(label) + r"\s+([\d.]+)$", text, re.M)
+        check(m, f"a line '{label}' with a number: {text[:1500]!r}")
+        return float(m.group(1))
+
+    for label, key in [("Mean TTFT (ms):", "ttft_s"), ("Median TTFT (ms):", "ttft_p50_s"),
+                       ("P99 TTFT (ms):", "ttft_p99_s"), ("Mean TPOT (ms):", "tpot_s"),
+                       ("Mean ITL (ms):", "itl_s"), ("Mean E2EL (ms):", "e2e_s"),
+                       ("Median E2EL (ms):", "e2e_p50_s"), ("P99 E2EL (ms):", "e2e_p99_s")]:
+        near(value(label), p[key] * 1e3, 0.006, f"{label} = JSON {key}")
+    check(p["ttft_p99_s"] > p["ttft_p50_s"], "TTFT has a modelled spread (the prefill queue)")
+    check(re.search(r"^  Median, P99 TPOT \(ms\):\s+not modelled$", text, re.M), "TPOT: not modelled")
+    check(re.search(r"^  Median, P99 ITL \(ms\):\s+not modelled$", text, re.M), "ITL: not modelled")
+    check(not re.search(r"P99 (TPOT|ITL) \(ms\):\s+[\d.]", text), "no made-up TPOT/ITL percentile")
