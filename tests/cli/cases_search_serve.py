@@ -24,7 +24,7 @@ def _():
     check(l40s, "the L40S ranked by throughput")
     for r in l40s:
         check(r["priced"] is False and r["cost_per_million_tokens"] is None
-              and r["cost_per_million_input_tokens"] is None, f"unknown costs: {r!r}")
+              and r["cost_per_million_input_tokens_usd"] is None, f"unknown costs: {r!r}")
 
 
 @case("search_serve.input_output_prices_and_rate")
@@ -36,9 +36,9 @@ def _():
         f = r["prefill_fraction"]
         check(0 < f < 1, f"prefill share {f}")
         # the split adds up to the whole GPU-time charged to output tokens (contract figure)
-        near(r["cost_per_million_input_tokens"] * 1024 / 256 + r["cost_per_million_output_tokens"],
+        near(r["cost_per_million_input_tokens_usd"] * 1024 / 256 + r["cost_per_million_output_tokens_usd"],
              r["cost_per_million_tokens"], 1e-9 * r["cost_per_million_tokens"], "in + out = all")
-        near(r["cost_per_million_output_tokens"], r["cost_per_million_tokens"] * (1 - f),
+        near(r["cost_per_million_output_tokens_usd"], r["cost_per_million_tokens"] * (1 - f),
              1e-9 * r["cost_per_million_tokens"], "decode share on output tokens")
         # replicas: ceil(rate / one replica's requests/s); requests/s = output tokens/s / 256
         per_replica = r["output_tokens_per_s_per_gpu"] * r["gpus_per_replica"] / 256

@@ -876,7 +876,10 @@ inline monitoring_files read_monitoring_files(const std::vector<std::string>& fi
 // ---- JSON ----------------------------------------------------------------------------------------
 
 /// {"id", "mean", "peak", "p95", "peak_to_average", "bands": {"under_30", "30_70", "70_90",
-/// "90_95", "over_95"}, "samples", "observed_s", "gaps", "idle", "memory_mean_bytes",
+/// "90_95", "over_95"} (contract keys, named after the default edges), "band_shares": the same
+/// shares named after their bands {"waste", "low", "healthy", "high", "overload"} (the names
+/// gpuplan capacity's bands have; their edges are the report's "band_edges"), "samples",
+/// "observed_s", "gaps", "idle", "memory_mean_bytes",
 /// "memory_peak_bytes", "power_mean_watts", "power_peak_watts", "energy_joules",
 /// "throughput_mean_per_s", "throughput_peak_per_s"}; utilisation as
 /// fractions (0.87 = 87%).
@@ -890,6 +893,11 @@ inline nlohmann::json to_json(const gpu_usage& u) {
   j["bands"] = {{"under_30", u.bands.under_30}, {"30_70", u.bands.b30_70},
                 {"70_90", u.bands.b70_90},      {"90_95", u.bands.b90_95},
                 {"over_95", u.bands.over_95}};
+  j["band_shares"] = {{std::string(band_name(utilization_band::waste)), u.bands.under_30},
+                      {std::string(band_name(utilization_band::low)), u.bands.b30_70},
+                      {std::string(band_name(utilization_band::healthy)), u.bands.b70_90},
+                      {std::string(band_name(utilization_band::high)), u.bands.b90_95},
+                      {std::string(band_name(utilization_band::overload)), u.bands.over_95}};
   j["samples"] = u.samples;
   j["observed_s"] = u.observed.in(units::s);
   j["gaps"] = u.gaps;
@@ -924,6 +932,11 @@ inline nlohmann::json to_json(const usage_report& r) {
   j["under_used_gpus"] = r.findings.under_used;
   j["start_unix_s"] = r.start_time;
   j["end_unix_s"] = r.end_time;
+  // the edges of the bands band_shares counts (fractions, as utilization_bands holds them)
+  j["band_edges"] = {{"waste_below_fraction", r.bands.waste_below},
+                     {"healthy_from_fraction", r.bands.healthy_from},
+                     {"healthy_to_fraction", r.bands.healthy_to},
+                     {"overload_above_fraction", r.bands.overload_above}};
   return j;
 }
 

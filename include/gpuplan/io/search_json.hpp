@@ -134,7 +134,8 @@ inline nlohmann::json to_json(const training_search_report& r) {
 
 /// One result of a serving search (an entry of "results"). "cost_per_million_tokens" (contract)
 /// is USD per million output tokens with the whole GPU-time charged to them; the split by
-/// prefill and decode is "cost_per_million_input_tokens" and "cost_per_million_output_tokens",
+/// prefill and decode is "cost_per_million_input_tokens_usd" and
+/// "cost_per_million_output_tokens_usd",
 /// "prefill_fraction" the share of GPU-time prefilling. Costs are null without a price.
 /// With a rate (> 0), "sizing": {"rate_req_per_s", "replicas", "gpus", "cost_per_hour_usd"}.
 inline nlohmann::json to_json(const serving_search_space& s, const serving_search_result& x,
@@ -156,8 +157,8 @@ inline nlohmann::json to_json(const serving_search_space& s, const serving_searc
           {"priced", x.priced},
           {"cost_per_million_tokens", finite_or_null(x.cost_per_million_tokens)},
           {"prefill_fraction", x.prefill_fraction},
-          {"cost_per_million_input_tokens", finite_or_null(x.cost_per_million_input_tokens)},
-          {"cost_per_million_output_tokens", finite_or_null(x.cost_per_million_output_tokens)}};
+          {"cost_per_million_input_tokens_usd", finite_or_null(x.cost_per_million_input_tokens)},
+          {"cost_per_million_output_tokens_usd", finite_or_null(x.cost_per_million_output_tokens)}};
   if (rate_per_s > 0) {
     const serving_sizing z = size_for_rate(x, rate_per_s);
     j["sizing"] = {{"rate_req_per_s", z.rate_per_s},
