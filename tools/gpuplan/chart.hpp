@@ -105,7 +105,10 @@ std::filesystem::path script_path_for(const std::filesystem::path& image);
 /// The .dat file's name for `image` (plan.png -> plan.dat).
 std::filesystem::path data_path_for(const std::filesystem::path& image);
 
-/// The gnuplot script that draws `c` from `data_file` into `image` (SVG or PNG by extension).
+/// The gnuplot script that draws `c` from `data_file` into `image` (SVG or PNG by extension):
+/// its first line names the script as render_file writes it (script_path_for), then xrange and
+/// yrange (ranges_for_file), xtics at x_ticks, the bands, a label at each labelled point.
+/// Throws std::invalid_argument as render_text does (nothing to draw, a log axis value <= 0).
 std::string gnuplot_script(const chart_spec& c, const std::filesystem::path& data_file,
                            const std::filesystem::path& image);
 /// The data file read by the script: one block per series (gnuplot `index` i), x and y columns.
