@@ -4,6 +4,7 @@
 
 #include "../../tools/gpuplan/chart.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -11,6 +12,8 @@
 #include <iterator>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 using namespace gpuplan::cli::chart;
 
@@ -166,4 +169,147 @@ TEST_CASE("Strings in a gnuplot script are single-quoted text", "[chart][securit
   CHECK_THAT(script, Catch::Contains("plot './|data.dat' index 0"));
   CHECK_THAT(script, Catch::Contains("noenhanced"));
   CHECK(gnuplot_data(c).find("# GPU `id` $(x)\n") != std::string::npos);
+}
+
+namespace {
+/// The text chart's plot rows (those with the '|' axis), the marker columns found in each.
+std::vector<std::string> plot_rows(const std::string& t) {
+  std::vector<std::string> rows;
+  std::istringstream in(t);
+  for (std::string line; std::getline(in, line);)
+    if (line.find(" |") != std::string::npos || (!line.empty() && line[0] == '|'))
+      rows.push_back(line.substr(line.find('|') + 1));
+  return rows;
+}
+
+/// The Pareto front of docs/cli.md's Megatron search example: days to train against million USD.
+chart_spec pareto_chart() {
+  chart_spec c;
+  c.title = "front";
+  c.x_label = "days";
+  c.y_label = "cost";
+  series s{"Pareto front", {}, style::points};
+  s.points = {{16.99, 1.129}, {20.4, 0.698779}, {39.4, 0.675159}, {76.0, 0.651089}, {151.9, 0.650952}};
+  s.labels = {"1: 512 x H200", "2: 512 x H100", "3: 256 x H100", "4: 128 x H100", "5: 64 x H100"};
+  c.data = {s};
+  return c;
+}
+
+/// The value of a "set NAME [lo:hi]" line of a script.
+std::pair<double, double> range_of(const std::string& script, const std::string& name) {
+  const std::string key = "set " + name + " [";
+  const std::size_t at = script.find(key);
+  REQUIRE(at != std::string::npos);
+  const std::size_t colon = script.find(':', at), close = script.find(']', at);
+  return {std::stod(script.substr(at + key.size(), colon - at - key.size())),
+          std::stod(script.substr(colon + 1, close - colon - 1))};
+}
+}  // namespace
+
+TEST_CASE("Text Pareto chart draws every point, the rightmost (cheapest) one included",
+          "[chart][text]") {
+  // Before: the point at the x axis's right end fell outside the last column and was dropped.
+  for (bool log_x : {false, true}) {
+    chart_spec c = pareto_chart();
+    c.log_x = log_x;
+    const std::string t = render_text(c);
+    const std::vector<std::string> rows = plot_rows(t);
+    REQUIRE(rows.size() == 16);
+    int markers_seen = 0;
+    std::size_t rightmost = 0;
+    for (const std::string& r : rows) {
+      markers_seen += static_cast<int>(std::count(r.begin(), r.end(), '*'));
+      const std::size_t last = r.rfind('*');
+      if (last != std::string::npos) rightmost = std::max(rightmost, last);
+    }
+    CHECK(markers_seen == 5);
+    // the cheapest point is in the last column, on the bottom row
+    CHECK(rows.back().rfind('*') == rows.back().size() - 1);
+    CHECK(rightmost == rows.back().size() - 1);
+    // the x axis's labels span the data: its first and last values
+    CHECK_THAT(t, Catch::Contains("16.99"));
+    CHECK_THAT(t, Catch::Contains("151.9"));
+    // the labels listed with their points
+    CHECK_THAT(t, Catch::Contains("* 5: 64 x H100 at (151.9, 0.651)"));
+  }
+}
+
+TEST_CASE("Text chart ticks at explicit x values (a scaling sweep's GPU counts)", "[chart][text]") {
+  chart_spec c;
+  c.title = "scaling";
+  c.x_label = "GPUs";
+  c.y_label = "tokens/s per GPU";
+  c.log_x = true;
+  c.y_min = 0.0;
+  c.data = {series{"tokens/s per GPU", {{1024, 3000}, {2048, 2900}, {4096, 2700}}, style::lines}};
+  c.x_ticks = {1024, 2048, 4096};
+  const std::string t = render_text(c);
+  std::istringstream in(t);
+  std::string line, ticks;
+  while (std::getline(in, line))
+    if (line.find("+---") != std::string::npos) std::getline(in, ticks);
+  CHECK_THAT(ticks, Catch::Contains("1024"));
+  CHECK_THAT(ticks, Catch::Contains("2048"));
+  CHECK_THAT(ticks, Catch::Contains("4096"));
+}
+
+TEST_CASE("gnuplot script: ranges cover the data with a margin, ticks, labels, its own name",
+          "[chart][gnuplot]") {
+  SECTION("scaling: a log x axis spans the GPU counts, not whole decades, ticks at each") {
+    chart_spec c;
+    c.x_label = "GPUs";
+    c.log_x = true;
+    c.y_min = 0.0;
+    c.data = {series{"tokens/s per GPU", {{1024, 3000}, {2048, 2900}, {4096, 2700}}, style::lines}};
+    c.x_ticks = {1024, 2048, 4096};
+    const std::string gp = gnuplot_script(c, "scaling.dat", "out/scaling.png");
+    const auto [xl, xh] = range_of(gp, "xrange");
+    CHECK(xl < 1024);
+    CHECK(xl > 900);  // not gnuplot's decade (1000 or below)
+    CHECK(xh > 4096);
+    CHECK(xh < 4700);  // not 10000
+    const auto [yl, yh] = range_of(gp, "yrange");
+    CHECK(yl == 0.0);  // the y_min asked for
+    CHECK(yh > 3000);
+    CHECK_THAT(gp, Catch::Contains("set xtics (1024, 2048, 4096)"));
+    // the comment names the script as written beside the image (scaling.gp, not scaling.png.gp)
+    CHECK_THAT(gp, Catch::Contains("# gpuplan chart: gnuplot 'scaling.gp'"));
+    CHECK(script_path_for("out/scaling.png") == std::filesystem::path("out/scaling.gp"));
+  }
+  SECTION("Pareto: points drawn large, each labelled where it is") {
+    const std::string gp = gnuplot_script(pareto_chart(), "front.dat", "front.svg");
+    CHECK_THAT(gp, Catch::Contains("with points pt 7 ps 1.8"));
+    CHECK_THAT(gp, Catch::Contains("set label 1 '1: 512 x H200' at first 16.99, first 1.129"));
+    CHECK_THAT(gp, Catch::Contains("set label 5 '5: 64 x H100' at first 151.9, first 0.650952 right"));  // kept inside
+    const auto [xl, xh] = range_of(gp, "xrange");
+    CHECK(xl < 16.99);
+    CHECK(xh > 151.9);
+    const auto [yl, yh] = range_of(gp, "yrange");
+    CHECK(yl < 0.650952);
+    CHECK(yh > 1.129);
+  }
+  SECTION("utilisation: a time axis keeps its seconds, and says which clock") {
+    chart_spec c = utilisation_chart();
+    c.time_zone = "local time as logged (no zone in the file)";
+    const std::string gp = gnuplot_script(c, "u.dat", "u.png");
+    const auto [xl, xh] = range_of(gp, "xrange");
+    CHECK(xl <= 1795442400.0);  // to the second, not 1.80e+09
+    CHECK(xl > 1795442400.0 - 60);
+    CHECK(xh >= 1795442400.0 + 5 * 119);
+    CHECK_THAT(gp, Catch::Contains("set xlabel 'time (local time as logged (no zone in the file))'"));
+    CHECK_THAT(render_text(c), Catch::Contains("time (local time as logged"));
+  }
+}
+
+TEST_CASE("The script written without gnuplot names itself in its comment", "[chart][gnuplot]") {
+  const std::filesystem::path dir = std::filesystem::path(GPUPLAN_BINARY_DIR) / "chart-test-gpname";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  path_guard g;
+  setenv("PATH", "/nonexistent", 1);
+  const file_result r = render_file(pareto_chart(), dir / "front.png");
+  REQUIRE(std::filesystem::exists(r.script));
+  const std::string script = slurp(r.script);
+  CHECK_THAT(script, Catch::Contains("# gpuplan chart: gnuplot '" + r.script.filename().string() + "'"));
+  CHECK_THAT(script, Catch::Contains("front.dat"));
 }

@@ -51,6 +51,18 @@ TEST_CASE("Timestamps, values and units", "[monitoring][parse]") {
   CHECK(t == 0.0);
   CHECK_FALSE(io::detail::parse_timestamp("2026/13/01 00:00:00", t));
   CHECK_FALSE(io::detail::parse_timestamp("yesterday", t));
+  // a time without a zone (nvidia-smi's, the host's local time) is kept as written and said so;
+  // one with a zone, or Unix seconds, is UTC
+  bool zoned = true;
+  REQUIRE(io::detail::parse_timestamp("2026/11/23 14:00:00.000", t, &zoned));
+  CHECK_FALSE(zoned);
+  CHECK(t == 1795442400.0);
+  for (const char* utc : {"2026-11-23T14:00:00Z", "2026-11-23 15:00:00+01:00", "1795442400",
+                          "2026-11-23 14:00:00 UTC"}) {
+    zoned = false;
+    REQUIRE(io::detail::parse_timestamp(utc, t, &zoned));
+    CHECK(zoned);
+  }
   const std::string f = "x.csv";
   const io::detail::csv_place at{&f, 3};
   CHECK(io::detail::read_percent("87 %", "u", at) == Approx(0.87));
@@ -69,6 +81,7 @@ TEST_CASE("nvidia-smi CSV with units: four GPUs in four bands", "[monitoring][nv
   const monitoring_data d = read_monitoring_file(dir + "nvidia-smi-units.csv");
   CHECK(d.format == monitoring_format::nvidia_smi);
   CHECK(d.samples.size() == 480);
+  CHECK(d.times_without_zone == 480);  // nvidia-smi writes local time, no zone
   const usage_report r = analyze_usage(d.samples);
   REQUIRE(r.gpus.size() == 4);
   // GPU 0: 85% throughout.

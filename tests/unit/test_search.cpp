@@ -3,6 +3,7 @@
 // where the layouts experts published for large runs rank in the searched space.
 #include <gpuplan/catalog.hpp>
 #include <gpuplan/plan/search.hpp>
+#include <gpuplan/plan/search_report.hpp>
 #include <gpuplan/plan/training_cost.hpp>
 
 #include "../catch.hpp"
@@ -500,8 +501,39 @@ TEST_CASE("serving search: ranked by cost per million tokens, SLO met, determini
   const serving_search_report t = search_serving(s, 8);
   for (std::size_t i = 1; i < t.view().size(); ++i)
     CHECK(t.view()[i - 1].tokens_per_s_per_gpu >= t.view()[i].tokens_per_s_per_gpu);
+  // input and output tokens priced apart: the GPU-time split by the prefill share (the replica's
+  // request rate x the prompt's prefill time), each share over its own tokens
+  s.objective = serving_objective::cost_per_million_tokens;
+  for (const serving_search_result& x : search_serving(s, 8).view()) {
+    CHECK(x.priced);
+    CHECK(x.prefill_fraction > 0.0);
+    CHECK(x.prefill_fraction < 1.0);
+    serving_plan p = s.base;
+    p.node = nodes[x.node];
+    p.layout = x.layout;
+    p.config.weight_dtype = x.weights;
+    p.compute_dtype = x.compute;
+    CHECK(x.prefill_fraction ==
+          Approx(x.point.requests_per_s.value * prefill_time(p, 1024).value));
+    const double usd_per_gpu_s = x.price.value;  // USD per GPU-second (base unit)
+    const double out_per_gpu = x.point.output_tokens_per_s_per_gpu.value;
+    CHECK(x.cost_per_million_output_tokens ==
+          Approx(usd_per_gpu_s * (1 - x.prefill_fraction) / out_per_gpu * 1e6));
+    CHECK(x.cost_per_million_input_tokens ==
+          Approx(usd_per_gpu_s * x.prefill_fraction / (out_per_gpu * 1024.0 / 256.0) * 1e6));
+    // the two shares add up to the whole GPU-time: output tokens priced at the old figure
+    CHECK(x.cost_per_million_input_tokens * 1024.0 / 256.0 + x.cost_per_million_output_tokens ==
+          Approx(x.cost_per_million_tokens));
+    // sized for a rate: enough replicas for it, one fewer is not
+    const serving_sizing z = size_for_rate(x, 10.0);
+    const auto replicas = static_cast<double>(z.replicas);
+    CHECK(replicas * x.point.requests_per_s.value >= 10.0);
+    CHECK((replicas - 1) * x.point.requests_per_s.value < 10.0);
+    CHECK(z.gpus == z.replicas * x.layout.tp * x.layout.pp);
+    CHECK(z.cost_per_hour_usd == Approx(static_cast<double>(z.gpus) * x.price.in(units::usd_per_h)));
+  }
   // bad spaces name the field: a degree out of range (tp x pp overflowed int), a price that is
-  // not a number, a GPU without a book price even if no configuration on it meets the SLO
+  // not a number
   serving_search_space bad = s;
   const int huge_pp[] = {1 << 28};
   bad.pp = huge_pp;
@@ -510,11 +542,35 @@ TEST_CASE("serving search: ranked by cost per million tokens, SLO met, determini
   const money_rate nan_price[] = {money_rate::from_base(std::nan("")), money_rate{}};
   bad.price_per_gpu_hour = nan_price;
   CHECK_THROWS_WITH(search_serving(bad, 8), Catch::Matchers::Contains("price_per_gpu_hour"));
-  bad = s;
-  const node_spec l40s[] = {catalog::pcie_8x_l40s};
-  bad.nodes = l40s;
-  bad.slo = {.ttft = 1e-9 * units::s, .tpot = 1e-9 * units::s};  // nothing meets it
-  CHECK_THROWS_WITH(search_serving(bad, 8), Catch::Matchers::Contains("L40S"));
+  // A GPU without a book price (the L40S) is noted, never an error (issue 26: one unpriced GPU
+  // aborted a search over four): left out of a cost ranking, ranked by throughput with its costs
+  // unknown (NaN), and the priced GPUs are ranked as before.
+  const node_spec mixed[] = {catalog::dgx_h100, catalog::pcie_8x_l40s};
+  serving_search_space some = s;
+  some.nodes = mixed;
+  const int tp1[] = {1};
+  some.tp = tp1;
+  some.base.model = catalog::llama31_8b;
+  some.objective = serving_objective::cost_per_million_tokens;
+  const serving_search_report by_cost = search_serving(some, 8);
+  REQUIRE(by_cost.unpriced.size() == 1);
+  CHECK(by_cost.unpriced[0] == 1);
+  CHECK(by_cost.unpriced_skipped > 0);
+  REQUIRE_FALSE(by_cost.view().empty());
+  for (const serving_search_result& x : by_cost.view()) CHECK(x.node == 0);
+  some.objective = serving_objective::tokens_per_gpu;
+  const serving_search_report by_speed = search_serving(some, 8);
+  CHECK(by_speed.unpriced_skipped == 0);
+  bool l40s_ranked = false;
+  for (const serving_search_result& x : by_speed.view())
+    if (x.node == 1) {
+      l40s_ranked = true;
+      CHECK_FALSE(x.priced);
+      CHECK(std::isnan(x.cost_per_million_tokens));
+      CHECK(std::isnan(x.cost_per_million_input_tokens));
+      CHECK(std::isnan(size_for_rate(x, 1.0).cost_per_hour_usd));
+    }
+  CHECK(l40s_ranked);
 }
 
 TEST_CASE("serving search: TP over PCIe is timed as gpuplan serve times it; invalid ones say why") {

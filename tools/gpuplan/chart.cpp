@@ -40,6 +40,20 @@ std::string number(double v) {
   return buf;
 }
 
+/// A number a script reads back: enough digits for a Unix time to the second (1.8e9) and for a
+/// price to the cent.
+std::string exact(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.12g", v);
+  return buf;
+}
+
+std::string fmt_integer(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f", v);
+  return buf;
+}
+
 std::string time_label(double unix_s, double span) {
   const auto t = static_cast<std::time_t>(std::floor(unix_s));
   std::tm tm{};
@@ -147,11 +161,20 @@ void draw_series(const series& sr, char m, plot_area& a) {
   std::sort(pts.begin(), pts.end());
   if (pts.empty()) return;
   std::size_t k = 0;
+  // The right edge of the last column is the axis's end: a point exactly there (the rightmost
+  // point of the data, which sets the end) belongs to the last column. Compared on the axis's
+  // own scale with a rounding allowance, as x1 comes back through pow() on a log axis and can
+  // fall a hair short of the point (the Pareto chart dropped its cheapest point so).
+  const double edge_slack = 1e-9 * (a.x.hi - a.x.lo);
+  auto in_column = [&](double px, std::size_t j, double x1) {
+    if (px < x1) return true;
+    return j + 1 == a.W && a.x.to(px) <= a.x.hi + edge_slack;
+  };
   for (std::size_t j = 0; j < a.W; ++j) {
     const double x0 = a.col_x(j, 0.0), x1 = a.col_x(j, 1.0);
     // points inside this column: draw their span
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    while (k < pts.size() && pts[k].first < x1) {
+    while (k < pts.size() && in_column(pts[k].first, j, x1)) {
       if (pts[k].first >= x0) {
         lo = std::min(lo, pts[k].second);
         hi = std::max(hi, pts[k].second);
@@ -184,20 +207,48 @@ void write_x_axis(const chart_spec& c, const plot_area& a, std::size_t label_w, 
                   std::ostringstream& out) {
   const double span = a.x.from(a.x.hi) - a.x.from(a.x.lo);
   auto xl = [&](double v) { return c.x_is_time ? time_label(v, span) : number(v); };
-  const std::string l = xl(a.x.from(a.x.lo)), m = xl(a.x.from((a.x.lo + a.x.hi) / 2)),
-                    r = xl(a.x.from(a.x.hi));
   std::string ticks(static_cast<std::size_t>(width), ' ');
   auto place = [&](std::size_t at, const std::string& s) {
     at = std::min(at, ticks.size() > s.size() ? ticks.size() - s.size() : 0);
     ticks.replace(at, s.size(), s);
   };
-  place(label_w + 2, l);
-  place(label_w + 2 + a.W / 2 - m.size() / 2, m);
-  place(label_w + 2 + a.W - r.size(), r);
+  std::vector<double> at;  // the ticks inside the axis, in order
+  for (double v : c.x_ticks)
+    if (std::isfinite(v) && (!c.log_x || v > 0) && a.x.to(v) >= a.x.lo - 1e-9 * (a.x.hi - a.x.lo) &&
+        a.x.to(v) <= a.x.hi + 1e-9 * (a.x.hi - a.x.lo))
+      at.push_back(v);
+  std::sort(at.begin(), at.end());
+  if (at.empty()) {
+    const std::string l = xl(a.x.from(a.x.lo)), m = xl(a.x.from((a.x.lo + a.x.hi) / 2)),
+                      r = xl(a.x.from(a.x.hi));
+    place(label_w + 2, l);
+    place(label_w + 2 + a.W / 2 - m.size() / 2, m);
+    place(label_w + 2 + a.W - r.size(), r);
+  } else {
+    // each tick centred under its column; one that would overlap the previous one is skipped
+    std::size_t free_from = 0;
+    for (double v : at) {
+      // a whole number (a GPU count) as written: 12288, not 1.229e+04
+      const std::string t = !c.x_is_time && v == std::floor(v) && std::fabs(v) < 1e9
+                                ? fmt_integer(v)
+                                : xl(v);
+      const double frac = (a.x.to(v) - a.x.lo) / (a.x.hi - a.x.lo);
+      const auto col = static_cast<std::size_t>(
+          std::min(static_cast<double>(a.W - 1), std::max(0.0, std::floor(frac * static_cast<double>(a.W)))));
+      std::size_t start = label_w + 2 + col;
+      start = start >= t.size() / 2 ? start - t.size() / 2 : 0;
+      start = std::min(start, ticks.size() > t.size() ? ticks.size() - t.size() : 0);
+      if (start < free_from) continue;
+      place(start, t);
+      free_from = start + t.size() + 1;
+    }
+  }
   while (!ticks.empty() && ticks.back() == ' ') ticks.pop_back();
   out << ticks << '\n';
   if (!c.x_label.empty())
-    out << center(c.x_label + (c.x_is_time ? " (UTC)" : ""), static_cast<std::size_t>(width)) << '\n';
+    out << center(c.x_label + (c.x_is_time ? " (" + c.time_zone + ")" : ""),
+                  static_cast<std::size_t>(width))
+        << '\n';
 }
 
 /// The series' markers and names, wrapped at `width`, then the bands' labels.
@@ -212,6 +263,13 @@ void write_legend(const chart_spec& c, int width, std::ostringstream& out) {
     legend += (legend.empty() ? "" : "   ") + item;
   }
   if (!legend.empty()) out << legend << '\n';
+  for (std::size_t si = 0; si < c.data.size(); ++si) {
+    const series& sr = c.data[si];
+    if (sr.labels.size() != sr.points.size() || sr.points.size() > max_text_labels) continue;
+    for (std::size_t i = 0; i < sr.points.size(); ++i)
+      out << markers[si % sizeof markers] << ' ' << sr.labels[i] << " at ("
+          << number(sr.points[i].first) << ", " << number(sr.points[i].second) << ")\n";
+  }
   for (const band& b : c.bands)
     out << "- - " << b.label << ": "
         << (b.from == b.to ? number(b.from) : number(b.from) + " to " + number(b.to)) << '\n';
@@ -439,22 +497,34 @@ template <class Source>
 std::string script_text(const chart_spec& c, const std::filesystem::path& image,
                         const std::string& output, const std::string& preamble, Source source) {
   std::ostringstream s;
-  s << "# gpuplan chart: gnuplot " << gp_quote(image.filename().string() + ".gp") << '\n';
+  s << "# gpuplan chart: gnuplot " << gp_quote(script_path_for(image).filename().string()) << '\n';
   s << terminal_for(image) << '\n';
   s << preamble;
   s << "set output " << output << '\n';
   if (!c.title.empty()) s << "set title " << gp_quote(c.title) << '\n';
-  if (!c.x_label.empty()) s << "set xlabel " << gp_quote(c.x_label + (c.x_is_time ? " (UTC)" : "")) << '\n';
+  if (!c.x_label.empty())
+    s << "set xlabel " << gp_quote(c.x_label + (c.x_is_time ? " (" + c.time_zone + ")" : "")) << '\n';
   if (!c.y_label.empty()) s << "set ylabel " << gp_quote(c.y_label) << '\n';
   s << "set grid\nset key below\n";
   if (c.x_is_time) s << "set xdata time\nset timefmt '%s'\nset format x '%H:%M'\n";
   if (c.log_x) s << "set logscale x\n";
   if (c.log_y) s << "set logscale y\n";
-  auto range = [&](const std::optional<double>& lo, const std::optional<double>& hi) {
-    return "[" + (lo ? number(*lo) : std::string("*")) + ":" + (hi ? number(*hi) : std::string("*")) + "]";
-  };
-  if (c.x_min || c.x_max) s << "set xrange " << range(c.x_min, c.x_max) << '\n';
-  if (c.y_min || c.y_max) s << "set yrange " << range(c.y_min, c.y_max) << '\n';
+  // the ranges of the data with a margin, not gnuplot's autoscale (which rounds a log axis out to
+  // whole decades and puts a point on the border)
+  const file_ranges fr = ranges_for_file(c);
+  s << "set xrange [" << exact(fr.x_lo) << ":" << exact(fr.x_hi) << "]\n";
+  s << "set yrange [" << exact(fr.y_lo) << ":" << exact(fr.y_hi) << "]\n";
+  if (!c.x_ticks.empty()) {
+    s << "set xtics (";
+    bool first = true;
+    for (double v : c.x_ticks) {
+      if (!std::isfinite(v) || (c.log_x && v <= 0)) continue;
+      s << (first ? "" : ", ") << exact(v);
+      first = false;
+    }
+    s << ")\n";
+    if (c.log_x) s << "unset mxtics\n";
+  }
   int object = 1;
   for (std::size_t i = 0; i < c.bands.size(); ++i) {
     const band& b = c.bands[i];
@@ -471,11 +541,28 @@ std::string script_text(const chart_spec& c, const std::filesystem::path& image,
       << (b.from + b.to) / 2 << " offset 0,0.6 font ',9' tc rgb '" << color << "'\n";
     ++object;
   }
+  // point labels: `set label` with the quoted text (gp_quote), at the point, up and to its right
+  // (or, in the right half of the plot, to its left, so that the text stays inside the plot)
+  const auto x_axis_pos = [&](double v) {
+    return c.log_x ? (std::log10(v) - std::log10(fr.x_lo)) / (std::log10(fr.x_hi) - std::log10(fr.x_lo))
+                   : (v - fr.x_lo) / (fr.x_hi - fr.x_lo);
+  };
+  for (const series& sr : c.data) {
+    if (sr.labels.size() != sr.points.size()) continue;
+    for (std::size_t i = 0; i < sr.points.size(); ++i) {
+      const auto& [px, py] = sr.points[i];
+      if (!std::isfinite(px) || !std::isfinite(py) || sr.labels[i].empty()) continue;
+      const bool right_half = x_axis_pos(px) > 0.5;
+      s << "set label " << object++ << ' ' << gp_quote(sr.labels[i]) << " at first " << exact(px)
+        << ", first " << exact(py)
+        << (right_half ? " right offset char -1,0.6" : " left offset char 1,0.6") << " font ',9'\n";
+    }
+  }
   s << "plot ";
   for (std::size_t si = 0; si < c.data.size(); ++si) {
     if (si > 0) s << ", \\\n     ";
     s << source(si) << " using 1:2 with "
-      << (c.data[si].draw == style::points ? "points pt 7 ps 0.5"
+      << (c.data[si].draw == style::points ? "points pt 7 ps 1.8"
           : c.data[si].draw == style::steps ? "steps lw 1.5"
                                             : "lines lw 1.5")
       << " title " << gp_quote(c.data[si].name);
@@ -544,6 +631,30 @@ std::pair<int, std::string> run_gnuplot(const std::filesystem::path& gnuplot,
 
 }  // namespace
 
+std::filesystem::path script_path_for(const std::filesystem::path& image) {
+  std::filesystem::path p = image;
+  p.replace_extension();
+  return p.string() + ".gp";
+}
+
+std::filesystem::path data_path_for(const std::filesystem::path& image) {
+  std::filesystem::path p = image;
+  p.replace_extension();
+  return p.string() + ".dat";
+}
+
+file_ranges ranges_for_file(const chart_spec& c) {
+  axis x, y;
+  ranges(c, x, y);
+  const double mx = file_margin * (x.hi - x.lo), my = file_margin * (y.hi - y.lo);
+  file_ranges r;
+  r.x_lo = c.x_min ? *c.x_min : x.from(x.lo - mx);
+  r.x_hi = c.x_max ? *c.x_max : x.from(x.hi + mx);
+  r.y_lo = c.y_min ? *c.y_min : y.from(y.lo - my);
+  r.y_hi = c.y_max ? *c.y_max : y.from(y.hi + my);
+  return r;
+}
+
 std::string gnuplot_data(const chart_spec& c) {
   std::string out;
   for (std::size_t si = 0; si < c.data.size(); ++si) {
@@ -580,10 +691,8 @@ file_result render_file(const chart_spec& c, const std::filesystem::path& image,
   r.image = image;
   const std::filesystem::path gnuplot = find_gnuplot();
   if (gnuplot.empty()) {
-    std::filesystem::path stem = image;
-    stem.replace_extension();
-    r.data = stem.string() + ".dat";
-    r.script = stem.string() + ".gp";
+    r.data = data_path_for(image);
+    r.script = script_path_for(image);
     check_target(r.data, what);  // both refused before either is written
     check_target(r.script, what);
     const replaced data_before = write_file(r.data, gnuplot_data(c), what);

@@ -34,10 +34,18 @@ namespace gpuplan::cli::chart {
 
 enum class style { lines, points, steps };
 
+/// The most labelled points the text chart lists under its legend (a longer list is the table
+/// the command prints beside it).
+inline constexpr std::size_t max_text_labels = 16;
+
 struct series {
   std::string name;
   std::vector<std::pair<double, double>> points;  ///< (x, y), any order (sorted by x to draw)
   style draw = style::lines;
+  /// Empty, or one label per point (same order as `points`): written beside each point in the
+  /// file rendering (gnuplot `set label`); the text chart lists them under the legend, with
+  /// each point's (x, y), when the series has at most max_text_labels points.
+  std::vector<std::string> labels = {};
 };
 
 /// A horizontal band between two y values (from == to: a line), e.g. {0.7, 0.9, "healthy"}.
@@ -55,7 +63,12 @@ struct chart_spec {
   std::vector<band> bands;
   std::optional<double> y_min, y_max;  ///< default: from the data and the bands
   std::optional<double> x_min, x_max;  ///< default: from the data
-  bool x_is_time = false;  ///< x in Unix seconds: ticks as UTC times (HH:MM, or dates)
+  bool x_is_time = false;  ///< x in Unix seconds: ticks as times (HH:MM, or dates)
+  /// What the times on x are, shown beside the x label when x_is_time: "UTC" for times that
+  /// carried a zone, or "local time of the log" for a clock written without one (nvidia-smi's).
+  std::string time_zone = "UTC";
+  /// Explicit x tick positions (the GPU counts of a scaling sweep); empty: the renderer's own.
+  std::vector<double> x_ticks = {};
   bool log_x = false;
   bool log_y = false;
 };
@@ -76,7 +89,26 @@ struct file_result {
 /// Where gnuplot is on PATH (empty when it is not).
 std::filesystem::path find_gnuplot();
 
-/// The gnuplot script that draws `c` from `data_file` into `image` (SVG or PNG by extension).
+/// The x and y ranges a file rendering draws: the data (and bands) with a margin of
+/// file_margin of the span on each side (on a log axis, of the span of the logarithms), an
+/// explicit x_min/x_max/y_min/y_max taken as given. gnuplot's autoscale rounds a log axis out to
+/// whole decades (1000-10000 for data at 1024-4096); the script sets these instead.
+struct file_ranges {
+  double x_lo = 0, x_hi = 1, y_lo = 0, y_hi = 1;
+};
+inline constexpr double file_margin = 0.05;
+file_ranges ranges_for_file(const chart_spec& c);
+
+/// The .gp script's name for `image`: the image's name with the extension .gp (plan.png ->
+/// plan.gp), as render_file writes it beside the image when gnuplot is not installed.
+std::filesystem::path script_path_for(const std::filesystem::path& image);
+/// The .dat file's name for `image` (plan.png -> plan.dat).
+std::filesystem::path data_path_for(const std::filesystem::path& image);
+
+/// The gnuplot script that draws `c` from `data_file` into `image` (SVG or PNG by extension):
+/// its first line names the script as render_file writes it (script_path_for), then xrange and
+/// yrange (ranges_for_file), xtics at x_ticks, the bands, a label at each labelled point.
+/// Throws std::invalid_argument as render_text does (nothing to draw, a log axis value <= 0).
 std::string gnuplot_script(const chart_spec& c, const std::filesystem::path& data_file,
                            const std::filesystem::path& image);
 /// The data file read by the script: one block per series (gnuplot `index` i), x and y columns.

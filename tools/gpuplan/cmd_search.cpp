@@ -130,6 +130,9 @@ constexpr field serve_search_table[] = {
      "USD per GPU-hour: one for every --gpu, or one per --gpu, instead of the price book"},
     {"term", "--term", ft::text, "search", with_names<"Price term: ", price_term>},
     {"provider", "--provider", ft::text, "search", "Only this provider's prices"},
+    {"rate", "--rate", ft::number, "demand",
+     "Mean demand, requests/s (as gpuplan capacity's --rate): each configuration sized for it "
+     "(replicas, GPUs, $/hour)"},
 };
 
 struct search_command {
@@ -359,10 +362,16 @@ table results_table(const training_search_report& r, const std::vector<search_ev
   return t;
 }
 
-chart::chart_spec front_chart(const std::vector<search_evaluation>& front, const std::string& title) {
+/// The front as a chart: each point labelled with its row of the front table ("1: 512 x
+/// H200-SXM-141GB"), so the picture and the table read together.
+chart::chart_spec front_chart(const training_search_report& r, const std::string& title) {
   chart::series pts{"Pareto front", {}, chart::style::points};
-  for (const search_evaluation& e : front)
+  int row = 0;
+  for (const search_evaluation& e : r.front) {
     pts.points.emplace_back(e.reserved_time().in(units::h) / 24.0, e.cost.cost.in(units::usd) / 1e6);
+    pts.labels.push_back(fmt::format("{}: {} x {}", ++row, e.config.layout.gpus(),
+                                     r.node_of(e).gpu.name.view()));
+  }
   chart::chart_spec c;
   c.title = title;
   c.x_label = "days to train (reserved: failures and checkpoints included)";
@@ -667,7 +676,7 @@ void print_search_text(const training_search_report& r, const search_options& o,
     fmt::print("\n#1 wins over #{} ({}) by {:.1f}% in {}; #{} is bound by {}\n", r.runner_up + 1,
                layout_text(r.top[r.runner_up].config.layout), 100.0 * (r.margin->ratio - 1.0),
                to_string(r.objective), r.runner_up + 1, describe(r.margin->runner_up_bottleneck));
-  if (r.front.size() >= 2) fmt::print("\n{}", chart::render_text(front_chart(r.front, title)));
+  if (r.front.size() >= 2) fmt::print("\n{}", chart::render_text(front_chart(r, title)));
 }
 
 int run_search(search_command& cmd) {
@@ -696,7 +705,7 @@ int run_search(search_command& cmd) {
   const std::string title = fmt::format("{}: time to train {} tokens against cost", model.name(), o.tokens_text);
   std::string chart_note;
   if (o.chart_file && !r.front.empty())
-    chart_note = chart::render_file(front_chart(r.front, title), *o.chart_file, s.name("chart")).message;
+    chart_note = chart::render_file(front_chart(r, title), *o.chart_file, s.name("chart")).message;
   if (cmd.json)
     print_json(io::to_json(r));
   else
@@ -791,6 +800,33 @@ int read_serve_search(settings& s, const model_choice& model, serve_search_lists
   return top;
 }
 
+/// "$0.123", or "n/a" for a cost that is not known (a GPU without a price).
+std::string per_million_text(double usd) {
+  return std::isfinite(usd) ? fmt::format("{:.3f}", usd) : std::string("n/a");
+}
+
+/// The note for GPU types without a price: left out of a cost ranking, never an error.
+void print_unpriced_note(const serving_search_summary& r) {
+  const serving_search_report& f = r.found;
+  if (f.unpriced.empty()) return;
+  std::string names;
+  for (int ni : f.unpriced) {
+    if (!names.empty()) names += ", ";
+    names += std::string(r.space.nodes[static_cast<std::size_t>(ni)].gpu.name.view());
+  }
+  if (r.space.objective == serving_objective::cost_per_million_tokens)
+    fmt::print("note: no price for {} ({} term{}): left out of the cost ranking ({} configurations "
+               "met the SLO there); give --price-per-gpu-hour, or rank by --objective "
+               "tokens_per_gpu\n",
+               names, to_string(r.space.cost.term),
+               r.space.cost.provider.empty() ? std::string()
+                                             : fmt::format(", provider {}", r.space.cost.provider),
+               f.unpriced_skipped);
+  else
+    fmt::print("note: no price for {} ({} term): ranked by throughput, its costs n/a\n", names,
+               to_string(r.space.cost.term));
+}
+
 /// `gpuplan search serve` as text: the workload and counts, then the ranking.
 void print_serve_search_text(const serving_search_summary& r) {
   const serving_plan& p = r.space.base;
@@ -815,15 +851,22 @@ void print_serve_search_text(const serving_search_summary& r) {
                    : "",
                t.render("  "));
   }
+  print_unpriced_note(r);
   if (f.view().empty()) {
-    fmt::print("no configuration serves it\n");
+    fmt::print("no configuration serves it{}\n", f.unpriced_skipped > 0 ? " at a known price" : "");
     return;
   }
   table t;
-  t.header = {"#", "GPU", "TP", "PP", "weights", "concurrency", "TTFT", "TPOT", "tok/s/GPU", "$/M tokens"};
-  t.numeric = {true, false, true, true, false, true, true, true, true, true};
+  t.header = {"#", "GPU", "TP", "PP", "weights", "concurrency", "TTFT", "TPOT", "tok/s/GPU",
+              "$/M tokens", "$/M in", "$/M out"};
+  t.numeric = {true, false, true, true, false, true, true, true, true, true, true, true};
+  const bool sized = r.rate_per_s > 0;
+  if (sized) {
+    t.header.insert(t.header.end(), {"replicas", "GPUs", "$/hour"});
+    t.numeric.insert(t.numeric.end(), {true, true, true});
+  }
   int i = 0;
-  for (const serving_search_result& x : f.view())
+  for (const serving_search_result& x : f.view()) {
     t.rows.push_back({std::to_string(++i), std::string(r.node_of(x).gpu.name.view()),
                       std::to_string(x.layout.tp), std::to_string(x.layout.pp),
                       std::string(to_string(x.weights)) +
@@ -833,8 +876,27 @@ void print_serve_search_text(const serving_search_summary& r) {
                                : ""),
                       fmt::format("{:.0f}", x.point.concurrency), secs(x.point.ttft),
                       secs(x.point.tpot), fmt::format("{:.0f}", x.tokens_per_s_per_gpu),
-                      fmt::format("{:.3f}", x.cost_per_million_tokens)});
+                      per_million_text(x.cost_per_million_tokens),
+                      per_million_text(x.cost_per_million_input_tokens),
+                      per_million_text(x.cost_per_million_output_tokens)});
+    if (sized) {
+      const serving_sizing z = size_for_rate(x, r.rate_per_s);
+      t.rows.back().insert(t.rows.back().end(),
+                           {std::to_string(z.replicas), std::to_string(z.gpus),
+                            std::isfinite(z.cost_per_hour_usd)
+                                ? fmt::format("{:.2f}", z.cost_per_hour_usd)
+                                : std::string("n/a")});
+    }
+  }
   fmt::print("best by {}:\n{}", to_string(r.space.objective), t.render("  "));
+  fmt::print("$/M tokens: USD per million output tokens with the whole GPU-time charged to them "
+             "(what the ranking reads). $/M in, $/M out: the GPU-time split between prefill "
+             "(input tokens) and decode (output tokens) by the model's prefill time, each per "
+             "million of its own tokens, as providers price them.\n");
+  if (sized)
+    fmt::print("sized for {:g} requests/s: replicas = ceil(rate / one replica's requests/s at its "
+               "point under the SLO); $/hour for all of their GPUs\n",
+               r.rate_per_s);
 }
 
 int run_serve_search(serve_search_command& cmd) {
@@ -847,7 +909,16 @@ int run_serve_search(serve_search_command& cmd) {
   serve_search_lists lists;
   serving_search_space space;
   const int top = read_serve_search(s, model, lists, space);
-  const serving_search_summary r = report_serving_search(space, top);
+  // --rate as gpuplan capacity reads it (requests/s, positive)
+  double rate = 0;
+  if (const std::optional<double> v = s.number("rate")) {
+    if (!(*v > 0) || !std::isfinite(*v) || !(*v < 1e12))
+      throw usage_error(fmt::format("{} must be positive, below 1e12 requests/s (got {})",
+                                    s.name("rate"), *v));
+    rate = *v;
+  }
+  serving_search_summary r = report_serving_search(space, top);
+  r.rate_per_s = rate;
   if (cmd.json)
     print_json(io::to_json(r));
   else

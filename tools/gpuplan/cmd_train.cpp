@@ -184,9 +184,12 @@ std::string scaling_text(const training_scaling_report& s) {
 /// the GPU count, log-scaled in GPUs as the curve doubles them.
 chart::chart_spec scaling_chart(const scaling_curve& c, const std::string& title) {
   chart::series line{"tokens/s per GPU", {}, chart::style::lines};
-  for (const scaling_point& p : c)
-    if (p.valid) line.points.emplace_back(p.gpus, p.tokens_per_s_per_gpu.in(units::tokens_per_s));
   chart::chart_spec spec;
+  for (const scaling_point& p : c)
+    if (p.valid) {
+      line.points.emplace_back(p.gpus, p.tokens_per_s_per_gpu.in(units::tokens_per_s));
+      spec.x_ticks.push_back(p.gpus);  // a tick at each GPU count of the sweep
+    }
   spec.title = title;
   spec.x_label = "GPUs";
   spec.y_label = "tokens/s per GPU";

@@ -47,15 +47,28 @@ struct utilization_command {
   bool json = false;
 };
 
-chart::chart_spec usage_chart(const std::vector<gpu_sample>& samples,
-                              const usage_report& r) {
+/// What the charts' times are: UTC, unless a reading's timestamp had no zone (nvidia-smi writes
+/// the host's local time without one), which is kept as written.
+std::string time_zone_of(const io::monitoring_files& in) {
+  return in.times_without_zone > 0 ? "local time as logged (no zone in the file)" : "UTC";
+}
+
+/// The utilisation axis runs from usage_axis_below to usage_axis_above percent, not 0 to 100: a
+/// GPU idle at 0% (or saturated at 100%) then draws just inside the plot, not on its border where
+/// the axis line hid it.
+constexpr double usage_axis_below = -4.0;
+constexpr double usage_axis_above = 104.0;
+
+chart::chart_spec usage_chart(const io::monitoring_files& in, const usage_report& r) {
+  const std::vector<gpu_sample>& samples = in.samples;
   chart::chart_spec c;
   c.title = "GPU utilisation";
   c.x_label = "time";
   c.y_label = "utilisation (%)";
   c.x_is_time = true;
-  c.y_min = 0;
-  c.y_max = 100;
+  c.time_zone = time_zone_of(in);
+  c.y_min = usage_axis_below;
+  c.y_max = usage_axis_above;
   const utilization_bands b{};
   c.bands = {{b.healthy_from * 100, b.healthy_to * 100, "healthy 70-90%"},
              {b.waste_below * 100, b.waste_below * 100, "waste below 30%"},
@@ -73,13 +86,15 @@ chart::chart_spec usage_chart(const std::vector<gpu_sample>& samples,
 }
 
 /// The throughput graph: each GPU's throughput over time and the fleet's total.
-chart::chart_spec throughput_chart(const std::vector<gpu_sample>& samples,
-                                   const usage_report& r, const std::string& unit) {
+chart::chart_spec throughput_chart(const io::monitoring_files& in, const usage_report& r,
+                                   const std::string& unit) {
+  const std::vector<gpu_sample>& samples = in.samples;
   chart::chart_spec c;
   c.title = "Throughput";
   c.x_label = "time";
   c.y_label = unit;
   c.x_is_time = true;
+  c.time_zone = time_zone_of(in);
   c.y_min = 0;
   std::size_t shown = 0;
   for (const gpu_usage& g : r.gpus) {
@@ -139,13 +154,13 @@ drawn_charts draw_charts(const settings& s, const io::monitoring_files& in,
                          const usage_report& r) {
   drawn_charts d;
   if (const std::optional<std::string> file = s.text("chart"))
-    d.usage = chart::render_file(usage_chart(in.samples, r), *file, s.name("chart"));
+    d.usage = chart::render_file(usage_chart(in, r), *file, s.name("chart"));
   if (const std::optional<std::string> file = s.text("throughput_chart")) {
     if (in.throughput_unit.empty())
       throw usage_error(s.name("throughput_chart") +
                         ": the files have no throughput column (tokens_per_s or requests_per_s "
                         "in a plain CSV)");
-    d.throughput = chart::render_file(throughput_chart(in.samples, r, in.throughput_unit), *file,
+    d.throughput = chart::render_file(throughput_chart(in, r, in.throughput_unit), *file,
                                       s.name("throughput_chart"));
   }
   return d;
@@ -191,11 +206,11 @@ void print_usage_text(const io::monitoring_files& in, const usage_report& r,
                duplicates, duplicates == 1 ? "" : "s");
   fmt::print("\nAdvice:\n");
   for (const std::string& a : r.advice) fmt::print("  - {}\n", a);
-  fmt::print("\n{}", chart::render_text(usage_chart(in.samples, r)));
+  fmt::print("\n{}", chart::render_text(usage_chart(in, r)));
   if (!in.throughput_unit.empty()) {
     fmt::print("\nThroughput ({}): fleet mean {:.4g}, peak {:.4g}", in.throughput_unit,
                r.fleet.throughput_mean, r.fleet.throughput_peak);
-    fmt::print("\n\n{}", chart::render_text(throughput_chart(in.samples, r, in.throughput_unit)));
+    fmt::print("\n\n{}", chart::render_text(throughput_chart(in, r, in.throughput_unit)));
   }
   if (d.usage) fmt::print("\n{}\n", d.usage->message);
   if (d.throughput) fmt::print("\n{}\n", d.throughput->message);

@@ -39,7 +39,8 @@ inline nlohmann::json queue_json(const queue_metrics& m, double percentile) {
 }  // namespace detail
 
 /// The plan: {"replicas", "gpus", "utilization" (mean), "peak_utilization", "p_wait" and
-/// "wait_p99_s" (at the peak, where the SLO is judged), "mean_band", "peak_band",
+/// "wait_p99_s" (at the peak, where the SLO is judged; always the 99th percentile),
+/// "wait_at_percentile_s" (the wait at the SLO's percentile, "slo.percentile"), "mean_band", "peak_band",
 /// "replicas_in_band", "replicas_at_mean", "slots_per_replica", "at_peak" / "at_mean" (queue
 /// figures), "growth" (one row per month), "fleet_runs_out_month", "fleet_leaves_band_month"
 /// (null when not within the horizon), "hours" (with a 24-hour profile), "cost_per_hour_usd"
@@ -51,7 +52,9 @@ inline nlohmann::json to_json(const capacity_plan& p, const capacity_request& q)
   j["utilization"] = p.mean_utilization;
   j["peak_utilization"] = p.peak_utilization;
   j["p_wait"] = p.at_peak.p_wait;
-  j["wait_p99_s"] = p.at_peak.wait_percentile(0.99).in(units::s);
+  j["wait_p99_s"] = p.at_peak.wait_percentile(0.99).in(units::s);  // always p99 (contract)
+  // the percentile the SLO asked for (slo.percentile, a fraction: 0.95 = p95) and its wait
+  j["wait_at_percentile_s"] = finite_or_null(p.at_peak.wait_percentile(q.slo.percentile).in(units::s));
   j["mean_band"] = std::string(band_name(p.mean_band));
   j["peak_band"] = std::string(band_name(p.peak_band));
   j["replicas_in_band"] = p.replicas_in_band;

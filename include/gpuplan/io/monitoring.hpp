@@ -86,6 +86,9 @@ struct monitoring_data {
   /// two exporters scraping one GPU): merged into one sample, each quantity the mean of the
   /// readings that have it (merge_same_time). For a DCGM series, one per metric repeated.
   int duplicate_readings = 0;
+  /// Readings whose timestamp carried no zone (nvidia-smi writes the host's local time without
+  /// one): read as if UTC, so their clock is the log's local time, not UTC.
+  int times_without_zone = 0;
 };
 
 /// The limits of the monitoring readers (docs/monitoring.md), as json_limits are the JSON
@@ -231,10 +234,14 @@ inline long long days_from_civil(long long y, unsigned m, unsigned d) {
 }
 
 /// "2026/11/23 06:00:00.123", "2026-11-23T06:00:00Z", "2026-11-23 06:00:00+01:00", or Unix
-/// seconds "1795420800.5". False when it is none of these.
-inline bool parse_timestamp(std::string_view s, double& t) {
+/// seconds "1795420800.5". False when it is none of these. A date and time written without a
+/// zone (nvidia-smi's, which is the host's local time) is read as if it were UTC, so the clock
+/// reads back as written; `zoned`, when given, is set false for such a time (true for Unix
+/// seconds, "Z", "UTC" or an offset), so that a chart can say its times are local.
+inline bool parse_timestamp(std::string_view s, double& t, bool* zoned = nullptr) {
   s = trim(s);
   if (s.empty()) return false;
+  if (zoned) *zoned = true;
   if (parse_double(s, t)) return plausible_time(t);
   int Y = 0, M = 0, D = 0, h = 0, mi = 0;
   double sec = 0;
@@ -257,7 +264,9 @@ inline bool parse_timestamp(std::string_view s, double& t) {
   if (!parse_double(s.substr(17, k - 17), sec)) return false;
   double offset = 0;
   std::string_view zone = trim(s.substr(k));
-  if (zone == "Z" || zone == "UTC" || zone.empty()) {
+  if (zone.empty()) {
+    if (zoned) *zoned = false;
+  } else if (zone == "Z" || zone == "UTC") {
   } else if ((zone.front() == '+' || zone.front() == '-') && zone.size() == 6 && zone[3] == ':') {
     int zh = 0, zm = 0;
     const std::string z(zone);
@@ -556,11 +565,13 @@ inline monitoring_data read_csv(text_source& src, const std::string& file,
     gpu_sample s;
     if (cols.time < 0)
       throw error(file + ":" + std::to_string(row) + ": missing column 'timestamp'");
-    if (!parse_timestamp(f[static_cast<std::size_t>(cols.time)], s.time))
+    bool zoned = true;
+    if (!parse_timestamp(f[static_cast<std::size_t>(cols.time)], s.time, &zoned))
       throw error(at.where("timestamp") + ": cannot read '" +
                   f[static_cast<std::size_t>(cols.time)] +
                   "' as a time from 1970 to 9999 (2026/11/23 06:00:00.000, ISO 8601 or Unix "
                   "seconds)");
+    if (!zoned) ++d.times_without_zone;
     s.gpu = f[static_cast<std::size_t>(cols.gpu)];
     if (s.gpu.empty()) throw error(at.where(name(cols.gpu)) + ": empty GPU id");
     s.gpu = o.id_prefix + s.gpu;
@@ -830,6 +841,7 @@ struct monitoring_files {
   std::vector<gpu_sample> samples;
   int missing_readings = 0;
   int duplicate_readings = 0;         ///< within each file (analyze_usage counts those across)
+  int times_without_zone = 0;         ///< monitoring_data::times_without_zone, summed
 };
 
 /// Reads every file (read_monitoring_file). Several hosts' nvidia-smi logs and plain CSVs all
@@ -866,6 +878,7 @@ inline monitoring_files read_monitoring_files(const std::vector<std::string>& fi
     }
     r.missing_readings += d.missing_readings;
     r.duplicate_readings += d.duplicate_readings;
+    r.times_without_zone += d.times_without_zone;
     r.samples.insert(r.samples.end(), d.samples.begin(), d.samples.end());
   }
   return r;
@@ -874,7 +887,10 @@ inline monitoring_files read_monitoring_files(const std::vector<std::string>& fi
 // ---- JSON ----------------------------------------------------------------------------------------
 
 /// {"id", "mean", "peak", "p95", "peak_to_average", "bands": {"under_30", "30_70", "70_90",
-/// "90_95", "over_95"}, "samples", "observed_s", "gaps", "idle", "memory_mean_bytes",
+/// "90_95", "over_95"} (contract keys, named after the default edges), "band_shares": the same
+/// shares named after their bands {"waste", "low", "healthy", "high", "overload"} (the names
+/// gpuplan capacity's bands have; their edges are the report's "band_edges"), "samples",
+/// "observed_s", "gaps", "idle", "memory_mean_bytes",
 /// "memory_peak_bytes", "power_mean_watts", "power_peak_watts", "energy_joules",
 /// "throughput_mean_per_s", "throughput_peak_per_s"}; utilisation as
 /// fractions (0.87 = 87%).
@@ -888,6 +904,11 @@ inline nlohmann::json to_json(const gpu_usage& u) {
   j["bands"] = {{"under_30", u.bands.under_30}, {"30_70", u.bands.b30_70},
                 {"70_90", u.bands.b70_90},      {"90_95", u.bands.b90_95},
                 {"over_95", u.bands.over_95}};
+  j["band_shares"] = {{std::string(band_name(utilization_band::waste)), u.bands.under_30},
+                      {std::string(band_name(utilization_band::low)), u.bands.b30_70},
+                      {std::string(band_name(utilization_band::healthy)), u.bands.b70_90},
+                      {std::string(band_name(utilization_band::high)), u.bands.b90_95},
+                      {std::string(band_name(utilization_band::overload)), u.bands.over_95}};
   j["samples"] = u.samples;
   j["observed_s"] = u.observed.in(units::s);
   j["gaps"] = u.gaps;
@@ -922,6 +943,11 @@ inline nlohmann::json to_json(const usage_report& r) {
   j["under_used_gpus"] = r.findings.under_used;
   j["start_unix_s"] = r.start_time;
   j["end_unix_s"] = r.end_time;
+  // the edges of the bands band_shares counts (fractions, as utilization_bands holds them)
+  j["band_edges"] = {{"waste_below_fraction", r.bands.waste_below},
+                     {"healthy_from_fraction", r.bands.healthy_from},
+                     {"healthy_to_fraction", r.bands.healthy_to},
+                     {"overload_above_fraction", r.bands.overload_above}};
   return j;
 }
 

@@ -132,10 +132,16 @@ inline nlohmann::json to_json(const training_search_report& r) {
   return j;
 }
 
-/// One result of a serving search (an entry of "results").
-inline nlohmann::json to_json(const serving_search_space& s, const serving_search_result& x) {
+/// One result of a serving search (an entry of "results"). "cost_per_million_tokens" (contract)
+/// is USD per million output tokens with the whole GPU-time charged to them; the split by
+/// prefill and decode is "cost_per_million_input_tokens_usd" and
+/// "cost_per_million_output_tokens_usd",
+/// "prefill_fraction" the share of GPU-time prefilling. Costs are null without a price.
+/// With a rate (> 0), "sizing": {"rate_req_per_s", "replicas", "gpus", "cost_per_hour_usd"}.
+inline nlohmann::json to_json(const serving_search_space& s, const serving_search_result& x,
+                              double rate_per_s = 0) {
   const node_spec& n = s.nodes[static_cast<std::size_t>(x.node)];
-  return {{"index", x.index},
+  nlohmann::json j = {{"index", x.index},
           {"gpu", std::string(n.gpu.name.view())},
           {"tp", x.layout.tp},
           {"pp", x.layout.pp},
@@ -146,8 +152,21 @@ inline nlohmann::json to_json(const serving_search_space& s, const serving_searc
           {"ttft_s", x.point.ttft.in(units::s)},
           {"tpot_s", x.point.tpot.in(units::s)},
           {"output_tokens_per_s_per_gpu", x.tokens_per_s_per_gpu},
-          {"price_per_gpu_hour", x.price.in(units::usd_per_h)},
-          {"cost_per_million_tokens", x.cost_per_million_tokens}};
+          {"price_per_gpu_hour", x.priced ? nlohmann::json(x.price.in(units::usd_per_h))
+                                          : nlohmann::json(nullptr)},
+          {"priced", x.priced},
+          {"cost_per_million_tokens", finite_or_null(x.cost_per_million_tokens)},
+          {"prefill_fraction", x.prefill_fraction},
+          {"cost_per_million_input_tokens_usd", finite_or_null(x.cost_per_million_input_tokens)},
+          {"cost_per_million_output_tokens_usd", finite_or_null(x.cost_per_million_output_tokens)}};
+  if (rate_per_s > 0) {
+    const serving_sizing z = size_for_rate(x, rate_per_s);
+    j["sizing"] = {{"rate_req_per_s", z.rate_per_s},
+                   {"replicas", z.replicas},
+                   {"gpus", z.gpus},
+                   {"cost_per_hour_usd", finite_or_null(z.cost_per_hour_usd)}};
+  }
+  return j;
 }
 
 /// An input_problem as the library's exceptions word it: "<message> (got <values>)".
@@ -175,7 +194,11 @@ inline nlohmann::json to_json(const serving_search_space& s,
 /// configurations (the first max_serving_invalid_listed) with the reason each was skipped.
 inline nlohmann::json to_json(const serving_search_summary& r) {
   nlohmann::json results = nlohmann::json::array();
-  for (const serving_search_result& x : r.found.view()) results.push_back(to_json(r.space, x));
+  for (const serving_search_result& x : r.found.view())
+    results.push_back(to_json(r.space, x, r.rate_per_s));
+  nlohmann::json unpriced = nlohmann::json::array();
+  for (int ni : r.found.unpriced)
+    unpriced.push_back(std::string(r.space.nodes[static_cast<std::size_t>(ni)].gpu.name.view()));
   nlohmann::json invalid = nlohmann::json::array();
   for (const serving_invalid_configuration& x : r.found.invalid_view())
     invalid.push_back(to_json(r.space, x));
@@ -186,6 +209,9 @@ inline nlohmann::json to_json(const serving_search_summary& r) {
                       {"missed_slo", r.found.missed_slo}}},
           {"invalid_configurations", invalid},
           {"seconds", r.seconds},
+          {"unpriced_gpus", unpriced},
+          {"unpriced_skipped", r.found.unpriced_skipped},
+          {"rate_req_per_s", r.rate_per_s > 0 ? nlohmann::json(r.rate_per_s) : nlohmann::json(nullptr)},
           {"results", results}};
 }
 

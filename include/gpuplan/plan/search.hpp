@@ -43,6 +43,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <span>
 
 namespace gpuplan {
@@ -758,7 +759,9 @@ constexpr search_margin why_it_wins(const search_evaluation& winner,
 
 /// What a serving search ranks by.
 enum class serving_objective : unsigned char {
-  cost_per_million_tokens,  ///< money per million output tokens, lowest first
+  /// money per million output tokens (the whole GPU-time charged to them), lowest first; GPU
+  /// types without a price are left out of this ranking (serving_search_report::unpriced)
+  cost_per_million_tokens,
   tokens_per_gpu,           ///< output tokens per second per GPU, highest first
 };
 inline constexpr enumerator<serving_objective> serving_objective_names[] = {
@@ -823,9 +826,21 @@ struct serving_search_result {
   precision weights = precision::bf16;
   precision compute = precision::bf16;
   serving_point point{};
-  money_rate price{};                  ///< per GPU-hour
-  double cost_per_million_tokens = 0;  ///< USD per million output tokens
+  money_rate price{};                  ///< per GPU-hour; 0 when the GPU type has none (priced false)
+  bool priced = true;                  ///< the GPU type has a price; else the costs below are NaN
+  /// USD per million output tokens, the whole GPU-time charged to the output tokens (what the
+  /// ranking reads; kept as it was for the JSON contract key cost_per_million_tokens).
+  double cost_per_million_tokens = 0;
   double tokens_per_s_per_gpu = 0;
+  /// The share of the replica's GPU-time that prefills prompts: requests per second per replica
+  /// x each request's prefill time (prefill_time of its prompt on the replica, mean over the
+  /// mix), at most 1. The rest decodes. Splits the price between input and output tokens.
+  double prefill_fraction = 0;
+  /// USD per million input (prompt) tokens: the prefill share of the GPU-time over the input
+  /// tokens served; and per million output tokens, the decode share over the output tokens. How
+  /// providers price: input and output tokens separately (NaN when not priced).
+  double cost_per_million_input_tokens = 0;
+  double cost_per_million_output_tokens = 0;
 
   [[nodiscard]] constexpr double value(serving_objective o) const {
     return o == serving_objective::cost_per_million_tokens ? cost_per_million_tokens
@@ -850,6 +865,11 @@ inline constexpr int max_serving_invalid_listed = 64;
 struct serving_search_report {
   bounded_ranking<serving_search_result, max_serving_results> ranking{};  ///< best first
   std::uint64_t visited = 0, invalid = 0, over_memory = 0, missed_slo = 0;
+  /// The GPU types (indices into the space's nodes) that have no price (none given, none in the
+  /// book for the term and provider): never an error; their configurations are left out of a
+  /// cost ranking (counted in unpriced_skipped) and ranked, with their costs NaN, by throughput.
+  inplace_vector<int, static_cast<std::size_t>(max_search_gpu_types)> unpriced{};
+  std::uint64_t unpriced_skipped = 0;
   /// The first max_serving_invalid_listed invalid configurations, in the order visited.
   inplace_vector<serving_invalid_configuration, max_serving_invalid_listed> invalid_list{};
   [[nodiscard]] constexpr std::span<const serving_search_result> view() const {
@@ -861,6 +881,23 @@ struct serving_search_report {
 };
 
 namespace detail {
+/// The share of a replica's GPU-time spent prefilling at point x: its request rate per replica
+/// x the mean prefill time of a prompt of the mix on the replica (prefill_time, the model's own
+/// estimate of the prompt's forward pass), at most 1. Decode takes the rest.
+constexpr double prefill_fraction(const serving_plan& p, const serving_point& x) {
+  const double replicas = p.layout.dp > 0 ? p.layout.dp : 1;
+  const double rate = x.requests_per_s.value / replicas;
+  double per_request = 0.0;
+  for (int i = 0; i < p.mix.size(); ++i) {
+    const request_class& k = p.mix.at(i);
+    const int prompt = k.input_tokens >= 1 ? k.input_tokens : 1;
+    per_request += k.share * prefill_time(p, prompt).value;
+  }
+  per_request /= p.mix.total_share();
+  const double f = rate * per_request;
+  return f < 0.0 ? 0.0 : f > 1.0 ? 1.0 : f;
+}
+
 /// Why serving configuration p (tp x pp on one node, weights w) cannot be timed; empty if it can.
 /// A replica spans one node over whatever fabric joins its GPUs (PCIe included, as `gpuplan
 /// serve` times it): tensor parallelism is not held to an NVLink domain here.
@@ -884,18 +921,20 @@ constexpr serving_search_report search_serving(const serving_search_space& s, in
   detail::check_input(top_k >= 1 && top_k <= max_serving_results,
                       "search_serving: top_k must be 1 to 32", top_k);
   s.validate();
-  // one price per GPU type, resolved before the walk: a missing one is an error whatever the SLO
-  // lets through
+  serving_search_report r;
+  // one price per GPU type, resolved before the walk. A type without one is noted (unpriced),
+  // not an error: one unpriced GPU aborted a search over four.
   std::array<money_rate, max_search_gpu_types> prices{};
+  run_cost_inputs lookup = s.cost;
+  lookup.require_price = false;
   for (std::size_t ni = 0; ni < s.nodes.size(); ++ni) {
     if (!s.price_per_gpu_hour.empty() && s.price_per_gpu_hour[ni].value > 0.0) {
       prices[ni] = s.price_per_gpu_hour[ni];
-    } else {
-      if (const cloud_price* cp = book_price(s.cost, s.nodes[ni].gpu))
-        prices[ni] = cp->price(s.cost.term);
+    } else if (const cloud_price* cp = book_price(lookup, s.nodes[ni].gpu)) {
+      prices[ni] = cp->price(s.cost.term);
     }
+    if (!(prices[ni].value > 0.0)) (void)r.unpriced.try_push_back(static_cast<int>(ni));
   }
-  serving_search_report r;
   const std::uint64_t n = s.size();
   for (std::uint64_t i = 0; i < n; ++i) {
     ++r.visited;
@@ -938,10 +977,27 @@ constexpr serving_search_report search_serving(const serving_search_space& s, in
     x.compute = p.compute_dtype;
     x.point = best.best;
     x.price = prices[ni];
+    x.priced = x.price.value > 0.0;
+    if (!x.priced && s.objective == serving_objective::cost_per_million_tokens) {
+      ++r.unpriced_skipped;
+      continue;
+    }
     const double per_gpu = x.point.output_tokens_per_s_per_gpu.value;
     x.tokens_per_s_per_gpu = per_gpu;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
     x.cost_per_million_tokens =
-        per_gpu > 0.0 ? x.price.value / per_gpu * 1e6 : detail::infinity();
+        !x.priced ? nan : per_gpu > 0.0 ? x.price.value / per_gpu * 1e6 : detail::infinity();
+    x.prefill_fraction = detail::prefill_fraction(p, x.point);
+    // per GPU: input tokens/s = output tokens/s x mean input / mean output (one request each)
+    const double in_per_gpu = per_gpu * p.mix.mean_input() / p.mix.mean_output();
+    x.cost_per_million_input_tokens =
+        !x.priced ? nan
+        : in_per_gpu > 0.0 ? x.price.value * x.prefill_fraction / in_per_gpu * 1e6
+                           : detail::infinity();
+    x.cost_per_million_output_tokens =
+        !x.priced ? nan
+        : per_gpu > 0.0 ? x.price.value * (1.0 - x.prefill_fraction) / per_gpu * 1e6
+                        : detail::infinity();
     r.ranking.offer(x, top_k, [&s](const serving_search_result& a, const serving_search_result& b) {
       const double va = a.value(s.objective), vb = b.value(s.objective);
       return va < vb || (va == vb && a.index < b.index);

@@ -253,6 +253,9 @@ struct usage_report {
   std::vector<std::string> advice;
   std::vector<advice_rule> advice_rules;  ///< the rule of each advice line (same order)
   double start_time = 0, end_time = 0;  ///< Unix seconds
+  /// The band edges the shares were counted with (usage_options::bands): band_shares' fields are
+  /// named after the default edges (under_30, b30_70, ...) but hold the shares of these bands.
+  utilization_bands bands{};
 };
 
 // ---- the analysis, phase by phase ----------------------------------------------------------------
@@ -784,6 +787,7 @@ inline usage_report analyze_usage(std::vector<gpu_sample> samples, const usage_o
     return a.gpu != b.gpu ? a.gpu < b.gpu : a.time < b.time;
   });
   usage_report r;
+  r.bands = o.bands;
   r.start_time = samples.front().time;
   r.end_time = samples.front().time;
   std::vector<std::vector<detail::usage_interval>> per_gpu;
