@@ -127,11 +127,9 @@ void print_deployment(const serve_setup& setup, const serving_deployment_report&
 
 /// The point's latencies in the layout of vLLM's benchmark_serving ("Mean TTFT (ms)", "Median
 /// TTFT (ms)", "P99 TTFT (ms)", then TPOT, ITL and end-to-end), so a run of it reads against
-/// this line by line. Only what the model has is printed: TTFT and end-to-end percentiles come
-/// from the request mix and the prefill queue's wait (serving_point); TPOT and ITL have no
-/// modelled spread (every decoding sequence advances one token in the same steady-state step,
-/// and decode-step variance is not modelled), so their median and P99 are said to be not
-/// modelled rather than printed as copies of the mean.
+/// this line by line. TTFT and end-to-end percentiles come from the request mix and the prefill
+/// queue's wait; TPOT and ITL percentiles from the steps that also carry prefill work
+/// (models/serving.hpp, decode_gap_spread).
 void print_latency_percentiles(const serving_point& p) {
   auto line = [](const char* what, duration d) {
     fmt::print("  {:<34}{:.2f}\n", what, d.in(units::ms));
@@ -143,19 +141,19 @@ void print_latency_percentiles(const serving_point& p) {
   line("P99 TTFT (ms):", p.ttft_p99);
   fmt::print("  -----Time per Output Token (excl. 1st token)------\n");
   line("Mean TPOT (ms):", p.tpot);
-  fmt::print("  {:<34}not modelled\n", "Median, P99 TPOT (ms):");
+  line("Median TPOT (ms):", p.tpot_p50);
+  line("P99 TPOT (ms):", p.tpot_p99);
   fmt::print("  ---------------Inter-token Latency----------------\n");
   line("Mean ITL (ms):", p.itl);
-  fmt::print("  {:<34}not modelled\n", "Median, P99 ITL (ms):");
+  line("Median ITL (ms):", p.itl_p50);
+  line("P99 ITL (ms):", p.itl_p99);
   fmt::print("  ----------------End-to-end Latency----------------\n");
   line("Mean E2EL (ms):", p.e2e);
   line("Median E2EL (ms):", p.e2e_p50);
   line("P99 E2EL (ms):", p.e2e_p99);
-  fmt::print("  TPOT and ITL percentiles are not modelled: every decoding sequence takes one token "
-             "from the same steady-state step, so the model has no spread to take them from "
-             "(decode-step variance, e.g. from prefill chunks joining a step, is not modelled). "
-             "TTFT and E2EL percentiles come from the request mix and the prefill queue's "
-             "wait.\n");
+  fmt::print("  TPOT and ITL spread from the steps that also carry a prompt's prefill (a share of "
+             "them, each longer by that prefill); TTFT and E2EL percentiles from the request mix "
+             "and the prefill queue's wait.\n");
 }
 
 /// The operating point, the engine's admission limit, the memory verdict, the ridge.

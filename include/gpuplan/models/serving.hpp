@@ -857,13 +857,16 @@ struct serving_point {
   bool kv_limited = false; ///< the asked concurrency did not fit the KV cache or max_num_seqs
   bool saturated = false;  ///< the arrival rate exceeds what the deployment can serve
   duration ttft{};         ///< time to first token, mean over the mix
-  duration tpot{};         ///< time per output token after the first (= ITL here)
-  duration itl{};          ///< inter-token latency
+  duration tpot{};         ///< time per output token after the first, mean
+  duration itl{};          ///< inter-token latency, mean (= tpot: every gap is one step)
   duration e2e{};          ///< end-to-end latency, mean over the mix
   /// Percentiles over the request mix and the prefill queue's wait (exponential tail with the
-  /// M/G/1 mean; one class without load: all equal to the mean). Decode-step variance is not
-  /// modelled.
+  /// M/G/1 mean; one class without load: all equal to the mean).
   duration ttft_p50{}, ttft_p90{}, ttft_p99{};
+  /// The median and 99th percentile of a request's TPOT and of the gaps between tokens (ITL),
+  /// as vLLM's benchmark_serving prints them: from the steps that also carry prefill work
+  /// (decode_gap_spread); a static batch's from the context its steps grow through.
+  duration tpot_p50{}, tpot_p99{}, itl_p50{}, itl_p99{};
   duration e2e_p50{}, e2e_p90{}, e2e_p99{};
   /// Standard deviation of the end-to-end latency over the same distribution as the
   /// percentiles: the classes' times (their input and output lengths) and the prefill queue's
@@ -989,6 +992,66 @@ constexpr void latency_stats(serving_point& r, const request_mix& mix, double* t
   r.e2e_sd = service_spread(e2e, wt, mix.size(), qw) * units::s;
 }
 
+/// A percentile the serving model reports of a binomial count, with its standard normal
+/// quantile z for the de Moivre-Laplace approximation of a large count.
+struct count_percentile {
+  double q = 0.5;
+  double z = 0.0;
+};
+/// The median and the 99th percentile (z = Phi^-1(0.99) = 2.3263478740408408), the two vLLM's
+/// benchmark_serving prints beside the mean.
+inline constexpr count_percentile median_percentile{0.5, 0.0};
+inline constexpr count_percentile p99_percentile{0.99, 2.3263478740408408};
+/// Above this variance n pi (1 - pi) a binomial count's quantile is the normal's (continuity
+/// corrected): the approximation's error in the 99th percentile is then under one count, and
+/// the exact sum below it never underflows ((1 - pi)^n >= e^-70 for pi <= 1/2).
+inline constexpr double binomial_normal_min_variance = 25.0;
+
+/// Quantile q.q of K ~ Binomial(n, pi): the least k with P(K <= k) >= q (n a whole count).
+constexpr double binomial_quantile(double n, double pi, count_percentile q) {
+  if (!(n >= 1.0) || !(pi > 0.0)) return 0.0;
+  if (!(pi < 1.0)) return n;
+  if (pi > 0.5)  // by symmetry, on the failures, whose exact sum cannot underflow
+    return n - binomial_quantile(n, 1.0 - pi, {1.0 - q.q, -q.z});
+  const double var = n * pi * (1.0 - pi);
+  if (var > binomial_normal_min_variance) {
+    const double k = static_cast<double>(ceil_div(n * pi + q.z * csqrt(var) - 0.5, 1.0));
+    return k < 0.0 ? 0.0 : (k > n ? n : k);
+  }
+  double pmf = cexp(n * clog(1.0 - pi)), cdf = pmf, k = 0.0;
+  while (cdf < q.q && k < n) {
+    pmf *= (n - k) / (k + 1.0) * pi / (1.0 - pi);
+    k += 1.0;
+    cdf += pmf;
+  }
+  return k;
+}
+
+/// The spread of the gaps between a sequence's tokens (ITL and TPOT percentiles), from the one
+/// mechanism the steady state averages over: a share `pi` of the engine's steps also carry
+/// prefill work -- a prompt's chunk beside the decoding sequences under chunked prefill, a
+/// prefill step of its own otherwise -- and take `extra` longer than a decode-only step. The mean
+/// gap stays the model's r.tpot: the decode-only gap is r.tpot - pi x extra / e (e tokens a step).
+/// ITL: one gap a step, so its quantile is the decode-only gap below 1 - pi of them and the longer
+/// one above. TPOT: a request's (out - 1) / e steps, K ~ Binomial(steps, pi) of them with prefill
+/// (prompts arrive independently of one sequence's steps: Poisson arrivals), its TPOT the mean of
+/// its gaps, decode-only + K x extra / (out - 1).
+constexpr void decode_gap_spread(serving_point& r, duration extra, double pi, double out,
+                                 double e) {
+  r.tpot_p50 = r.tpot_p99 = r.itl_p50 = r.itl_p99 = r.tpot;
+  if (!(out > 1.0) || !(extra.value > 0.0) || !(pi > 0.0)) return;
+  if (pi > 1.0) pi = 1.0;
+  const duration per_token = extra / e;
+  const duration base = r.tpot - pi * per_token;
+  r.itl_p50 = 0.5 < 1.0 - pi ? base : base + per_token;
+  r.itl_p99 = 0.99 < 1.0 - pi ? base : base + per_token;
+  // the steps a request decodes in, to the nearest whole one (at least one)
+  const double whole = static_cast<double>(ceil_div((out - 1.0) / e - 0.5, 1.0));
+  const double steps = whole < 1.0 ? 1.0 : whole;
+  r.tpot_p50 = base + binomial_quantile(steps, pi, median_percentile) * extra / (out - 1.0);
+  r.tpot_p99 = base + binomial_quantile(steps, pi, p99_percentile) * extra / (out - 1.0);
+}
+
 /// What continuous_point's two schedules share: the prompts' prefill times own[i] (seconds, per
 /// class) as one M/G/1 server fed at `arrivals` per second (Pollaczek-Khinchine's mean wait
 /// lambda E[S^2] / (2 (1 - rho)), models/queueing.hpp), and each class's latencies: TTFT =
@@ -1069,6 +1132,18 @@ constexpr void chunked_prefill_point(const serving_plan& p, double n, serving_po
   // single server fed at the replica's request rate.
   // a sequence's tokens come r.tpot apart (the step over the tokens it yields)
   prefill_queue_latencies(p, own, r.requests_per_s.value, 0.5 * step + wait_prefill, r.tpot, r);
+  // The gaps' spread: a step that carries a prompt's chunk (the prompt, or the room the budget
+  // leaves) against one of decoding alone; prompts come at the replica's request rate, in
+  // ceil(in / room) chunks of a step each, so a share rate x chunks x step of the steps carry one.
+  const double chunk = in < room ? in : room;
+  const step_work decoding{.decode_sequences = d, .decode_context = in + out / 2.0};
+  step_work with_chunk = decoding;
+  with_chunk.prefill_tokens = chunk;
+  with_chunk.prefill_keys = (chunk + 1.0) / 2.0;
+  with_chunk.prefill_sequences = chunk >= in ? 1.0 : 0.0;
+  const double chunks = static_cast<double>(ceil_div(in, room));
+  decode_gap_spread(r, decode_interval(p, with_chunk) - decode_interval(p, decoding),
+                    r.requests_per_s.value * chunks * step.value, out, e);
 }
 
 /// continuous_point with prefill-first scheduling: prompts are prefilled in steps of their own
@@ -1103,6 +1178,9 @@ constexpr void prefill_first_point(const serving_plan& p, double n, serving_poin
   }
   // Prefill steps (g prompts each) arrive at lambda / g and are served one at a time.
   prefill_queue_latencies(p, own, r.requests_per_s.value / g, 0.5 * td, r.tpot, r);
+  // The gaps' spread: a prefill step (tp) falls between two decode steps in n / g of every
+  // out / e of them.
+  decode_gap_spread(r, tp, prefills / (out / e), out, e);
 }
 
 /// Steady state of continuous batching with n sequences in flight per replica.
@@ -1139,6 +1217,13 @@ constexpr serving_point static_point(const serving_plan& p, double b, int cap) {
              (at(first) + 4.0 * at((first + last) / 2.0) + at(last)) / 6.0;
     r.tpot = decode / (out - 1.0);
     r.step = forward_step(p, {.decode_sequences = b, .decode_context = (first + last) / 2.0});
+    // Every request of the batch sees the same steps: one TPOT. Its gaps grow with the context
+    // from the first step to the last, evenly: the median gap at the middle context, the 99th
+    // percentile at 99% of the way.
+    const double e = p.speculation.tokens_per_step();
+    r.tpot_p50 = r.tpot_p99 = r.tpot;
+    r.itl_p50 = at((first + last) / 2.0) / e;
+    r.itl_p99 = at(first + 0.99 * (last - first)) / e;
   } else {
     r.step = forward_step(p, {.prefill_tokens = b * in, .prefill_keys = (in + 1.0) / 2.0,
                               .prefill_sequences = b});
