@@ -21,6 +21,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpuplan::cli {
@@ -131,26 +132,20 @@ void print_deployment(const serve_setup& setup, const serving_deployment_report&
 /// queue's wait; TPOT and ITL percentiles from the steps that also carry prefill work
 /// (models/serving.hpp, decode_gap_spread).
 void print_latency_percentiles(const serving_point& p) {
-  auto line = [](const char* what, duration d) {
-    fmt::print("  {:<34}{:.2f}\n", what, d.in(units::ms));
+  // one block of vLLM's output: its rule, then the mean, median and P99 of one latency
+  auto block = [](const char* rule, const char* name, duration mean, duration p50, duration p99) {
+    fmt::print("  {}\n", rule);
+    const std::pair<const char*, duration> rows[] = {{"Mean", mean}, {"Median", p50}, {"P99", p99}};
+    for (const auto& [what, d] : rows)
+      fmt::print("  {:<34}{:.2f}\n", fmt::format("{} {} (ms):", what, name), d.in(units::ms));
   };
   fmt::print("\n  Latency as vLLM's benchmark_serving reports it (model):\n");
-  fmt::print("  ---------------Time to First Token----------------\n");
-  line("Mean TTFT (ms):", p.ttft);
-  line("Median TTFT (ms):", p.ttft_p50);
-  line("P99 TTFT (ms):", p.ttft_p99);
-  fmt::print("  -----Time per Output Token (excl. 1st token)------\n");
-  line("Mean TPOT (ms):", p.tpot);
-  line("Median TPOT (ms):", p.tpot_p50);
-  line("P99 TPOT (ms):", p.tpot_p99);
-  fmt::print("  ---------------Inter-token Latency----------------\n");
-  line("Mean ITL (ms):", p.itl);
-  line("Median ITL (ms):", p.itl_p50);
-  line("P99 ITL (ms):", p.itl_p99);
-  fmt::print("  ----------------End-to-end Latency----------------\n");
-  line("Mean E2EL (ms):", p.e2e);
-  line("Median E2EL (ms):", p.e2e_p50);
-  line("P99 E2EL (ms):", p.e2e_p99);
+  block("---------------Time to First Token----------------", "TTFT", p.ttft, p.ttft_p50,
+        p.ttft_p99);
+  block("-----Time per Output Token (excl. 1st token)------", "TPOT", p.tpot, p.tpot_p50,
+        p.tpot_p99);
+  block("---------------Inter-token Latency----------------", "ITL", p.itl, p.itl_p50, p.itl_p99);
+  block("----------------End-to-end Latency----------------", "E2EL", p.e2e, p.e2e_p50, p.e2e_p99);
   fmt::print("  TPOT and ITL spread from the steps that also carry a prompt's prefill (a share of "
              "them, each longer by that prefill); TTFT and E2EL percentiles from the request mix "
              "and the prefill queue's wait.\n");

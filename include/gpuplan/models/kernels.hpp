@@ -221,19 +221,22 @@ struct roofline_assumptions {
 
   constexpr void validate() const {
     // the GPU file's rule (kernel_efficiency::validate): 0 or at least min_kernel_fraction
-    using detail::kernel_fraction_or_zero, detail::positive_fraction;
-    detail::check_input(kernel_fraction_or_zero(gemm_fraction_16bit),
-                        "roofline_assumptions.gemm_fraction_16bit must be 0 (the GPU's own figure) "
-                        "or in [0.05, 1] (min_kernel_fraction)", gemm_fraction_16bit);
-    detail::check_input(kernel_fraction_or_zero(gemm_fraction_8bit),
-                        "roofline_assumptions.gemm_fraction_8bit must be 0 (the GPU's own figure) "
-                        "or in [0.05, 1] (min_kernel_fraction)", gemm_fraction_8bit);
-    detail::check_input(kernel_fraction_or_zero(gemm_fraction_4bit),
-                        "roofline_assumptions.gemm_fraction_4bit must be 0 (the GPU's own figure) "
-                        "or in [0.05, 1] (min_kernel_fraction)", gemm_fraction_4bit);
-    detail::check_input(kernel_fraction_or_zero(hbm_fraction),
-                        "roofline_assumptions.hbm_fraction must be 0 (the GPU's own figure) or in "
-                        "[0.05, 1] (min_kernel_fraction)", hbm_fraction);
+    using detail::positive_fraction;
+    struct setting {
+      double value;
+      const char* message;
+    };
+    const setting by_gpu[] = {
+        {gemm_fraction_16bit, "roofline_assumptions.gemm_fraction_16bit must be 0 (the GPU's own "
+                              "figure) or in [0.05, 1] (min_kernel_fraction)"},
+        {gemm_fraction_8bit, "roofline_assumptions.gemm_fraction_8bit must be 0 (the GPU's own "
+                             "figure) or in [0.05, 1] (min_kernel_fraction)"},
+        {gemm_fraction_4bit, "roofline_assumptions.gemm_fraction_4bit must be 0 (the GPU's own "
+                             "figure) or in [0.05, 1] (min_kernel_fraction)"},
+        {hbm_fraction, "roofline_assumptions.hbm_fraction must be 0 (the GPU's own figure) or in "
+                       "[0.05, 1] (min_kernel_fraction)"}};
+    for (const setting& f : by_gpu)
+      detail::check_input(detail::kernel_fraction_or_zero(f.value), f.message, f.value);
     detail::check_input(positive_fraction(gemm_sustained_fraction),
                         "roofline_assumptions.gemm_sustained_fraction must be in (0, 1]");
     detail::check_input(positive_fraction(attention_fraction),
