@@ -504,7 +504,9 @@ TEST_CASE("serving search: ranked by cost per million tokens, SLO met, determini
   // input and output tokens priced apart: the GPU-time split by the prefill share (the replica's
   // request rate x the prompt's prefill time), each share over its own tokens
   s.objective = serving_objective::cost_per_million_tokens;
-  for (const serving_search_result& x : search_serving(s, 8).view()) {
+  // the report held by name: a range-for over a temporary's view() would read it after its end
+  const serving_search_report priced = search_serving(s, 8);
+  for (const serving_search_result& x : priced.view()) {
     CHECK(x.priced);
     CHECK(x.prefill_fraction > 0.0);
     CHECK(x.prefill_fraction < 1.0);
