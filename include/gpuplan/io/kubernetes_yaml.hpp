@@ -82,6 +82,34 @@ inline void check_kubernetes_name(const std::string& name) {
                 "' must be 1-63 lower-case letters, digits and '-', not starting or ending with '-' "
                 "(RFC 1123 label)");
 }
+
+/// A Deployment's head: its name, `replicas`, the selector and the pod template's `app` label
+/// (both kubernetes_resources and kubernetes_manifest's Deployment start with it).
+inline std::string deployment_head(const std::string& name, int replicas) {
+  std::string y;
+  y += "apiVersion: apps/v1\n";
+  y += "kind: Deployment\n";
+  y += "metadata:\n";
+  y += "  name: " + name + "\n";
+  y += "spec:\n";
+  y += "  replicas: " + std::to_string(replicas) + "\n";
+  y += "  selector:\n";
+  y += "    matchLabels:\n";
+  y += "      app: " + name + "\n";
+  y += "  template:\n";
+  y += "    metadata:\n";
+  y += "      labels:\n";
+  y += "        app: " + name + "\n";
+  return y;
+}
+
+/// The GPU resource of one pod: `nvidia.com/gpu` x the replica's GPUs, or one MIG slice
+/// (`nvidia.com/mig-<profile>`, the device plugin's "mixed" strategy).
+inline std::pair<std::string, int> gpu_resource(const std::optional<mig_profile>& mig,
+                                                int gpus_per_replica) {
+  if (mig) return {std::string(mig_resource_name(*mig).view()), 1};
+  return {"nvidia.com/gpu", gpus_per_replica};
+}
 }  // namespace detail
 
 /// Kubernetes resource requests for a replica plan: a Deployment fragment with `replicas` and the
@@ -98,26 +126,8 @@ inline std::string kubernetes_resources(const std::string& name, int replicas,
   if (replicas < 0) throw error("kubernetes: replicas must not be negative");
   if (gpus_per_replica < 1) throw error("kubernetes: GPUs per replica must be at least 1");
   detail::check_kubernetes_name(name);
-  std::string resource = "nvidia.com/gpu";
-  int count = gpus_per_replica;
-  if (mig) {
-    resource = std::string(mig_resource_name(*mig).view());
-    count = 1;
-  }
-  std::string y;
-  y += "apiVersion: apps/v1\n";
-  y += "kind: Deployment\n";
-  y += "metadata:\n";
-  y += "  name: " + name + "\n";
-  y += "spec:\n";
-  y += "  replicas: " + std::to_string(replicas) + "\n";
-  y += "  selector:\n";
-  y += "    matchLabels:\n";
-  y += "      app: " + name + "\n";
-  y += "  template:\n";
-  y += "    metadata:\n";
-  y += "      labels:\n";
-  y += "        app: " + name + "\n";
+  const auto [resource, count] = detail::gpu_resource(mig, gpus_per_replica);
+  std::string y = detail::deployment_head(name, replicas);
   y += "    spec:\n";
   y += "      containers:\n";
   y += "        - name: " + name + "\n";
@@ -296,26 +306,13 @@ inline std::string kubernetes_deployment(const kubernetes_plan& p, std::string_v
   const kubernetes_assumptions& k = p.assumptions;
   const kubernetes_engine_facts f = kubernetes_engine(a.engine);
   const int gpus = p.mig ? 1 : p.gpus_per_replica;  // a MIG slice: one device, one process
-  const std::string resource =
-      p.mig ? std::string(mig_resource_name(*p.mig).view()) : std::string("nvidia.com/gpu");
+  const auto [resource, count] = gpu_resource(p.mig, p.gpus_per_replica);
   const std::string port = std::to_string(f.port);
   const std::string image = yaml_quoted(p.image.empty() ? f.image : p.image, image_what);
   std::string y;
   y += "# gpuplan capacity --kubernetes: " + std::string(f.label) + " serving the plan's replicas.\n";
   y += "# Engine arguments and endpoints: " + std::string(f.source) + ".\n";
-  y += "apiVersion: apps/v1\n";
-  y += "kind: Deployment\n";
-  y += "metadata:\n";
-  y += "  name: " + p.name + "\n";
-  y += "spec:\n";
-  y += "  replicas: " + std::to_string(p.replicas) + "\n";
-  y += "  selector:\n";
-  y += "    matchLabels:\n";
-  y += "      app: " + p.name + "\n";
-  y += "  template:\n";
-  y += "    metadata:\n";
-  y += "      labels:\n";
-  y += "        app: " + p.name + "\n";
+  y += deployment_head(p.name, p.replicas);
   y += "      annotations:\n";
   y += "        # where Prometheus scrapes the engine's metrics (the prometheus.io/* convention)\n";
   y += "        prometheus.io/scrape: \"true\"\n";
@@ -339,11 +336,11 @@ inline std::string kubernetes_deployment(const kubernetes_plan& p, std::string_v
   y += "            requests:\n";
   y += "              cpu: \"" + std::to_string(k.cpu_request_per_gpu * gpus) + "\"\n";
   y += "              memory: " + std::to_string(k.memory_request_gb_per_gpu * gpus) + "G\n";
-  y += "              " + resource + ": " + (p.mig ? "1" : std::to_string(p.gpus_per_replica)) + "\n";
+  y += "              " + resource + ": " + std::to_string(count) + "\n";
   y += "            limits:\n";
   y += "              cpu: \"" + std::to_string(k.cpu_limit_per_gpu * gpus) + "\"\n";
   y += "              memory: " + std::to_string(k.memory_limit_gb_per_gpu * gpus) + "G\n";
-  y += "              " + resource + ": " + (p.mig ? "1" : std::to_string(p.gpus_per_replica)) + "\n";
+  y += "              " + resource + ": " + std::to_string(count) + "\n";
   y += "          volumeMounts:\n";
   y += "            - name: shm\n";
   y += "              mountPath: /dev/shm\n";
