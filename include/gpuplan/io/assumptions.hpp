@@ -34,9 +34,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <concepts>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -231,28 +233,39 @@ bool parse_value(std::string_view text, T& x, std::string& why) {
   }
 }
 
-/// Calls f(full_name, field, doc) for every leaf field of s, names prefixed by `prefix`.
+/// Calls f(full_name, field, doc) for every leaf field of s, names prefixed by `path` (one
+/// buffer grown and cut back, not a string per field: every report walks them all).
 template <class S, class F>
-void each_field(S& s, const std::string& prefix, F& f) {
+void each_field(S& s, std::string& path, F& f) {
   visit_fields(s, [&](std::string_view name, auto& field, const char* doc) {
     using T = std::remove_cvref_t<decltype(field)>;
-    const std::string full = prefix + std::string(name);
-    if constexpr (field_group<T>)
-      each_field(field, full + ".", f);
-    else
-      f(full, field, doc);
+    const std::size_t n = path.size();
+    path.append(name);
+    if constexpr (field_group<T>) {
+      path += '.';
+      each_field(field, path, f);
+    } else {
+      f(std::as_const(path), field, doc);
+    }
+    path.resize(n);
   });
 }
 
 template <class F>
 void each_assumption(assumption_set& a, F&& f) {
-  each_field(a.step, "step.", f);
-  each_field(a.serving, "serving.", f);
-  each_field(a.memory, "memory.", f);
-  each_field(a.reliability, "reliability.", f);
-  each_field(a.energy, "energy.", f);
-  each_field(a.carbon, "carbon.", f);
-  each_field(a.power_limit, "power_limit.", f);
+  std::string path;
+  path.reserve(64);
+  const auto group = [&](auto& s, std::string_view prefix) {
+    path.assign(prefix);
+    each_field(s, path, f);
+  };
+  group(a.step, "step.");
+  group(a.serving, "serving.");
+  group(a.memory, "memory.");
+  group(a.reliability, "reliability.");
+  group(a.energy, "energy.");
+  group(a.carbon, "carbon.");
+  group(a.power_limit, "power_limit.");
 }
 
 }  // namespace detail
@@ -337,12 +350,35 @@ struct changed_assumption {
 };
 
 /// The assumptions of `a` that differ from the defaults, in list order: what a report echoes.
+/// Values are compared as values and only the changed ones are written out (every report asks
+/// this; writing all of them was most of a report's time: docs/performance.md, the Python sweep).
 inline std::vector<changed_assumption> changed_assumptions(const assumption_set& a) {
-  const std::vector<assumption_info> now = list_assumptions(a), base = list_assumptions();
+  // The defaults' fields in visiting order, by their bytes (every assumption field is a
+  // trivially copyable scalar: a number, a flag, an enumerator or a quantity).
+  using slot = std::array<unsigned char, 16>;
+  std::vector<slot> base;
+  assumption_set defaults{};
+  detail::each_assumption(defaults, [&](const std::string&, auto& field, const char*) {
+    using T = std::remove_cvref_t<decltype(field)>;
+    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= sizeof(slot));
+    slot b{};
+    std::memcpy(b.data(), &field, sizeof(T));
+    base.push_back(b);
+  });
   std::vector<changed_assumption> out;
-  for (std::size_t i = 0; i < now.size(); ++i)
-    if (now[i].value != base[i].value)
-      out.push_back({now[i].name, now[i].value, now[i].display, base[i].display});
+  assumption_set now = a;
+  std::size_t i = 0;
+  detail::each_assumption(now, [&](const std::string& name, auto& field, const char* doc) {
+    using T = std::remove_cvref_t<decltype(field)>;
+    T d = field;  // overwritten by the default's bytes
+    std::memcpy(&d, base[i++].data(), sizeof(T));
+    if (field == d) return;
+    assumption_info x, y;
+    x.doc = y.doc = doc;
+    detail::describe(field, x);
+    detail::describe(d, y);
+    if (x.value != y.value) out.push_back({name, x.value, x.display, y.display});
+  });
   return out;
 }
 
