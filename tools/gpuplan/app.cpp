@@ -59,10 +59,13 @@ std::string one_line(std::string s) {
 
 /// The error on one line; a command's errors in the terms its user gave (the library's names of
 /// its settings replaced by the flags or plan keys: settings::in_user_terms).
+std::string user_line(const std::string& what, const gpuplan::cli::settings* given) {
+  return one_line(given != nullptr ? given->in_user_terms(what) : what);
+}
+
 int fail(const std::string& what, const gpuplan::cli::settings* given = nullptr, int status = 2) {
   std::fflush(stdout);
-  const std::string line = one_line(given != nullptr ? given->in_user_terms(what) : what);
-  fmt::print(stderr, "gpuplan: error: {}\n", line);
+  fmt::print(stderr, "gpuplan: error: {}\n", user_line(what, given));
   return status;
 }
 
@@ -93,31 +96,18 @@ int finish(int status) {
 int failure(const gpuplan::cli::settings* given) {
   try {
     throw;
-  } catch (const gpuplan::cli::status_error& e) {
-    return fail(e.what(), given, e.status);
-  } catch (const gpuplan::cli::usage_error& e) {
-    return fail(e.what(), given);
   } catch (const gpuplan::cli::output_error& e) {
     output_failure_said = true;
     return fail(e.what());
-  } catch (const gpuplan::io::error& e) {
-    return fail(e.what(), given);
-  } catch (const gpuplan::invalid_input& e) {
-    return fail(e.what(), given);  // the library's validation: layouts, sizes, specs
-  } catch (const std::invalid_argument& e) {
-    return fail(e.what(), given);
-  } catch (const std::out_of_range& e) {
-    return fail(e.what(), given);
-  } catch (const CLI::Error& e) {
-    return fail(e.what(), given);
   } catch (const std::system_error& e) {
     // {fmt} throws this when stdout refuses a write (a full buffer flushed to /dev/full)
     if (std::ferror(stdout)) return output_failure(e.code().value());
     return fail(std::string("internal error: ") + e.what(), nullptr, 3);
-  } catch (const std::exception& e) {
-    return fail(std::string("internal error: ") + e.what(), nullptr, 3);
   } catch (...) {
-    return fail("internal error: unknown exception", nullptr, 3);
+    const gpuplan::cli::error_line e = gpuplan::cli::current_error(given);
+    std::fflush(stdout);
+    fmt::print(stderr, "gpuplan: error: {}\n", e.line);
+    return e.status;
   }
 }
 
@@ -165,6 +155,30 @@ int run(int argc, char** argv) {
 }
 
 }  // namespace
+
+gpuplan::cli::error_line gpuplan::cli::current_error(const settings* given) {
+  try {
+    throw;
+  } catch (const status_error& e) {
+    return {e.status, user_line(e.what(), given)};
+  } catch (const usage_error& e) {
+    return {2, user_line(e.what(), given)};
+  } catch (const io::error& e) {
+    return {2, user_line(e.what(), given)};
+  } catch (const invalid_input& e) {
+    return {2, user_line(e.what(), given)};  // the library's validation: layouts, sizes, specs
+  } catch (const std::invalid_argument& e) {
+    return {2, user_line(e.what(), given)};
+  } catch (const std::out_of_range& e) {
+    return {2, user_line(e.what(), given)};
+  } catch (const CLI::Error& e) {
+    return {2, user_line(e.what(), given)};
+  } catch (const std::exception& e) {
+    return {3, user_line(std::string("internal error: ") + e.what(), nullptr)};
+  } catch (...) {
+    return {3, "internal error: unknown exception"};
+  }
+}
 
 int gpuplan::cli::run_tool(int argc, char** argv) {
   try {

@@ -93,7 +93,7 @@ class settings;
 struct command {
   CLI::App* app = nullptr;
   std::function<int()> run;
-  std::function<const settings*()> given = [] { return static_cast<const settings*>(nullptr); };
+  std::function<settings*()> given = [] { return static_cast<settings*>(nullptr); };
 };
 
 /// One command of the tool: its name and the one line `gpuplan --help` shows for it, and the
@@ -109,6 +109,15 @@ struct command_entry {
 std::span<const command_entry> command_table();
 /// The row of command_table() named `name`; std::logic_error when there is none (a bug).
 const command_entry& find_command(std::string_view name);
+
+/// The exception being handled (call it in a catch block), as the tool reports it: the exit
+/// status (2 for bad input, 3 for a bug, a status_error's own) and the one line after
+/// "gpuplan: error: ", in the terms the user gave the settings in (`given`, may be null).
+struct error_line {
+  int status = 2;
+  std::string line;
+};
+error_line current_error(const settings* given);
 
 /// The whole tool: parses `argv`, runs the chosen command (the demo when none is named), prints
 /// any error as one line; returns the exit status (main.cpp's list). The fuzz targets call it.
@@ -188,8 +197,22 @@ struct table {
   [[nodiscard]] std::string render(std::string_view indent = "") const;
 };
 
-/// Prints JSON to stdout, indented by two, with a final newline.
+/// Prints JSON to stdout, indented by two, with a final newline; or, while a json_capture lives
+/// on this thread, hands it to that capture instead.
 void print_json(const nlohmann::json& j);
+void print_json(nlohmann::json&& j);
+/// While it lives, print_json() on this thread writes into `into` rather than stdout: a command's
+/// --json report handed to a program in-process (api.cpp).
+class json_capture {
+ public:
+  explicit json_capture(nlohmann::json& into);
+  ~json_capture();
+  json_capture(const json_capture&) = delete;
+  json_capture& operator=(const json_capture&) = delete;
+
+ private:
+  nlohmann::json* previous_;
+};
 
 /// The inputs a result rests on that are estimates (models/estimates.hpp), one sentence each,
 /// naming the input, the GPU and why: what fit, train, serve, cost and capacity report as

@@ -293,7 +293,27 @@ command add_listing_command(CLI::App& sub, const char* json_help, int (*print)(b
   return {&sub, [json, print] { return print(*json); }};
 }
 
+namespace {
+/// Where print_json() puts the report instead of stdout on this thread (api.cpp), when set.
+thread_local nlohmann::json* json_sink = nullptr;
+}  // namespace
+
+json_capture::json_capture(nlohmann::json& into) : previous_(json_sink) { json_sink = &into; }
+json_capture::~json_capture() { json_sink = previous_; }
+
+void print_json(nlohmann::json&& j) {
+  if (json_sink != nullptr) {
+    *json_sink = std::move(j);  // a report of hundreds of fields: moved, not copied
+    return;
+  }
+  print_json(static_cast<const nlohmann::json&>(j));
+}
+
 void print_json(const nlohmann::json& j) {
+  if (json_sink != nullptr) {
+    *json_sink = j;
+    return;
+  }
   // Invalid UTF-8 in user-supplied names (a file path, a config's _name_or_path) becomes U+FFFD
   // rather than an exception.
   fmt::print("{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));

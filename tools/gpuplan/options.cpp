@@ -424,16 +424,26 @@ void settings::read_plan() {
     if (has(key)) throw usage_error(fmt::format("{} {}", name(key), why));
 }
 
+void settings::use_plan_object(nlohmann::json plan, std::string label) {
+  plan_object_ = std::move(plan);
+  plan_object_label_ = std::move(label);
+}
+
 void settings::read_plan_file() {
-  if (!plan_option_) return;
-  const std::string file = *plan_option_;
-  if (std::all_of(file.begin(), file.end(), [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }))
+  if (!plan_option_ && !plan_object_) return;
+  if (plan_option_ && plan_object_)  // a bug of the caller, not the user's input
+    throw std::logic_error("settings: a --plan file and a plan object both given");
+  const std::string file = plan_option_ ? *plan_option_ : plan_object_label_;
+  if (plan_option_ && std::all_of(file.begin(), file.end(), [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }))
     throw usage_error("--plan needs a file name (got an empty one)");
   plan_file_ = file;
-  const nlohmann::json j = io::read_json_file(file);
+  plan_.clear();  // a plan object is read again for each run of a command parsed once (api.cpp)
+  const nlohmann::json j = plan_option_ ? io::read_json_file(file) : *plan_object_;
   if (!j.is_object()) throw io::error(file + ": a plan must be a JSON object");
   const io::json_source src{file, ""};
-  const std::filesystem::path dir = std::filesystem::path(file).parent_path();
+  // A plan object has no folder: a relative path in it names a file from the working directory.
+  const std::filesystem::path dir =
+      plan_option_ ? std::filesystem::path(file).parent_path() : std::filesystem::path();
   for (const auto& [raw_key, v] : j.items()) {
     std::string k = raw_key;
     std::replace(k.begin(), k.end(), '-', '_');
@@ -461,7 +471,14 @@ void settings::read_plan_file() {
       case ft::number: plan_[k] = io::get_number(one, k, src); break;
       case ft::flag: plan_[k] = io::get_bool_or(one, k, src, false); break;
       case ft::text:
-      case ft::custom: plan_[k] = io::get_string(one, k, src); break;
+      case ft::custom:
+        // A number where the flag reads text ("tokens": 1e12, the flag's "1e12" or "1T"): its
+        // JSON spelling, read as the flag's text is.
+        if (v.is_number() && f->type == ft::text)
+          plan_[k] = v.dump();
+        else
+          plan_[k] = io::get_string(one, k, src);
+        break;
       case ft::list: {
         auto scalar = [](const nlohmann::json& x) {
           return x.is_string() || x.is_number() || x.is_boolean();
@@ -520,6 +537,10 @@ std::vector<const field*> settings::given() const {
   for (const field& f : fields_)
     if (has(f.key)) out.push_back(&f);
   return out;
+}
+
+bool settings::refused(std::string_view key) const {
+  return std::any_of(refused_.begin(), refused_.end(), [&](const auto& r) { return r.first == key; });
 }
 
 const field& settings::info(std::string_view key) const {

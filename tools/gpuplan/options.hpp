@@ -197,6 +197,10 @@ class settings {
   void add(CLI::App* app, std::initializer_list<std::span<const field>> groups);
   /// Adds `--plan FILE` to app: the same fields in JSON, read by read_plan() at run time.
   void add_plan_option(CLI::App* app);
+  /// A plan given as a JSON object rather than a file (the Python module's keyword arguments,
+  /// api.hpp): read_plan() reads it as it reads a --plan file, with the same checks, and messages
+  /// name its keys as `label`'s ("gpuplan.fit(): key 'zero' must be 0, 1, 2 or 3").
+  void use_plan_object(nlohmann::json plan, std::string label);
   /// A field add() registered that this command does not take, though a user may reach for it
   /// (fit's --batch on serve, a training layout flag on a serving command, a removed flag): it
   /// stays parsed, so the refusal can name it and say what to use instead, but --help no longer
@@ -221,6 +225,9 @@ class settings {
   /// The keys given, by flag or plan, in table order.
   [[nodiscard]] std::vector<const field*> given() const;
   [[nodiscard]] const field& info(std::string_view key) const;
+  /// Every field registered, in table order, and whether the command refuse()d it.
+  [[nodiscard]] std::span<const field> fields() const { return fields_; }
+  [[nodiscard]] bool refused(std::string_view key) const;
   /// How the user gave key, for messages: "--zero", or "plan.json: key 'zero'".
   [[nodiscard]] std::string name(std::string_view key) const;
   [[nodiscard]] const std::string& plan_file() const { return plan_file_; }
@@ -250,6 +257,8 @@ class settings {
   void read_plan_file();
   std::vector<std::pair<std::string, std::string>> refused_;  ///< key, why (refuse())
   std::optional<std::string> plan_option_;
+  std::optional<nlohmann::json> plan_object_;  ///< use_plan_object()
+  std::string plan_object_label_;
   std::string plan_file_;
 };
 
