@@ -170,3 +170,24 @@ def _():
     # what these commands take still works
     ok("serve", *m, "--pp", "4", "--first-stage-layers", "5")
     ok(*cap, "--pp", "2")
+
+
+@case("plan.number_for_a_text_flag")
+def _():
+    """A plan's JSON number for a flag that reads text (--tokens 1e10, --tokens 10B) is read as the
+    flag reads that number's text: {"tokens": 1e10} is --tokens 1e10 (the Python package's
+    tokens=1e10 is the same plan object)."""
+    args = ["--model", "llama-3.1-8b", "--gpus", "8", "--global-batch", "512", "--no-failures"]
+    by_flag = ok_json("train", *args, "--tokens", "1e10")
+    for tokens in (1e10, 10000000000):
+        f = plan_file({"tokens": tokens})
+        try:
+            by_plan = ok_json("train", "--plan", f, *args)
+        finally:
+            os.unlink(f)
+        check(by_plan == by_flag, f"plan tokens {tokens!r} = --tokens 1e10")
+    f = plan_file({"tokens": True})
+    try:
+        bad("key 'tokens' must be a string", "train", "--plan", f, *args)
+    finally:
+        os.unlink(f)
