@@ -651,7 +651,7 @@ void print_capacity_json(const capacity_output& o) {
   if (!o.yaml.empty()) j["kubernetes"] = o.yaml;
   if (o.drawn) j["chart"] = o.drawn->drawn ? o.drawn->image.string() : o.drawn->script.string();
   add_warnings(j, o.notes);
-  print_json(j);
+  print_json(std::move(j));
 }
 
 /// The serving plan's lines: its best point under the SLO, its memory verdict and its price.

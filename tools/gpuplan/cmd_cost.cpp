@@ -28,6 +28,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cli.hpp"
@@ -745,7 +746,7 @@ int print_report(const cost_command& cmd, const cost_setup& c, const cost_report
     nlohmann::json j = io::to_json(r, c.book);
     if (drawn) j["chart"] = drawn->drawn ? drawn->image.string() : drawn->script.string();
     j["warnings"] = notes;
-    print_json(j);
+    print_json(std::move(j));
     return status;
   }
   fmt::print("{}", cost_text(r, c.book));

@@ -219,7 +219,7 @@ int run_serve(serve_command& cmd) {
   j["assumptions"] = assumptions_json(setup.used_assumptions());
   if (drawn) j["chart"] = drawn->drawn ? drawn->image.string() : drawn->script.string();
   add_warnings(j, r.estimates);
-  print_json(j);
+  print_json(std::move(j));
   if (drawn) fmt::print(stderr, "{}\n", drawn->message);
   return 0;
 }

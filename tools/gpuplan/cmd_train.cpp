@@ -319,7 +319,7 @@ int run_train(train_command& cmd) {
     nlohmann::json j = io::to_json(r);
     j["assumptions"] = assumptions_json(q.run.assumptions);
     add_warnings(j, r.estimates);
-    print_json(j);
+    print_json(std::move(j));
   } else {
     print_train_text(q, r);
   }

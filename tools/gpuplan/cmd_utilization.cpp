@@ -22,6 +22,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 namespace gpuplan::cli {
@@ -173,7 +174,7 @@ void print_usage_json(const io::monitoring_files& in, const usage_report& r,
   if (d.throughput)
     j["throughput_chart"] =
         d.throughput->drawn ? d.throughput->image.string() : d.throughput->script.string();
-  print_json(j);
+  print_json(std::move(j));
 }
 
 void print_usage_text(const io::monitoring_files& in, const usage_report& r,

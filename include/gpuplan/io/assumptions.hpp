@@ -349,30 +349,79 @@ struct changed_assumption {
   std::string default_value;
 };
 
+namespace detail {
+
+/// Calls f(field) for every leaf field of s, in each_assumption's order, without their names.
+template <class S, class F>
+void each_leaf(S& s, F& f) {
+  visit_fields(s, [&](std::string_view, auto& field, const char*) {
+    if constexpr (field_group<std::remove_cvref_t<decltype(field)>>)
+      each_leaf(field, f);
+    else
+      f(field);
+  });
+}
+template <class F>
+void each_assumption_leaf(assumption_set& a, F&& f) {
+  each_leaf(a.step, f);
+  each_leaf(a.serving, f);
+  each_leaf(a.memory, f);
+  each_leaf(a.reliability, f);
+  each_leaf(a.energy, f);
+  each_leaf(a.carbon, f);
+  each_leaf(a.power_limit, f);
+}
+
+/// An assumption field's bytes (every one is a trivially copyable scalar: a number, a flag, an
+/// enumerator or a quantity), in visiting order.
+using field_bytes = std::array<unsigned char, 16>;
+template <class T>
+field_bytes bytes_of(const T& field) {
+  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= sizeof(field_bytes));
+  field_bytes b{};
+  std::memcpy(b.data(), &field, sizeof(T));
+  return b;
+}
+/// The defaults' fields, computed once.
+inline const std::vector<field_bytes>& default_field_bytes() {
+  static const std::vector<field_bytes> bytes = [] {
+    std::vector<field_bytes> out;
+    assumption_set defaults{};
+    each_assumption_leaf(defaults, [&](auto& field) { out.push_back(bytes_of(field)); });
+    return out;
+  }();
+  return bytes;
+}
+
+}  // namespace detail
+
 /// The assumptions of `a` that differ from the defaults, in list order: what a report echoes.
-/// Values are compared as values and only the changed ones are written out (every report asks
-/// this; writing all of them was most of a report's time: docs/performance.md, the Python sweep).
+/// Values are compared as values, without names, against the defaults computed once; only a set
+/// with changes is walked again by name and its changed values written out (every report asks
+/// this, and writing all of them was most of a report's time: docs/performance.md).
 inline std::vector<changed_assumption> changed_assumptions(const assumption_set& a) {
-  // The defaults' fields in visiting order, by their bytes (every assumption field is a
-  // trivially copyable scalar: a number, a flag, an enumerator or a quantity).
-  using slot = std::array<unsigned char, 16>;
-  std::vector<slot> base;
-  assumption_set defaults{};
-  detail::each_assumption(defaults, [&](const std::string&, auto& field, const char*) {
+  const std::vector<detail::field_bytes>& base = detail::default_field_bytes();
+  assumption_set now = a;
+  std::vector<bool> changed;
+  bool any = false;
+  detail::each_assumption_leaf(now, [&](auto& field) {
     using T = std::remove_cvref_t<decltype(field)>;
-    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= sizeof(slot));
-    slot b{};
-    std::memcpy(b.data(), &field, sizeof(T));
-    base.push_back(b);
+    T d = field;  // overwritten by the default's bytes
+    std::memcpy(&d, base[changed.size()].data(), sizeof(T));
+    changed.push_back(!(field == d));
+    any = any || changed.back();
   });
   std::vector<changed_assumption> out;
-  assumption_set now = a;
+  if (!any) return out;
   std::size_t i = 0;
   detail::each_assumption(now, [&](const std::string& name, auto& field, const char* doc) {
     using T = std::remove_cvref_t<decltype(field)>;
-    T d = field;  // overwritten by the default's bytes
+    if (!changed[i]) {
+      ++i;
+      return;
+    }
+    T d = field;
     std::memcpy(&d, base[i++].data(), sizeof(T));
-    if (field == d) return;
     assumption_info x, y;
     x.doc = y.doc = doc;
     detail::describe(field, x);
