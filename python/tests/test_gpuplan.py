@@ -206,6 +206,16 @@ def test_bad_input_is_a_value_error_naming_the_argument(call, kwargs, message):
     assert "\n" not in str(e.value)
 
 
+def test_messages_name_keywords_not_flags():
+    # the tool says "--wait-slo"; from Python the same message says the keyword
+    with pytest.raises(ValueError) as e:
+        gpuplan.capacity(model="llama-3.1-8b", gpu="h100", rate=10, ttft_slo=1)
+    assert "wait_slo" in str(e.value) and "--wait-slo" not in str(e.value)
+    with pytest.raises(ValueError, match="ttft_slo") as e:
+        gpuplan.capacity(model="llama-3.1-8b", gpu="h100", rate=10, wait_slo=1)
+    assert "--" not in str(e.value)
+
+
 def test_a_value_python_cannot_send_is_a_type_error():
     with pytest.raises(TypeError, match="argument 'gpus'"):
         gpuplan.fit(model="llama-3.1-8b", gpus=object())

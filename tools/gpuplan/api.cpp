@@ -80,6 +80,39 @@ namespace {
 /// Runs the parsed command with `args` as its plan. A command parsed once runs again with other
 /// arguments (a sweep's points): each run reads its plan afresh (settings::use_plan_object), and
 /// the commands keep no other state between runs.
+/// `line` in the terms of a program's arguments: each flag of the command's fields written as its
+/// key ("give --wait-slo" is "give wait_slo"; --set is "assumptions", fit's --train/--infer
+/// "mode"). Messages of the tool name flags; a caller of run() gave keys.
+std::string in_keyword_terms(std::string line, const settings& s) {
+  std::vector<std::pair<std::string, std::string>> names;  // flag, key; longest flag first
+  for (const field& f : s.fields()) {
+    std::string_view flags = f.flag;
+    while (!flags.empty()) {  // "--train/--infer": each of them
+      const std::size_t slash = flags.find('/');
+      names.emplace_back(std::string(flags.substr(0, slash)), std::string(f.key));
+      flags = slash == std::string_view::npos ? std::string_view() : flags.substr(slash + 1);
+    }
+  }
+  std::sort(names.begin(), names.end(),
+            [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
+  const auto word_char = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+  };
+  for (const auto& [flag, key] : names) {
+    if (flag.size() < 3 || flag.rfind("--", 0) != 0) continue;
+    for (std::size_t at = line.find(flag); at != std::string::npos; at = line.find(flag, at)) {
+      const std::size_t end = at + flag.size();
+      if ((at > 0 && word_char(line[at - 1])) || (end < line.size() && word_char(line[end]))) {
+        at = end;
+        continue;
+      }
+      line.replace(at, flag.size(), key);
+      at += key.size();
+    }
+  }
+  return line;
+}
+
 /// A search installs its SIGINT handler (Ctrl-C: the best so far) for the process while it runs
 /// (cmd_search.cpp): two at once from two threads would restore each other's handler. One at a
 /// time; the search itself runs on every core.
@@ -107,7 +140,7 @@ report execute(parsed_command& p, std::string_view command_name, const nlohmann:
   } catch (...) {
     const error_line e = current_error(s);
     if (e.status == 3) throw internal_error(e.line);
-    throw input_error(e.line, e.status);
+    throw input_error(s != nullptr ? in_keyword_terms(e.line, *s) : e.line, e.status);
   }
 }
 
