@@ -68,6 +68,8 @@ class Report(Mapping[str, Any]):
         self.status = status
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):  # private and dunder names (pickle's, copy's) are no fields
+            raise AttributeError(name)
         try:
             return _wrap(self._data[name])
         except KeyError:
@@ -98,6 +100,12 @@ class Report(Mapping[str, Any]):
         keys = ", ".join(list(self._data)[:8])
         more = ", ..." if len(self._data) > 8 else ""
         return f"Report({keys}{more})"
+
+    def __getstate__(self) -> tuple[dict[str, Any], int]:
+        return self._data, self.status
+
+    def __setstate__(self, state: tuple[dict[str, Any], int]) -> None:
+        self._data, self.status = state
 
     def to_dict(self) -> dict[str, Any]:
         """The report as plain JSON data (dicts, lists, numbers, strings)."""

@@ -375,3 +375,27 @@ def test_readme_python_blocks(code, expected, capsys):
     out = capsys.readouterr().out
     if expected is not None:
         assert out == expected
+
+
+def test_reports_pickle_and_copy():
+    import copy
+    import pickle
+
+    r = gpuplan.fit(model="llama-3.1-8b", gpu="h100", mode="infer")
+    for twin in (pickle.loads(pickle.dumps(r)), copy.deepcopy(r), copy.copy(r)):
+        assert twin == r and type(twin) is type(r) and twin.status == r.status
+        assert twin.model.name == "Llama-3.1-8B"
+    with pytest.raises(AttributeError, match="no field 'nope'"):
+        r.nope
+
+
+def test_calls_from_many_threads_agree():
+    # the module releases the GIL: calls from Python threads run at once, each its own command
+    from concurrent.futures import ThreadPoolExecutor
+
+    plans = [dict(model="llama-3.1-8b", gpus=g, tp=t, global_batch=512)
+             for g in (8, 16, 32) for t in (1, 2, 4)]
+    alone = [gpuplan.train(**p).to_dict() for p in plans]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        together = list(pool.map(lambda p: gpuplan.train(**p).to_dict(), plans * 3))
+    assert together == alone * 3
