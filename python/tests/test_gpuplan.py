@@ -399,3 +399,35 @@ def test_calls_from_many_threads_agree():
     with ThreadPoolExecutor(max_workers=4) as pool:
         together = list(pool.map(lambda p: gpuplan.train(**p).to_dict(), plans * 3))
     assert together == alone * 3
+
+
+def test_hostile_arguments_raise_never_crash():
+    # Random values for one to three random arguments of every command (fixed seed), hostile ones
+    # (huge, negative, inf, NaN, empty, NUL, wrong types) among plausible ones: each call returns
+    # a report or raises ValueError/TypeError; under the asan preset the sanitizers watch.
+    import random
+
+    rng = random.Random(27)
+    values = [0, -1, 1, 3, 2**31, 2**63, -(2**63), 2**80, 1e308, -1e-308, 0.5, float("inf"),
+              float("nan"), "", " ", "x" * 5000, "llama-3.1-8b", "h100", "1..0", "8..4096",
+              "1,,2", "-1", "1e999", "\x00", "é", True, False, None, [], [1, 2], [[1]], {},
+              {"a": 1}, {"layers": -1, "hidden": 0}, {"step.tp_overlap": "x"}]
+    plausible = [1, 2, 4, 8, 0.5, 0.9, True, False, "h100", "bf16", "fp8", "vllm"]
+    calls = {"fit": gpuplan.fit, "train": gpuplan.train, "serve": gpuplan.serve,
+             "cost": gpuplan.cost, "capacity": gpuplan.capacity}
+    outcomes = {"report": 0, "refused": 0}
+    for command, call in calls.items():
+        keys = [f.key for f in gpuplan.command_arguments(command)]
+        for _ in range(40):
+            kwargs = {"model": "llama-3.1-8b"}
+            for key in rng.sample(keys, rng.randint(1, 3)):
+                kwargs[key] = rng.choice(plausible if rng.random() < 0.6 else values)
+            try:
+                r = call(**kwargs)
+            except (ValueError, TypeError) as e:
+                assert str(e) and "\n" not in str(e)
+                outcomes["refused"] += 1
+            else:
+                assert isinstance(r, gpuplan.Report)
+                outcomes["report"] += 1
+    assert outcomes["refused"] > 0 and outcomes["report"] > 0 and sum(outcomes.values()) == 40 * len(calls)
