@@ -319,7 +319,7 @@ nlohmann::json sweep(std::string_view command_name, const nlohmann::json& base,
     }
   };
   unsigned want = threads > 0 ? static_cast<unsigned>(threads) : std::thread::hardware_concurrency();
-  want = std::max(1U, std::min<unsigned>(want, static_cast<unsigned>(std::min<std::uint64_t>(n, 256))));
+  want = std::max(1U, std::min<unsigned>(want, static_cast<unsigned>(std::min<std::uint64_t>(n, max_sweep_threads))));
   {
     std::vector<std::thread> pool;
     for (unsigned t = 1; t < want; ++t) pool.emplace_back(work);

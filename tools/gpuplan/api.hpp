@@ -70,5 +70,8 @@ nlohmann::json sweep(std::string_view command, const nlohmann::json& base,
 std::uint64_t sweep_points(const std::vector<axis>& axes);
 /// The most points one sweep runs (ten million: a grid past it is a typo, not a plan).
 inline constexpr std::uint64_t max_sweep_points = 10'000'000;
+/// The most threads one sweep starts, whatever `threads` asks: a thread per core is the point,
+/// and each holds its own parsed command, so a huge request must not start thousands.
+inline constexpr std::uint64_t max_sweep_threads = 256;
 
 }  // namespace gpuplan::cli::api
