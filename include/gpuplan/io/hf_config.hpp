@@ -79,7 +79,7 @@ namespace detail {
 
 enum class hf_family : unsigned char {
   llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, gpt_oss, gemma2,
-  gemma3, gemma3_text, phi3, gpt2, gpt_neox
+  gemma3, gemma3_text, phi3, gpt2, gpt_neox, llama4, llama4_text, glm4_moe
 };
 /// Each family by its config.json "model_type".
 inline constexpr enumerator<hf_family> hf_family_names[] = {
@@ -90,7 +90,9 @@ inline constexpr enumerator<hf_family> hf_family_names[] = {
     {hf_family::gpt_oss, "gpt_oss"},
     {hf_family::gemma2, "gemma2"},       {hf_family::gemma3, "gemma3"},
     {hf_family::gemma3_text, "gemma3_text"}, {hf_family::phi3, "phi3"},
-    {hf_family::gpt2, "gpt2"},           {hf_family::gpt_neox, "gpt_neox"}};
+    {hf_family::gpt2, "gpt2"},           {hf_family::gpt_neox, "gpt_neox"},
+    {hf_family::llama4, "llama4"},       {hf_family::llama4_text, "llama4_text"},
+    {hf_family::glm4_moe, "glm4_moe"}};
 constexpr const auto& enumerators(hf_family) { return hf_family_names; }
 
 /// Each family by its config.json `architectures[0]`: the one list of what the reader knows.
@@ -113,7 +115,10 @@ inline constexpr hf_architecture hf_architecture_table[] = {
     {"Gemma3ForConditionalGeneration", hf_family::gemma3},
     {"Phi3ForCausalLM", hf_family::phi3},
     {"GPT2LMHeadModel", hf_family::gpt2},
-    {"GPTNeoXForCausalLM", hf_family::gpt_neox}};
+    {"GPTNeoXForCausalLM", hf_family::gpt_neox},
+    {"Llama4ForConditionalGeneration", hf_family::llama4},
+    {"Llama4ForCausalLM", hf_family::llama4_text},
+    {"Glm4MoeForCausalLM", hf_family::glm4_moe}};
 
 }  // namespace detail
 
@@ -184,10 +189,12 @@ inline void check_top_k(const transformer_spec& m, const json_source& src, std::
                 std::string(experts_key) + " (" + std::to_string(m.moe.experts) + ")");
 }
 
-/// The global-layer period of a `layer_types` list ("sliding_attention" / "full_attention"):
-/// n when layer i is full exactly when (i + 1) % n == 0; 0 when every layer slides. Any other
-/// pattern is refused: transformer_spec describes periodic ones.
-inline int global_period(const nlohmann::json& cfg, const json_source& src, int layers) {
+/// The global-layer period of a `layer_types` list ("full_attention" and `windowed`:
+/// "sliding_attention", or Llama 4's "chunked_attention"): n when layer i is full exactly when
+/// (i + 1) % n == 0; 0 when every layer is windowed. Any other pattern is refused:
+/// transformer_spec describes periodic ones.
+inline int global_period(const nlohmann::json& cfg, const json_source& src, int layers,
+                         std::string_view windowed = "sliding_attention") {
   const auto& t = cfg.at("layer_types");
   if (!t.is_array() || static_cast<int>(t.size()) != layers)
     throw error(src.where("layer_types") + " must list one type per layer (" +
@@ -196,9 +203,9 @@ inline int global_period(const nlohmann::json& cfg, const json_source& src, int 
   for (std::size_t i = 0; i < t.size(); ++i) {
     if (!t[i].is_string()) throw error(src.where("layer_types") + " must hold strings");
     const std::string v = t[i].get<std::string>();
-    if (v != "full_attention" && v != "sliding_attention")
+    if (v != "full_attention" && v != windowed)
       throw error(src.where("layer_types") + ": layer " + std::to_string(i) + " is '" + v +
-                  "' (this reader knows full_attention and sliding_attention)");
+                  "' (this reader knows full_attention and " + std::string(windowed) + ")");
     if (v == "full_attention" && first_full == 0) first_full = i + 1;
   }
   for (std::size_t i = 0; i < t.size(); ++i) {
@@ -317,6 +324,133 @@ inline void read_gemma(const nlohmann::json& cfg, const nlohmann::json& tc, cons
     m.global_every = gemma3 ? get_count_or(tc, "sliding_window_pattern", ts, 6) : 2;
   if (family == hf_family::gemma3)
     m.extra_parameters = gemma3_vision_parameters(cfg, json_source{ts.file, ""}, m.hidden);
+}
+
+/// Llama 4's vision tower and projector (transformers modeling_llama4.py Llama4VisionModel and
+/// Llama4MultiModalProjector): a bias-free patch projection (Llama4UnfoldConvolution), a class
+/// embedding and a position table of (image / patch)^2 + 1 rows, LayerNorms before and after
+/// the encoder, per layer two LayerNorms, q, k, v and o with biases and a two-matrix GELU MLP
+/// with biases; the pixel-shuffle adapter's two bias-free matrices (intermediate_size x
+/// projector_input_dim, projector_output_dim squared) and the projector's bias-free
+/// vision_output_dim x text hidden matrix. Keys a vision_config leaves out take
+/// Llama4VisionConfig's defaults (configuration_llama4.py).
+inline double llama4_vision_parameters(const nlohmann::json& cfg, const json_source& src,
+                                       int text_hidden) {
+  if (!has(cfg, "vision_config")) return 0.0;
+  const nlohmann::json& v = cfg.at("vision_config");
+  const json_source vs{src.file, src.key_prefix + "vision_config."};
+  const double h = get_count_or(v, "hidden_size", vs, 768);
+  const double layers = get_count_or(v, "num_hidden_layers", vs, 34);
+  const double f = get_count_or(v, "intermediate_size", vs, 5632);
+  const double patch = get_count_or(v, "patch_size", vs, 14);
+  const double image = get_count_or(v, "image_size", vs, 448);
+  const double channels = get_count_or(v, "num_channels", vs, 3);
+  const double adapter_in = get_count_or(v, "projector_input_dim", vs, 4096);
+  const double adapter_out = get_count_or(v, "projector_output_dim", vs, 4096);
+  const double output = get_count_or(v, "vision_output_dim", vs, 7680);
+  const double side = static_cast<double>(static_cast<long long>(image / patch));
+  const double embeddings = channels * patch * patch * h + h + (side * side + 1.0) * h;
+  const double layer = 2.0 * 2.0 * h + 4.0 * (h * h + h) + (h * f + f) + (f * h + h);
+  const double adapter = f * adapter_in + adapter_out * adapter_out;
+  return embeddings + 2.0 * 2.0 * h + layers * layer + adapter + output * text_hidden;
+}
+
+/// Llama 4's full-attention period: `layer_types` where given ("chunked_attention" /
+/// "full_attention"), else the NoPE layers of `no_rope_layers` (0: no rotary positions, full
+/// attention; 1: rotary, chunked; Llama4TextConfig) or, when that list is absent or empty,
+/// every `no_rope_layer_interval`-th layer (default 4).
+inline int llama4_global_period(const nlohmann::json& tc, const json_source& ts, int layers) {
+  if (has(tc, "layer_types")) return global_period(tc, ts, layers, "chunked_attention");
+  const bool listed = has(tc, "no_rope_layers") && !(tc.at("no_rope_layers").is_array() &&
+                                                     tc.at("no_rope_layers").empty());
+  if (!listed) return get_count_or(tc, "no_rope_layer_interval", ts, 4);
+  const auto& r = tc.at("no_rope_layers");
+  if (!r.is_array() || static_cast<int>(r.size()) < layers)
+    throw error(ts.where("no_rope_layers") + " must list 0 or 1 for each of the " +
+                std::to_string(layers) + " layers");
+  int first_nope = 0;
+  for (int i = 0; i < layers; ++i) {
+    if (!r[i].is_number_integer() || (r[i] != 0 && r[i] != 1))
+      throw error(ts.where("no_rope_layers") + ": layer " + std::to_string(i) +
+                  " must be 0 (NoPE) or 1 (RoPE)");
+    if (r[i] == 0 && first_nope == 0) first_nope = i + 1;
+  }
+  for (int i = 0; i < layers; ++i)
+    if ((r[i] == 0) != (first_nope > 0 && (i + 1) % first_nope == 0))
+      throw error(ts.where("no_rope_layers") + " is not periodic (a NoPE layer every n-th)"
+                  "; describe the model as a gpuplan model JSON");
+  return first_nope;
+}
+
+/// Llama 4's experts (Llama4TextMoe): num_local_experts of intermediate_size, top
+/// num_experts_per_tok, one shared expert of intermediate_size, a bias-free router; layer i is
+/// MoE when (i + 1) % interleave_moe_layer_step == 0, or as `moe_layers` lists them (which must
+/// be that pattern). Dense layers have an FFN of intermediate_size_mlp.
+inline void read_llama4_moe(const nlohmann::json& tc, const json_source& ts, transformer_spec& m) {
+  const int expert_ffn = get_count(tc, "intermediate_size", ts);
+  m.ffn = get_count(tc, "intermediate_size_mlp", ts);
+  const int step = get_count_or(tc, "interleave_moe_layer_step", ts, 1);
+  if (has(tc, "moe_layers")) {
+    const auto& l = tc.at("moe_layers");
+    if (!l.is_array()) throw error(ts.where("moe_layers") + " must be an array of layer indices");
+    if (l.empty()) return;  // every layer dense
+    for (std::size_t i = 0; i < l.size(); ++i)
+      if (!l[i].is_number_integer() || l[i] != static_cast<int>(i) * step + step - 1)
+        throw error(ts.where("moe_layers") + " is not every " + std::to_string(step) +
+                    "-th layer (interleave_moe_layer_step); describe the model as a gpuplan "
+                    "model JSON");
+    if (static_cast<int>(l.size()) != m.layers / step)
+      throw error(ts.where("moe_layers") + " does not reach the last MoE layer");
+  }
+  m.moe.experts = get_count(tc, "num_local_experts", ts);
+  m.moe.experts_per_token = get_count(tc, "num_experts_per_tok", ts);
+  check_top_k(m, ts, "num_experts_per_tok", "num_local_experts");
+  m.moe.expert_ffn = expert_ffn;
+  m.moe.shared_experts = 1;  // Llama4TextMoe.shared_expert, a Llama4TextMLP of intermediate_size
+  m.moe.layer_interval = step;
+  m.moe.layer_phase = step - 1;  // moe_layers = range(step - 1, layers, step)
+  if (step == 1) m.ffn = 0;      // no dense layer: intermediate_size_mlp is unused
+}
+
+/// Llama 4 (Llama4TextConfig, nested in `text_config` by Llama4ForConditionalGeneration):
+/// attention_bias (default false) on q, k, v and o; use_qk_norm is Llama4TextL2Norm, an L2
+/// norm without weights (no parameters, so qk_norm stays false); RoPE layers attend inside
+/// chunks of attention_chunk_size (default 8192; null: the whole context), NoPE layers to the
+/// whole context; the vision tower counts in extra_parameters.
+inline void read_llama4(const nlohmann::json& cfg, const nlohmann::json& tc, const json_source& ts,
+                        transformer_spec& m, hf_family family) {
+  m.qkv_bias = m.out_bias = get_bool_or(tc, "attention_bias", ts, false);
+  read_llama4_moe(tc, ts, m);
+  const bool chunk_given = tc.contains("attention_chunk_size");
+  m.sliding_window = !chunk_given ? 8192 : get_count_or(tc, "attention_chunk_size", ts, 0, true);
+  if (m.sliding_window > 0) {
+    m.window = window_kind::chunked;
+    m.global_every = llama4_global_period(tc, ts, m.layers);
+  }
+  if (family == hf_family::llama4)
+    m.extra_parameters = llama4_vision_parameters(cfg, json_source{ts.file, ""}, m.hidden);
+}
+
+/// GLM-4.5 (Glm4MoeForCausalLM; transformers modeling_glm4_moe.py): q, k and v with biases when
+/// attention_bias (o without), q_norm and k_norm (RMSNorm of head_dim) when use_qk_norm, partial
+/// rotary positions (no parameters); n_routed_experts of moe_intermediate_size, top
+/// num_experts_per_tok, n_shared_experts (default 1), the first first_k_dense_replace (default 1)
+/// layers dense, a router with e_score_correction_bias (a buffer the checkpoint holds);
+/// num_nextn_predict_layers MTP layers stored as DeepSeek-V3 stores them (model.layers.<L>:
+/// enorm, hnorm, eh_proj, a decoder layer, shared_head's norm and head, its own embedding).
+inline void read_glm4_moe(const nlohmann::json& cfg, const json_source& src, transformer_spec& m) {
+  m.qkv_bias = get_bool_or(cfg, "attention_bias", src, false);
+  m.qk_norm = get_bool_or(cfg, "use_qk_norm", src, false);
+  m.moe.experts = get_count(cfg, "n_routed_experts", src);
+  m.moe.experts_per_token = get_count(cfg, "num_experts_per_tok", src);
+  check_top_k(m, src, "num_experts_per_tok", "n_routed_experts");
+  m.moe.shared_experts = get_count_or(cfg, "n_shared_experts", src, 1, true);
+  m.moe.expert_ffn = get_count(cfg, "moe_intermediate_size", src);
+  m.moe.first_dense_layers = get_count_or(cfg, "first_k_dense_replace", src, 1, true);
+  if (m.moe.first_dense_layers >= m.layers)
+    throw error(src.where("first_k_dense_replace") + " must be below num_hidden_layers");
+  m.moe.router_bias = true;
+  m.mtp_layers = get_count_or(cfg, "num_nextn_predict_layers", src, 0, true);
 }
 
 /// transformer_spec::quantization from `quantization_config` (absent: none).
@@ -469,7 +603,7 @@ inline void read_mixtral(const nlohmann::json& cfg, const json_source& src, tran
 inline void read_llama_family(const nlohmann::json& cfg, const json_source& src,
                               const nlohmann::json& tc, const json_source& ts, hf_family family,
                               transformer_spec& m) {
-  const bool nested = family == hf_family::gemma3;
+  const bool nested = family == hf_family::gemma3 || family == hf_family::llama4;
   m.ffn_type = ffn_kind::gated;
   m.norm = norm_kind::rmsnorm;
   const bool gemma = family == hf_family::gemma2 || family == hf_family::gemma3 ||
@@ -500,6 +634,9 @@ inline void read_llama_family(const nlohmann::json& cfg, const json_source& src,
     case hf_family::gemma2:
     case hf_family::gemma3:
     case hf_family::gemma3_text: read_gemma(cfg, tc, ts, m, family); break;
+    case hf_family::llama4:
+    case hf_family::llama4_text: read_llama4(cfg, tc, ts, m, family); break;
+    case hf_family::glm4_moe: read_glm4_moe(cfg, src, m); break;
     default:
       break;
   }
@@ -521,11 +658,13 @@ inline transformer_spec from_hf_config(const nlohmann::json& cfg, const json_sou
     detail::read_gpt2(cfg, src, m);
     return m;
   }
-  // Gemma 3's multimodal config nests the text model; its vision tower counts in the weights.
-  const bool nested = family == hf_family::gemma3;
+  // Gemma 3's and Llama 4's multimodal configs nest the text model; their vision towers count
+  // in the weights.
+  const bool nested = family == hf_family::gemma3 || family == hf_family::llama4;
   if (nested && !(has(cfg, "text_config") && cfg.at("text_config").is_object()))
-    throw error(src.where("text_config") + " is missing (Gemma3ForConditionalGeneration keeps "
-                "the text model's keys there)");
+    throw error(src.where("text_config") + " is missing (" +
+                (family == hf_family::gemma3 ? "Gemma3" : "Llama4") +
+                "ForConditionalGeneration keeps the text model's keys there)");
   const nlohmann::json& tc = nested ? cfg.at("text_config") : cfg;
   const json_source ts{src.file, src.key_prefix + (nested ? "text_config." : "")};
   detail::read_rotary_shape(tc, ts, family, m);
