@@ -33,15 +33,21 @@ struct kv_cache_info {
   /// group its own blocks).
   int global_layers = 0;
   int layers = 0;  ///< this GPU's layers (0: all windowed when window > 0)
+  /// The windowed layers attend inside chunks of `window` tokens (Llama 4) rather than to the
+  /// `window` tokens before each query.
+  bool chunked = false;
   /// Blocks one sequence of `context` tokens holds, averaged over this GPU's layers (the unit
   /// of `blocks`): ceil(context / block_size) on a global layer; on a windowed layer, blocks
   /// wholly outside the window are freed (vLLM V1 SlidingWindowManager), leaving at most
-  /// ceil(window / block_size) + 1.
+  /// ceil(window / block_size) + 1; on a chunked layer, those wholly before the current chunk
+  /// (ChunkedLocalAttentionManager skips floor(computed / chunk) x chunk tokens), leaving at
+  /// most ceil(chunk / block_size), and one more when a chunk does not start on a block.
   [[nodiscard]] constexpr double blocks_per_sequence(int context) const {
     if (context <= 0 || block_size <= 0) return 0;
     const int full = (context + block_size - 1) / block_size;
     if (window > 0 && context > window) {
-      const int capped_blocks = (window + block_size - 1) / block_size + 1;
+      const bool aligned = chunked && window % block_size == 0;
+      const int capped_blocks = (window + block_size - 1) / block_size + (aligned ? 0 : 1);
       const int capped = capped_blocks < full ? capped_blocks : full;
       if (layers <= 0 || global_layers <= 0) return capped;
       return (1.0 * global_layers * full + 1.0 * (layers - global_layers) * capped) / layers;
@@ -288,6 +294,7 @@ constexpr inference_memory_result inference_stage(const transformer_spec& m, con
   r.kv.block_size = c.block_size;
   r.kv.bytes_per_token = p.layers * page / (c.block_size * units::token);
   r.kv.window = m.sliding_window;
+  r.kv.chunked = m.window == window_kind::chunked;
   r.kv.layers = p.layers;
   r.kv.global_layers = m.global_layers(p.first_layer, p.layers);
   const double blocks_per_seq = r.kv.blocks_per_sequence(c.context);
