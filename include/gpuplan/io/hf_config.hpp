@@ -52,6 +52,26 @@
 //       nests the text model in `text_config` (missing keys take Gemma3TextConfig's defaults:
 //       vocab_size 262208, head_dim 256, num_key_value_heads 4, sliding_window 4096) and counts
 //       its SigLIP vision tower (`vision_config`) and projector in extra_parameters.
+//   Llama4ForConditionalGeneration, Llama4ForCausalLM (configuration_llama4.py)
+//       the text model nested in `text_config` (Llama4ForCausalLM: at the top); head_dim,
+//       attention_bias (default false) on q, k, v and o; use_qk_norm is an L2 norm without
+//       weights (no parameters); attention_chunk_size (default 8192, null: none): RoPE layers
+//       attend inside chunks, the NoPE layers (0 in no_rope_layers, or every
+//       no_rope_layer_interval-th, default 4, when that list is empty; `layer_types`
+//       "chunked_attention" / "full_attention" where given) to the whole context;
+//       num_local_experts of intermediate_size, num_experts_per_tok, one shared expert of
+//       intermediate_size, a bias-free router; layer i is MoE when (i + 1) %
+//       interleave_moe_layer_step == 0 (`moe_layers`, where given, must be that pattern), the
+//       others dense of intermediate_size_mlp; the vision tower (`vision_config`, missing keys
+//       Llama4VisionConfig's defaults), its pixel-shuffle adapter and the projector in
+//       extra_parameters.
+//   Glm4MoeForCausalLM (GLM-4.5; modeling_glm4_moe.py)
+//       the Llama keys plus head_dim; attention_bias on q, k and v (not o); use_qk_norm (default
+//       false): RMSNorm of head_dim on Q and K; partial_rotary_factor has no parameters;
+//       n_routed_experts of moe_intermediate_size, num_experts_per_tok, n_shared_experts
+//       (default 1), first_k_dense_replace dense layers (default 1), a router with
+//       e_score_correction_bias; num_nextn_predict_layers (absent: 0) MTP layers, stored as
+//       DeepSeek-V3 stores its own (mtp_layers).
 //
 // `layer_types`, where given, must repeat with a period (its global layers every n-th): the
 // layer pattern transformer_spec describes. `quantization_config` (quant_method fp8 with or
