@@ -257,6 +257,21 @@ inline void read_qwen3(const nlohmann::json& cfg, const json_source& src, transf
   if (m.moe.layer_interval == 1) m.ffn = 0;  // no dense FFN: intermediate_size is unused
 }
 
+/// DeepSeek's MoE keys, which GLM-4.5 shares: n_routed_experts of moe_intermediate_size, top
+/// num_experts_per_tok, n_shared_experts (absent: `shared`), the first first_k_dense_replace
+/// layers dense (absent: `dense`).
+inline void read_routed_experts(const nlohmann::json& cfg, const json_source& src,
+                                transformer_spec& m, int shared, int dense) {
+  m.moe.experts = get_count(cfg, "n_routed_experts", src);
+  m.moe.experts_per_token = get_count(cfg, "num_experts_per_tok", src);
+  check_top_k(m, src, "num_experts_per_tok", "n_routed_experts");
+  m.moe.shared_experts = get_count_or(cfg, "n_shared_experts", src, shared, true);
+  m.moe.expert_ffn = get_count(cfg, "moe_intermediate_size", src);
+  m.moe.first_dense_layers = get_count_or(cfg, "first_k_dense_replace", src, dense, true);
+  if (m.moe.first_dense_layers >= m.layers)
+    throw error(src.where("first_k_dense_replace") + " must be below num_hidden_layers");
+}
+
 inline void read_deepseek(const nlohmann::json& cfg, const json_source& src, transformer_spec& m,
                           hf_family family) {
   m.mla.q_lora_rank = get_count_or(cfg, "q_lora_rank", src, 0, true);  // null: none (V2-Lite)
@@ -269,14 +284,7 @@ inline void read_deepseek(const nlohmann::json& cfg, const json_source& src, tra
   if (get_bool_or(cfg, "attention_bias", src, false))
     throw error(src.where("attention_bias") + " is true: MLA with biases is not modelled");
   if (!has(cfg, "n_routed_experts")) return;  // null: a dense model
-  m.moe.experts = get_count(cfg, "n_routed_experts", src);
-  m.moe.experts_per_token = get_count(cfg, "num_experts_per_tok", src);
-  check_top_k(m, src, "num_experts_per_tok", "n_routed_experts");
-  m.moe.shared_experts = get_count_or(cfg, "n_shared_experts", src, 0, true);
-  m.moe.expert_ffn = get_count(cfg, "moe_intermediate_size", src);
-  m.moe.first_dense_layers = get_count_or(cfg, "first_k_dense_replace", src, 0, true);
-  if (m.moe.first_dense_layers >= m.layers)
-    throw error(src.where("first_k_dense_replace") + " must be below num_hidden_layers");
+  read_routed_experts(cfg, src, m, 0, 0);
   const int freq = get_count_or(cfg, "moe_layer_freq", src, 1);
   m.moe.layer_interval = freq;  // i % freq == 0, counted from layer 0
   m.moe.layer_phase = (freq - m.moe.first_dense_layers % freq) % freq;
@@ -304,31 +312,52 @@ inline void read_gpt_oss(const nlohmann::json& cfg, const json_source& src, tran
   m.global_every = has(cfg, "layer_types") ? global_period(cfg, src, m.layers) : 2;
 }
 
+/// A ViT encoder's shape, as a vision_config gives it.
+struct vit_shape {
+  int hidden, layers, mlp, patch, image, channels;
+
+  /// Patches along one side of the image.
+  [[nodiscard]] double side() const { return static_cast<double>(image / patch); }
+  /// One pre-LayerNorm encoder layer (SigLIP's and Llama 4's): two LayerNorms, q, k, v and o
+  /// with biases, a two-matrix GELU MLP with biases.
+  [[nodiscard]] double layer_parameters() const {
+    const double h = hidden, f = mlp;
+    return 2.0 * 2.0 * h + 4.0 * (h * h + h) + (h * f + f) + (f * h + h);
+  }
+};
+
+/// vit_shape from `vision_config`'s hidden_size, num_hidden_layers, intermediate_size,
+/// patch_size, image_size and num_channels; a key left out takes `fallback`'s value (the config
+/// class's default).
+inline vit_shape read_vit_shape(const nlohmann::json& v, const json_source& vs,
+                                const vit_shape& fallback) {
+  return {get_count_or(v, "hidden_size", vs, fallback.hidden),
+          get_count_or(v, "num_hidden_layers", vs, fallback.layers),
+          get_count_or(v, "intermediate_size", vs, fallback.mlp),
+          get_count_or(v, "patch_size", vs, fallback.patch),
+          get_count_or(v, "image_size", vs, fallback.image),
+          get_count_or(v, "num_channels", vs, fallback.channels)};
+}
+
 /// SigLIP's parameters (transformers SiglipVisionModel without its pooling head, as Gemma 3
-/// uses it): a patch convolution with bias, a position table of (image / patch)^2, per layer
-/// two LayerNorms, q, k, v and o with biases and a two-matrix GELU MLP with biases, and a
-/// final LayerNorm; then Gemma 3's projector (a vision_hidden x text_hidden matrix and an
-/// RMSNorm of vision_hidden). Keys a vision_config leaves out take SiglipVisionConfig's
-/// defaults (transformers configuration_siglip.py: hidden 768, 12 layers, MLP 3072, 16-pixel
-/// patches of 224-pixel images, 3 channels).
+/// uses it): a patch convolution with bias, a position table of (image / patch)^2, the encoder
+/// layers (vit_shape::layer_parameters) and a final LayerNorm; then Gemma 3's projector (a
+/// vision_hidden x text_hidden matrix and an RMSNorm of vision_hidden). Keys a vision_config
+/// leaves out take SiglipVisionConfig's defaults (transformers configuration_siglip.py: hidden
+/// 768, 12 layers, MLP 3072, 16-pixel patches of 224-pixel images, 3 channels).
 inline double gemma3_vision_parameters(const nlohmann::json& cfg, const json_source& src,
                                        int text_hidden) {
   if (!has(cfg, "vision_config")) return 0.0;
   const nlohmann::json& v = cfg.at("vision_config");
   const json_source vs{src.file, src.key_prefix + "vision_config."};
-  const double h = get_count_or(v, "hidden_size", vs, 768);
-  const double layers = get_count_or(v, "num_hidden_layers", vs, 12);
-  const double f = get_count_or(v, "intermediate_size", vs, 3072);
-  const double patch = get_count_or(v, "patch_size", vs, 16);
-  const double image = get_count_or(v, "image_size", vs, 224);
-  const double channels = get_count_or(v, "num_channels", vs, 3);
+  const vit_shape t = read_vit_shape(v, vs, {768, 12, 3072, 16, 224, 3});
   if (get_bool_or(v, "vision_use_head", vs, true))
     throw error(vs.where("vision_use_head") + " must be false (Gemma 3's tower has no head)");
-  const double side = static_cast<double>(static_cast<long long>(image / patch));
-  const double embeddings = channels * patch * patch * h + h + side * side * h;
-  const double layer = 2.0 * 2.0 * h + 4.0 * (h * h + h) + (h * f + f) + (f * h + h);
+  const double h = t.hidden;
+  const double embeddings =
+      1.0 * t.channels * t.patch * t.patch * h + h + t.side() * t.side() * h;
   const double projector = h * text_hidden + h;
-  return embeddings + layers * layer + 2.0 * h + projector;
+  return embeddings + t.layers * t.layer_parameters() + 2.0 * h + projector;
 }
 
 inline void read_gemma(const nlohmann::json& cfg, const nlohmann::json& tc, const json_source& ts,
@@ -349,30 +378,27 @@ inline void read_gemma(const nlohmann::json& cfg, const nlohmann::json& tc, cons
 /// Llama 4's vision tower and projector (transformers modeling_llama4.py Llama4VisionModel and
 /// Llama4MultiModalProjector): a bias-free patch projection (Llama4UnfoldConvolution), a class
 /// embedding and a position table of (image / patch)^2 + 1 rows, LayerNorms before and after
-/// the encoder, per layer two LayerNorms, q, k, v and o with biases and a two-matrix GELU MLP
-/// with biases; the pixel-shuffle adapter's two bias-free matrices (intermediate_size x
-/// projector_input_dim, projector_output_dim squared) and the projector's bias-free
-/// vision_output_dim x text hidden matrix. Keys a vision_config leaves out take
-/// Llama4VisionConfig's defaults (configuration_llama4.py).
+/// the encoder, the encoder layers (vit_shape::layer_parameters); the pixel-shuffle adapter's
+/// two bias-free matrices (intermediate_size x projector_input_dim, projector_output_dim
+/// squared) and the projector's bias-free vision_output_dim x text hidden matrix. Keys a
+/// vision_config leaves out take Llama4VisionConfig's defaults (configuration_llama4.py:
+/// hidden 768, 34 layers, MLP 5632, 14-pixel patches of 448-pixel images, 3 channels,
+/// projector 4096 x 4096, output 7680).
 inline double llama4_vision_parameters(const nlohmann::json& cfg, const json_source& src,
                                        int text_hidden) {
   if (!has(cfg, "vision_config")) return 0.0;
   const nlohmann::json& v = cfg.at("vision_config");
   const json_source vs{src.file, src.key_prefix + "vision_config."};
-  const double h = get_count_or(v, "hidden_size", vs, 768);
-  const double layers = get_count_or(v, "num_hidden_layers", vs, 34);
-  const double f = get_count_or(v, "intermediate_size", vs, 5632);
-  const double patch = get_count_or(v, "patch_size", vs, 14);
-  const double image = get_count_or(v, "image_size", vs, 448);
-  const double channels = get_count_or(v, "num_channels", vs, 3);
+  const vit_shape t = read_vit_shape(v, vs, {768, 34, 5632, 14, 448, 3});
   const double adapter_in = get_count_or(v, "projector_input_dim", vs, 4096);
   const double adapter_out = get_count_or(v, "projector_output_dim", vs, 4096);
   const double output = get_count_or(v, "vision_output_dim", vs, 7680);
-  const double side = static_cast<double>(static_cast<long long>(image / patch));
-  const double embeddings = channels * patch * patch * h + h + (side * side + 1.0) * h;
-  const double layer = 2.0 * 2.0 * h + 4.0 * (h * h + h) + (h * f + f) + (f * h + h);
-  const double adapter = f * adapter_in + adapter_out * adapter_out;
-  return embeddings + 2.0 * 2.0 * h + layers * layer + adapter + output * text_hidden;
+  const double h = t.hidden;
+  const double embeddings =
+      1.0 * t.channels * t.patch * t.patch * h + h + (t.side() * t.side() + 1.0) * h;
+  const double adapter = 1.0 * t.mlp * adapter_in + adapter_out * adapter_out;
+  return embeddings + 2.0 * 2.0 * h + t.layers * t.layer_parameters() + adapter +
+         output * text_hidden;
 }
 
 /// Llama 4's full-attention period: `layer_types` where given ("chunked_attention" /
@@ -461,14 +487,7 @@ inline void read_llama4(const nlohmann::json& cfg, const nlohmann::json& tc, con
 inline void read_glm4_moe(const nlohmann::json& cfg, const json_source& src, transformer_spec& m) {
   m.qkv_bias = get_bool_or(cfg, "attention_bias", src, false);
   m.qk_norm = get_bool_or(cfg, "use_qk_norm", src, false);
-  m.moe.experts = get_count(cfg, "n_routed_experts", src);
-  m.moe.experts_per_token = get_count(cfg, "num_experts_per_tok", src);
-  check_top_k(m, src, "num_experts_per_tok", "n_routed_experts");
-  m.moe.shared_experts = get_count_or(cfg, "n_shared_experts", src, 1, true);
-  m.moe.expert_ffn = get_count(cfg, "moe_intermediate_size", src);
-  m.moe.first_dense_layers = get_count_or(cfg, "first_k_dense_replace", src, 1, true);
-  if (m.moe.first_dense_layers >= m.layers)
-    throw error(src.where("first_k_dense_replace") + " must be below num_hidden_layers");
+  read_routed_experts(cfg, src, m, 1, 1);  // Glm4MoeConfig's defaults
   m.moe.router_bias = true;
   m.mtp_layers = get_count_or(cfg, "num_nextn_predict_layers", src, 0, true);
 }
