@@ -243,4 +243,14 @@ TEST_CASE("Llama 4's chunked layers hold at most a chunk; vLLM's log of Scout on
         Approx((12.0 * 8192 + 36.0 * 512) * kv_page_size(m, {.tp = 8}, c).in(units::B)));
   // Within a chunk no block is freed.
   CHECK(r.kv.blocks_per_sequence(8192) == 512.0);
+  // The same log: "Maximum concurrency for 8,388,608 tokens per request: 1.86x". vLLM divides
+  // the pool by what one request may hold: 524,288 blocks on a NoPE layer, a chunk and the
+  // tokens of one step, (8192 + 8192) / 16 = 1,024, on a chunked one (max_num_batched_tokens
+  // 8192, the API server's default on an H200). Printed to 0.01: margin 0.005.
+  CHECK(r.kv.admission_blocks(8388608, 8192) == (12.0 * 524288 + 36.0 * 1024) / 48.0);
+  CHECK(blocks / r.kv.admission_blocks(8388608, 8192) == Approx(1.86).margin(0.005));
+  // Sequences of the whole context, had every layer held every token (vLLM with the hybrid
+  // manager off, its default before VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE turned
+  // on): 0.47.
+  CHECK(blocks * 16 / 8388608 == Approx(0.467).margin(0.001));
 }
