@@ -414,18 +414,19 @@ inline int llama4_global_period(const nlohmann::json& tc, const json_source& ts,
   if (!r.is_array() || static_cast<int>(r.size()) < layers)
     throw error(ts.where("no_rope_layers") + " must list 0 or 1 for each of the " +
                 std::to_string(layers) + " layers");
-  int first_nope = 0;
-  for (int i = 0; i < layers; ++i) {
+  const auto n = static_cast<std::size_t>(layers);
+  std::size_t first_nope = 0;
+  for (std::size_t i = 0; i < n; ++i) {
     if (!r[i].is_number_integer() || (r[i] != 0 && r[i] != 1))
       throw error(ts.where("no_rope_layers") + ": layer " + std::to_string(i) +
                   " must be 0 (NoPE) or 1 (RoPE)");
     if (r[i] == 0 && first_nope == 0) first_nope = i + 1;
   }
-  for (int i = 0; i < layers; ++i)
+  for (std::size_t i = 0; i < n; ++i)
     if ((r[i] == 0) != (first_nope > 0 && (i + 1) % first_nope == 0))
       throw error(ts.where("no_rope_layers") + " is not periodic (a NoPE layer every n-th)"
                   "; describe the model as a gpuplan model JSON");
-  return first_nope;
+  return static_cast<int>(first_nope);
 }
 
 /// Llama 4's experts (Llama4TextMoe): num_local_experts of intermediate_size, top
