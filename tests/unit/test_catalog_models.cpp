@@ -104,9 +104,9 @@ TEST_CASE("Llama 4, GLM-4.5 and Kimi K2 against their checkpoints and cards", "[
   CHECK(cat::glm45.checkpoint_parameters() == 358337791296.0);
   CHECK(cat::glm45_air.checkpoint_parameters() == 110468824832.0);
   CHECK(cat::glm45_air.parameters() == 106852251264.0);
-  // arXiv:2508.06471: "355B total parameters and 32B activated", Air "106B total and 12B
-  // activated"; the activated figures count neither the embedding nor the output layer (the
-  // shapes give 32.08B and 12.18B; margin 0.5B).
+  // arXiv:2508.06471: "355B total parameters and 32B activated parameters"; the README: Air
+  // "106 billion total parameters and 12 billion active parameters". The activated figures count
+  // neither the embedding nor the output layer (the shapes give 32.08B and 12.18B; margin 0.5B).
   const auto activated = [](const transformer_spec& m) {
     return m.active_parameters() - m.embedding_parameters() - m.lm_head_parameters();
   };

@@ -447,8 +447,8 @@ TEST_CASE("Llama 4 configs: nested text model, chunked attention, interleaved Mo
 // (num_nextn_predict_layers 1) stored as DeepSeek-V3 stores its own: without it the Air is
 // 106,852,251,264 (the safetensors total of PrimeIntellect/INTELLECT-3, a GLM-4.5-Air
 // fine-tune without the MTP layer). arXiv:2508.06471: "355B total parameters and 32B activated
-// parameters"; Air "106B total parameters and 12B activated", both counting neither the
-// embedding nor the output layer in the activated figure.
+// parameters"; the README: Air "106 billion total parameters and 12 billion active parameters";
+// both activated figures count neither the embedding nor the output layer.
 TEST_CASE("GLM-4.5 configs: biases on q/k/v, Q/K norms, shared expert, MTP layer", "[hf]") {
   const transformer_spec glm = io::load_hf_config(data("hf/glm-4.5/config.json"));
   CHECK(glm.qkv_bias);

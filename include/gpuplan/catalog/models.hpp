@@ -63,8 +63,9 @@
 //            every 4th, vocab 202,048, untied; a 34-layer 1408-wide vision tower); the
 //            safetensors totals 108,641,793,536 and 401,583,781,376
 //  [GLM45]   GLM-4.5 Team 2025, "GLM-4.5: Agentic, Reasoning, and Coding (ARC) Foundation Models",
-//            arXiv:2508.06471 ("355B total parameters and 32B activated", Air "106B total and
-//            12B activated"); HF zai-org/GLM-4.5 and GLM-4.5-Air config.json
+//            arXiv:2508.06471 ("355B total parameters and 32B activated parameters", "GLM-4.5-Air
+//            (106B parameters)"); the model README ("GLM-4.5-Air ... 106 billion total
+//            parameters and 12 billion active parameters"); HF zai-org/GLM-4.5 and -Air config.json
 //            (Glm4MoeForCausalLM) and their safetensors totals 358,337,791,296 and
 //            110,468,824,832, which include the MTP layer
 //  [K2]      MoonshotAI/Kimi-K2 README, Model Summary ("Total Parameters 1T", "Activated
