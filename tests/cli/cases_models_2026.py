@@ -80,7 +80,9 @@ def _():
 def _():
     """GLM-4.5-Air and Kimi K2 from their config.json files: the published counts, GLM's MTP
     layer usable for speculative decoding, Kimi K2's fp8 checkpoint too big for one 8 x H200
-    node (its README: "the smallest deployment unit ... is a cluster with 16 GPUs")."""
+    node (moonshotai/Kimi-K2-Instruct docs/deploy_guidance.md: "The smallest deployment unit for
+    Kimi-K2 FP8 weights with 128k seqlen on mainstream H200 or H20 platform is a cluster with 16
+    GPUs")."""
     air = ok_json("fit", "--infer", "--model", data("hf/glm-4.5-air/config.json"), "--gpu", "h200",
                   "--tp", "2")
     check(air["model"]["parameters"] == 106852251264 and air["fits"], "GLM-4.5-Air")
