@@ -90,9 +90,10 @@ def _():
                    "--speculative-tokens", "1", "--acceptance", "0.8")
     near(spec["speculation"]["tokens_per_step"], 1.8, 1e-9, "1 + a tokens a step")
     k2 = ok_json("fit", "--infer", "--model", data("hf/kimi-k2-instruct/config.json"), "--gpu",
-                 "h200", "--tp", "8")
+                 "h200", "--tp", "8", "--context", "131072")
     check(k2["model"]["parameters"] == 1026408232448, f"Kimi K2 {k2['model']['parameters']}")
     check(k2["config"]["weight_dtype"] == "fp8", "the checkpoint's fp8 blocks")
-    check(not k2["fits"], "1.03T in fp8 does not fit 8 x 141 GiB with vLLM's reserve")
-    check(ok_json("fit", "--infer", "--model", "kimi-k2", "--gpu", "h200", "--tp", "8", "--pp",
-                  "2")["fits"], "16 GPUs hold it")
+    check(not k2["fits"], "1.03T in fp8 and a 128k sequence do not fit 8 x 141 GiB")
+    for layout in (("--tp", "16"), ("--tp", "8", "--pp", "2")):
+        check(ok_json("fit", "--infer", "--model", "kimi-k2", "--gpu", "h200", *layout,
+                      "--context", "131072")["fits"], f"16 GPUs hold it ({' '.join(layout)})")
