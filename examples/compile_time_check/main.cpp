@@ -7,6 +7,7 @@
 // training run is priced from the default price book, and a run over its budget (or on a GPU the
 // book does not price) stops the build.
 #include <gpuplan/gpuplan.hpp>
+#include <gpuplan/catalog/prices.hpp>  // not in the umbrella (dated market data)
 #include <gpuplan/models/serving.hpp>
 
 #include <cstdio>

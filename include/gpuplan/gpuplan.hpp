@@ -1,18 +1,23 @@
-// gpuplan/gpuplan.hpp: the umbrella header. Pulls in the core layers (units, specs, catalogs,
-// models, plan); never the edges (formatting, Boost bridge, JSON, probe), which are included by
-// name. Nor the two heavy plan compositions, <gpuplan/plan/search.hpp> (search_training,
-// search_serving) and <gpuplan/plan/capacity.hpp> (plan_capacity and its alternatives):
-// include them by name. Each composes most of the models and adds its own code on top; together
-// they were about a third of the umbrella's compile time (docs/performance.md, "Compile cost
-// back down").
+// gpuplan/gpuplan.hpp: the umbrella header. Pulls in the core layers (units, specs, the hardware
+// and model catalogs, the MIG profiles, models, plan); never the edges (formatting, Boost bridge,
+// JSON, probe), which are included by name. Nor, by name too:
+//  - the two heavy plan compositions, <gpuplan/plan/search.hpp> (search_training,
+//    search_serving) and <gpuplan/plan/capacity.hpp> (plan_capacity and its alternatives): each
+//    composes most of the models and adds its own code on top; together they were about a third
+//    of the umbrella's compile time (docs/performance.md, "Compile cost back down");
+//  - the dated market data, <gpuplan/catalog/prices.hpp> (the cloud price book and server
+//    prices, catalog::default_prices) and <gpuplan/catalog/sites.hpp> (grid regions and sites):
+//    every citation they carry is text the compiler copies character by character in every
+//    translation unit, 154M of the umbrella's instructions (g++ 12, docs/performance.md, "std::span
+//    and std::optional out, dated prices by name"), for data only a cost calculation reads;
+//  - the run-time reports over std::vector and std::string: plan/capacity_report.hpp,
+//    plan/utilization.hpp, plan/cost_report.hpp and models/cost_horizon.hpp (cost_over_horizon).
 #pragma once
 
 #include <gpuplan/units.hpp>
 
 #include <gpuplan/catalog.hpp>
 #include <gpuplan/catalog/mig.hpp>
-#include <gpuplan/catalog/prices.hpp>
-#include <gpuplan/catalog/sites.hpp>
 
 #include <gpuplan/specs/generic.hpp>
 #include <gpuplan/specs/gpu.hpp>
@@ -59,5 +64,5 @@
 #include <gpuplan/plan/training_cost.hpp>
 #include <gpuplan/plan/fit.hpp>
 #include <gpuplan/plan/sharing.hpp>
-// Not here, by name: plan/capacity_report.hpp and plan/utilization.hpp (run-time reports over
-// std::vector and std::string, which the constexpr core does not pay for).
+// Not here, by name (see above): plan/search.hpp, plan/capacity.hpp, catalog/prices.hpp,
+// catalog/sites.hpp, and the run-time reports.

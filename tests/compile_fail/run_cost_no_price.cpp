@@ -2,6 +2,7 @@
 // Pricing a run on a GPU the price book does not list is a compile error that says so, not a
 // zero. The default book lists no MI300X; the passing twin prices the run on H100s.
 #include <gpuplan/gpuplan.hpp>
+#include <gpuplan/catalog/prices.hpp>  // not in the umbrella (dated market data)
 
 using namespace gpuplan;
 

@@ -3,6 +3,7 @@
 // H100s for 30 days (737,280 GPU-hours) at the cheapest on-demand price in the default book
 // (about $2.06M) is over $2M; the passing twin runs 512 GPUs for the same 30 days.
 #include <gpuplan/gpuplan.hpp>
+#include <gpuplan/catalog/prices.hpp>  // not in the umbrella (dated market data)
 
 using namespace gpuplan;
 

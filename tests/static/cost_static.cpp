@@ -1,6 +1,8 @@
 // Compile-time cost, energy and power: every check here is a static_assert, so building this file
 // is the test. The same functions the CLI calls, evaluated by the compiler.
 #include <gpuplan/gpuplan.hpp>
+#include <gpuplan/catalog/sites.hpp>  // not in the umbrella (dated market data)
+#include <gpuplan/catalog/prices.hpp>  // not in the umbrella (dated market data)
 
 namespace {
 

@@ -5,6 +5,7 @@
 #include "../queue_sim.hpp"
 
 #include <gpuplan/gpuplan.hpp>
+#include <gpuplan/catalog/prices.hpp>  // not in the umbrella (dated market data)
 #include <gpuplan/plan/capacity.hpp>  // not in the umbrella (heavy)
 #include <gpuplan/plan/capacity_report.hpp>
 

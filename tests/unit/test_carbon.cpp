@@ -1,5 +1,6 @@
 // Carbon: units, grid regions, operational and embodied carbon, and bad input.
 #include <gpuplan/gpuplan.hpp>
+#include <gpuplan/catalog/sites.hpp>  // not in the umbrella (dated market data)
 
 #include "../catch.hpp"
 

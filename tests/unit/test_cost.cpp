@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <gpuplan/gpuplan.hpp>
+#include <gpuplan/catalog/prices.hpp>  // not in the umbrella (dated market data)
 #include <gpuplan/models/cost_horizon.hpp>
 #include <string>
 

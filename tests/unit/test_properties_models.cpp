@@ -13,6 +13,7 @@
 #include <cmath>
 #include <iostream>
 #include <gpuplan/catalog.hpp>
+#include <gpuplan/catalog/prices.hpp>
 #include <gpuplan/models/energy.hpp>
 #include <gpuplan/models/queueing.hpp>
 #include <gpuplan/models/scaling.hpp>

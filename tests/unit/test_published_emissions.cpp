@@ -4,6 +4,7 @@
 // through), never a fitted margin.
 #include <cmath>
 #include <gpuplan/gpuplan.hpp>
+#include <gpuplan/catalog/sites.hpp>  // not in the umbrella (dated market data)
 
 #include "../catch.hpp"
 #include "../published_runs.hpp"
