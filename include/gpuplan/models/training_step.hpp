@@ -1089,6 +1089,7 @@ constexpr stage_split split_stages(const transformer_spec& m, const parallel_lay
 constexpr stage_split validate_plan(const training_plan& p, const training_config& c) {
   const parallel_layout& l = p.layout;
   l.validate(p.model);
+  check_trainable(p.model);
   const stage_split s = split_stages(p.model, l);
   p.node.validate();
   c.validate(l.dp);

@@ -606,20 +606,20 @@ struct transformer_spec {
   /// experts) and its norms (norms_per_layer; half of them for a layer of one part).
   [[nodiscard]] constexpr double layer_parameters(int i) const {
     double p = 0.0;
-    int parts = 0;
-    if (is_attention_layer(i)) {
-      p += attention_parameters();
-      ++parts;
-    }
-    if (is_linear_layer(i)) {
-      p += linear_mixer_parameters();
-      ++parts;
-    }
-    if (has_ffn(i)) {
-      p += is_moe_layer(i) ? moe_block_parameters() : ffn_parameters(ffn);
-      ++parts;
-    }
-    return p + norms_per_layer * parts / 2.0 * norm_parameters();
+    if (is_attention_layer(i)) p += attention_parameters();
+    if (is_linear_layer(i)) p += linear_mixer_parameters();
+    if (has_ffn(i)) p += is_moe_layer(i) ? moe_block_parameters() : ffn_parameters(ffn);
+    return p + layer_norms(i) * norm_parameters();
+  }
+  /// Norms of layer i: norms_per_layer, or half of them for a hybrid's layer of one part (a
+  /// mixer or an FFN alone: Nemotron-H's blocks have one).
+  [[nodiscard]] constexpr double layer_norms(int i) const {
+    return norms_per_layer * layer_parts(i) / 2.0;
+  }
+  /// The parts of layer i, each after its own norm and followed by a residual add: its mixer
+  /// (attention or the linear mixer) and its FFN; 2 in a transformer.
+  [[nodiscard]] constexpr int layer_parts(int i) const {
+    return (is_attention_layer(i) || is_linear_layer(i) ? 1 : 0) + (has_ffn(i) ? 1 : 0);
   }
   [[nodiscard]] constexpr double embedding_parameters() const {
     double p = 1.0 * vocab * hidden;
