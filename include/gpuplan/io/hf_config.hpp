@@ -53,6 +53,27 @@
 //       vocab_size 262208, head_dim 256, num_key_value_heads 4, sliding_window 4096) and counts
 //       its SigLIP vision tower (`vision_config`) and projector in extra_parameters.
 //
+//   Hybrids: linear-mixer layers beside attention (transformer_spec::pattern and ::linear;
+//   docs/models/architectures.md):
+//   Qwen3NextForCausalLM (configuration_qwen3_next.py)
+//       Qwen3-MoE's keys, every layer MoE with one shared expert (shared_expert_intermediate_size)
+//       behind a hidden -> 1 gate; gated attention with Q/K norms on the full_attention layers,
+//       Gated DeltaNet (linear_num_key_heads, linear_key_head_dim, linear_num_value_heads,
+//       linear_value_head_dim, linear_conv_kernel_dim) on the others: `layer_types`, or full
+//       attention when (i + 1) % full_attention_interval == 0 (default 4); one MTP module
+//       sharing the embedding and head (mtp_num_hidden_layers, default 1: the published
+//       checkpoints hold it).
+//   NemotronHForCausalLM (NVIDIA's configuration_nemotron_h.py)
+//       hybrid_override_pattern ("M" Mamba-2, "*" attention, "-" squared-ReLU MLP; or
+//       layers_block_type), one RMSNorm per block; mamba_num_heads, mamba_head_dim,
+//       ssm_state_size, n_groups, conv_kernel, use_conv_bias (true), use_bias (false); head_dim
+//       or attention_head_dim; no positions' parameters. MoE blocks ("E") are refused.
+//   JambaForCausalLM (configuration_jamba.py; every key has JambaConfig's default)
+//       attention when i % attn_layer_period == attn_layer_offset (8, 4), Mamba elsewhere
+//       (mamba_d_state 16, mamba_d_conv 4, mamba_expand 2, mamba_dt_rank "auto" = ceil(h / 16),
+//       mamba_conv_bias, mamba_proj_bias); MoE (num_experts, num_experts_per_tok) when
+//       i % expert_layer_period == expert_layer_offset (2, 1), a dense FFN elsewhere.
+//
 // `layer_types`, where given, must repeat with a period (its global layers every n-th): the
 // layer pattern transformer_spec describes. `quantization_config` (quant_method fp8 with or
 // without weight_block_size, mxfp4, awq, gptq, bitsandbytes, modelopt, compressed-tensors)

@@ -47,6 +47,7 @@
 
 #include <gpuplan/models/collectives.hpp>
 #include <gpuplan/models/kernels.hpp>
+#include <gpuplan/models/memory_common.hpp>
 #include <gpuplan/models/placement.hpp>
 #include <gpuplan/models/flops.hpp>
 #include <gpuplan/specs/layout.hpp>
