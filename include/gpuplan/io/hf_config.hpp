@@ -348,6 +348,40 @@ inline void read_gemma(const nlohmann::json& cfg, const nlohmann::json& tc, cons
 
 // ---- hybrids: linear-mixer layers beside attention (transformer_spec::pattern, ::linear) ----
 
+/// The keys of a linear mixer with heads (Mamba-2, Gated DeltaNet), in linear_mixer_spec's
+/// order: heads, head_dim, groups (B/C groups or key heads), state_size, conv_kernel.
+/// A hybrid's layer pattern, refused past layer_pattern's capacity (255 layers) naming `key`.
+inline layer_pattern hybrid_pattern(const std::string& p, const json_source& src, const char* key) {
+  if (p.size() > layer_pattern::capacity)
+    throw error(src.where(key) + ": a hybrid of " + std::to_string(p.size()) +
+                " layers (at most " + std::to_string(layer_pattern::capacity) + " are described)");
+  return layer_pattern::from(p);
+}
+
+struct headed_mixer_keys {
+  const char* heads;
+  const char* head_dim;
+  const char* groups;
+  const char* state_size;
+  const char* conv_kernel;
+};
+inline linear_mixer_spec read_headed_mixer(const nlohmann::json& cfg, const json_source& src,
+                                           linear_mixer_kind kind, const headed_mixer_keys& k) {
+  linear_mixer_spec x;
+  x.kind = kind;
+  x.heads = get_count(cfg, k.heads, src);
+  x.head_dim = get_count(cfg, k.head_dim, src);
+  x.groups = get_count(cfg, k.groups, src);
+  x.state_size = get_count(cfg, k.state_size, src);
+  x.conv_kernel = get_count(cfg, k.conv_kernel, src);
+  if (1LL * x.heads * x.head_dim > 1LL << 30)
+    throw error(src.where(k.heads) + " x " + k.head_dim + " is too large");
+  x.inner = x.heads * x.head_dim;
+  if (x.heads % x.groups != 0)
+    throw error(src.where(k.groups) + " must divide " + k.heads);
+  return x;
+}
+
 /// Qwen3-Next (transformers configuration_qwen3_next.py / modeling_qwen3_next.py): Qwen3-MoE's
 /// keys, every layer MoE with one shared expert of shared_expert_intermediate_size behind a
 /// hidden -> 1 gate; gated attention (q_proj emits the query and its output gate) with Q/K
@@ -362,16 +396,10 @@ inline void read_qwen3_next(const nlohmann::json& cfg, const json_source& src,
   m.moe.shared_experts = 1;
   m.moe.shared_expert_ffn = get_count(cfg, "shared_expert_intermediate_size", src);
   m.moe.shared_expert_gate = true;
-  linear_mixer_spec& x = m.linear;
-  x.kind = linear_mixer_kind::gated_deltanet;
-  x.heads = get_count(cfg, "linear_num_value_heads", src);
-  x.head_dim = get_count(cfg, "linear_value_head_dim", src);
-  x.groups = get_count(cfg, "linear_num_key_heads", src);
-  x.state_size = get_count(cfg, "linear_key_head_dim", src);
-  x.conv_kernel = get_count(cfg, "linear_conv_kernel_dim", src);
-  x.inner = x.heads * x.head_dim;
-  if (x.heads % x.groups != 0)
-    throw error(src.where("linear_num_key_heads") + " must divide linear_num_value_heads");
+  m.linear = read_headed_mixer(cfg, src, linear_mixer_kind::gated_deltanet,
+                               {"linear_num_value_heads", "linear_value_head_dim",
+                                "linear_num_key_heads", "linear_key_head_dim",
+                                "linear_conv_kernel_dim"});
   std::string pattern(static_cast<std::size_t>(m.layers), 'L');
   if (has(cfg, "layer_types")) {
     const auto& t = cfg.at("layer_types");
@@ -388,7 +416,7 @@ inline void read_qwen3_next(const nlohmann::json& cfg, const json_source& src,
     const int every = get_count_or(cfg, "full_attention_interval", src, 4);
     for (int i = every - 1; i < m.layers; i += every) pattern[static_cast<std::size_t>(i)] = 'A';
   }
-  m.pattern = layer_pattern::from(pattern);
+  m.pattern = hybrid_pattern(pattern, src, "num_hidden_layers");
   // The published checkpoints hold one MTP module (mtp.*: a projection, norms, one gated-attention
   // MoE layer; the embedding and output head are the model's): 1,650,471,424 parameters of
   // Qwen3-Next-80B-A3B's index total_size beyond the 48 layers. The key names it where given.
@@ -408,12 +436,14 @@ inline void read_jamba(const nlohmann::json& cfg, const json_source& src, transf
   if (offset >= period) throw error(src.where("attn_layer_offset") + " must be below attn_layer_period");
   std::string pattern(static_cast<std::size_t>(m.layers), 'L');
   for (int i = offset; i < m.layers; i += period) pattern[static_cast<std::size_t>(i)] = 'A';
-  m.pattern = layer_pattern::from(pattern);
+  m.pattern = hybrid_pattern(pattern, src, "num_hidden_layers");
   linear_mixer_spec& x = m.linear;
   x.kind = linear_mixer_kind::mamba;
   x.state_size = get_count_or(cfg, "mamba_d_state", src, 16);
   x.conv_kernel = get_count_or(cfg, "mamba_d_conv", src, 4);
-  x.inner = get_count_or(cfg, "mamba_expand", src, 2) * m.hidden;
+  const long long inner = 1LL * get_count_or(cfg, "mamba_expand", src, 2) * m.hidden;
+  if (inner > 1LL << 30) throw error(src.where("mamba_expand") + " x hidden_size is too large");
+  x.inner = static_cast<int>(inner);
   const bool auto_rank = !has(cfg, "mamba_dt_rank") || cfg.at("mamba_dt_rank") == "auto";
   x.dt_rank = auto_rank ? (m.hidden + 15) / 16 : get_count(cfg, "mamba_dt_rank", src);
   x.conv_bias = get_bool_or(cfg, "mamba_conv_bias", src, true);
@@ -483,19 +513,12 @@ inline void read_nemotron_h(const nlohmann::json& cfg, const json_source& src,
   m.tied_embeddings = get_bool_or(cfg, "tie_word_embeddings", src, false);
   m.qkv_bias = m.out_bias = get_bool_or(cfg, "attention_bias", src, false);
   m.mlp_bias = get_bool_or(cfg, "mlp_bias", src, false);
-  m.pattern = layer_pattern::from(nemotron_h_pattern(cfg, src, m.layers));
-  linear_mixer_spec& x = m.linear;
-  x.kind = linear_mixer_kind::mamba2;
-  x.heads = get_count(cfg, "mamba_num_heads", src);
-  x.head_dim = get_count(cfg, "mamba_head_dim", src);
-  x.groups = get_count(cfg, "n_groups", src);
-  x.state_size = get_count(cfg, "ssm_state_size", src);
-  x.conv_kernel = get_count(cfg, "conv_kernel", src);
-  x.inner = x.heads * x.head_dim;
-  x.conv_bias = get_bool_or(cfg, "use_conv_bias", src, true);
-  x.proj_bias = get_bool_or(cfg, "use_bias", src, false);
-  if (x.heads % x.groups != 0)
-    throw error(src.where("n_groups") + " must divide mamba_num_heads");
+  m.pattern = hybrid_pattern(nemotron_h_pattern(cfg, src, m.layers), src, "num_hidden_layers");
+  m.linear = read_headed_mixer(cfg, src, linear_mixer_kind::mamba2,
+                               {"mamba_num_heads", "mamba_head_dim", "n_groups", "ssm_state_size",
+                                "conv_kernel"});
+  m.linear.conv_bias = get_bool_or(cfg, "use_conv_bias", src, true);
+  m.linear.proj_bias = get_bool_or(cfg, "use_bias", src, false);
 }
 
 /// transformer_spec::quantization from `quantization_config` (absent: none).

@@ -292,7 +292,10 @@ inline void read_hybrid_layers(const nlohmann::json& j, const json_source& src,
   l.groups = get_count_or(x, "groups", ls, 0, true);
   l.state_size = get_count(x, "state_size", ls);
   l.conv_kernel = get_count(x, "conv_kernel", ls);
-  l.inner = get_count_or(x, "inner", ls, l.heads * l.head_dim);
+  const long long product = 1LL * l.heads * l.head_dim;  // the default: heads x head_dim
+  if (!has(x, "inner") && product > 1LL << 30)
+    throw error(ls.where("heads") + " x head_dim is too large");
+  l.inner = get_count_or(x, "inner", ls, static_cast<int>(product));
   l.dt_rank = get_count_or(x, "dt_rank", ls, 0, true);
   l.conv_bias = get_bool_or(x, "conv_bias", ls, false);
   l.proj_bias = get_bool_or(x, "proj_bias", ls, false);

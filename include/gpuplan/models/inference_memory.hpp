@@ -197,7 +197,11 @@ constexpr hybrid_page hybrid_page_size(const transformer_spec& m, const parallel
     return r;
   }
   const double per_block = c.block_size * token;
-  const double blocks = static_cast<double>(static_cast<long long>((state + per_block - 1.0) / per_block));
+  const double ratio = (state + per_block - 1.0) / per_block;
+  detail::check_input(ratio * c.block_size < 1073741824.0,
+                      "inference: a linear layer's state per sequence needs an attention block of "
+                      "more than 2^30 tokens to share its page (transformer_spec.linear)");
+  const double blocks = static_cast<double>(static_cast<long long>(ratio));
   if (blocks > 1.0) r.block_size = static_cast<int>(blocks) * c.block_size;
   r.page = r.block_size * token * units::B;
   return r;

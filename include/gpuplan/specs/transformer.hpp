@@ -138,7 +138,7 @@ struct linear_mixer_spec {
   }
 };
 
-/// What one layer of a hybrid model holds (transformer_spec::layer_pattern, one character a
+/// What one layer of a hybrid model holds (transformer_spec::pattern, one character a
 /// layer). A layer is a token mixer (attention or the linear mixer), a feed-forward block (dense
 /// or MoE by transformer_spec::moe's placement), or both, each after its own norm.
 ///   'A' attention + FFN (every layer of a transformer; an empty pattern means all 'A')
