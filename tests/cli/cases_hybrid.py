@@ -54,3 +54,35 @@ def _():
     for rel in ["hf/nemotron-h-8b-base-8k", "hf/jamba-1.5-mini", "hf/qwen3-next-80b-a3b-instruct"]:
         bad(r"training: hybrid models \(linear-attention / state-space layers beside attention\) "
             r"are not modelled by the training memory and step models", "fit", "--model", data(rel))
+
+
+@case("hybrid.fit_infer_qwen3_next")
+def _():
+    """Qwen3-Next-80B-A3B over two H200: 36 Gated DeltaNet layers hold (3 x 8,192 + 32 x 128 x 128)
+    / 2 elements each per rank (vLLM's gated_delta_net_state_shape at tp 2), 12 gated-attention
+    layers one KV head per rank; the attention block grows to 16 x cdiv(548,864, 16 x 1,024) =
+    544 tokens."""
+    j = ok_json("fit", "--model", data("hf/qwen3-next-80b-a3b-instruct"), "--infer", "--gpu",
+                "h200", "--tp", "2", "--batch", "16", "--context", "32768")
+    check(j["model"]["parameters"] == 79674391296, "the 48 layers (81,324,862,720 with the MTP module)")
+    kv = j["kv_cache"]
+    check(kv["state_layers"] == 36 and kv["state_bytes_per_sequence"] == 36 * 548864, f"{kv}")
+    check(kv["block_size"] == 544, f"block {kv['block_size']}")
+    check(kv["bytes_per_token"] == 12 * 1024, "KV on the 12 attention layers")
+    check(j["fits"], "fits on two H200")
+
+
+@case("hybrid.serve_nemotron_h")
+def _():
+    """Nemotron-H-8B on one H100 at 8K context: serves, and its decode step does not grow with the
+    context as a transformer's does (24 of its 28 mixers hold a state, not a KV cache)."""
+    base = ("serve", "--model", data("hf/nemotron-h-8b-base-8k"), "--gpu", "h100", "--concurrency",
+            "32", "--output-len", "256")
+    short = ok_json(*base, "--input-len", "512")
+    long = ok_json(*base, "--input-len", "7680")
+    check(short["fits"] and long["fits"], "fits")
+    llama = ("serve", "--model", "llama-3.1-8b", "--gpu", "h100", "--concurrency", "32",
+             "--output-len", "256")
+    grow_h = long["tpot_s"] / short["tpot_s"]
+    grow_t = ok_json(*llama, "--input-len", "7680")["tpot_s"] / ok_json(*llama, "--input-len", "512")["tpot_s"]
+    check(grow_h < grow_t, f"TPOT growth 512 -> 7680 tokens: hybrid {grow_h:.2f}x, Llama {grow_t:.2f}x")
