@@ -54,7 +54,8 @@ TEST_CASE("Recurrent state per sequence: vLLM's state shapes", "[hybrid][memory]
   CHECK(r.kv.bytes_per_token.in(units::B_per_token) == 16384.0);
 }
 
-TEST_CASE("Hybrid pages: vLLM's attention block grows until a page holds a state", "[hybrid][memory]") {
+TEST_CASE("Hybrid pages: vLLM's attention block grows until a page holds a state",
+          "[hybrid][memory]") {
   // vLLM (vllm/platforms/interface.py, the hybrid block-size alignment, prefix caching off):
   // attn_block_size = 16 x cdiv(mamba_page, 16 x attention bytes per token), and the state page
   // is padded to that attention page. Nemotron-H-8B: 2,158,592 / (16 x 4,096) -> 33 x 16 = 528
@@ -89,7 +90,8 @@ TEST_CASE("Hybrid FLOPs per token: the layers' own matmuls and the recurrence", 
   CHECK(f.attention.in(units::FLOP_per_token) == 4.0 * 4 * 32 * 128 * 4096.5);
   CHECK(f.lm_head.in(units::FLOP_per_token) == 2.0 * 131072 * 4096);
   // The decode FLOPs grow with the context only on the attention layers.
-  const double grow = (decode_flops_per_token(nemotron, 65535) - decode_flops_per_token(nemotron, 8191))
+  const double grow = (decode_flops_per_token(nemotron, 65535) -
+                       decode_flops_per_token(nemotron, 8191))
                           .in(units::FLOP_per_token);
   CHECK(grow == 4.0 * 4 * 32 * 128 * (65536 - 8192));
   // Qwen3-Next: gated attention doubles q_proj; Gated DeltaNet's recurrence is 4 multiply-adds
@@ -102,10 +104,12 @@ TEST_CASE("Hybrid FLOPs per token: the layers' own matmuls and the recurrence", 
 
 TEST_CASE("Serving Qwen3-Next: SGLang on H200, a published measurement", "[hybrid][serving]") {
   // Source: sgl-project/sglang PR #10404 ("Add h200 fused moe config for Qwen3-Next",
-  // 2025-09-13): Qwen3-Next-80B-A3B-Instruct (bf16) on H200, sglang.bench_serving random 1,000
-  // in / 2,000 out (range ratio 1), max concurrency 8; output token throughput after the tuned
-  // MoE config: TP 2 937.94, TP 4 1,137.94, TP 8 1,239.43 tok/s (before it: 850.96, 1,031.49,
-  // 1,109.89). Tolerance 15% of the tuned figure (the model: -9%, -13%, -7%).
+  // 2025-09-13): Qwen3-Next on H200 (the model as published, bf16: the PR names no
+  // quantisation; its H20 sibling, PR #10467, serves Qwen3-Next-80B-A3B-Instruct),
+  // sglang.bench_serving random 1,000 in / 2,000 out (range ratio 1), max concurrency 8;
+  // output token throughput after the tuned MoE config: TP 2 937.94, TP 4 1,137.94, TP 8
+  // 1,239.43 tok/s (before it: 850.96, 1,031.49, 1,109.89). Tolerance 15% of the tuned figure
+  // (the model: -9%, -13%, -7%).
   struct row {
     int tp;
     double tokens_per_s;

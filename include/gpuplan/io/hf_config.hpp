@@ -433,7 +433,8 @@ inline void read_qwen3_next(const nlohmann::json& cfg, const json_source& src,
 inline void read_jamba(const nlohmann::json& cfg, const json_source& src, transformer_spec& m) {
   const int period = get_count_or(cfg, "attn_layer_period", src, 8);
   const int offset = get_count_or(cfg, "attn_layer_offset", src, 4, true);
-  if (offset >= period) throw error(src.where("attn_layer_offset") + " must be below attn_layer_period");
+  if (offset >= period)
+    throw error(src.where("attn_layer_offset") + " must be below attn_layer_period");
   std::string pattern(static_cast<std::size_t>(m.layers), 'L');
   for (int i = offset; i < m.layers; i += period) pattern[static_cast<std::size_t>(i)] = 'A';
   m.pattern = hybrid_pattern(pattern, src, "num_hidden_layers");

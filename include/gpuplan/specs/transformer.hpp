@@ -671,7 +671,8 @@ struct transformer_spec {
   /// KV-cache bytes of one sequence of `context` tokens, windowed layers capped at the window.
   [[nodiscard]] constexpr data_size kv_bytes(double context, precision kv) const {
     double tokens = 0.0;
-    for (int i = 0; i < layers; ++i) tokens += is_attention_layer(i) ? cached_tokens(i, context) : 0.0;
+    for (int i = 0; i < layers; ++i)
+      tokens += is_attention_layer(i) ? cached_tokens(i, context) : 0.0;
     return tokens * kv_elements_per_layer() * bytes_per_element(kv);
   }
   /// Of the `count` layers from `first` (all of them by default), those that attend to the
