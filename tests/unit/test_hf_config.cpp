@@ -576,3 +576,93 @@ TEST_CASE("A config file is named by its own name unless it is config.json", "[h
   CHECK(io::load_hf_config(file).parameters() == 1235814400.0);
   fs::remove_all(dir);
 }
+
+// ---- hybrids: linear-mixer layers beside attention ----------------------------------------------
+
+TEST_CASE("Qwen3-Next: Gated DeltaNet and gated attention, the published parameter count", "[hf]") {
+  // Source: Qwen/Qwen3-Next-80B-A3B-Instruct model.safetensors.index.json, metadata.total_size
+  // 162,649,725,440 bytes of bf16 = 81,324,862,720 parameters: the 48 layers, embeddings and
+  // head (79,674,391,296) and the mtp.* module (1,650,471,424). NVIDIA's NIM model card quotes
+  // "Active Parameters: 3.9B". Shapes: transformers modeling_qwen3_next.py.
+  const transformer_spec m = io::load_hf_config(data("hf/qwen3-next-80b-a3b-instruct/config.json"));
+  CHECK(m.is_hybrid());
+  CHECK(m.attention_layers() == 12);
+  CHECK(m.linear_layers() == 36);
+  CHECK(m.is_attention_layer(3));
+  CHECK(m.is_linear_layer(0));
+  CHECK(m.linear.kind == linear_mixer_kind::gated_deltanet);
+  CHECK(m.attention_output_gate);
+  CHECK(m.moe.shared_expert_gate);
+  CHECK(m.moe_layers() == 48);
+  CHECK(m.parameters() == 79674391296.0);
+  CHECK(m.checkpoint_parameters() == 81324862720.0);
+  CHECK(m.active_parameters() == Approx(3.9e9).epsilon(0.01));  // 3,874,929,408
+  // One Gated DeltaNet layer (in_proj_qkvz 12288 x 2048, in_proj_ba 64 x 2048, conv 8192 x 4,
+  // dt_bias and A_log of 32, a norm of 128, out_proj 2048 x 4096): 33,718,464.
+  CHECK(m.linear_mixer_parameters() == 33718464.0);
+  // KV only on the 12 attention layers: 12 x 2 x 2 KV heads x 256 x 2 bytes = 24,576 B/token.
+  CHECK(m.kv_bytes_per_token(precision::bf16).in(units::B_per_token) == 24576.0);
+}
+
+TEST_CASE("Nemotron-H: Mamba-2, attention and MLP blocks, the published parameter count", "[hf]") {
+  // Source: nvidia/Nemotron-H-8B-Base-8K, "8.1B params" (Hub safetensors metadata); exactly
+  // 8,100,852,736 in a per-tensor breakdown of the checkpoint (Nemotron-H-8B-Base-8K
+  // architecture analysis: "Total Parameters: 8.1B (8,100,852,736)"). 24 Mamba-2, 4 attention
+  // and 24 MLP blocks (hybrid_override_pattern); shapes: modeling_nemotron_h.py.
+  const transformer_spec m = io::load_hf_config(data("hf/nemotron-h-8b-base-8k/config.json"));
+  CHECK(m.layers == 52);
+  CHECK(m.linear_layers() == 24);
+  CHECK(m.attention_layers() == 4);
+  CHECK(m.ffn_layers() == 24);
+  CHECK(m.linear.kind == linear_mixer_kind::mamba2);
+  CHECK(m.linear.inner == 8192);
+  CHECK(m.linear.conv_dim() == 10240.0);  // 8192 + 2 x 8 groups x 128
+  CHECK(m.ffn_type == ffn_kind::mlp);
+  CHECK(m.parameters() == 8100852736.0);
+  CHECK(m.active_parameters() == m.parameters());
+  // 4 attention layers x 2 x 8 x 128 x 2 bytes = 16,384 B/token (Llama 3.1 8B: 131,072).
+  CHECK(m.kv_bytes_per_token(precision::bf16).in(units::B_per_token) == 16384.0);
+}
+
+TEST_CASE("Jamba: Mamba layers, attention every eighth, MoE every second", "[hf]") {
+  // Source: ai21labs/AI21-Jamba-1.5-Mini model.safetensors.index.json, metadata.total_size
+  // 103,140,646,656 bytes of bf16 = 51,570,323,328 parameters (Jamba v0.1 has the same shape);
+  // AI21: "12B active parameters and an overall of 52B". Shapes: modeling_jamba.py.
+  const transformer_spec m = io::load_hf_config(data("hf/jamba-1.5-mini/config.json"));
+  CHECK(m.attention_layers() == 4);  // layers 4, 12, 20, 28
+  CHECK(m.is_attention_layer(4));
+  CHECK(m.linear_layers() == 28);
+  CHECK(m.moe_layers() == 16);  // the odd layers
+  CHECK(m.is_moe_layer(1));
+  CHECK_FALSE(m.is_moe_layer(0));
+  CHECK(m.linear.kind == linear_mixer_kind::mamba);
+  CHECK(m.linear.inner == 8192);
+  CHECK(m.linear.dt_rank == 256);
+  CHECK(m.parameters() == 51570323328.0);
+  CHECK(m.active_parameters() == Approx(12e9).epsilon(0.01));  // 12,110,311,296
+  // One Mamba mixer: in_proj 4096 x 16384, conv 8192 x 4 + bias, x_proj 8192 x 288, dt_proj
+  // 256 x 8192 + bias, A_log 8192 x 16, D, out_proj 8192 x 4096, norms 256 + 16 + 16.
+  CHECK(m.linear_mixer_parameters() == 105308448.0);
+}
+
+TEST_CASE("Hybrid configs: refusals name the field", "[hf]") {
+  auto refusal = [](nlohmann::json cfg) {
+    try {
+      (void)io::from_hf_config(cfg, io::json_source{"config.json", ""});
+    } catch (const io::error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  nlohmann::json n = io::read_json_file(data("hf/nemotron-h-8b-base-8k/config.json"));
+  n["hybrid_override_pattern"] = "M-M*E";
+  CHECK_THAT(refusal(n), Catch::Matchers::Contains("hybrid_override_pattern' holds a block other"));
+  n["hybrid_override_pattern"] = "M-M*";
+  CHECK_THAT(refusal(n), Catch::Matchers::Contains("one block per layer"));
+  nlohmann::json q = io::read_json_file(data("hf/qwen3-next-80b-a3b-instruct/config.json"));
+  q.erase("linear_num_value_heads");
+  CHECK_THAT(refusal(q), Catch::Matchers::Contains("linear_num_value_heads' is missing"));
+  nlohmann::json j = io::read_json_file(data("hf/jamba-1.5-mini/config.json"));
+  j["attn_layer_offset"] = 8;
+  CHECK_THAT(refusal(j), Catch::Matchers::Contains("attn_layer_offset' must be below"));
+}

@@ -275,6 +275,11 @@ std::string fit_details(const fit_description& d, const fit_report& r) {
         kv.bytes_per_token, fmt::format("{:.0f}", kv.blocks), kv.block_size,
         fmt::format("{:.0f}", kv.capacity_tokens.in(units::token)), kv.max_concurrency,
         d.serve.model_len());
+    if (kv.state_layers > 0)
+      out += fmt::format(
+          "  recurrent state: {} per sequence on this GPU ({} linear-mixer layers, one page "
+          "each; KV only on the {} attention layers)\n",
+          kv.state_bytes, kv.state_layers, kv.layers - kv.state_layers);
   }
 
   return out;

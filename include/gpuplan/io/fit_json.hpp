@@ -39,13 +39,18 @@ inline nlohmann::json to_json(const memory_breakdown& m, data_size capacity) {
 }
 
 inline nlohmann::json to_json(const kv_cache_info& kv) {
-  return {{"bytes_per_token", count_value(kv.bytes_per_token.in(units::B_per_token))},
-          {"page_size_bytes", bytes_value(kv.page_size)},
-          {"block_size", kv.block_size},
-          {"blocks", count_value(kv.blocks)},
-          {"available_bytes", bytes_value(kv.available)},
-          {"capacity_tokens", count_value(kv.capacity_tokens.in(units::token))},
-          {"max_concurrency", kv.max_concurrency}};
+  nlohmann::json j = {{"bytes_per_token", count_value(kv.bytes_per_token.in(units::B_per_token))},
+                      {"page_size_bytes", bytes_value(kv.page_size)},
+                      {"block_size", kv.block_size},
+                      {"blocks", count_value(kv.blocks)},
+                      {"available_bytes", bytes_value(kv.available)},
+                      {"capacity_tokens", count_value(kv.capacity_tokens.in(units::token))},
+                      {"max_concurrency", kv.max_concurrency}};
+  if (kv.state_layers > 0) {  // a hybrid's linear-mixer layers: a state page per sequence each
+    j["state_layers"] = kv.state_layers;
+    j["state_bytes_per_sequence"] = bytes_value(kv.state_bytes);
+  }
+  return j;
 }
 
 inline nlohmann::json to_json(const advice& a) {

@@ -73,6 +73,27 @@
 //       e_score_correction_bias; num_nextn_predict_layers (absent: 0) MTP layers, stored as
 //       DeepSeek-V3 stores its own (mtp_layers).
 //
+//   Hybrids: linear-mixer layers beside attention (transformer_spec::pattern and ::linear;
+//   docs/models/architectures.md):
+//   Qwen3NextForCausalLM (configuration_qwen3_next.py)
+//       Qwen3-MoE's keys, every layer MoE with one shared expert (shared_expert_intermediate_size)
+//       behind a hidden -> 1 gate; gated attention with Q/K norms on the full_attention layers,
+//       Gated DeltaNet (linear_num_key_heads, linear_key_head_dim, linear_num_value_heads,
+//       linear_value_head_dim, linear_conv_kernel_dim) on the others: `layer_types`, or full
+//       attention when (i + 1) % full_attention_interval == 0 (default 4); one MTP module
+//       sharing the embedding and head (mtp_num_hidden_layers, default 1: the published
+//       checkpoints hold it).
+//   NemotronHForCausalLM (NVIDIA's configuration_nemotron_h.py)
+//       hybrid_override_pattern ("M" Mamba-2, "*" attention, "-" squared-ReLU MLP; or
+//       layers_block_type), one RMSNorm per block; mamba_num_heads, mamba_head_dim,
+//       ssm_state_size, n_groups, conv_kernel, use_conv_bias (true), use_bias (false); head_dim
+//       or attention_head_dim; no positions' parameters. MoE blocks ("E") are refused.
+//   JambaForCausalLM (configuration_jamba.py; every key has JambaConfig's default)
+//       attention when i % attn_layer_period == attn_layer_offset (8, 4), Mamba elsewhere
+//       (mamba_d_state 16, mamba_d_conv 4, mamba_expand 2, mamba_dt_rank "auto" = ceil(h / 16),
+//       mamba_conv_bias, mamba_proj_bias); MoE (num_experts, num_experts_per_tok) when
+//       i % expert_layer_period == expert_layer_offset (2, 1), a dense FFN elsewhere.
+//
 // `layer_types`, where given, must repeat with a period (its global layers every n-th): the
 // layer pattern transformer_spec describes. `quantization_config` (quant_method fp8 with or
 // without weight_block_size, mxfp4, awq, gptq, bitsandbytes, modelopt, compressed-tensors)
@@ -99,7 +120,8 @@ namespace detail {
 
 enum class hf_family : unsigned char {
   llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, gpt_oss, gemma2,
-  gemma3, gemma3_text, phi3, gpt2, gpt_neox, llama4, llama4_text, glm4_moe
+  gemma3, gemma3_text, phi3, gpt2, gpt_neox, llama4, llama4_text, glm4_moe,
+  qwen3_next, nemotron_h, jamba  // hybrids: linear-mixer layers beside attention
 };
 /// Each family by its config.json "model_type".
 inline constexpr enumerator<hf_family> hf_family_names[] = {
@@ -112,7 +134,9 @@ inline constexpr enumerator<hf_family> hf_family_names[] = {
     {hf_family::gemma3_text, "gemma3_text"}, {hf_family::phi3, "phi3"},
     {hf_family::gpt2, "gpt2"},           {hf_family::gpt_neox, "gpt_neox"},
     {hf_family::llama4, "llama4"},       {hf_family::llama4_text, "llama4_text"},
-    {hf_family::glm4_moe, "glm4_moe"}};
+    {hf_family::glm4_moe, "glm4_moe"},
+    {hf_family::qwen3_next, "qwen3_next"}, {hf_family::nemotron_h, "nemotron_h"},
+    {hf_family::jamba, "jamba"}};
 constexpr const auto& enumerators(hf_family) { return hf_family_names; }
 
 /// Each family by its config.json `architectures[0]`: the one list of what the reader knows.
@@ -138,7 +162,10 @@ inline constexpr hf_architecture hf_architecture_table[] = {
     {"GPTNeoXForCausalLM", hf_family::gpt_neox},
     {"Llama4ForConditionalGeneration", hf_family::llama4},
     {"Llama4ForCausalLM", hf_family::llama4_text},
-    {"Glm4MoeForCausalLM", hf_family::glm4_moe}};
+    {"Glm4MoeForCausalLM", hf_family::glm4_moe},
+    {"Qwen3NextForCausalLM", hf_family::qwen3_next},
+    {"NemotronHForCausalLM", hf_family::nemotron_h},
+    {"JambaForCausalLM", hf_family::jamba}};
 
 }  // namespace detail
 
@@ -373,6 +400,183 @@ inline void read_gemma(const nlohmann::json& cfg, const nlohmann::json& tc, cons
     m.global_every = gemma3 ? get_count_or(tc, "sliding_window_pattern", ts, 6) : 2;
   if (family == hf_family::gemma3)
     m.extra_parameters = gemma3_vision_parameters(cfg, json_source{ts.file, ""}, m.hidden);
+}
+
+// ---- hybrids: linear-mixer layers beside attention (transformer_spec::pattern, ::linear) ----
+
+/// A hybrid's layer pattern, refused past layer_pattern's capacity (255 layers) naming `key`.
+inline layer_pattern hybrid_pattern(const std::string& p, const json_source& src,
+                                    const char* key) {
+  if (p.size() > layer_pattern::capacity)
+    throw error(src.where(key) + ": a hybrid of " + std::to_string(p.size()) +
+                " layers (at most " + std::to_string(layer_pattern::capacity) + " are described)");
+  return layer_pattern::from(p);
+}
+
+/// The keys of a linear mixer with heads (Mamba-2, Gated DeltaNet), in linear_mixer_spec's
+/// order: heads, head_dim, groups (B/C groups or key heads), state_size, conv_kernel.
+struct headed_mixer_keys {
+  const char* heads;
+  const char* head_dim;
+  const char* groups;
+  const char* state_size;
+  const char* conv_kernel;
+};
+inline linear_mixer_spec read_headed_mixer(const nlohmann::json& cfg, const json_source& src,
+                                           linear_mixer_kind kind, const headed_mixer_keys& k) {
+  linear_mixer_spec x;
+  x.kind = kind;
+  x.heads = get_count(cfg, k.heads, src);
+  x.head_dim = get_count(cfg, k.head_dim, src);
+  x.groups = get_count(cfg, k.groups, src);
+  x.state_size = get_count(cfg, k.state_size, src);
+  x.conv_kernel = get_count(cfg, k.conv_kernel, src);
+  if (1LL * x.heads * x.head_dim > 1LL << 30)
+    throw error(src.where(k.heads) + " x " + k.head_dim + " is too large");
+  x.inner = x.heads * x.head_dim;
+  if (x.heads % x.groups != 0)
+    throw error(src.where(k.groups) + " must divide " + k.heads);
+  return x;
+}
+
+/// Qwen3-Next (transformers configuration_qwen3_next.py / modeling_qwen3_next.py): Qwen3-MoE's
+/// keys, every layer MoE with one shared expert of shared_expert_intermediate_size behind a
+/// hidden -> 1 gate; gated attention (q_proj emits the query and its output gate) with Q/K
+/// norms on the `full_attention` layers, Gated DeltaNet (linear_num_key_heads and
+/// linear_key_head_dim for q and k, linear_num_value_heads and linear_value_head_dim for v,
+/// linear_conv_kernel_dim) on the `linear_attention` ones: `layer_types`, or full attention
+/// when (i + 1) % full_attention_interval == 0.
+inline void read_qwen3_next(const nlohmann::json& cfg, const json_source& src,
+                            transformer_spec& m) {
+  read_qwen3(cfg, src, m, true);
+  m.attention_output_gate = true;
+  m.moe.shared_experts = 1;
+  m.moe.shared_expert_ffn = get_count(cfg, "shared_expert_intermediate_size", src);
+  m.moe.shared_expert_gate = true;
+  m.linear = read_headed_mixer(cfg, src, linear_mixer_kind::gated_deltanet,
+                               {"linear_num_value_heads", "linear_value_head_dim",
+                                "linear_num_key_heads", "linear_key_head_dim",
+                                "linear_conv_kernel_dim"});
+  std::string pattern(static_cast<std::size_t>(m.layers), 'L');
+  if (has(cfg, "layer_types")) {
+    const auto& t = cfg.at("layer_types");
+    if (!t.is_array() || static_cast<int>(t.size()) != m.layers)
+      throw error(src.where("layer_types") + " must list one type per layer");
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      const std::string v = t[i].is_string() ? t[i].get<std::string>() : "";
+      if (v != "full_attention" && v != "linear_attention")
+        throw error(src.where("layer_types") + ": layer " + std::to_string(i) +
+                    " must be full_attention or linear_attention");
+      if (v == "full_attention") pattern[i] = 'A';
+    }
+  } else {
+    const int every = get_count_or(cfg, "full_attention_interval", src, 4);
+    for (int i = every - 1; i < m.layers; i += every) pattern[static_cast<std::size_t>(i)] = 'A';
+  }
+  m.pattern = hybrid_pattern(pattern, src, "num_hidden_layers");
+  // The published checkpoints hold one MTP module (mtp.*: a projection, norms, one gated-attention
+  // MoE layer; the embedding and output head are the model's): 1,650,471,424 parameters of
+  // Qwen3-Next-80B-A3B's index total_size beyond the 48 layers. The key names it where given.
+  m.mtp_layers = get_count_or(cfg, "mtp_num_hidden_layers", src, 1, true);
+  m.mtp_shared_vocab = true;
+}
+
+/// Jamba (configuration_jamba.py / modeling_jamba.py; every key has JambaConfig's default):
+/// attention on layer i when i % attn_layer_period == attn_layer_offset (8, 4), Mamba elsewhere
+/// (mamba_d_state 16, mamba_d_conv 4, mamba_expand 2, mamba_dt_rank "auto" = ceil(hidden / 16),
+/// mamba_conv_bias true, mamba_proj_bias false, RMSNorms on dt, B and C); every layer has an FFN
+/// of intermediate_size, MoE (num_experts, num_experts_per_tok) when i % expert_layer_period ==
+/// expert_layer_offset (2, 1); no biases in attention.
+inline void read_jamba(const nlohmann::json& cfg, const json_source& src, transformer_spec& m) {
+  const int period = get_count_or(cfg, "attn_layer_period", src, 8);
+  const int offset = get_count_or(cfg, "attn_layer_offset", src, 4, true);
+  if (offset >= period)
+    throw error(src.where("attn_layer_offset") + " must be below attn_layer_period");
+  std::string pattern(static_cast<std::size_t>(m.layers), 'L');
+  for (int i = offset; i < m.layers; i += period) pattern[static_cast<std::size_t>(i)] = 'A';
+  m.pattern = hybrid_pattern(pattern, src, "num_hidden_layers");
+  linear_mixer_spec& x = m.linear;
+  x.kind = linear_mixer_kind::mamba;
+  x.state_size = get_count_or(cfg, "mamba_d_state", src, 16);
+  x.conv_kernel = get_count_or(cfg, "mamba_d_conv", src, 4);
+  const long long inner = 1LL * get_count_or(cfg, "mamba_expand", src, 2) * m.hidden;
+  if (inner > 1LL << 30) throw error(src.where("mamba_expand") + " x hidden_size is too large");
+  x.inner = static_cast<int>(inner);
+  const bool auto_rank = !has(cfg, "mamba_dt_rank") || cfg.at("mamba_dt_rank") == "auto";
+  x.dt_rank = auto_rank ? (m.hidden + 15) / 16 : get_count(cfg, "mamba_dt_rank", src);
+  x.conv_bias = get_bool_or(cfg, "mamba_conv_bias", src, true);
+  x.proj_bias = get_bool_or(cfg, "mamba_proj_bias", src, false);
+  x.dt_bc_norms = true;
+  const int experts = get_count_or(cfg, "num_experts", src, 16);
+  if (experts <= 1) return;  // one expert: a dense FFN in every layer
+  m.moe.experts = experts;
+  m.moe.experts_per_token = get_count_or(cfg, "num_experts_per_tok", src, 2);
+  check_top_k(m, src, "num_experts_per_tok", "num_experts");
+  m.moe.expert_ffn = m.ffn;
+  m.moe.layer_interval = get_count_or(cfg, "expert_layer_period", src, 2);
+  m.moe.layer_phase = get_count_or(cfg, "expert_layer_offset", src, 1, true);
+  if (m.moe.layer_phase >= m.moe.layer_interval)
+    throw error(src.where("expert_layer_offset") + " must be below expert_layer_period");
+}
+
+/// Nemotron-H's layer pattern: `hybrid_override_pattern` ("M" Mamba-2, "*" attention, "-" MLP,
+/// one character a layer; NemotronHConfig), or `layers_block_type` ("mamba", "attention",
+/// "mlp"), newer configs' spelling of the same list.
+inline std::string nemotron_h_pattern(const nlohmann::json& cfg, const json_source& src,
+                                      int layers) {
+  std::string out;
+  if (has(cfg, "layers_block_type")) {
+    const auto& t = cfg.at("layers_block_type");
+    if (!t.is_array()) throw error(src.where("layers_block_type") + " must be a list");
+    for (const auto& v : t) {
+      const std::string k = v.is_string() ? v.get<std::string>() : "";
+      out += k == "mamba" ? 'l' : k == "attention" ? 'a' : k == "mlp" ? 'F' : '?';
+    }
+  } else {
+    for (char c : get_string(cfg, "hybrid_override_pattern", src))
+      out += c == 'M' ? 'l' : c == '*' ? 'a' : c == '-' ? 'F' : '?';
+  }
+  const char* key = has(cfg, "layers_block_type") ? "layers_block_type" : "hybrid_override_pattern";
+  if (out.find('?') != std::string::npos)
+    throw error(src.where(key) + " holds a block other than Mamba-2, attention and MLP (MoE "
+                "blocks are not read here; describe the model as a gpuplan model JSON)");
+  if (static_cast<int>(out.size()) != layers)
+    throw error(src.where(key) + " must have one block per layer (num_hidden_layers " +
+                std::to_string(layers) + ")");
+  return out;
+}
+
+/// Nemotron-H (NVIDIA's configuration_nemotron_h.py / modeling_nemotron_h.py): each layer is one
+/// block after one RMSNorm: Mamba-2 (mamba_num_heads x mamba_head_dim, n_groups of
+/// ssm_state_size, conv_kernel, use_conv_bias default true, use_bias default false), attention
+/// (head_dim or attention_head_dim, attention_bias) or a squared-ReLU MLP of intermediate_size
+/// (up and down, mlp_bias); no rotary or learned positions; tie_word_embeddings default false.
+inline void read_nemotron_h(const nlohmann::json& cfg, const json_source& src,
+                            transformer_spec& m) {
+  m.hidden = get_count(cfg, "hidden_size", src);
+  m.layers = get_layer_count(cfg, "num_hidden_layers", src);
+  m.heads = get_count(cfg, "num_attention_heads", src);
+  m.kv_heads = get_count_or(cfg, "num_key_value_heads", src, m.heads);
+  if (m.kv_heads > m.heads || m.heads % m.kv_heads != 0)
+    throw error(src.where("num_key_value_heads") + " must divide num_attention_heads");
+  const char* hd = has(cfg, "head_dim") ? "head_dim" : "attention_head_dim";
+  if (!has(cfg, hd) && m.hidden % m.heads != 0)
+    throw error(src.where("head_dim") + " is missing and num_attention_heads does not divide "
+                "hidden_size");
+  m.head_dim = get_count_or(cfg, hd, src, m.hidden / m.heads);
+  m.ffn = get_count(cfg, "intermediate_size", src);
+  m.ffn_type = ffn_kind::mlp;
+  m.vocab = get_count(cfg, "vocab_size", src);
+  m.max_positions = get_count_or(cfg, "max_position_embeddings", src, 0);
+  m.tied_embeddings = get_bool_or(cfg, "tie_word_embeddings", src, false);
+  m.qkv_bias = m.out_bias = get_bool_or(cfg, "attention_bias", src, false);
+  m.mlp_bias = get_bool_or(cfg, "mlp_bias", src, false);
+  m.pattern = hybrid_pattern(nemotron_h_pattern(cfg, src, m.layers), src, "num_hidden_layers");
+  m.linear = read_headed_mixer(cfg, src, linear_mixer_kind::mamba2,
+                               {"mamba_num_heads", "mamba_head_dim", "n_groups", "ssm_state_size",
+                                "conv_kernel"});
+  m.linear.conv_bias = get_bool_or(cfg, "use_conv_bias", src, true);
+  m.linear.proj_bias = get_bool_or(cfg, "use_bias", src, false);
 }
 
 /// Llama 4's vision tower and projector (transformers modeling_llama4.py Llama4VisionModel and
@@ -617,7 +821,8 @@ inline void read_rotary_shape(const nlohmann::json& tc, const json_source& ts, h
                   ") and 'head_dim' is missing");
     m.head_dim = get_count_or(tc, "head_dim", ts, m.hidden / m.heads);
   }
-  const bool moe_only_ffn = family == hf_family::qwen3_moe || family == hf_family::gpt_oss;
+  const bool moe_only_ffn = family == hf_family::qwen3_moe || family == hf_family::gpt_oss ||
+                            family == hf_family::qwen3_next;
   m.ffn = moe_only_ffn ? get_count_or(tc, "intermediate_size", ts, 0, true)
                        : get_count(tc, "intermediate_size", ts);
   m.vocab = gemma3 ? get_count_or(tc, "vocab_size", ts, 262208) : get_count(tc, "vocab_size", ts);
@@ -677,6 +882,8 @@ inline void read_llama_family(const nlohmann::json& cfg, const json_source& src,
     case hf_family::llama4:
     case hf_family::llama4_text: read_llama4(cfg, tc, ts, m, family); break;
     case hf_family::glm4_moe: read_glm4_moe(cfg, src, m); break;
+    case hf_family::qwen3_next: read_qwen3_next(cfg, src, m); break;
+    case hf_family::jamba: read_jamba(cfg, src, m); break;
     default:
       break;
   }
@@ -696,6 +903,11 @@ inline transformer_spec from_hf_config(const nlohmann::json& cfg, const json_sou
   m.native_dtype = detail::hf_dtype(cfg, src);
   if (family == hf_family::gpt2) {
     detail::read_gpt2(cfg, src, m);
+    return m;
+  }
+  if (family == hf_family::nemotron_h) {
+    detail::read_nemotron_h(cfg, src, m);
+    detail::read_quantization(cfg, src, m);
     return m;
   }
   // Gemma 3's and Llama 4's multimodal configs nest the text model; their vision towers count

@@ -75,7 +75,8 @@ inline nlohmann::json to_json(const transformer_spec& m) {
                 {"first_dense_layers", m.moe.first_dense_layers},
                 {"layer_interval", m.moe.layer_interval},
                 {"layer_phase", m.moe.layer_phase},
-                {"router_bias", m.moe.router_bias}};
+                {"router_bias", m.moe.router_bias},
+                {"shared_expert_gate", m.moe.shared_expert_gate}};
   if (m.is_mla())
     j["mla"] = {{"q_lora_rank", m.mla.q_lora_rank},
                 {"kv_lora_rank", m.mla.kv_lora_rank},
@@ -88,6 +89,19 @@ inline nlohmann::json to_json(const transformer_spec& m) {
   j["attention_sinks"] = m.attention_sinks;
   j["norms_per_layer"] = m.norms_per_layer;
   j["mtp_layers"] = m.mtp_layers;
+  if (m.is_hybrid()) {
+    j["pattern"] = std::string(m.pattern.view());
+    const linear_mixer_spec& x = m.linear;
+    if (x.present())
+      j["linear"] = {{"kind", std::string(gpuplan::to_string(x.kind))},
+                     {"heads", x.heads},           {"head_dim", x.head_dim},
+                     {"groups", x.groups},         {"state_size", x.state_size},
+                     {"conv_kernel", x.conv_kernel}, {"inner", x.inner},
+                     {"dt_rank", x.dt_rank},       {"conv_bias", x.conv_bias},
+                     {"proj_bias", x.proj_bias},   {"dt_bc_norms", x.dt_bc_norms}};
+  }
+  j["attention_output_gate"] = m.attention_output_gate;
+  j["mtp_shared_vocab"] = m.mtp_shared_vocab;
   j["extra_parameters"] = number(m.extra_parameters);
   if (m.quantization.method != quant_method::none)
     j["quantization"] = {{"method", std::string(gpuplan::to_string(m.quantization.method))},
@@ -253,6 +267,42 @@ inline parallel_layout layout_from_json(const nlohmann::json& j, const json_sour
   return l;
 }
 
+namespace detail {
+/// A hybrid model's layer pattern (one of A, L, a, l, F per layer), its linear mixer, and the
+/// flags of Qwen3-Next's gates: transformer_spec::pattern, ::linear (docs/models/architectures.md).
+inline void read_hybrid_layers(const nlohmann::json& j, const json_source& src,
+                               transformer_spec& m) {
+  m.attention_output_gate = get_bool_or(j, "attention_output_gate", src, false);
+  m.mtp_shared_vocab = get_bool_or(j, "mtp_shared_vocab", src, false);
+  if (has(j, "pattern")) {
+    const std::string p = get_string(j, "pattern", src);
+    if (p.size() > layer_pattern::capacity)
+      throw error(src.where("pattern") + " is longer than " +
+                  std::to_string(layer_pattern::capacity) + " layers");
+    m.pattern = layer_pattern::from(p);
+  }
+  if (!has(j, "linear")) return;
+  const json_source ls{src.file, src.key_prefix + "linear."};
+  const auto& x = j.at("linear");
+  if (!x.is_object()) throw error(src.where("linear") + " must be an object");
+  linear_mixer_spec& l = m.linear;
+  l.kind = get_enum_or(x, "kind", ls, linear_mixer_kind::mamba2);
+  l.heads = get_count_or(x, "heads", ls, 0, true);
+  l.head_dim = get_count_or(x, "head_dim", ls, 0, true);
+  l.groups = get_count_or(x, "groups", ls, 0, true);
+  l.state_size = get_count(x, "state_size", ls);
+  l.conv_kernel = get_count(x, "conv_kernel", ls);
+  const long long product = 1LL * l.heads * l.head_dim;  // the default: heads x head_dim
+  if (!has(x, "inner") && product > 1LL << 30)
+    throw error(ls.where("heads") + " x head_dim is too large");
+  l.inner = get_count_or(x, "inner", ls, static_cast<int>(product));
+  l.dt_rank = get_count_or(x, "dt_rank", ls, 0, true);
+  l.conv_bias = get_bool_or(x, "conv_bias", ls, false);
+  l.proj_bias = get_bool_or(x, "proj_bias", ls, false);
+  l.dt_bc_norms = get_bool_or(x, "dt_bc_norms", ls, false);
+}
+}  // namespace detail
+
 /// A transformer from gpuplan's own JSON form (what to_json writes; derived counts such as
 /// "parameters" are ignored on input). Required: name, layers, hidden, heads, ffn (unless moe
 /// is given: 0 when every layer is MoE), vocab.
@@ -304,6 +354,7 @@ inline transformer_spec transformer_from_json(const nlohmann::json& j, const jso
     if (m.moe.layer_phase >= m.moe.layer_interval)
       throw error(ms.where("layer_phase") + " must be below layer_interval");
     m.moe.router_bias = get_bool_or(e, "router_bias", ms, false);
+    m.moe.shared_expert_gate = get_bool_or(e, "shared_expert_gate", ms, false);
   }
   if (has(j, "mla")) {
     const json_source as{src.file, src.key_prefix + "mla."};
@@ -322,6 +373,7 @@ inline transformer_spec transformer_from_json(const nlohmann::json& j, const jso
   m.attention_sinks = get_bool_or(j, "attention_sinks", src, false);
   m.norms_per_layer = get_count_or(j, "norms_per_layer", src, 2, true);
   m.mtp_layers = get_count_or(j, "mtp_layers", src, 0, true);
+  detail::read_hybrid_layers(j, src, m);
   m.extra_parameters = detail::non_negative(j, "extra_parameters", src);
   if (!(m.extra_parameters < 1e15))
     throw error(src.where("extra_parameters") + " must be below 1e15");

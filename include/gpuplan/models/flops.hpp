@@ -12,6 +12,13 @@
 //                        weights in decode 2 x heads x (2 kv_lora_rank + rope); windowed layers
 //                        attend to at most their window)
 //                      + 2 x vocab x hidden (the LM head / logits)
+//                      + per linear-mixer layer of a hybrid (transformer_spec::pattern), its
+//                        recurrence: 2 x multiply-adds per state element x the state's elements
+//                        (Mamba, Mamba-2: 3, the decay, the input and the read-out; Gated
+//                        DeltaNet: 4, the decay, the delta rule's S k and rank-one update, the
+//                        read-out S q) + the depthwise convolution, 2 x conv_dim x conv_kernel.
+//                        A linear layer's matmuls (in_proj, out_proj, Mamba's x_proj and
+//                        dt_proj) count with the weights; it attends to no keys.
 //
 // Element-wise work (norms, softmax, activations, biases, the embedding lookup) is left out, as
 // in the papers; it is well under 1% of the matmul FLOPs for the models in the catalog.
@@ -61,9 +68,10 @@ struct forward_flops {
   compute_per_token layers_matmul{};  ///< Q, K, V, O, FFN / active experts, router
   compute_per_token attention{};      ///< Q K^T and scores x V
   compute_per_token lm_head{};        ///< logits
+  compute_per_token recurrence{};     ///< linear mixers' state updates and convolutions
 
   [[nodiscard]] constexpr compute_per_token total() const {
-    return layers_matmul + attention + lm_head;
+    return layers_matmul + attention + lm_head + recurrence;
   }
 };
 
@@ -71,7 +79,10 @@ namespace detail {
 
 /// Weights of every matmul in one layer that a token passes through (biases and norms excluded).
 constexpr double layer_matmul_weights(const transformer_spec& m, int layer) {
-  const double attention = m.attention_weights();
+  const double attention = m.is_attention_layer(layer) ? m.attention_weights()
+                           : m.is_linear_layer(layer)  ? m.linear_mixer_weights()
+                                                       : 0.0;
+  if (!m.has_ffn(layer)) return attention;
   if (!m.is_moe_layer(layer)) return attention + m.ffn_weights(m.ffn);
   const int shared_ffn = m.moe.shared_expert_ffn > 0 ? m.moe.shared_expert_ffn : m.moe.expert_ffn;
   return attention + m.router_parameters()                                    // router
@@ -105,9 +116,10 @@ constexpr double keys_attended(const transformer_spec& m, int layer, int context
 
 /// Keys attended per query, summed over the layers (every layer alike without windows).
 constexpr double keys_attended(const transformer_spec& m, int context, attention_mask mask) {
-  if (m.sliding_window <= 0) return m.layers * keys_attended(m, 0, context, mask);
+  if (m.sliding_window <= 0) return m.attention_layers() * keys_attended(m, 0, context, mask);
   double k = 0.0;
-  for (int i = 0; i < m.layers; ++i) k += keys_attended(m, i, context, mask);
+  for (int i = 0; i < m.layers; ++i)
+    k += m.is_attention_layer(i) ? keys_attended(m, i, context, mask) : 0.0;
   return k;
 }
 
@@ -126,6 +138,22 @@ constexpr double attention_flops_per_key(const transformer_spec& m) {
 constexpr double decode_attention_flops_per_key(const transformer_spec& m) {
   if (!m.is_mla()) return attention_flops_per_key(m);
   return 2.0 * m.heads * (2.0 * m.mla.kv_lora_rank + m.mla.qk_rope_head_dim);
+}
+
+/// Multiply-adds per state element per token of a linear mixer's recurrence (its recurrent
+/// form, as decode runs it): Mamba (arXiv:2312.00752 Alg. 2) and Mamba-2 (arXiv:2405.21060
+/// Sec. 3) h = exp(dt A) h + dt B x and y = C h: the decay, the input and the read-out, 3;
+/// Gated DeltaNet (arXiv:2412.06464 Eq. 10) S = alpha S (I - beta k k^T) + beta v k^T and o = S q:
+/// the decay, S k, the rank-one update and the read-out, 4.
+constexpr double recurrence_multiply_adds(linear_mixer_kind k) {
+  return k == linear_mixer_kind::gated_deltanet ? 4.0 : 3.0;
+}
+
+/// FLOPs per token of one linear-mixer layer's recurrence and depthwise convolution.
+constexpr double recurrence_flops_per_layer(const transformer_spec& m) {
+  const linear_mixer_spec& x = m.linear;
+  return 2.0 * recurrence_multiply_adds(x.kind) * x.ssm_state_elements() +
+         2.0 * x.conv_dim() * x.conv_kernel;
 }
 
 constexpr void check_context(int context) {
@@ -154,6 +182,7 @@ constexpr forward_flops forward_flops_per_token(const transformer_spec& m, int c
       .attention = detail::attention_flops_per_key(m) * detail::keys_attended(m, context, mask) *
                    per_token,
       .lm_head = 2.0 * m.vocab * m.hidden * per_token,
+      .recurrence = m.linear_layers() * detail::recurrence_flops_per_layer(m) * per_token,
   };
 }
 
@@ -168,7 +197,7 @@ constexpr compute_per_token training_flops_per_token(const transformer_spec& m, 
   switch (r) {
     case recompute_mode::none: break;
     case recompute_mode::selective: t = t + f.attention; break;
-    case recompute_mode::full: t = t + f.layers_matmul + f.attention; break;
+    case recompute_mode::full: t = t + f.layers_matmul + f.attention + f.recurrence; break;
   }
   return t;
 }

@@ -151,6 +151,7 @@ constexpr double hf_chunk_tokens(const transformer_spec& m, double tokens,
 constexpr void check_transformers_plan(const transformer_spec& m, const parallel_layout& l,
                                        const training_config& c, const memory_assumptions& a) {
   l.validate(m);
+  check_trainable(m);
   c.validate(l.dp);
   a.validate();
   check_input(l.tp == 1 && l.pp == 1 && l.cp == 1 && l.ep == 1,

@@ -34,10 +34,15 @@ struct kv_cache_info {
   /// global layer in six, gpt-oss one in two (vLLM V1's hybrid KV-cache manager gives each
   /// group its own blocks).
   int global_layers = 0;
-  int layers = 0;  ///< this GPU's layers (0: all windowed when window > 0)
+  int layers = 0;  ///< this GPU's layers holding a cache (0: all windowed when window > 0)
   /// The windowed layers attend inside chunks of `window` tokens (Llama 4) rather than to the
   /// `window` tokens before each query.
   bool chunked = false;
+  /// Of `layers`, those of a hybrid's linear mixer: each holds one page per sequence, its
+  /// recurrent state padded to the page, whatever the context (vLLM V1's MambaManager).
+  int state_layers = 0;
+  /// This GPU's recurrent state of one sequence (its state_layers, before the padding).
+  data_size state_bytes{};
   /// Blocks one sequence of `context` tokens holds, averaged over this GPU's layers (the unit
   /// of `blocks`): ceil(context / block_size) on a global layer; on a windowed layer, blocks
   /// wholly outside the window are freed (vLLM V1 SlidingWindowManager), leaving at most
@@ -47,6 +52,8 @@ struct kv_cache_info {
   [[nodiscard]] constexpr double blocks_per_sequence(int context) const {
     if (context <= 0 || block_size <= 0) return 0;
     const int full = (context + block_size - 1) / block_size;
+    if (state_layers > 0 && layers > 0)  // a state page per linear layer, blocks per attention one
+      return (state_layers + 1.0 * (layers - state_layers) * full) / layers;
     if (window > 0 && context > window) {
       const bool aligned = chunked && window % block_size == 0;
       const int capped_blocks = (window + block_size - 1) / block_size + (aligned ? 0 : 1);
@@ -199,6 +206,37 @@ constexpr data_size kv_page_size(const transformer_spec& m, const parallel_layou
   return c.block_size * detail::kv_elements_per_rank(m, l) * bytes_per_element(c.kv_dtype);
 }
 
+/// A hybrid's page on one GPU and the attention block it sets: vLLM gives every cache layer one
+/// page size (vllm/platforms/interface.py, the hybrid block-size alignment; v1/core/
+/// kv_cache_utils.py _unify_hybrid_kv_cache_specs). The attention block grows to the smallest
+/// multiple of block_size (the FlashAttention backend's alignment, 16) whose page holds a
+/// linear layer's state of one sequence (prefix caching off: the `none` mamba cache mode), and
+/// the state is padded to that page.
+struct hybrid_page {
+  int block_size = 16;
+  data_size page{};
+};
+constexpr hybrid_page hybrid_page_size(const transformer_spec& m, const parallel_layout& l,
+                                       const inference_config& c) {
+  const double token = detail::kv_elements_per_rank(m, l) * bytes_per_element(c.kv_dtype).in(units::B);
+  const double state =
+      detail::state_elements_per_rank(m, l.tp) * bytes_per_element(c.state_dtype).in(units::B);
+  hybrid_page r{c.block_size, c.block_size * token * units::B};
+  if (m.attention_layers() == 0 || !(token > 0.0)) {
+    r.page = state * units::B;
+    return r;
+  }
+  const double per_block = c.block_size * token;
+  const double ratio = (state + per_block - 1.0) / per_block;
+  detail::check_input(ratio * c.block_size < 1073741824.0,
+                      "inference: a linear layer's state per sequence needs an attention block of "
+                      "more than 2^30 tokens to share its page (transformer_spec.linear)");
+  const double blocks = static_cast<double>(static_cast<long long>(ratio));
+  if (blocks > 1.0) r.block_size = static_cast<int>(blocks) * c.block_size;
+  r.page = r.block_size * token * units::B;
+  return r;
+}
+
 /// The forward pass's peak intermediates over max_num_batched_tokens tokens (the profile run vLLM
 /// subtracts as "peak activation"): the residual stream and the hidden state, plus the larger of
 /// the attention projections' outputs and the FFN's gate/up output with its activation; plus the
@@ -217,7 +255,11 @@ constexpr data_size inference_workspace(const transformer_spec& m, const paralle
   }
   const double ffn =
       m.ffn_type == ffn_kind::gated ? e * tokens * 3.0 * f : e * tokens * 2.0 * f;
-  const double layer_peak = attn > ffn ? attn : ffn;
+  double layer_peak = attn > ffn ? attn : ffn;
+  if (m.linear_layers() > 0) {  // a linear mixer's input projection and its scan's output
+    const double lin = e * tokens * (m.linear_in_width() + m.linear.inner) / t;
+    if (lin > layer_peak) layer_peak = lin;
+  }
   const double residual = 2.0 * e * tokens * h;
   const double sampler = c.max_num_seqs * 1.0 * m.vocab * (2.0 + 3.0 * fp32_bytes);
   return (residual + layer_peak + sampler) * units::B;
@@ -313,7 +355,7 @@ constexpr inference_memory_result inference_stage(const transformer_spec& m, con
   r.per_gpu.pipeline_stage = k;
   r.per_gpu.weights = inference_weights(m, l, c, k);
   r.per_gpu.workspace = inference_workspace(m, l, c);
-  const data_size page = kv_page_size(m, l, c);
+  data_size page = kv_page_size(m, l, c);
   r.kv.page_size = page;
   r.kv.block_size = c.block_size;
   r.kv.bytes_per_token = p.layers * page / (c.block_size * units::token);
@@ -321,18 +363,33 @@ constexpr inference_memory_result inference_stage(const transformer_spec& m, con
   r.kv.chunked = m.window == window_kind::chunked;
   r.kv.layers = p.layers;
   r.kv.global_layers = m.global_layers(p.first_layer, p.layers);
+  if (m.is_hybrid()) {  // cache layers only: attention (KV blocks) and linear (a state page)
+    const int attention = m.attention_layers(p.first_layer, p.layers);
+    r.kv.state_layers = m.linear_layers(p.first_layer, p.layers);
+    r.kv.layers = attention + r.kv.state_layers;
+    r.kv.bytes_per_token = attention * page / (c.block_size * units::token);
+    if (r.kv.state_layers > 0) {
+      const hybrid_page hp = hybrid_page_size(m, l, c);
+      page = r.kv.page_size = hp.page;
+      r.kv.block_size = hp.block_size;
+      r.kv.state_bytes = r.kv.state_layers * detail::state_elements_per_rank(m, l.tp) *
+                         bytes_per_element(c.state_dtype);
+    }
+  }
   const double blocks_per_seq = r.kv.blocks_per_sequence(c.context);
-  r.per_gpu.kv_cache = c.batch * blocks_per_seq * p.layers * page;
+  r.per_gpu.kv_cache = c.batch * blocks_per_seq * r.kv.layers * page;
   r.per_gpu.overhead = a.cuda_context + detail::nccl_buffers(l, a) +
                        a.allocator_fragmentation * (r.per_gpu.weights + r.per_gpu.workspace);
   r.kv.available = engine_kv_budget(r.per_gpu, gpu, c, a, l.tp,
                                     retained_all_reduce_inputs(m, p.layers, l, c));
-  r.kv.blocks = paged_kv_blocks(r.kv.available, page, p.layers);
-  r.kv.capacity_tokens = r.kv.blocks * c.block_size * units::token;
+  r.kv.blocks = paged_kv_blocks(r.kv.available, page, r.kv.layers);
+  r.kv.capacity_tokens = r.kv.blocks * r.kv.block_size * units::token;
   const double admitted = r.kv.admission_blocks(c.model_len(), c.max_num_batched_tokens);
-  r.kv.max_concurrency = m.sliding_window <= 0 || !(admitted > 0)
-                             ? paged_max_concurrency(r.kv.blocks, c.block_size, c.model_len())
-                             : r.kv.blocks / admitted;
+  r.kv.max_concurrency =
+      r.kv.state_layers > 0 ? r.kv.blocks / r.kv.blocks_per_sequence(c.model_len())
+      : m.sliding_window <= 0 || !(admitted > 0)
+          ? paged_max_concurrency(r.kv.blocks, c.block_size, c.model_len())
+          : r.kv.blocks / admitted;
   return r;
 }
 
@@ -361,7 +418,8 @@ constexpr inference_memory_result inference_memory(const transformer_spec& m,
   inference_memory_result best = detail::inference_stage(m, gpu, l, c, 0, a);
   for (int k = 1; k < l.pp; ++k) {
     const inference_memory_result r = detail::inference_stage(m, gpu, l, c, k, a);
-    if (r.kv.blocks < best.kv.blocks) best.kv = r.kv;
+    // a hybrid's stage of FFN layers alone holds no cache and bounds nothing
+    if (r.kv.layers > 0 && (best.kv.layers == 0 || r.kv.blocks < best.kv.blocks)) best.kv = r.kv;
     if (r.per_gpu.total() > best.per_gpu.total()) best.per_gpu = r.per_gpu;
   }
   return best;

@@ -130,6 +130,22 @@ struct rank_accumulator {
 };
 
 
+/// A linear-mixer layer's parameters on one tensor-parallel rank (vLLM's MambaMixer,
+/// MambaMixer2 and Qwen3NextGatedDeltaNet: in_proj column-parallel, out_proj row-parallel, the
+/// convolution, A, D, the time-step bias and the gated norm split by channel or head; Mamba's
+/// x_proj row-parallel, dt_proj column-parallel): everything over tp.
+constexpr void linear_mixer_params(const transformer_spec& m, double t, rank_accumulator& acc) {
+  const linear_mixer_spec& x = m.linear;
+  const double h = m.hidden, inner = x.inner / t;
+  acc.matrix(h, m.linear_in_width() / t, false, true, false);  // in_proj
+  acc.matrix(inner, h, false, true, false);                    // out_proj
+  if (x.kind == linear_mixer_kind::mamba) {
+    acc.matrix(inner, x.dt_rank + 2.0 * x.state_size, false, true, false);  // x_proj
+    acc.matrix(x.dt_rank, inner, false, true, false);                       // dt_proj
+  }
+  acc.vector((m.linear_mixer_parameters() - m.linear_mixer_weights()) / t);
+}
+
 /// One GPU's parameters at pipeline stage k, after tensor (tp; expert_tp inside experts),
 /// pipeline and expert (ep) parallelism. Megatron-LM's placement: the word embedding (and a
 /// learned position table) on the first stage; the final norm and the LM head on the last stage;
@@ -169,7 +185,10 @@ constexpr rank_params stage_params(const transformer_spec& m, const parallel_lay
 
   for (int i = acc.p.first_layer; i < acc.p.first_layer + acc.p.layers; ++i) {
     const double before = acc.p.dense + acc.p.expert;
-    if (m.is_mla()) {
+    const bool attention = m.is_attention_layer(i);
+    if (m.is_linear_layer(i)) linear_mixer_params(m, t, acc);
+    acc.vector(m.layer_norms(i) * m.norm_parameters());
+    if (attention && m.is_mla()) {
       // MLA (transformer_spec::mla): the down-projections to the latents are replicated on
       // every tensor-parallel rank (vLLM's and SGLang's DeepSeek models: ReplicatedLinear), the
       // up-projections and the output projection split by heads.
@@ -187,17 +206,18 @@ constexpr rank_params stage_params(const transformer_spec& m, const parallel_lay
       acc.matrix(kvl, heads * (m.mla.qk_nope_head_dim + m.mla.v_head_dim), false, true,
                  lora_qv);                                                  // kv_b_proj
       acc.matrix(heads * m.mla.v_head_dim, h, false, true, lora_attn);      // o_proj
-    } else {
-      acc.matrix(h, q, false, true, lora_qv);    // Q
+    } else if (attention) {
+      acc.matrix(h, m.attention_output_gate ? 2.0 * q : q, false, true, lora_qv);  // Q (and gate)
       acc.matrix(h, kv, false, true, lora_attn); // K
       acc.matrix(h, kv, false, true, lora_qv);   // V
       acc.matrix(q, h, false, true, lora_attn);  // output projection
       if (m.qkv_bias) acc.vector(q + 2.0 * kv);
     }
-    if (m.out_bias) acc.vector(h);
-    if (m.qk_norm) acc.vector(2.0 * m.score_head_dim());  // replicated
-    if (m.attention_sinks) acc.vector(m.heads / t);       // one per head
-    acc.vector(m.norms_per_layer * m.norm_parameters());
+    if (attention) {
+      if (m.out_bias) acc.vector(h);
+      if (m.qk_norm) acc.vector(2.0 * m.score_head_dim());  // replicated
+      if (m.attention_sinks) acc.vector(m.heads / t);       // one per head
+    }
     if (m.is_moe_layer(i)) {
       acc.matrix(h, m.moe.experts, false, false, false);  // router, replicated
       if (m.moe.router_bias) acc.vector(m.moe.experts);
@@ -205,7 +225,8 @@ constexpr rank_params stage_params(const transformer_spec& m, const parallel_lay
       ffn(fe, true, m.moe.experts / l.ep);
       const int fs = m.moe.shared_expert_ffn > 0 ? m.moe.shared_expert_ffn : m.moe.expert_ffn;
       ffn(fs / t, false, m.moe.shared_experts);
-    } else {
+      if (m.moe.shared_expert_gate) acc.vector(h);  // hidden -> 1, replicated
+    } else if (m.has_ffn(i)) {
       ffn(m.ffn / t, false);
     }
     const double layer = acc.p.dense + acc.p.expert - before;
@@ -230,6 +251,30 @@ constexpr rank_params stage_params(const transformer_spec& m, const parallel_lay
 /// holds (vLLM and SGLang MLA backends; SGLang's DP attention exists to avoid the copies).
 constexpr double kv_elements_per_rank(const transformer_spec& m, const parallel_layout& l) {
   return m.is_mla() ? m.kv_elements_per_layer() : 2.0 * l.kv_heads_per_rank(m) * m.head_dim;
+}
+
+/// One linear-mixer layer's state of one sequence on one tensor-parallel rank, in elements, as
+/// vLLM allocates it (vllm/model_executor/layers/mamba/mamba_utils.py MambaStateShapeCalculator,
+/// vllm-project/vllm commit 02d71083): the convolution's (conv_kernel - 1) x conv_dim / tp and
+/// the SSM state / tp (mamba1_state_shape: inner x state; mamba2_state_shape: heads x head_dim x
+/// state, with groups that tp does not divide extended to tp, extra_groups_for_head_shards;
+/// gated_delta_net_state_shape: value heads x value dim x key dim).
+constexpr double state_elements_per_rank(const transformer_spec& m, int tp) {
+  const linear_mixer_spec& x = m.linear;
+  double conv_dim = x.conv_dim();
+  if (x.kind == linear_mixer_kind::mamba2 && x.groups % tp != 0)
+    conv_dim += 2.0 * (tp - x.groups) * x.state_size;
+  return ((x.conv_kernel - 1.0) * conv_dim + x.ssm_state_elements()) / tp;
+}
+
+/// The training memory and step models count transformer layers: attention and an FFN, with
+/// Korthikanti's activations and Megatron-LM's GEMMs. A hybrid's layers (a linear mixer's scan
+/// and its chunked kernels' saved tensors, layers of one part) are not modelled there: refused.
+constexpr void check_trainable(const transformer_spec& m) {
+  check_input(!m.is_hybrid(),
+              "training: hybrid models (linear-attention / state-space layers beside attention) "
+              "are not modelled by the training memory and step models (the scan's activations "
+              "and kernels); fit --infer and serve model them");
 }
 
 /// NCCL buffers: one communicator per parallel group larger than one GPU, each with

@@ -77,6 +77,12 @@ struct serving_assumptions {
   /// bound by its repeated cache loads in every TensorRT-LLM v0.5-v0.7 case the tests check, so
   /// the arithmetic rate does not set its time there.
   double per_query_head_vector_fraction = 1.0;
+  /// A hybrid's linear-mixer layers (transformer_spec::pattern): the fraction of the GPU's fp32
+  /// CUDA-core peak that the recurrence's state update reaches (vLLM's selective_state_update
+  /// and fused_recurrent_gated_delta_rule: Triton kernels in fp32). 1: an upper bound, not a
+  /// measurement (none was found): decode's update is bound by reading and writing each
+  /// sequence's state (2 MiB a layer for Nemotron-H-8B), at 1.5 FLOP per state byte.
+  double state_update_vector_fraction = 1.0;
   /// Element-wise kernels per transformer layer that read and write the hidden state: input
   /// norm, rotary embedding with the KV-cache write, residual add with the second norm, the
   /// gated activation, and the final residual add (vLLM's Llama layer with its fused kernels:
@@ -129,6 +135,9 @@ struct serving_assumptions {
     detail::check_input(per_query_head_vector_fraction > 0.0 && per_query_head_vector_fraction <= 1.0,
                         "serving_assumptions.per_query_head_vector_fraction must be in (0, 1]",
                         per_query_head_vector_fraction);
+    detail::check_input(state_update_vector_fraction > 0.0 && state_update_vector_fraction <= 1.0,
+                        "serving_assumptions.state_update_vector_fraction must be in (0, 1]",
+                        state_update_vector_fraction);
     detail::check_input(prefill_queue_max_load > 0.0 && prefill_queue_max_load < 1.0,
                         "serving_assumptions.prefill_queue_max_load must be in (0, 1)",
                         prefill_queue_max_load);
@@ -529,12 +538,52 @@ constexpr accumulator serving_attention_time(const serving_plan& p, const step_w
   return c;
 }
 
+/// One linear-mixer layer's recurrence on one GPU for the step: the convolution and the state
+/// update of every token, at the fp32 CUDA-core rate (serving_assumptions::
+/// state_update_vector_fraction), and its memory: each sequence's state read and written once
+/// per step (decode; a prompt's at the end of its chunk), and the mixer's input (x, B, C: the
+/// conv channels) and output (inner) per token. The chunked prefill kernels (Mamba-2's SSD,
+/// the chunked delta rule) run on tensor cores with more FLOPs; their time is counted at the
+/// recurrent form's FLOPs and the vector rate (under 5% of a prefill step's GEMM FLOPs for the
+/// hybrids the readers know).
+constexpr accumulator serving_recurrence_time(const serving_plan& p, const step_work& w,
+                                              double queries) {
+  const transformer_spec& m = p.model;
+  const gpu_spec& gpu = p.node.gpu;
+  const double t = p.layout.tp, act = p.assumptions.activation_bytes;
+  detail::check_input(gpu.peak.fp32_vector.value > 0.0,
+                      "gpu.peak.fp32_vector is unknown: a linear mixer's state update "
+                      "(serving_assumptions::state_update_vector_fraction) runs on the CUDA cores");
+  const double state = state_elements_per_rank(m, p.layout.tp) *
+                       bytes_per_element(p.config.state_dtype).in(units::B);
+  const double per_token = recurrence_flops_per_layer(m) / t;
+  const double io = (m.linear.conv_dim() + m.linear.inner) / t * act;
+  const compute_rate r = p.assumptions.state_update_vector_fraction * gpu.peak.fp32_vector;
+  accumulator c{};
+  if (w.prefill_tokens > 0.0) {
+    const double prompts = w.prefill_sequences > 1.0 ? w.prefill_sequences : 1.0;
+    c.add(roofline(per_token * w.prefill_tokens * units::FLOP, r,
+                   (w.prefill_tokens * io + 2.0 * prompts * state) * units::B, gpu,
+                   p.assumptions.kernels));
+  }
+  if (w.decode_sequences > 0.0) {
+    const double tokens = w.decode_sequences * queries;
+    c.add(roofline(per_token * tokens * units::FLOP, r,
+                   (2.0 * w.decode_sequences * state + tokens * io) * units::B, gpu,
+                   p.assumptions.kernels));
+  }
+  return c;
+}
+
 /// One transformer layer's kernels on one GPU for the step (`windowed`: a sliding or chunked
-/// attention layer; `draft`: the speculative draft module, one query per sequence).
+/// attention layer; `draft`: the speculative draft module, one query per sequence). `layer`:
+/// what it holds (transformer_spec::pattern): attention and/or a linear mixer, and an FFN.
 constexpr serving_layer_cost serving_layer_time(const serving_plan& p, step_work w,
                                                 bool moe_layer, bool windowed = false,
-                                                bool draft = false) {
+                                                bool draft = false, char layer = 'A') {
   const transformer_spec& m = p.model;
+  const bool attention = layer == 'A' || layer == 'a', linear = layer == 'L' || layer == 'l';
+  const bool has_ffn = layer == 'A' || layer == 'L' || layer == 'F';
   // a verifying step runs 1 + draft_tokens queries per decoding sequence; the draft module one
   const double queries = draft ? 1.0 : p.speculation.queries_per_step();
   if (windowed) {
@@ -558,7 +607,7 @@ constexpr serving_layer_cost serving_layer_time(const serving_plan& p, step_work
     if (rows > 0.0) c.gemm.add(gemm_time(rows, k, n, path.math, path.weight_bytes, act,
                                          path.dequant, gpu, ka), times);
   };
-  if (m.is_mla()) {
+  if (attention && m.is_mla()) {
     // MLA's projections (transformer_spec::mla): the down-projections replicated on every
     // rank, the up-projections split by heads. kv_b_proj's weights serve prefill (K and V
     // expanded per token) and decode (absorbed into the query and the output) alike, with the
@@ -573,9 +622,17 @@ constexpr serving_layer_cost serving_layer_time(const serving_plan& p, step_work
     gemm(tokens, h, kvl + m.mla.qk_rope_head_dim);
     gemm(tokens, kvl, heads * (m.mla.qk_nope_head_dim + m.mla.v_head_dim));
     gemm(tokens, heads * m.mla.v_head_dim, h);
-  } else {
-    gemm(tokens, h, q + 2.0 * kv);  // fused QKV projection
-    gemm(tokens, q, h);             // output projection
+  } else if (attention) {
+    gemm(tokens, h, (m.attention_output_gate ? 2.0 * q : q) + 2.0 * kv);  // fused QKV (+ gate)
+    gemm(tokens, q, h);                                                   // output projection
+  } else if (linear) {
+    const linear_mixer_spec& x = m.linear;
+    gemm(tokens, h, m.linear_in_width() / t);  // in_proj
+    gemm(tokens, x.inner / t, h);              // out_proj
+    if (x.kind == linear_mixer_kind::mamba) {
+      gemm(tokens, x.inner / t, x.dt_rank + 2.0 * x.state_size);  // x_proj
+      gemm(tokens, x.dt_rank, x.inner / t);                       // dt_proj
+    }
   }
   auto ffn = [&](double rows, double f, double times) {
     gemm(rows, h, gated ? 2.0 * f : f, times);  // gate and up (fused)
@@ -606,15 +663,18 @@ constexpr serving_layer_cost serving_layer_time(const serving_plan& p, step_work
     // router: replicated, 16-bit
     if (tokens > 0.0)
       c.gemm.add(gemm_time(tokens, h, e, precision::bf16, 2.0, act, false, gpu, ka));
-  } else {
+  } else if (has_ffn) {
     ffn(tokens, m.ffn / t, 1.0);
   }
-  c.attention = serving_attention_time(p, w, queries);
+  if (attention) c.attention = serving_attention_time(p, w, queries);
+  if (linear) c.attention = serving_recurrence_time(p, w, queries);
   // Element-wise kernels: read and write the hidden state of every token.
   if (tokens > 0.0) {
     const kernel_time e = roofline(compute_amount{}, compute_rate{},
                                    2.0 * tokens * h * act * units::B, gpu, ka);
-    c.elementwise.add(e, p.assumptions.elementwise_kernels_per_layer);
+    // a hybrid's layer of one part (a mixer or an FFN alone) runs half of them
+    const double parts = (attention || linear ? 1.0 : 0.0) + (has_ffn ? 1.0 : 0.0);
+    c.elementwise.add(e, p.assumptions.elementwise_kernels_per_layer * parts / 2.0);
   }
   return c;
 }
@@ -657,7 +717,9 @@ constexpr void add_draft(const serving_plan& p, const step_work& w, stage_cost& 
   const double d = w.decode_sequences, act = p.assumptions.activation_bytes, t = p.layout.tp;
   const step_work dw{.decode_sequences = d, .decode_context = w.decode_context};
   const double times = p.speculation.draft_tokens;
-  add_layers(s, serving_layer_time(p, dw, m.is_moe_layer(m.layers - 1), false, true), times);
+  add_layers(s, serving_layer_time(p, dw, m.is_moe_layer(m.layers - 1), false, true,
+                                   m.layer_code(m.layers - 1)),
+             times);
   const gemm_path path = linear_path(p, false);
   s.gemm.add(gemm_time(d, 2.0 * m.hidden, m.hidden / t, path.math, path.weight_bytes, act,
                        path.dequant, p.node.gpu, p.assumptions.kernels),
@@ -676,15 +738,26 @@ constexpr stage_cost stage_time(const serving_plan& p, const step_work& w, int k
   stage_cost s{};
   const int first = p.layout.stage_first_layer(m.layers, k);
   const int n = p.layout.stage_layers(m.layers, k);
-  // layers by kind: MoE or dense FFN, windowed or global attention
-  int kinds[2][2] = {{0, 0}, {0, 0}};
-  for (int i = first; i < first + n; ++i)
-    ++kinds[m.is_moe_layer(i) ? 1 : 0][m.is_windowed_layer(i) ? 1 : 0];
-  const int moe = kinds[1][0] + kinds[1][1];
-  for (int e = 0; e < 2; ++e)
-    for (int win = 0; win < 2; ++win)
-      if (kinds[e][win] > 0)
-        add_layers(s, serving_layer_time(p, w, e == 1, win == 1), kinds[e][win]);
+  // layers by kind: what they hold (transformer_spec::pattern), MoE or dense FFN, windowed or
+  // global attention; a tensor-parallel all-reduce after each part (mixer, FFN)
+  constexpr char codes[] = {'A', 'L', 'a', 'l', 'F'};
+  int kinds[5][2][2] = {};
+  double reduces = 0.0;
+  for (int i = first; i < first + n; ++i) {
+    int c = 0;
+    while (c < 4 && codes[c] != m.layer_code(i)) ++c;
+    ++kinds[c][m.is_moe_layer(i) ? 1 : 0][m.is_windowed_layer(i) ? 1 : 0];
+    reduces += m.layer_parts(i);
+  }
+  int moe = 0;
+  for (int c = 0; c < 5; ++c) {
+    moe += kinds[c][1][0] + kinds[c][1][1];
+    for (int e = 0; e < 2; ++e)
+      for (int win = 0; win < 2; ++win)
+        if (kinds[c][e][win] > 0)
+          add_layers(s, serving_layer_time(p, w, e == 1, win == 1, false, codes[c]),
+                     kinds[c][e][win]);
+  }
   const double queries = p.speculation.queries_per_step();
   const double tokens = w.prefill_tokens + w.decode_sequences * queries;
   const double act = p.assumptions.activation_bytes;
@@ -692,7 +765,7 @@ constexpr stage_cost stage_time(const serving_plan& p, const step_work& w, int k
     const data_size payload = tokens * m.hidden * act * units::B;
     const collective_cost ar =
         collective_time(collective_kind::all_reduce, payload, tp_group(p), p.assumptions.collectives);
-    s.communication = s.communication + 2.0 * n * ar.total;
+    s.communication = s.communication + reduces * ar.total;
     if (moe > 0 && detail::serving_ep(p) > 1 && p.assumptions.moe_all_to_all) {
       // Dispatch and combine: each rank sends its share of the tokens' k copies to the ranks
       // of their experts (nccl-tests' size: the buffer each rank sends), in place of the MoE

@@ -256,6 +256,7 @@ constexpr memory_breakdown training_memory_stage(const transformer_spec& m,
                                                  const training_config& c, int k,
                                                  const memory_assumptions& a = {}) {
   l.validate(m);
+  detail::check_trainable(m);
   c.validate(l.dp);
   a.validate();
   detail::check_input(k >= 0 && k < l.pp, "pipeline stage must be in [0, layout.pp)", k, l.pp);

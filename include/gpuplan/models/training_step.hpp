@@ -47,6 +47,7 @@
 
 #include <gpuplan/models/collectives.hpp>
 #include <gpuplan/models/kernels.hpp>
+#include <gpuplan/models/memory_common.hpp>
 #include <gpuplan/models/placement.hpp>
 #include <gpuplan/models/flops.hpp>
 #include <gpuplan/specs/layout.hpp>
@@ -1089,6 +1090,7 @@ constexpr stage_split split_stages(const transformer_spec& m, const parallel_lay
 constexpr stage_split validate_plan(const training_plan& p, const training_config& c) {
   const parallel_layout& l = p.layout;
   l.validate(p.model);
+  check_trainable(p.model);
   const stage_split s = split_stages(p.model, l);
   p.node.validate();
   c.validate(l.dp);

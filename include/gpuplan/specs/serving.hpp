@@ -80,6 +80,11 @@ struct inference_config {
   /// keep them unquantised).
   precision weight_dtype = precision::bf16;
   precision kv_dtype = precision::bf16;
+  /// A hybrid model's recurrent state per sequence (its linear layers' convolution and SSM or
+  /// delta-rule state): vLLM's --mamba-cache-dtype and --mamba-ssm-cache-dtype, both "auto" by
+  /// default, which is the model's dtype (bf16 for the hybrids in the catalog's readers;
+  /// vllm/model_executor/layers/mamba/mamba_utils.py MambaStateDtypeCalculator).
+  precision state_dtype = precision::bf16;
   int batch = 1;         ///< concurrent sequences
   int context = 4096;    ///< tokens per sequence (prompt + generated)
   int max_model_len = 0; ///< vLLM --max-model-len for the concurrency figure; 0: = context
@@ -157,6 +162,10 @@ struct inference_config {
                             kv_dtype == precision::fp16 || kv_dtype == precision::fp8 ||
                             kv_dtype == precision::int8,
                         "inference_config.kv_dtype must be fp32, bf16, fp16, fp8 or int8");
+    detail::check_input(state_dtype == precision::fp32 || state_dtype == precision::bf16 ||
+                            state_dtype == precision::fp16,
+                        "inference_config.state_dtype must be fp32, bf16 or fp16 (vLLM's "
+                        "mamba cache dtypes)");
   }
 
   friend constexpr bool operator==(const inference_config&, const inference_config&) = default;

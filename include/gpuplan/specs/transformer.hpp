@@ -76,6 +76,78 @@ struct mla_spec {
   int v_head_dim = 0;        ///< per-head value width (128)
 };
 
+/// The recurrent (linear-time) token mixer of a hybrid model's non-attention layers: a constant
+/// state per sequence in place of a KV cache. Shapes as transformers' modeling files build them.
+enum class linear_mixer_kind : unsigned char {
+  /// Mamba (arXiv:2312.00752; Jamba's JambaMambaMixer): inner = expand x hidden channels, each
+  /// with a state of state_size; in_proj (hidden -> 2 inner), a depthwise conv of conv_kernel,
+  /// x_proj (inner -> dt_rank + 2 state_size), dt_proj (dt_rank -> inner, with bias), A_log
+  /// (inner x state_size), D (inner), out_proj (inner -> hidden).
+  mamba,
+  /// Mamba-2 (arXiv:2405.21060; Nemotron-H's NemotronHMamba2Mixer): heads x head_dim = inner,
+  /// B and C in `groups` groups of state_size; in_proj (hidden -> inner + conv_dim + heads), a
+  /// depthwise conv over conv_dim = inner + 2 groups x state_size, dt_bias, A_log and D per
+  /// head, a gated RMSNorm of inner, out_proj (inner -> hidden).
+  mamba2,
+  /// Gated DeltaNet (arXiv:2412.06464; Qwen3-Next's Qwen3NextGatedDeltaNet): `groups` key heads
+  /// of state_size (q and k), heads value heads of head_dim (v and the output gate z);
+  /// in_proj_qkvz (hidden -> 2 groups x state_size + 2 inner), in_proj_ba (hidden -> 2 heads),
+  /// a bias-free depthwise conv over conv_dim = 2 groups x state_size + inner, dt_bias and
+  /// A_log per head, a gated RMSNorm of head_dim, out_proj (inner -> hidden).
+  gated_deltanet,
+};
+/// The names of linear_mixer_kind, as the CLI, JSON and text spell them (specs/enum_names.hpp).
+inline constexpr enumerator<linear_mixer_kind> linear_mixer_kind_names[] = {
+    {linear_mixer_kind::mamba, "mamba"},
+    {linear_mixer_kind::mamba2, "mamba2"},
+    {linear_mixer_kind::gated_deltanet, "gated-deltanet"},
+};
+constexpr const auto& enumerators(linear_mixer_kind) { return linear_mixer_kind_names; }
+
+/// The shape of a linear mixer (linear_mixer_kind). conv_kernel == 0: the model has none.
+struct linear_mixer_spec {
+  linear_mixer_kind kind = linear_mixer_kind::mamba2;
+  int heads = 0;        ///< Mamba-2: mamba_num_heads; Gated DeltaNet: value heads; Mamba: 0
+  int head_dim = 0;     ///< Mamba-2: mamba_head_dim; Gated DeltaNet: value head width
+  int groups = 0;       ///< Mamba-2: n_groups of B and C; Gated DeltaNet: key heads
+  int state_size = 0;   ///< Mamba's d_state, Mamba-2's ssm_state_size, GDN's key head width
+  int conv_kernel = 0;  ///< the depthwise causal convolution's width (4)
+  int inner = 0;        ///< Mamba: expand x hidden; the others: heads x head_dim
+  int dt_rank = 0;      ///< Mamba: the rank of the time-step projection (mamba_dt_rank)
+  bool conv_bias = false;  ///< a bias on the convolution (Mamba, Mamba-2: use_conv_bias)
+  bool proj_bias = false;  ///< biases on in_proj and out_proj (use_bias / mamba_proj_bias)
+  /// RMSNorms on the time step (dt_rank) and on B and C (state_size each): Jamba's
+  /// dt_layernorm, b_layernorm and c_layernorm.
+  bool dt_bc_norms = false;
+
+  [[nodiscard]] constexpr bool present() const { return conv_kernel > 0; }
+  /// Channels of the convolution: inner (Mamba), inner + 2 groups x state_size (the others).
+  [[nodiscard]] constexpr double conv_dim() const {
+    return kind == linear_mixer_kind::mamba ? 1.0 * inner
+                                            : inner + 2.0 * groups * state_size;
+  }
+  /// The recurrent state of one sequence, elements: inner x state_size (Mamba), heads x
+  /// head_dim x state_size (Mamba-2, and Gated DeltaNet's value x key matrix per head).
+  [[nodiscard]] constexpr double ssm_state_elements() const {
+    return kind == linear_mixer_kind::mamba ? 1.0 * inner * state_size
+                                            : 1.0 * heads * head_dim * state_size;
+  }
+  /// The convolution's state of one sequence, elements: the last conv_kernel - 1 inputs.
+  [[nodiscard]] constexpr double conv_state_elements() const {
+    return (conv_kernel - 1.0) * conv_dim();
+  }
+};
+
+/// What one layer of a hybrid model holds (transformer_spec::pattern, one character a
+/// layer). A layer is a token mixer (attention or the linear mixer), a feed-forward block (dense
+/// or MoE by transformer_spec::moe's placement), or both, each after its own norm.
+///   'A' attention + FFN (every layer of a transformer; an empty pattern means all 'A')
+///   'L' linear mixer + FFN (Jamba's Mamba layers, Qwen3-Next's Gated DeltaNet layers)
+///   'a' attention alone, 'l' linear mixer alone, 'F' FFN alone (Nemotron-H's '*', 'M', '-')
+struct layer_pattern : fixed_text<layer_pattern, 255> {
+  using fixed_text::fixed_text;
+};
+
 /// How a published checkpoint stores its linear weights: config.json's `quantization_config`.
 enum class quant_method : unsigned char {
   none,       ///< every weight in native_dtype
@@ -164,6 +236,9 @@ struct moe_spec {
   /// A bias of `experts` values on the router: gpt-oss's router bias, DeepSeek-V3's
   /// e_score_correction_bias (both held in the checkpoint).
   bool router_bias = false;
+  /// A hidden -> 1 sigmoid gate on the shared experts' output (Qwen2-MoE's and Qwen3-Next's
+  /// shared_expert_gate): hidden parameters per MoE layer.
+  bool shared_expert_gate = false;
 };
 
 struct transformer_spec {
@@ -213,11 +288,58 @@ struct transformer_spec {
   /// tower and projector (Gemma 3, Llama 4). Counted in parameters() and memory; no text token
   /// passes through them.
   double extra_parameters = 0.0;
+  /// Hybrid models: what each layer holds, one character a layer (layer_pattern); empty: every
+  /// layer is attention + FFN.
+  layer_pattern pattern{};
+  /// The linear mixer of the pattern's 'L' and 'l' layers (Mamba, Mamba-2, Gated DeltaNet).
+  linear_mixer_spec linear{};
+  /// A sigmoid gate on the attention output, projected with the query (Qwen3-Next's gated
+  /// attention: q_proj emits 2 x heads x head_dim).
+  bool attention_output_gate = false;
+  /// The multi-token-prediction modules use the model's own embedding and output head (Qwen3-
+  /// Next's mtp.* tensors hold none); false: each module has its copies (DeepSeek-V3).
+  bool mtp_shared_vocab = false;
   /// Other accepted names: Hugging Face repository ids, short forms ("llama3.1-70b").
   std::array<name_string, 4> aliases{};
 
   [[nodiscard]] constexpr bool is_moe() const { return moe.experts > 0; }
   [[nodiscard]] constexpr bool is_mla() const { return mla.kv_lora_rank > 0; }
+  /// Whether the layers differ in kind (a layer_pattern is given).
+  [[nodiscard]] constexpr bool is_hybrid() const { return !pattern.empty(); }
+  /// Layer i's character in the pattern ('A', attention + FFN, without one).
+  [[nodiscard]] constexpr char layer_code(int i) const {
+    if (pattern.empty() || i < 0 || i >= static_cast<int>(layer_pattern::capacity)) return 'A';
+    return pattern.chars[i];
+  }
+  /// Whether layer i mixes tokens by attention (and holds a KV cache).
+  [[nodiscard]] constexpr bool is_attention_layer(int i) const {
+    const char c = layer_code(i);
+    return c == 'A' || c == 'a';
+  }
+  /// Whether layer i mixes tokens by the linear mixer (and holds a recurrent state).
+  [[nodiscard]] constexpr bool is_linear_layer(int i) const {
+    const char c = layer_code(i);
+    return c == 'L' || c == 'l';
+  }
+  /// Whether layer i has a feed-forward block (dense or MoE).
+  [[nodiscard]] constexpr bool has_ffn(int i) const {
+    const char c = layer_code(i);
+    return c == 'A' || c == 'L' || c == 'F';
+  }
+  /// Of the `count` layers from `first` (all by default), those with attention.
+  [[nodiscard]] constexpr int attention_layers(int first = 0, int count = -1) const {
+    const int end = count < 0 ? layers : first + count;
+    int n = 0;
+    for (int i = first; i < end; ++i) n += is_attention_layer(i) ? 1 : 0;
+    return n;
+  }
+  /// Of the `count` layers from `first` (all by default), those with the linear mixer.
+  [[nodiscard]] constexpr int linear_layers(int first = 0, int count = -1) const {
+    const int end = count < 0 ? layers : first + count;
+    int n = 0;
+    for (int i = first; i < end; ++i) n += is_linear_layer(i) ? 1 : 0;
+    return n;
+  }
 
   /// Whether layer i (0-based) attends through a window (sliding or chunked) rather than to the
   /// whole context.
@@ -276,6 +398,7 @@ struct transformer_spec {
     detail::check_input(mtp_layers >= 0, "transformer_spec.mtp_layers must not be negative",
                         mtp_layers);
     quantization.validate();
+    validate_layers();
     detail::check_input(extra_parameters >= 0.0 && extra_parameters < 1e15,
                         "transformer_spec.extra_parameters must be in [0, 1e15)",
                         extra_parameters);
@@ -297,7 +420,8 @@ struct transformer_spec {
     detail::check_input(moe.experts >= 0, "transformer_spec.moe.experts must not be negative",
                         moe.experts);
     if (moe.experts == 0) {
-      detail::check_input(ffn > 0, "transformer_spec.ffn must be positive", ffn);
+      detail::check_input(ffn > 0 || ffn_layers() == 0, "transformer_spec.ffn must be positive",
+                          ffn);
       detail::check_input(
           moe.experts_per_token == 0 && moe.shared_experts == 0 && moe.expert_ffn == 0,
           "transformer_spec.moe.experts must be positive when other moe fields are set",
@@ -328,9 +452,51 @@ struct transformer_spec {
                         ffn);
   }
 
+  /// Layers with a feed-forward block.
+  [[nodiscard]] constexpr int ffn_layers() const {
+    int n = 0;
+    for (int i = 0; i < layers; ++i) n += has_ffn(i) ? 1 : 0;
+    return n;
+  }
+  /// The checks of a hybrid model's layer pattern and linear mixer (validate calls it).
+  constexpr void validate_layers() const {
+    const int n = static_cast<int>(pattern.view().size());
+    detail::check_input(n == 0 || n == layers,
+                        "transformer_spec.pattern must hold one character per layer (or none)", n,
+                        layers);
+    for (char c : pattern.view())
+      detail::check_input(c == 'A' || c == 'L' || c == 'a' || c == 'l' || c == 'F',
+                          "transformer_spec.pattern holds only A, L, a, l and F (attention + FFN, "
+                          "linear mixer + FFN, attention, linear mixer, FFN)");
+    detail::check_input(!attention_output_gate || !is_mla(),
+                        "transformer_spec.attention_output_gate is not modelled with MLA");
+    if (!is_hybrid()) return;
+    detail::check_input(sliding_window == 0 && !is_mla(),
+                        "transformer_spec.pattern is not modelled with sliding_window or MLA");
+    if (linear_layers() == 0) return;
+    const linear_mixer_spec& x = linear;
+    detail::check_input(x.conv_kernel >= 1 && x.conv_kernel <= 64,
+                        "transformer_spec.linear.conv_kernel must be in [1, 64]", x.conv_kernel);
+    detail::check_input(x.state_size > 0 && x.inner > 0,
+                        "transformer_spec.linear.state_size and inner must be positive",
+                        x.state_size, x.inner);
+    if (x.kind == linear_mixer_kind::mamba) {
+      detail::check_input(x.dt_rank > 0, "transformer_spec.linear.dt_rank must be positive",
+                          x.dt_rank);
+      return;
+    }
+    detail::check_input(x.heads > 0 && x.head_dim > 0 && x.groups > 0,
+                        "transformer_spec.linear.heads, head_dim and groups must be positive",
+                        x.heads, x.head_dim, x.groups);
+    detail::check_input(1.0 * x.heads * x.head_dim == x.inner,
+                        "transformer_spec.linear.inner must be heads x head_dim", x.inner);
+    detail::check_input(x.heads % x.groups == 0,
+                        "transformer_spec.linear.groups must divide heads", x.groups, x.heads);
+  }
+
   /// Whether layer i (0-based) has a routed-expert FFN.
   [[nodiscard]] constexpr bool is_moe_layer(int i) const {
-    if (!is_moe() || i < moe.first_dense_layers) return false;
+    if (!is_moe() || i < moe.first_dense_layers || !has_ffn(i)) return false;
     const int interval = moe.layer_interval > 0 ? moe.layer_interval : 1;
     return (i - moe.first_dense_layers) % interval == moe.layer_phase;
   }
@@ -358,7 +524,8 @@ struct transformer_spec {
       return q + kv + 1.0 * heads * mla.v_head_dim * h;
     }
     const double q = 1.0 * heads * head_dim, kv = 1.0 * kv_heads * head_dim;
-    return h * q + 2.0 * h * kv + q * h;
+    const double q_out = attention_output_gate ? 2.0 * q : q;  // the gate projected with Q
+    return h * q_out + 2.0 * h * kv + q * h;
   }
   /// The attention's parameters: its matrices, biases, the norms inside it (MLA's latent norms,
   /// Q/K norms) and sink logits.
@@ -393,15 +560,66 @@ struct transformer_spec {
     return moe.shared_experts *
            ffn_parameters(moe.shared_expert_ffn > 0 ? moe.shared_expert_ffn : moe.expert_ffn);
   }
-  /// Parameters of layer i: attention, its FFN (dense or all experts) and its norms.
-  [[nodiscard]] constexpr double layer_parameters(int i) const {
-    double p = attention_parameters() + norms_per_layer * norm_parameters();
-    if (is_moe_layer(i))
-      p += router_parameters() + moe.experts * ffn_parameters(moe.expert_ffn) +
-           shared_expert_parameters();
-    else
-      p += ffn_parameters(ffn);
+  /// The linear mixer's input projection width: Mamba 2 inner (x and z); Mamba-2 inner + conv
+  /// channels + heads (z, x B C, dt); Gated DeltaNet q, k, v, z, then b and a per head.
+  [[nodiscard]] constexpr double linear_in_width() const {
+    const linear_mixer_spec& x = linear;
+    switch (x.kind) {
+      case linear_mixer_kind::mamba: return 2.0 * x.inner;
+      case linear_mixer_kind::mamba2: return x.inner + x.conv_dim() + x.heads;
+      case linear_mixer_kind::gated_deltanet: return x.conv_dim() + x.inner + 2.0 * x.heads;
+    }
+    return 0.0;
+  }
+  /// The linear mixer's weight matrices (what the FLOP count multiplies through): in_proj,
+  /// out_proj and Mamba's x_proj and dt_proj.
+  [[nodiscard]] constexpr double linear_mixer_weights() const {
+    const linear_mixer_spec& x = linear;
+    double w = hidden * linear_in_width() + 1.0 * x.inner * hidden;
+    if (x.kind == linear_mixer_kind::mamba)
+      w += 1.0 * x.inner * (x.dt_rank + 2.0 * x.state_size) + 1.0 * x.dt_rank * x.inner;
+    return w;
+  }
+  /// The linear mixer's parameters: its matrices, the convolution, biases, the per-channel or
+  /// per-head A, D and time-step bias, and its norms (linear_mixer_kind says which).
+  [[nodiscard]] constexpr double linear_mixer_parameters() const {
+    const linear_mixer_spec& x = linear;
+    double p = linear_mixer_weights() + x.conv_dim() * x.conv_kernel;
+    if (x.conv_bias) p += x.conv_dim();
+    if (x.proj_bias) p += linear_in_width() + hidden;
+    switch (x.kind) {
+      case linear_mixer_kind::mamba:  // dt_proj's bias, A_log, D; dt, B and C norms
+        p += 1.0 * x.inner + 1.0 * x.inner * x.state_size + x.inner;
+        if (x.dt_bc_norms) p += x.dt_rank + 2.0 * x.state_size;
+        break;
+      case linear_mixer_kind::mamba2: p += 3.0 * x.heads + x.inner; break;  // dt_bias, A, D; norm
+      case linear_mixer_kind::gated_deltanet: p += 2.0 * x.heads + x.head_dim; break;
+    }
     return p;
+  }
+  /// One MoE block: the router, every routed expert, the shared experts and their gate.
+  [[nodiscard]] constexpr double moe_block_parameters() const {
+    return router_parameters() + moe.experts * ffn_parameters(moe.expert_ffn) +
+           shared_expert_parameters() + (moe.shared_expert_gate ? 1.0 * hidden : 0.0);
+  }
+  /// Parameters of layer i: its mixer (attention or the linear mixer), its FFN (dense or all
+  /// experts) and its norms (norms_per_layer; half of them for a layer of one part).
+  [[nodiscard]] constexpr double layer_parameters(int i) const {
+    double p = 0.0;
+    if (is_attention_layer(i)) p += attention_parameters();
+    if (is_linear_layer(i)) p += linear_mixer_parameters();
+    if (has_ffn(i)) p += is_moe_layer(i) ? moe_block_parameters() : ffn_parameters(ffn);
+    return p + layer_norms(i) * norm_parameters();
+  }
+  /// Norms of layer i: norms_per_layer, or half of them for a hybrid's layer of one part (a
+  /// mixer or an FFN alone: Nemotron-H's blocks have one).
+  [[nodiscard]] constexpr double layer_norms(int i) const {
+    return norms_per_layer * layer_parts(i) / 2.0;
+  }
+  /// The parts of layer i, each after its own norm and followed by a residual add: its mixer
+  /// (attention or the linear mixer) and its FFN; 2 in a transformer.
+  [[nodiscard]] constexpr int layer_parts(int i) const {
+    return (is_attention_layer(i) || is_linear_layer(i) ? 1 : 0) + (has_ffn(i) ? 1 : 0);
   }
   [[nodiscard]] constexpr double embedding_parameters() const {
     double p = 1.0 * vocab * hidden;
@@ -420,7 +638,9 @@ struct transformer_spec {
     return p;
   }
   /// One multi-token-prediction module's own copies of the embedding and the output head.
-  [[nodiscard]] constexpr double mtp_vocab_parameters() const { return 2.0 * vocab * hidden; }
+  [[nodiscard]] constexpr double mtp_vocab_parameters() const {
+    return mtp_shared_vocab ? 0.0 : 2.0 * vocab * hidden;
+  }
   /// The multi-token-prediction modules' parameters (mtp_layers, DeepSeek's layout).
   [[nodiscard]] constexpr double mtp_parameters() const {
     const double h = hidden;
@@ -445,12 +665,14 @@ struct transformer_spec {
   /// kv, while the context is within every window. Past a window, a windowed layer holds no more
   /// than the window: kv_bytes(context, kv) is the cache of a whole sequence.
   [[nodiscard]] constexpr data_per_token kv_bytes_per_token(precision kv) const {
-    return layers * kv_elements_per_layer() * bytes_per_element(kv) / (1.0 * units::token);
+    return attention_layers() * kv_elements_per_layer() * bytes_per_element(kv) /
+           (1.0 * units::token);
   }
   /// KV-cache bytes of one sequence of `context` tokens, windowed layers capped at the window.
   [[nodiscard]] constexpr data_size kv_bytes(double context, precision kv) const {
     double tokens = 0.0;
-    for (int i = 0; i < layers; ++i) tokens += cached_tokens(i, context);
+    for (int i = 0; i < layers; ++i)
+      tokens += is_attention_layer(i) ? cached_tokens(i, context) : 0.0;
     return tokens * kv_elements_per_layer() * bytes_per_element(kv);
   }
   /// Of the `count` layers from `first` (all of them by default), those that attend to the
@@ -458,8 +680,15 @@ struct transformer_spec {
   [[nodiscard]] constexpr int global_layers(int first = 0, int count = -1) const {
     const int end = count < 0 ? layers : first + count;
     int n = 0;
-    for (int i = first; i < end; ++i) n += is_windowed_layer(i) ? 0 : 1;
+    for (int i = first; i < end; ++i) n += is_attention_layer(i) && !is_windowed_layer(i) ? 1 : 0;
     return n;
+  }
+  /// The recurrent state of one sequence over every linear layer (conv state in `conv`, the SSM
+  /// or delta-rule state in `ssm`): what vLLM allocates per sequence for them
+  /// (MambaStateShapeCalculator), whatever the context.
+  [[nodiscard]] constexpr data_size state_bytes(precision conv, precision ssm) const {
+    return linear_layers() * (linear.conv_state_elements() * bytes_per_element(conv) +
+                              linear.ssm_state_elements() * bytes_per_element(ssm));
   }
 };
 
