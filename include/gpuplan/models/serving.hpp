@@ -225,6 +225,19 @@ struct speculative_decoding {
 /// The most draft tokens per step the model takes (SGLang's DeepSeek recipes use 1 to 4).
 inline constexpr int max_draft_tokens = 16;
 
+/// What each GPU of a data-parallel-attention replica of `l.tp` GPUs holds
+/// (serving_plan::dp_attention), as a memory layout: a rank of its own (tp 1: every non-expert
+/// weight whole, its own KV cache) with the experts split over all of them (ep = l.tp, which
+/// divides the data-parallel ranks as Megatron's layout asks).
+constexpr parallel_layout dp_attention_layout(const parallel_layout& l) {
+  parallel_layout r = l;
+  r.dp = l.tp;
+  r.ep = l.tp;
+  r.tp = 1;
+  r.expert_tp = 0;
+  return r;
+}
+
 struct serving_plan;
 namespace detail {
 constexpr parallel_layout memory_layout(const serving_plan& p);
@@ -350,17 +363,8 @@ namespace detail {
 /// hold as many expert weights per GPU as experts split by tensor parallelism alone, so the
 /// weights and the KV budget are those of the plain tp layout.
 constexpr parallel_layout memory_layout(const serving_plan& p) {
+  if (p.dp_attention) return dp_attention_layout(p.layout);
   parallel_layout l = p.layout;
-  if (p.dp_attention) {
-    // data-parallel attention: each GPU a rank of its own (tp 1, every non-expert weight whole,
-    // its own KV cache) and the experts split over all of them (Megatron's layout: ep divides
-    // the data-parallel ranks)
-    l.dp = p.layout.tp;
-    l.ep = p.layout.tp;
-    l.tp = 1;
-    l.expert_tp = 0;
-    return l;
-  }
   l.ep = 1;
   l.expert_tp = 0;
   return l;
@@ -782,6 +786,12 @@ constexpr stage_cost stage_time(const serving_plan& p, const step_work& w, int k
                                             .total;
   }
   return s;
+}
+
+/// Tokens one step of a replica carries: max_num_batched_tokens, on each rank under
+/// data-parallel attention (every rank schedules its own sequences).
+constexpr double step_token_budget(const serving_plan& p) {
+  return 1.0 * p.config.max_num_batched_tokens * (p.dp_attention ? p.layout.tp : 1);
 }
 
 /// Data-parallel attention (serving_plan::dp_attention): one rank's plan for everything but the
@@ -1229,7 +1239,7 @@ constexpr void prefill_queue_latencies(const serving_plan& p, const double* own,
 /// each step's token budget; fills r's rates and latencies (r.concurrency, r.kv_capacity set).
 constexpr void chunked_prefill_point(const serving_plan& p, double n, serving_point& r) {
   const double in = p.mix.mean_input(), out = p.mix.mean_output();
-  const double budget = p.config.max_num_batched_tokens;
+  const double budget = step_token_budget(p);
   // each decoding sequence gains e tokens a step from q queries (1 and 1 without speculation)
   const double e = p.speculation.tokens_per_step(), q = p.speculation.queries_per_step();
   duration wait_prefill{};  // per-class prefill time is added below
@@ -1291,7 +1301,7 @@ constexpr void chunked_prefill_point(const serving_plan& p, double n, serving_po
 /// while decoding pauses; fills r's rates and latencies (r.concurrency, r.kv_capacity set).
 constexpr void prefill_first_point(const serving_plan& p, double n, serving_point& r) {
   const double in = p.mix.mean_input(), out = p.mix.mean_output();
-  const double budget = p.config.max_num_batched_tokens;
+  const double budget = step_token_budget(p);
   // Prefill-first scheduling: arrivals (n / out per decode step) are prefilled in steps of
   // their own, up to `budget` tokens, while decoding pauses.
   r.decoding = n;
@@ -1554,7 +1564,7 @@ constexpr disaggregated_result disaggregate(const serving_plan& prefill,
   decode.validate();
   const double in = prefill.mix.mean_input(), out = decode.mix.mean_output();
   disaggregated_result r{};
-  const double budget = prefill.config.max_num_batched_tokens;
+  const double budget = detail::step_token_budget(prefill);
   const double g = budget / in >= 1.0 ? static_cast<double>(static_cast<long long>(budget / in))
                                       : 1.0;
   const duration tp = detail::decode_interval(
