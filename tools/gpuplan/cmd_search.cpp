@@ -396,6 +396,7 @@ struct search_lists {
   std::vector<node_spec> nodes;
   std::vector<money_rate> prices;
   std::optional<std::string> provider;  ///< viewed by space.cost.provider
+  search_degrees degrees;  ///< tp, pp and ep from the GPU counts' divisors (use_divisor_degrees)
 };
 
 /// How the search runs and reports, apart from the space.
@@ -519,6 +520,10 @@ std::vector<precision_regime> read_regimes(const settings& s, const training_con
 void read_dimensions(const settings& s, search_lists& L, training_search_space& space) {
   space.nodes = L.nodes;
   space.use_framework(space.config.framework);
+  const int default_gpus[] = {L.nodes.front().gpus > 0 ? L.nodes.front().gpus : 8};
+  L.gpus = int_list(s, "gpus", default_gpus);
+  space.gpus = L.gpus;
+  space.use_divisor_degrees(L.degrees);  // 72 GPUs: the divisors of 72, not powers of two
   auto or_default = [](std::vector<int>& v, std::span<const int> d) {
     if (v.empty()) v.assign(d.begin(), d.end());
   };
@@ -530,8 +535,6 @@ void read_dimensions(const settings& s, search_lists& L, training_search_space& 
   if (L.rc.empty()) L.rc.assign(space.recompute.begin(), space.recompute.end());
   if (L.sp_store.empty())
     for (bool b : space.sequence_parallel) L.sp_store.push_back(b ? 1 : 0);
-  const int default_gpus[] = {L.nodes.front().gpus > 0 ? L.nodes.front().gpus : 8};
-  L.gpus = int_list(s, "gpus", default_gpus);
   L.mb = int_list(s, "micro_batch", search_defaults::micro_batch);
   L.zero = int_list(s, "zero", space.zero, true);  // torchtitan: FSDP2, ZeRO-3 only
   for (int z : L.zero)
@@ -726,6 +729,7 @@ struct serve_search_lists {
   std::vector<precision> weights;
   std::vector<money_rate> prices;
   std::optional<std::string> provider;  ///< viewed by space.cost.provider
+  search_degrees degrees;  ///< tp, pp and ep from the GPU counts' divisors (use_divisor_degrees)
 };
 
 /// Each GPU in its catalog node: a replica spans up to tp x pp GPUs of one node (its NVLink

@@ -105,6 +105,12 @@ inline constexpr bool transformers_chunked_loss[] = {false, true};
 /// The most GPU types one search takes (their prices and power are resolved once per call).
 inline constexpr int max_search_gpu_types = 16;
 
+/// The tensor-, pipeline- and expert-parallel degrees a search derives from its GPU counts
+/// (training_search_space::use_divisor_degrees); the caller keeps them alive while it searches.
+struct search_degrees {
+  inplace_vector<int, max_divisor_degrees> tp{}, pp{}, ep{};
+};
+
 /// A training search: the workload, the run's fixed settings, and the values of each searched
 /// dimension. The spans must outlive the search.
 struct training_search_space {
@@ -181,6 +187,36 @@ struct training_search_space {
                       : search_defaults::chunked_loss;
     // torchtitan: its only data parallelism is FSDP2, so its ZeRO stage is set too
     if (f == framework_kind::torchtitan) zero = search_defaults::torchtitan_zero;
+  }
+
+  /// Under Megatron-LM's space (not transformers'): tensor, pipeline and expert parallelism over
+  /// the divisors of the GPU counts (divisor_degrees) instead of powers of two, so that a count
+  /// such as 72 (one GB200 or GB300 NVL72 rack) or 144 is searched whole: tensor parallelism up
+  /// to the widest NVLink domain of the nodes (72 in an NVL72) dividing the attention heads;
+  /// pipeline parallelism up to 64 stages (search_defaults::pp) and the layers; expert
+  /// parallelism (a mixture of experts) up to 64 or the widest NVLink domain, dividing the
+  /// experts. For powers of two these are the defaults' valid values. Call after
+  /// use_framework, with `nodes` and `gpus` set; `d` holds the lists and must outlive the
+  /// search.
+  constexpr void use_divisor_degrees(search_degrees& d) {
+    if (config.framework == framework_kind::transformers) return;
+    int domain = 1;
+    for (const node_spec& n : nodes) {
+      const int w = candidate_bounds::for_node(n).nvlink_domain;
+      if (w > domain) domain = w;
+    }
+    const int widest_pp = search_defaults::pp[std::size(search_defaults::pp) - 1];
+    const int widest_ep = search_defaults::moe_ep[std::size(search_defaults::moe_ep) - 1];
+    d.tp = divisor_degrees(gpus,
+                           tp_within_nvlink_domain ? domain : static_cast<int>(parallel_layout::max_gpus),
+                           model.heads);
+    d.pp = divisor_degrees(gpus, model.layers < widest_pp ? model.layers : widest_pp);
+    tp = d.tp;
+    pp = d.pp;
+    if (model.is_moe()) {
+      d.ep = divisor_degrees(gpus, domain > widest_ep ? domain : widest_ep, model.moe.experts);
+      ep = d.ep;
+    }
   }
 
   /// Configurations in the space: the product of the dimensions' sizes (UINT64_MAX when the
