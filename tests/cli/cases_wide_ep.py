@@ -65,3 +65,50 @@ def _():
           f"the memory layout: {j['layout']!r}")
     check(j["fits"] is True, "fits on 80 GB H100s")
     check("dp 72 x tp 1 x pp 1, ep 72" in ok(*args).out, "the layout line")
+
+
+_DSV3_RACK = ("search", "--model", "deepseek-v3", "--gpu", "gb200", "--gpus", "72", "--tokens",
+              "1e12", "--global-batch", "4608", "--seq", "4096")
+
+
+@case("search.nvl72_divisor_degrees")
+def _():
+    """72 GPUs (one GB200 NVL72 rack): the default degrees are the divisors of 72 that suit the
+    model (TP dividing the 128 heads, PP up to the 61 layers, EP dividing the 256 experts), and
+    the search returns valid 72-GPU layouts using expert parallelism."""
+    j = ok_json(*_DSV3_RACK)
+    sp = j["space"]
+    check(sp["tp"] == [1, 2, 4, 8] and sp["ep"] == [1, 2, 4, 8], f"tp/ep {sp['tp']} {sp['ep']}")
+    check(sp["pp"] == [1, 2, 3, 4, 6, 8, 9, 12, 18, 24, 36], f"pp {sp['pp']}")
+    top = j["top"]
+    check(top and all(r["gpus"] == 72 and r["node"] == "GB200-NVL72" for r in top),
+          "every layout on the rack's 72 GPUs")
+    check(top[0]["layout"]["ep"] > 1, f"the best uses expert parallelism: {top[0]['layout']!r}")
+    # lists given by hand are searched as given
+    g = ok_json(*_DSV3_RACK, "--pp", "1,2", "--ep", "8")
+    check(g["space"]["pp"] == [1, 2] and g["space"]["ep"] == [8], "given lists kept")
+    # 144 GPUs (two racks): EP 16 divides both 144 and the 256 experts
+    two = ok_json(*_DSV3_RACK[:6], "144", *_DSV3_RACK[7:])
+    check(two["space"]["ep"] == [1, 2, 4, 8, 16], f"ep {two['space']['ep']}")
+
+
+@case("search_serve.dp_attention")
+def _():
+    """search serve --dp-attention: each tp is a replica of that many DP-attention ranks with the
+    experts over all of them; a pipeline is refused as an invalid configuration."""
+    base = ("search", "serve", "--model", "deepseek-v3", "--gpu", "gb200", "--dp-attention",
+            "--redundant-experts", "32", "--input-len", "2000", "--output-len", "1000",
+            "--objective", "tokens_per_gpu")
+    j = ok_json(*base, "--tp", "8,72")
+    check(j["results"] and {r["tp"] for r in j["results"]} == {8, 72},
+          f"both replica sizes timed: {[r['tp'] for r in j['results']]!r}")
+    # the same sequences per GPU (max_num_seqs on each rank), and a wider replica reads fewer
+    # expert weights per GPU a step: more tokens per GPU
+    best = {r["tp"]: r for r in j["results"] if r["weight_dtype"] == "fp8"}
+    check(best[72]["concurrency"] / 72 == best[8]["concurrency"] / 8, "sequences per GPU")
+    check(best[72]["output_tokens_per_s_per_gpu"] > best[8]["output_tokens_per_s_per_gpu"],
+          "EP 72 reads 4 experts per GPU a step, EP 8 36")
+    p = ok_json(*base, "--tp", "8", "--pp", "2")
+    check(p["pruned"]["invalid"] == 2 and not p["results"], f"pp 2 is invalid: {p['pruned']!r}")
+    check(all("pipeline stage" in x["reason"] for x in p["invalid_configurations"]),
+          f"why: {p['invalid_configurations']!r}")

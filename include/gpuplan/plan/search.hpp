@@ -930,6 +930,9 @@ constexpr double prefill_fraction(const serving_plan& p, const serving_point& x)
     per_request += k.share * prefill_time(p, prompt).value;
   }
   per_request /= p.mix.total_share();
+  // data-parallel attention: a prompt is prefilled on one of the replica's tp ranks (its own
+  // sequences), so it holds 1/tp of the replica for that time
+  if (p.dp_attention) per_request /= p.layout.tp;
   const double f = rate * per_request;
   return f < 0.0 ? 0.0 : f > 1.0 ? 1.0 : f;
 }
@@ -943,7 +946,11 @@ constexpr input_problem serving_configuration_problem(const serving_plan& p, pre
   if (1LL * l.tp * l.pp > p.node.gpus)
     return {"tp x pp exceeds the GPUs of one node (a replica spans one node)", 1LL * l.tp * l.pp,
             p.node.gpus, 2};
-  if (const input_problem e = l.check(p.model)) return e;
+  if (p.dp_attention && l.pp != 1)
+    return {"data-parallel attention runs one pipeline stage (pp 1)", l.pp, 0, 1};
+  // data-parallel attention: the layout each GPU holds (heads whole, the experts over all)
+  const parallel_layout held = p.dp_attention ? dp_attention_layout(l) : l;
+  if (const input_problem e = held.check(p.model)) return e;
   if (w == precision::fp8 && !w8a8 && p.node.gpu.peak.tensor(p.compute_dtype).value <= 0.0)
     return {"fp8 weights: the GPU has no fp8 tensor cores and no tensor rate for the 16-bit "
             "compute the weights would be dequantised into"};
@@ -984,7 +991,8 @@ constexpr serving_search_report search_serving(const serving_search_space& s, in
     const auto ni = static_cast<std::size_t>(q);
     serving_plan p = s.base;
     p.node = s.nodes[ni];
-    p.layout = {.dp = 1, .tp = tp, .pp = pp};
+    // data-parallel attention: the experts over every GPU of the replica (ep = tp)
+    p.layout = {.dp = 1, .tp = tp, .pp = pp, .ep = s.base.dp_attention ? tp : 1};
     p.config.weight_dtype = w;
     const bool w8a8 = w == precision::fp8 && p.node.gpu.peak.tensor(precision::fp8).value > 0.0;
     p.compute_dtype = w8a8 ? precision::fp8 : s.base.compute_dtype;
