@@ -59,11 +59,16 @@ constexpr field searched_table[] = {
      "GPU counts: a list (512,1024), FROM..TO doubling from FROM (64..4096: 64 128 ... 4096), or "
      "FROM..TO+STEP stepping by STEP (64..1024+64: node multiples)"},
     {"tp", "--tp", ft::list, "search",
-     "Tensor-parallel degrees: list or range (megatron default 1,2,4,8; transformers: 1)"},
+     "Tensor-parallel degrees: list or range (megatron default: the divisors of a --gpus count "
+     "that divide the attention heads, inside the NVLink domain: 1,2,4,8 on 8-GPU nodes, up to 72 "
+     "in an NVL72; transformers: 1)"},
     {"pp", "--pp", ft::list, "search",
-     "Pipeline-parallel degrees (megatron default 1..64, doubling; transformers: 1)"},
+     "Pipeline-parallel degrees (megatron default: the divisors of a --gpus count up to 64 and "
+     "the layers, e.g. 1,2,3,4,6,8,9,12,18,24,36 for 72 GPUs; transformers: 1)"},
     {"cp", "--cp", ft::list, "search", "Context-parallel degrees (default 1)"},
-    {"ep", "--ep", ft::list, "search", "Expert-parallel degrees (default 1; for a mixture of experts 1,2,4,...,64)"},
+    {"ep", "--ep", ft::list, "search",
+     "Expert-parallel degrees (default 1; for a mixture of experts the divisors of a --gpus count "
+     "that divide the experts, up to 64 or the NVLink domain)"},
     {"virtual_stages", "--virtual-stages", ft::list, "search",
      "Interleaved chunks per pipeline rank (megatron default 1,2,4; transformers: 1)"},
     {"micro_batch", "--micro-batch", ft::list, "search", "Micro-batch sizes (default 1,2,4)"},
