@@ -89,6 +89,14 @@ TEST_CASE("DP attention: the step's parts", "[serving][dp_attention]") {
   // A lone prompt is prefilled on the one rank that holds it, at tensor parallelism 1: slower
   // than TP 8 splitting it.
   CHECK(prefill_time(dp, 2000) > prefill_time(tp, 2000));
+  // Disaggregated: a DP-attention prefill rank sends a request's whole KV cache (the latent of
+  // 2,000 tokens, 70,272 B each in bf16), where each of TP 8's ranks sends an eighth of it.
+  serving_plan dp_pool = dp, tp_pool = tp;
+  dp_pool.mix = tp_pool.mix = request_mix::fixed(2000, 200);
+  const disaggregated_result a_d = disaggregate(dp_pool, dp_pool);
+  const disaggregated_result b_d = disaggregate(tp_pool, dp_pool);
+  CHECK(a_d.kv_transfer > 4.0 * b_d.kv_transfer);
+  CHECK(a_d.output_tokens_per_s_per_gpu.value > 0.0);
 }
 
 TEST_CASE("DP attention: SGLang's 96-H100 DeepSeek deployment, decode half",

@@ -1583,9 +1583,10 @@ constexpr disaggregated_result disaggregate(const serving_plan& prefill,
       r.decode_requests_per_s_per_replica / r.prefill_requests_per_s_per_replica;
   r.prefill_gpus_per_decode_gpu = r.prefill_per_decode_replica * prefill.gpus_per_replica() /
                                   decode.gpus_per_replica();
-  // Each prefill TP rank sends its share of the request's KV cache to a decode rank.
+  // Each prefill TP rank sends its share of the request's KV cache to a decode rank; under
+  // data-parallel attention the one rank that prefilled it sends all of it.
   const data_size kv = in * decode.model.kv_bytes_per_token(decode.config.kv_dtype) *
-                       units::token / prefill.layout.tp;
+                       units::token / (prefill.dp_attention ? 1 : prefill.layout.tp);
   node_spec two = decode.node;
   const collective_group pair{2, 1, intra_node_tier(two, decode.assumptions.network),
                               inter_node_tier(two, inter_node_fabric::infiniband,
