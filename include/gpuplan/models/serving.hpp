@@ -1097,7 +1097,7 @@ constexpr kv_cap kv_capacity(const serving_plan& p) {
   if (r.sequences > p.config.max_num_seqs) r.sequences = p.config.max_num_seqs;
   if (p.dp_attention) {  // every rank caches its own sequences, up to max_num_seqs each
     const double all = 1.0 * r.sequences * p.layout.tp;
-    r.sequences = all < 2147483647.0 ? static_cast<int>(all) : 2147483647;
+    r.sequences = all < 2147483647.0 ? static_cast<int>(all) : 2147483647;  // int's largest
   }
   return r;
 }
