@@ -8,6 +8,8 @@
 //   search_8b_transformers  a Hugging Face transformers fine-tuning search (data parallelism,
 //                         the precision regimes and the chunked loss): the transformers memory
 //                         profile prunes it
+//   search_dsv3_nvl72/0|1  DeepSeek-V3 on 72 and 144 GB200 NVL72 GPUs: powers-of-two degrees
+//                         (0) against the divisors of the GPU counts (1)
 #include <gpuplan/catalog.hpp>
 #include <gpuplan/plan/search.hpp>
 
@@ -123,6 +125,25 @@ void search_8b_transformers(benchmark::State& state) {
   run_whole(state, s, false);
 }
 BENCHMARK(search_8b_transformers)->Unit(benchmark::kMillisecond);
+
+/// DeepSeek-V3 on GB200 NVL72 racks, 72 and 144 GPUs, Megatron's default space: arg 0 the
+/// powers-of-two degrees (use_framework alone: what the search walked before it took divisors),
+/// arg 1 the divisors of the GPU counts (use_divisor_degrees).
+void search_dsv3_nvl72(benchmark::State& state) {
+  static const node_spec racks[] = {catalog::gb200_nvl72};
+  static const int rack_gpus[] = {72, 144};
+  training_search_space s{.model = catalog::deepseek_v3,
+                          .config = {.seq = 4096, .global_batch = 4608},
+                          .tokens = 1e12 * units::token};
+  s.cost.require_price = false;
+  s.nodes = racks;
+  s.gpus = rack_gpus;
+  s.use_framework(framework_kind::megatron);
+  search_degrees d;
+  if (state.range(0) == 1) s.use_divisor_degrees(d);
+  run_whole(state, s, true);
+}
+BENCHMARK(search_dsv3_nvl72)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -230,6 +230,8 @@ def fit(
     gpu: str | os.PathLike[str] | Mapping[str, Any] | None = ...,
     gpus: int | None = ...,
     mode: Literal["train", "infer"] | None = ...,
+    dp_attention: bool | None = ...,
+    redundant_experts: int | None = ...,
     zero: int | None = ...,
     dp: int | None = ...,
     tp: int | None = ...,
@@ -287,6 +289,8 @@ def fit(
       gpu (--gpu): Catalog GPU (any case, aliases: h100, H100-SXM5-80GB), a GPU JSON file, or 'local' (probe this machine); default H100-SXM5-80GB
       gpus (--gpus): Number of GPUs (default: dp x tp x pp x cp)
       mode (--train/--infer): train (the default) or infer
+      dp_attention (--dp-attention): With --infer and --ep equal to --tp: data-parallel attention (SGLang --enable-dp-attention): each GPU holds the non-expert weights whole, 1/ep of the experts and its own KV cache
+      redundant_experts (--redundant-experts): With --infer: extra physical experts, replicas of busy ones (SGLang --ep-num-redundant-experts); --ep divides the experts plus these
       zero (--zero): ZeRO stage 0|1|2|3 over the data-parallel ranks (FSDP full shard = 3)
       dp (--dp): Data-parallel degree (default: what --gpus leaves)
       tp (--tp): Tensor-parallel degree
@@ -497,6 +501,9 @@ def serve(
     chunked_prefill: bool | None = ...,
     decode_attention: str | None = ...,
     moe_all_to_all: bool | None = ...,
+    dp_attention: bool | None = ...,
+    two_batch_overlap: bool | None = ...,
+    redundant_experts: int | None = ...,
     speculative_tokens: int | None = ...,
     acceptance: float | None = ...,
     concurrency: int | None = ...,
@@ -542,6 +549,9 @@ def serve(
       chunked_prefill (--chunked-prefill): Split prompts into chunks that ride with the decode steps (default true; false for prefill-first scheduling)
       decode_attention (--decode-attention): Decode attention kernel: grouped (default; FlashAttention/FlashInfer, TensorRT-LLM XQA) or per-query-head (TensorRT-LLM before v0.8: a GQA model's KV cache read once per query head)
       moe_all_to_all (--moe-all-to-all): With --ep: dispatch and combine tokens by all-to-all (DeepEP-style) instead of summing the experts' outputs in the layer's all-reduce (default false)
+      dp_attention (--dp-attention): Data-parallel attention with wide expert parallelism (SGLang --enable-dp-attention, vLLM --data-parallel-size with --enable-expert-parallel): needs --ep equal to --tp; each of the replica's GPUs runs attention, the dense layers and the shared experts on its own sequences with its own KV cache, the routed experts spread over all of them (all-to-all dispatch and combine, across nodes with --node)
+      two_batch_overlap (--two-batch-overlap): With --dp-attention: two micro-batches per step, one's all-to-alls hidden behind the other's compute (SGLang --enable-two-batch-overlap)
+      redundant_experts (--redundant-experts): Extra physical experts, replicas of busy ones (SGLang --ep-num-redundant-experts, vLLM --num-redundant-experts): --ep must divide the experts plus these (DeepSeek-V3 on 72 GPUs: 256 + 32)
       speculative_tokens (--speculative-tokens): Speculative decoding with the model's own multi-token-prediction modules (DeepSeek-V3's MTP): draft tokens per step (default: none)
       acceptance (--acceptance): With --speculative-tokens: the rate each draft token is accepted at, given the ones before it (no default: DeepSeek-V3 reports 0.85 to 0.90 for its MTP)
       concurrency (--concurrency): Requests in flight per replica (continuous) or the batch (static); default 1
@@ -625,6 +635,9 @@ def cost(
     chunked_prefill: bool | None = ...,
     decode_attention: str | None = ...,
     moe_all_to_all: bool | None = ...,
+    dp_attention: bool | None = ...,
+    two_batch_overlap: bool | None = ...,
+    redundant_experts: int | None = ...,
     speculative_tokens: int | None = ...,
     acceptance: float | None = ...,
     concurrency: int | None = ...,
@@ -736,6 +749,9 @@ def cost(
       chunked_prefill (--chunked-prefill): Split prompts into chunks that ride with the decode steps (default true; false for prefill-first scheduling)
       decode_attention (--decode-attention): Decode attention kernel: grouped (default; FlashAttention/FlashInfer, TensorRT-LLM XQA) or per-query-head (TensorRT-LLM before v0.8: a GQA model's KV cache read once per query head)
       moe_all_to_all (--moe-all-to-all): With --ep: dispatch and combine tokens by all-to-all (DeepEP-style) instead of summing the experts' outputs in the layer's all-reduce (default false)
+      dp_attention (--dp-attention): Data-parallel attention with wide expert parallelism (SGLang --enable-dp-attention, vLLM --data-parallel-size with --enable-expert-parallel): needs --ep equal to --tp; each of the replica's GPUs runs attention, the dense layers and the shared experts on its own sequences with its own KV cache, the routed experts spread over all of them (all-to-all dispatch and combine, across nodes with --node)
+      two_batch_overlap (--two-batch-overlap): With --dp-attention: two micro-batches per step, one's all-to-alls hidden behind the other's compute (SGLang --enable-two-batch-overlap)
+      redundant_experts (--redundant-experts): Extra physical experts, replicas of busy ones (SGLang --ep-num-redundant-experts, vLLM --num-redundant-experts): --ep must divide the experts plus these (DeepSeek-V3 on 72 GPUs: 256 + 32)
       speculative_tokens (--speculative-tokens): Speculative decoding with the model's own multi-token-prediction modules (DeepSeek-V3's MTP): draft tokens per step (default: none)
       acceptance (--acceptance): With --speculative-tokens: the rate each draft token is accepted at, given the ones before it (no default: DeepSeek-V3 reports 0.85 to 0.90 for its MTP)
       concurrency (--concurrency): Requests in flight per replica (continuous) or the batch (static); default 1
@@ -809,6 +825,9 @@ def capacity(
     chunked_prefill: bool | None = ...,
     decode_attention: str | None = ...,
     moe_all_to_all: bool | None = ...,
+    dp_attention: bool | None = ...,
+    two_batch_overlap: bool | None = ...,
+    redundant_experts: int | None = ...,
     speculative_tokens: int | None = ...,
     acceptance: float | None = ...,
     rate: float | None = ...,
@@ -873,6 +892,9 @@ def capacity(
       chunked_prefill (--chunked-prefill): Split prompts into chunks that ride with the decode steps (default true; false for prefill-first scheduling)
       decode_attention (--decode-attention): Decode attention kernel: grouped (default; FlashAttention/FlashInfer, TensorRT-LLM XQA) or per-query-head (TensorRT-LLM before v0.8: a GQA model's KV cache read once per query head)
       moe_all_to_all (--moe-all-to-all): With --ep: dispatch and combine tokens by all-to-all (DeepEP-style) instead of summing the experts' outputs in the layer's all-reduce (default false)
+      dp_attention (--dp-attention): Data-parallel attention with wide expert parallelism (SGLang --enable-dp-attention, vLLM --data-parallel-size with --enable-expert-parallel): needs --ep equal to --tp; each of the replica's GPUs runs attention, the dense layers and the shared experts on its own sequences with its own KV cache, the routed experts spread over all of them (all-to-all dispatch and combine, across nodes with --node)
+      two_batch_overlap (--two-batch-overlap): With --dp-attention: two micro-batches per step, one's all-to-alls hidden behind the other's compute (SGLang --enable-two-batch-overlap)
+      redundant_experts (--redundant-experts): Extra physical experts, replicas of busy ones (SGLang --ep-num-redundant-experts, vLLM --num-redundant-experts): --ep must divide the experts plus these (DeepSeek-V3 on 72 GPUs: 256 + 32)
       speculative_tokens (--speculative-tokens): Speculative decoding with the model's own multi-token-prediction modules (DeepSeek-V3's MTP): draft tokens per step (default: none)
       acceptance (--acceptance): With --speculative-tokens: the rate each draft token is accepted at, given the ones before it (no default: DeepSeek-V3 reports 0.85 to 0.90 for its MTP)
       rate (--rate): Mean demand, requests/s
@@ -968,10 +990,10 @@ def search(
       power_limit (--power-limit): GPU power limit in W (nvidia-smi -pl), at most the GPU's TDP: lower sustained clocks, so lower math rates, and draw at most this (docs/models/energy.md)
       gpu (--gpu): GPU types to try, comma-separated catalog names or aliases (h100,h200,b200); each in the catalog node that carries it. Default H100-SXM5-80GB
       gpus (--gpus): GPU counts: a list (512,1024), FROM..TO doubling from FROM (64..4096: 64 128 ... 4096), or FROM..TO+STEP stepping by STEP (64..1024+64: node multiples)
-      tp (--tp): Tensor-parallel degrees: list or range (megatron default 1,2,4,8; transformers: 1)
-      pp (--pp): Pipeline-parallel degrees (megatron default 1..64, doubling; transformers: 1)
+      tp (--tp): Tensor-parallel degrees: list or range (megatron default: the divisors of a --gpus count that divide the attention heads, inside the NVLink domain: 1,2,4,8 on 8-GPU nodes, up to 72 in an NVL72; transformers: 1)
+      pp (--pp): Pipeline-parallel degrees (megatron default: the divisors of a --gpus count up to 64 and the layers, e.g. 1,2,3,4,6,8,9,12,18,24,36 for 72 GPUs; transformers: 1)
       cp (--cp): Context-parallel degrees (default 1)
-      ep (--ep): Expert-parallel degrees (default 1; for a mixture of experts 1,2,4,...,64)
+      ep (--ep): Expert-parallel degrees (default 1; for a mixture of experts the divisors of a --gpus count that divide the experts, up to 64 or the NVLink domain)
       virtual_stages (--virtual-stages): Interleaved chunks per pipeline rank (megatron default 1,2,4; transformers: 1)
       micro_batch (--micro-batch): Micro-batch sizes (default 1,2,4)
       zero (--zero): ZeRO stages (default 0,1,2,3)
@@ -1057,6 +1079,9 @@ def search_serve(
     chunked_prefill: bool | None = ...,
     decode_attention: str | None = ...,
     moe_all_to_all: bool | None = ...,
+    dp_attention: bool | None = ...,
+    two_batch_overlap: bool | None = ...,
+    redundant_experts: int | None = ...,
     speculative_tokens: int | None = ...,
     acceptance: float | None = ...,
     assumptions: Mapping[str, Any] | None = ...,
@@ -1097,6 +1122,9 @@ def search_serve(
       chunked_prefill (--chunked-prefill): Split prompts into chunks that ride with the decode steps (default true; false for prefill-first scheduling)
       decode_attention (--decode-attention): Decode attention kernel: grouped (default; FlashAttention/FlashInfer, TensorRT-LLM XQA) or per-query-head (TensorRT-LLM before v0.8: a GQA model's KV cache read once per query head)
       moe_all_to_all (--moe-all-to-all): With --ep: dispatch and combine tokens by all-to-all (DeepEP-style) instead of summing the experts' outputs in the layer's all-reduce (default false)
+      dp_attention (--dp-attention): Data-parallel attention with wide expert parallelism (SGLang --enable-dp-attention, vLLM --data-parallel-size with --enable-expert-parallel): needs --ep equal to --tp; each of the replica's GPUs runs attention, the dense layers and the shared experts on its own sequences with its own KV cache, the routed experts spread over all of them (all-to-all dispatch and combine, across nodes with --node)
+      two_batch_overlap (--two-batch-overlap): With --dp-attention: two micro-batches per step, one's all-to-alls hidden behind the other's compute (SGLang --enable-two-batch-overlap)
+      redundant_experts (--redundant-experts): Extra physical experts, replicas of busy ones (SGLang --ep-num-redundant-experts, vLLM --num-redundant-experts): --ep must divide the experts plus these (DeepSeek-V3 on 72 GPUs: 256 + 32)
       speculative_tokens (--speculative-tokens): Speculative decoding with the model's own multi-token-prediction modules (DeepSeek-V3's MTP): draft tokens per step (default: none)
       acceptance (--acceptance): With --speculative-tokens: the rate each draft token is accepted at, given the ones before it (no default: DeepSeek-V3 reports 0.85 to 0.90 for its MTP)
       assumptions (--set): Any assumption of the models, NAME=VALUE, repeatable (--set step.tp_overlap=1 --set memory.cuda_context=300MiB; a unique tail such as tp_overlap will do). `gpuplan assumptions` lists every name with its default, unit and source

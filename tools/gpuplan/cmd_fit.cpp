@@ -14,6 +14,7 @@
 #include <gpuplan/io/json.hpp>
 #include <gpuplan/plan/candidates.hpp>
 #include <gpuplan/plan/fit.hpp>
+#include <gpuplan/models/serving.hpp>
 
 #include <fmt/format.h>
 
@@ -27,6 +28,14 @@ namespace {
 
 constexpr field fit_table[] = {
     {"mode", "--train/--infer", field_type::custom, "fit", "train (the default) or infer"},
+    {"dp_attention", "--dp-attention", field_type::flag, "fit",
+     "With --infer and --ep equal to --tp: data-parallel attention (SGLang --enable-dp-attention): "
+     "each GPU holds the non-expert weights whole, 1/ep of the experts and its own KV cache",
+     field_use::serve},
+    {"redundant_experts", "--redundant-experts", field_type::count, "fit",
+     "With --infer: extra physical experts, replicas of busy ones (SGLang "
+     "--ep-num-redundant-experts); --ep divides the experts plus these",
+     field_use::serve},
 };
 
 struct fit_command {
@@ -99,6 +108,8 @@ int run_fit(fit_command& cmd) {
   d.model = model_from(s, "fit");
   d.gpu = gpu_from(s, gpu_use::memory);  // a memory plan: the rates may be unknown
   d.layout = layout_from(s, d.model);
+  // data-parallel attention: the memory of what each GPU holds (layout_from checked ep = tp)
+  if (s.flag("dp_attention").value_or(false)) d.layout = dp_attention_layout(d.layout);
   if (d.infer)
     d.serve = serving_from(s, d.model);
   else {

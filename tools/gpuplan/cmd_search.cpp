@@ -59,11 +59,16 @@ constexpr field searched_table[] = {
      "GPU counts: a list (512,1024), FROM..TO doubling from FROM (64..4096: 64 128 ... 4096), or "
      "FROM..TO+STEP stepping by STEP (64..1024+64: node multiples)"},
     {"tp", "--tp", ft::list, "search",
-     "Tensor-parallel degrees: list or range (megatron default 1,2,4,8; transformers: 1)"},
+     "Tensor-parallel degrees: list or range (megatron default: the divisors of a --gpus count "
+     "that divide the attention heads, inside the NVLink domain: 1,2,4,8 on 8-GPU nodes, up to 72 "
+     "in an NVL72; transformers: 1)"},
     {"pp", "--pp", ft::list, "search",
-     "Pipeline-parallel degrees (megatron default 1..64, doubling; transformers: 1)"},
+     "Pipeline-parallel degrees (megatron default: the divisors of a --gpus count up to 64 and "
+     "the layers, e.g. 1,2,3,4,6,8,9,12,18,24,36 for 72 GPUs; transformers: 1)"},
     {"cp", "--cp", ft::list, "search", "Context-parallel degrees (default 1)"},
-    {"ep", "--ep", ft::list, "search", "Expert-parallel degrees (default 1; for a mixture of experts 1,2,4,...,64)"},
+    {"ep", "--ep", ft::list, "search",
+     "Expert-parallel degrees (default 1; for a mixture of experts the divisors of a --gpus count "
+     "that divide the experts, up to 64 or the NVLink domain)"},
     {"virtual_stages", "--virtual-stages", ft::list, "search",
      "Interleaved chunks per pipeline rank (megatron default 1,2,4; transformers: 1)"},
     {"micro_batch", "--micro-batch", ft::list, "search", "Micro-batch sizes (default 1,2,4)"},
@@ -396,6 +401,7 @@ struct search_lists {
   std::vector<node_spec> nodes;
   std::vector<money_rate> prices;
   std::optional<std::string> provider;  ///< viewed by space.cost.provider
+  search_degrees degrees;  ///< tp, pp and ep from the GPU counts' divisors (use_divisor_degrees)
 };
 
 /// How the search runs and reports, apart from the space.
@@ -519,6 +525,10 @@ std::vector<precision_regime> read_regimes(const settings& s, const training_con
 void read_dimensions(const settings& s, search_lists& L, training_search_space& space) {
   space.nodes = L.nodes;
   space.use_framework(space.config.framework);
+  const int default_gpus[] = {L.nodes.front().gpus > 0 ? L.nodes.front().gpus : 8};
+  L.gpus = int_list(s, "gpus", default_gpus);
+  space.gpus = L.gpus;
+  space.use_divisor_degrees(L.degrees);  // 72 GPUs: the divisors of 72, not powers of two
   auto or_default = [](std::vector<int>& v, std::span<const int> d) {
     if (v.empty()) v.assign(d.begin(), d.end());
   };
@@ -530,8 +540,6 @@ void read_dimensions(const settings& s, search_lists& L, training_search_space& 
   if (L.rc.empty()) L.rc.assign(space.recompute.begin(), space.recompute.end());
   if (L.sp_store.empty())
     for (bool b : space.sequence_parallel) L.sp_store.push_back(b ? 1 : 0);
-  const int default_gpus[] = {L.nodes.front().gpus > 0 ? L.nodes.front().gpus : 8};
-  L.gpus = int_list(s, "gpus", default_gpus);
   L.mb = int_list(s, "micro_batch", search_defaults::micro_batch);
   L.zero = int_list(s, "zero", space.zero, true);  // torchtitan: FSDP2, ZeRO-3 only
   for (int z : L.zero)
@@ -726,6 +734,7 @@ struct serve_search_lists {
   std::vector<precision> weights;
   std::vector<money_rate> prices;
   std::optional<std::string> provider;  ///< viewed by space.cost.provider
+  search_degrees degrees;  ///< tp, pp and ep from the GPU counts' divisors (use_divisor_degrees)
 };
 
 /// Each GPU in its catalog node: a replica spans up to tp x pp GPUs of one node (its NVLink

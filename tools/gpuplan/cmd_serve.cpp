@@ -109,7 +109,9 @@ void print_deployment(const serve_setup& setup, const serving_deployment_report&
   fmt::print("{} on {} x {}{}, tp {}{} pp {}, {} replica(s); engine {}, {} batching{}\n",
              setup.model.name(), setup.gpus_per_replica() * p.layout.dp, p.node.gpu.name.view(),
              setup.node ? fmt::format(" ({})", p.node.name.view()) : std::string(), p.layout.tp,
-             p.layout.ep > 1 ? fmt::format(" (experts: ep {})", p.layout.ep) : std::string(),
+             p.dp_attention  ? fmt::format(" (attention data-parallel, experts: ep {})", p.layout.ep)
+             : p.layout.ep > 1 ? fmt::format(" (experts: ep {})", p.layout.ep)
+                               : std::string(),
              p.layout.pp, p.layout.dp, to_string(p.config.engine), to_string(p.batching),
              r.chunked_prefill() ? ", chunked prefill" : "");
   fmt::print("weights {}, KV cache {}, math {}; requests of {}{} prompt + {} output tokens\n\n",

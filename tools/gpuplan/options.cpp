@@ -7,6 +7,7 @@
 #include <gpuplan/io/node_json.hpp>
 #include <gpuplan/models/power_limit.hpp>
 #include <gpuplan/models/inference_memory.hpp>
+#include <gpuplan/models/serving.hpp>
 #include <gpuplan/specs/name.hpp>
 
 #include <fmt/format.h>
@@ -785,8 +786,22 @@ model_choice model_from(const settings& s, std::string_view command) {
   if (v == nullptr)
     throw usage_error(fmt::format(
         "{} needs a model: --model NAME|PATH|params:N (gpuplan models lists them)", command));
-  if (v->is_object()) return model_from_json(*v, s.plan_file() + ": key 'model'");
-  return resolve_model(v->get<std::string>());
+  model_choice m = v->is_object() ? model_from_json(*v, s.plan_file() + ": key 'model'")
+                                   : resolve_model(v->get<std::string>());
+  with_redundant_experts(s, m);
+  return m;
+}
+
+void with_redundant_experts(const settings& s, model_choice& m) {
+  const std::optional<int> r = s.count("redundant_experts");
+  if (!r) return;
+  if (!m.transformer || !m.transformer->is_moe())
+    throw usage_error(fmt::format("{} needs a mixture-of-experts model", s.name("redundant_experts")));
+  transformer_spec& t = *m.transformer;
+  if (*r > t.moe.experts)
+    throw usage_error(fmt::format("{} must be at most the model's {} experts (got {})",
+                                  s.name("redundant_experts"), t.moe.experts, *r));
+  t.moe.experts += *r;  // replicas of busy experts: more physical experts, each a share of tokens
 }
 
 gpu_choice gpu_from(const settings& s, gpu_use use) {
@@ -918,8 +933,16 @@ parallel_layout layout_from(const settings& s, const model_choice& model,
   }
   if (model.transformer) {
     parallel_layout checked = l;
-    if (expert_parallel_in_tp) {  // serving_plan::validate checks ep against tp and the experts
-      checked.ep = 1;
+    if (s.flag("dp_attention").value_or(false)) {
+      // attention data-parallel, the experts over every GPU: what each GPU holds
+      if (l.ep != l.tp || l.pp != 1)
+        throw usage_error(fmt::format("{} needs {} equal to {} (the experts over every GPU of "
+                                      "the replica) and {} 1",
+                                      s.name("dp_attention"), s.name("ep"), s.name("tp"),
+                                      s.name("pp")));
+      checked = dp_attention_layout(l);
+    } else if (expert_parallel_in_tp) {  // serving_plan::validate checks ep against tp and the
+      checked.ep = 1;                    // experts
       checked.expert_tp = 0;
     }
     checked.validate(*model.transformer);

@@ -266,6 +266,10 @@ class settings {
 
 /// The model (required): --model NAME|PATH|params:N, or a plan's inline "model" object.
 model_choice model_from(const settings& s, std::string_view command);
+/// --redundant-experts (where the command registers it): the model's experts plus the replicas
+/// an expert-parallel load balancer adds (usage error for a dense model or more replicas than
+/// experts).
+void with_redundant_experts(const settings& s, model_choice& m);
 /// The GPU: --gpu NAME|FILE|local, a plan's inline "gpu" object, or H100-SXM5-80GB.
 /// The --gpu (or the plan's "gpu"), checked for `use` (check_gpu): fit asks for the memory only.
 /// Under --power-limit (commands with node_fields) when it is the GPU that runs (with_power_limit).

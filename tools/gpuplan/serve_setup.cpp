@@ -46,6 +46,19 @@ constexpr field serve_load_table[] = {
     {"moe_all_to_all", "--moe-all-to-all", ft::flag, "serve-load",
      "With --ep: dispatch and combine tokens by all-to-all (DeepEP-style) instead of summing the "
      "experts' outputs in the layer's all-reduce (default false)"},
+    {"dp_attention", "--dp-attention", ft::flag, "serve-load",
+     "Data-parallel attention with wide expert parallelism (SGLang --enable-dp-attention, vLLM "
+     "--data-parallel-size with --enable-expert-parallel): needs --ep equal to --tp; each of the "
+     "replica's GPUs runs attention, the dense layers and the shared experts on its own "
+     "sequences with its own KV cache, the routed experts spread over all of them (all-to-all "
+     "dispatch and combine, across nodes with --node)"},
+    {"two_batch_overlap", "--two-batch-overlap", ft::flag, "serve-load",
+     "With --dp-attention: two micro-batches per step, one's all-to-alls hidden behind the "
+     "other's compute (SGLang --enable-two-batch-overlap)"},
+    {"redundant_experts", "--redundant-experts", ft::count, "serve-load",
+     "Extra physical experts, replicas of busy ones (SGLang --ep-num-redundant-experts, vLLM "
+     "--num-redundant-experts): --ep must divide the experts plus these (DeepSeek-V3 on 72 GPUs: "
+     "256 + 32)"},
     {"speculative_tokens", "--speculative-tokens", ft::count, "serve-load",
      "Speculative decoding with the model's own multi-token-prediction modules (DeepSeek-V3's "
      "MTP): draft tokens per step (default: none)"},
@@ -66,6 +79,22 @@ constexpr field serve_point_table[] = {
 std::span<const field> serve_load_fields() { return serve_load_table; }
 std::span<const field> serve_point_fields() { return serve_point_table; }
 
+namespace {
+
+/// --dp-attention and --two-batch-overlap onto the plan (layout_from checked the layout,
+/// model_from added --redundant-experts).
+void set_wide_expert_parallelism(const settings& s, serving_plan& p) {
+  p.dp_attention = s.flag("dp_attention").value_or(false);
+  p.two_batch_overlap = s.flag("two_batch_overlap").value_or(false);
+  if (p.two_batch_overlap && !p.dp_attention)
+    throw usage_error(fmt::format("{} needs {}", s.name("two_batch_overlap"),
+                                  s.name("dp_attention")));
+  if (p.dp_attention && !p.model.is_moe())
+    throw usage_error(fmt::format("{} needs a mixture-of-experts model", s.name("dp_attention")));
+}
+
+}  // namespace
+
 void set_engine_behaviour(const settings& s, serving_plan& p) {
   if (const auto b = s.text("batching"))
     p.batching = enum_named<batching_mode>(*b, s.name("batching"));
@@ -74,6 +103,7 @@ void set_engine_behaviour(const settings& s, serving_plan& p) {
     p.assumptions.decode_attention =
         enum_named<decode_attention_kernel>(*k, s.name("decode_attention"));
   p.assumptions.moe_all_to_all = s.flag("moe_all_to_all").value_or(p.assumptions.moe_all_to_all);
+  set_wide_expert_parallelism(s, p);
   const auto k = s.count("speculative_tokens");
   const auto a = s.number("acceptance");
   if (!k) {

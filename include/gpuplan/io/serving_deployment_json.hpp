@@ -35,6 +35,10 @@ inline nlohmann::json to_json(const serving_deployment_report& r) {
   j["chunked_prefill"] = r.chunked_prefill();
   j["decode_attention"] = std::string(gpuplan::to_string(p.assumptions.decode_attention));
   j["moe_all_to_all"] = r.moe_all_to_all();
+  if (p.dp_attention)
+    j["dp_attention"] = {{"ranks", p.layout.tp},
+                         {"two_batch_overlap", p.two_batch_overlap},
+                         {"experts", p.model.moe.experts}};
   if (r.plan.speculation.on())
     j["speculation"] = {{"draft_tokens", r.plan.speculation.draft_tokens},
                         {"acceptance", number(r.plan.speculation.acceptance)},

@@ -234,6 +234,19 @@ struct speculative_decoding {
 /// The most draft tokens per step the model takes (SGLang's DeepSeek recipes use 1 to 4).
 inline constexpr int max_draft_tokens = 16;
 
+/// What each GPU of a data-parallel-attention replica of `l.tp` GPUs holds
+/// (serving_plan::dp_attention), as a memory layout: a rank of its own (tp 1: every non-expert
+/// weight whole, its own KV cache) with the experts split over all of them (ep = l.tp, which
+/// divides the data-parallel ranks as Megatron's layout asks).
+constexpr parallel_layout dp_attention_layout(const parallel_layout& l) {
+  parallel_layout r = l;
+  r.dp = l.tp;
+  r.ep = l.tp;
+  r.tp = 1;
+  r.expert_tp = 0;
+  return r;
+}
+
 struct serving_plan;
 namespace detail {
 constexpr parallel_layout memory_layout(const serving_plan& p);
@@ -271,6 +284,21 @@ struct serving_plan {
   /// Speculative decoding with the model's MTP modules (none by default). Their weights are
   /// held on the last pipeline stage (inference_config::draft_modules, set from this).
   speculative_decoding speculation{};
+  /// Data-parallel attention with wide expert parallelism (SGLang --enable-dp-attention with
+  /// --dp-size = --tp-size and --moe-dense-tp-size 1 --enable-dp-lm-head; vLLM
+  /// --data-parallel-size with --enable-expert-parallel): each of the replica's layout.tp GPUs
+  /// runs attention, the dense layers, the shared experts and the LM head on its own share of
+  /// the sequences, holding those weights whole and its own KV cache (MLA's latent is not
+  /// duplicated across ranks as under tensor parallelism); the routed experts are split over all
+  /// of them (layout.ep = layout.tp) and the tokens dispatched to and combined from their
+  /// experts' ranks by two all-to-alls per MoE layer (DeepEP), across nodes over the NICs when
+  /// the replica spans nodes. Needs an MoE model, layout.pp 1 and no speculative decoding.
+  bool dp_attention = false;
+  /// With dp_attention: two-batch overlap (SGLang --enable-two-batch-overlap; DeepSeek's
+  /// inference system, "dual micro-batch overlap"): each rank's step runs as two micro-batches
+  /// of half the sequences, one's dispatch and combine while the other computes, so only the
+  /// all-to-all time beyond the compute shows; each micro-batch reads the weights again.
+  bool two_batch_overlap = false;
   serving_assumptions assumptions{};
   memory_assumptions memory{};
 
@@ -304,6 +332,15 @@ struct serving_plan {
                           "serving: layout.tp / layout.ep must divide model.moe.expert_ffn",
                           layout.tp / layout.ep);
     }
+    if (dp_attention)
+      detail::check_input(model.is_moe() && layout.ep == layout.tp && layout.pp == 1 &&
+                              !speculation.on(),
+                          "serving_plan.dp_attention needs an MoE model, layout.ep = layout.tp "
+                          "(the experts over every rank), layout.pp 1 and no speculative "
+                          "decoding",
+                          layout.ep, layout.tp);
+    detail::check_input(!two_batch_overlap || dp_attention,
+                        "serving_plan.two_batch_overlap needs dp_attention");
     detail::check_input(concurrency >= 1, "serving_plan.concurrency must be at least 1",
                         concurrency);
     detail::check_input(speculation.draft_tokens >= 0 &&
@@ -335,6 +372,7 @@ namespace detail {
 /// hold as many expert weights per GPU as experts split by tensor parallelism alone, so the
 /// weights and the KV budget are those of the plain tp layout.
 constexpr parallel_layout memory_layout(const serving_plan& p) {
+  if (p.dp_attention) return dp_attention_layout(p.layout);
   parallel_layout l = p.layout;
   l.ep = 1;
   l.expert_tp = 0;
@@ -733,6 +771,36 @@ constexpr void add_draft(const serving_plan& p, const step_work& w, stage_cost& 
   }
 }
 
+/// Elements per fp32 scale of an fp8-quantised dispatch: DeepEP's FP8 dispatch carries one
+/// scale per 128 channels of each token (deepseek-ai/DeepEP README, low_latency_dispatch), the
+/// block size of DeepSeek-V3's fp8 activations (arXiv:2412.19437 Sec. 3.3.2, 1 x 128 tiles).
+inline constexpr double dispatch_fp8_scale_group = 128.0;
+
+/// An MoE layer's dispatch and combine over the replica's ep ranks for `tokens` tokens: each
+/// rank sends its share of the tokens' k copies to the ranks of their experts and takes the
+/// results back, two all-to-alls (nccl-tests' size: the buffer each rank sends).
+constexpr duration dispatch_combine_time(const serving_plan& p, double tokens) {
+  const transformer_spec& m = p.model;
+  const int ep = serving_ep(p);
+  const double act = p.assumptions.activation_bytes;
+  // fp8 experts take fp8 tokens: the dispatch sends them quantised, one fp32 scale per
+  // dispatch_fp8_scale_group elements (DeepEP's low-latency and normal dispatch with FP8, as
+  // SGLang and vLLM run fp8 checkpoints); the combine returns 16-bit outputs
+  const double sent = p.compute_dtype == precision::fp8
+                          ? 1.0 + fp32_bytes / dispatch_fp8_scale_group
+                          : act;
+  const double copies = tokens * m.moe.experts_per_token * m.hidden / ep;
+  // the ep ranks holding different experts lie serving_expert_tp apart in the tp group
+  const collective_group g = make_group(p.node, ep, serving_expert_tp(p),
+                                        inter_node_fabric::infiniband, p.assumptions.network);
+  auto a2a = [&](double bytes) {
+    return collective_time(collective_kind::all_to_all, copies * bytes * units::B, g,
+                           p.assumptions.collectives)
+        .total;
+  };
+  return a2a(sent) + a2a(act);
+}
+
 constexpr stage_cost stage_time(const serving_plan& p, const step_work& w, int k) {
   const transformer_spec& m = p.model;
   stage_cost s{};
@@ -766,19 +834,8 @@ constexpr stage_cost stage_time(const serving_plan& p, const step_work& w, int k
     const collective_cost ar =
         collective_time(collective_kind::all_reduce, payload, tp_group(p), p.assumptions.collectives);
     s.communication = s.communication + reduces * ar.total;
-    if (moe > 0 && detail::serving_ep(p) > 1 && p.assumptions.moe_all_to_all) {
-      // Dispatch and combine: each rank sends its share of the tokens' k copies to the ranks
-      // of their experts (nccl-tests' size: the buffer each rank sends), in place of the MoE
-      // layer's all-reduce.
-      const int ep = detail::serving_ep(p);
-      const data_size routed = tokens * m.moe.experts_per_token * m.hidden * act / ep * units::B;
-      // the ep ranks holding different experts lie serving_expert_tp apart in the tp group
-      const collective_group g = make_group(p.node, ep, detail::serving_expert_tp(p),
-                                            inter_node_fabric::infiniband, p.assumptions.network);
-      const duration a2a =
-          collective_time(collective_kind::all_to_all, routed, g, p.assumptions.collectives).total;
-      s.communication = s.communication + moe * (2.0 * a2a - ar.total);
-    }
+    if (moe > 0 && detail::serving_ep(p) > 1 && p.assumptions.moe_all_to_all)
+      s.communication = s.communication + moe * (dispatch_combine_time(p, tokens) - ar.total);
   }
   if (k == p.layout.pp - 1) {
     const double rows = w.prefill_sequences + w.decode_sequences * queries;
@@ -804,13 +861,103 @@ constexpr stage_cost stage_time(const serving_plan& p, const step_work& w, int k
   return s;
 }
 
+/// Tokens one step of a replica carries: max_num_batched_tokens, on each rank under
+/// data-parallel attention (every rank schedules its own sequences).
+constexpr double step_token_budget(const serving_plan& p) {
+  return 1.0 * p.config.max_num_batched_tokens * (p.dp_attention ? p.layout.tp : 1);
+}
+
+/// Data-parallel attention (serving_plan::dp_attention): one rank's plan for everything but the
+/// routed experts -- tensor parallelism 1, every non-expert weight whole, its own sequences.
+constexpr serving_plan dp_attention_rank_plan(const serving_plan& p) {
+  serving_plan r = p;
+  r.dp_attention = false;
+  r.layout = {.dp = 1, .tp = 1, .pp = 1};
+  return r;
+}
+
+/// The work of the most loaded rank when the replica's sequences are spread over `ranks`
+/// ranks: an even share when the step carries at least as many sequences as there are ranks,
+/// else one sequence's work (a lone prompt is prefilled on the one rank that holds it).
+constexpr step_work dp_attention_rank_work(step_work w, double ranks) {
+  const double sequences = w.decode_sequences + w.prefill_sequences;
+  const double share = sequences >= ranks ? 1.0 / ranks : sequences > 1.0 ? 1.0 / sequences : 1.0;
+  w.prefill_tokens *= share;
+  w.prefill_sequences *= share;
+  w.decode_sequences *= share;
+  return w;
+}
+
+/// The routed experts' GEMMs of one MoE layer on one GPU of plan p for work w: the layer less
+/// the same layer with no expert chosen per token (experts_per_token 0 touches none), so the
+/// experts are timed exactly as serving_layer_time times them.
+constexpr accumulator routed_expert_gemms(const serving_plan& p, const step_work& w) {
+  serving_plan none = p;
+  none.model.moe.experts_per_token = 0;
+  const accumulator all = serving_layer_time(p, w, true).gemm;
+  const accumulator rest = serving_layer_time(none, w, true).gemm;
+  return {all.total - rest.total, all.compute - rest.compute, all.memory - rest.memory,
+          all.math - rest.math};
+}
+
+/// One step of a data-parallel-attention replica (pp 1): the most loaded rank's own sequences
+/// through attention, the dense layers, the shared experts, the router and the LM head at
+/// tensor parallelism 1 (stage_time of dp_attention_rank_plan: no tensor-parallel
+/// collectives); in each MoE layer the routed experts of the replica's tokens split over its
+/// ep = tp ranks (as serving_layer_time times expert parallelism), with their dispatch and
+/// combine all-to-alls.
+constexpr stage_cost dp_attention_batch_time(const serving_plan& p, const step_work& w) {
+  const transformer_spec& m = p.model;
+  const serving_plan rank = dp_attention_rank_plan(p);
+  const step_work rw = dp_attention_rank_work(w, p.layout.tp);
+  stage_cost s = stage_time(rank, rw, 0);
+  int moe = 0;
+  for (int i = 0; i < m.layers; ++i) moe += m.is_moe_layer(i) ? 1 : 0;
+  const double tokens = w.prefill_tokens + w.decode_sequences * p.speculation.queries_per_step();
+  if (moe == 0 || !(tokens > 0.0)) return s;
+  // the rank-side stage timed the routed experts as one GPU holding them all for its own
+  // tokens: replace them with the replica's tokens over the ep ranks
+  const accumulator wide = routed_expert_gemms(p, w), local = routed_expert_gemms(rank, rw);
+  s.gemm.add({wide.compute, wide.memory, wide.total, wide.math}, moe);
+  s.gemm.add({local.compute, local.memory, local.total, local.math}, -1.0 * moe);
+  s.communication = s.communication + moe * dispatch_combine_time(p, tokens);
+  return s;
+}
+
+/// The step of a data-parallel-attention replica: one batch, or with two_batch_overlap two
+/// micro-batches of half the work, each with its own kernels (the weights read twice), whose
+/// all-to-alls hide behind the other's layers: only the communication beyond the kernels'
+/// time shows.
+constexpr stage_cost dp_attention_stage_time(const serving_plan& p, const step_work& w) {
+  if (!p.two_batch_overlap) return dp_attention_batch_time(p, w);
+  step_work half = w;
+  half.prefill_tokens /= 2.0;
+  half.prefill_sequences /= 2.0;
+  half.decode_sequences /= 2.0;
+  const stage_cost h = dp_attention_batch_time(p, half);
+  auto twice = [](const accumulator& a) {
+    accumulator d{};
+    d.add({a.compute, a.memory, a.total, a.math}, 2.0);
+    return d;
+  };
+  stage_cost s{.gemm = twice(h.gemm),
+               .attention = twice(h.attention),
+               .elementwise = twice(h.elementwise),
+               .lm_head = twice(h.lm_head)};
+  const duration kernels = s.gemm.total + s.attention.total + s.elementwise.total;
+  const duration exposed = 2.0 * h.communication - kernels;
+  s.communication = exposed > duration{} ? exposed : duration{};
+  return s;
+}
+
 }  // namespace detail
 
 /// One step of one replica carrying `w`, through all pipeline stages (its latency).
 constexpr serving_step forward_step(const serving_plan& p, const step_work& w) {
   serving_step r{};
   for (int k = 0; k < p.layout.pp; ++k) {
-    const detail::stage_cost s = detail::stage_time(p, w, k);
+    const detail::stage_cost s =
+        p.dp_attention ? detail::dp_attention_stage_time(p, w) : detail::stage_time(p, w, k);
     r.gemm = r.gemm + s.gemm.total;
     r.attention = r.attention + s.attention.total;
     r.elementwise = r.elementwise + s.elementwise.total;
@@ -1021,6 +1168,10 @@ constexpr kv_cap kv_capacity(const serving_plan& p) {
   blocks /= p.mix.total_share();
   r.sequences = blocks > 0.0 ? static_cast<int>(r.memory.kv.blocks / blocks) : 0;
   if (r.sequences > p.config.max_num_seqs) r.sequences = p.config.max_num_seqs;
+  if (p.dp_attention) {  // every rank caches its own sequences, up to max_num_seqs each
+    const double all = 1.0 * r.sequences * p.layout.tp;
+    r.sequences = all < 2147483647.0 ? static_cast<int>(all) : 2147483647;  // int's largest
+  }
   return r;
 }
 
@@ -1161,7 +1312,7 @@ constexpr void prefill_queue_latencies(const serving_plan& p, const double* own,
 /// each step's token budget; fills r's rates and latencies (r.concurrency, r.kv_capacity set).
 constexpr void chunked_prefill_point(const serving_plan& p, double n, serving_point& r) {
   const double in = p.mix.mean_input(), out = p.mix.mean_output();
-  const double budget = p.config.max_num_batched_tokens;
+  const double budget = step_token_budget(p);
   // each decoding sequence gains e tokens a step from q queries (1 and 1 without speculation)
   const double e = p.speculation.tokens_per_step(), q = p.speculation.queries_per_step();
   duration wait_prefill{};  // per-class prefill time is added below
@@ -1223,7 +1374,7 @@ constexpr void chunked_prefill_point(const serving_plan& p, double n, serving_po
 /// while decoding pauses; fills r's rates and latencies (r.concurrency, r.kv_capacity set).
 constexpr void prefill_first_point(const serving_plan& p, double n, serving_point& r) {
   const double in = p.mix.mean_input(), out = p.mix.mean_output();
-  const double budget = p.config.max_num_batched_tokens;
+  const double budget = step_token_budget(p);
   // Prefill-first scheduling: arrivals (n / out per decode step) are prefilled in steps of
   // their own, up to `budget` tokens, while decoding pauses.
   r.decoding = n;
@@ -1486,7 +1637,7 @@ constexpr disaggregated_result disaggregate(const serving_plan& prefill,
   decode.validate();
   const double in = prefill.mix.mean_input(), out = decode.mix.mean_output();
   disaggregated_result r{};
-  const double budget = prefill.config.max_num_batched_tokens;
+  const double budget = detail::step_token_budget(prefill);
   const double g = budget / in >= 1.0 ? static_cast<double>(static_cast<long long>(budget / in))
                                       : 1.0;
   const duration tp = detail::decode_interval(
@@ -1505,9 +1656,10 @@ constexpr disaggregated_result disaggregate(const serving_plan& prefill,
       r.decode_requests_per_s_per_replica / r.prefill_requests_per_s_per_replica;
   r.prefill_gpus_per_decode_gpu = r.prefill_per_decode_replica * prefill.gpus_per_replica() /
                                   decode.gpus_per_replica();
-  // Each prefill TP rank sends its share of the request's KV cache to a decode rank.
+  // Each prefill TP rank sends its share of the request's KV cache to a decode rank; under
+  // data-parallel attention the one rank that prefilled it sends all of it.
   const data_size kv = in * decode.model.kv_bytes_per_token(decode.config.kv_dtype) *
-                       units::token / prefill.layout.tp;
+                       units::token / (prefill.dp_attention ? 1 : prefill.layout.tp);
   node_spec two = decode.node;
   const collective_group pair{2, 1, intra_node_tier(two, decode.assumptions.network),
                               inter_node_tier(two, inter_node_fabric::infiniband,

@@ -6,6 +6,8 @@
 // by hand or from a node (its GPUs are one NVLink domain).
 #pragma once
 
+#include <gpuplan/specs/array_view.hpp>
+#include <gpuplan/specs/inplace_vector.hpp>
 #include <gpuplan/specs/layout.hpp>
 #include <gpuplan/specs/enum_names.hpp>
 #include <gpuplan/specs/node.hpp>
@@ -65,6 +67,28 @@ struct candidate_bounds {
     return b;
   }
 };
+
+/// The most values divisor_degrees lists for one dimension (its smallest ones past that).
+inline constexpr int max_divisor_degrees = 128;
+
+/// The degrees of one parallel dimension over GPU counts that need not be powers of two (a
+/// 72-GPU NVL72 rack, 144 GPUs): every d from 1 to `limit`, ascending, that divides at least one
+/// of `gpus` and divides `of` (the attention heads for tensor parallelism, the experts for
+/// expert parallelism; 0: no such constraint), at most max_divisor_degrees of them. A degree that
+/// divides no GPU count leaves no whole data-parallel degree; one that does not divide `of`
+/// fails the layout's own check: neither is listed, so neither is visited.
+constexpr inplace_vector<int, max_divisor_degrees> divisor_degrees(array_view<int> gpus, int limit,
+                                                                   int of = 0) {
+  inplace_vector<int, max_divisor_degrees> out{};
+  if (of > 0 && of < limit) limit = of;
+  for (int d = 1; d <= limit && !out.full(); ++d) {
+    if (of > 0 && of % d != 0) continue;
+    bool divides = false;
+    for (int g : gpus) divides = divides || (g > 0 && g % d == 0);
+    if (divides) out.push_back(d);
+  }
+  return out;
+}
 
 /// Calls f(layout) for l with degree `dim` multiplied by 2, 4, ... up to `growth`, in that
 /// order, until f returns true (found what it looked for).

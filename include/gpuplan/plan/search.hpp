@@ -105,6 +105,12 @@ inline constexpr bool transformers_chunked_loss[] = {false, true};
 /// The most GPU types one search takes (their prices and power are resolved once per call).
 inline constexpr int max_search_gpu_types = 16;
 
+/// The tensor-, pipeline- and expert-parallel degrees a search derives from its GPU counts
+/// (training_search_space::use_divisor_degrees); the caller keeps them alive while it searches.
+struct search_degrees {
+  inplace_vector<int, max_divisor_degrees> tp{}, pp{}, ep{};
+};
+
 /// A training search: the workload, the run's fixed settings, and the values of each searched
 /// dimension. The spans must outlive the search.
 struct training_search_space {
@@ -181,6 +187,36 @@ struct training_search_space {
                       : search_defaults::chunked_loss;
     // torchtitan: its only data parallelism is FSDP2, so its ZeRO stage is set too
     if (f == framework_kind::torchtitan) zero = search_defaults::torchtitan_zero;
+  }
+
+  /// Under Megatron-LM's space (not transformers'): tensor, pipeline and expert parallelism over
+  /// the divisors of the GPU counts (divisor_degrees) instead of powers of two, so that a count
+  /// such as 72 (one GB200 or GB300 NVL72 rack) or 144 is searched whole: tensor parallelism up
+  /// to the widest NVLink domain of the nodes (72 in an NVL72) dividing the attention heads;
+  /// pipeline parallelism up to 64 stages (search_defaults::pp) and the layers; expert
+  /// parallelism (a mixture of experts) up to 64 or the widest NVLink domain, dividing the
+  /// experts. For powers of two these are the defaults' valid values. Call after
+  /// use_framework, with `nodes` and `gpus` set; `d` holds the lists and must outlive the
+  /// search.
+  constexpr void use_divisor_degrees(search_degrees& d) {
+    if (config.framework == framework_kind::transformers) return;
+    int domain = 1;
+    for (const node_spec& n : nodes) {
+      const int w = candidate_bounds::for_node(n).nvlink_domain;
+      if (w > domain) domain = w;
+    }
+    const int widest_pp = search_defaults::pp[std::size(search_defaults::pp) - 1];
+    const int widest_ep = search_defaults::moe_ep[std::size(search_defaults::moe_ep) - 1];
+    d.tp = divisor_degrees(gpus,
+                           tp_within_nvlink_domain ? domain : static_cast<int>(parallel_layout::max_gpus),
+                           model.heads);
+    d.pp = divisor_degrees(gpus, model.layers < widest_pp ? model.layers : widest_pp);
+    tp = d.tp;
+    pp = d.pp;
+    if (model.is_moe()) {
+      d.ep = divisor_degrees(gpus, domain > widest_ep ? domain : widest_ep, model.moe.experts);
+      ep = d.ep;
+    }
   }
 
   /// Configurations in the space: the product of the dimensions' sizes (UINT64_MAX when the
@@ -894,6 +930,9 @@ constexpr double prefill_fraction(const serving_plan& p, const serving_point& x)
     per_request += k.share * prefill_time(p, prompt).value;
   }
   per_request /= p.mix.total_share();
+  // data-parallel attention: a prompt is prefilled on one of the replica's tp ranks (its own
+  // sequences), so it holds 1/tp of the replica for that time
+  if (p.dp_attention) per_request /= p.layout.tp;
   const double f = rate * per_request;
   return f < 0.0 ? 0.0 : f > 1.0 ? 1.0 : f;
 }
@@ -907,7 +946,11 @@ constexpr input_problem serving_configuration_problem(const serving_plan& p, pre
   if (1LL * l.tp * l.pp > p.node.gpus)
     return {"tp x pp exceeds the GPUs of one node (a replica spans one node)", 1LL * l.tp * l.pp,
             p.node.gpus, 2};
-  if (const input_problem e = l.check(p.model)) return e;
+  if (p.dp_attention && l.pp != 1)
+    return {"data-parallel attention runs one pipeline stage (pp 1)", l.pp, 0, 1};
+  // data-parallel attention: the layout each GPU holds (heads whole, the experts over all)
+  const parallel_layout held = p.dp_attention ? dp_attention_layout(l) : l;
+  if (const input_problem e = held.check(p.model)) return e;
   if (w == precision::fp8 && !w8a8 && p.node.gpu.peak.tensor(p.compute_dtype).value <= 0.0)
     return {"fp8 weights: the GPU has no fp8 tensor cores and no tensor rate for the 16-bit "
             "compute the weights would be dequantised into"};
@@ -948,7 +991,8 @@ constexpr serving_search_report search_serving(const serving_search_space& s, in
     const auto ni = static_cast<std::size_t>(q);
     serving_plan p = s.base;
     p.node = s.nodes[ni];
-    p.layout = {.dp = 1, .tp = tp, .pp = pp};
+    // data-parallel attention: the experts over every GPU of the replica (ep = tp)
+    p.layout = {.dp = 1, .tp = tp, .pp = pp, .ep = s.base.dp_attention ? tp : 1};
     p.config.weight_dtype = w;
     const bool w8a8 = w == precision::fp8 && p.node.gpu.peak.tensor(precision::fp8).value > 0.0;
     p.compute_dtype = w8a8 ? precision::fp8 : s.base.compute_dtype;
