@@ -342,6 +342,36 @@ constexpr void visit_fields(roofline_assumptions& s, V&& v) {
           "and up to 4 such tiles per thread block (64 rows): the weights are dequantised again "
           "for every 64 rows of a large batch, which is why its speed-up fades above batch 32-64 "
           "(MARLIN, arXiv:2408.11743, figs. 1 and 9).");
+  v("moe_fraction_16bit", s.moe_fraction_16bit,
+    "Fraction of the dense 16-bit tensor peak the engine's grouped MoE kernel reaches for "
+          "bf16 / fp16 experts. 0: the GPU's own figure (gpu_spec::kernels.moe_16bit: H100 SXM "
+          "0.630, vLLM's Triton fused_moe, specs/kernel_efficiency.hpp grouped_moe), else the "
+          "GPU's large-GEMM fraction (gemm_fraction_16bit), as for a dense GEMM. Runs at "
+          "gemm_sustained_fraction too.");
+  v("moe_fraction_8bit", s.moe_fraction_8bit,
+    "The same for fp8 experts (W8A8), of the fp8 peak. 0: the GPU's own figure "
+          "(gpu_spec::kernels.moe_8bit: H100 SXM 0.106, vLLM's Triton fused_moe at fp8), else its "
+          "large-GEMM fraction (gemm_fraction_8bit).");
+  v("moe_fraction_dequant", s.moe_fraction_dequant,
+    "The same for experts whose weights the kernel dequantises (W4A16, W8A16: Marlin MoE), "
+          "of the 16-bit peak, the dequantisation included. 0: the GPU's own figure "
+          "(gpu_spec::kernels.moe_dequant: H100 SXM 0.319, Marlin MoE with MXFP4 weights), else "
+          "the large-GEMM fraction with the dequantisation on the vector units "
+          "(dequant_ops_per_weight).");
+  v("moe_block_rows", s.moe_block_rows,
+    "Largest rows of one tile of a grouped MoE kernel: each expert's tokens are padded up to "
+          "a multiple of its tile (vLLM's moe_align_block_size), so an expert with 65 tokens costs "
+          "two 64-row tiles. vLLM's fused_moe takes BLOCK_SIZE_M 64 for more tokens than experts "
+          "and for fp8 block scales (get_default_config); its Marlin MoE at most 64 (fused_moe.py, "
+          "v0.10 to v0.11); DeepGEMM's contiguous layout aligns to 128. 64.");
+  v("moe_min_block_rows", s.moe_min_block_rows,
+    "Smallest tile rows: the kernel takes the smallest of moe_min_block_rows x 2^i, at most "
+          "moe_block_rows, that its mean tokens per expert fill to under 0.9 of it "
+          "(fused_marlin_moe's rule). The Triton fused_moe takes 16 when the tokens are fewer than "
+          "the experts (get_default_config; the least M of Triton's tl.dot). 16.");
+  v("moe_dequant_min_block_rows", s.moe_dequant_min_block_rows,
+    "The same for a kernel that dequantises its weights (Marlin MoE): it picks from 8, 16, "
+          "32, 48, 64 (fused_marlin_moe). 8.");
   v("kernel_floor", s.kernel_floor,
     "Least time of any kernel (launch, ramp-up, tail), captured in a CUDA graph or issued by "
           "a C++ runtime: kernel_launch_time (4 us).");

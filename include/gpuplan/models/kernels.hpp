@@ -213,6 +213,37 @@ struct roofline_assumptions {
   /// arXiv:2408.11743, figs. 1 and 9).
   int dequant_tile_rows = 64;
 
+  // ---- grouped MoE GEMMs (vLLM fused_moe, Marlin MoE, DeepGEMM grouped) ------------------------
+
+  /// Fraction of the dense 16-bit tensor peak the engine's grouped MoE kernel reaches for bf16 /
+  /// fp16 experts. 0: the GPU's own figure (gpu_spec::kernels.moe_16bit: H100 SXM 0.630, vLLM's
+  /// Triton fused_moe, specs/kernel_efficiency.hpp grouped_moe), else the GPU's large-GEMM
+  /// fraction (gemm_fraction_16bit), as for a dense GEMM. Runs at gemm_sustained_fraction too.
+  double moe_fraction_16bit = 0.0;
+  /// The same for fp8 experts (W8A8), of the fp8 peak. 0: the GPU's own figure
+  /// (gpu_spec::kernels.moe_8bit: H100 SXM 0.106, vLLM's Triton fused_moe at fp8), else its
+  /// large-GEMM fraction (gemm_fraction_8bit).
+  double moe_fraction_8bit = 0.0;
+  /// The same for experts whose weights the kernel dequantises (W4A16, W8A16: Marlin MoE), of the
+  /// 16-bit peak, the dequantisation included. 0: the GPU's own figure
+  /// (gpu_spec::kernels.moe_dequant: H100 SXM 0.319, Marlin MoE with MXFP4 weights), else the
+  /// large-GEMM fraction with the dequantisation on the vector units (dequant_ops_per_weight).
+  double moe_fraction_dequant = 0.0;
+  /// Largest rows of one tile of a grouped MoE kernel: each expert's tokens are padded up to a
+  /// multiple of its tile (vLLM's moe_align_block_size), so an expert with 65 tokens costs two
+  /// 64-row tiles. vLLM's fused_moe takes BLOCK_SIZE_M 64 for more tokens than experts and for
+  /// fp8 block scales (get_default_config); its Marlin MoE at most 64 (fused_moe.py, v0.10 to
+  /// v0.11); DeepGEMM's contiguous layout aligns to 128. 64.
+  int moe_block_rows = 64;
+  /// Smallest tile rows: the kernel takes the smallest of moe_min_block_rows x 2^i, at most
+  /// moe_block_rows, that its mean tokens per expert fill to under 0.9 of it (fused_marlin_moe's
+  /// rule). The Triton fused_moe takes 16 when the tokens are fewer than the experts
+  /// (get_default_config; the least M of Triton's tl.dot). 16.
+  int moe_min_block_rows = 16;
+  /// The same for a kernel that dequantises its weights (Marlin MoE): it picks from 8, 16, 32,
+  /// 48, 64 (fused_marlin_moe). 8.
+  int moe_dequant_min_block_rows = 8;
+
   // ---- fixed costs ------------------------------------------------------------------------------
 
   /// Least time of any kernel (launch, ramp-up, tail), captured in a CUDA graph or issued by a C++
@@ -252,6 +283,21 @@ struct roofline_assumptions {
     detail::check_input(dequant_tile_rows >= 1,
                         "roofline_assumptions.dequant_tile_rows must be at least 1",
                         dequant_tile_rows);
+    const setting moe[] = {
+        {moe_fraction_16bit, "roofline_assumptions.moe_fraction_16bit must be 0 (the GPU's own "
+                             "figure) or in [0.05, 1] (min_kernel_fraction)"},
+        {moe_fraction_8bit, "roofline_assumptions.moe_fraction_8bit must be 0 (the GPU's own "
+                            "figure) or in [0.05, 1] (min_kernel_fraction)"},
+        {moe_fraction_dequant, "roofline_assumptions.moe_fraction_dequant must be 0 (the GPU's "
+                               "own figure) or in [0.05, 1] (min_kernel_fraction)"}};
+    for (const setting& f : moe)
+      detail::check_input(detail::kernel_fraction_or_zero(f.value), f.message, f.value);
+    detail::check_input(moe_min_block_rows >= 1 && moe_dequant_min_block_rows >= 1 &&
+                            moe_block_rows >= moe_min_block_rows &&
+                            moe_block_rows >= moe_dequant_min_block_rows,
+                        "roofline_assumptions.moe_min_block_rows and moe_dequant_min_block_rows "
+                        "must be at least 1 and moe_block_rows at least both",
+                        moe_min_block_rows, moe_dequant_min_block_rows, moe_block_rows);
     detail::check_input(detail::finite_nonnegative(kernel_floor.value),
                         "roofline_assumptions.kernel_floor must be finite and not negative");
   }
@@ -321,10 +367,11 @@ constexpr kernel_time roofline(compute_amount flops, compute_rate rate, data_siz
 /// A GEMM of m x k activations by k x n weights, `weight_bytes` per weight element and
 /// `act_bytes` per activation element, with math in `math` precision; `dequant` adds the
 /// unpacking of weight-only quantised weights on the vector units (once per dequant_tile_rows
-/// rows of activations).
+/// rows of activations); `large_fraction` > 0 replaces the large-GEMM fraction (gemm_fraction,
+/// already under sustained load) with a kernel's own (moe_gemm_fraction).
 constexpr kernel_time gemm_time(double m, double k, double n, precision math, double weight_bytes,
                                 double act_bytes, bool dequant, const gpu_spec& gpu,
-                                const roofline_assumptions& a) {
+                                const roofline_assumptions& a, double large_fraction = 0.0) {
   const compute_amount flops = 2.0 * m * k * n * units::FLOP;
   const double w = flops.value;
   // The ramp (tiles too few to fill the SMs, each tile's prologue and epilogue) is a time: at a
@@ -336,7 +383,7 @@ constexpr kernel_time gemm_time(double m, double k, double n, precision math, do
                            ? gpu.peak.tensor(math).value / base.value
                            : 1.0;
   const double size = w / (w + a.gemm_half_work.value * scale);
-  const double fraction = gemm_fraction(math, gpu, a);
+  const double fraction = large_fraction > 0.0 ? large_fraction : gemm_fraction(math, gpu, a);
   const compute_rate rate = fraction * size * gpu.peak.tensor(math);
   const data_size bytes = (k * n * weight_bytes + m * (k + n) * act_bytes) * units::B;
   kernel_time t = roofline(flops, rate, bytes, gpu, a);
@@ -354,6 +401,71 @@ constexpr kernel_time gemm_time(double m, double k, double n, precision math, do
     if (t.total < a.kernel_floor) t.total = a.kernel_floor;
   }
   return t;
+}
+
+/// Expected rows a grouped MoE kernel computes for one expert that receives X tokens, X Poisson
+/// with mean `tokens` (tokens routed at random; the binomial of experts_touched for many tokens
+/// and experts): E[ceil(X / block) x block], an expert with no token costing nothing. From the
+/// distribution's mode outwards until its terms vanish; past block^2 tokens (a spread of at
+/// least a block) the remainder is uniform and the padding its mean, (block - 1) / 2.
+constexpr double padded_expert_rows(double tokens, int block) {
+  if (!(tokens > 0.0)) return 0.0;
+  const double b = block;
+  if (block <= 1) return tokens;
+  if (tokens >= b * b) return tokens + (b - 1.0) / 2.0;
+  auto padded = [b](double x) {
+    const double q = x / b;
+    const double f = static_cast<double>(static_cast<long long>(q));
+    return (f < q ? f + 1.0 : f) * b;
+  };
+  // weights relative to the mode's: p(x + 1) / p(x) = tokens / (x + 1)
+  const double mode = static_cast<double>(static_cast<long long>(tokens));
+  double sum = 0.0, mean = 0.0, w = 1.0;
+  for (double x = mode; x >= 0.0 && w > 1e-16; x -= 1.0) {
+    sum += w;
+    mean += w * padded(x);
+    w *= x / tokens;
+  }
+  w = tokens / (mode + 1.0);
+  for (double x = mode + 1.0; w > 1e-16; x += 1.0) {
+    sum += w;
+    mean += w * padded(x);
+    w *= tokens / (x + 1.0);
+  }
+  return mean / sum;
+}
+
+/// The tile rows of a grouped MoE kernel for a mean of `tokens` tokens per expert: the smallest
+/// of the least tile x 2^i (moe_min_block_rows, or moe_dequant_min_block_rows for a kernel that
+/// dequantises), at most moe_block_rows, that they fill to under 0.9 (fused_marlin_moe's rule).
+constexpr int moe_block(double tokens, bool dequant, const roofline_assumptions& a) {
+  int b = dequant ? a.moe_dequant_min_block_rows : a.moe_min_block_rows;
+  while (b < a.moe_block_rows && tokens / b >= 0.9) b = 2 * b < a.moe_block_rows ? 2 * b : a.moe_block_rows;
+  return b;
+}
+
+/// The grouped MoE kernel's large-GEMM fraction of the tensor peak for experts multiplied in
+/// `math` (`dequant`: weights unpacked in the kernel), under sustained load, by the one override
+/// rule: the assumption when set, else the GPU's own figure (gpu_spec::kernels.moe_16bit,
+/// moe_8bit, moe_dequant); 0 where neither is known (the caller then times the experts as dense
+/// GEMMs: gemm_fraction and, for `dequant`, the unpacking on the vector units). fp4 math has no
+/// figure.
+constexpr double moe_gemm_fraction(precision math, bool dequant, const gpu_spec& gpu,
+                                   const roofline_assumptions& a) {
+  const kernel_efficiency& k = gpu.kernels;
+  double assumed = 0.0, own = 0.0;
+  if (dequant) {
+    assumed = a.moe_fraction_dequant;
+    own = k.moe_dequant.fraction;
+  } else if (gemm_fraction_bits(math) == 8) {
+    assumed = a.moe_fraction_8bit;
+    own = k.moe_8bit.fraction;
+  } else if (gemm_fraction_bits(math) == 16) {
+    assumed = a.moe_fraction_16bit;
+    own = k.moe_16bit.fraction;
+  }
+  const double f = assumed > 0.0 ? assumed : own;
+  return f * a.gemm_sustained_fraction;
 }
 
 /// Attention's achievable fraction for a mean of `keys` keys per query.

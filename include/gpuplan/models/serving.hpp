@@ -582,13 +582,18 @@ constexpr serving_layer_cost serving_layer_time(const serving_plan& p, step_work
     gemm(rows, f, h, times);                    // down
   };
   // The experts a step touches run as one grouped GEMM each for gate/up and for down (vLLM's
-  // fused_moe, TensorRT-LLM's MoE plugin, DeepGEMM): its tiles fill the GPU together, as one
-  // GEMM whose output holds every touched expert's columns (the same FLOPs and weight bytes),
-  // with one launch.
+  // fused_moe, Marlin MoE, DeepGEMM): its tiles fill the GPU together, as one GEMM whose output
+  // holds every touched expert's columns (the same weight bytes, one launch), each expert's rows
+  // padded to the kernel's tile, at the grouped kernel's own fraction of the peak where the GPU
+  // has one (moe_gemm_fraction; it includes the dequantisation), else a dense GEMM's.
   auto experts = [&](double rows, double f, double groups) {
-    if (!(groups > 0.0)) return;
-    gemm(rows, h, (gated ? 2.0 * f : f) * groups, 1.0, true);  // gate and up (fused)
-    gemm(rows, f, h * groups, 1.0, true);                      // down
+    if (!(groups > 0.0) || !(rows > 0.0)) return;
+    const gemm_path& x = expert_path;
+    const double own = moe_gemm_fraction(x.math, x.dequant, gpu, ka);
+    const bool dq = x.dequant && !(own > 0.0);
+    const double up = (gated ? 2.0 * f : f) * groups;
+    c.gemm.add(gemm_time(rows, h, up, x.math, x.weight_bytes, act, dq, gpu, ka, own));  // gate, up
+    c.gemm.add(gemm_time(rows, f, h * groups, x.math, x.weight_bytes, act, dq, gpu, ka, own));
   };
   if (moe_layer) {
     const double fe = 1.0 * m.moe.expert_ffn / serving_expert_tp(p);
@@ -600,7 +605,11 @@ constexpr serving_layer_cost serving_layer_time(const serving_plan& p, step_work
     const double ep = serving_ep(p);
     double local = touched / ep;
     if (ep > 1.0 && touched > 0.0 && local < 1.0) local = 1.0;
-    if (touched > 0.0) experts(tokens * k / touched, fe, local);
+    // Rows per touched expert, padded to the kernel's tile: tokens x k / touched on average,
+    // E[ceil(X / block) x block] / P(X > 0) with X the tokens of one expert.
+    const double lambda = tokens * k / e;
+    const double padded = padded_expert_rows(lambda, moe_block(lambda, expert_path.dequant, ka));
+    if (touched > 0.0) experts(tokens * k / touched * padded / lambda, fe, local);
     const int fs = m.moe.shared_expert_ffn > 0 ? m.moe.shared_expert_ffn : m.moe.expert_ffn;
     if (m.moe.shared_experts > 0) ffn(tokens, m.moe.shared_experts * fs / t, 1.0);
     // router: replicated, 16-bit
