@@ -3,6 +3,7 @@
 // bandwidth, the launch floor; and the per-GPU efficiencies as data of the GPU.
 #include <gpuplan/catalog.hpp>
 #include <gpuplan/io/json.hpp>
+#include <gpuplan/models/estimates.hpp>
 #include <gpuplan/models/kernels.hpp>
 #include <gpuplan/models/serving.hpp>
 #include <gpuplan/models/training_step.hpp>
@@ -364,4 +365,23 @@ TEST_CASE("kernels: grouped MoE GEMMs run at the engines' measured kernel rates"
         Approx(0.5 * 0.87));
   mine.moe_fraction_8bit = 0.01;  // a percent written as a fraction
   CHECK_THROWS_WITH(mine.validate(), Catch::Contains("moe_fraction_8bit"));
+  // a borrowed figure is reported as an estimate, by the name that replaces it
+  auto notes_for = [](const gpu_spec& g, const roofline_assumptions& k) {
+    const transformer_spec& m = catalog::deepseek_r1;
+    serving_plan p{.model = m,
+                   .node = single_gpu_node(g),
+                   .layout = {.tp = 8},
+                   .config = checkpoint_weights(m, {}),
+                   .compute_dtype = checkpoint_compute_dtype(m, g)};
+    p.assumptions.kernels = k;
+    int moe = 0;
+    for (const estimate_note& n : serving_estimates(p))
+      moe += std::string_view(n.field) == "serving.kernels.moe_fraction_8bit" ? 1 : 0;
+    return moe;
+  };
+  CHECK(notes_for(catalog::h200_sxm, a) == 1);
+  CHECK(notes_for(catalog::h100_sxm, a) == 0);  // measured on this GPU
+  roofline_assumptions set{};
+  set.moe_fraction_8bit = 0.3;
+  CHECK(notes_for(catalog::h200_sxm, set) == 0);  // the caller's figure
 }

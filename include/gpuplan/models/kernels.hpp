@@ -444,28 +444,35 @@ constexpr int moe_block(double tokens, bool dequant, const roofline_assumptions&
   return b;
 }
 
-/// The grouped MoE kernel's large-GEMM fraction of the tensor peak for experts multiplied in
-/// `math` (`dequant`: weights unpacked in the kernel), under sustained load, by the one override
-/// rule: the assumption when set, else the GPU's own figure (gpu_spec::kernels.moe_16bit,
-/// moe_8bit, moe_dequant); 0 where neither is known (the caller then times the experts as dense
-/// GEMMs: gemm_fraction and, for `dequant`, the unpacking on the vector units). fp4 math has no
-/// figure.
+/// The grouped MoE kernel figure for experts multiplied in `math` (`dequant`: weights unpacked in
+/// the kernel): the GPU's own (gpu_spec::kernels.moe_16bit, moe_8bit, moe_dequant; null for fp4
+/// math, which has none), the assumption that replaces it, and that assumption's `--set` name.
+struct moe_figure {
+  const efficiency_figure* own = nullptr;
+  double assumed = 0.0;
+  const char* field = "";
+};
+constexpr moe_figure moe_kernel_figure(precision math, bool dequant, const gpu_spec& gpu,
+                                       const roofline_assumptions& a) {
+  const kernel_efficiency& k = gpu.kernels;
+  if (dequant)
+    return {&k.moe_dequant, a.moe_fraction_dequant, "serving.kernels.moe_fraction_dequant"};
+  if (gemm_fraction_bits(math) == 8)
+    return {&k.moe_8bit, a.moe_fraction_8bit, "serving.kernels.moe_fraction_8bit"};
+  if (gemm_fraction_bits(math) == 16)
+    return {&k.moe_16bit, a.moe_fraction_16bit, "serving.kernels.moe_fraction_16bit"};
+  return {};
+}
+
+/// The grouped MoE kernel's large-GEMM fraction of the tensor peak, under sustained load, by the
+/// one override rule: the assumption when set, else the GPU's own figure (moe_kernel_figure); 0
+/// where neither is known (the caller then times the experts as dense GEMMs: gemm_fraction and,
+/// for `dequant`, the unpacking on the vector units).
 constexpr double moe_gemm_fraction(precision math, bool dequant, const gpu_spec& gpu,
                                    const roofline_assumptions& a) {
-  const kernel_efficiency& k = gpu.kernels;
-  double assumed = 0.0, own = 0.0;
-  if (dequant) {
-    assumed = a.moe_fraction_dequant;
-    own = k.moe_dequant.fraction;
-  } else if (gemm_fraction_bits(math) == 8) {
-    assumed = a.moe_fraction_8bit;
-    own = k.moe_8bit.fraction;
-  } else if (gemm_fraction_bits(math) == 16) {
-    assumed = a.moe_fraction_16bit;
-    own = k.moe_16bit.fraction;
-  }
-  const double f = assumed > 0.0 ? assumed : own;
-  return f * a.gemm_sustained_fraction;
+  const moe_figure f = moe_kernel_figure(math, dequant, gpu, a);
+  const double own = f.own ? f.own->fraction : 0.0;
+  return (f.assumed > 0.0 ? f.assumed : own) * a.gemm_sustained_fraction;
 }
 
 /// Attention's achievable fraction for a mean of `keys` keys per query.
