@@ -265,7 +265,13 @@ struct roofline_assumptions {
         {gemm_fraction_4bit, "roofline_assumptions.gemm_fraction_4bit must be 0 (the GPU's own "
                              "figure) or in [0.05, 1] (min_kernel_fraction)"},
         {hbm_fraction, "roofline_assumptions.hbm_fraction must be 0 (the GPU's own figure) or in "
-                       "[0.05, 1] (min_kernel_fraction)"}};
+                       "[0.05, 1] (min_kernel_fraction)"},
+        {moe_fraction_16bit, "roofline_assumptions.moe_fraction_16bit must be 0 (the GPU's own "
+                             "figure) or in [0.05, 1] (min_kernel_fraction)"},
+        {moe_fraction_8bit, "roofline_assumptions.moe_fraction_8bit must be 0 (the GPU's own "
+                            "figure) or in [0.05, 1] (min_kernel_fraction)"},
+        {moe_fraction_dequant, "roofline_assumptions.moe_fraction_dequant must be 0 (the GPU's "
+                               "own figure) or in [0.05, 1] (min_kernel_fraction)"}};
     for (const setting& f : by_gpu)
       detail::check_input(detail::kernel_fraction_or_zero(f.value), f.message, f.value);
     detail::check_input(positive_fraction(gemm_sustained_fraction),
@@ -283,15 +289,6 @@ struct roofline_assumptions {
     detail::check_input(dequant_tile_rows >= 1,
                         "roofline_assumptions.dequant_tile_rows must be at least 1",
                         dequant_tile_rows);
-    const setting moe[] = {
-        {moe_fraction_16bit, "roofline_assumptions.moe_fraction_16bit must be 0 (the GPU's own "
-                             "figure) or in [0.05, 1] (min_kernel_fraction)"},
-        {moe_fraction_8bit, "roofline_assumptions.moe_fraction_8bit must be 0 (the GPU's own "
-                            "figure) or in [0.05, 1] (min_kernel_fraction)"},
-        {moe_fraction_dequant, "roofline_assumptions.moe_fraction_dequant must be 0 (the GPU's "
-                               "own figure) or in [0.05, 1] (min_kernel_fraction)"}};
-    for (const setting& f : moe)
-      detail::check_input(detail::kernel_fraction_or_zero(f.value), f.message, f.value);
     detail::check_input(moe_min_block_rows >= 1 && moe_dequant_min_block_rows >= 1 &&
                             moe_block_rows >= moe_min_block_rows &&
                             moe_block_rows >= moe_dequant_min_block_rows,

@@ -129,19 +129,20 @@ struct kernel_efficiency {
   /// Throws gpuplan::invalid_input naming the field when a fraction is neither 0 (unknown) nor in
   /// [min_kernel_fraction, 1].
   constexpr void validate() const {
-    auto ok = [](const efficiency_figure& e) { return detail::kernel_fraction_or_zero(e.fraction); };
-    detail::check_input(ok(matmul_16bit), "gpu_spec.kernels.matmul_16bit must be 0 (unknown) or in [0.05, 1] (min_kernel_fraction)",
-                        matmul_16bit.fraction);
-    detail::check_input(ok(matmul_8bit), "gpu_spec.kernels.matmul_8bit must be 0 (unknown) or in [0.05, 1] (min_kernel_fraction)",
-                        matmul_8bit.fraction);
-    detail::check_input(ok(hbm), "gpu_spec.kernels.hbm must be 0 (unknown) or in [0.05, 1] (min_kernel_fraction)",
-                        hbm.fraction);
-    detail::check_input(ok(moe_16bit), "gpu_spec.kernels.moe_16bit must be 0 (unknown) or in [0.05, 1] (min_kernel_fraction)",
-                        moe_16bit.fraction);
-    detail::check_input(ok(moe_8bit), "gpu_spec.kernels.moe_8bit must be 0 (unknown) or in [0.05, 1] (min_kernel_fraction)",
-                        moe_8bit.fraction);
-    detail::check_input(ok(moe_dequant), "gpu_spec.kernels.moe_dequant must be 0 (unknown) or in [0.05, 1] (min_kernel_fraction)",
-                        moe_dequant.fraction);
+    struct field {
+      const efficiency_figure& figure;
+      const char* message;
+    };
+    const field fields[] = {
+        {matmul_16bit, "gpu_spec.kernels.matmul_16bit must be 0 (unknown) or in [0.05, 1] (min_kernel_fraction)"},
+        {matmul_8bit, "gpu_spec.kernels.matmul_8bit must be 0 (unknown) or in [0.05, 1] (min_kernel_fraction)"},
+        {hbm, "gpu_spec.kernels.hbm must be 0 (unknown) or in [0.05, 1] (min_kernel_fraction)"},
+        {moe_16bit, "gpu_spec.kernels.moe_16bit must be 0 (unknown) or in [0.05, 1] (min_kernel_fraction)"},
+        {moe_8bit, "gpu_spec.kernels.moe_8bit must be 0 (unknown) or in [0.05, 1] (min_kernel_fraction)"},
+        {moe_dequant, "gpu_spec.kernels.moe_dequant must be 0 (unknown) or in [0.05, 1] (min_kernel_fraction)"}};
+    for (const field& f : fields)
+      detail::check_input(detail::kernel_fraction_or_zero(f.figure.fraction), f.message,
+                          f.figure.fraction);
   }
 };
 
