@@ -553,8 +553,8 @@ constexpr serving_layer_cost serving_layer_time(const serving_plan& p, step_work
   const double kv = kv_elements_per_rank(m, memory_layout(p)) / 2.0;
   const bool gated = m.ffn_type == ffn_kind::gated;
   serving_layer_cost c{};
-  auto gemm = [&](double rows, double k, double n, double times = 1.0, bool expert = false) {
-    const gemm_path& path = expert ? expert_path : dense_path;
+  auto gemm = [&](double rows, double k, double n, double times = 1.0) {
+    const gemm_path& path = dense_path;
     if (rows > 0.0) c.gemm.add(gemm_time(rows, k, n, path.math, path.weight_bytes, act,
                                          path.dequant, gpu, ka), times);
   };
