@@ -437,7 +437,8 @@ constexpr double padded_expert_rows(double tokens, int block) {
 /// dequantises), at most moe_block_rows, that they fill to under 0.9 (fused_marlin_moe's rule).
 constexpr int moe_block(double tokens, bool dequant, const roofline_assumptions& a) {
   int b = dequant ? a.moe_dequant_min_block_rows : a.moe_min_block_rows;
-  while (b < a.moe_block_rows && tokens / b >= 0.9) b = 2 * b < a.moe_block_rows ? 2 * b : a.moe_block_rows;
+  while (b < a.moe_block_rows && tokens / b >= 0.9)
+    b = b > a.moe_block_rows / 2 ? a.moe_block_rows : 2 * b;  // no overflow past INT_MAX / 2
   return b;
 }
 

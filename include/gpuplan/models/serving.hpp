@@ -397,7 +397,8 @@ struct serving_step {
   duration slowest_stage{};  ///< the longest pipeline stage (compute + its communication)
   duration compute_floor{};  ///< the kernels' compute times summed (the compute floor)
   duration memory_floor{};   ///< the kernels' memory times summed (the bandwidth floor)
-  duration gemm_math{};      ///< the linear layers' math at the large-GEMM fraction
+  duration gemm_math{};      ///< the linear layers' math at the large-GEMM fraction (the
+                             ///< experts' at their grouped kernel's, moe_gemm_fraction)
   duration gemm_memory{};    ///< and their memory time (weights and activations)
 
   /// Latency of the step through every stage.
