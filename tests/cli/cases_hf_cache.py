@@ -91,12 +91,12 @@ def _():
     with tempfile.TemporaryDirectory() as tmp:
         hub = os.path.join(tmp, "hub")
         os.makedirs(hub)
-        r = run_env(["fit", "--model", "zai-org/GLM-4.5"], hf_env(tmp, HF_HUB_CACHE=hub))
-        one_error_line(r, r"unknown model 'zai-org/GLM-4.5': not in the catalog, and no "
+        r = run_env(["fit", "--model", "Qwen/Qwen3-14B"], hf_env(tmp, HF_HUB_CACHE=hub))
+        one_error_line(r, r"unknown model 'Qwen/Qwen3-14B': not in the catalog, and no "
                           r"config\.json in the Hugging Face cache \(looked for " +
-                       re.escape(os.path.join(hub, "models--zai-org--GLM-4.5", "snapshots",
+                       re.escape(os.path.join(hub, "models--Qwen--Qwen3-14B", "snapshots",
                                               "*", "config.json")) + r" \(from HF_HUB_CACHE\)\)")
-        r = run_env(["fit", "--model", "zai-org/GLM-4.5"], hf_env(tmp))
+        r = run_env(["fit", "--model", "Qwen/Qwen3-14B"], hf_env(tmp))
         one_error_line(r, re.escape(os.path.join(tmp, ".cache", "huggingface", "hub")) +
                        r".*\(HF_HUB_CACHE, HUGGINGFACE_HUB_CACHE, HF_HOME and XDG_CACHE_HOME "
                        r"unset\)")

@@ -2,6 +2,8 @@
 // bounds in candidate_bounds, set by hand or from a node.
 #include "../catch.hpp"
 
+#include <span>
+
 #include <gpuplan/gpuplan.hpp>
 
 #include <vector>

@@ -4,6 +4,7 @@
 #include <gpuplan/catalog.hpp>
 
 #include <stdexcept>
+#include <utility>
 #include <string>
 #include <string_view>
 
@@ -82,6 +83,61 @@ TEST_CASE("the 2026 models against their papers and model cards", "[catalog][mod
   // model names' A3B and A22B. Shapes give 3.35B and 22.19B.
   CHECK(cat::qwen3_30b_a3b.active_parameters() == Approx(3.3e9).margin(0.1e9));
   CHECK(cat::qwen3_235b_a22b.active_parameters() == Approx(22e9).margin(0.5e9));
+}
+
+// Llama 4, GLM-4.5 and Kimi K2 (issue 24). Exact totals: the safetensors.total of
+// meta-llama/Llama-4-Scout-17B-16E(-Instruct) 108,641,793,536 and
+// Llama-4-Maverick-17B-128E(-Instruct) 401,583,781,376 (vision tower included); zai-org/GLM-4.5
+// 358,337,791,296 and GLM-4.5-Air 110,468,824,832 (the MTP layer included:
+// checkpoint_parameters). Active counts against the cards, each as the card counts it (source
+// and margin beside each line).
+TEST_CASE("Llama 4, GLM-4.5 and Kimi K2 against their checkpoints and cards", "[catalog][models]") {
+  CHECK(cat::llama4_scout.parameters() == 108641793536.0);
+  CHECK(cat::llama4_maverick.parameters() == 401583781376.0);
+  // Model cards: "17B (Activated) 109B (Total)" and "17B (Activated) 400B (Total)"; the text
+  // model's active count (embeddings and head included, the vision tower not) is 17.17B and
+  // 17.18B: margin 0.5B (the card rounds to 1B).
+  CHECK(cat::llama4_scout.parameters() == Approx(109e9).margin(0.5e9));
+  CHECK(cat::llama4_maverick.parameters() == Approx(400e9).epsilon(0.005));  // 401.6B
+  for (const transformer_spec* m : {&cat::llama4_scout, &cat::llama4_maverick})
+    CHECK(m->active_parameters() - m->extra_parameters == Approx(17e9).margin(0.5e9));
+  CHECK(cat::glm45.checkpoint_parameters() == 358337791296.0);
+  CHECK(cat::glm45_air.checkpoint_parameters() == 110468824832.0);
+  CHECK(cat::glm45_air.parameters() == 106852251264.0);
+  // arXiv:2508.06471: "355B total parameters and 32B activated parameters"; the README: Air
+  // "106 billion total parameters and 12 billion active parameters". The activated figures count
+  // neither the embedding nor the output layer (the shapes give 32.08B and 12.18B; margin 0.5B).
+  const auto activated = [](const transformer_spec& m) {
+    return m.active_parameters() - m.embedding_parameters() - m.lm_head_parameters();
+  };
+  CHECK(activated(cat::glm45) == Approx(32e9).margin(0.5e9));
+  CHECK(activated(cat::glm45_air) == Approx(12e9).margin(0.5e9));
+  CHECK(cat::glm45_air.parameters() == Approx(106e9).margin(1e9));
+  // Kimi K2: the shapes give 1,026,408,232,448; moonshotai/Kimi-K2-Instruct's safetensors.total
+  // is 1,026,408,235,864, 3,416 more (tensors the shapes do not name: test_hf_config). README:
+  // "Total Parameters 1T", "Activated Parameters 32B" (32.86B: 3%).
+  CHECK(cat::kimi_k2.parameters() == 1026408232448.0);
+  CHECK(cat::kimi_k2.parameters() == Approx(1026408235864.0).margin(3416.0));
+  CHECK(cat::kimi_k2.active_parameters() == Approx(32e9).epsilon(0.03));
+  // Every Hugging Face id finds its entry, the -Instruct ids included.
+  const std::pair<const char*, const transformer_spec*> ids[] = {
+      {"meta-llama/Llama-4-Scout-17B-16E-Instruct", &cat::llama4_scout},
+      {"meta-llama/Llama-4-Scout-17B-16E", &cat::llama4_scout},
+      {"llama4-scout", &cat::llama4_scout},
+      {"meta-llama/Llama-4-Maverick-17B-128E-Instruct", &cat::llama4_maverick},
+      {"Llama-4-Maverick", &cat::llama4_maverick},
+      {"zai-org/GLM-4.5", &cat::glm45},
+      {"zai-org/GLM-4.5-Air", &cat::glm45_air},
+      {"glm-4.5-air", &cat::glm45_air},
+      {"moonshotai/Kimi-K2-Instruct", &cat::kimi_k2},
+      {"moonshotai/Kimi-K2-Base", &cat::kimi_k2},
+      {"kimi-k2", &cat::kimi_k2}};
+  for (const auto& [id, model] : ids) {
+    INFO(id);
+    const transformer_spec* found = cat::find_model(id);
+    REQUIRE(found != nullptr);
+    CHECK(found->name == model->name);
+  }
 }
 
 TEST_CASE("KV bytes per token against the engines' formulas", "[catalog][models]") {

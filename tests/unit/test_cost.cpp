@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <gpuplan/gpuplan.hpp>
+#include <gpuplan/models/cost_horizon.hpp>
 #include <string>
 
 #include "../catch.hpp"

@@ -236,7 +236,13 @@ TEST_CASE("config.json files and the catalog describe the same models", "[hf][ca
                         {"hf/gemma-3-27b-it/config.json", "Gemma-3-27B"},
                         {"hf/qwen2.5-0.5b/config.json", "Qwen2.5-0.5B"},
                         {"hf/llama-3.2-1b/config.json", "Llama-3.2-1B"},
-                        {"hf/phi-4/config.json", "microsoft/phi-4"}};
+                        {"hf/phi-4/config.json", "microsoft/phi-4"},
+                        {"hf/llama-4-scout-17b-16e-instruct/config.json", "Llama-4-Scout-17B-16E"},
+                        {"hf/llama-4-maverick-17b-128e-instruct/config.json",
+                         "meta-llama/Llama-4-Maverick-17B-128E-Instruct"},
+                        {"hf/glm-4.5/config.json", "zai-org/GLM-4.5"},
+                        {"hf/glm-4.5-air/config.json", "GLM-4.5-Air"},
+                        {"hf/kimi-k2-instruct/config.json", "moonshotai/Kimi-K2-Instruct"}};
   for (const pair& p : pairs) {
     INFO(p.file);
     const transformer_spec f = io::load_hf_config(data(p.file));
@@ -264,6 +270,11 @@ TEST_CASE("config.json files and the catalog describe the same models", "[hf][ca
     CHECK(f.quantization.group_size == c->quantization.group_size);
     CHECK(f.quantization.experts_only == c->quantization.experts_only);
     CHECK(f.kv_bytes(65536, precision::bf16) == c->kv_bytes(65536, precision::bf16));
+    CHECK(f.window == c->window);
+    CHECK(f.qk_norm == c->qk_norm);
+    CHECK(f.moe.shared_experts == c->moe.shared_experts);
+    CHECK(f.moe.router_bias == c->moe.router_bias);
+    CHECK(f.extra_parameters == c->extra_parameters);
   }
 }
 
@@ -331,6 +342,176 @@ TEST_CASE("the models of 2026: MLA, MoE shapes, windows, quantised checkpoints",
   CHECK(g3.parameters() == 27432406640.0);
 }
 
+// Llama 4 (HF meta-llama/Llama-4-Scout-17B-16E-Instruct and Llama-4-Maverick-17B-128E-Instruct
+// config.json, trimmed to the keys the reader reads, values as published). The exact totals are
+// the Hugging Face safetensors.total of the two repositories (the parameter count on each model
+// page): 108,641,793,536 and 401,583,781,376; the model cards print "17B (Activated) 109B
+// (Total)" and "17B (Activated) 400B (Total)".
+TEST_CASE("Llama 4 configs: nested text model, chunked attention, interleaved MoE, vision", "[hf]") {
+  const transformer_spec scout =
+      io::load_hf_config(data("hf/llama-4-scout-17b-16e-instruct/config.json"));
+  CHECK(scout.layers == 48);
+  CHECK(scout.moe.experts == 16);
+  CHECK(scout.moe.experts_per_token == 1);
+  CHECK(scout.moe.shared_experts == 1);
+  CHECK(scout.moe.expert_ffn == 8192);
+  CHECK(scout.moe_layers() == 48);
+  CHECK(scout.ffn == 0);  // every layer MoE: intermediate_size_mlp unused
+  CHECK_FALSE(scout.moe.router_bias);
+  CHECK_FALSE(scout.qk_norm);  // Llama4TextL2Norm: no weights
+  CHECK(scout.sliding_window == 8192);
+  CHECK(scout.window == window_kind::chunked);
+  CHECK(scout.global_every == 4);  // no_rope_layers empty: a NoPE layer every 4th
+  CHECK(scout.global_layers() == 12);
+  CHECK(scout.max_positions == 10485760);
+  // The vision tower and projector, from the shapes of transformers' Llama4VisionModel
+  // (hidden 1408, 34 layers, MLP 5632, 336-pixel images of 14-pixel patches, adapter 5632 x
+  // 4096 and 4096 x 4096) and Llama4MultiModalProjector (4096 x 5120).
+  CHECK(scout.extra_parameters == 871932416.0);
+  CHECK(scout.parameters() == 108641793536.0);
+  // "17B (Activated)": the text model's active count, embeddings and head included, is 17.17B
+  // (the card rounds to 1B: margin 0.5B).
+  CHECK(scout.active_parameters() - scout.extra_parameters == Approx(17e9).margin(0.5e9));
+
+  const transformer_spec maverick =
+      io::load_hf_config(data("hf/llama-4-maverick-17b-128e-instruct/config.json"));
+  CHECK(maverick.moe.experts == 128);
+  CHECK(maverick.moe.layer_interval == 2);
+  CHECK(maverick.moe.layer_phase == 1);  // moe_layers = 1, 3, ..., 47
+  CHECK_FALSE(maverick.is_moe_layer(0));
+  CHECK(maverick.is_moe_layer(1));
+  CHECK(maverick.moe_layers() == 24);
+  CHECK(maverick.ffn == 16384);  // intermediate_size_mlp, the dense layers'
+  CHECK(maverick.parameters() == 401583781376.0);
+  CHECK(maverick.active_parameters() - maverick.extra_parameters ==
+        Approx(17e9).margin(0.5e9));
+
+  // The KV cache of a 131,072-token sequence: the 12 NoPE layers hold every token, the 36
+  // chunked ones at most a chunk of 8192 (vLLM's ChunkedLocalAttentionSpec); K and V of 8 heads
+  // of 128 in bf16 are 4,096 bytes per token and layer.
+  CHECK(scout.kv_bytes(131072, precision::bf16).in(units::B) ==
+        (12.0 * 131072 + 36.0 * 8192) * 4096.0);
+  // Within a chunk every layer holds every token.
+  CHECK(scout.kv_bytes(4096, precision::bf16).in(units::B) == 48.0 * 4096 * 4096);
+
+  nlohmann::json cfg = io::read_json_file(data("hf/llama-4-maverick-17b-128e-instruct/config.json"));
+  const io::json_source src{"l4.json", ""};
+  SECTION("an explicit no_rope_layers list, and layer_types, give the same period") {
+    nlohmann::json rope = nlohmann::json::array();
+    for (int i = 0; i < 48; ++i) rope.push_back((i + 1) % 4 == 0 ? 0 : 1);
+    cfg["text_config"]["no_rope_layers"] = rope;
+    CHECK(io::from_hf_config(cfg, src).global_every == 4);
+    nlohmann::json types = nlohmann::json::array();
+    for (int i = 0; i < 48; ++i)
+      types.push_back((i + 1) % 4 == 0 ? "full_attention" : "chunked_attention");
+    cfg["text_config"]["layer_types"] = types;
+    CHECK(io::from_hf_config(cfg, src).global_every == 4);
+    rope[5] = 0;
+    cfg["text_config"].erase("layer_types");
+    cfg["text_config"]["no_rope_layers"] = rope;
+    CHECK_THROWS_WITH(io::from_hf_config(cfg, src),
+                      Catch::Contains("'text_config.no_rope_layers' is not periodic"));
+  }
+  SECTION("moe_layers must be the interleave pattern") {
+    nlohmann::json layers = nlohmann::json::array();
+    for (int i = 1; i < 48; i += 2) layers.push_back(i);
+    cfg["text_config"]["moe_layers"] = layers;
+    CHECK(io::from_hf_config(cfg, src).parameters() == 401583781376.0);
+    layers[3] = 6;
+    cfg["text_config"]["moe_layers"] = layers;
+    CHECK_THROWS_WITH(io::from_hf_config(cfg, src),
+                      Catch::Contains("'text_config.moe_layers' is not every 2-th layer"));
+  }
+  SECTION("attention_chunk_size null: full attention everywhere") {
+    cfg["text_config"]["attention_chunk_size"] = nullptr;
+    const transformer_spec m = io::from_hf_config(cfg, src);
+    CHECK(m.sliding_window == 0);
+    CHECK(m.global_layers() == 48);
+  }
+  SECTION("the text model alone (Llama4ForCausalLM) has no vision tower") {
+    nlohmann::json text = cfg["text_config"];
+    text["architectures"] = {"Llama4ForCausalLM"};
+    const transformer_spec m = io::from_hf_config(text, src);
+    CHECK(m.extra_parameters == 0.0);
+    CHECK(m.parameters() == 401583781376.0 - 871932416.0);
+  }
+  SECTION("a missing text_config is named") {
+    cfg.erase("text_config");
+    CHECK_THROWS_WITH(io::from_hf_config(cfg, src),
+                      Catch::Contains("'text_config' is missing (Llama4ForConditionalGeneration"));
+  }
+}
+
+// GLM-4.5 and GLM-4.5-Air (HF zai-org/GLM-4.5 and GLM-4.5-Air config.json). Their safetensors
+// totals, 358,337,791,296 and 110,468,824,832, hold the main model and one MTP layer
+// (num_nextn_predict_layers 1) stored as DeepSeek-V3 stores its own: without it the Air is
+// 106,852,251,264 (the safetensors total of PrimeIntellect/INTELLECT-3, a GLM-4.5-Air
+// fine-tune without the MTP layer). arXiv:2508.06471: "355B total parameters and 32B activated
+// parameters"; the README: Air "106 billion total parameters and 12 billion active parameters";
+// both activated figures count neither the embedding nor the output layer.
+TEST_CASE("GLM-4.5 configs: biases on q/k/v, Q/K norms, shared expert, MTP layer", "[hf]") {
+  const transformer_spec glm = io::load_hf_config(data("hf/glm-4.5/config.json"));
+  CHECK(glm.qkv_bias);
+  CHECK_FALSE(glm.out_bias);
+  CHECK(glm.qk_norm);
+  CHECK(glm.head_dim == 128);
+  CHECK(glm.heads * glm.head_dim != glm.hidden);  // 96 x 128 = 12,288 > 5,120
+  CHECK(glm.moe.first_dense_layers == 3);
+  CHECK(glm.moe_layers() == 89);
+  CHECK(glm.moe.router_bias);
+  CHECK(glm.mtp_layers == 1);
+  CHECK(glm.parameters() == 352797829024.0);
+  CHECK(glm.checkpoint_parameters() == 358337791296.0);
+  const auto activated = [](const transformer_spec& m) {
+    return m.active_parameters() - m.embedding_parameters() - m.lm_head_parameters();
+  };
+  CHECK(activated(glm) == Approx(32e9).margin(0.5e9));
+  CHECK(glm.parameters() == Approx(355e9).epsilon(0.01));  // the paper's "355B" (352.8B)
+
+  const transformer_spec air = io::load_hf_config(data("hf/glm-4.5-air/config.json"));
+  CHECK_FALSE(air.qk_norm);
+  CHECK(air.moe.first_dense_layers == 1);
+  CHECK(air.parameters() == 106852251264.0);
+  CHECK(air.checkpoint_parameters() == 110468824832.0);
+  CHECK(activated(air) == Approx(12e9).margin(0.5e9));
+  // GQA: K and V of 8 heads of 128 on every layer, 4,096 bytes per token and layer in bf16
+  CHECK(air.kv_bytes_per_token(precision::bf16).in(units::B_per_token) == 46.0 * 4096);
+
+  nlohmann::json cfg = io::read_json_file(data("hf/glm-4.5-air/config.json"));
+  cfg["first_k_dense_replace"] = 46;
+  CHECK_THROWS_WITH(io::from_hf_config(cfg, {"glm.json", ""}),
+                    Catch::Contains("'first_k_dense_replace' must be below num_hidden_layers"));
+  cfg["first_k_dense_replace"] = 1;
+  cfg.erase("moe_intermediate_size");
+  CHECK_THROWS_WITH(io::from_hf_config(cfg, {"glm.json", ""}),
+                    Catch::Contains("'moe_intermediate_size' is missing"));
+}
+
+// Kimi K2 (HF moonshotai/Kimi-K2-Instruct config.json: model_type kimi_k2 on DeepSeek-V3's
+// architecture). Its safetensors total, 1,026,408,235,864, is 3,416 more than the shapes'
+// 1,026,408,232,448: tensors the shapes do not name (61 x 56; Kimi-K2-Base's total,
+// 1,026,470,731,056, is the shapes, the fp8 block scales and the same 3,416). The README: "Total
+// Parameters 1T", "Activated Parameters 32B".
+TEST_CASE("Kimi K2 reads through DeepSeek-V3's path", "[hf]") {
+  const transformer_spec k2 = io::load_hf_config(data("hf/kimi-k2-instruct/config.json"));
+  CHECK(k2.is_mla());
+  CHECK(k2.heads == 64);
+  CHECK(k2.moe.experts == 384);
+  CHECK(k2.moe_layers() == 60);
+  CHECK(k2.moe.router_bias);  // topk_method noaux_tc: e_score_correction_bias
+  CHECK(k2.mtp_layers == 0);
+  CHECK(k2.quantization.method == quant_method::fp8_block);
+  CHECK(k2.parameters() == 1026408232448.0);
+  CHECK(k2.parameters() == Approx(1026408235864.0).margin(3416.0));
+  CHECK(k2.active_parameters() == Approx(32e9).epsilon(0.03));  // 32.86B
+  // The MLA cache: 61 layers of 576 elements, 2 bytes each in bf16 (as DeepSeek-V3's).
+  CHECK(k2.kv_bytes_per_token(precision::bf16).in(units::B_per_token) == 61.0 * 576 * 2);
+  // model_type alone names the family too
+  nlohmann::json cfg = io::read_json_file(data("hf/kimi-k2-instruct/config.json"));
+  cfg.erase("architectures");
+  CHECK(io::from_hf_config(cfg, {"k2.json", ""}).parameters() == 1026408232448.0);
+}
+
 TEST_CASE("quantization_config of the common formats", "[hf]") {
   nlohmann::json cfg = io::read_json_file(data("hf/qwen3-8b/config.json"));
   const io::json_source src{"q.json", ""};
@@ -361,13 +542,13 @@ TEST_CASE("quantization_config of the common formats", "[hf]") {
 
 TEST_CASE("an unknown architecture is refused in one line naming the way to describe it",
           "[hf][errors]") {
-  nlohmann::json cfg = {{"architectures", {"Glm4MoeForCausalLM"}}, {"hidden_size", 4096}};
+  nlohmann::json cfg = {{"architectures", {"BloomForCausalLM"}}, {"hidden_size", 4096}};
   try {
-    (void)io::from_hf_config(cfg, {"glm.json", ""});
+    (void)io::from_hf_config(cfg, {"bloom.json", ""});
     FAIL("accepted");
   } catch (const io::error& e) {
     const std::string what = e.what();
-    CHECK(what.find("unsupported architecture 'Glm4MoeForCausalLM'") != std::string::npos);
+    CHECK(what.find("unsupported architecture 'BloomForCausalLM'") != std::string::npos);
     CHECK(what.find("gpuplan model JSON") != std::string::npos);
     CHECK(what.find('\n') == std::string::npos);
   }

@@ -216,3 +216,41 @@ TEST_CASE("MLA's latent cache is whole on every tensor-parallel rank; windows ca
   CHECK(r.per_gpu.kv_cache.in(units::B) ==
         Approx((18.0 * 2048 + 18.0 * 9) * kv_page_size(catalog::gpt_oss_120b, {}, {}).in(units::B)));
 }
+
+TEST_CASE("Llama 4's chunked layers hold at most a chunk; vLLM's log of Scout on 8 x H200",
+          "[inference][kv][window]") {
+  // Llama 4 Scout at tp 8: one KV head of 128 per rank, so 48 layers x 2 x 128 x 2 bytes =
+  // 24,576 bytes per token on each GPU.
+  const transformer_spec& m = catalog::llama4_scout;
+  const inference_config c{.batch = 1, .context = 131072};
+  const inference_memory_result r = inference_memory(m, catalog::h200_sxm, {.tp = 8}, c);
+  CHECK(r.kv.bytes_per_token.in(units::B_per_token) == 24576.0);
+  // vLLM v0.12.0 serving meta-llama/Llama-4-Scout-17B-16E-Instruct on 8 x H200 (tp 8,
+  // gpu-memory-utilization 0.9, max-model-len 8,388,608, the hybrid KV-cache manager on) logs
+  // "Available KV cache memory: 89.71 GiB" and "GPU KV cache size: 3,919,664 tokens"
+  // (github.com/fuhengwu2021/coderepo, extra/README.md, "8M Context Length Configuration"):
+  // vLLM's size is the memory over the bytes per token of all 48 layers, as capacity_tokens
+  // is. The log prints the GiB to 0.01: margin 0.005 GiB, 0.006%.
+  const double blocks = paged_kv_blocks(89.71 * units::GiB, kv_page_size(m, {.tp = 8}, c), 48);
+  CHECK(blocks * 16 == Approx(3919664.0).epsilon(6e-5));
+  // A 131,072-token sequence: the 12 NoPE layers hold 8,192 blocks of 16 tokens; the 36 chunked
+  // layers the blocks of one chunk, 8192 / 16 = 512 (ChunkedLocalAttentionManager frees those
+  // before the current chunk, and a chunk starts on a block).
+  CHECK(r.kv.chunked);
+  CHECK(r.kv.global_layers == 12);
+  CHECK(r.kv.blocks_per_sequence(131072) == (12.0 * 8192 + 36.0 * 512) / 48.0);
+  CHECK(r.per_gpu.kv_cache.in(units::B) ==
+        Approx((12.0 * 8192 + 36.0 * 512) * kv_page_size(m, {.tp = 8}, c).in(units::B)));
+  // Within a chunk no block is freed.
+  CHECK(r.kv.blocks_per_sequence(8192) == 512.0);
+  // The same log: "Maximum concurrency for 8,388,608 tokens per request: 1.86x". vLLM divides
+  // the pool by what one request may hold: 524,288 blocks on a NoPE layer, a chunk and the
+  // tokens of one step, (8192 + 8192) / 16 = 1,024, on a chunked one (max_num_batched_tokens
+  // 8192, the API server's default on an H200). Printed to 0.01: margin 0.005.
+  CHECK(r.kv.admission_blocks(8388608, 8192) == (12.0 * 524288 + 36.0 * 1024) / 48.0);
+  CHECK(blocks / r.kv.admission_blocks(8388608, 8192) == Approx(1.86).margin(0.005));
+  // Sequences of the whole context, had every layer held every token (vLLM with the hybrid
+  // manager off, its default before VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE turned
+  // on): 0.47.
+  CHECK(blocks * 16 / 8388608 == Approx(0.467).margin(0.001));
+}

@@ -442,7 +442,7 @@ void read_book_and_node(const settings& s, cost_setup& c) {
   if (c.in.training || c.in.serving) return;
   if (const std::optional<node_spec> n = node_from(s))
     c.in.pricing.node = *n;
-  else if (const std::optional<node_spec> server = catalog::node_carrying(c.in.usage.gpu))
+  else if (const node_spec* server = catalog::node_carrying(c.in.usage.gpu))
     c.in.pricing.node = with_power_limit(s, *server);
 }
 

@@ -71,7 +71,7 @@ bool choose_mode(settings& s) {
 /// node's bounds, so tensor parallelism may grow across the rack.
 candidate_bounds advice_bounds(const gpu_spec& gpu) {
   const candidate_bounds defaults{};
-  if (const std::optional<node_spec> n = catalog::node_carrying(gpu)) {
+  if (const node_spec* n = catalog::node_carrying(gpu)) {
     const candidate_bounds b = candidate_bounds::for_node(*n);
     if (b.nvlink_domain > defaults.nvlink_domain) return b;
   }

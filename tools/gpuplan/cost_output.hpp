@@ -9,6 +9,7 @@
 
 #include <gpuplan/io/prices_json.hpp>
 #include <gpuplan/models/cost.hpp>
+#include <gpuplan/models/cost_horizon.hpp>
 #include <gpuplan/plan/cost_report.hpp>
 
 #include <optional>

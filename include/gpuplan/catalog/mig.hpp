@@ -19,13 +19,14 @@
 // GPU whose memory the replicas share (run the memory model with their combined batch).
 #pragma once
 
+#include <gpuplan/specs/array_view.hpp>
 #include <gpuplan/catalog/gpus.hpp>
 #include <gpuplan/specs/gpu.hpp>
 #include <gpuplan/specs/checks.hpp>
 #include <gpuplan/units.hpp>
 
 #include <array>
-#include <span>
+
 #include <string_view>
 
 namespace gpuplan {
@@ -96,7 +97,7 @@ inline constexpr std::array all_mig_families{
 
 /// The MIG profiles of a GPU (matched by catalog name); empty when it has no MIG (L4, L40S,
 /// consumer cards, AMD).
-constexpr std::span<const mig_profile> mig_profiles(const gpu_spec& gpu) {
+constexpr array_view<mig_profile> mig_profiles(const gpu_spec& gpu) {
   for (const mig_family& f : all_mig_families)
     if (f.gpu.view() == gpu.name.view()) return {f.profiles.data(), f.profiles.size()};
   return {};

@@ -55,6 +55,24 @@
 //  [G3]      Gemma Team 2025, "Gemma 3 Technical Report", arXiv:2503.19786 (5 local layers to 1
 //            global, window 1024, a 400M SigLIP vision encoder); HF google/gemma-3-27b-it
 //            config.json and its safetensors total
+//  [L4]      Meta 2025, Llama 4 model cards (HF meta-llama/Llama-4-Scout-17B-16E-Instruct and
+//            Llama-4-Maverick-17B-128E-Instruct: "17B (Activated) 109B (Total)", "17B (Activated)
+//            400B (Total)"); their config.json (Llama4ForConditionalGeneration: 48 layers, hidden
+//            5120, 40 heads, 8 KV heads of 128, experts of 8192 and a shared one, dense FFN 16384,
+//            16 / 128 experts top-1, MoE every layer / every 2nd, chunks of 8192 with a NoPE layer
+//            every 4th, vocab 202,048, untied; a 34-layer 1408-wide vision tower); the
+//            safetensors totals 108,641,793,536 and 401,583,781,376
+//  [GLM45]   GLM-4.5 Team 2025, "GLM-4.5: Agentic, Reasoning, and Coding (ARC) Foundation Models",
+//            arXiv:2508.06471 ("355B total parameters and 32B activated parameters", "GLM-4.5-Air
+//            (106B parameters)"); the model README ("GLM-4.5-Air ... 106 billion total
+//            parameters and 12 billion active parameters"); HF zai-org/GLM-4.5 and -Air config.json
+//            (Glm4MoeForCausalLM) and their safetensors totals 358,337,791,296 and
+//            110,468,824,832, which include the MTP layer
+//  [K2]      MoonshotAI/Kimi-K2 README, Model Summary ("Total Parameters 1T", "Activated
+//            Parameters 32B", 61 layers of which 1 dense, hidden 7168, experts of 2048, 64 heads,
+//            384 experts, 8 selected, 1 shared); HF moonshotai/Kimi-K2-Instruct config.json
+//            (model_type kimi_k2 on DeepSeek-V3's code, vocab 163,840, fp8 blocks of 128, no MTP
+//            layer) and its safetensors total 1,026,408,235,864
 //  [KOR]     Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer
 //            Models", arXiv:2205.05198, Table 3 (heads, hidden, layers; s = 2048, v = 51,200);
 //            the same shapes as Narayanan et al. 2021, arXiv:2104.04473, Table 1.
@@ -376,6 +394,125 @@ inline constexpr transformer_spec deepseek_r1 = [] {
   transformer_spec t = deepseek_v3;
   t.name = "DeepSeek-R1";
   t.aliases = {"deepseek-r1", "deepseek-ai/DeepSeek-R1", "deepseek-ai/DeepSeek-R1-0528", "r1"};
+  return t;
+}();
+
+// ------------------------------------------------------------------------------------ Llama 4 --
+
+/// A Llama 4 decoder [L4]: GQA of 40 heads and 8 KV heads of 128 without biases, RoPE layers
+/// attending inside chunks of 8192 tokens and a NoPE layer with full attention every 4th, MoE
+/// layers of `experts` experts of 8192 (top-1) and one shared expert, dense layers of 16384
+/// between them when `interleave` > 1, untied embeddings of 202,048 tokens, and the vision tower
+/// with its projector (871,932,416: io/hf_config.hpp llama4_vision_parameters of the published
+/// vision_config, hidden 1408, 34 layers, MLP 5632, 336-pixel images of 14-pixel patches). Its
+/// L2 Q/K norms have no weights.
+constexpr transformer_spec llama4_decoder(name_string name, int experts, int interleave,
+                                          int positions) {
+  return {
+      .name = name,
+      .layers = 48,
+      .hidden = 5120,
+      .heads = 40,
+      .kv_heads = 8,
+      .head_dim = 128,
+      .ffn = interleave > 1 ? 16384 : 0,
+      .ffn_type = ffn_kind::gated,
+      .vocab = 202048,
+      .tied_embeddings = false,
+      .max_positions = positions,
+      .moe = {.experts = experts,
+              .experts_per_token = 1,
+              .shared_experts = 1,
+              .expert_ffn = 8192,
+              .layer_interval = interleave,
+              .layer_phase = interleave - 1},
+      .native_dtype = precision::bf16,
+      .sliding_window = 8192,
+      .global_every = 4,
+      .window = window_kind::chunked,
+      .extra_parameters = 871932416.0,
+  };
+}
+
+/// [L4] 108,641,793,536 parameters; 17.17B active in the text model.
+inline constexpr transformer_spec llama4_scout = [] {
+  transformer_spec t = llama4_decoder("Llama-4-Scout-17B-16E", 16, 1, 10485760);
+  t.aliases = {"llama4-scout", "meta-llama/Llama-4-Scout-17B-16E",
+               "meta-llama/Llama-4-Scout-17B-16E-Instruct", "llama-4-scout"};
+  return t;
+}();
+/// [L4] 401,583,781,376 parameters; 17.18B active in the text model.
+inline constexpr transformer_spec llama4_maverick = [] {
+  transformer_spec t = llama4_decoder("Llama-4-Maverick-17B-128E", 128, 2, 1048576);
+  t.aliases = {"llama4-maverick", "meta-llama/Llama-4-Maverick-17B-128E",
+               "meta-llama/Llama-4-Maverick-17B-128E-Instruct", "llama-4-maverick"};
+  return t;
+}();
+
+// ------------------------------------------------------------------------------------ GLM-4.5 --
+
+/// A GLM-4.5 decoder [GLM45]: 96 query heads and 8 KV heads of 128 with biases on q, k and v,
+/// first `dense` layers dense, then experts (top-8 of `experts`) and one shared expert, a router
+/// with e_score_correction_bias, untied embeddings of 151,552 tokens, 131,072 positions and one
+/// multi-token-prediction layer in DeepSeek's layout.
+constexpr transformer_spec glm45_decoder(name_string name, int layers, int hidden, int ffn,
+                                         int experts, int expert_ffn, int dense, bool qk_norm) {
+  return {
+      .name = name,
+      .layers = layers,
+      .hidden = hidden,
+      .heads = 96,
+      .kv_heads = 8,
+      .head_dim = 128,
+      .ffn = ffn,
+      .ffn_type = ffn_kind::gated,
+      .vocab = 151552,
+      .tied_embeddings = false,
+      .max_positions = 131072,
+      .qkv_bias = true,
+      .moe = {.experts = experts,
+              .experts_per_token = 8,
+              .shared_experts = 1,
+              .expert_ffn = expert_ffn,
+              .first_dense_layers = dense,
+              .router_bias = true},
+      .native_dtype = precision::bf16,
+      .qk_norm = qk_norm,
+      .mtp_layers = 1,
+  };
+}
+
+/// [GLM45] 352,797,829,024 parameters, 358,337,791,296 with the MTP layer; 32.08B active
+/// without the embedding and the output layer.
+inline constexpr transformer_spec glm45 = [] {
+  transformer_spec t = glm45_decoder("GLM-4.5", 92, 5120, 12288, 160, 1536, 3, true);
+  t.aliases = {"glm-4.5", "zai-org/GLM-4.5", "zai-org/GLM-4.5-Base", "glm4.5"};
+  return t;
+}();
+/// [GLM45] 106,852,251,264 parameters, 110,468,824,832 with the MTP layer; 12.18B active
+/// without the embedding and the output layer.
+inline constexpr transformer_spec glm45_air = [] {
+  transformer_spec t = glm45_decoder("GLM-4.5-Air", 46, 4096, 10944, 128, 1408, 1, false);
+  t.aliases = {"glm-4.5-air", "zai-org/GLM-4.5-Air", "zai-org/GLM-4.5-Air-Base", "glm4.5-air"};
+  return t;
+}();
+
+// ------------------------------------------------------------------------------------ Kimi K2 --
+
+/// [K2] 1,026,408,232,448 parameters (DeepSeek-V3's architecture: MLA, 384 experts of 2048 and a
+/// shared one, top-8, the first layer dense); 32.86B active.
+inline constexpr transformer_spec kimi_k2 = [] {
+  transformer_spec t = deepseek_v3;
+  t.name = "Kimi-K2";
+  t.heads = 64;
+  t.kv_heads = 64;
+  t.vocab = 163840;
+  t.max_positions = 131072;
+  t.moe.experts = 384;
+  t.moe.first_dense_layers = 1;
+  t.mtp_layers = 0;
+  t.aliases = {"kimi-k2", "moonshotai/Kimi-K2-Instruct", "moonshotai/Kimi-K2-Base",
+               "moonshotai/Kimi-K2-Instruct-0905"};
   return t;
 }();
 
@@ -730,7 +867,8 @@ inline constexpr std::array all_models{
     phi4,              gpt3_175b,     megatron_22b,  megatron_175b, megatron_530b,
     megatron_1t,       deepseek_v3,   deepseek_r1,   qwen3_8b,      qwen3_32b,
     qwen3_30b_a3b,     qwen3_235b_a22b, gpt_oss_120b, gpt_oss_20b,  gemma2_9b,
-    gemma2_27b,        gemma3_27b,
+    gemma2_27b,        gemma3_27b,    llama4_scout,  llama4_maverick, glm45,
+    glm45_air,         kimi_k2,
 };
 
 }  // namespace gpuplan::catalog

@@ -44,7 +44,6 @@
 #include <gpuplan/specs/node.hpp>
 
 #include <array>
-#include <optional>
 
 namespace gpuplan::catalog {
 
@@ -185,11 +184,12 @@ inline constexpr std::array all_nodes{dgx_a100, dgx_h100,    hgx_h200,   dgx_b20
                                        hgx_h800};
 
 /// The catalog server that carries `gpu` as its own (DGX A100, DGX H100, HGX H200, DGX B200,
-/// 8x L40S, DGX B300, and the GB200 / GB300 NVL72 racks for their GPUs), if any.
-constexpr std::optional<node_spec> node_carrying(const gpu_spec& gpu) {
+/// 8x L40S, DGX B300, and the GB200 / GB300 NVL72 racks for their GPUs): its catalog entry, or
+/// nullptr when no catalog server carries it (as catalog::find answers a name).
+constexpr const node_spec* node_carrying(const gpu_spec& gpu) {
   for (const node_spec& n : all_nodes)
-    if (n.gpu.name == gpu.name) return n;
-  return std::nullopt;
+    if (n.gpu.name == gpu.name) return &n;
+  return nullptr;
 }
 
 /// The server `chassis` around `gpu`: its GPUs replaced by `gpu`, its count, fabric, NICs and host

@@ -52,6 +52,26 @@
 //       nests the text model in `text_config` (missing keys take Gemma3TextConfig's defaults:
 //       vocab_size 262208, head_dim 256, num_key_value_heads 4, sliding_window 4096) and counts
 //       its SigLIP vision tower (`vision_config`) and projector in extra_parameters.
+//   Llama4ForConditionalGeneration, Llama4ForCausalLM (configuration_llama4.py)
+//       the text model nested in `text_config` (Llama4ForCausalLM: at the top); head_dim,
+//       attention_bias (default false) on q, k, v and o; use_qk_norm is an L2 norm without
+//       weights (no parameters); attention_chunk_size (default 8192, null: none): RoPE layers
+//       attend inside chunks, the NoPE layers (0 in no_rope_layers, or every
+//       no_rope_layer_interval-th, default 4, when that list is empty; `layer_types`
+//       "chunked_attention" / "full_attention" where given) to the whole context;
+//       num_local_experts of intermediate_size, num_experts_per_tok, one shared expert of
+//       intermediate_size, a bias-free router; layer i is MoE when (i + 1) %
+//       interleave_moe_layer_step == 0 (`moe_layers`, where given, must be that pattern), the
+//       others dense of intermediate_size_mlp; the vision tower (`vision_config`, missing keys
+//       Llama4VisionConfig's defaults), its pixel-shuffle adapter and the projector in
+//       extra_parameters.
+//   Glm4MoeForCausalLM (GLM-4.5; modeling_glm4_moe.py)
+//       the Llama keys plus head_dim; attention_bias on q, k and v (not o); use_qk_norm (default
+//       false): RMSNorm of head_dim on Q and K; partial_rotary_factor has no parameters;
+//       n_routed_experts of moe_intermediate_size, num_experts_per_tok, n_shared_experts
+//       (default 1), first_k_dense_replace dense layers (default 1), a router with
+//       e_score_correction_bias; num_nextn_predict_layers (absent: 0) MTP layers, stored as
+//       DeepSeek-V3 stores its own (mtp_layers).
 //
 // `layer_types`, where given, must repeat with a period (its global layers every n-th): the
 // layer pattern transformer_spec describes. `quantization_config` (quant_method fp8 with or
@@ -79,7 +99,7 @@ namespace detail {
 
 enum class hf_family : unsigned char {
   llama, mistral, mixtral, qwen2, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, gpt_oss, gemma2,
-  gemma3, gemma3_text, phi3, gpt2, gpt_neox
+  gemma3, gemma3_text, phi3, gpt2, gpt_neox, llama4, llama4_text, glm4_moe
 };
 /// Each family by its config.json "model_type".
 inline constexpr enumerator<hf_family> hf_family_names[] = {
@@ -90,7 +110,9 @@ inline constexpr enumerator<hf_family> hf_family_names[] = {
     {hf_family::gpt_oss, "gpt_oss"},
     {hf_family::gemma2, "gemma2"},       {hf_family::gemma3, "gemma3"},
     {hf_family::gemma3_text, "gemma3_text"}, {hf_family::phi3, "phi3"},
-    {hf_family::gpt2, "gpt2"},           {hf_family::gpt_neox, "gpt_neox"}};
+    {hf_family::gpt2, "gpt2"},           {hf_family::gpt_neox, "gpt_neox"},
+    {hf_family::llama4, "llama4"},       {hf_family::llama4_text, "llama4_text"},
+    {hf_family::glm4_moe, "glm4_moe"}};
 constexpr const auto& enumerators(hf_family) { return hf_family_names; }
 
 /// Each family by its config.json `architectures[0]`: the one list of what the reader knows.
@@ -113,7 +135,10 @@ inline constexpr hf_architecture hf_architecture_table[] = {
     {"Gemma3ForConditionalGeneration", hf_family::gemma3},
     {"Phi3ForCausalLM", hf_family::phi3},
     {"GPT2LMHeadModel", hf_family::gpt2},
-    {"GPTNeoXForCausalLM", hf_family::gpt_neox}};
+    {"GPTNeoXForCausalLM", hf_family::gpt_neox},
+    {"Llama4ForConditionalGeneration", hf_family::llama4},
+    {"Llama4ForCausalLM", hf_family::llama4_text},
+    {"Glm4MoeForCausalLM", hf_family::glm4_moe}};
 
 }  // namespace detail
 
@@ -184,10 +209,12 @@ inline void check_top_k(const transformer_spec& m, const json_source& src, std::
                 std::string(experts_key) + " (" + std::to_string(m.moe.experts) + ")");
 }
 
-/// The global-layer period of a `layer_types` list ("sliding_attention" / "full_attention"):
-/// n when layer i is full exactly when (i + 1) % n == 0; 0 when every layer slides. Any other
-/// pattern is refused: transformer_spec describes periodic ones.
-inline int global_period(const nlohmann::json& cfg, const json_source& src, int layers) {
+/// The global-layer period of a `layer_types` list ("full_attention" and `windowed`:
+/// "sliding_attention", or Llama 4's "chunked_attention"): n when layer i is full exactly when
+/// (i + 1) % n == 0; 0 when every layer is windowed. Any other pattern is refused:
+/// transformer_spec describes periodic ones.
+inline int global_period(const nlohmann::json& cfg, const json_source& src, int layers,
+                         std::string_view windowed = "sliding_attention") {
   const auto& t = cfg.at("layer_types");
   if (!t.is_array() || static_cast<int>(t.size()) != layers)
     throw error(src.where("layer_types") + " must list one type per layer (" +
@@ -196,9 +223,9 @@ inline int global_period(const nlohmann::json& cfg, const json_source& src, int 
   for (std::size_t i = 0; i < t.size(); ++i) {
     if (!t[i].is_string()) throw error(src.where("layer_types") + " must hold strings");
     const std::string v = t[i].get<std::string>();
-    if (v != "full_attention" && v != "sliding_attention")
+    if (v != "full_attention" && v != windowed)
       throw error(src.where("layer_types") + ": layer " + std::to_string(i) + " is '" + v +
-                  "' (this reader knows full_attention and sliding_attention)");
+                  "' (this reader knows full_attention and " + std::string(windowed) + ")");
     if (v == "full_attention" && first_full == 0) first_full = i + 1;
   }
   for (std::size_t i = 0; i < t.size(); ++i) {
@@ -230,6 +257,21 @@ inline void read_qwen3(const nlohmann::json& cfg, const json_source& src, transf
   if (m.moe.layer_interval == 1) m.ffn = 0;  // no dense FFN: intermediate_size is unused
 }
 
+/// DeepSeek's MoE keys, which GLM-4.5 shares: n_routed_experts of moe_intermediate_size, top
+/// num_experts_per_tok, n_shared_experts (absent: `shared`), the first first_k_dense_replace
+/// layers dense (absent: `dense`).
+inline void read_routed_experts(const nlohmann::json& cfg, const json_source& src,
+                                transformer_spec& m, int shared, int dense) {
+  m.moe.experts = get_count(cfg, "n_routed_experts", src);
+  m.moe.experts_per_token = get_count(cfg, "num_experts_per_tok", src);
+  check_top_k(m, src, "num_experts_per_tok", "n_routed_experts");
+  m.moe.shared_experts = get_count_or(cfg, "n_shared_experts", src, shared, true);
+  m.moe.expert_ffn = get_count(cfg, "moe_intermediate_size", src);
+  m.moe.first_dense_layers = get_count_or(cfg, "first_k_dense_replace", src, dense, true);
+  if (m.moe.first_dense_layers >= m.layers)
+    throw error(src.where("first_k_dense_replace") + " must be below num_hidden_layers");
+}
+
 inline void read_deepseek(const nlohmann::json& cfg, const json_source& src, transformer_spec& m,
                           hf_family family) {
   m.mla.q_lora_rank = get_count_or(cfg, "q_lora_rank", src, 0, true);  // null: none (V2-Lite)
@@ -242,14 +284,7 @@ inline void read_deepseek(const nlohmann::json& cfg, const json_source& src, tra
   if (get_bool_or(cfg, "attention_bias", src, false))
     throw error(src.where("attention_bias") + " is true: MLA with biases is not modelled");
   if (!has(cfg, "n_routed_experts")) return;  // null: a dense model
-  m.moe.experts = get_count(cfg, "n_routed_experts", src);
-  m.moe.experts_per_token = get_count(cfg, "num_experts_per_tok", src);
-  check_top_k(m, src, "num_experts_per_tok", "n_routed_experts");
-  m.moe.shared_experts = get_count_or(cfg, "n_shared_experts", src, 0, true);
-  m.moe.expert_ffn = get_count(cfg, "moe_intermediate_size", src);
-  m.moe.first_dense_layers = get_count_or(cfg, "first_k_dense_replace", src, 0, true);
-  if (m.moe.first_dense_layers >= m.layers)
-    throw error(src.where("first_k_dense_replace") + " must be below num_hidden_layers");
+  read_routed_experts(cfg, src, m, 0, 0);
   const int freq = get_count_or(cfg, "moe_layer_freq", src, 1);
   m.moe.layer_interval = freq;  // i % freq == 0, counted from layer 0
   m.moe.layer_phase = (freq - m.moe.first_dense_layers % freq) % freq;
@@ -277,31 +312,52 @@ inline void read_gpt_oss(const nlohmann::json& cfg, const json_source& src, tran
   m.global_every = has(cfg, "layer_types") ? global_period(cfg, src, m.layers) : 2;
 }
 
+/// A ViT encoder's shape, as a vision_config gives it.
+struct vit_shape {
+  int hidden, layers, mlp, patch, image, channels;
+
+  /// Patches along one side of the image.
+  [[nodiscard]] double side() const { return static_cast<double>(image / patch); }
+  /// One pre-LayerNorm encoder layer (SigLIP's and Llama 4's): two LayerNorms, q, k, v and o
+  /// with biases, a two-matrix GELU MLP with biases.
+  [[nodiscard]] double layer_parameters() const {
+    const double h = hidden, f = mlp;
+    return 2.0 * 2.0 * h + 4.0 * (h * h + h) + (h * f + f) + (f * h + h);
+  }
+};
+
+/// vit_shape from `vision_config`'s hidden_size, num_hidden_layers, intermediate_size,
+/// patch_size, image_size and num_channels; a key left out takes `fallback`'s value (the config
+/// class's default).
+inline vit_shape read_vit_shape(const nlohmann::json& v, const json_source& vs,
+                                const vit_shape& fallback) {
+  return {get_count_or(v, "hidden_size", vs, fallback.hidden),
+          get_count_or(v, "num_hidden_layers", vs, fallback.layers),
+          get_count_or(v, "intermediate_size", vs, fallback.mlp),
+          get_count_or(v, "patch_size", vs, fallback.patch),
+          get_count_or(v, "image_size", vs, fallback.image),
+          get_count_or(v, "num_channels", vs, fallback.channels)};
+}
+
 /// SigLIP's parameters (transformers SiglipVisionModel without its pooling head, as Gemma 3
-/// uses it): a patch convolution with bias, a position table of (image / patch)^2, per layer
-/// two LayerNorms, q, k, v and o with biases and a two-matrix GELU MLP with biases, and a
-/// final LayerNorm; then Gemma 3's projector (a vision_hidden x text_hidden matrix and an
-/// RMSNorm of vision_hidden). Keys a vision_config leaves out take SiglipVisionConfig's
-/// defaults (transformers configuration_siglip.py: hidden 768, 12 layers, MLP 3072, 16-pixel
-/// patches of 224-pixel images, 3 channels).
+/// uses it): a patch convolution with bias, a position table of (image / patch)^2, the encoder
+/// layers (vit_shape::layer_parameters) and a final LayerNorm; then Gemma 3's projector (a
+/// vision_hidden x text_hidden matrix and an RMSNorm of vision_hidden). Keys a vision_config
+/// leaves out take SiglipVisionConfig's defaults (transformers configuration_siglip.py: hidden
+/// 768, 12 layers, MLP 3072, 16-pixel patches of 224-pixel images, 3 channels).
 inline double gemma3_vision_parameters(const nlohmann::json& cfg, const json_source& src,
                                        int text_hidden) {
   if (!has(cfg, "vision_config")) return 0.0;
   const nlohmann::json& v = cfg.at("vision_config");
   const json_source vs{src.file, src.key_prefix + "vision_config."};
-  const double h = get_count_or(v, "hidden_size", vs, 768);
-  const double layers = get_count_or(v, "num_hidden_layers", vs, 12);
-  const double f = get_count_or(v, "intermediate_size", vs, 3072);
-  const double patch = get_count_or(v, "patch_size", vs, 16);
-  const double image = get_count_or(v, "image_size", vs, 224);
-  const double channels = get_count_or(v, "num_channels", vs, 3);
+  const vit_shape t = read_vit_shape(v, vs, {768, 12, 3072, 16, 224, 3});
   if (get_bool_or(v, "vision_use_head", vs, true))
     throw error(vs.where("vision_use_head") + " must be false (Gemma 3's tower has no head)");
-  const double side = static_cast<double>(static_cast<long long>(image / patch));
-  const double embeddings = channels * patch * patch * h + h + side * side * h;
-  const double layer = 2.0 * 2.0 * h + 4.0 * (h * h + h) + (h * f + f) + (f * h + h);
+  const double h = t.hidden;
+  const double embeddings =
+      1.0 * t.channels * t.patch * t.patch * h + h + t.side() * t.side() * h;
   const double projector = h * text_hidden + h;
-  return embeddings + layers * layer + 2.0 * h + projector;
+  return embeddings + t.layers * t.layer_parameters() + 2.0 * h + projector;
 }
 
 inline void read_gemma(const nlohmann::json& cfg, const nlohmann::json& tc, const json_source& ts,
@@ -317,6 +373,124 @@ inline void read_gemma(const nlohmann::json& cfg, const nlohmann::json& tc, cons
     m.global_every = gemma3 ? get_count_or(tc, "sliding_window_pattern", ts, 6) : 2;
   if (family == hf_family::gemma3)
     m.extra_parameters = gemma3_vision_parameters(cfg, json_source{ts.file, ""}, m.hidden);
+}
+
+/// Llama 4's vision tower and projector (transformers modeling_llama4.py Llama4VisionModel and
+/// Llama4MultiModalProjector): a bias-free patch projection (Llama4UnfoldConvolution), a class
+/// embedding and a position table of (image / patch)^2 + 1 rows, LayerNorms before and after
+/// the encoder, the encoder layers (vit_shape::layer_parameters); the pixel-shuffle adapter's
+/// two bias-free matrices (intermediate_size x projector_input_dim, projector_output_dim
+/// squared) and the projector's bias-free vision_output_dim x text hidden matrix. Keys a
+/// vision_config leaves out take Llama4VisionConfig's defaults (configuration_llama4.py:
+/// hidden 768, 34 layers, MLP 5632, 14-pixel patches of 448-pixel images, 3 channels,
+/// projector 4096 x 4096, output 7680).
+inline double llama4_vision_parameters(const nlohmann::json& cfg, const json_source& src,
+                                       int text_hidden) {
+  if (!has(cfg, "vision_config")) return 0.0;
+  const nlohmann::json& v = cfg.at("vision_config");
+  const json_source vs{src.file, src.key_prefix + "vision_config."};
+  const vit_shape t = read_vit_shape(v, vs, {768, 34, 5632, 14, 448, 3});
+  const double adapter_in = get_count_or(v, "projector_input_dim", vs, 4096);
+  const double adapter_out = get_count_or(v, "projector_output_dim", vs, 4096);
+  const double output = get_count_or(v, "vision_output_dim", vs, 7680);
+  const double h = t.hidden;
+  const double embeddings =
+      1.0 * t.channels * t.patch * t.patch * h + h + (t.side() * t.side() + 1.0) * h;
+  const double adapter = 1.0 * t.mlp * adapter_in + adapter_out * adapter_out;
+  return embeddings + 2.0 * 2.0 * h + t.layers * t.layer_parameters() + adapter +
+         output * text_hidden;
+}
+
+/// Llama 4's full-attention period: `layer_types` where given ("chunked_attention" /
+/// "full_attention"), else the NoPE layers of `no_rope_layers` (0: no rotary positions, full
+/// attention; 1: rotary, chunked; Llama4TextConfig) or, when that list is absent or empty,
+/// every `no_rope_layer_interval`-th layer (default 4).
+inline int llama4_global_period(const nlohmann::json& tc, const json_source& ts, int layers) {
+  if (has(tc, "layer_types")) return global_period(tc, ts, layers, "chunked_attention");
+  const bool listed = has(tc, "no_rope_layers") && !(tc.at("no_rope_layers").is_array() &&
+                                                     tc.at("no_rope_layers").empty());
+  if (!listed) return get_count_or(tc, "no_rope_layer_interval", ts, 4);
+  const auto& r = tc.at("no_rope_layers");
+  if (!r.is_array() || static_cast<int>(r.size()) < layers)
+    throw error(ts.where("no_rope_layers") + " must list 0 or 1 for each of the " +
+                std::to_string(layers) + " layers");
+  const auto n = static_cast<std::size_t>(layers);
+  std::size_t first_nope = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!r[i].is_number_integer() || (r[i] != 0 && r[i] != 1))
+      throw error(ts.where("no_rope_layers") + ": layer " + std::to_string(i) +
+                  " must be 0 (NoPE) or 1 (RoPE)");
+    if (r[i] == 0 && first_nope == 0) first_nope = i + 1;
+  }
+  for (std::size_t i = 0; i < n; ++i)
+    if ((r[i] == 0) != (first_nope > 0 && (i + 1) % first_nope == 0))
+      throw error(ts.where("no_rope_layers") + " is not periodic (a NoPE layer every n-th)"
+                  "; describe the model as a gpuplan model JSON");
+  return static_cast<int>(first_nope);
+}
+
+/// Llama 4's experts (Llama4TextMoe): num_local_experts of intermediate_size, top
+/// num_experts_per_tok, one shared expert of intermediate_size, a bias-free router; layer i is
+/// MoE when (i + 1) % interleave_moe_layer_step == 0, or as `moe_layers` lists them (which must
+/// be that pattern). Dense layers have an FFN of intermediate_size_mlp.
+inline void read_llama4_moe(const nlohmann::json& tc, const json_source& ts, transformer_spec& m) {
+  const int expert_ffn = get_count(tc, "intermediate_size", ts);
+  m.ffn = get_count(tc, "intermediate_size_mlp", ts);
+  const int step = get_count_or(tc, "interleave_moe_layer_step", ts, 1);
+  if (has(tc, "moe_layers")) {
+    const auto& l = tc.at("moe_layers");
+    if (!l.is_array()) throw error(ts.where("moe_layers") + " must be an array of layer indices");
+    if (l.empty()) return;  // every layer dense
+    for (std::size_t i = 0; i < l.size(); ++i)
+      if (!l[i].is_number_integer() || l[i] != static_cast<int>(i) * step + step - 1)
+        throw error(ts.where("moe_layers") + " is not every " + std::to_string(step) +
+                    "-th layer (interleave_moe_layer_step); describe the model as a gpuplan "
+                    "model JSON");
+    if (static_cast<int>(l.size()) != m.layers / step)
+      throw error(ts.where("moe_layers") + " does not reach the last MoE layer");
+  }
+  m.moe.experts = get_count(tc, "num_local_experts", ts);
+  m.moe.experts_per_token = get_count(tc, "num_experts_per_tok", ts);
+  check_top_k(m, ts, "num_experts_per_tok", "num_local_experts");
+  m.moe.expert_ffn = expert_ffn;
+  m.moe.shared_experts = 1;  // Llama4TextMoe.shared_expert, a Llama4TextMLP of intermediate_size
+  m.moe.layer_interval = step;
+  m.moe.layer_phase = step - 1;  // moe_layers = range(step - 1, layers, step)
+  if (step == 1) m.ffn = 0;      // no dense layer: intermediate_size_mlp is unused
+}
+
+/// Llama 4 (Llama4TextConfig, nested in `text_config` by Llama4ForConditionalGeneration):
+/// attention_bias (default false) on q, k, v and o; use_qk_norm is Llama4TextL2Norm, an L2
+/// norm without weights (no parameters, so qk_norm stays false); RoPE layers attend inside
+/// chunks of attention_chunk_size (default 8192; null: the whole context), NoPE layers to the
+/// whole context; the vision tower counts in extra_parameters.
+inline void read_llama4(const nlohmann::json& cfg, const nlohmann::json& tc, const json_source& ts,
+                        transformer_spec& m, hf_family family) {
+  m.qkv_bias = m.out_bias = get_bool_or(tc, "attention_bias", ts, false);
+  read_llama4_moe(tc, ts, m);
+  const bool chunk_given = tc.contains("attention_chunk_size");
+  m.sliding_window = !chunk_given ? 8192 : get_count_or(tc, "attention_chunk_size", ts, 0, true);
+  if (m.sliding_window > 0) {
+    m.window = window_kind::chunked;
+    m.global_every = llama4_global_period(tc, ts, m.layers);
+  }
+  if (family == hf_family::llama4)
+    m.extra_parameters = llama4_vision_parameters(cfg, json_source{ts.file, ""}, m.hidden);
+}
+
+/// GLM-4.5 (Glm4MoeForCausalLM; transformers modeling_glm4_moe.py): q, k and v with biases when
+/// attention_bias (o without), q_norm and k_norm (RMSNorm of head_dim) when use_qk_norm, partial
+/// rotary positions (no parameters); n_routed_experts of moe_intermediate_size, top
+/// num_experts_per_tok, n_shared_experts (default 1), the first first_k_dense_replace (default 1)
+/// layers dense, a router with e_score_correction_bias (a buffer the checkpoint holds);
+/// num_nextn_predict_layers MTP layers stored as DeepSeek-V3 stores them (model.layers.<L>:
+/// enorm, hnorm, eh_proj, a decoder layer, shared_head's norm and head, its own embedding).
+inline void read_glm4_moe(const nlohmann::json& cfg, const json_source& src, transformer_spec& m) {
+  m.qkv_bias = get_bool_or(cfg, "attention_bias", src, false);
+  m.qk_norm = get_bool_or(cfg, "use_qk_norm", src, false);
+  read_routed_experts(cfg, src, m, 1, 1);  // Glm4MoeConfig's defaults
+  m.moe.router_bias = true;
+  m.mtp_layers = get_count_or(cfg, "num_nextn_predict_layers", src, 0, true);
 }
 
 /// transformer_spec::quantization from `quantization_config` (absent: none).
@@ -469,7 +643,7 @@ inline void read_mixtral(const nlohmann::json& cfg, const json_source& src, tran
 inline void read_llama_family(const nlohmann::json& cfg, const json_source& src,
                               const nlohmann::json& tc, const json_source& ts, hf_family family,
                               transformer_spec& m) {
-  const bool nested = family == hf_family::gemma3;
+  const bool nested = family == hf_family::gemma3 || family == hf_family::llama4;
   m.ffn_type = ffn_kind::gated;
   m.norm = norm_kind::rmsnorm;
   const bool gemma = family == hf_family::gemma2 || family == hf_family::gemma3 ||
@@ -500,6 +674,9 @@ inline void read_llama_family(const nlohmann::json& cfg, const json_source& src,
     case hf_family::gemma2:
     case hf_family::gemma3:
     case hf_family::gemma3_text: read_gemma(cfg, tc, ts, m, family); break;
+    case hf_family::llama4:
+    case hf_family::llama4_text: read_llama4(cfg, tc, ts, m, family); break;
+    case hf_family::glm4_moe: read_glm4_moe(cfg, src, m); break;
     default:
       break;
   }
@@ -521,11 +698,13 @@ inline transformer_spec from_hf_config(const nlohmann::json& cfg, const json_sou
     detail::read_gpt2(cfg, src, m);
     return m;
   }
-  // Gemma 3's multimodal config nests the text model; its vision tower counts in the weights.
-  const bool nested = family == hf_family::gemma3;
+  // Gemma 3's and Llama 4's multimodal configs nest the text model; their vision towers count
+  // in the weights.
+  const bool nested = family == hf_family::gemma3 || family == hf_family::llama4;
   if (nested && !(has(cfg, "text_config") && cfg.at("text_config").is_object()))
-    throw error(src.where("text_config") + " is missing (Gemma3ForConditionalGeneration keeps "
-                "the text model's keys there)");
+    throw error(src.where("text_config") + " is missing (" +
+                (family == hf_family::gemma3 ? "Gemma3" : "Llama4") +
+                "ForConditionalGeneration keeps the text model's keys there)");
   const nlohmann::json& tc = nested ? cfg.at("text_config") : cfg;
   const json_source ts{src.file, src.key_prefix + (nested ? "text_config." : "")};
   detail::read_rotary_shape(tc, ts, family, m);

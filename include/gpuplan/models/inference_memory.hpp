@@ -23,7 +23,9 @@ struct kv_cache_info {
   double blocks = 0;                 ///< floor(available / page_size / layers)
   data_size available{};             ///< memory left for the KV cache
   token_count capacity_tokens{};     ///< blocks x block_size
-  double max_concurrency = 0;        ///< capacity_tokens / max_model_len
+  /// With windows, blocks / admission_blocks(max_model_len, max_num_batched_tokens) (vLLM's
+  /// hybrid KV-cache manager); without, capacity_tokens / max_model_len.
+  double max_concurrency = 0;
   /// Sliding-window attention span (0: none): a windowed layer never holds more than
   /// ceil(window / block_size) + 1 blocks of a sequence.
   int window = 0;
@@ -33,20 +35,48 @@ struct kv_cache_info {
   /// group its own blocks).
   int global_layers = 0;
   int layers = 0;  ///< this GPU's layers (0: all windowed when window > 0)
+  /// The windowed layers attend inside chunks of `window` tokens (Llama 4) rather than to the
+  /// `window` tokens before each query.
+  bool chunked = false;
   /// Blocks one sequence of `context` tokens holds, averaged over this GPU's layers (the unit
   /// of `blocks`): ceil(context / block_size) on a global layer; on a windowed layer, blocks
   /// wholly outside the window are freed (vLLM V1 SlidingWindowManager), leaving at most
-  /// ceil(window / block_size) + 1.
+  /// ceil(window / block_size) + 1; on a chunked layer, those wholly before the current chunk
+  /// (ChunkedLocalAttentionManager skips floor(computed / chunk) x chunk tokens), leaving at
+  /// most ceil(chunk / block_size), and one more when a chunk does not start on a block.
   [[nodiscard]] constexpr double blocks_per_sequence(int context) const {
     if (context <= 0 || block_size <= 0) return 0;
     const int full = (context + block_size - 1) / block_size;
     if (window > 0 && context > window) {
-      const int capped_blocks = (window + block_size - 1) / block_size + 1;
+      const bool aligned = chunked && window % block_size == 0;
+      const int capped_blocks = (window + block_size - 1) / block_size + (aligned ? 0 : 1);
       const int capped = capped_blocks < full ? capped_blocks : full;
       if (layers <= 0 || global_layers <= 0) return capped;
       return (1.0 * global_layers * full + 1.0 * (layers - global_layers) * capped) / layers;
     }
     return full;
+  }
+  /// Blocks vLLM reserves for one request of `max_model_len` tokens, `batched` of them scheduled
+  /// a step (max_num_batched_tokens), averaged over this GPU's layers: what its "Maximum
+  /// concurrency" divides the pool by (v1/core/kv_cache_utils.py
+  /// get_max_concurrency_for_kv_cache_config over each group's max_memory_usage_bytes):
+  /// ceil(max_model_len / block_size) on a global layer; ceil(min(window - 1 + batched,
+  /// max_model_len) / block_size) + 1 on a windowed one (SlidingWindowSpec); ceil(min(chunk +
+  /// batched, max_model_len) / block_size) on a chunked one (ChunkedLocalAttentionSpec). vLLM
+  /// pads its layer groups to one size (Gemma 3's 52 windowed layers count as 60); the average
+  /// here does not.
+  [[nodiscard]] constexpr double admission_blocks(int max_model_len, int batched) const {
+    if (max_model_len <= 0 || block_size <= 0) return 0;
+    const auto blocks_of = [this](long long tokens) {
+      return static_cast<double>((tokens + block_size - 1) / block_size);
+    };
+    const double full = blocks_of(max_model_len);
+    if (window <= 0) return full;
+    const long long held = (chunked ? 0LL + window : window - 1LL) + batched;
+    const double capped =
+        blocks_of(held < max_model_len ? held : max_model_len) + (chunked ? 0.0 : 1.0);
+    if (layers <= 0 || global_layers <= 0) return capped;
+    return (1.0 * global_layers * full + 1.0 * (layers - global_layers) * capped) / layers;
   }
   /// Largest batch of sequences of `context` tokens whose blocks fit.
   [[nodiscard]] constexpr int max_batch(int context) const {
@@ -288,6 +318,7 @@ constexpr inference_memory_result inference_stage(const transformer_spec& m, con
   r.kv.block_size = c.block_size;
   r.kv.bytes_per_token = p.layers * page / (c.block_size * units::token);
   r.kv.window = m.sliding_window;
+  r.kv.chunked = m.window == window_kind::chunked;
   r.kv.layers = p.layers;
   r.kv.global_layers = m.global_layers(p.first_layer, p.layers);
   const double blocks_per_seq = r.kv.blocks_per_sequence(c.context);
@@ -298,7 +329,10 @@ constexpr inference_memory_result inference_stage(const transformer_spec& m, con
                                     retained_all_reduce_inputs(m, p.layers, l, c));
   r.kv.blocks = paged_kv_blocks(r.kv.available, page, p.layers);
   r.kv.capacity_tokens = r.kv.blocks * c.block_size * units::token;
-  r.kv.max_concurrency = paged_max_concurrency(r.kv.blocks, c.block_size, c.model_len());
+  const double admitted = r.kv.admission_blocks(c.model_len(), c.max_num_batched_tokens);
+  r.kv.max_concurrency = m.sliding_window <= 0 || !(admitted > 0)
+                             ? paged_max_concurrency(r.kv.blocks, c.block_size, c.model_len())
+                             : r.kv.blocks / admitted;
   return r;
 }
 

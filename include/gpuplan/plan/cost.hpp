@@ -6,6 +6,7 @@
 // PUE and grid intensity, and, as an option, embodied carbon.
 #pragma once
 
+#include <gpuplan/specs/array_view.hpp>
 #include <gpuplan/catalog/nodes.hpp>
 #include <gpuplan/models/carbon.hpp>
 #include <gpuplan/models/cost.hpp>
@@ -13,13 +14,13 @@
 #include <gpuplan/specs/node.hpp>
 #include <gpuplan/specs/pricing.hpp>
 #include <gpuplan/specs/site.hpp>
-#include <span>
+
 #include <string_view>
 
 namespace gpuplan {
 
 struct run_cost_inputs {
-  std::span<const cloud_price> book{};  ///< where prices come from (catalog::default_prices)
+  array_view<cloud_price> book{};  ///< where prices come from (catalog::default_prices)
   price_term term = price_term::on_demand;
   std::string_view provider{};      ///< restrict the book to one provider; empty: any
   money_rate price_per_gpu_hour{};  ///< when positive, used instead of the book

@@ -23,6 +23,7 @@
 #include <gpuplan/catalog/nodes.hpp>
 #include <gpuplan/catalog/prices.hpp>
 #include <gpuplan/models/cost.hpp>
+#include <gpuplan/models/cost_horizon.hpp>
 #include <gpuplan/models/power.hpp>
 #include <gpuplan/plan/cost.hpp>
 #include <gpuplan/plan/fit.hpp>

@@ -6,6 +6,7 @@
 //   static_assert(r.fits());
 #pragma once
 
+#include <gpuplan/specs/array_view.hpp>
 #include <gpuplan/catalog/gpus.hpp>
 #include <gpuplan/plan/advice.hpp>
 #include <gpuplan/plan/candidates.hpp>
@@ -25,7 +26,7 @@
 
 #include <array>
 #include <cstddef>
-#include <span>
+
 #include <string_view>
 
 namespace gpuplan {
@@ -118,7 +119,7 @@ struct fit_report {
   [[nodiscard]] constexpr bool fits() const { return memory_fits() && kv_fits(); }
   /// Capacity minus the per-GPU total; negative when it does not fit.
   [[nodiscard]] constexpr data_size headroom() const { return capacity - per_gpu.total(); }
-  [[nodiscard]] constexpr std::span<const advice> advice_list() const {
+  [[nodiscard]] constexpr array_view<advice> advice_list() const {
     return {options.data(), options.size()};
   }
 };
@@ -376,7 +377,7 @@ constexpr void combined_advice(const training_advice_context<Memory>& x) {
 /// fits.
 template <class Memory>
 constexpr void other_gpu_advice(const training_advice_context<Memory>& x,
-                                std::span<const gpu_spec> gpus, data_size own_memory) {
+                                array_view<gpu_spec> gpus, data_size own_memory) {
   const gpu_spec* best = nullptr;
   const data_size need = x.total(x.l, x.c);
   for (const gpu_spec& g : gpus) {
@@ -395,7 +396,7 @@ constexpr void other_gpu_advice(const training_advice_context<Memory>& x,
 template <class Memory>
 constexpr void training_advice(const Memory& memory, const parallel_layout& l,
                                const training_config& c, data_size capacity,
-                               std::span<const gpu_spec> gpus, data_size own_memory,
+                               array_view<gpu_spec> gpus, data_size own_memory,
                                advice_list& out, bool structured, const candidate_bounds& b) {
   const training_advice_context<Memory> x{memory, l, c, capacity, out, structured, b};
   sharding_advice(x);
@@ -436,7 +437,7 @@ template <class Workload>
 constexpr fit_report training_fit_of(const Workload& w, const gpu_spec& gpu,
                                      const parallel_layout& l, const training_config& c,
                                      const memory_assumptions& a,
-                                     std::span<const gpu_spec> candidate_gpus,
+                                     array_view<gpu_spec> candidate_gpus,
                                      const candidate_bounds& b) {
   gpu.validate_memory();  // a memory plan: the bandwidth and rates may be unknown
   fit_report r{};
@@ -472,7 +473,7 @@ constexpr fit_report training_fit_of(const Workload& w, const gpu_spec& gpu,
 constexpr fit_report training_fit(const transformer_spec& m, const gpu_spec& gpu,
                                   const parallel_layout& l, const training_config& c,
                                   const memory_assumptions& a = {},
-                                  std::span<const gpu_spec> candidate_gpus = catalog::all_gpus,
+                                  array_view<gpu_spec> candidate_gpus = catalog::all_gpus,
                                   const candidate_bounds& b = {}) {
   return detail::training_fit_of(m, gpu, l, c, a, candidate_gpus, b);
 }
@@ -481,7 +482,7 @@ constexpr fit_report training_fit(const transformer_spec& m, const gpu_spec& gpu
 constexpr fit_report training_fit(const generic_workload& g, const gpu_spec& gpu,
                                   const parallel_layout& l, const training_config& c,
                                   const memory_assumptions& a = {},
-                                  std::span<const gpu_spec> candidate_gpus = catalog::all_gpus,
+                                  array_view<gpu_spec> candidate_gpus = catalog::all_gpus,
                                   const candidate_bounds& b = {}) {
   return detail::training_fit_of(g, gpu, l, c, a, candidate_gpus, b);
 }
@@ -522,7 +523,7 @@ constexpr fit_report inference_report(const transformer_spec& m, const gpu_spec&
 constexpr fit_report inference_fit(const transformer_spec& m, const gpu_spec& gpu,
                                    const parallel_layout& l, const inference_config& c,
                                    const memory_assumptions& a = {},
-                                   std::span<const gpu_spec> candidate_gpus = catalog::all_gpus,
+                                   array_view<gpu_spec> candidate_gpus = catalog::all_gpus,
                                    const candidate_bounds& b = {}) {
   fit_report r = detail::inference_report(m, gpu, l, c, a);
   if (r.fits()) return r;

@@ -28,7 +28,7 @@ constexpr mig_fit_report mig_inference_fit(const transformer_spec& m, const gpu_
   const gpu_spec slice = mig_slice(gpu, p);
   mig_fit_report r{};
   r.profile = p;
-  r.fit = inference_fit(m, slice, {}, c, a, std::span<const gpu_spec>{});
+  r.fit = inference_fit(m, slice, {}, c, a, array_view<gpu_spec>{});
   r.replicas_per_gpu = r.fit.fits() ? p.max_instances : 0;
   r.compute_share = p.compute_share();
   return r;

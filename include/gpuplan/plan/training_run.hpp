@@ -46,7 +46,7 @@ namespace gpuplan {
 /// none (nullopt) for more GPUs than one of a GPU no catalog server carries: the step-time model
 /// needs the node's NVLink and NICs, which only a node spec gives.
 constexpr std::optional<node_spec> training_node_for(const gpu_spec& gpu, int gpus) {
-  if (std::optional<node_spec> n = catalog::node_carrying(gpu)) return n;
+  if (const node_spec* n = catalog::node_carrying(gpu)) return *n;
   if (gpus == 1) return single_gpu_node(gpu, 1);
   return std::nullopt;
 }

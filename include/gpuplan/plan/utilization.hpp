@@ -636,7 +636,7 @@ inline std::pair<advice_rule, std::string> share_for(const gpu_usage& u, const u
                 " peak memory against the MIG slices."};
   const gpu_spec& g = *o.gpu;
   const std::string gname(g.name.view());
-  const std::span<const mig_profile> profiles = catalog::mig_profiles(g);
+  const array_view<mig_profile> profiles = catalog::mig_profiles(g);
   if (profiles.empty())
     return {advice_rule::share_time_slicing, head + slicing + "; the " + gname + " has no MIG."};
   const mig_profile* best = nullptr;
