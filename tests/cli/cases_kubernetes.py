@@ -3,8 +3,8 @@
 # Service and an autoscaling/v2 HorizontalPodAutoscaler, each valid against the Kubernetes API
 # schema: tests/data/kubernetes/schema.json, the strict JSON Schema derived from Kubernetes 1.36's
 # OpenAPI spec by tests/data/kubernetes/make_schema.py (every object takes only its own fields, so
-# a misspelt one fails). The schema is the check on every machine: no kubectl (it would need a
-# reachable cluster, and nothing here installs one).
+# a misspelt one fails). The schema is the check on every machine: no Kubernetes client runs (a
+# dry run would need a reachable cluster, and nothing here installs one).
 # Exec'd in cli_tests.py's namespace (case, run, ok, bad, check, data, ...).
 #
 # python3-yaml and python3-jsonschema are installed by ./scripts/check (ensure_debian_packages):
