@@ -19,7 +19,7 @@ std::vector<int> list(const inplace_vector<int, max_divisor_degrees>& v) {
 }
 
 /// DeepSeek-V3 on GB200 NVL72 racks, Megatron's space.
-training_search_space dsv3_racks(std::span<const int> gpus) {
+training_search_space dsv3_racks(array_view<int> gpus) {
   static const node_spec racks[] = {cat::gb200_nvl72};
   training_search_space s{.model = cat::deepseek_v3,
                           .config = {.seq = 4096, .global_batch = 4608},

@@ -13,7 +13,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <span>
 #include <string>
 #include <type_traits>
 
@@ -22,7 +21,7 @@ namespace gpuplan::io {
 namespace detail {
 
 template <class T>
-nlohmann::json list_json(std::span<const T> v) {
+nlohmann::json list_json(array_view<T> v) {
   nlohmann::json out = nlohmann::json::array();
   for (const T& x : v) {
     if constexpr (std::is_enum_v<T>)

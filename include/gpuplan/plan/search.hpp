@@ -37,6 +37,7 @@
 #include <gpuplan/plan/cost.hpp>
 #include <gpuplan/plan/fit.hpp>
 #include <gpuplan/plan/training_cost.hpp>
+#include <gpuplan/specs/array_view.hpp>
 #include <gpuplan/specs/enum_names.hpp>
 #include <gpuplan/specs/inplace_vector.hpp>
 #include <gpuplan/specs/precision_regime.hpp>
@@ -44,7 +45,6 @@
 #include <array>
 #include <cstdint>
 #include <limits>
-#include <span>
 
 namespace gpuplan {
 
@@ -133,28 +133,28 @@ struct training_search_space {
   /// GPU type's node. A GPU type without a price throws (cost.require_price) or is priced 0.
   run_cost_inputs cost{.book = catalog::default_prices};
   /// One price per GPU type (same order as `nodes`), replacing the book where positive.
-  std::span<const money_rate> price_per_gpu_hour{};
+  array_view<money_rate> price_per_gpu_hour{};
   duration deadline{};  ///< longest time to train; zero: none
   money budget{};       ///< most money for the run; zero: none
   /// Tensor parallelism inside one NVLink domain (candidate_bounds::for_node(node)).
   bool tp_within_nvlink_domain = true;
 
-  std::span<const node_spec> nodes{};  ///< the GPU types, each in the node that carries it
-  std::span<const int> gpus{};         ///< GPU counts (dp = gpus / (tp x pp x cp))
-  std::span<const int> tp = search_defaults::tp;
-  std::span<const int> pp = search_defaults::pp;
-  std::span<const int> cp = search_defaults::cp;
-  std::span<const int> ep = search_defaults::ep;
-  std::span<const int> virtual_stages = search_defaults::virtual_stages;
-  std::span<const int> micro_batch = search_defaults::micro_batch;
-  std::span<const int> zero = search_defaults::zero;
-  std::span<const recompute_mode> recompute = search_defaults::recompute;
-  std::span<const bool> sequence_parallel = search_defaults::sequence_parallel;
-  std::span<const precision_regime> precision_regimes = search_defaults::precision_regimes;
+  array_view<node_spec> nodes{};  ///< the GPU types, each in the node that carries it
+  array_view<int> gpus{};         ///< GPU counts (dp = gpus / (tp x pp x cp))
+  array_view<int> tp = search_defaults::tp;
+  array_view<int> pp = search_defaults::pp;
+  array_view<int> cp = search_defaults::cp;
+  array_view<int> ep = search_defaults::ep;
+  array_view<int> virtual_stages = search_defaults::virtual_stages;
+  array_view<int> micro_batch = search_defaults::micro_batch;
+  array_view<int> zero = search_defaults::zero;
+  array_view<recompute_mode> recompute = search_defaults::recompute;
+  array_view<bool> sequence_parallel = search_defaults::sequence_parallel;
+  array_view<precision_regime> precision_regimes = search_defaults::precision_regimes;
   /// Liger's fused linear cross entropy (transformers). The step-time model times the loss the
   /// same either way, so with both values listed `true` is kept only where the materialised
   /// loss does not fit (elsewhere it is the same run, counted invalid).
-  std::span<const bool> chunked_loss = search_defaults::chunked_loss;
+  array_view<bool> chunked_loss = search_defaults::chunked_loss;
 
   /// Sets config.framework and every searched dimension but the hardware (nodes, gpus), the
   /// micro-batch and the ZeRO stages (but under torchtitan, ZeRO-3 only) to that framework's
@@ -170,20 +170,20 @@ struct training_search_space {
     const bool hf = f == framework_kind::transformers;
     bool wide = false;
     for (const node_spec& n : nodes) wide = wide || n.gpus > 8;
-    tp = hf     ? std::span<const int>(search_defaults::one)
-         : wide ? std::span<const int>(search_defaults::wide_tp)
+    tp = hf     ? array_view<int>(search_defaults::one)
+         : wide ? array_view<int>(search_defaults::wide_tp)
                 : search_defaults::tp;
-    pp = hf ? std::span<const int>(search_defaults::one) : search_defaults::pp;
+    pp = hf ? array_view<int>(search_defaults::one) : search_defaults::pp;
     cp = search_defaults::cp;
-    ep = !hf && model.is_moe() ? std::span<const int>(search_defaults::moe_ep) : search_defaults::ep;
-    virtual_stages = hf ? std::span<const int>(search_defaults::one) : search_defaults::virtual_stages;
-    sequence_parallel = hf ? std::span<const bool>(search_defaults::off) : search_defaults::sequence_parallel;
-    recompute = hf ? std::span<const recompute_mode>(search_defaults::transformers_recompute)
+    ep = !hf && model.is_moe() ? array_view<int>(search_defaults::moe_ep) : search_defaults::ep;
+    virtual_stages = hf ? array_view<int>(search_defaults::one) : search_defaults::virtual_stages;
+    sequence_parallel = hf ? array_view<bool>(search_defaults::off) : search_defaults::sequence_parallel;
+    recompute = hf ? array_view<recompute_mode>(search_defaults::transformers_recompute)
                    : search_defaults::recompute;
-    precision_regimes = hf ? std::span<const precision_regime>(
+    precision_regimes = hf ? array_view<precision_regime>(
                                  search_defaults::transformers_precision_regimes)
                            : search_defaults::precision_regimes;
-    chunked_loss = hf ? std::span<const bool>(search_defaults::transformers_chunked_loss)
+    chunked_loss = hf ? array_view<bool>(search_defaults::transformers_chunked_loss)
                       : search_defaults::chunked_loss;
     // torchtitan: its only data parallelism is FSDP2, so its ZeRO stage is set too
     if (f == framework_kind::torchtitan) zero = search_defaults::torchtitan_zero;
@@ -279,7 +279,7 @@ struct training_search_space {
 
   /// Each searched list: not empty, its values in range, the precision regimes the dtype allows.
   constexpr void validate_dimensions() const {
-    auto positive = [](std::span<const int> v, const char* what) {
+    auto positive = [](array_view<int> v, const char* what) {
       detail::check_input(!v.empty(), what);
       for (int x : v) detail::check_input(x >= 1 && x <= (1 << 24), what, x);
     };
@@ -326,7 +326,7 @@ struct training_search_space {
   /// Hugging Face transformers: one model replicated or sharded over data-parallel ranks
   /// (framework_memory.hpp's transformers profile models nothing else).
   constexpr void validate_transformers() const {
-    auto only = [](std::span<const int> v, const char* what) {
+    auto only = [](array_view<int> v, const char* what) {
       detail::check_input(v.size() == 1 && v[0] == 1, what);
     };
     only(tp, "training_search_space.tp must be {1} under framework = transformers (data "
@@ -467,7 +467,7 @@ struct bounded_ranking {
     while (at != items.begin() && less(p, *(at - 1))) --at;
     items.insert(at, p);
   }
-  [[nodiscard]] constexpr std::span<const T> view() const { return {items.data(), items.size()}; }
+  [[nodiscard]] constexpr array_view<T> view() const { return {items.data(), items.size()}; }
 };
 
 /// The bounded results of a search (or of one shard): the top k of each objective and the
@@ -505,10 +505,10 @@ struct training_search_collector {
     counts += o.counts;
   }
 
-  [[nodiscard]] constexpr std::span<const search_point> best(search_objective o) const {
+  [[nodiscard]] constexpr array_view<search_point> best(search_objective o) const {
     return top[static_cast<std::size_t>(o)].view();
   }
-  [[nodiscard]] constexpr std::span<const search_point> pareto() const { return front.view(); }
+  [[nodiscard]] constexpr array_view<search_point> pareto() const { return front.view(); }
 
  private:
   constexpr void offer_front(const search_point& p) {
@@ -819,13 +819,13 @@ struct serving_search_space {
   serving_slo slo{};
   serving_objective objective = serving_objective::cost_per_million_tokens;
   run_cost_inputs cost{.book = catalog::default_prices};
-  std::span<const money_rate> price_per_gpu_hour{};  ///< per GPU type, replacing the book
-  std::span<const node_spec> nodes{};
-  std::span<const int> tp = search_defaults::serving_tp;
-  std::span<const int> pp = search_defaults::serving_pp;
+  array_view<money_rate> price_per_gpu_hour{};  ///< per GPU type, replacing the book
+  array_view<node_spec> nodes{};
+  array_view<int> tp = search_defaults::serving_tp;
+  array_view<int> pp = search_defaults::serving_pp;
   /// Weight precisions; fp8 weights run W8A8 (fp8 GEMMs) where the GPU has fp8 tensor cores,
   /// narrower integer weights run weight-only (dequantised into 16-bit GEMMs).
-  std::span<const precision> weights = search_defaults::serving_weights;
+  array_view<precision> weights = search_defaults::serving_weights;
 
   [[nodiscard]] constexpr std::uint64_t size() const {
     return 1ULL * nodes.size() * tp.size() * pp.size() * weights.size();
@@ -839,7 +839,7 @@ struct serving_search_space {
                         "serving_search_space.nodes: at most max_search_gpu_types GPU types",
                         static_cast<double>(nodes.size()));
     for (const node_spec& n : nodes) n.validate();
-    for (std::span<const int> degrees : {tp, pp})
+    for (array_view<int> degrees : {tp, pp})
       for (int d : degrees)
         detail::check_input(d >= 1 && d <= (1 << 24),
                             "serving_search_space.tp and pp entries must be 1 to 2^24", d);
@@ -908,10 +908,10 @@ struct serving_search_report {
   std::uint64_t unpriced_skipped = 0;
   /// The first max_serving_invalid_listed invalid configurations, in the order visited.
   inplace_vector<serving_invalid_configuration, max_serving_invalid_listed> invalid_list{};
-  [[nodiscard]] constexpr std::span<const serving_search_result> view() const {
+  [[nodiscard]] constexpr array_view<serving_search_result> view() const {
     return ranking.view();
   }
-  [[nodiscard]] constexpr std::span<const serving_invalid_configuration> invalid_view() const {
+  [[nodiscard]] constexpr array_view<serving_invalid_configuration> invalid_view() const {
     return {invalid_list.data(), invalid_list.size()};
   }
 };
