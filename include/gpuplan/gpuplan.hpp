@@ -1,8 +1,9 @@
 // gpuplan/gpuplan.hpp: the umbrella header. Pulls in the core layers (units, specs, the hardware
 // and model catalogs, the MIG profiles, models, plan); never the edges (formatting, Boost bridge,
 // JSON, probe), which are included by name. Nor, by name too:
-//  - the two heavy plan compositions, <gpuplan/plan/search.hpp> (search_training,
-//    search_serving) and <gpuplan/plan/capacity.hpp> (plan_capacity and its alternatives): each
+//  - the heavy plan compositions, <gpuplan/plan/search.hpp> (search_training,
+//    search_serving), <gpuplan/plan/capacity.hpp> (plan_capacity and its alternatives) and
+//    <gpuplan/plan/training_capacity.hpp> (plan_training_gpus, plan_training_capacity): each
 //    composes most of the models and adds its own code on top; together they were about a third
 //    of the umbrella's compile time (docs/performance.md, "Compile cost back down");
 //  - the dated market data, <gpuplan/catalog/prices.hpp> (the cloud price book and server

@@ -2,6 +2,7 @@
 // test. The queue and the plan are the same constexpr functions the CLI runs.
 #include <gpuplan/gpuplan.hpp>
 #include <gpuplan/plan/capacity.hpp>  // not in the umbrella (heavy)
+#include <gpuplan/plan/training_capacity.hpp>  // not in the umbrella (heavy)
 
 namespace {
 

@@ -7,6 +7,7 @@
 #include <gpuplan/gpuplan.hpp>
 #include <gpuplan/catalog/prices.hpp>  // not in the umbrella (dated market data)
 #include <gpuplan/plan/capacity.hpp>  // not in the umbrella (heavy)
+#include <gpuplan/plan/training_capacity.hpp>  // not in the umbrella (heavy)
 #include <gpuplan/plan/capacity_report.hpp>
 
 #include <algorithm>

@@ -1,6 +1,7 @@
 // gpuplan/plan/capacity.hpp: how many replicas a demand needs at a waiting-time target, the
-// utilisation they run at, month-by-month growth, the options ranked, and the GPUs a training run
-// needs to meet a deadline.
+// utilisation they run at, month-by-month growth and the options ranked. The GPUs a training run
+// needs to meet a deadline are plan/training_capacity.hpp's (the training step and scaling
+// models are not read here).
 //
 // A replica is whatever serves requests as one unit: a TP/PP group of GPUs, one GPU, a MIG slice,
 // or a CPU process. The plan takes its capacity as input (requests/s it sustains at the latency
@@ -18,15 +19,13 @@
 #include <gpuplan/models/cost.hpp>
 #include <gpuplan/models/queueing.hpp>
 #include <gpuplan/models/utilization_bands.hpp>
-#include <gpuplan/models/scaling.hpp>
 #include <gpuplan/models/serving.hpp>
-#include <gpuplan/plan/training_cost.hpp>
+#include <gpuplan/specs/array_view.hpp>
 #include <gpuplan/specs/checks.hpp>
 #include <gpuplan/specs/name.hpp>
 #include <gpuplan/units.hpp>
 
 #include <cstddef>
-#include <span>
 
 namespace gpuplan {
 
@@ -381,11 +380,11 @@ constexpr option_result option_from_plan(const name_string& name, const capacity
 }
 }  // namespace detail
 
-/// Orders option results as rank_options does: by cost when every one is priced, else by
-/// physical GPUs, then by peak utilisation closest to the healthy band's middle (stable).
-constexpr void sort_options(std::span<option_result> out, const capacity_assumptions& a = {}) {
+/// Orders the n option results at `out` as rank_options does: by cost when every one is priced,
+/// else by physical GPUs, then by peak utilisation closest to the healthy band's middle (stable).
+constexpr void sort_options(option_result* out, std::size_t n, const capacity_assumptions& a = {}) {
   bool all_priced = true;
-  for (const option_result& x : out) all_priced = all_priced && x.priced;
+  for (std::size_t i = 0; i < n; ++i) all_priced = all_priced && out[i].priced;
   const double mid = (a.bands.healthy_from + a.bands.healthy_to) / 2.0;
   auto before = [&](const option_result& l, const option_result& r) {
     if (all_priced && l.cost != r.cost) return l.cost < r.cost;
@@ -393,7 +392,7 @@ constexpr void sort_options(std::span<option_result> out, const capacity_assumpt
     const double dl = l.peak_utilization - mid, dr = r.peak_utilization - mid;
     return (dl < 0 ? -dl : dl) < (dr < 0 ? -dr : dr);
   };
-  for (std::size_t i = 1; i < out.size(); ++i)  // insertion sort: constexpr, stable, n is small
+  for (std::size_t i = 1; i < n; ++i)  // insertion sort: constexpr, stable, n is small
     for (std::size_t j = i; j > 0 && before(out[j], out[j - 1]); --j) {
       const option_result t = out[j];
       out[j] = out[j - 1];
@@ -401,15 +400,28 @@ constexpr void sort_options(std::span<option_result> out, const capacity_assumpt
     }
 }
 
+/// sort_options over a whole array of option results.
+template <std::size_t N>
+constexpr void sort_options(option_result (&out)[N], const capacity_assumptions& a = {}) {
+  sort_options(out, N, a);
+}
+/// sort_options over a contiguous container of option results (std::array, std::vector).
+template <class Options>
+  requires requires(Options& o) { o.data(); o.size(); }
+constexpr void sort_options(Options& out, const capacity_assumptions& a = {}) {
+  sort_options(out.data(), out.size(), a);
+}
+
 /// The options for one demand and SLO, each sized with plan_capacity, ranked: by cost when every
 /// option has a price, else by physical GPUs, then by peak utilisation closest to the healthy
 /// band's middle. Writes one result per option into `out` (at least as long as `options`);
 /// returns how many.
-constexpr int rank_options(const capacity_request& q, std::span<const capacity_option> options,
-                           std::span<option_result> out, const capacity_assumptions& a = {}) {
-  detail::check_input(out.size() >= options.size(),
+constexpr int rank_options(const capacity_request& q, array_view<capacity_option> options,
+                           option_result* out, std::size_t out_size,
+                           const capacity_assumptions& a = {}) {
+  detail::check_input(out_size >= options.size(),
                       "rank_options: out must hold one result per option",
-                      static_cast<long long>(out.size()), static_cast<long long>(options.size()));
+                      static_cast<long long>(out_size), static_cast<long long>(options.size()));
   const std::size_t n = options.size();
   for (std::size_t i = 0; i < n; ++i) {
     const capacity_option& o = options[i];
@@ -427,15 +439,22 @@ constexpr int rank_options(const capacity_request& q, std::span<const capacity_o
     x.priced = o.replica_price.value > 0.0;
     x.cost = p.cost_at_peak;
   }
-  sort_options(out.first(n), a);
+  sort_options(out, n, a);
   return static_cast<int>(n);
 }
 
+/// rank_options into a whole array of results, at least as long as `options`.
 template <std::size_t N>
-constexpr int rank_options(const capacity_request& q, const capacity_option (&options)[N],
+constexpr int rank_options(const capacity_request& q, array_view<capacity_option> options,
                            option_result (&out)[N], const capacity_assumptions& a = {}) {
-  return rank_options(q, std::span<const capacity_option>(options), std::span<option_result>(out),
-                      a);
+  return rank_options(q, options, out, N, a);
+}
+/// rank_options into a contiguous container of results (std::array, std::vector).
+template <class Results>
+  requires requires(Results& r) { r.data(); r.size(); }
+constexpr int rank_options(const capacity_request& q, array_view<capacity_option> options,
+                           Results& out, const capacity_assumptions& a = {}) {
+  return rank_options(q, options, out.data(), out.size(), a);
 }
 
 // ---- owned base + cloud burst --------------------------------------------------------------------
@@ -482,7 +501,7 @@ constexpr hybrid_capacity plan_hybrid_capacity(const capacity_plan& p, const cap
   f.gpus = 1;  // plan_hybrid sizes it to the peak
   hybrid_capacity r{};
   const int server = f.node.gpus > 0 ? f.node.gpus : 1;
-  r.cost = plan_hybrid(std::span<const double>(gpus), f, cloud_per_gpu_hour,
+  r.cost = plan_hybrid(array_view<double>(gpus), f, cloud_per_gpu_hour,
                        detail::lcm_positive(server, rep.gpus));
   r.base_replicas = r.cost.base_gpus / rep.gpus;  // whole: the base is a multiple of rep.gpus
   for (const hour_row& h : p.hours)
@@ -494,164 +513,6 @@ constexpr hybrid_capacity plan_hybrid_capacity(const capacity_plan& p, const cap
   o.cost = r.cost.hybrid / (static_cast<double>(r.cost.hours) * units::h);
   o.priced = true;
   return r;
-}
-
-// ---- training capacity ---------------------------------------------------------------------------
-
-struct training_capacity_assumptions {
-  /// plan_training_capacity only (it has a per-GPU rate, not a plan to model failures on): share
-  /// of wall-clock time spent making training progress (the rest: failures, restarts,
-  /// checkpoints, evaluation). Meta reports "higher than 90% effective training time" for Llama 3
-  /// 405B on 16K H100s (Llama Team, "The Llama 3 Herd of Models", 2024, sec. 3.3.4).
-  double goodput = 0.90;
-  /// plan_training_gpus: the failures and checkpoints of the run at each GPU count
-  /// (models/reliability.hpp, as `gpuplan cost` prices a run): larger jobs fail more often.
-  reliability_assumptions reliability{};
-  /// Round the GPU count up to a multiple of this (whole nodes; 8 GPUs per HGX node).
-  int gpu_multiple = 8;
-};
-
-struct training_capacity {
-  int gpus = 0;                 ///< rounded up to a multiple of gpu_multiple
-  double exact_gpus = 0;        ///< before rounding
-  duration time_to_train{};     ///< with `gpus` GPUs, goodput included
-  token_rate cluster_rate{};    ///< gpus x per-GPU rate
-};
-
-namespace detail {
-/// The checks both training-capacity planners make of their target.
-constexpr void check_training_target(token_count tokens, duration deadline) {
-  check_input(tokens.value > 0.0 && is_finite(tokens),
-              "training capacity: tokens must be positive and finite");
-  check_input(deadline.value > 0.0 && is_finite(deadline),
-              "training capacity: deadline must be positive and finite");
-}
-}  // namespace detail
-
-/// GPUs needed to train `tokens` within `deadline`, given the tokens/s one GPU achieves in the
-/// target configuration (from the training model or a measurement at that scale: the per-GPU
-/// rate already carries the parallel efficiency at that size).
-constexpr training_capacity plan_training_capacity(token_count tokens, duration deadline,
-                                                   token_rate per_gpu,
-                                                   const training_capacity_assumptions& a = {}) {
-  detail::check_training_target(tokens, deadline);
-  detail::check_input(a.goodput > 0.0 && a.goodput <= 1.0,
-                      "training_capacity_assumptions.goodput must be in (0, 1]");
-  detail::check_input(per_gpu.value > 0.0 && is_finite(per_gpu),
-                      "training capacity: per-GPU throughput must be positive and finite");
-  detail::check_input(a.gpu_multiple >= 1,
-                      "training_capacity_assumptions.gpu_multiple must be at least 1",
-                      a.gpu_multiple);
-  training_capacity r{};
-  r.exact_gpus = tokens / (per_gpu * deadline * a.goodput);
-  const long long whole = static_cast<long long>(r.exact_gpus);
-  long long n = static_cast<double>(whole) < r.exact_gpus ? whole + 1 : whole;
-  n = (n + a.gpu_multiple - 1) / a.gpu_multiple * a.gpu_multiple;
-  detail::check_input(n <= 100000000, "training capacity: more than 1e8 GPUs needed");
-  r.gpus = static_cast<int>(n);
-  r.cluster_rate = per_gpu * static_cast<double>(n);
-  r.time_to_train = tokens / (r.cluster_rate * a.goodput);
-  return r;
-}
-
-/// The smallest data-parallel degree of `base` (its tp x pp x cp kept) whose modelled time to
-/// train `tokens`, with the failures and checkpoints of the reliability model, meets `deadline`.
-struct training_gpus {
-  bool met = false;       ///< false: no dp up to max_gpus meets it (the fastest tried is reported)
-  int gpus = 0;           ///< dp x tp x pp x cp
-  int dp = 0;
-  int nodes = 0;          ///< whole servers of base.node
-  int global_batch = 0;
-  duration wall_time{};   ///< time_to_train / ETTR (reliability_for)
-  reliability_estimate reliability{};  ///< ETTR, MTTF, interruptions at that count
-  token_rate tokens_per_s{};
-  double mfu = 0.0;
-  training_plan plan{};   ///< the plan at that dp
-};
-
-/// GPUs needed to train `tokens` by `deadline` with the training step-time model
-/// (models/training_step.hpp), the data-parallel degree scaled as the scaling curve scales it
-/// (models/scaling.hpp: scale_plan). Strong (default): the global batch stays the plan's, so dp
-/// runs over its divisors; weak: the batch grows with dp. Wall time = time_to_train / ETTR, the
-/// reliability model's expected reserved time (a.reliability; its failures grow with the GPUs).
-/// The per-GPU throughput is assumed not to rise with dp (it falls with communication and
-/// bubbles), so the first dp meeting the deadline is the smallest; weak scaling is searched by
-/// doubling and then bisection, which also assumes the wall time falls as dp grows. With the
-/// reliability model it rises again past the size where failures dominate: a window of counts
-/// meeting the deadline narrower than a doubling step can be missed (reported not met).
-constexpr training_gpus plan_training_gpus(const training_plan& base, token_count tokens,
-                                           duration deadline,
-                                           scaling_mode mode = scaling_mode::strong,
-                                           const training_capacity_assumptions& a = {},
-                                           int max_gpus = 1000000) {
-  detail::check_training_target(tokens, deadline);
-  a.reliability.validate();
-  detail::check_input(base.config.rampup_start == 0,
-                      "training capacity: training_config.rampup_start must be 0 (the ramp's "
-                      "batches are multiples of micro_batch x dp, which the planner varies)");
-  base.layout.validate();  // tp, pp, cp at least 1: max_gpus is divided by their product below
-  base.config.validate();  // a batch of at least 1: dp runs over its divisors below
-  const int mp = base.layout.tp * base.layout.pp * base.layout.cp;
-  detail::check_input(max_gpus >= mp, "training capacity: max_gpus below tp x pp x cp", max_gpus,
-                      mp);
-  int max_dp = max_gpus / mp;
-  if (mode == scaling_mode::weak) {  // the weak-scaled batch must stay an int (scale_plan)
-    const double batch_fits = max_global_batch * base.layout.dp / plan_global_batch(base);
-    if (batch_fits < max_dp) max_dp = static_cast<int>(batch_fits);
-  }
-  training_gpus best{};
-  auto eval = [&](int dp, training_gpus& out) {
-    const scaled_plan sp = scale_plan(base, dp, mode);
-    out.met = false;
-    if (!sp.valid) return false;
-    const step_breakdown b = estimate_step(sp.plan);
-    out.plan = sp.plan;
-    out.dp = dp;
-    out.gpus = sp.plan.layout.gpus();
-    out.nodes = plan_nodes(sp.plan);
-    out.global_batch = sp.global_batch;
-    // a count whose failures outpace its progress never finishes: infinite wall, not met
-    out.reliability = estimate_reliability(a.reliability, out.gpus,
-                                           time_to_train(sp.plan, tokens),
-                                           checkpoint_size(sp.plan));
-    out.wall_time = out.reliability.wall;
-    out.tokens_per_s = b.tokens_per_s;
-    out.mfu = b.mfu;
-    out.met = !(out.wall_time > deadline);
-    return true;
-  };
-  training_gpus t{};
-  if (mode == scaling_mode::strong) {
-    const int batch = plan_global_batch(base);
-    for (int dp = 1; dp <= max_dp && dp <= batch; ++dp) {
-      if (!eval(dp, t)) continue;
-      if (best.dp == 0 || t.wall_time < best.wall_time) best = t;
-      if (t.met) return t;
-    }
-    return best;
-  }
-  int lo = 0, hi = 1;  // lo: largest dp known to miss (0: none)
-  while (true) {
-    eval(hi, t);  // weak scaling keeps micro_batch x dp dividing the batch: always valid
-    if (t.met) break;
-    // the fastest miss: past some size failures outpace the gain (reliability model)
-    if (best.dp == 0 || t.wall_time < best.wall_time) best = t;
-    lo = hi;
-    if (hi == max_dp) return best;
-    hi = hi > max_dp / 2 ? max_dp : hi * 2;
-  }
-  best = t;
-  while (hi - lo > 1) {
-    const int mid = lo + (hi - lo) / 2;
-    eval(mid, t);
-    if (t.met) {
-      hi = mid;
-      best = t;
-    } else {
-      lo = mid;
-    }
-  }
-  return best;
 }
 
 }  // namespace gpuplan

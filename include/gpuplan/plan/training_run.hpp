@@ -9,7 +9,7 @@
 //   - with prices: the run priced over its reserved time (plan/training_cost.hpp
 //     price_training_run);
 //   - with a sweep: the scaling curve (models/scaling.hpp) and each point's memory verdict;
-//   - with a deadline: the fewest GPUs that train the budget within it (plan/capacity.hpp
+//   - with a deadline: the fewest GPUs that train the budget within it (plan/training_capacity.hpp
 //     plan_training_gpus) and that size's memory verdict;
 //   - the estimate notes (models/estimates.hpp) of the plan's GPU.
 // Its JSON is io/training_run_json.hpp (`gpuplan train --json`, docs/json-schema.md).
@@ -28,7 +28,7 @@
 #include <gpuplan/models/scaling.hpp>
 #include <gpuplan/models/serving.hpp>
 #include <gpuplan/models/training_step.hpp>
-#include <gpuplan/plan/capacity.hpp>
+#include <gpuplan/plan/training_capacity.hpp>
 #include <gpuplan/plan/cost.hpp>
 #include <gpuplan/plan/fit.hpp>
 #include <gpuplan/plan/training_cost.hpp>
