@@ -870,7 +870,8 @@ constexpr void layer_communication(const layer_inputs& in, const layer_dims& d, 
         c.framework == framework_kind::torchtitan) {
       // torchtitan's op policy saves reduce_scatter_tensor's outputs but not all_gather's
       // (op_sac_gemms): the recomputed forward gathers the sequence-parallel input of the
-      // attention and of the FFN again
+      // attention and of the FFN again (compiled too: AOTAutograd's partitioner recomputes every
+      // node the policy marks PREFER_RECOMPUTE, torch/_functorch/partitioners.py must_recompute)
       t.tp += 2.0 * coll(collective_kind::all_gather, act, in.p->tp, a.collectives);
     }
     t.tp *= 1.0 - a.tp_overlap;
