@@ -1053,16 +1053,16 @@ TEST_CASE("torchtitan: Llama 3.1 8B FSDP on 8 and 128 H100s, eager, compiled, fl
   // benchmarks/llama3_h100_202412_torchtitan.md Tables 1 and 3 (torchtitan 9dec370): local
   // batch 2, op-level selective activation checkpointing (train_configs/llama3_8b.toml: mode
   // 'selective', selective_ac_option 'op'); TPS/GPU.
-  // Tolerance: the model reads 10% to 20% above every row (8 GPUs +9.8%, +14.6%, +16.9%;
-  // 128 GPUs +13.5%, +18.1%, +20.0%): 0.25-0.31 s per step missing whatever compile and float8
-  // change (published 2.84 / 2.46 / 1.92 s per step on 8 GPUs against 2.59 / 2.14 / 1.64).
-  // Checked and counted, too small for it: FSDP2's root unit (exposed: 0.8% on 8 GPUs, 1.0% on
-  // 128), its copy-in/out and the blocks' fp32 reduce-scatters (hidden), AdamW (20 ms), the
-  // eager fp32 loss (~40 ms). With the attention at
-  // step_assumptions::flash_attention_* instead of FlashAttention-2's sdpa_flash2_* the rows
-  // read +18% to +35%. The same family as issue 25's known residual (small-hidden GEMMs too
-  // efficient); held to [0, +25%] until found. What compile and float8 change is held tighter
-  // below.
+  // Tolerance: the model reads above every row (8 GPUs +5.5%, +9.3%, +9.9%; 128 GPUs +10.0%,
+  // +13.7%, +14.2%): 0.15-0.21 s per step missing on 8 GPUs whatever compile and float8 change
+  // (published 2.84 / 2.46 / 1.92 s per step against 2.69 / 2.25 / 1.75), 0.24-0.30 s on 128.
+  // Counted: FlashAttention-2's slower backward (sdpa_flash2_backward_ratio, 0.05 s), FSDP2's
+  // all-gather copy-out on the compute stream (0.03 s), the foreach AdamW and clipping passes
+  // (0.04 s on 8 GPUs), FSDP2's root unit (exposed: 0.8% on 8 GPUs, 1.0% on 128), the eager fp32
+  // loss (~40 ms). Before the first three the rows read +9.8% to +20.0%; with the attention at
+  // step_assumptions::flash_attention_* (forward and backward) instead of FlashAttention-2's
+  // sdpa_flash2_* they read +14% to +30%. The rest is a known residual
+  // (docs/models/training-time.md): held to [0, +18%]. What compile and float8 change is held tighter below.
   struct row {
     int gpus;
     double eager, compiled, float8;  // TPS/GPU: FSDP, + torch.compile, + Float8
@@ -1079,24 +1079,24 @@ TEST_CASE("torchtitan: Llama 3.1 8B FSDP on 8 and 128 H100s, eager, compiled, fl
     for (const auto& [model, published] :
          {std::pair{e, r.eager}, std::pair{c, r.compiled}, std::pair{f, r.float8}}) {
       CHECK(model >= published);
-      CHECK(model <= 1.25 * published);
+      CHECK(model <= 1.18 * published);
     }
-    // torch.compile's speed-up (published 1.157 on 8 GPUs, 1.162 on 128; model 1.208, 1.210)
-    // within 6%; torchao float8's over compile (published 1.280, 1.286; model 1.305, 1.307)
-    // within 4%
-    CHECK(std::abs((c / e) / (r.compiled / r.eager) - 1.0) <= 0.06);
-    CHECK(std::abs((f / c) / (r.float8 / r.compiled) - 1.0) <= 0.04);
+    // torch.compile's speed-up (published 1.157 on 8 GPUs, 1.162 on 128; model 1.198, 1.202)
+    // within 5%; torchao float8's over compile (published 1.280, 1.286; model 1.286, 1.292)
+    // within 2%
+    CHECK(std::abs((c / e) / (r.compiled / r.eager) - 1.0) <= 0.05);
+    CHECK(std::abs((f / c) / (r.float8 / r.compiled) - 1.0) <= 0.02);
   }
   // The same residual on 64 GPUs with TP: benchmarks/asyncTP_llama3_h100_2025-06_torchtitan.md,
   // Llama 3 8B, FSDP 8 x TP 8, torch.compile, per op SAC, local batch 12, vanilla TP: bf16 4378,
-  // float8 tensorwise 5078.1 TPS/GPU (model +27.7%, +26.0%): the residual above, larger with
-  // TP's narrower GEMMs; held to [0, +35%].
+  // float8 tensorwise 5078.1 TPS/GPU (model +17.9%, +15.1%; +27.7%, +26.0% before the op
+  // policy's recomputed sequence-parallel all-gathers were counted); held to [0, +25%].
   for (const auto& [float8, published] : {std::pair{false, 4378.0}, std::pair{true, 5078.1}}) {
     const double tps = titan_tps_per_gpu(titan_plan(catalog::llama31_8b, 8, 8, 12, true, float8,
                                                     recompute_mode::selective));
     INFO("8B FSDP 8 x TP 8, float8 " << float8 << ": " << tps << " vs " << published);
     CHECK(tps >= published);
-    CHECK(tps <= 1.35 * published);
+    CHECK(tps <= 1.25 * published);
   }
 }
 
@@ -1120,13 +1120,13 @@ TEST_CASE("torchtitan: Llama 3.1 70B FSDP 32 x TP 8 with compile, bf16 and float
         titan_plan(catalog::llama31_70b, 32, 8, 16, true, r.float8, recompute_mode::full, 1.0));
     INFO(r.source << ": vanilla TP " << v << " vs " << r.vanilla << ", async TP " << a << " vs "
                   << r.async);
-    // vanilla TP (exposed TP collectives): +0.9%, +8.3%, +3.3%; within 10%
+    // vanilla TP (exposed TP collectives): -0.6%, +7.0%, +1.8%; within 10%
     CHECK(std::abs(v / r.vanilla - 1.0) <= 0.10);
     // async TP as step.tp_overlap = 1 (every TP collective hidden) is an upper bound: the
-    // published speed-ups are 1.06, 1.09, 1.16 where hiding all reads 1.37, 1.26, 1.37 (+30.5%,
-    // +25.1%, +21.3% above the rows). Held as a bound: at or above each row, at most +35%.
+    // published speed-ups are 1.06, 1.09, 1.16 where hiding all reads 1.36, 1.26, 1.36 (+27.9%,
+    // +23.2%, +18.9% above the rows). Held as a bound: at or above each row, at most +30%.
     CHECK(a >= r.async);
-    CHECK(a <= 1.35 * r.async);
+    CHECK(a <= 1.30 * r.async);
   }
 }
 
@@ -1166,4 +1166,47 @@ TEST_CASE("torchtitan: op-level selective AC recomputes wk, wo and w3, not atten
                                                recompute_mode::full)).total.value;
   CHECK(none < r.total.value);
   CHECK(r.total.value < full);
+}
+
+TEST_CASE("torchtitan: FA2's backward, FSDP2's copy-out, foreach AdamW, re-gathered SP inputs") {
+  // Llama 3.1 8B, FSDP 8, compile, op SAC, local batch 2 (the Table 1 row): each mechanism's
+  // time against the count it is modelled by
+  const training_plan p = titan_plan(catalog::llama31_8b, 8, 1, 2, true, false,
+                                     recompute_mode::selective);
+  const step_breakdown r = estimate_step(p);
+  const double hbm = 0.90 * 2.4e12;  // the H100's streaming fraction of Grand Teton's 2.4 TB/s
+  const transformer_spec& m = catalog::llama31_8b;
+  const double params = m.parameters();
+  // the foreach AdamW (72 B besides the gradient, read twice) and foreach clipping (read, then
+  // read and write) over the fp32 shard: 92 B per parameter of 1/8 of the model
+  CHECK(r.optimizer.in(units::s) == Approx((72.0 + 8.0 + 12.0) * params / 8.0 / hbm));
+  // FSDP2's copy-out: bf16 bytes read and written, each block twice but the last, the root twice.
+  // It is the part of data_parallel that scales with the HBM bandwidth.
+  training_plan half = p;
+  half.assumptions.memory_bandwidth_fraction = 0.45;
+  const double root = m.embedding_parameters() + m.lm_head_parameters() + m.hidden;
+  const double copy_out = 2.0 * 2.0 * ((params - root) * 63.0 / 32.0 + 2.0 * root) / hbm;
+  // (to 1e-5: the step model's parameter count leaves out the final norm's 4,096)
+  CHECK(estimate_step(half).data_parallel.in(units::s) - r.data_parallel.in(units::s) ==
+        Approx(copy_out).epsilon(1e-5));
+  // FlashAttention-2's backward at sdpa_flash2_backward_ratio of its forward's rate: at 1 the
+  // attention's backward time (2.5 / 3.5 of the attention at one rate) shrinks by 1 - 0.86
+  training_plan same = p;
+  same.assumptions.sdpa_flash2_backward_ratio = 1.0;
+  const double saved = (r.compute - estimate_step(same).compute).in(units::s);
+  const double keys = 8192.0 / 2.0 + 0.5;  // a causal query's mean keys, (s + 1) / 2
+  const double f_fwd = 2.0 * 16384 * keys * 32 * 256 * 32;  // forward FLOPs, 32 layers
+  const double rate = p.node.gpu.peak.bf16_tensor.value * 0.352 * 8192 / (8192 + 384);
+  CHECK(saved == Approx(2.5 * f_fwd / rate * (1.0 / 0.86 - 1.0)).epsilon(1e-3));
+  same.assumptions.sdpa_flash2_backward_ratio = 0.0;
+  CHECK_THROWS_WITH(estimate_step(same), Catch::Contains("sdpa_flash2_backward_ratio"));
+  // With TP and sequence parallelism the op policy does not save all-gathers: the recomputed
+  // forward gathers the attention's and the FFN's inputs again, two all-gathers beside the four
+  // collectives of the forward and the four of the backward (all-gathers and reduce-scatters of
+  // the same bytes on NVLink, about equal)
+  const double sel = estimate_step(titan_plan(m, 8, 8, 12, true, false, recompute_mode::selective))
+                         .tensor_parallel.in(units::s);
+  const double none = estimate_step(titan_plan(m, 8, 8, 12, true, false, recompute_mode::none))
+                          .tensor_parallel.in(units::s);
+  CHECK(sel / none == Approx(1.25).epsilon(0.02));
 }

@@ -92,8 +92,8 @@ constexpr void visit_fields(step_assumptions& s, V&& v) {
           "saves _scaled_dot_product_flash_attention and _efficient_attention, not cuDNN's). FA2's "
           "causal forward on an H100 SXM5, head dim 128 (FlashAttention-3 paper, arXiv:2407.08608, "
           "Fig. 5): 191, 260, 298, 319, 333, 335 TFLOP/s at s = 512 to 16k; least squares: 0.352 "
-          "of 989.5, half at 384. ESTIMATE: the backward taken at the forward's rate (the paper's "
-          "backward figure is not causal).");
+          "of 989.5, half at 384. The forward's rate; the backward's is sdpa_flash2_backward_ratio "
+          "of it.");
   v("sdpa_flash2_half_seq", s.sdpa_flash2_half_seq,
     "torchtitan's attention kernel, the same f(s) with its own constants: its Attention "
           "calls F.scaled_dot_product_attention(is_causal=True), and PyTorch's flash backend is "
@@ -101,8 +101,16 @@ constexpr void visit_fields(step_assumptions& s, V&& v) {
           "saves _scaled_dot_product_flash_attention and _efficient_attention, not cuDNN's). FA2's "
           "causal forward on an H100 SXM5, head dim 128 (FlashAttention-3 paper, arXiv:2407.08608, "
           "Fig. 5): 191, 260, 298, 319, 333, 335 TFLOP/s at s = 512 to 16k; least squares: 0.352 "
-          "of 989.5, half at 384. ESTIMATE: the backward taken at the forward's rate (the paper's "
-          "backward figure is not causal).");
+          "of 989.5, half at 384. The forward's rate; the backward's is sdpa_flash2_backward_ratio "
+          "of it.");
+  v("sdpa_flash2_backward_ratio", s.sdpa_flash2_backward_ratio,
+    "FlashAttention-2's backward rate over its forward rate (FLOPs counted as 2.5x the "
+          "forward's, detail::flash_fwd_bwd_work). The same paper on the same H100 SXM5, head dim "
+          "128, without the causal mask: FA2's backward (the backward-pass figure) 310, 318, 322 "
+          "TFLOP/s against its forward (the forward figure without the mask) 368, 370, 370 at s = "
+          "4k, 8k, 16k: 0.84, 0.86, 0.87; 0.86 (lower at short sequences: 214 / 309 = 0.69 at "
+          "512). ESTIMATE: the causal backward at the same share of the causal forward (the paper "
+          "times the backward without the mask only).");
   v("fp8_attention", s.fp8_attention,
     "Under fp8 training, run the attention core (QK^T, softmax, PV) in fp8 too. false: in 16 "
           "bits at the 16-bit tensor rate, as Transformer Engine does by default (its recipes' "

@@ -170,10 +170,17 @@ struct step_assumptions {
   /// _scaled_dot_product_flash_attention and _efficient_attention, not cuDNN's). FA2's causal
   /// forward on an H100 SXM5, head dim 128 (FlashAttention-3 paper, arXiv:2407.08608, Fig. 5):
   /// 191, 260, 298, 319, 333, 335 TFLOP/s at s = 512 to 16k; least squares: 0.352 of 989.5, half
-  /// at 384. ESTIMATE: the backward taken at the forward's rate (the paper's backward figure is
-  /// not causal).
+  /// at 384. The forward's rate; the backward's is sdpa_flash2_backward_ratio of it.
   double sdpa_flash2_max_fraction = 0.352;
   double sdpa_flash2_half_seq = 384.0;
+  /// FlashAttention-2's backward rate over its forward rate (FLOPs counted as 2.5x the
+  /// forward's, detail::flash_fwd_bwd_work). The same paper on the same H100 SXM5, head dim 128,
+  /// without the causal mask: FA2's backward (the backward-pass figure) 310, 318, 322 TFLOP/s
+  /// against its forward (the forward figure without the mask) 368, 370, 370 at s = 4k, 8k, 16k:
+  /// 0.84, 0.86, 0.87; 0.86 (lower at short sequences: 214 / 309 = 0.69 at 512). ESTIMATE: the
+  /// causal backward at the same share of the causal forward (the paper times the backward
+  /// without the mask only).
+  double sdpa_flash2_backward_ratio = 0.86;
   /// Under fp8 training, run the attention core (QK^T, softmax, PV) in fp8 too. false: in 16
   /// bits at the 16-bit tensor rate, as Transformer Engine does by default (its recipes' fp8_dpa
   /// and Megatron-LM's --fp8-dot-product-attention are off unless asked for).
@@ -307,6 +314,8 @@ struct step_assumptions {
                         "step_assumptions.sdpa_flash2_max_fraction must be in (0, 1]");
     detail::check_input(detail::finite_nonnegative(sdpa_flash2_half_seq),
                         "step_assumptions.sdpa_flash2_half_seq must not be negative");
+    detail::check_input(fraction(sdpa_flash2_backward_ratio),
+                        "step_assumptions.sdpa_flash2_backward_ratio must be in (0, 1]");
     detail::check_input(fraction(pcie_fraction), "step_assumptions.pcie_fraction must be in (0, 1]");
     detail::check_input(share(tp_overlap), "step_assumptions.tp_overlap must be in [0, 1]");
     detail::check_input(share(p2p_overlap), "step_assumptions.p2p_overlap must be in [0, 1]");
@@ -535,6 +544,13 @@ inline constexpr double fp8_cast_bytes_per_element =
 /// (fp8_cast_bytes_per_element; torchtitan's float8.md: float8 "requires" compile to be fast).
 inline constexpr double torchao_eager_cast_bytes_per_element =
     half_bytes + fp8_cast_bytes_per_element;
+/// Bytes per parameter torch.optim's foreach AdamW (_multi_tensor_adamw, capturable off) moves
+/// besides reading the gradient, every tensor fp32: _foreach_mul_ of the parameters by the
+/// weight decay (read, write), _foreach_lerp_ of exp_avg (read, write), _foreach_mul_ of
+/// exp_avg_sq (read, write), _foreach_addcmul_ into it (read, write), _foreach_sqrt into a new
+/// list (read, write), _foreach_div_ and _foreach_add_ on it (read, write each) and
+/// _foreach_addcdiv_ into the parameters (read three, write one): 18 x 4 = 72 B.
+inline constexpr double foreach_adamw_fp32_bytes = 18.0 * fp32_bytes;
 /// Passes over a gradient to accumulate it under autograd (AccumulateGrad: read both the new
 /// gradient and param.grad, write param.grad); 3.
 inline constexpr double autograd_accumulation_passes = 3.0;
@@ -680,9 +696,15 @@ constexpr attention_times attention_core(const layer_inputs& in, const layer_dim
     // 2 GEMMs x 2 FLOP per MAC, over the score and the value widths (head_dim each, or MLA's)
     const double f_fwd = 2.0 * T * keys * heads_local * (m.score_head_dim() + m.value_head_dim());
     const bool fa2 = c.framework == framework_kind::torchtitan;  // PyTorch SDPA's flash: FA2
+    if (fa2) {
+      // FA2's forward at its fit, its backward (2.5x the forward's FLOPs) slower by its ratio
+      const double frac = saturating_fraction(s, a.sdpa_flash2_max_fraction, a.sdpa_flash2_half_seq);
+      r.fwd = f_fwd / (in.attn.peak * frac);
+      r.fwd_bwd = r.fwd * (1.0 + (flash_fwd_bwd_work - 1.0) / a.sdpa_flash2_backward_ratio);
+      return r;
+    }
     const double frac =
-        fa2 ? saturating_fraction(s, a.sdpa_flash2_max_fraction, a.sdpa_flash2_half_seq)
-            : saturating_fraction(s, a.flash_attention_max_fraction, a.flash_attention_half_seq);
+        saturating_fraction(s, a.flash_attention_max_fraction, a.flash_attention_half_seq);
     r.fwd_bwd = flash_fwd_bwd_work * f_fwd / (in.attn.peak * frac);
     r.fwd = r.fwd_bwd / flash_fwd_bwd_work;
     return r;
@@ -843,7 +865,16 @@ constexpr void layer_communication(const layer_inputs& in, const layer_dims& d, 
                                           coll(collective_kind::reduce_scatter, act, in.p->tp, a.collectives))
                                  : 2.0 * coll(collective_kind::all_reduce, act, in.p->tp, a.collectives);
     const double n_fwd = c.recompute == recompute_mode::full ? 1.0 + 1.0 / c.recompute_every : 1.0;
-    t.tp = (n_fwd + 1.0) * fwd_comm * (1.0 - a.tp_overlap);
+    t.tp = (n_fwd + 1.0) * fwd_comm;
+    if (d.sp && c.recompute == recompute_mode::selective &&
+        c.framework == framework_kind::torchtitan) {
+      // torchtitan's op policy saves reduce_scatter_tensor's outputs but not all_gather's
+      // (op_sac_gemms): the recomputed forward gathers the sequence-parallel input of the
+      // attention and of the FFN again (compiled too: AOTAutograd's partitioner recomputes every
+      // node the policy marks PREFER_RECOMPUTE, torch/_functorch/partitioners.py must_recompute)
+      t.tp += 2.0 * coll(collective_kind::all_gather, act, in.p->tp, a.collectives);
+    }
+    t.tp *= 1.0 - a.tp_overlap;
   }
   // ---- context parallel: ring attention KV exchange ----
   if (l.cp > 1) {
@@ -1435,11 +1466,22 @@ constexpr double zero3_exposed(const training_plan& p, const training_config& c,
   if (sp.titan && !a.zero3_per_tensor && !sp.hf_bytes.lora && p.layout.pp == 1) {
     const double root =
         (m.embedding_parameters() + m.lm_head_parameters()) / p.layout.tp + 1.0 * m.hidden;
+    // FSDP2 copies each all-gather's output into the unsharded parameters
+    // (foreach_all_gather_copy_out, FSDPParamGroup.wait_for_unshard) on the compute stream, so
+    // it is not hidden: every gathered byte read and written once per unshard. Each unshard:
+    // every block before its forward and again before its backward, except the last block,
+    // which is not resharded after its forward (reshard_after_forward = layer_id < n_layers - 1,
+    // apply_fsdp); the root twice.
     if (root < gathered) {
-      root_exposed = 2.0 * coll(collective_kind::all_gather, root * gathered_e, pl.dp_cp,
-                                a.collectives) +
-                     coll(collective_kind::reduce_scatter, root * sp.grad_e, pl.dp_cp,
-                          a.collectives);
+      const double hbm = achievable_bandwidth(p.node.gpu, a.memory_bandwidth_fraction).value;
+      const double unshards = 2.0 * pt.layers_per_stage - 1.0;
+      if (pl.dp_cp.ranks > 1)
+        root_exposed = 2.0 * gathered_e *
+                       ((gathered - root) / pt.layers_per_stage * unshards + 2.0 * root) / hbm;
+      root_exposed += 2.0 * coll(collective_kind::all_gather, root * gathered_e, pl.dp_cp,
+                                 a.collectives) +
+                      coll(collective_kind::reduce_scatter, root * sp.grad_e, pl.dp_cp,
+                           a.collectives);
       gathered -= root;
       local_dense -= root;
       units = pt.layers_per_stage;
@@ -1535,10 +1577,19 @@ constexpr optimizer_times optimizer_step(const training_plan& p, const training_
   // gradient element: the found-inf check of fp16 loss scaling (read), the global-norm clipping
   // (read) and zeroing the gradient buffer for the next step (write) -- Megatron's
   // MixedPrecisionOptimizer.step / DistributedOptimizer.
-  const double opt_bytes = 2.0 * 2.0 * fp32_bytes +
-                           (has_master ? 2.0 * fp32_bytes + fp32_bytes : 0.0) + grad_e + param_e +
-                           (c.dtype == precision::fp16 ? grad_e : 0.0) +
-                           (a.clip_grad_norm ? grad_e : 0.0) + grad_e;
+  double opt_bytes = 2.0 * 2.0 * fp32_bytes +
+                     (has_master ? 2.0 * fp32_bytes + fp32_bytes : 0.0) + grad_e + param_e +
+                     (c.dtype == precision::fp16 ? grad_e : 0.0) +
+                     (a.clip_grad_norm ? grad_e : 0.0) + grad_e;
+  if (sp.titan) {
+    // torchtitan: AdamW with foreach=True (optimizer.fused false by default, torchtitan/
+    // optimizer.py at 9dec370) over FSDP2's fp32 sharded parameters, which are the master copy;
+    // torch.optim's _multi_tensor_adamw runs one pass per foreach op (foreach_adamw_fp32_bytes),
+    // reading the gradient twice (lerp_ into exp_avg, addcmul_ into exp_avg_sq); clipping
+    // (clip_grad_norm_ with foreach) reads every gradient for its norm, then multiplies each by
+    // the clamped coefficient (read, write); zero_grad sets them to None (no pass)
+    opt_bytes = foreach_adamw_fp32_bytes + 2.0 * grad_e + (a.clip_grad_norm ? 3.0 * grad_e : 0.0);
+  }
   optimizer_times r;
   if (c.offload == offload_kind::none) {
     r.optimizer = opt_params * opt_bytes / hbm;
