@@ -504,6 +504,30 @@ constexpr double experts_touched(double experts, double k, double tokens) {
   return experts * (1.0 - (miss > 0.0 ? cpow(miss, tokens) : 0.0));
 }
 
+/// The experts a step touches on one GPU (`groups` of them, `rows` routed rows each, a mean of
+/// `lambda` tokens per expert, each `f` wide): one grouped GEMM each for gate/up and for down
+/// (vLLM's fused_moe, Marlin MoE, DeepGEMM) whose tiles fill the GPU together, as one GEMM whose
+/// output holds every touched expert's columns (the same weight bytes, one launch), at the
+/// grouped kernel's own fraction of the peak where the GPU has one (moe_gemm_fraction; it
+/// includes the dequantisation), else a dense GEMM's. Its rows: the routed rows times the work
+/// each costs in the engine's tiles (moe_row_factor: the padding only where the tile shows).
+constexpr void grouped_expert_gemms(accumulator& gemm, const serving_plan& p, double rows,
+                                    double f, double groups, double lambda) {
+  if (!(groups > 0.0) || !(rows > 0.0)) return;
+  const gpu_spec& gpu = p.node.gpu;
+  const roofline_assumptions& ka = p.assumptions.kernels;
+  const gemm_path x = linear_path(p, true);
+  const double h = p.model.hidden, act = p.assumptions.activation_bytes;
+  const double own = moe_gemm_fraction(x.math, x.dequant, gpu, ka);
+  const bool dq = x.dequant && !(own > 0.0);
+  if (own > 0.0)
+    rows *= moe_row_factor(lambda, p.model.moe.experts_per_token, x.dequant, own,
+                           gemm_fraction(x.math, gpu, ka), ka);
+  const double up = (p.model.ffn_type == ffn_kind::gated ? 2.0 * f : f) * groups;
+  gemm.add(gemm_time(rows, h, up, x.math, x.weight_bytes, act, dq, gpu, ka, own));  // gate, up
+  gemm.add(gemm_time(rows, f, h * groups, x.math, x.weight_bytes, act, dq, gpu, ka, own));
+}
+
 /// One transformer layer's kernels on one GPU for the step: GEMMs, attention, element-wise.
 struct serving_layer_cost {
   accumulator gemm{};
@@ -631,7 +655,7 @@ constexpr serving_layer_cost serving_layer_time(const serving_plan& p, step_work
   }
   const gpu_spec& gpu = p.node.gpu;
   const roofline_assumptions& ka = p.assumptions.kernels;
-  const gemm_path dense_path = linear_path(p, false), expert_path = linear_path(p, true);
+  const gemm_path dense_path = linear_path(p, false);
   const double act = p.assumptions.activation_bytes;
   const double t = p.layout.tp;
   const double tokens = w.prefill_tokens + w.decode_sequences * queries;
@@ -677,23 +701,6 @@ constexpr serving_layer_cost serving_layer_time(const serving_plan& p, step_work
     gemm(rows, h, gated ? 2.0 * f : f, times);  // gate and up (fused)
     gemm(rows, f, h, times);                    // down
   };
-  // The experts a step touches run as one grouped GEMM each for gate/up and for down (vLLM's
-  // fused_moe, Marlin MoE, DeepGEMM): its tiles fill the GPU together, as one GEMM whose output
-  // holds every touched expert's columns (the same weight bytes, one launch), at the grouped
-  // kernel's own fraction of the peak where the GPU has one (moe_gemm_fraction; it includes the
-  // dequantisation), else a dense GEMM's. Its rows: the routed rows times the work each costs
-  // in the engine's tiles (moe_row_factor: the padding only where the tile's cost shows).
-  auto experts = [&](double rows, double f, double groups, double lambda, double k) {
-    if (!(groups > 0.0) || !(rows > 0.0)) return;
-    const gemm_path& x = expert_path;
-    const double own = moe_gemm_fraction(x.math, x.dequant, gpu, ka);
-    const bool dq = x.dequant && !(own > 0.0);
-    if (own > 0.0)
-      rows *= moe_row_factor(lambda, k, x.dequant, own, gemm_fraction(x.math, gpu, ka), ka);
-    const double up = (gated ? 2.0 * f : f) * groups;
-    c.gemm.add(gemm_time(rows, h, up, x.math, x.weight_bytes, act, dq, gpu, ka, own));  // gate, up
-    c.gemm.add(gemm_time(rows, f, h * groups, x.math, x.weight_bytes, act, dq, gpu, ka, own));
-  };
   if (moe_layer) {
     const double fe = 1.0 * m.moe.expert_ffn / serving_expert_tp(p);
     const double e = m.moe.experts, k = m.moe.experts_per_token;
@@ -704,7 +711,8 @@ constexpr serving_layer_cost serving_layer_time(const serving_plan& p, step_work
     const double ep = serving_ep(p);
     double local = touched / ep;
     if (ep > 1.0 && touched > 0.0 && local < 1.0) local = 1.0;
-    if (touched > 0.0) experts(tokens * k / touched, fe, local, tokens * k / e, k);
+    if (touched > 0.0)
+      grouped_expert_gemms(c.gemm, p, tokens * k / touched, fe, local, tokens * k / e);
     const int fs = m.moe.shared_expert_ffn > 0 ? m.moe.shared_expert_ffn : m.moe.expert_ffn;
     if (m.moe.shared_experts > 0) ffn(tokens, m.moe.shared_experts * fs / t, 1.0);
     // router: replicated, 16-bit
