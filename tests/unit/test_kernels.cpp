@@ -346,8 +346,8 @@ TEST_CASE("kernels: a grouped MoE kernel's tiles cost work where the engines' ke
   const gpu_spec& h100 = catalog::h100_sxm;
   const double s = a.gemm_sustained_fraction;
   // Triton fused_moe at fp8: the padding rows are masked out of the loads and the MMA has
-  // 0.709 / 0.106 to spare: no padding shows from a fifth of a 64-row tile up (vLLM PR #24700's
-  // timings grow with the routed tokens alone); below, a mostly empty tile's MMA does
+  // 0.709 / 0.106 to spare: no padding shows from a fifth of a 64-row tile up; below, a mostly
+  // empty tile's MMA does
   const double fp8 = moe_gemm_fraction(precision::fp8, false, h100, a);
   const double fp8_dense = gemm_fraction(precision::fp8, h100, a);
   CHECK(moe_row_factor(1.0, 8.0, false, fp8, fp8_dense, a) ==

@@ -463,12 +463,13 @@ constexpr int moe_block(double tokens, double experts_per_token, bool dequant,
 ///  - Dequantising kernels (Marlin MoE, `dequant`) are bound by the instructions that unpack,
 ///    scale and multiply each tile (sgl-project/sglang PR #38884): the padded rows, at the
 ///    grouped fraction (measured with the padding taken out).
-///  - The others (Triton fused_moe, DeepGEMM) read only the routed rows (the padding rows are
-///    masked out of the loads) and run the whole tile on the tensor cores: the padded rows at
-///    the dense fraction `dense` bound the time from below, the routed rows at `grouped`
-///    otherwise. vLLM's fused_moe timings grow with the routed rows alone where the tiles per
-///    expert jump (Qwen3-30B-A3B fp8, H100, vLLM PR #24700: 1024 to 4096 tokens, 64 to 256
-///    tokens per expert on 128-row tiles, +184 to +191 us per 512 tokens).
+///  - The others (Triton fused_moe, DeepGEMM) load only the routed rows: vLLM's fused_moe_kernel
+///    loads each tile's activations under its token mask (padding rows read nothing) and runs
+///    the whole tile through tl.dot; DeepGEMM's contiguous layout skips the tiles of padding
+///    (m_indices -1). The padded rows at the dense tensor-core fraction `dense` bound the time
+///    from below, the routed rows at the grouped fraction `grouped` otherwise (the grouped
+///    kernels reach 0.106 to 0.63 of the peak, so the MMA has the padding to spare once an
+///    expert fills a fifth of a tile or so).
 /// 1 with no tokens.
 constexpr double moe_row_factor(double tokens, double experts_per_token, bool dequant,
                                 double grouped, double dense, const roofline_assumptions& a) {
