@@ -86,6 +86,17 @@ TEST_CASE("DP attention: the step's parts", "[serving][dp_attention]") {
   const detail::accumulator e_tp = detail::routed_expert_gemms(tp, w);
   CHECK(e_dp.total.in(units::s) == Approx(e_tp.total.in(units::s)).epsilon(1e-9));
   CHECK(a.gemm_memory > b.gemm_memory);
+  // Behind DeepEP the routed experts run on DeepGEMM's grouped kernel (deepep_moe_fraction_8bit,
+  // 0.603 of the fp8 peak: its README's contiguous-layout rows on an H800), not on the Triton
+  // fused_moe's 0.106 (moe_8bit): the same as setting it, and a prefill step's experts slower
+  // at the Triton figure. A caller's moe_fraction_8bit wins.
+  const step_work prefill{.prefill_tokens = 8 * 8192.0, .prefill_keys = 1000, .prefill_sequences = 32};
+  serving_plan deepgemm = dp, triton = dp;
+  deepgemm.assumptions.kernels.moe_fraction_8bit = dp.assumptions.kernels.deepep_moe_fraction_8bit;
+  triton.assumptions.kernels.moe_fraction_8bit = grouped_moe::h100_sxm_fp8;
+  CHECK(forward_step(deepgemm, prefill).gemm.in(units::s) ==
+        Approx(forward_step(dp, prefill).gemm.in(units::s)).epsilon(1e-12));
+  CHECK(forward_step(triton, prefill).gemm > 1.5 * forward_step(dp, prefill).gemm);
   // A lone prompt is prefilled on the one rank that holds it, at tensor parallelism 1: slower
   // than TP 8 splitting it.
   CHECK(prefill_time(dp, 2000) > prefill_time(tp, 2000));

@@ -3,10 +3,12 @@
 // bandwidth, the launch floor; and the per-GPU efficiencies as data of the GPU.
 #include <gpuplan/catalog.hpp>
 #include <gpuplan/io/json.hpp>
+#include <gpuplan/models/estimates.hpp>
 #include <gpuplan/models/kernels.hpp>
 #include <gpuplan/models/serving.hpp>
 #include <gpuplan/models/training_step.hpp>
 
+#include <cmath>
 #include <string_view>
 
 #include "../catch.hpp"
@@ -251,7 +253,8 @@ TEST_CASE("kernels: the GPU's efficiencies are its data, with a named default") 
   for (const gpu_spec& g : catalog::all_gpus) {
     INFO(g.name.view());
     CHECK_NOTHROW(g.kernels.validate());
-    for (const efficiency_figure* f : {&g.kernels.matmul_16bit, &g.kernels.matmul_8bit, &g.kernels.hbm})
+    for (const efficiency_figure* f : {&g.kernels.matmul_16bit, &g.kernels.matmul_8bit, &g.kernels.hbm,
+                                       &g.kernels.moe_16bit, &g.kernels.moe_8bit, &g.kernels.moe_dequant})
       CHECK(f->known() == !std::string_view(f->source).empty());
   }
 }
@@ -270,6 +273,9 @@ TEST_CASE("kernels: a GPU file carries the efficiencies, old files keep working"
   CHECK(back.kernels.matmul_8bit.fraction == mamf::h200_sxm_fp8);
   CHECK(back.kernels.matmul_8bit.measured);
   CHECK_FALSE(back.kernels.hbm.known());
+  CHECK(back.kernels.moe_dequant.fraction == grouped_moe::h100_sxm_w4a16);  // borrowed, still so
+  CHECK_FALSE(back.kernels.moe_dequant.measured);
+  CHECK(io::gpu_from_json(io::to_json(catalog::h100_sxm), {"g.json", ""}).kernels.moe_8bit.measured);
   // a file without the key (every GPU file before it existed): the named defaults
   nlohmann::json old = io::to_json(catalog::h100_sxm);
   old.erase("kernel_efficiency");
@@ -290,8 +296,127 @@ TEST_CASE("kernels: a GPU file carries the efficiencies, old files keep working"
   CHECK_THROWS_WITH(io::gpu_from_json(old, {"g.json", ""}),
                     Catch::Contains("'kernel_efficiency.matmul_16bit' must be 0 (unknown) or in "
                                     "[0.05, 1]"));
+  old["kernel_efficiency"] = {{"moe_8bit", 0.02}};
+  CHECK_THROWS_WITH(io::gpu_from_json(old, {"g.json", ""}),
+                    Catch::Contains("'kernel_efficiency.moe_8bit' must be 0 (unknown) or in "
+                                    "[0.05, 1]"));
   old["kernel_efficiency"] = {{"matmul_8bit", {{"fraction", -0.1}}}};
   CHECK_THROWS_WITH(io::gpu_from_json(old, {"g.json", ""}),
                     "g.json: key 'kernel_efficiency.matmul_8bit.fraction' must be 0 (unknown) or "
                     "in [0.05, 1] (min_kernel_fraction: under 5% of the peak is a typo)");
+}
+
+TEST_CASE("kernels: a grouped MoE kernel pads each expert's tokens to its tile") {
+  // E[ceil(X / b) x b] for X Poisson: one token routed now and then costs a whole tile
+  CHECK(padded_expert_rows(0.0, 64) == 0.0);
+  CHECK(padded_expert_rows(10.0, 1) == 10.0);  // no tile: no padding
+  // tiny means: P(X > 0) x b = (1 - e^-0.01) x 64
+  CHECK(padded_expert_rows(0.01, 64) == Approx((1.0 - std::exp(-0.01)) * 64.0).epsilon(1e-3));
+  // at 384 tokens per expert (six tiles of 64) the spread costs a seventh tile half the time: 415.1 rows, the figure the W4A16 constant takes out (grouped_moe)
+  CHECK(padded_expert_rows(384.0, 64) == Approx(415.1).epsilon(1e-3));
+  CHECK(padded_expert_rows(256.0, 64) == Approx(286.9).epsilon(1e-3));
+  // past b^2 the remainder is uniform: the mean plus (b - 1) / 2, continuous with the sum
+  CHECK(padded_expert_rows(4096.0, 64) == 4096.0 + 31.5);
+  CHECK(padded_expert_rows(4095.0, 64) == Approx(4095.0 + 31.5).epsilon(1e-3));
+  // the padding never removes rows and never adds more than a tile
+  for (double t : {0.5, 3.0, 17.0, 63.0, 64.0, 65.0, 500.0, 3000.0}) {
+    INFO(t);
+    CHECK(padded_expert_rows(t, 64) >= t);
+    CHECK(padded_expert_rows(t, 64) <= t + 64.0);
+  }
+  // the tile: the Triton fused_moe's default, 16 while the tokens are no more than the experts
+  // (mean per expert <= top-k), else 64 (get_default_config); Marlin's, the smallest of 8 x 2^i
+  // up to 64 that the tokens fill to under 0.9 (fused_marlin_moe)
+  const roofline_assumptions a{};
+  CHECK(moe_block(2.0, 8.0, false, a) == 16);
+  CHECK(moe_block(8.0, 8.0, false, a) == 16);
+  CHECK(moe_block(9.0, 8.0, false, a) == 64);
+  CHECK(moe_block(2.0, 8.0, true, a) == 8);
+  CHECK(moe_block(7.0, 8.0, true, a) == 8);
+  CHECK(moe_block(7.3, 8.0, true, a) == 16);
+  CHECK(moe_block(20.0, 8.0, true, a) == 32);
+  CHECK(moe_block(256.0, 8.0, true, a) == 64);
+  roofline_assumptions bad{};
+  bad.moe_block_rows = 8;  // below the 16-row least tile
+  CHECK_THROWS_WITH(bad.validate(), Catch::Contains("moe_block_rows"));
+}
+
+TEST_CASE("kernels: a grouped MoE kernel's tiles cost work where the engines' kernels show it") {
+  const roofline_assumptions a{};
+  const gpu_spec& h100 = catalog::h100_sxm;
+  const double s = a.gemm_sustained_fraction;
+  // Triton fused_moe at fp8: the padding rows are masked out of the loads and the MMA has
+  // 0.709 / 0.106 to spare: no padding shows from a fifth of a 64-row tile up; below, a mostly
+  // empty tile's MMA does
+  const double fp8 = moe_gemm_fraction(precision::fp8, false, h100, a);
+  const double fp8_dense = gemm_fraction(precision::fp8, h100, a);
+  CHECK(moe_row_factor(1.0, 8.0, false, fp8, fp8_dense, a) ==
+        Approx(padded_expert_rows(1.0, 16) * fp8 / fp8_dense));
+  for (double t : {12.0, 20.0, 64.0, 65.0, 256.0, 3000.0}) {
+    INFO(t);
+    CHECK(moe_row_factor(t, 8.0, false, fp8, fp8_dense, a) == 1.0);
+  }
+  // bf16 (0.630 of a dense 0.803): a mostly empty tile shows, its padded rows at the dense rate
+  const double bf16 = grouped_moe::h100_sxm_bf16 * s, bf16_dense = mamf::h100_sxm_bf16 * s;
+  CHECK(moe_row_factor(20.0, 8.0, false, bf16, bf16_dense, a) ==
+        Approx(padded_expert_rows(20.0, 64) / 20.0 * bf16 / bf16_dense));
+  CHECK(moe_row_factor(384.0, 8.0, false, bf16, bf16_dense, a) == 1.0);
+  // Marlin MoE: the padded rows (at the figure's own point, 384 tokens per expert, 415.1 / 384)
+  const double dq = grouped_moe::h100_sxm_w4a16 * s;
+  CHECK(moe_row_factor(384.0, 6.0, true, dq, 0.0, a) == Approx(415.1 / 384.0).epsilon(1e-3));
+  CHECK(moe_row_factor(0.01, 8.0, true, dq, 0.0, a) ==
+        Approx(padded_expert_rows(0.01, 8) / 0.01));
+  roofline_assumptions bad{};
+  bad.deepep_moe_fraction_8bit = 0.0;
+  CHECK_THROWS_WITH(bad.validate(), Catch::Contains("deepep_moe_fraction_8bit"));
+  // DeepGEMM's contiguous-layout grouped GEMMs on an H800 (README): 1297, 1099, 1288, 1093 of 1979
+  CHECK(a.deepep_moe_fraction_8bit == Approx(0.6035).epsilon(1e-3));
+}
+
+TEST_CASE("kernels: grouped MoE GEMMs run at the engines' measured kernel rates") {
+  const gpu_spec& h100 = catalog::h100_sxm;
+  const roofline_assumptions a{};
+  // the published kernel benchmarks (specs/kernel_efficiency.hpp), under the sustained factor
+  CHECK(h100.kernels.moe_16bit.fraction == Approx(0.630).epsilon(1e-3));
+  CHECK(h100.kernels.moe_8bit.fraction == Approx(0.106).epsilon(1e-2));
+  CHECK(h100.kernels.moe_dequant.fraction == Approx(0.319).epsilon(1e-2));
+  CHECK(moe_gemm_fraction(precision::bf16, false, h100, a) == Approx(0.630 * 0.87).epsilon(1e-3));
+  CHECK(moe_gemm_fraction(precision::fp8, false, h100, a) ==
+        Approx(grouped_moe::h100_sxm_fp8 * 0.87));
+  CHECK(moe_gemm_fraction(precision::bf16, true, h100, a) ==
+        Approx(grouped_moe::h100_sxm_w4a16 * 0.87));
+  // fp4 math has no figure; a GPU without one neither: the dense GEMM's rules apply (0)
+  CHECK(moe_gemm_fraction(precision::fp4, false, catalog::b200, a) == 0.0);
+  CHECK(moe_gemm_fraction(precision::bf16, false, catalog::a100_sxm_80gb, a) == 0.0);
+  // the GH100 siblings borrow the H100 SXM's, as estimates; the H20 (tensor rates cut) does not
+  CHECK(catalog::h200_sxm.kernels.moe_8bit.fraction == h100.kernels.moe_8bit.fraction);
+  CHECK_FALSE(catalog::h200_sxm.kernels.moe_8bit.measured);
+  CHECK_FALSE(catalog::h20.kernels.moe_8bit.known());
+  // the one override rule: a set assumption wins on every GPU
+  roofline_assumptions mine{};
+  mine.moe_fraction_8bit = 0.5;
+  CHECK(moe_gemm_fraction(precision::fp8, false, h100, mine) == Approx(0.5 * 0.87));
+  CHECK(moe_gemm_fraction(precision::fp8, false, catalog::a100_sxm_80gb, mine) ==
+        Approx(0.5 * 0.87));
+  mine.moe_fraction_8bit = 0.01;  // a percent written as a fraction
+  CHECK_THROWS_WITH(mine.validate(), Catch::Contains("moe_fraction_8bit"));
+  // a borrowed figure is reported as an estimate, by the name that replaces it
+  auto notes_for = [](const gpu_spec& g, const roofline_assumptions& k) {
+    const transformer_spec& m = catalog::deepseek_r1;
+    serving_plan p{.model = m,
+                   .node = single_gpu_node(g),
+                   .layout = {.tp = 8},
+                   .config = checkpoint_weights(m, {}),
+                   .compute_dtype = checkpoint_compute_dtype(m, g)};
+    p.assumptions.kernels = k;
+    int moe = 0;
+    for (const estimate_note& n : serving_estimates(p))
+      moe += std::string_view(n.field) == "serving.kernels.moe_fraction_8bit" ? 1 : 0;
+    return moe;
+  };
+  CHECK(notes_for(catalog::h200_sxm, a) == 1);
+  CHECK(notes_for(catalog::h100_sxm, a) == 0);  // measured on this GPU
+  roofline_assumptions set{};
+  set.moe_fraction_8bit = 0.3;
+  CHECK(notes_for(catalog::h200_sxm, set) == 0);  // the caller's figure
 }

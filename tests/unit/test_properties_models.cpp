@@ -262,15 +262,37 @@ TEST_CASE("serving: throughput never falls as concurrency rises to the KV cap, a
   // deployment's output tokens/s must not fall while the KV cache holds the sequences; past the
   // cap the engine holds no more, so throughput stays at the cap's and the point says
   // kv_limited. Guards a step time that grows faster than the batch, and a cap not applied.
+  //
+  // One residual, which the real kernels have too: weights that the kernel dequantises (int4:
+  // Marlin, Marlin MoE) are unpacked and multiplied in whole tiles of rows, so the work per
+  // token of that part jumps where a tile fills and the next begins (dense: dequant_tile_rows,
+  // one tile for 64 rows, two for 65; MoE: moe_row_factor, each expert's Poisson tokens padded
+  // to fused_marlin_moe's tile, 8 to 64 rows by its 0.9 rule). Every other part's time per token
+  // never rises with the batch, so the step's time per token rises at most as much as that
+  // part's: x 128 / 65 (1.97) for the dense unpacking (64 -> 65 rows), x 1.63 for Marlin MoE's
+  // (the largest rise of moe_row_factor between two loads, 26.6 -> 28.9 tokens per expert where
+  // the tile goes from 32 to 64 rows; scanned at 0.5% steps from 0.02 to 4200). So for int4
+  // weights throughput may fall, never to under 65 / 128 of the point before; the falls
+  // RapidCheck reports over seeds 1-16 (the strict check on every plan) are all int4 plans and at
+  // most 3.8% (H100, MoE; the dense unpacking alone, on main before the grouped kernels, 2.7%).
+  // Every other plan: never falls (1e-9).
   CHECK(check_with(100, "throughput", [] {
     serving_plan p = random_serving_plan();
     p.batching = batching_mode::continuous;
     const int cap = kv_capacity_sequences(p);
     RC_PRE(cap >= 1);
     const serving_curve c = throughput_latency_curve(p, 12);
-    for (int i = 1; i < c.size(); ++i)
+    const bool per_tile_unpacking = p.config.weight_dtype == precision::int4;
+    const double fall = per_tile_unpacking ? 1.0 - 65.0 / 128.0 : 1e-9;
+    RC_LOG() << p.model.name.view() << ", MoE " << p.model.is_moe() << ", int4 "
+             << per_tile_unpacking << ", " << p.node.gpu.name.view() << " tp " << p.layout.tp
+             << "\n";
+    for (int i = 1; i < c.size(); ++i) {
+      RC_LOG() << c.at(i).concurrency << ": " << c.at(i).output_tokens_per_s.value << " after "
+               << c.at(i - 1).output_tokens_per_s.value << "\n";
       RC_ASSERT(c.at(i).output_tokens_per_s.value >=
-                c.at(i - 1).output_tokens_per_s.value * (1.0 - 1e-9));
+                c.at(i - 1).output_tokens_per_s.value * (1.0 - fall));
+    }
     p.concurrency = cap;
     const serving_point at_cap = serve(p);
     p.concurrency = cap + *rc::gen::inRange(1, 1000);

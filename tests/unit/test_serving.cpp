@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <tuple>
 #include <vector>
 
 using namespace gpuplan;
@@ -902,6 +903,112 @@ TEST_CASE("DeepSeek-R1 on 8 H200: MLA, 256 experts, fp8 blocks", "[serving][accu
   CHECK(tokens_per_s < 1.1 * 8 * 45.0);
 }
 
+TEST_CASE("Prefill-heavy MoE serving: the experts at the engines' grouped-kernel rates",
+          "[serving][accuracy][2026][moe]") {
+  // GPUStack performance lab, `vllm bench serve --dataset-name random` with all prompts sent at
+  // once (500 prompts of 2000 / 100 and 4000 / 200 tokens, 100 of 32000 / 100): total tokens/s
+  // (prompt + output) of the deployment, each run's "Total Token throughput (tok/s)". Steps
+  // carry 8192 prompt tokens (vLLM's default max_num_batched_tokens), so the expert GEMMs set
+  // the pace: 256 tokens per expert and step for all three models. Before the grouped-kernel
+  // figures (specs/kernel_efficiency.hpp grouped_moe) the model ran the experts as one dense
+  // GEMM at cuBLAS's MAMF: gpt-oss-120b +179%, DeepSeek-R1 +121% at 2000 / 100.
+  struct run {
+    const char* name;
+    int in, out, prompts;
+    double measured;  // total tok/s
+  };
+  auto total = [](serving_plan p, const run& r) {
+    p.mix = request_mix::fixed(r.in, r.out);
+    p.concurrency = r.prompts;
+    return serve(p).requests_per_s.value * (r.in + r.out);
+  };
+  auto plan = [](const transformer_spec& m, const gpu_spec& g, const node_spec& n, int tp) {
+    return serving_plan{.model = m,
+                        .node = n,
+                        .layout = {.tp = tp},
+                        .config = checkpoint_weights(m, {.max_model_len = 32768}),
+                        .compute_dtype = checkpoint_compute_dtype(m, g)};
+  };
+  SECTION("DeepSeek-R1-0528 on 8 H200, vLLM v0.11.0 TP 8, fp8 blocks (performance-lab/deepseek-r1/h200)") {
+    // the experts through the Triton fused_moe at fp8 (moe_8bit: 210 TFLOP/s on an H100, from
+    // Qwen3-30B-A3B's kernel benchmark), the tile's padding rows masked out of its loads
+    // (moe_row_factor). Tolerance 15% (the fp8 figure is per-tensor scaled; DeepSeek's weights
+    // carry 128 x 128 block scales). The 32000 / 100 run (one 8192-token chunk after another) is
+    // checked here; the 2000 / 100 and 4000 / 200 runs of the same page are 17-19% fast and are
+    // checked in the next case, which may fail (docs/validation.md).
+    const serving_plan p = plan(cat::deepseek_r1, cat::h200_sxm, cat::hgx_h200, 8);
+    const run r{"32000/100", 32000, 100, 100, 15514.57};
+    const double e = err(total(p, r), r.measured);
+    WARN("DeepSeek-R1 8xH200 " << r.name << ": total tok/s " << 100 * e << "%");
+    CHECK(std::fabs(e) < 0.15);
+  }
+  SECTION("Qwen3-235B-A22B (bf16) on 8 H100, vLLM v0.11.0 TP 8 (performance-lab/qwen3-235b-a22b/h100)") {
+    // Used to derive nothing: bf16 experts (moe_16bit, from Mixtral's kernel benchmark), 128
+    // experts of 1536 split 8 ways. Tolerance 15% at 4000 / 200 and 32000 / 100. At 2000 / 100
+    // the model is 36% fast (23,858.69 measured; before this change +39%): the residual of the
+    // 2000 / 100 runs, which all three models share (decode steps between the prefills), is
+    // bounded at 40%.
+    const serving_plan p = plan(cat::qwen3_235b_a22b, cat::h100_sxm, cat::dgx_h100, 8);
+    for (const run& r : {run{"4000/200", 4000, 200, 500, 21113.53},
+                         run{"32000/100", 32000, 100, 100, 22657.51}}) {
+      const double e = err(total(p, r), r.measured);
+      WARN("Qwen3-235B-A22B 8xH100 " << r.name << ": total tok/s " << 100 * e << "%");
+      CHECK(std::fabs(e) < 0.15);
+    }
+    const double e = err(total(p, {"2000/100", 2000, 100, 500, 23858.69}), 23858.69);
+    WARN("Qwen3-235B-A22B 8xH100 2000/100: total tok/s " << 100 * e << "%");
+    CHECK(e > 0.0);
+    CHECK(e < 0.40);
+  }
+  SECTION("gpt-oss-120b on 1 H100, vLLM v0.10.2, MXFP4 experts (performance-lab/gpt-oss-120b/h100)") {
+    // W4A16 experts at Marlin MoE's measured rate (moe_dequant: 254 TFLOP/s in a 2026 SGLang
+    // server, sgl-project/sglang PR #38884). vLLM v0.10.2's MXFP4 MoE on Hopper runs slower
+    // still: the model stays 27-62% fast (before this change 2.8x at 2000 / 100). Checked as a
+    // bracket: above the measurement (the kernel figure is a later, faster kernel's) and below
+    // 1.7 x it; the residual is in docs/validation.md.
+    const serving_plan p = plan(cat::gpt_oss_120b, cat::h100_sxm, single_gpu_node(cat::h100_sxm), 1);
+    for (const run& r : {run{"2000/100", 2000, 100, 500, 14385.69},
+                         run{"4000/200", 4000, 200, 500, 14247.47},
+                         run{"32000/100", 32000, 100, 100, 16136.57}}) {
+      const double e = err(total(p, r), r.measured);
+      WARN("gpt-oss-120b 1xH100 " << r.name << ": total tok/s " << 100 * e << "%");
+      CHECK(e > 0.0);
+      CHECK(e < 0.70);
+    }
+  }
+}
+
+TEST_CASE("Prefill-heavy DeepSeek-R1 on 8 H200 at 2000 / 100 and 4000 / 200: a known residual",
+          "[serving][accuracy][2026][moe][!mayfail]") {
+  // GPUStack performance lab (performance-lab/deepseek-r1/h200, vLLM v0.11.0 TP 8), total
+  // tok/s 17,690.89 at 2000 / 100 and 15,808.55 at 4000 / 200, 500 prompts sent at once. The
+  // model is +17.0% and +18.6% (before the grouped-kernel figures +121%), over the 15% the other
+  // prefill-heavy runs meet. Branch h-moe met it (+7.4%) by charging every expert's padding rows
+  // at the grouped kernel's rate, which made serving throughput a sawtooth in the concurrency
+  // (the property test failed); with the padding masked, as the kernels load it, the residual
+  // shows. It follows the pattern of the other models' 2000 / 100 runs (Qwen3-235B +36% against
+  // +6% and +10% at 4000 / 200 and 32000 / 100; gpt-oss +62% against +27%): DeepSeek's 32000 /
+  // 100 run, with the fewest decode steps between its prefills, is +4.2% (checked above). Not
+  // explained yet; also untested: vLLM v0.11.0 ran DeepSeek's block-fp8 MoE on DeepGEMM at TP 8
+  // (vllm-project/vllm PR #29346 switched TP 8 back to the Triton kernel as the faster), a
+  // kernel and shape (N 256 per rank) no figure here measures. Kept failing-visible
+  // ([!mayfail]) at the same 15% rather than widened.
+  const transformer_spec& m = cat::deepseek_r1;
+  serving_plan p{.model = m,
+                 .node = cat::hgx_h200,
+                 .layout = {.tp = 8},
+                 .config = checkpoint_weights(m, {.max_model_len = 32768}),
+                 .compute_dtype = checkpoint_compute_dtype(m, cat::h200_sxm)};
+  for (const auto& [in, out, measured] : {std::tuple{2000, 100, 17690.89},
+                                          std::tuple{4000, 200, 15808.55}}) {
+    p.mix = request_mix::fixed(in, out);
+    p.concurrency = 500;
+    const double e = err(serve(p).requests_per_s.value * (in + out), measured);
+    WARN("DeepSeek-R1 8xH200 " << in << "/" << out << ": total tok/s " << 100 * e << "%");
+    CHECK(std::fabs(e) < 0.15);
+  }
+}
+
 TEST_CASE("Gemma 2 27B: the sliding-window layers' smaller cache admits more sequences",
           "[serving][accuracy][2026][window]") {
   // vLLM PR #11938 (V1 hybrid allocator), on an H100: `benchmark_throughput.py --model
@@ -935,8 +1042,10 @@ TEST_CASE("Speculative decoding with DeepSeek-V3's MTP module", "[serving][specu
   // significantly improved decoding speed, delivering 1.8 times TPS (Tokens Per Second)". The
   // conditions are not given beyond DeepSeek's deployment, which decodes large batches per GPU
   // (Sec. 3.4.2). The gain depends on the batch: the verified second token touches more
-  // experts, and the draft adds one layer and the head; on 8 H200 the model gives 1.44x to
-  // 1.70x over concurrencies 1 to 256. At a large batch (64 sequences per replica) the ratio of
+  // experts, and the draft adds one layer and the head; on 8 H200 the model gives 1.73x at
+  // concurrency 1, 1.64x at 64 and 1.34x at 256 (acceptance 0.85: at 256 the verified tokens
+  // make the experts compute-bound at vLLM's fp8 fused_moe rate, kernels.moe_8bit; DeepSeek's
+  // own deployment runs DeepGEMM). At a large batch (64 sequences per replica) the ratio of
   // output tokens per second with one draft token at acceptance 0.85 to 0.90 is checked
   // against 1.8 (10%), and never above 1 + a.
   auto run = [](speculative_decoding s) {

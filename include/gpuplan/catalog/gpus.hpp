@@ -10,8 +10,8 @@
 //    (nvidia-smi "Total" / cudaMemGetInfo total, in MiB) with its source; zero where unknown.
 //  - Memory bandwidth uses decimal units as the datasheets do (2,039 GB/s = 2.039e12 B/s).
 //  - GPU-to-GPU links: datasheets quote the bidirectional total; link_spec stores per direction.
-//  - Kernel efficiencies (gpu_spec::kernels): the published MAMF and HBM-copy measurements of
-//    specs/kernel_efficiency.hpp, marked measured on the GPU they were measured on and borrowed
+//  - Kernel efficiencies (gpu_spec::kernels): the published MAMF, HBM-copy and grouped-MoE kernel
+//    measurements of specs/kernel_efficiency.hpp, marked measured on the GPU they were measured on and borrowed
 //    on its siblings; GPUs no measurement covers (Ada, Turing, Volta, CDNA2) leave them zero and
 //    the models use their named defaults (models/kernels.hpp).
 //
@@ -334,6 +334,9 @@ inline constexpr gpu_spec h100_sxm{
             .matmul_16bit = efficiency_figure::of_this_gpu(mamf::h100_sxm_bf16, "bf16 MAMF of the H100 SXM"),
             .matmul_8bit = efficiency_figure::of_this_gpu(mamf::h100_sxm_fp8, "fp8 MAMF of the H100 SXM"),
             .hbm = efficiency_figure::of_this_gpu(h100_sxm_hbm_copy_fraction, "streaming copies on the H100 SXM"),
+            .moe_16bit = efficiency_figure::of_this_gpu(grouped_moe::h100_sxm_bf16, "vLLM fused_moe bf16 on the H100 SXM"),
+            .moe_8bit = efficiency_figure::of_this_gpu(grouped_moe::h100_sxm_fp8, "vLLM fused_moe fp8 on the H100 SXM"),
+            .moe_dequant = efficiency_figure::of_this_gpu(grouped_moe::h100_sxm_w4a16, "Marlin MoE W4A16 on the H100 SXM"),
         },
 };
 
@@ -371,6 +374,9 @@ inline constexpr gpu_spec h100_pcie{
         {
             .matmul_16bit = efficiency_figure::borrowed(mamf::h100_sxm_bf16, "bf16 MAMF of the H100 SXM"),
             .matmul_8bit = efficiency_figure::borrowed(mamf::h100_sxm_fp8, "fp8 MAMF of the H100 SXM"),
+            .moe_16bit = efficiency_figure::borrowed(grouped_moe::h100_sxm_bf16, "vLLM fused_moe bf16 on the H100 SXM"),
+            .moe_8bit = efficiency_figure::borrowed(grouped_moe::h100_sxm_fp8, "vLLM fused_moe fp8 on the H100 SXM"),
+            .moe_dequant = efficiency_figure::borrowed(grouped_moe::h100_sxm_w4a16, "Marlin MoE W4A16 on the H100 SXM"),
         },
 };
 
@@ -409,6 +415,9 @@ inline constexpr gpu_spec h100_nvl{
         {
             .matmul_16bit = efficiency_figure::borrowed(mamf::h100_sxm_bf16, "bf16 MAMF of the H100 SXM"),
             .matmul_8bit = efficiency_figure::borrowed(mamf::h100_sxm_fp8, "fp8 MAMF of the H100 SXM"),
+            .moe_16bit = efficiency_figure::borrowed(grouped_moe::h100_sxm_bf16, "vLLM fused_moe bf16 on the H100 SXM"),
+            .moe_8bit = efficiency_figure::borrowed(grouped_moe::h100_sxm_fp8, "vLLM fused_moe fp8 on the H100 SXM"),
+            .moe_dequant = efficiency_figure::borrowed(grouped_moe::h100_sxm_w4a16, "Marlin MoE W4A16 on the H100 SXM"),
         },
 };
 
@@ -445,6 +454,9 @@ inline constexpr gpu_spec h200_sxm{
         {
             .matmul_16bit = efficiency_figure::borrowed(mamf::h100_sxm_bf16, "bf16 MAMF of the H100 SXM"),
             .matmul_8bit = efficiency_figure::of_this_gpu(mamf::h200_sxm_fp8, "fp8 MAMF of the H200 SXM"),
+            .moe_16bit = efficiency_figure::borrowed(grouped_moe::h100_sxm_bf16, "vLLM fused_moe bf16 on the H100 SXM"),
+            .moe_8bit = efficiency_figure::borrowed(grouped_moe::h100_sxm_fp8, "vLLM fused_moe fp8 on the H100 SXM"),
+            .moe_dequant = efficiency_figure::borrowed(grouped_moe::h100_sxm_w4a16, "Marlin MoE W4A16 on the H100 SXM"),
         },
 };
 
@@ -482,6 +494,9 @@ inline constexpr gpu_spec h200_nvl{
         {
             .matmul_16bit = efficiency_figure::borrowed(mamf::h100_sxm_bf16, "bf16 MAMF of the H100 SXM"),
             .matmul_8bit = efficiency_figure::borrowed(mamf::h200_sxm_fp8, "fp8 MAMF of the H200 SXM"),
+            .moe_16bit = efficiency_figure::borrowed(grouped_moe::h100_sxm_bf16, "vLLM fused_moe bf16 on the H100 SXM"),
+            .moe_8bit = efficiency_figure::borrowed(grouped_moe::h100_sxm_fp8, "vLLM fused_moe fp8 on the H100 SXM"),
+            .moe_dequant = efficiency_figure::borrowed(grouped_moe::h100_sxm_w4a16, "Marlin MoE W4A16 on the H100 SXM"),
         },
 };
 
@@ -519,6 +534,9 @@ inline constexpr gpu_spec h800_sxm{
         {
             .matmul_16bit = efficiency_figure::borrowed(mamf::h100_sxm_bf16, "bf16 MAMF of the H100 SXM"),
             .matmul_8bit = efficiency_figure::borrowed(mamf::h100_sxm_fp8, "fp8 MAMF of the H100 SXM"),
+            .moe_16bit = efficiency_figure::borrowed(grouped_moe::h100_sxm_bf16, "vLLM fused_moe bf16 on the H100 SXM"),
+            .moe_8bit = efficiency_figure::borrowed(grouped_moe::h100_sxm_fp8, "vLLM fused_moe fp8 on the H100 SXM"),
+            .moe_dequant = efficiency_figure::borrowed(grouped_moe::h100_sxm_w4a16, "Marlin MoE W4A16 on the H100 SXM"),
         },
 };
 

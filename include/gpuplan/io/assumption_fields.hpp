@@ -295,6 +295,7 @@ constexpr void visit_fields(serving_assumptions& s, V&& v) {
     "The fabrics' achievable rates and latencies (specs/network.hpp network_assumptions).");
 }
 
+// Over 100 lines, on purpose: generated, one call per field of the struct.
 template <class V>
 constexpr void visit_fields(roofline_assumptions& s, V&& v) {
   v("gemm_fraction_16bit", s.gemm_fraction_16bit,
@@ -357,6 +358,44 @@ constexpr void visit_fields(roofline_assumptions& s, V&& v) {
           "and up to 4 such tiles per thread block (64 rows): the weights are dequantised again "
           "for every 64 rows of a large batch, which is why its speed-up fades above batch 32-64 "
           "(MARLIN, arXiv:2408.11743, figs. 1 and 9).");
+  v("moe_fraction_16bit", s.moe_fraction_16bit,
+    "Fraction of the dense 16-bit tensor peak the engine's grouped MoE kernel reaches for "
+          "bf16 / fp16 experts. 0: the GPU's own figure (gpu_spec::kernels.moe_16bit: H100 SXM "
+          "0.630, vLLM's Triton fused_moe, specs/kernel_efficiency.hpp grouped_moe), else the "
+          "GPU's large-GEMM fraction (gemm_fraction_16bit), as for a dense GEMM. Runs at "
+          "gemm_sustained_fraction too.");
+  v("moe_fraction_8bit", s.moe_fraction_8bit,
+    "The same for fp8 experts (W8A8), of the fp8 peak. 0: the GPU's own figure "
+          "(gpu_spec::kernels.moe_8bit: H100 SXM 0.106, vLLM's Triton fused_moe at fp8), else its "
+          "large-GEMM fraction (gemm_fraction_8bit).");
+  v("moe_fraction_dequant", s.moe_fraction_dequant,
+    "The same for experts whose weights the kernel dequantises (W4A16, W8A16: Marlin MoE), "
+          "of the 16-bit peak, the dequantisation included. 0: the GPU's own figure "
+          "(gpu_spec::kernels.moe_dequant: H100 SXM 0.319, Marlin MoE with MXFP4 weights), else "
+          "the large-GEMM fraction with the dequantisation on the vector units "
+          "(dequant_ops_per_weight).");
+  v("deepep_moe_fraction_8bit", s.deepep_moe_fraction_8bit,
+    "The fp8 grouped kernel's fraction of the fp8 peak behind DeepEP's dispatch (SGLang's "
+          "data-parallel attention with wide expert parallelism runs DeepGEMM's grouped GEMMs, not "
+          "the Triton fused_moe of moe_8bit), where moe_fraction_8bit is not set. DeepGEMM's "
+          "README, \"Grouped GEMMs for MoE models (contiguous layout)\" on an H800 SXM5 (NVCC "
+          "12.8): 1297, 1099, 1288 and 1093 TFLOPS for 4 x 8192 and 8 x 4096 rows (N 4096 K 7168, "
+          "N 7168 K 2048); their mean 1194 over the H800's dense fp8 peak 1979: 0.603. Runs at "
+          "gemm_sustained_fraction too.");
+  v("moe_block_rows", s.moe_block_rows,
+    "Largest rows of one tile of a grouped MoE kernel: each expert's tokens are padded up to "
+          "a multiple of its tile (vLLM's moe_align_block_size), so an expert with 65 tokens takes "
+          "two 64-row tiles. vLLM's fused_moe takes BLOCK_SIZE_M 64 for more tokens than experts "
+          "and for fp8 block scales (get_default_config); its Marlin MoE at most 64 (fused_moe.py, "
+          "v0.10 to v0.11); DeepGEMM's contiguous layout aligns to 128. 64.");
+  v("moe_min_block_rows", s.moe_min_block_rows,
+    "Smallest tile rows of the Triton fused_moe, which it takes while the step's tokens are "
+          "no more than the experts (get_default_config: BLOCK_SIZE_M 16 for M <= E, else 64; the "
+          "least M of Triton's tl.dot). 16.");
+  v("moe_dequant_min_block_rows", s.moe_dequant_min_block_rows,
+    "Smallest tile rows of a kernel that dequantises its weights (Marlin MoE): it takes the "
+          "smallest of 8, 16, 32, 64 (8 x 2^i, at most moe_block_rows) that the mean tokens per "
+          "expert fill to under 0.9 (fused_marlin_moe's block_size_m rule, vLLM v0.10 to v0.11). 8.");
   v("kernel_floor", s.kernel_floor,
     "Least time of any kernel (launch, ramp-up, tail), captured in a CUDA graph or issued by "
           "a C++ runtime: kernel_launch_time (4 us).");

@@ -180,7 +180,10 @@ inline nlohmann::json to_json(const gpu_spec& g) {
           {"kernel_efficiency",
            {{"matmul_16bit", detail::figure_json(g.kernels.matmul_16bit)},
             {"matmul_8bit", detail::figure_json(g.kernels.matmul_8bit)},
-            {"hbm", detail::figure_json(g.kernels.hbm)}}}};
+            {"hbm", detail::figure_json(g.kernels.hbm)},
+            {"moe_16bit", detail::figure_json(g.kernels.moe_16bit)},
+            {"moe_8bit", detail::figure_json(g.kernels.moe_8bit)},
+            {"moe_dequant", detail::figure_json(g.kernels.moe_dequant)}}}};
 }
 
 
@@ -453,6 +456,10 @@ inline gpu_spec gpu_from_json(const nlohmann::json& j, const json_source& src) {
     if (has(k, "matmul_16bit")) g.kernels.matmul_16bit = detail::figure_from_json(k, "matmul_16bit", ks);
     if (has(k, "matmul_8bit")) g.kernels.matmul_8bit = detail::figure_from_json(k, "matmul_8bit", ks);
     if (has(k, "hbm")) g.kernels.hbm = detail::figure_from_json(k, "hbm", ks);
+    if (has(k, "moe_16bit")) g.kernels.moe_16bit = detail::figure_from_json(k, "moe_16bit", ks);
+    if (has(k, "moe_8bit")) g.kernels.moe_8bit = detail::figure_from_json(k, "moe_8bit", ks);
+    if (has(k, "moe_dequant"))
+      g.kernels.moe_dequant = detail::figure_from_json(k, "moe_dequant", ks);
   }
   return g;
 }

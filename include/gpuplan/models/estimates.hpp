@@ -122,7 +122,8 @@ inline constexpr const gpu_spec& roofline_measured_gpu = catalog::h100_sxm;
 /// not a measurement of p's GPU: the GEMM fraction of each precision its GEMMs run in (the compute
 /// precision; 16 bits for the output head and the router), the attention fraction away from the
 /// GPU it was measured on, the HBM fraction where the GPU has no measurement of its own; the 4-bit
-/// GEMM fraction whenever fp4 math is used with its default.
+/// GEMM fraction whenever fp4 math is used with its default; an MoE model's grouped-kernel figure
+/// where the GPU borrows it.
 constexpr estimate_notes serving_estimates(const serving_plan& p) {
   const gpu_spec& g = p.gpu();
   estimate_notes n = memory_estimates(g);
@@ -142,6 +143,12 @@ constexpr estimate_notes serving_estimates(const serving_plan& p) {
   };
   gemm(precision::bf16);  // the output head (lm_head_time) and the router
   gemm(p.compute_dtype);
+  if (p.model.is_moe()) {  // the experts' grouped kernel, where its figure is borrowed
+    const detail::gemm_path x = detail::linear_path(p, true);
+    const moe_figure f = moe_kernel_figure(x.math, x.dequant, g, k);
+    if (!(f.assumed > 0.0) && f.own && f.own->known() && !f.own->measured)
+      n.add({estimate_kind::serving_efficiency, g.name, f.own->fraction, f.own->source, f.field});
+  }
   const roofline_assumptions defaults{};
   if (k.attention_fraction == defaults.attention_fraction &&
       g.name.view() != roofline_measured_gpu.name.view())

@@ -213,6 +213,44 @@ struct roofline_assumptions {
   /// arXiv:2408.11743, figs. 1 and 9).
   int dequant_tile_rows = 64;
 
+  // ---- grouped MoE GEMMs (vLLM fused_moe, Marlin MoE, DeepGEMM grouped) ------------------------
+
+  /// Fraction of the dense 16-bit tensor peak the engine's grouped MoE kernel reaches for bf16 /
+  /// fp16 experts. 0: the GPU's own figure (gpu_spec::kernels.moe_16bit: H100 SXM 0.630, vLLM's
+  /// Triton fused_moe, specs/kernel_efficiency.hpp grouped_moe), else the GPU's large-GEMM
+  /// fraction (gemm_fraction_16bit), as for a dense GEMM. Runs at gemm_sustained_fraction too.
+  double moe_fraction_16bit = 0.0;
+  /// The same for fp8 experts (W8A8), of the fp8 peak. 0: the GPU's own figure
+  /// (gpu_spec::kernels.moe_8bit: H100 SXM 0.106, vLLM's Triton fused_moe at fp8), else its
+  /// large-GEMM fraction (gemm_fraction_8bit).
+  double moe_fraction_8bit = 0.0;
+  /// The same for experts whose weights the kernel dequantises (W4A16, W8A16: Marlin MoE), of the
+  /// 16-bit peak, the dequantisation included. 0: the GPU's own figure
+  /// (gpu_spec::kernels.moe_dequant: H100 SXM 0.319, Marlin MoE with MXFP4 weights), else the
+  /// large-GEMM fraction with the dequantisation on the vector units (dequant_ops_per_weight).
+  double moe_fraction_dequant = 0.0;
+  /// The fp8 grouped kernel's fraction of the fp8 peak behind DeepEP's dispatch (SGLang's
+  /// data-parallel attention with wide expert parallelism runs DeepGEMM's grouped GEMMs, not the
+  /// Triton fused_moe of moe_8bit), where moe_fraction_8bit is not set. DeepGEMM's README,
+  /// "Grouped GEMMs for MoE models (contiguous layout)" on an H800 SXM5 (NVCC 12.8): 1297, 1099,
+  /// 1288 and 1093 TFLOPS for 4 x 8192 and 8 x 4096 rows (N 4096 K 7168, N 7168 K 2048); their
+  /// mean 1194 over the H800's dense fp8 peak 1979: 0.603. Runs at gemm_sustained_fraction too.
+  double deepep_moe_fraction_8bit = (1297.0 + 1099.0 + 1288.0 + 1093.0) / 4.0 / 1979.0;
+  /// Largest rows of one tile of a grouped MoE kernel: each expert's tokens are padded up to a
+  /// multiple of its tile (vLLM's moe_align_block_size), so an expert with 65 tokens takes two
+  /// 64-row tiles. vLLM's fused_moe takes BLOCK_SIZE_M 64 for more tokens than experts and for
+  /// fp8 block scales (get_default_config); its Marlin MoE at most 64 (fused_moe.py, v0.10 to
+  /// v0.11); DeepGEMM's contiguous layout aligns to 128. 64.
+  int moe_block_rows = 64;
+  /// Smallest tile rows of the Triton fused_moe, which it takes while the step's tokens are no
+  /// more than the experts (get_default_config: BLOCK_SIZE_M 16 for M <= E, else 64; the least
+  /// M of Triton's tl.dot). 16.
+  int moe_min_block_rows = 16;
+  /// Smallest tile rows of a kernel that dequantises its weights (Marlin MoE): it takes the
+  /// smallest of 8, 16, 32, 64 (8 x 2^i, at most moe_block_rows) that the mean tokens per expert
+  /// fill to under 0.9 (fused_marlin_moe's block_size_m rule, vLLM v0.10 to v0.11). 8.
+  int moe_dequant_min_block_rows = 8;
+
   // ---- fixed costs ------------------------------------------------------------------------------
 
   /// Least time of any kernel (launch, ramp-up, tail), captured in a CUDA graph or issued by a C++
@@ -234,7 +272,13 @@ struct roofline_assumptions {
         {gemm_fraction_4bit, "roofline_assumptions.gemm_fraction_4bit must be 0 (the GPU's own "
                              "figure) or in [0.05, 1] (min_kernel_fraction)"},
         {hbm_fraction, "roofline_assumptions.hbm_fraction must be 0 (the GPU's own figure) or in "
-                       "[0.05, 1] (min_kernel_fraction)"}};
+                       "[0.05, 1] (min_kernel_fraction)"},
+        {moe_fraction_16bit, "roofline_assumptions.moe_fraction_16bit must be 0 (the GPU's own "
+                             "figure) or in [0.05, 1] (min_kernel_fraction)"},
+        {moe_fraction_8bit, "roofline_assumptions.moe_fraction_8bit must be 0 (the GPU's own "
+                            "figure) or in [0.05, 1] (min_kernel_fraction)"},
+        {moe_fraction_dequant, "roofline_assumptions.moe_fraction_dequant must be 0 (the GPU's "
+                               "own figure) or in [0.05, 1] (min_kernel_fraction)"}};
     for (const setting& f : by_gpu)
       detail::check_input(detail::kernel_fraction_or_zero(f.value), f.message, f.value);
     detail::check_input(positive_fraction(gemm_sustained_fraction),
@@ -252,6 +296,16 @@ struct roofline_assumptions {
     detail::check_input(dequant_tile_rows >= 1,
                         "roofline_assumptions.dequant_tile_rows must be at least 1",
                         dequant_tile_rows);
+    detail::check_input(moe_min_block_rows >= 1 && moe_dequant_min_block_rows >= 1 &&
+                            moe_block_rows >= moe_min_block_rows &&
+                            moe_block_rows >= moe_dequant_min_block_rows,
+                        "roofline_assumptions.moe_min_block_rows and moe_dequant_min_block_rows "
+                        "must be at least 1 and moe_block_rows at least both",
+                        moe_min_block_rows, moe_dequant_min_block_rows, moe_block_rows);
+    detail::check_input(detail::kernel_fraction_or_zero(deepep_moe_fraction_8bit) &&
+                            deepep_moe_fraction_8bit > 0.0,
+                        "roofline_assumptions.deepep_moe_fraction_8bit must be in [0.05, 1] "
+                        "(min_kernel_fraction)", deepep_moe_fraction_8bit);
     detail::check_input(detail::finite_nonnegative(kernel_floor.value),
                         "roofline_assumptions.kernel_floor must be finite and not negative");
   }
@@ -321,10 +375,11 @@ constexpr kernel_time roofline(compute_amount flops, compute_rate rate, data_siz
 /// A GEMM of m x k activations by k x n weights, `weight_bytes` per weight element and
 /// `act_bytes` per activation element, with math in `math` precision; `dequant` adds the
 /// unpacking of weight-only quantised weights on the vector units (once per dequant_tile_rows
-/// rows of activations).
+/// rows of activations); `large_fraction` > 0 replaces the large-GEMM fraction (gemm_fraction,
+/// already under sustained load) with a kernel's own (moe_gemm_fraction).
 constexpr kernel_time gemm_time(double m, double k, double n, precision math, double weight_bytes,
                                 double act_bytes, bool dequant, const gpu_spec& gpu,
-                                const roofline_assumptions& a) {
+                                const roofline_assumptions& a, double large_fraction = 0.0) {
   const compute_amount flops = 2.0 * m * k * n * units::FLOP;
   const double w = flops.value;
   // The ramp (tiles too few to fill the SMs, each tile's prologue and epilogue) is a time: at a
@@ -336,7 +391,7 @@ constexpr kernel_time gemm_time(double m, double k, double n, precision math, do
                            ? gpu.peak.tensor(math).value / base.value
                            : 1.0;
   const double size = w / (w + a.gemm_half_work.value * scale);
-  const double fraction = gemm_fraction(math, gpu, a);
+  const double fraction = large_fraction > 0.0 ? large_fraction : gemm_fraction(math, gpu, a);
   const compute_rate rate = fraction * size * gpu.peak.tensor(math);
   const data_size bytes = (k * n * weight_bytes + m * (k + n) * act_bytes) * units::B;
   kernel_time t = roofline(flops, rate, bytes, gpu, a);
@@ -354,6 +409,107 @@ constexpr kernel_time gemm_time(double m, double k, double n, precision math, do
     if (t.total < a.kernel_floor) t.total = a.kernel_floor;
   }
   return t;
+}
+
+/// Expected rows a grouped MoE kernel computes for one expert that receives X tokens, X Poisson
+/// with mean `tokens` (tokens routed at random; the binomial of experts_touched for many tokens
+/// and experts): E[ceil(X / block) x block], an expert with no token costing nothing. From the
+/// distribution's mode outwards until its terms vanish; past block^2 tokens (a spread of at
+/// least a block) the remainder is uniform and the padding its mean, (block - 1) / 2.
+constexpr double padded_expert_rows(double tokens, int block) {
+  if (!(tokens > 0.0)) return 0.0;
+  const double b = block;
+  if (block <= 1) return tokens;
+  if (tokens >= b * b) return tokens + (b - 1.0) / 2.0;
+  auto padded = [b](double x) {
+    const double q = x / b;
+    const double f = static_cast<double>(static_cast<long long>(q));
+    return (f < q ? f + 1.0 : f) * b;
+  };
+  // weights relative to the mode's: p(x + 1) / p(x) = tokens / (x + 1)
+  const double mode = static_cast<double>(static_cast<long long>(tokens));
+  double sum = 0.0, mean = 0.0, w = 1.0;
+  for (double x = mode; x >= 0.0 && w > 1e-16; x -= 1.0) {
+    sum += w;
+    mean += w * padded(x);
+    w *= x / tokens;
+  }
+  w = tokens / (mode + 1.0);
+  for (double x = mode + 1.0; w > 1e-16; x += 1.0) {
+    sum += w;
+    mean += w * padded(x);
+    w *= tokens / (x + 1.0);
+  }
+  return mean / sum;
+}
+
+/// The tile rows of a grouped MoE kernel for a mean of `tokens` tokens per expert, each token
+/// routed to `experts_per_token` experts. A kernel that dequantises (Marlin MoE): the smallest of
+/// moe_dequant_min_block_rows x 2^i, at most moe_block_rows, that the mean fills to under 0.9
+/// (fused_marlin_moe). Else the Triton fused_moe's default: moe_min_block_rows while the step's
+/// tokens are no more than the experts (tokens per expert <= experts_per_token), else
+/// moe_block_rows (get_default_config).
+constexpr int moe_block(double tokens, double experts_per_token, bool dequant,
+                        const roofline_assumptions& a) {
+  if (!dequant) return tokens <= experts_per_token ? a.moe_min_block_rows : a.moe_block_rows;
+  int b = a.moe_dequant_min_block_rows;
+  while (b < a.moe_block_rows && tokens / b >= 0.9)
+    b = b > a.moe_block_rows / 2 ? a.moe_block_rows : 2 * b;  // no overflow past INT_MAX / 2
+  return b;
+}
+
+/// Rows' worth of work a grouped MoE kernel does per routed row, for a mean of `tokens` tokens
+/// per expert (Poisson, padded_expert_rows), timed at the kernel's grouped fraction `grouped`.
+///  - Dequantising kernels (Marlin MoE, `dequant`) are bound by the instructions that unpack,
+///    scale and multiply each tile (sgl-project/sglang PR #38884): the padded rows, at the
+///    grouped fraction (measured with the padding taken out).
+///  - The others (Triton fused_moe, DeepGEMM) load only the routed rows: vLLM's fused_moe_kernel
+///    loads each tile's activations under its token mask (padding rows read nothing) and runs
+///    the whole tile through tl.dot; DeepGEMM's contiguous layout skips the tiles of padding
+///    (m_indices -1). The padded rows at the dense tensor-core fraction `dense` bound the time
+///    from below, the routed rows at the grouped fraction `grouped` otherwise (the grouped
+///    kernels reach 0.106 to 0.63 of the peak, so the MMA has the padding to spare once an
+///    expert fills a fifth of a tile or so).
+/// 1 with no tokens.
+constexpr double moe_row_factor(double tokens, double experts_per_token, bool dequant,
+                                double grouped, double dense, const roofline_assumptions& a) {
+  if (!(tokens > 0.0)) return 1.0;
+  const int b = moe_block(tokens, experts_per_token, dequant, a);
+  const double padded = padded_expert_rows(tokens, b);
+  if (dequant) return padded / tokens;
+  const double mma = dense > 0.0 ? padded / tokens * grouped / dense : 0.0;
+  return mma > 1.0 ? mma : 1.0;
+}
+
+/// The grouped MoE kernel figure for experts multiplied in `math` (`dequant`: weights unpacked in
+/// the kernel): the GPU's own (gpu_spec::kernels.moe_16bit, moe_8bit, moe_dequant; null for fp4
+/// math, which has none), the assumption that replaces it, and that assumption's `--set` name.
+struct moe_figure {
+  const efficiency_figure* own = nullptr;
+  double assumed = 0.0;
+  const char* field = "";
+};
+constexpr moe_figure moe_kernel_figure(precision math, bool dequant, const gpu_spec& gpu,
+                                       const roofline_assumptions& a) {
+  const kernel_efficiency& k = gpu.kernels;
+  if (dequant)
+    return {&k.moe_dequant, a.moe_fraction_dequant, "serving.kernels.moe_fraction_dequant"};
+  if (gemm_fraction_bits(math) == 8)
+    return {&k.moe_8bit, a.moe_fraction_8bit, "serving.kernels.moe_fraction_8bit"};
+  if (gemm_fraction_bits(math) == 16)
+    return {&k.moe_16bit, a.moe_fraction_16bit, "serving.kernels.moe_fraction_16bit"};
+  return {};
+}
+
+/// The grouped MoE kernel's large-GEMM fraction of the tensor peak, under sustained load, by the
+/// one override rule: the assumption when set, else the GPU's own figure (moe_kernel_figure); 0
+/// where neither is known (the caller then times the experts as dense GEMMs: gemm_fraction and,
+/// for `dequant`, the unpacking on the vector units).
+constexpr double moe_gemm_fraction(precision math, bool dequant, const gpu_spec& gpu,
+                                   const roofline_assumptions& a) {
+  const moe_figure f = moe_kernel_figure(math, dequant, gpu, a);
+  const double own = f.own ? f.own->fraction : 0.0;
+  return (f.assumed > 0.0 ? f.assumed : own) * a.gemm_sustained_fraction;
 }
 
 /// Attention's achievable fraction for a mean of `keys` keys per query.

@@ -444,7 +444,8 @@ struct serving_step {
   duration slowest_stage{};  ///< the longest pipeline stage (compute + its communication)
   duration compute_floor{};  ///< the kernels' compute times summed (the compute floor)
   duration memory_floor{};   ///< the kernels' memory times summed (the bandwidth floor)
-  duration gemm_math{};      ///< the linear layers' math at the large-GEMM fraction
+  duration gemm_math{};      ///< the linear layers' math at the large-GEMM fraction (the
+                             ///< experts' at their grouped kernel's, moe_gemm_fraction)
   duration gemm_memory{};    ///< and their memory time (weights and activations)
 
   /// Latency of the step through every stage.
@@ -501,6 +502,30 @@ constexpr double experts_touched(double experts, double k, double tokens) {
   if (!(tokens > 0.0) || !(experts > 0.0)) return 0.0;
   const double miss = 1.0 - k / experts;
   return experts * (1.0 - (miss > 0.0 ? cpow(miss, tokens) : 0.0));
+}
+
+/// The experts a step touches on one GPU (`groups` of them, `rows` routed rows each, a mean of
+/// `lambda` tokens per expert, each `f` wide): one grouped GEMM each for gate/up and for down
+/// (vLLM's fused_moe, Marlin MoE, DeepGEMM) whose tiles fill the GPU together, as one GEMM whose
+/// output holds every touched expert's columns (the same weight bytes, one launch), at the
+/// grouped kernel's own fraction of the peak where the GPU has one (moe_gemm_fraction; it
+/// includes the dequantisation), else a dense GEMM's. Its rows: the routed rows times the work
+/// each costs in the engine's tiles (moe_row_factor: the padding only where the tile shows).
+constexpr void grouped_expert_gemms(accumulator& gemm, const serving_plan& p, double rows,
+                                    double f, double groups, double lambda) {
+  if (!(groups > 0.0) || !(rows > 0.0)) return;
+  const gpu_spec& gpu = p.node.gpu;
+  const roofline_assumptions& ka = p.assumptions.kernels;
+  const gemm_path x = linear_path(p, true);
+  const double h = p.model.hidden, act = p.assumptions.activation_bytes;
+  const double own = moe_gemm_fraction(x.math, x.dequant, gpu, ka);
+  const bool dq = x.dequant && !(own > 0.0);
+  if (own > 0.0)
+    rows *= moe_row_factor(lambda, p.model.moe.experts_per_token, x.dequant, own,
+                           gemm_fraction(x.math, gpu, ka), ka);
+  const double up = (p.model.ffn_type == ffn_kind::gated ? 2.0 * f : f) * groups;
+  gemm.add(gemm_time(rows, h, up, x.math, x.weight_bytes, act, dq, gpu, ka, own));  // gate, up
+  gemm.add(gemm_time(rows, f, h * groups, x.math, x.weight_bytes, act, dq, gpu, ka, own));
 }
 
 /// One transformer layer's kernels on one GPU for the step: GEMMs, attention, element-wise.
@@ -630,7 +655,7 @@ constexpr serving_layer_cost serving_layer_time(const serving_plan& p, step_work
   }
   const gpu_spec& gpu = p.node.gpu;
   const roofline_assumptions& ka = p.assumptions.kernels;
-  const gemm_path dense_path = linear_path(p, false), expert_path = linear_path(p, true);
+  const gemm_path dense_path = linear_path(p, false);
   const double act = p.assumptions.activation_bytes;
   const double t = p.layout.tp;
   const double tokens = w.prefill_tokens + w.decode_sequences * queries;
@@ -640,8 +665,8 @@ constexpr serving_layer_cost serving_layer_time(const serving_plan& p, step_work
   const double kv = kv_elements_per_rank(m, memory_layout(p)) / 2.0;
   const bool gated = m.ffn_type == ffn_kind::gated;
   serving_layer_cost c{};
-  auto gemm = [&](double rows, double k, double n, double times = 1.0, bool expert = false) {
-    const gemm_path& path = expert ? expert_path : dense_path;
+  auto gemm = [&](double rows, double k, double n, double times = 1.0) {
+    const gemm_path& path = dense_path;
     if (rows > 0.0) c.gemm.add(gemm_time(rows, k, n, path.math, path.weight_bytes, act,
                                          path.dequant, gpu, ka), times);
   };
@@ -676,15 +701,6 @@ constexpr serving_layer_cost serving_layer_time(const serving_plan& p, step_work
     gemm(rows, h, gated ? 2.0 * f : f, times);  // gate and up (fused)
     gemm(rows, f, h, times);                    // down
   };
-  // The experts a step touches run as one grouped GEMM each for gate/up and for down (vLLM's
-  // fused_moe, TensorRT-LLM's MoE plugin, DeepGEMM): its tiles fill the GPU together, as one
-  // GEMM whose output holds every touched expert's columns (the same FLOPs and weight bytes),
-  // with one launch.
-  auto experts = [&](double rows, double f, double groups) {
-    if (!(groups > 0.0)) return;
-    gemm(rows, h, (gated ? 2.0 * f : f) * groups, 1.0, true);  // gate and up (fused)
-    gemm(rows, f, h * groups, 1.0, true);                      // down
-  };
   if (moe_layer) {
     const double fe = 1.0 * m.moe.expert_ffn / serving_expert_tp(p);
     const double e = m.moe.experts, k = m.moe.experts_per_token;
@@ -695,7 +711,8 @@ constexpr serving_layer_cost serving_layer_time(const serving_plan& p, step_work
     const double ep = serving_ep(p);
     double local = touched / ep;
     if (ep > 1.0 && touched > 0.0 && local < 1.0) local = 1.0;
-    if (touched > 0.0) experts(tokens * k / touched, fe, local);
+    if (touched > 0.0)
+      grouped_expert_gemms(c.gemm, p, tokens * k / touched, fe, local, tokens * k / e);
     const int fs = m.moe.shared_expert_ffn > 0 ? m.moe.shared_expert_ffn : m.moe.expert_ffn;
     if (m.moe.shared_experts > 0) ffn(tokens, m.moe.shared_experts * fs / t, 1.0);
     // router: replicated, 16-bit
@@ -916,8 +933,12 @@ constexpr stage_cost dp_attention_batch_time(const serving_plan& p, const step_w
   const double tokens = w.prefill_tokens + w.decode_sequences * p.speculation.queries_per_step();
   if (moe == 0 || !(tokens > 0.0)) return s;
   // the rank-side stage timed the routed experts as one GPU holding them all for its own
-  // tokens: replace them with the replica's tokens over the ep ranks
-  const accumulator wide = routed_expert_gemms(p, w), local = routed_expert_gemms(rank, rw);
+  // tokens: replace them with the replica's tokens over the ep ranks, behind DeepEP on DeepGEMM's
+  // grouped kernel (deepep_moe_fraction_8bit) unless the caller set the fp8 figure
+  serving_plan deepep = p;
+  roofline_assumptions& k = deepep.assumptions.kernels;
+  if (!(k.moe_fraction_8bit > 0.0)) k.moe_fraction_8bit = k.deepep_moe_fraction_8bit;
+  const accumulator wide = routed_expert_gemms(deepep, w), local = routed_expert_gemms(rank, rw);
   s.gemm.add({wide.compute, wide.memory, wide.total, wide.math}, moe);
   s.gemm.add({local.compute, local.memory, local.total, local.math}, -1.0 * moe);
   s.communication = s.communication + moe * dispatch_combine_time(p, tokens);

@@ -38,6 +38,39 @@ inline constexpr double b200_fp8 = 3432.5 / 4500.0;
 inline constexpr double mi300x_bf16 = 0.511;
 }  // namespace mamf
 
+/// The engines' grouped MoE kernels (one launch for the experts a step touches, each expert's
+/// tokens gathered into tiles) at prefill batches, as fractions of the dense tensor peak of their
+/// math. They reach far less than a dense GEMM of the same work: the tokens are gathered row by
+/// row, each expert's weights serve only its few row tiles, and the dequantising kernels are
+/// bound by the instructions that unpack the weights, not by the tensor cores. Each is measured
+/// at a few hundred tokens per expert, with the kernel's own tile padding taken out
+/// (models/kernels.hpp, padded_expert_rows) and at a microbenchmark's clocks (the serving model
+/// applies the sustained-load factor on top, as it does to MAMF).
+namespace grouped_moe {
+/// H100 SXM, bf16 experts, vLLM's Triton fused_moe: Mixtral 8x7B at TP 2 (E 8, hidden 4096,
+/// expert slice 7168, top 2), `benchmark_moe.py` with the tuned config (vLLM PR #24700, 2025-09):
+/// 833.72 us for 1024 tokens, 1122.93 us for 1536. The 512 tokens more route 1024 rows through
+/// 176.2 MFLOP each, 180.4 GFLOP in 289.2 us: 624 TFLOP/s of 989.5 (the weights' read, common to
+/// both, drops out of the difference; 256 to 384 rows per expert, so the padding too).
+inline constexpr double h100_sxm_bf16 = 180.4 / 289.21 / 0.9895;
+/// H100 SXM, fp8 experts (W8A8, per-tensor scales), vLLM's Triton fused_moe: Qwen3-30B-A3B (E
+/// 128, hidden 2048, expert 768, top 8), `benchmark_moe.py --dtype fp8_w8a8` on main (vLLM PR
+/// #24700, 2025-09): 911.64, 1279.17 and 1647.57 us for 2048, 3072 and 4096 tokens. Each 1024
+/// tokens more route 8192 rows through 9.437 MFLOP, 77.3 GFLOP in 367.5-368.4 us: 210 TFLOP/s of
+/// 1979 (128 to 256 rows per expert: padding and weights drop out of the difference).
+inline constexpr double h100_sxm_fp8 = 77.31 / 368.40 / 1.979;
+/// H100 SXM, 4-bit weights dequantised in the kernel, bf16 math (W4A16: Marlin MoE, MXFP4
+/// experts): an nsys capture of a serving SGLang process (sgl-project/sglang PR #38884,
+/// 2026-09), 16384-token prefill chunks: "1.237 TFLOP per layer per GPU in 4.863 ms is 254
+/// TFLOPS, 25.7% of H100 BF16 peak ... issue-bound, not bandwidth-bound: the SASS inner loop
+/// spends 64 of 220 instructions per 32-K step on HMMA, the rest on dequant, scale and pack".
+/// The shape (256 experts, hidden 4096, expert 2048, top 6, split 4 ways: the 1.237 TFLOP and
+/// the 856 MB of MXFP4 weights per layer and GPU) gives 384 tokens per expert, padded to 64-row
+/// tiles 415.1 (padded_expert_rows): 254 x 415.1 / 384 = 274.6 TFLOP/s, under serving load,
+/// so / 0.87 (sustained_matmul_fraction) at a microbenchmark's clocks: 0.319.
+inline constexpr double h100_sxm_w4a16 = 254.0 * (415.1 / 384.0) / 0.87 / 989.5;
+}  // namespace grouped_moe
+
 /// Fraction of the datasheet HBM bandwidth a streaming kernel reaches on one H100 SXM: copies of
 /// 256 MiB to 4 GiB ran at 2981-3028 GB/s of 3350 (0.89-0.90; PyTorch 2.11, this project's
 /// kernel table, docs/models/serving.md); 0.90. The only HBM measurement in the project.
@@ -62,7 +95,8 @@ struct efficiency_figure {
 };
 
 /// The least kernel fraction taken as a figure (0 aside, which means unknown): the lowest in the
-/// catalog is the MI300X's 16-bit MAMF, 0.511, and a GEMM or a copy at under 5% of its peak is a
+/// catalog is the H100's fp8 grouped-MoE figure, 0.106 (the lowest MAMF the MI300X's 16-bit,
+/// 0.511), and a GEMM or a copy at under 5% of its peak is a
 /// mistake in the input (a percent written as a fraction, 0.8 as 0.008), which would slow every
 /// kernel twentyfold or more without a word. A bound on the input, not a measurement.
 inline constexpr double min_kernel_fraction = 0.05;
@@ -83,17 +117,32 @@ struct kernel_efficiency {
   efficiency_figure matmul_8bit{};
   /// Streaming-kernel fraction of the datasheet memory bandwidth.
   efficiency_figure hbm{};
+  /// Grouped MoE kernel (the engines' fused MoE at prefill batches) fraction of the dense 16-bit
+  /// tensor peak: bf16 / fp16 experts (namespace grouped_moe).
+  efficiency_figure moe_16bit{};
+  /// The same for fp8 experts (W8A8), of the dense fp8 tensor peak.
+  efficiency_figure moe_8bit{};
+  /// The same for experts whose weights the kernel dequantises to 16-bit math (W4A16, W8A16:
+  /// Marlin MoE), of the dense 16-bit peak, the dequantisation included.
+  efficiency_figure moe_dequant{};
 
   /// Throws gpuplan::invalid_input naming the field when a fraction is neither 0 (unknown) nor in
   /// [min_kernel_fraction, 1].
   constexpr void validate() const {
-    auto ok = [](const efficiency_figure& e) { return detail::kernel_fraction_or_zero(e.fraction); };
-    detail::check_input(ok(matmul_16bit), "gpu_spec.kernels.matmul_16bit must be 0 (unknown) or in [0.05, 1] (min_kernel_fraction)",
-                        matmul_16bit.fraction);
-    detail::check_input(ok(matmul_8bit), "gpu_spec.kernels.matmul_8bit must be 0 (unknown) or in [0.05, 1] (min_kernel_fraction)",
-                        matmul_8bit.fraction);
-    detail::check_input(ok(hbm), "gpu_spec.kernels.hbm must be 0 (unknown) or in [0.05, 1] (min_kernel_fraction)",
-                        hbm.fraction);
+    struct field {
+      const efficiency_figure& figure;
+      const char* message;
+    };
+    const field fields[] = {
+        {matmul_16bit, "gpu_spec.kernels.matmul_16bit must be 0 (unknown) or in [0.05, 1] (min_kernel_fraction)"},
+        {matmul_8bit, "gpu_spec.kernels.matmul_8bit must be 0 (unknown) or in [0.05, 1] (min_kernel_fraction)"},
+        {hbm, "gpu_spec.kernels.hbm must be 0 (unknown) or in [0.05, 1] (min_kernel_fraction)"},
+        {moe_16bit, "gpu_spec.kernels.moe_16bit must be 0 (unknown) or in [0.05, 1] (min_kernel_fraction)"},
+        {moe_8bit, "gpu_spec.kernels.moe_8bit must be 0 (unknown) or in [0.05, 1] (min_kernel_fraction)"},
+        {moe_dequant, "gpu_spec.kernels.moe_dequant must be 0 (unknown) or in [0.05, 1] (min_kernel_fraction)"}};
+    for (const field& f : fields)
+      detail::check_input(detail::kernel_fraction_or_zero(f.figure.fraction), f.message,
+                          f.figure.fraction);
   }
 };
 
