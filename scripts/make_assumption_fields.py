@@ -22,7 +22,7 @@ OUT = os.path.join(INCLUDE, "gpuplan", "io", "assumption_fields.hpp")
 # one of these is a nested group ("step.collectives.launch").
 STRUCTS = {
     "step_assumptions": "gpuplan/models/training_step.hpp",
-    "serving_assumptions": "gpuplan/models/serving.hpp",
+    "serving_assumptions": "gpuplan/models/serving_plan.hpp",
     "roofline_assumptions": "gpuplan/models/kernels.hpp",
     "collective_assumptions": "gpuplan/models/collectives.hpp",
     "network_assumptions": "gpuplan/specs/network.hpp",

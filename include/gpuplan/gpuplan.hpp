@@ -54,6 +54,7 @@
 #include <gpuplan/models/kernels.hpp>
 #include <gpuplan/models/roofline.hpp>
 #include <gpuplan/models/serving.hpp>
+#include <gpuplan/models/serving_plan.hpp>
 #include <gpuplan/models/training_memory.hpp>
 #include <gpuplan/models/training_step.hpp>
 #include <gpuplan/models/utilization_bands.hpp>

@@ -15,7 +15,7 @@
 #include <gpuplan/models/kernels.hpp>
 #include <gpuplan/models/power_limit.hpp>
 #include <gpuplan/models/reliability.hpp>
-#include <gpuplan/models/serving.hpp>
+#include <gpuplan/models/serving_plan.hpp>
 #include <gpuplan/models/training_step.hpp>
 #include <gpuplan/specs/network.hpp>
 

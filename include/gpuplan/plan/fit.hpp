@@ -14,7 +14,7 @@
 #include <gpuplan/models/framework_memory.hpp>
 #include <gpuplan/models/inference_memory.hpp>
 #include <gpuplan/models/memory_common.hpp>
-#include <gpuplan/models/serving.hpp>
+#include <gpuplan/models/serving_plan.hpp>
 #include <gpuplan/models/training_memory.hpp>
 #include <gpuplan/specs/generic.hpp>
 #include <gpuplan/specs/gpu.hpp>
