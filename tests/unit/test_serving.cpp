@@ -912,6 +912,13 @@ TEST_CASE("Prefill-heavy MoE serving: the experts at the engines' grouped-kernel
   // the pace: 256 tokens per expert and step for all three models. Before the grouped-kernel
   // figures (specs/kernel_efficiency.hpp grouped_moe) the model ran the experts as one dense
   // GEMM at cuBLAS's MAMF: gpt-oss-120b +179%, DeepSeek-R1 +121% at 2000 / 100.
+  // The engine's max_num_seqs is 1024: vLLM's default for `vllm serve` on a GPU of 70 GiB or
+  // more other than the A100 (vllm/engine/arg_utils.py, vllm-project/vllm PR #17073, 2025-04,
+  // and PR #17885, 2025-05, before v0.10.2 and v0.11.0), not the 256 of older releases. The
+  // profile run samples that many rows of vocabulary-sized logits, which leaves less memory to
+  // the KV cache, and every run here is KV-bound: at 256 rows the model held 74 / 38 / 5
+  // gpt-oss-120b and 132 / 66 / 8 Qwen3-235B sequences and read them 62% / 38% / 27% and 36% /
+  // 6.0% / 9.6% fast (issue 24); at 1024 it holds 46 / 23 / 3 and 115 / 57 / 7.
   struct run {
     const char* name;
     int in, out, prompts;
@@ -926,7 +933,8 @@ TEST_CASE("Prefill-heavy MoE serving: the experts at the engines' grouped-kernel
     return serving_plan{.model = m,
                         .node = n,
                         .layout = {.tp = tp},
-                        .config = checkpoint_weights(m, {.max_model_len = 32768}),
+                        .config = checkpoint_weights(m, {.max_model_len = 32768,
+                                                         .max_num_seqs = 1024}),
                         .compute_dtype = checkpoint_compute_dtype(m, g)};
   };
   SECTION("DeepSeek-R1-0528 on 8 H200, vLLM v0.11.0 TP 8, fp8 blocks (performance-lab/deepseek-r1/h200)") {
@@ -944,10 +952,10 @@ TEST_CASE("Prefill-heavy MoE serving: the experts at the engines' grouped-kernel
   }
   SECTION("Qwen3-235B-A22B (bf16) on 8 H100, vLLM v0.11.0 TP 8 (performance-lab/qwen3-235b-a22b/h100)") {
     // Used to derive nothing: bf16 experts (moe_16bit, from Mixtral's kernel benchmark), 128
-    // experts of 1536 split 8 ways. Tolerance 15% at 4000 / 200 and 32000 / 100. At 2000 / 100
-    // the model is 36% fast (23,858.69 measured; before this change +39%): the residual of the
-    // 2000 / 100 runs, which all three models share (decode steps between the prefills), is
-    // bounded at 40%.
+    // experts of 1536 split 8 ways. Tolerance 15% at 4000 / 200 and 32000 / 100 (-2.6% and
+    // +5.0%). At 2000 / 100 the model is 29% fast (23,858.69 measured; +36% at 256 sequences,
+    // +39% before the grouped-kernel figures): a residual DeepSeek shares (next case), bounded
+    // at 35%.
     const serving_plan p = plan(cat::qwen3_235b_a22b, cat::h100_sxm, cat::dgx_h100, 8);
     for (const run& r : {run{"4000/200", 4000, 200, 500, 21113.53},
                          run{"32000/100", 32000, 100, 100, 22657.51}}) {
@@ -958,22 +966,21 @@ TEST_CASE("Prefill-heavy MoE serving: the experts at the engines' grouped-kernel
     const double e = err(total(p, {"2000/100", 2000, 100, 500, 23858.69}), 23858.69);
     WARN("Qwen3-235B-A22B 8xH100 2000/100: total tok/s " << 100 * e << "%");
     CHECK(e > 0.0);
-    CHECK(e < 0.40);
+    CHECK(e < 0.35);
   }
   SECTION("gpt-oss-120b on 1 H100, vLLM v0.10.2, MXFP4 experts (performance-lab/gpt-oss-120b/h100)") {
     // W4A16 experts at Marlin MoE's measured rate (moe_dequant: 254 TFLOP/s in a 2026 SGLang
-    // server, sgl-project/sglang PR #38884). vLLM v0.10.2's MXFP4 MoE on Hopper runs slower
-    // still: the model stays 27-62% fast (before this change 2.8x at 2000 / 100). Checked as a
-    // bracket: above the measurement (the kernel figure is a later, faster kernel's) and below
-    // 1.7 x it; the residual is in docs/validation.md.
+    // server, sgl-project/sglang PR #38884; before the grouped-kernel figures 2.8x at 2000 /
+    // 100). One H100 leaves gpt-oss a small KV cache, so the runs are the most KV-bound here:
+    // +6.8%, -8.6% and -13.8% with vLLM's 1024 sampled rows, +62%, +38% and +27% with 256 (the
+    // bracket (0, +70%) this case held before issue 24). Tolerance 15%.
     const serving_plan p = plan(cat::gpt_oss_120b, cat::h100_sxm, single_gpu_node(cat::h100_sxm), 1);
     for (const run& r : {run{"2000/100", 2000, 100, 500, 14385.69},
                          run{"4000/200", 4000, 200, 500, 14247.47},
                          run{"32000/100", 32000, 100, 100, 16136.57}}) {
       const double e = err(total(p, r), r.measured);
       WARN("gpt-oss-120b 1xH100 " << r.name << ": total tok/s " << 100 * e << "%");
-      CHECK(e > 0.0);
-      CHECK(e < 0.70);
+      CHECK(std::fabs(e) < 0.15);
     }
   }
 }
@@ -981,25 +988,27 @@ TEST_CASE("Prefill-heavy MoE serving: the experts at the engines' grouped-kernel
 TEST_CASE("Prefill-heavy DeepSeek-R1 on 8 H200 at 2000 / 100 and 4000 / 200: a known residual",
           "[serving][accuracy][2026][moe]") {
   // GPUStack performance lab (performance-lab/deepseek-r1/h200, vLLM v0.11.0 TP 8), total
-  // tok/s 17,690.89 at 2000 / 100 and 15,808.55 at 4000 / 200, 500 prompts sent at once. The
-  // model is +17.0% and +18.6% (before the grouped-kernel figures +121%), over the 15% the other
-  // prefill-heavy runs meet. Branch h-moe met it (+7.4%) by charging every expert's padding rows
+  // tok/s 17,690.89 at 2000 / 100 and 15,808.55 at 4000 / 200, 500 prompts sent at once,
+  // max_num_seqs 1024 (previous case). The model is +18.2% and +18.2% (+17.0% and +18.6% at 256
+  // sequences; before the grouped-kernel figures +121%), over the 15% the other prefill-heavy
+  // runs meet. Branch h-moe met it (+7.4%) by charging every expert's padding rows
   // at the grouped kernel's rate, which made serving throughput a sawtooth in the concurrency
   // (the property test failed); with the padding masked, as the kernels load it, the residual
-  // shows. It follows the pattern of the other models' 2000 / 100 runs (Qwen3-235B +36% against
-  // +6% and +10% at 4000 / 200 and 32000 / 100; gpt-oss +62% against +27%): DeepSeek's 32000 /
-  // 100 run, with the fewest decode steps between its prefills, is +4.2% (checked above). Not
-  // explained yet; also untested: vLLM v0.11.0 ran DeepSeek's block-fp8 MoE on DeepGEMM at TP 8
+  // shows. Qwen3-235B's 2000 / 100 run shares it (+29% against -2.6% and +5.0% at 4000 / 200
+  // and 32000 / 100); DeepSeek's 32000 / 100 run, with the fewest decode sequences per step, is
+  // +3.9% (checked above). Not explained yet: the larger max_num_seqs moves DeepSeek's KV cache
+  // little (294 / 147 sequences against 256 / 152), and a step-by-step replay of the burst
+  // (docs/validation.md) takes only 4-6 points off. Also untested: vLLM v0.11.0 ran DeepSeek's block-fp8 MoE on DeepGEMM at TP 8
   // (vllm-project/vllm PR #29346 switched TP 8 back to the Triton kernel as the faster), a
   // kernel and shape (N 256 per rank) no figure here measures. Held to the residual as the other
   // models' 2000 / 100 runs are (their brackets above): not below -15% (the other runs'
-  // tolerance) and not above +25% (the residual, +17% and +19%, with room for the MoE padding
+  // tolerance) and not above +25% (the residual, +18% and +18%, with room for the MoE padding
   // figures' spread; it fails if the grouped kernels' figures are lost again: +121% and +99%).
   const transformer_spec& m = cat::deepseek_r1;
   serving_plan p{.model = m,
                  .node = cat::hgx_h200,
                  .layout = {.tp = 8},
-                 .config = checkpoint_weights(m, {.max_model_len = 32768}),
+                 .config = checkpoint_weights(m, {.max_model_len = 32768, .max_num_seqs = 1024}),
                  .compute_dtype = checkpoint_compute_dtype(m, cat::h200_sxm)};
   for (const auto& [in, out, measured] : {std::tuple{2000, 100, 17690.89},
                                           std::tuple{4000, 200, 15808.55}}) {

@@ -107,8 +107,10 @@ struct inference_config {
   /// with --max-num-batched-tokens (8192 for `vllm serve`, vLLM EngineArgs default for the
   /// OpenAI server with chunked prefill; version-dependent).
   int max_num_batched_tokens = 8192;
-  /// Sequences sampled at once: vLLM --max-num-seqs (256 by default); the sampler holds this
-  /// many rows of vocabulary-sized logits.
+  /// Sequences sampled at once: vLLM --max-num-seqs; the sampler holds this many rows of
+  /// vocabulary-sized logits. 256: vLLM's default before PR #17073 (2025-04) and, after it, on
+  /// GPUs under 70 GiB or an A100 (PR #17885); `vllm serve` on an H100 or H200 since then uses
+  /// 1024 (vllm/engine/arg_utils.py), which a plan of such a run sets.
   int max_num_seqs = 256;
   /// The engine whose KV-cache sizing rule applies (vLLM by default).
   serving_engine engine = serving_engine::vllm;
