@@ -50,7 +50,7 @@ def _():
     benchmarks/llama3_h100_202412_torchtitan.md Table 4 (float8: 2D 829, + AsyncTP 876) and
     benchmarks/asyncTP_llama3_h100_2025-06_torchtitan.md (bf16 597.3 / 652.4, float8 tensorwise
     809.8 / 942.4). Vanilla TP and --async-tp (step.async_tp: the decomposed collectives'
-    GEMMs and copies: +8.6%, +12.6%, +1.0%) within 15%, its speed-up within 10%, as the library
+    GEMMs and copies: +7.8%, +12.0%, +0.2%) within 15%, its speed-up within 10%, as the library
     test."""
     base = ("--model", "Llama-3.1-70B", "--tp", "8", "--sp", "--micro-batch", "16",
             "--global-batch", "512", "--ac-mode", "full", "--compile")

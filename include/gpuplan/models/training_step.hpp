@@ -859,14 +859,17 @@ constexpr double op_sac_gemms(const layer_inputs& in, const layer_dims& d, bool 
 // ---- async TP (step_assumptions::async_tp) -------------------------------------------------------
 // PyTorch's symmetric-memory async TP at torchtitan's async-TP benchmark (torch 38410cf, 2025-06;
 // torch/distributed/_symmetric_memory/__init__.py), for a TP group inside one node:
-//  - fused_all_gather_matmul (_pipelined_all_gather_and_consume): the current stream runs the
-//    local shard's GEMMs first; step s = 1 .. tp-1 then, on the backend stream for odd s and the
+//  - fused_all_gather_matmul (_pipelined_all_gather_and_consume): first the local shard copied
+//    into its symmetric buffer and a barrier, not overlapped ("we are giving up the chance to
+//    overlap \"mv\" and \"b\" with the first shard_consumer"); the current stream runs the
+//    local shard's GEMMs; step s = 1 .. tp-1 then, on the backend stream for odd s and the
 //    current one for even s, pulls shard s from its peer with a copy (the copy engine, over
 //    NVLink) and runs that shard's GEMMs, M / tp rows each.
 //  - fused_matmul_reduce_scatter (_pipelined_produce_and_all2all): step s computes the chunk for
 //    one peer into a symmetric buffer, a barrier, the peer's partial pulled, a barrier, on the
 //    two streams alternately ("p2p copies from different streams cannot overlap"); the local
 //    chunk last; then one kernel reduces the tp partials (reading tp chunks, writing one).
+//  Both end in a barrier.
 // Timed as the two streams over two shared resources, the SMs (one GEMM at a time, each at the
 // rate of its own M / tp size and waves: gemm_seconds) and the copy engine's link (one pull at a
 // time at the intra-node tier's achievable rate), so the first shard's pull (all-gather) or the
@@ -948,10 +951,13 @@ constexpr double async_tp_exposed(const layer_inputs& in, const layer_dims& d,
     whole += x.wide ? gemm_seconds(g, d.T, x.copies * n, k) : gemm_seconds(g, d.T, n, k, x.copies);
   }
   if (mem > st.gemm) st.gemm = mem;
-  double t = all_gather ? pipelined_all_gather_matmul(tp, st)
+  // the gather's prologue (the local shard copied, read and written, and a barrier) or the
+  // reduce-scatter's reduction kernel; the closing barrier
+  double t = all_gather ? memory_seconds(g, 2.0 * shard) + g.overhead + link.latency.value +
+                              pipelined_all_gather_matmul(tp, st)
                         : pipelined_matmul_reduce_scatter(tp, st) +
                               memory_seconds(g, (d.tp + 1.0) * shard) + g.overhead;
-  t -= whole;
+  t += link.latency.value - whole;
   return t > 0.0 ? t : 0.0;
 }
 
