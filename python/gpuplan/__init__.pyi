@@ -444,7 +444,7 @@ def train(
       lora_targets (--lora-targets): Matrices with adapters: attention_qv|attention|all_linear (default all_linear)
       offload (--offload): CPU offload: optimizer|params
       tp_comm_overlap (--tp-comm-overlap): Tensor-parallel communication hidden behind the GEMMs, as Megatron-LM's --tp-comm-overlap (Transformer Engine userbuffers) does: step.tp_overlap = 1 (default off)
-      async_tp (--async-tp): torchtitan's async tensor parallelism (needs --compile: Inductor's micro-pipelined TP overlaps the TP all-gathers and reduce-scatters with the GEMMs): step.tp_overlap = 1
+      async_tp (--async-tp): torchtitan's async tensor parallelism (needs --compile: Inductor's micro-pipelined TP overlaps the TP all-gathers and reduce-scatters with the GEMMs): step.async_tp = true
       overlap_grad_reduce (--overlap-grad-reduce): Gradient reduction overlapped with the backward pass (Megatron-LM --overlap-grad-reduce; default on, =false as DeepSpeed's pipeline engine and 2021 Megatron-LM)
       overlap_param_gather (--overlap-param-gather): Distributed-optimizer parameter all-gather overlapped with the next forward (Megatron-LM --overlap-param-gather; default on)
       overlap_p2p_comm (--overlap-p2p-comm): Pipeline sends and receives hidden behind compute (Megatron-LM --overlap-p2p-comm with the interleaved schedule): step.p2p_overlap = 1 (default off)
@@ -723,7 +723,7 @@ def cost(
       no_failures (--no-failures): Reserve the steady-state time: no failures, restarts or checkpoints
       rampup_batch_size (--rampup-batch-size): Batch-size ramp-up as Megatron's --rampup-batch-size: 'START INCREMENT SAMPLES' (e.g. '192 16 9765625'; commas also work): the time to train runs those steps first
       tp_comm_overlap (--tp-comm-overlap): Tensor-parallel communication hidden behind the GEMMs, as Megatron-LM's --tp-comm-overlap (Transformer Engine userbuffers) does: step.tp_overlap = 1 (default off)
-      async_tp (--async-tp): torchtitan's async tensor parallelism (needs --compile: Inductor's micro-pipelined TP overlaps the TP all-gathers and reduce-scatters with the GEMMs): step.tp_overlap = 1
+      async_tp (--async-tp): torchtitan's async tensor parallelism (needs --compile: Inductor's micro-pipelined TP overlaps the TP all-gathers and reduce-scatters with the GEMMs): step.async_tp = true
       overlap_grad_reduce (--overlap-grad-reduce): Gradient reduction overlapped with the backward pass (Megatron-LM --overlap-grad-reduce; default on, =false as DeepSpeed's pipeline engine and 2021 Megatron-LM)
       overlap_param_gather (--overlap-param-gather): Distributed-optimizer parameter all-gather overlapped with the next forward (Megatron-LM --overlap-param-gather; default on)
       overlap_p2p_comm (--overlap-p2p-comm): Pipeline sends and receives hidden behind compute (Megatron-LM --overlap-p2p-comm with the interleaved schedule): step.p2p_overlap = 1 (default off)
@@ -1027,7 +1027,7 @@ def search(
       no_failures (--no-failures): Reserve the steady-state time: no failures, restarts or checkpoints
       rampup_batch_size (--rampup-batch-size): Batch-size ramp-up as Megatron's --rampup-batch-size: 'START INCREMENT SAMPLES' (e.g. '192 16 9765625'; commas also work): the time to train runs those steps first
       tp_comm_overlap (--tp-comm-overlap): Tensor-parallel communication hidden behind the GEMMs, as Megatron-LM's --tp-comm-overlap (Transformer Engine userbuffers) does: step.tp_overlap = 1 (default off)
-      async_tp (--async-tp): torchtitan's async tensor parallelism (needs --compile: Inductor's micro-pipelined TP overlaps the TP all-gathers and reduce-scatters with the GEMMs): step.tp_overlap = 1
+      async_tp (--async-tp): torchtitan's async tensor parallelism (needs --compile: Inductor's micro-pipelined TP overlaps the TP all-gathers and reduce-scatters with the GEMMs): step.async_tp = true
       overlap_grad_reduce (--overlap-grad-reduce): Gradient reduction overlapped with the backward pass (Megatron-LM --overlap-grad-reduce; default on, =false as DeepSpeed's pipeline engine and 2021 Megatron-LM)
       overlap_param_gather (--overlap-param-gather): Distributed-optimizer parameter all-gather overlapped with the next forward (Megatron-LM --overlap-param-gather; default on)
       overlap_p2p_comm (--overlap-p2p-comm): Pipeline sends and receives hidden behind compute (Megatron-LM --overlap-p2p-comm with the interleaved schedule): step.p2p_overlap = 1 (default off)

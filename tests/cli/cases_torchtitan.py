@@ -49,8 +49,9 @@ def _():
     """Llama 3.1 70B on 256 H100s, FSDP 32 x TP 8, torch.compile, full AC, local batch 16:
     benchmarks/llama3_h100_202412_torchtitan.md Table 4 (float8: 2D 829, + AsyncTP 876) and
     benchmarks/asyncTP_llama3_h100_2025-06_torchtitan.md (bf16 597.3 / 652.4, float8 tensorwise
-    809.8 / 942.4). Vanilla TP within 10%; --async-tp (all TP communication hidden) an upper
-    bound: at or above each row, at most +30%, as the library test."""
+    809.8 / 942.4). Vanilla TP and --async-tp (step.async_tp: the decomposed collectives'
+    GEMMs and copies: +7.8%, +12.0%, +0.2%) within 15%, its speed-up within 10%, as the library
+    test."""
     base = ("--model", "Llama-3.1-70B", "--tp", "8", "--sp", "--micro-batch", "16",
             "--global-batch", "512", "--ac-mode", "full", "--compile")
     for fp8, vanilla, asynctp in ((True, 829.0, 876.0), (False, 597.3, 652.4),
@@ -62,7 +63,9 @@ def _():
               f"({100 * (v / vanilla - 1):+.1f}%), async {a:.0f} vs {asynctp} "
               f"({100 * (a / asynctp - 1):+.1f}%)")
         check(abs(v / vanilla - 1) <= 0.10, f"70B vanilla TP {v:.0f} vs {vanilla}")
-        check(asynctp <= a <= 1.30 * asynctp, f"70B async TP {a:.0f} vs {asynctp}")
+        check(abs(a / asynctp - 1) <= 0.15, f"70B async TP {a:.0f} vs {asynctp}")
+        check(abs((a / v) / (asynctp / vanilla) - 1) <= 0.10,
+              f"70B async TP speed-up {a / v:.3f} vs {asynctp / vanilla:.3f}")
 
 
 @case("train.torchtitan_flags")
@@ -99,9 +102,10 @@ def _():
         "megatron", "--compile")
     bad(r"--async-tp needs --compile", *base, "--framework", "torchtitan", "--async-tp")
     bad(r"--async-tp is torchtitan's", *base, "--framework", "megatron", "--async-tp")
-    # both set step.tp_overlap: refused rather than the later one winning silently
-    bad(r"--tp-comm-overlap and --async-tp both set step\.tp_overlap: give one", *base,
-        "--framework", "torchtitan", "--compile", "--async-tp=false", "--tp-comm-overlap")
+    # --async-tp sets step.async_tp: the same assumption by --set is refused rather than the
+    # later one winning silently
+    bad(r"--set async_tp=1: step\.async_tp is also set by --async-tp: give one", *base,
+        "--framework", "torchtitan", "--compile", "--async-tp=false", "--set", "async_tp=1")
     bad(r"torchtitan shards data parallelism with FSDP2: add --zero 3", "train", "--model",
         "Llama-3.1-8B", "--gpus", "8", "--framework", "torchtitan")
     bad(r"sequence-parallel.*add --sp", "train", "--model", "Llama-3.1-8B", "--gpus", "8",

@@ -202,7 +202,7 @@ constexpr field step_assumption_table[] = {
      field_use::train},
     {"async_tp", "--async-tp", ft::flag, "train",
      "torchtitan's async tensor parallelism (needs --compile: Inductor's micro-pipelined TP "
-     "overlaps the TP all-gathers and reduce-scatters with the GEMMs): step.tp_overlap = 1",
+     "overlaps the TP all-gathers and reduce-scatters with the GEMMs): step.async_tp = true",
      field_use::train},
     {"overlap_grad_reduce", "--overlap-grad-reduce", ft::flag, "train",
      "Gradient reduction overlapped with the backward pass (Megatron-LM --overlap-grad-reduce; "
@@ -227,7 +227,7 @@ struct step_flag {
 };
 constexpr step_flag step_flags[] = {
     {"tp_comm_overlap", "step.tp_overlap", "1", "0"},
-    {"async_tp", "step.tp_overlap", "1", "0"},
+    {"async_tp", "step.async_tp", "true", "false"},
     {"overlap_grad_reduce", "step.overlap_grad_reduce", "true", "false"},
     {"overlap_param_gather", "step.overlap_param_gather", "true", "false"},
     {"overlap_p2p_comm", "step.p2p_overlap", "1", "0"},
@@ -263,7 +263,7 @@ assumption_set assumptions_from(const settings& s) {
   std::map<std::string, std::string, std::less<>> by_flag;  // assumption -> the step flag
   for (const step_flag& f : step_flags) {
     if (!s.has(f.key)) continue;
-    // --tp-comm-overlap and --async-tp both set step.tp_overlap: one of them
+    // two flags setting one assumption: one of them
     if (const auto it = by_flag.find(f.assumption); it != by_flag.end())
       throw usage_error(fmt::format("{} and {} both set {}: give one", it->second, s.name(f.key),
                                     f.assumption));

@@ -130,6 +130,13 @@ constexpr void visit_fields(step_assumptions& s, V&& v) {
   v("tp_overlap", s.tp_overlap,
     "Fraction of tensor-parallel communication hidden behind GEMMs (Megatron's "
           "--tp-comm-overlap with Transformer Engine userbuffers). 0: off, Megatron-LM's default.");
+  v("async_tp", s.async_tp,
+    "PyTorch's micro-pipelined async TP (torchtitan's "
+          "--parallelism.enable_async_tensor_parallel, Inductor's micro_pipeline_tp pass): each "
+          "sequence-parallel all-gather feeding matmuls and each reduce-scatter of one matmul's "
+          "output run decomposed into tp steps of copy-engine pulls over symmetric memory and "
+          "chunk GEMMs of M / tp rows (async_tp_exposed). false: NCCL collectives, exposed (off by "
+          "default, as in torchtitan).");
   v("overlap_grad_reduce", s.overlap_grad_reduce,
     "Gradient reduction overlapped with the backward pass (--overlap-grad-reduce, on in "
           "Megatron-LM's recommended configurations and in PyTorch DDP / FSDP by default).");

@@ -200,6 +200,12 @@ struct step_assumptions {
   /// Fraction of tensor-parallel communication hidden behind GEMMs (Megatron's
   /// --tp-comm-overlap with Transformer Engine userbuffers). 0: off, Megatron-LM's default.
   double tp_overlap = 0.0;
+  /// PyTorch's micro-pipelined async TP (torchtitan's --parallelism.enable_async_tensor_parallel,
+  /// Inductor's micro_pipeline_tp pass): each sequence-parallel all-gather feeding matmuls and
+  /// each reduce-scatter of one matmul's output run decomposed into tp steps of copy-engine pulls
+  /// over symmetric memory and chunk GEMMs of M / tp rows (async_tp_exposed). false: NCCL
+  /// collectives, exposed (off by default, as in torchtitan).
+  bool async_tp = false;
   /// Gradient reduction overlapped with the backward pass (--overlap-grad-reduce, on in
   /// Megatron-LM's recommended configurations and in PyTorch DDP / FSDP by default).
   bool overlap_grad_reduce = true;
@@ -850,6 +856,150 @@ constexpr double op_sac_gemms(const layer_inputs& in, const layer_dims& d, bool 
   return t;
 }
 
+// ---- async TP (step_assumptions::async_tp) -------------------------------------------------------
+// PyTorch's symmetric-memory async TP at torchtitan's async-TP benchmark (torch 38410cf, 2025-06;
+// torch/distributed/_symmetric_memory/__init__.py), for a TP group inside one node:
+//  - fused_all_gather_matmul (_pipelined_all_gather_and_consume): first the local shard copied
+//    into its symmetric buffer and a barrier, not overlapped ("we are giving up the chance to
+//    overlap \"mv\" and \"b\" with the first shard_consumer"); the current stream runs the
+//    local shard's GEMMs; step s = 1 .. tp-1 then, on the backend stream for odd s and the
+//    current one for even s, pulls shard s from its peer with a copy (the copy engine, over
+//    NVLink) and runs that shard's GEMMs, M / tp rows each.
+//  - fused_matmul_reduce_scatter (_pipelined_produce_and_all2all): step s computes the chunk for
+//    one peer into a symmetric buffer, a barrier, the peer's partial pulled, a barrier, on the
+//    two streams alternately ("p2p copies from different streams cannot overlap"); the local
+//    chunk last; then one kernel reduces the tp partials (reading tp chunks, writing one).
+//  Both end in a barrier.
+// Timed as the two streams over two shared resources, the SMs (one GEMM at a time, each at the
+// rate of its own M / tp size and waves: gemm_seconds) and the copy engine's link (one pull at a
+// time at the intra-node tier's achievable rate), so the first shard's pull (all-gather) or the
+// last partial's (reduce-scatter) is exposed, and a GEMM shorter than a pull waits for it.
+// A GEMM runs under the copies' HBM traffic (each step writes a pulled shard and serves a peer's
+// pull of one): its memory time counts those bytes too. Each pull costs a launch
+// (step_assumptions::kernel_overhead) and, for the reduce-scatter, two barriers of the tier's
+// latency. Not counted: the two streams' GEMMs overlapping each other (which the source says
+// reduces wave quantisation: the chunk GEMMs are taken one after another, a bound from below on
+// that benefit), the all-gather output's local-shard copy (overlapped with the last GEMM).
+
+/// One decomposed step: its chunk GEMMs' seconds (`gemm`), a pull's seconds (`pull`).
+struct async_tp_step {
+  double gemm = 0.0, pull = 0.0;
+};
+
+/// Seconds of fused_all_gather_matmul over `tp` ranks (the two-stream schedule above).
+constexpr double pipelined_all_gather_matmul(int tp, async_tp_step st) {
+  double stream[2] = {st.gemm, 0.0};  // current stream: the local shard's GEMMs
+  double sm = st.gemm, link = 0.0;
+  for (int s = 1; s < tp; ++s) {
+    double& free = stream[s % 2];
+    link = (free > link ? free : link) + st.pull;
+    sm = (link > sm ? link : sm) + st.gemm;
+    free = sm;
+  }
+  return sm;
+}
+
+/// Seconds of fused_matmul_reduce_scatter over `tp` ranks, before its reduction kernel.
+constexpr double pipelined_matmul_reduce_scatter(int tp, async_tp_step st) {
+  double stream[2] = {0.0, 0.0};
+  double sm = 0.0, link = 0.0;
+  for (int s = 1; s < tp; ++s) {
+    double& free = stream[s % 2];
+    sm = (free > sm ? free : sm) + st.gemm;
+    link = (sm > link ? sm : link) + st.pull;
+    free = link;
+  }
+  sm = (stream[0] > sm ? stream[0] : sm) + st.gemm;  // the local chunk, on the current stream
+  return sm > stream[1] ? sm : stream[1];
+}
+
+/// One GEMM shape of a decomposed collective: `copies` products of rows x width x depth (wk and
+/// wv, w1 and w3), each its own kernel per chunk; undecomposed, as gemms_of_layer counts them in
+/// the layer's compute: one product `copies` x as wide when `wide` (the FFN's w1 and w3), else
+/// a batch of `copies`.
+struct async_tp_gemm {
+  double width = 0.0, depth = 0.0, copies = 1.0;
+  bool wide = false;
+};
+
+/// The GEMMs of one decomposed collective (up to two shapes).
+struct async_tp_gemms {
+  async_tp_gemm g[2]{};
+  int n = 1;
+};
+
+/// Seconds a fused collective adds to its GEMMs' undecomposed time (counted in t.compute): the
+/// decomposed schedule less the whole GEMMs, at least 0. `all_gather`: a gather feeding the
+/// GEMMs; else the reduce-scatter of the GEMM's output (n = 1) with its reduction kernel.
+constexpr double async_tp_exposed(const layer_inputs& in, const layer_dims& d,
+                                  const async_tp_gemms& gm, bool all_gather) {
+  const gemm_ctx& g = in.g;
+  const network_tier& link = in.p->tp.intra;
+  const int tp = in.l->tp;
+  const double rows = d.T / d.tp, shard = rows * d.h * d.e;  // a shard or a partial, bytes
+  async_tp_step st;
+  st.pull = shard / link.effective().value + in.a->kernel_overhead.value +
+            (all_gather ? 0.0 : 2.0 * link.latency.value);
+  // a step's GEMMs, or their operands' bytes with the step's pulled shard written and a peer's
+  // pull of one read over HBM, whichever is slower
+  double whole = 0.0, mem = 2.0 * shard / g.hbm;
+  for (int i = 0; i < gm.n; ++i) {
+    const async_tp_gemm& x = gm.g[i];
+    const double m = rows, n = x.width, k = x.depth;
+    st.gemm += x.copies * gemm_seconds(g, m, n, k);
+    mem += x.copies * (g.e * (m * k + k * n + m * n) / g.hbm + g.overhead);
+    whole += x.wide ? gemm_seconds(g, d.T, x.copies * n, k) : gemm_seconds(g, d.T, n, k, x.copies);
+  }
+  if (mem > st.gemm) st.gemm = mem;
+  // the gather's prologue (the local shard copied, read and written, and a barrier) or the
+  // reduce-scatter's reduction kernel; the closing barrier
+  double t = all_gather ? memory_seconds(g, 2.0 * shard) + g.overhead + link.latency.value +
+                              pipelined_all_gather_matmul(tp, st)
+                        : pipelined_matmul_reduce_scatter(tp, st) +
+                              memory_seconds(g, (d.tp + 1.0) * shard) + g.overhead;
+  t += link.latency.value - whole;
+  return t > 0.0 ? t : 0.0;
+}
+
+/// Whether async TP times this layer's TP collectives: asked for, sequence parallelism (the
+/// fused patterns are its gathers and reduce-scatters), the TP group inside one node (symmetric
+/// memory's peers), and a dense block with multi-head or grouped-query attention (the shapes
+/// async_tp_layer knows; MoE and MLA layers keep NCCL's exposed collectives: not modelled).
+constexpr bool async_tp_applies(const layer_inputs& in, const layer_dims& d, bool moe) {
+  const collective_group& g = in.p->tp;
+  return in.a->async_tp && d.sp && in.l->tp > 1 && !g.crosses_nodes() && !moe && !in.m->is_mla();
+}
+
+/// Tensor-parallel seconds of one dense layer under async TP (the fusions Inductor's
+/// micro_pipeline_tp pass makes, torch/_inductor/fx_passes/micro_pipeline_tp.py): forward, and
+/// each recomputed forward, all four collectives fused (the attention's and the FFN's input
+/// gathers with wq, wk, wv and w1, w3; wo's and w2's reduce-scatters); backward, the gathers of
+/// wo's and w2's output gradients fused with their data-gradient GEMMs (the gathered tensor is
+/// their left operand; the weight gradients take it transposed, not matched), while the
+/// reduce-scatters of the attention's and the FFN's input gradients stay NCCL's: their input is
+/// a sum of matmuls (wq + wk + wv, w1 + w3), and only a single producer matmul is fused.
+/// `n_fwd`: forward passes (1 + recomputed); `regathers`: op-SAC's re-gathered inputs (0 or 1).
+constexpr double async_tp_layer(const layer_inputs& in, const layer_dims& d, double n_fwd,
+                                double regathers, double act) {
+  const transformer_spec& m = *in.m;
+  const double h = d.h, qw = d.q / d.tp, kv = d.kv_local, f = m.ffn / d.tp;
+  const bool gated = m.ffn_type == ffn_kind::gated;
+  const double gate = gated ? 2.0 : 1.0;
+  const async_tp_gemms qkv{{{qw, h}, {kv, h, 2.0}}, 2}, wo{{{h, qw}}};
+  const async_tp_gemms up{{{f, h, gate, true}}}, down{{{h, f}}};
+  const double fwd = async_tp_exposed(in, d, qkv, true) + async_tp_exposed(in, d, wo, false) +
+                     async_tp_exposed(in, d, up, true) + async_tp_exposed(in, d, down, false);
+  // backward: dY gathered into wo's (T x h by h x q/tp) and w2's data gradients
+  const async_tp_gemms wo_dx{{{qw, h}}}, down_dx{{{f, h}}};
+  const double bwd = async_tp_exposed(in, d, wo_dx, true) + async_tp_exposed(in, d, down_dx, true) +
+                     2.0 * coll(collective_kind::reduce_scatter, act, in.p->tp, in.a->collectives);
+  // op SAC's recomputed forward gathers wk's and w3's inputs again
+  const async_tp_gemms wk{{{kv, h}}}, w3{{{f, h}}};
+  const double again = gated ? async_tp_exposed(in, d, w3, true)
+                             : coll(collective_kind::all_gather, act, in.p->tp, in.a->collectives);
+  return n_fwd * fwd + bwd + regathers * (async_tp_exposed(in, d, wk, true) + again);
+}
+
 /// Tensor-, context- and expert-parallel communication of one layer (into t.tp, t.cp, t.ep).
 constexpr void layer_communication(const layer_inputs& in, const layer_dims& d, bool moe,
                                    double attn_fwd_bwd, layer_time& t) {
@@ -866,14 +1016,16 @@ constexpr void layer_communication(const layer_inputs& in, const layer_dims& d, 
                                  : 2.0 * coll(collective_kind::all_reduce, act, in.p->tp, a.collectives);
     const double n_fwd = c.recompute == recompute_mode::full ? 1.0 + 1.0 / c.recompute_every : 1.0;
     t.tp = (n_fwd + 1.0) * fwd_comm;
-    if (d.sp && c.recompute == recompute_mode::selective &&
-        c.framework == framework_kind::torchtitan) {
+    const bool regather = d.sp && c.recompute == recompute_mode::selective &&
+                          c.framework == framework_kind::torchtitan;
+    if (regather) {
       // torchtitan's op policy saves reduce_scatter_tensor's outputs but not all_gather's
       // (op_sac_gemms): the recomputed forward gathers the sequence-parallel input of the
       // attention and of the FFN again (compiled too: AOTAutograd's partitioner recomputes every
       // node the policy marks PREFER_RECOMPUTE, torch/_functorch/partitioners.py must_recompute)
       t.tp += 2.0 * coll(collective_kind::all_gather, act, in.p->tp, a.collectives);
     }
+    if (async_tp_applies(in, d, moe)) t.tp = async_tp_layer(in, d, n_fwd, regather ? 1.0 : 0.0, act);
     t.tp *= 1.0 - a.tp_overlap;
   }
   // ---- context parallel: ring attention KV exchange ----

@@ -81,7 +81,7 @@ enum class framework_kind : unsigned char {
   /// torchtitan (pytorch/torchtitan, arXiv:2410.06511): Llama blocks in PyTorch with FSDP2
   /// (per-block all-gathers and reduce-scatters, prefetched), optional torch.compile per block
   /// (`compile`), optional float8 GEMMs through torchao (dtype fp8: tensorwise dynamic scaling),
-  /// async TP (step_assumptions::tp_overlap), op-level selective (recompute selective) and
+  /// async TP (step_assumptions::async_tp), op-level selective (recompute selective) and
   /// every-k-th-layer (recompute full with recompute_every k) activation checkpointing. Memory:
   /// the Megatron profile (models/training_memory.hpp; docs/models/training-time.md, "The stacks").
   torchtitan,
