@@ -476,6 +476,17 @@ constexpr void visit_fields(network_assumptions& s, V&& v) {
   v("use_sharp", s.use_sharp,
     "Use InfiniBand SHARP in the switches: off by default (it needs Quantum switches and the "
           "SHARP plugin, which a generic cluster does not have).");
+  v("socket_link_per_flow", s.socket_link_per_flow,
+    "Bandwidth ONE GPU-to-GPU flow reaches across the link between two CPU sockets (UPI, "
+          "Infinity Fabric), per direction, on a PCIe node whose GPUs sit in several islands "
+          "(node_spec::pcie_islands): NCCL's own figure for a Sapphire Rapids socket link, 22 GB/s "
+          "(SRP_QPI_BW [NCCL-TOPO]), the CPU of the 4th-generation Xeon servers L40S machines ship "
+          "with. Set it for another CPU: Emerald Rapids 40, Skylake 10, AMD 16 in NCCL 2.30.7.");
+  v("socket_link_aggregate", s.socket_link_aggregate,
+    "Bandwidth of that socket link per direction, shared by every flow crossing it at once "
+          "(groups that run their collectives together): NCCL's view is one figure for the link "
+          "that each crossing channel subtracts from [NCCL-TOPO], so the default equals the "
+          "per-flow figure, 22 GB/s.");
 }
 
 template <class V>
