@@ -273,8 +273,10 @@ TEST_CASE("PCIe islands: a ring over two CPU sockets is held to the socket link"
   CHECK(all8.islands == 2);
   CHECK(all8.socket_flows == 1);
   const data_size big = 1.0 * units::GiB;
-  const double in_island = collective_time(collective_kind::all_reduce, big, island).busbw().in(GBps);
-  const double ring8 = collective_time(collective_kind::all_reduce, big, all8).busbw().in(GBps);
+  const auto busbw = [&](const collective_group& g) {
+    return collective_time(collective_kind::all_reduce, big, g).busbw().in(GBps);
+  };
+  const double in_island = busbw(island), ring8 = busbw(all8);
   INFO("model: ring inside an island " << in_island << " GB/s, ring of eight " << ring8);
   CHECK(in_island == Approx(25.46).epsilon(0.10));
   CHECK(ring8 == Approx(20.75).epsilon(0.10));
@@ -284,14 +286,38 @@ TEST_CASE("PCIe islands: a ring over two CPU sockets is held to the socket link"
   // with the socket link's per-flow rate as its hop.
   node_spec one = n;
   one.pcie_islands = 1;
-  CHECK(collective_time(collective_kind::all_reduce, big, make_group(one, 8)).busbw().in(GBps) ==
-        Approx(0.79 * 31.5).epsilon(0.01));
+  CHECK(busbw(make_group(one, 8)) == Approx(0.79 * 31.5).epsilon(0.01));
   CHECK(ring8 == Approx(22.0).epsilon(0.01));
   // Groups inside one island keep the one-island timing exactly.
   node_spec four = n;
   four.pcie_islands = 1;
   CHECK(collective_time(collective_kind::all_reduce, big, island).total.value ==
         collective_time(collective_kind::all_reduce, big, make_group(four, 4)).total.value);
+}
+
+TEST_CASE("PCIe islands: 8 RTX 5090 on two Sapphire Rapids sockets") {
+  // NVIDIA/nccl issue #1639: 2 x Xeon Platinum 8480+ (Sapphire Rapids, NCCL's SRP_QPI_BW 22 GB/s
+  // the default socket_link_per_flow), 8 RTX 5090 on PCIe Gen5, nccl-tests all_reduce_perf -b 1g
+  // -e 8g -g 8: busbw 28 GB/s on 8 GPUs, 35 GB/s on 4. The model's 8-GPU ring crosses the
+  // sockets: 22 GB/s, 21% below, held to -25%..+10% as a documented residual (NCCL's figure for
+  // the link is below what that machine carried). Its 4-GPU figure (0.79 x 63 GB/s = 49.8) is
+  // far above the measured 35 (consumer cards, a maintainer there: "determined by the bandwidth
+  // your CPU and memory can deliver"), so the 8 / 4 ratio is not a check of this mechanism.
+  node_spec n = catalog::pcie_8x_l40s;
+  n.name = "8x RTX 5090";
+  n.gpu = catalog::rtx_5090;
+  n.scale_up_per_gpu = catalog::rtx_5090.pcie.per_direction();
+  REQUIRE(n.pcie_islands == 2);
+  const data_size big = 1.0 * units::GiB;
+  const auto busbw = [&](int gpus) {
+    return collective_time(collective_kind::all_reduce, big, make_group(n, gpus)).busbw().in(GBps);
+  };
+  const double eight = busbw(8), four = busbw(4);
+  INFO("model: 8 GPUs " << eight << " GB/s, 4 GPUs " << four);
+  CHECK(eight == Approx(22.0).epsilon(0.01));
+  CHECK(eight > 0.75 * 28.0);
+  CHECK(eight < 1.10 * 28.0);
+  CHECK(four > 35.0);  // the residual named above
 }
 
 TEST_CASE("PCIe islands: flows that cross the socket link together share it") {
@@ -313,7 +339,8 @@ TEST_CASE("PCIe islands: flows that cross the socket link together share it") {
   CHECK(make_group(catalog::dgx_h100, 8).islands == 1);
   network_assumptions bad;
   bad.socket_link_per_flow = 0.0 * GBps;
-  const collective_group g = make_group(catalog::pcie_8x_l40s, 8, 1, inter_node_fabric::infiniband, bad);
+  const collective_group g =
+      make_group(catalog::pcie_8x_l40s, 8, 1, inter_node_fabric::infiniband, bad);
   CHECK_THROWS_WITH(collective_time(collective_kind::all_reduce, 1.0 * units::MiB, g),
                     Catch::Contains("socket_link_per_flow"));
 }

@@ -30,6 +30,12 @@
 // its LL and Simple protocols, each latency + wire / bandwidth without the ramp
 // (collective_assumptions::pcie_protocols; docs/models/collectives.md).
 //
+// PCIe islands (node_spec::pcie_islands: GPUs split over CPU sockets): a PCIe group whose
+// members span several islands crosses the socket link, once per direction per ring; its hop
+// is min(PCIe hop, network_assumptions::socket_link_per_flow, socket_link_aggregate / the flows
+// crossing at once), collective_group::intra_hop(). Groups inside one island keep the PCIe hop.
+// All-to-all is still timed at the PCIe hop (its cross-island share is not modelled).
+//
 // The nccl-tests convention (NVIDIA/nccl-tests doc/PERFORMANCE.md): algbw = S / t;
 // busbw = algbw x 2(n-1)/n for all-reduce, x (n-1)/n for reduce-scatter, all-gather and
 // all-to-all, x 1 for broadcast and send/recv. S is the per-rank buffer nccl-tests reports: the
