@@ -1095,6 +1095,17 @@ TEST_CASE("Speculative decoding with DeepSeek-V3's MTP module", "[serving][specu
   CHECK_THROWS_WITH(bad.validate(), Catch::Contains("needs a model with multi-token-prediction"));
 }
 
+namespace {
+/// Llama 3.1 70B over TP 8 on the catalog's 8-L40S PCIe server, 1024 in / 128 out, 8 at once.
+serving_plan l40s_70b_tp8() {
+  return {.model = cat::llama31_70b,
+          .node = cat::pcie_8x_l40s,
+          .layout = {.tp = 8},
+          .mix = request_mix::fixed(1024, 128),
+          .concurrency = 8};
+}
+}  // namespace
+
 TEST_CASE("TP 8 over an L40S server's PCIe: NCCL's protocols, not the NVLink ramp",
           "[serving][pcie]") {
   // Issue 25: the all-reduces of TP 8 on eight L40S (PCIe Gen4, no NVLink) were timed with the
@@ -1102,11 +1113,7 @@ TEST_CASE("TP 8 over an L40S server's PCIe: NCCL's protocols, not the NVLink ram
   // there at tens of microseconds (models/collectives.hpp pcie_protocols). No published vLLM
   // TTFT on 8 L40S was found to test against; this checks the mechanism and prints the change
   // (docs/validation.md).
-  serving_plan p{.model = cat::llama31_70b,
-                 .node = cat::pcie_8x_l40s,
-                 .layout = {.tp = 8},
-                 .mix = request_mix::fixed(1024, 128),
-                 .concurrency = 8};
+  serving_plan p = l40s_70b_tp8();
   serving_plan ramp = p;
   ramp.assumptions.collectives.pcie_protocols = false;
   const serving_point now = serve(p), before = serve(ramp);
@@ -1129,11 +1136,7 @@ TEST_CASE("TP 8 over an L40S server's two CPU sockets: the socket link slows its
   // socket_link_per_flow, 22 GB/s) where one island's PCIe hop gives 24.9 GB/s; TP 4 stays in
   // one socket and keeps its time. No published serving run on such a server was found; this
   // checks the mechanism and prints the change (docs/validation.md).
-  serving_plan p{.model = cat::llama31_70b,
-                 .node = cat::pcie_8x_l40s,
-                 .layout = {.tp = 8},
-                 .mix = request_mix::fixed(1024, 128),
-                 .concurrency = 8};
+  serving_plan p = l40s_70b_tp8();
   REQUIRE(p.node.pcie_islands == 2);
   serving_plan one = p;
   one.node.pcie_islands = 1;
