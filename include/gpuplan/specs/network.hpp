@@ -116,9 +116,9 @@ struct network_assumptions {
   bool use_sharp = false;
   /// Bandwidth ONE GPU-to-GPU flow reaches across the link between two CPU sockets (UPI,
   /// Infinity Fabric), per direction, on a PCIe node whose GPUs sit in several islands
-  /// (node_spec::pcie_islands): NCCL's own figure for a Sapphire Rapids socket link, 22 GB/s
-  /// (SRP_QPI_BW [NCCL-TOPO]), the CPU of the 4th-generation Xeon servers L40S machines ship
-  /// with. Set it for another CPU: Emerald Rapids 40, Skylake 10, AMD 16 in NCCL 2.30.7.
+  /// (node_spec::pcie_islands): NCCL's own figure for an Intel Sapphire Rapids socket link,
+  /// 22 GB/s (SRP_QPI_BW [NCCL-TOPO]), taken as the default CPU. Set it and
+  /// socket_link_aggregate for another: Emerald Rapids 40, Skylake 10, AMD 16 in NCCL 2.30.7.
   bandwidth socket_link_per_flow = 22.0 * units::GBps;
   /// Bandwidth of that socket link per direction, shared by every flow crossing it at once
   /// (groups that run their collectives together): NCCL's view is one figure for the link
