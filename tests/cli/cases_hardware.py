@@ -60,6 +60,30 @@ def _():
           "TPOT moves less than TTFT")
 
 
+def l40s_server(islands):
+    """An 8-GPU L40S server on PCIe whose GPUs are split over `islands` CPU sockets."""
+    return {"name": f"L40S-{islands}-socket", "gpu": "l40s", "gpus": 8, "fabric": "pcie",
+            "pcie_islands": islands}
+
+
+@case("hardware.node_file_pcie_islands_slow_tp8")
+def _():
+    """Issue 25: a node file whose eight PCIe GPUs sit behind two CPU sockets (4 + 4) slows
+    `serve --tp 8`, whose rings cross the socket link, and leaves TP 4 (one socket) alone."""
+    one, two = plan_file(l40s_server(1)), plan_file(l40s_server(2))
+    args = ("serve", "--model", "Llama-3.1-70B", "--input-len", "1024", "--output-len", "128",
+            "--concurrency", "8")
+    j1 = ok_json(*args, "--node", one, "--tp", "8")
+    j2 = ok_json(*args, "--node", two, "--tp", "8")
+    check(j2["ttft_s"] > j1["ttft_s"], f"TTFT {j2['ttft_s']} on 2 sockets vs {j1['ttft_s']} on 1")
+    check(j2["tpot_s"] >= j1["tpot_s"], f"TPOT {j2['tpot_s']} vs {j1['tpot_s']}")
+    f1 = ok_json(*args, "--node", one, "--tp", "4")
+    f2 = ok_json(*args, "--node", two, "--tp", "4")
+    check(f1["ttft_s"] == f2["ttft_s"], f"TP 4 in one socket: {f1['ttft_s']} vs {f2['ttft_s']}")
+    bad(r"key 'pcie_islands' must divide gpus \(8\)", "serve", "--model", "Llama-3.1-70B",
+        "--node", plan_file(l40s_server(3)), "--tp", "8")
+
+
 @case("hardware.custom_gpu_without_node_names_node")
 def _():
     """A GPU file alone plans one GPU; 16 of them need a node, and the error says a node JSON

@@ -24,10 +24,13 @@ def _():
           "(got 16, 8)" in inv[16]["reason"], inv[16]["reason"])
     for x in j["invalid_configurations"]:
         check(x["gpu"] == "L40S-48GB" and x["pp"] == 1 and x["weight_dtype"] == "bf16", str(x))
-    # the TP 8 row is the point gpuplan serve gives at that concurrency
+    # the TP 8 row is the point gpuplan serve gives at that concurrency on the same server (search
+    # serves each GPU in its catalog node: the two-socket PCIe-8xL40S, whose rings cross the
+    # socket link; `serve --gpu l40s` alone builds a generic one-socket node)
     t8 = next(x for x in j["results"] if x["tp"] == 8)
-    s = ok_json("serve", "--model", "llama-3.1-8b", "--gpu", "l40s", "--tp", "8", "--input-len",
-                "1024", "--output-len", "256", "--concurrency", str(int(t8["concurrency"])))
+    s = ok_json("serve", "--model", "llama-3.1-8b", "--node", "pcie-8xl40s", "--tp", "8",
+                "--input-len", "1024", "--output-len", "256", "--concurrency",
+                str(int(t8["concurrency"])))
     near_rel(t8["ttft_s"], s["ttft_s"], 1e-9, "TTFT as gpuplan serve times it")
     near_rel(t8["tpot_s"], s["tpot_s"], 1e-9, "TPOT as gpuplan serve times it")
     out = ok(*L40S_SEARCH, "--tp", "1,3,16").out

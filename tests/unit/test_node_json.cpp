@@ -25,7 +25,26 @@ TEST_CASE("every catalog node round-trips through its node JSON") {
     CHECK(back.nic_per_gpu().value == Approx(n.nic_per_gpu().value));
     CHECK(back.gpu.peak.bf16_tensor.value == n.gpu.peak.bf16_tensor.value);
     CHECK(back.max_power.value == n.max_power.value);
+    CHECK(back.pcie_islands == n.pcie_islands);
   }
+}
+
+TEST_CASE("a node file says how many CPU sockets its PCIe GPUs are split over") {
+  const io::json_source src{"box.json", ""};
+  const nlohmann::json box = {{"name", "pcie-box"}, {"gpu", "l40s"}, {"gpus", 8},
+                              {"fabric", "pcie"}};
+  CHECK(io::node_from_json(box, src).pcie_islands == 1);  // default: one island
+  nlohmann::json two = box;
+  two["pcie_islands"] = 2;
+  CHECK(io::node_from_json(two, src).pcie_islands == 2);
+  two["pcie_islands"] = 3;
+  CHECK_THROWS_WITH(io::node_from_json(two, src),
+                    Catch::StartsWith("box.json: key 'pcie_islands' must divide gpus (8)"));
+  two["pcie_islands"] = 0;
+  CHECK_THROWS_WITH(io::node_from_json(two, src),
+                    Catch::StartsWith("box.json: key 'pcie_islands' must be positive"));
+  two["pcie_islands"] = "two";
+  CHECK_THROWS_WITH(io::node_from_json(two, src), Catch::StartsWith("box.json: key 'pcie_islands'"));
 }
 
 TEST_CASE("a node file may name a catalog GPU and leave the rest to defaults") {

@@ -1104,6 +1104,17 @@ TEST_CASE("Speculative decoding with DeepSeek-V3's MTP module", "[serving][specu
   CHECK_THROWS_WITH(bad.validate(), Catch::Contains("needs a model with multi-token-prediction"));
 }
 
+namespace {
+/// Llama 3.1 70B over TP 8 on the catalog's 8-L40S PCIe server, 1024 in / 128 out, 8 at once.
+serving_plan l40s_70b_tp8() {
+  return {.model = cat::llama31_70b,
+          .node = cat::pcie_8x_l40s,
+          .layout = {.tp = 8},
+          .mix = request_mix::fixed(1024, 128),
+          .concurrency = 8};
+}
+}  // namespace
+
 TEST_CASE("TP 8 over an L40S server's PCIe: NCCL's protocols, not the NVLink ramp",
           "[serving][pcie]") {
   // Issue 25: the all-reduces of TP 8 on eight L40S (PCIe Gen4, no NVLink) were timed with the
@@ -1111,11 +1122,7 @@ TEST_CASE("TP 8 over an L40S server's PCIe: NCCL's protocols, not the NVLink ram
   // there at tens of microseconds (models/collectives.hpp pcie_protocols). No published vLLM
   // TTFT on 8 L40S was found to test against; this checks the mechanism and prints the change
   // (docs/validation.md).
-  serving_plan p{.model = cat::llama31_70b,
-                 .node = cat::pcie_8x_l40s,
-                 .layout = {.tp = 8},
-                 .mix = request_mix::fixed(1024, 128),
-                 .concurrency = 8};
+  serving_plan p = l40s_70b_tp8();
   serving_plan ramp = p;
   ramp.assumptions.collectives.pcie_protocols = false;
   const serving_point now = serve(p), before = serve(ramp);
@@ -1129,4 +1136,33 @@ TEST_CASE("TP 8 over an L40S server's PCIe: NCCL's protocols, not the NVLink ram
   const serving_step r = forward_step(ramp, {.decode_sequences = 8, .decode_context = 1024});
   CHECK(d.communication.in(units::ms) < 160 * 0.05);  // under 50 us per all-reduce
   CHECK(r.communication.in(units::ms) > 160 * 0.40);  // the ramp's ~0.48 ms each
+}
+
+TEST_CASE("TP 8 over an L40S server's two CPU sockets: the socket link slows its all-reduces",
+          "[serving][pcie]") {
+  // Issue 25: the catalog's PCIe-8xL40S is a 2-socket server (NVIDIA's 2-8-5-200 reference),
+  // its GPUs 4 + 4. TP 8's rings cross the socket link (network_assumptions::
+  // socket_link_per_flow, 22 GB/s) where one island's PCIe hop gives 24.9 GB/s; TP 4 stays in
+  // one socket and keeps its time. No published serving run on such a server was found; this
+  // checks the mechanism and prints the change (docs/validation.md).
+  serving_plan p = l40s_70b_tp8();
+  REQUIRE(p.node.pcie_islands == 2);
+  serving_plan one = p;
+  one.node.pcie_islands = 1;
+  const serving_point two_sockets = serve(p), one_socket = serve(one);
+  WARN("Llama 3.1 70B, TP 8 on 8 L40S, 1024 in / 128 out, 8 at once: TTFT "
+       << two_sockets.ttft.in(units::ms) << " ms on 2 sockets (" << one_socket.ttft.in(units::ms)
+       << " on 1), TPOT " << two_sockets.tpot.in(units::ms) << " ms ("
+       << one_socket.tpot.in(units::ms) << ")");
+  CHECK(two_sockets.ttft > one_socket.ttft);
+  CHECK(two_sockets.tpot >= one_socket.tpot);
+  // prefill's all-reduces are bandwidth-bound: their time grows by at most 24.9 / 22
+  const step_work prefill{.prefill_tokens = 8192, .prefill_keys = 4096, .prefill_sequences = 8};
+  const serving_step a = forward_step(p, prefill), b = forward_step(one, prefill);
+  CHECK(a.communication > b.communication);
+  CHECK(a.communication.value < b.communication.value * (0.79 * 31.5 / 22.0) * 1.0001);
+  // TP 4 inside one socket: the same time on either node
+  serving_plan four = p, four_one = one;
+  four.layout.tp = four_one.layout.tp = 4;
+  CHECK(serve(four).ttft.value == serve(four_one).ttft.value);
 }

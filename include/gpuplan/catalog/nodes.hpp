@@ -126,6 +126,7 @@ inline constexpr node_spec pcie_8x_l40s{
     .host_memory = 2 * 8 * 48 * units::GiB,  // [NVCERT] twice the GPU memory: 768 GiB
     .local_storage = {},                     // depends on the server: unknown here
     .max_power = {},
+    .pcie_islands = 2,  // [ERA] 2 CPU sockets: the 8 GPUs 4 + 4 behind the two CPUs
 };
 
 /// DGX B300 / HGX B300: 8 B300 through NVLink 5 switches, one ConnectX-8 per GPU. The host

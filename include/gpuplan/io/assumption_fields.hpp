@@ -483,6 +483,17 @@ constexpr void visit_fields(network_assumptions& s, V&& v) {
   v("use_sharp", s.use_sharp,
     "Use InfiniBand SHARP in the switches: off by default (it needs Quantum switches and the "
           "SHARP plugin, which a generic cluster does not have).");
+  v("socket_link_per_flow", s.socket_link_per_flow,
+    "Bandwidth ONE GPU-to-GPU flow reaches across the link between two CPU sockets (UPI, "
+          "Infinity Fabric), per direction, on a PCIe node whose GPUs sit in several islands "
+          "(node_spec::pcie_islands): NCCL's own figure for an Intel Sapphire Rapids socket link, "
+          "22 GB/s (SRP_QPI_BW [NCCL-TOPO]), taken as the default CPU. Set it and "
+          "socket_link_aggregate for another: Emerald Rapids 40, Skylake 10, AMD 16 in NCCL 2.30.7.");
+  v("socket_link_aggregate", s.socket_link_aggregate,
+    "Bandwidth of that socket link per direction, shared by every flow crossing it at once "
+          "(groups that run their collectives together): NCCL's view is one figure for the link "
+          "that each crossing channel subtracts from [NCCL-TOPO], so the default equals the "
+          "per-flow figure, 22 GB/s.");
 }
 
 template <class V>

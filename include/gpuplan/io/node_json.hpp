@@ -40,13 +40,15 @@ inline nlohmann::json to_json(const node_spec& n) {
             {"model", std::string(n.nics.model.view())}}},
           {"host_memory_bytes", number(n.host_memory.in(units::B))},
           {"local_storage_bytes", number(n.local_storage.in(units::B))},
-          {"max_power_watts", number(n.max_power.in(units::W))}};
+          {"max_power_watts", number(n.max_power.in(units::W))},
+          {"pcie_islands", n.pcie_islands}};
 }
 
 /// A node from JSON. Required: name, gpu (a catalog GPU name or a GPU object), gpus. Optional:
 /// fabric (default nvswitch), scale_up_per_gpu_bytes_per_s (default: the GPU's link per
 /// direction, else its PCIe link), nics {count, per_nic_bits_per_s, model} (default none),
-/// host_memory_bytes, local_storage_bytes, max_power_watts (0: unknown). Errors name the key.
+/// host_memory_bytes, local_storage_bytes, max_power_watts (0: unknown), pcie_islands (the CPU
+/// sockets the GPUs are split over evenly, default 1; it must divide gpus). Errors name the key.
 inline node_spec node_from_json(const nlohmann::json& j, const json_source& src) {
   if (!j.is_object()) throw error(src.file + ": a node must be a JSON object");
   node_spec n;
@@ -92,6 +94,10 @@ inline node_spec node_from_json(const nlohmann::json& j, const json_source& src)
   n.host_memory = detail::non_negative(j, "host_memory_bytes", src) * units::B;
   n.local_storage = detail::non_negative(j, "local_storage_bytes", src) * units::B;
   n.max_power = detail::non_negative(j, "max_power_watts", src) * units::W;
+  n.pcie_islands = get_count_or(j, "pcie_islands", src, 1);
+  if (n.gpus % n.pcie_islands != 0)
+    throw error(src.where("pcie_islands") + " must divide gpus (" + std::to_string(n.gpus) +
+                "): the GPUs are split evenly over the CPU sockets");
   // the node's own fields are checked above, key by key; the GPU's rates are checked by whoever
   // times work on it (a memory plan needs only its memory)
   try {

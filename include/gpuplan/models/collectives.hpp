@@ -30,6 +30,12 @@
 // its LL and Simple protocols, each latency + wire / bandwidth without the ramp
 // (collective_assumptions::pcie_protocols; docs/models/collectives.md).
 //
+// PCIe islands (node_spec::pcie_islands: GPUs split over CPU sockets): a PCIe group whose
+// members span several islands crosses the socket link, once per direction per ring; its hop
+// is min(PCIe hop, network_assumptions::socket_link_per_flow, socket_link_aggregate / the flows
+// crossing at once), collective_group::intra_hop(). Groups inside one island keep the PCIe hop.
+// All-to-all is still timed at the PCIe hop (its cross-island share is not modelled).
+//
 // The nccl-tests convention (NVIDIA/nccl-tests doc/PERFORMANCE.md): algbw = S / t;
 // busbw = algbw x 2(n-1)/n for all-reduce, x (n-1)/n for reduce-scatter, all-gather and
 // all-to-all, x 1 for broadcast and send/recv. S is the per-rank buffer nccl-tests reports: the
@@ -90,6 +96,27 @@ struct collective_group {
   /// Fraction of the inter-node injection bandwidth available across the fabric's bisection:
   /// all-to-all traffic is held to it (1: non-blocking).
   double bisection_fraction = 1.0;
+  /// PCIe islands (CPU sockets, node_spec::pcie_islands) the group's members on one node span,
+  /// and the flows that cross the socket link in each direction at once: a ring over several
+  /// islands crosses each socket link once per direction, and every group of the same shape on
+  /// the node (gpus_per_node / ranks_per_node of them) runs its collective at the same time.
+  int islands = 1;
+  int socket_flows = 1;
+  bandwidth socket_per_flow{};   ///< network_assumptions::socket_link_per_flow
+  bandwidth socket_aggregate{};  ///< network_assumptions::socket_link_aggregate
+
+  /// The rate of one hop inside the node: the intra tier's, and on a PCIe group over several
+  /// islands the slowest hop of the ring, min(PCIe hop, the socket link's per-flow figure, its
+  /// aggregate shared by the flows crossing it).
+  [[nodiscard]] constexpr bandwidth intra_hop() const {
+    bandwidth b = intra.effective();
+    if (islands > 1 && intra.kind == link_technology::pcie) {
+      const bandwidth share = socket_aggregate / (1.0 * socket_flows);
+      if (socket_per_flow.value < b.value) b = socket_per_flow;
+      if (share.value < b.value) b = share;
+    }
+    return b;
+  }
 
   [[nodiscard]] constexpr int nodes() const {
     return (ranks + ranks_per_node - 1) / ranks_per_node;
@@ -104,6 +131,17 @@ struct collective_group {
                         "collective_group.ranks_per_node must be between 1 and ranks",
                         ranks_per_node, ranks);
     if (ranks_per_node > 1) intra.validate();
+    detail::check_input(islands >= 1, "collective_group.islands must be at least 1", islands);
+    if (islands > 1) {
+      detail::check_input(socket_flows >= 1, "collective_group.socket_flows must be at least 1",
+                          socket_flows);
+      detail::check_input(detail::finite_positive(socket_per_flow.value),
+                          "network_assumptions.socket_link_per_flow must be positive and finite",
+                          socket_per_flow.value);
+      detail::check_input(detail::finite_positive(socket_aggregate.value),
+                          "network_assumptions.socket_link_aggregate must be positive and finite",
+                          socket_aggregate.value);
+    }
     if (crosses_nodes()) {
       detail::check_input(inter.per_gpu.value > 0.0,
                           "collective_group spans nodes but has no inter-node tier (node "
@@ -113,6 +151,27 @@ struct collective_group {
     }
   }
 };
+
+namespace detail {
+/// The islands a PCIe group's members on one node span (members at 0, stride, 2 stride, ... of
+/// the node's GPUs, t.pcie_islands islands of equal size) and the flows crossing the socket link.
+constexpr void place_on_islands(collective_group& grp, const network_topology& t, int stride) {
+  const int g = t.gpus_per_node > 0 ? t.gpus_per_node : 1;
+  if (t.pcie_islands <= 1 || grp.ranks_per_node <= 1 || g % t.pcie_islands != 0) return;
+  const int per_island = g / t.pcie_islands;
+  int spanned = 0, last = -1;
+  for (int j = 0; j < grp.ranks_per_node; ++j) {  // positions increase: count island changes
+    const int island = (j * stride % g) / per_island;
+    if (island != last) ++spanned;
+    last = island;
+  }
+  if (spanned > t.pcie_islands) spanned = t.pcie_islands;
+  grp.islands = spanned;
+  grp.socket_flows = g / grp.ranks_per_node > 1 ? g / grp.ranks_per_node : 1;
+  grp.socket_per_flow = t.socket_link_per_flow;
+  grp.socket_aggregate = t.socket_link_aggregate;
+}
+}  // namespace detail
 
 /// The group of `size` ranks spaced `stride` apart in the global rank order (a TP group:
 /// stride 1; a DP group under Megatron's order: stride tp x cp), on nodes of
@@ -133,6 +192,7 @@ constexpr collective_group make_group(const network_topology& t, int size, int s
     grp.intra.kind = link_technology::pcie;
     grp.intra.name = "PCIe (beyond the NVLink pair)";
   }
+  if (grp.intra.kind == link_technology::pcie) detail::place_on_islands(grp, t, stride);
   return grp;
 }
 
@@ -252,7 +312,7 @@ struct parts {
 /// step, the full bandwidth), each latency + wire / bandwidth (collective_assumptions).
 constexpr parts pcie_ring_parts(const collective_group& g, const collective_assumptions& a,
                                 double s, double f_wire, int steps) {
-  const double wire = f_wire * s, bw = g.intra.effective().value;
+  const double wire = f_wire * s, bw = g.intra_hop().value;
   parts ll, simple;
   ll.latency = a.launch.value + steps * g.intra.latency.value;
   ll.intra = wire / (a.ll_bandwidth_fraction * bw);
@@ -274,7 +334,7 @@ constexpr parts ring_parts(const collective_group& g, const collective_assumptio
   const bool across = g.crosses_nodes();
   const double lat = across ? g.inter.latency.value : g.intra.latency.value;
   p.latency = a.launch.value + steps * lat;
-  const double ti = g.ranks_per_node > 1 ? xfer(a, f_wire * s, g.intra.effective().value, s) : 0.0;
+  const double ti = g.ranks_per_node > 1 ? xfer(a, f_wire * s, g.intra_hop().value, s) : 0.0;
   const double tx =
       across ? xfer(a, f_wire * s, g.ranks_per_node * g.inter.effective().value, s) : 0.0;
   // pipelined: the slower tier bounds the ring
@@ -291,7 +351,7 @@ constexpr parts tree_all_reduce(const collective_group& g, const collective_assu
   p.latency = a.launch.value + 2.0 * (k - 1) * lat_in + 2.0 * ceil_log2(n_nodes) * lat_x;
   // reduce up then broadcast down: 2 S per GPU on each tier it uses (a double binary tree
   // splits S between two trees, each node sending S/2 per tree)
-  const double ti = k > 1 ? xfer(a, 2.0 * s, g.intra.effective().value, s) : 0.0;
+  const double ti = k > 1 ? xfer(a, 2.0 * s, g.intra_hop().value, s) : 0.0;
   const double tx =
       g.crosses_nodes() ? xfer(a, 2.0 * s, k * g.inter.effective().value, s) : 0.0;
   if (ti >= tx) p.intra = ti;
@@ -319,7 +379,7 @@ constexpr parts hierarchical_all_reduce(const collective_group& g,
   // inside: reduce-scatter then all-gather, (k-1)/k S each (or NVLS: S + S/k in all)
   if (k > 1) {
     p.intra = nvls ? nvls_all_reduce_seconds(g, a, s)
-                   : 2.0 * xfer(a, (k - 1.0) / k * s, g.intra.effective().value, s);
+                   : 2.0 * xfer(a, (k - 1.0) / k * s, g.intra_hop().value, s);
     p.latency += (nvls ? 2.0 : 2.0 * (k - 1)) * lat_in;
   }
   if (g.crosses_nodes()) {
@@ -400,7 +460,8 @@ constexpr parts algorithm_parts(const collective_group& g, collective_kind k,
       const bool across = g.crosses_nodes();
       const network_tier& t = across ? g.inter : g.intra;
       p.latency = a.launch.value + t.latency.value;
-      (across ? p.inter : p.intra) = xfer(a, s, t.effective().value, s);
+      (across ? p.inter : p.intra) =
+          xfer(a, s, across ? t.effective().value : g.intra_hop().value, s);
       return p;
     }
   }

@@ -19,6 +19,12 @@
 //        range (NVLS).
 //  [NCCL-TUNING] NVIDIA/nccl src/graph/tuning.cc: the hardware latencies NCCL's own cost model
 //        uses per ring step: NVLink 0.47 us (LL), PCI 1.0 us, network 2.7 us (LL).
+//  [NCCL-TOPO] NVIDIA/nccl v2.30.7-1 src/graph/topo.h and topo.cc (ncclTopoGetInterCpuBw,
+//        ncclTopoConnectCpus): the bandwidth NCCL gives the link between two CPU sockets (its
+//        LINK_SYS, GB/s): Intel Broadwell 6, Skylake 10, Sapphire Rapids (SRP_QPI_BW) 22,
+//        Emerald Rapids 40; AMD 16; ARM 6; POWER9 32. One figure per link and direction: a path
+//        across it is min(its PCIe links, that figure), and every ring channel that crosses it
+//        subtracts its bandwidth from it (src/graph/search.cc, followPath).
 #pragma once
 
 #include <gpuplan/specs/checks.hpp>
@@ -108,6 +114,17 @@ struct network_assumptions {
   /// Use InfiniBand SHARP in the switches: off by default (it needs Quantum switches and the
   /// SHARP plugin, which a generic cluster does not have).
   bool use_sharp = false;
+  /// Bandwidth ONE GPU-to-GPU flow reaches across the link between two CPU sockets (UPI,
+  /// Infinity Fabric), per direction, on a PCIe node whose GPUs sit in several islands
+  /// (node_spec::pcie_islands): NCCL's own figure for an Intel Sapphire Rapids socket link,
+  /// 22 GB/s (SRP_QPI_BW [NCCL-TOPO]), taken as the default CPU. Set it and
+  /// socket_link_aggregate for another: Emerald Rapids 40, Skylake 10, AMD 16 in NCCL 2.30.7.
+  bandwidth socket_link_per_flow = 22.0 * units::GBps;
+  /// Bandwidth of that socket link per direction, shared by every flow crossing it at once
+  /// (groups that run their collectives together): NCCL's view is one figure for the link
+  /// that each crossing channel subtracts from [NCCL-TOPO], so the default equals the per-flow
+  /// figure, 22 GB/s.
+  bandwidth socket_link_aggregate = 22.0 * units::GBps;
 };
 
 namespace detail {
@@ -190,6 +207,12 @@ struct network_topology {
   /// non-blocking fat tree). Traffic between arbitrary pairs of nodes (all-to-all) is held to it;
   /// ring neighbours are not.
   double bisection_fraction = 1.0;
+  /// PCIe islands of each node (node_spec::pcie_islands: CPU sockets the GPUs are split over
+  /// evenly) and the socket link between them (network_assumptions::socket_link_per_flow,
+  /// socket_link_aggregate). Only a PCIe intra tier crosses it.
+  int pcie_islands = 1;
+  bandwidth socket_link_per_flow{};
+  bandwidth socket_link_aggregate{};
 
   [[nodiscard]] constexpr int gpus() const { return gpus_per_node * nodes; }
 };
@@ -199,6 +222,9 @@ constexpr network_topology topology(const node_spec& n, int nodes = 1,
                                     const network_assumptions& a = {}) {
   network_topology t{intra_node_tier(n, a), {}, n.gpus, nodes};
   if (n.nics.count > 0) t.inter = inter_node_tier(n, f, a);
+  t.pcie_islands = n.pcie_islands;
+  t.socket_link_per_flow = a.socket_link_per_flow;
+  t.socket_link_aggregate = a.socket_link_aggregate;
   return t;
 }
 

@@ -69,6 +69,11 @@ struct node_spec {
   data_size host_memory{};                ///< CPU DRAM per node
   data_size local_storage{};              ///< local NVMe for data and checkpoints (usable, decimal)
   power max_power{};                      ///< the system's maximum power draw; zero if unknown
+  /// PCIe islands: the CPU sockets (NUMA nodes) the GPUs hang off, split evenly (8 GPUs on 2
+  /// sockets: 4 + 4). GPU peer traffic between islands crosses the socket link (UPI, Infinity
+  /// Fabric), which PCIe collectives feel (specs/network.hpp network_assumptions). 1: all GPUs
+  /// behind one root complex or switch tree; NVLink and xGMI nodes ignore it.
+  int pcie_islands = 1;
 
   /// Scale-out bandwidth available to one GPU, per direction: all compute NICs shared by the GPUs.
   [[nodiscard]] constexpr bandwidth nic_per_gpu() const {
@@ -103,6 +108,9 @@ struct node_spec {
                         local_storage.value);
     detail::check_input(detail::finite_nonnegative(max_power.value),
                         "node_spec.max_power must be finite and not negative", max_power.value);
+    detail::check_input(pcie_islands >= 1 && pcie_islands <= gpus && gpus % pcie_islands == 0,
+                        "node_spec.pcie_islands must be at least 1 and divide gpus",
+                        pcie_islands, gpus);
   }
 };
 
