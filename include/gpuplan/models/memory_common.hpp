@@ -293,7 +293,8 @@ constexpr void check_trainable_memory(const transformer_spec& m, const parallel_
   check_input(heads_split,
               "training a hybrid: layout.tp must divide the linear mixer's heads and groups "
               "(Mamba: its channels), as Megatron-Core's MambaMixer splits them",
-              l.tp, x.kind == linear_mixer_kind::mamba ? x.inner : x.heads);
+              l.tp, x.kind == linear_mixer_kind::mamba ? x.inner : x.heads,
+              x.kind == linear_mixer_kind::mamba ? x.inner : x.groups);
   check_input(c.lora_rank == 0 && c.qlora_rank == 0,
               "training a hybrid: LoRA / QLoRA adapters on linear-mixer layers are not modelled");
 }
