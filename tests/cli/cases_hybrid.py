@@ -50,10 +50,33 @@ def _():
 
 @case("hybrid.training_refused")
 def _():
-    """Training a hybrid is refused in one line that says what is not modelled."""
+    """The step-time model and the transformers memory profile refuse a hybrid in one line that
+    says what is not modelled and what is."""
+    msg = (r"training: hybrid models \(linear-attention / state-space layers beside attention\) "
+           r"are not modelled by the step-time model or the transformers memory profile")
+    bad(msg, "fit", "--model", data("hf/nemotron-h-8b-base-8k"))  # a dense model: transformers
     for rel in ["hf/nemotron-h-8b-base-8k", "hf/jamba-1.5-mini", "hf/qwen3-next-80b-a3b-instruct"]:
-        bad(r"training: hybrid models \(linear-attention / state-space layers beside attention\) "
-            r"are not modelled by the training memory and step models", "fit", "--model", data(rel))
+        bad(msg, "train", "--model", data(rel), "--gpu", "h100", "--gpus", "8", "--framework",
+            "megatron", "--tokens", "1e11")
+
+
+@case("hybrid.fit_training_megatron")
+def _():
+    """fit for training under Megatron's accounting: the linear mixers' saved tensors, heads split
+    over tp (Megatron-Core's MambaMixer); a tp that does not divide the mixer's groups is refused."""
+    base = ["fit", "--model", data("hf/nemotron-h-8b-base-8k"), "--gpu", "h100", "--framework",
+            "megatron", "--seq", "8192"]
+    one = ok_json(*base)
+    two = ok_json(*base, "--tp", "2")
+    check(one["per_gpu"]["activations_bytes"] > two["per_gpu"]["activations_bytes"] > 0,
+          f"{one['per_gpu']['activations_bytes']} {two['per_gpu']['activations_bytes']}")
+    full = ok_json(*base, "--recompute", "full")
+    check(full["per_gpu"]["activations_bytes"] < one["per_gpu"]["activations_bytes"], "full recompute")
+    bad(r"--tp 16 must divide the linear mixer's heads and groups .*\(got 16, 128, 8\)", *base,
+        "--tp", "16")
+    q = ok_json("fit", "--model", data("hf/qwen3-next-80b-a3b-instruct"), "--gpu", "h200",
+                "--tp", "2", "--dp", "8", "--ep", "8", "--pp", "4", "--seq", "4096")
+    check(q["per_gpu"]["activations_bytes"] > 0, "Qwen3-Next trains under Megatron's accounting")
 
 
 @case("hybrid.fit_infer_qwen3_next")

@@ -156,6 +156,43 @@ constexpr double recurrence_flops_per_layer(const transformer_spec& m) {
          2.0 * x.conv_dim() * x.conv_kernel;
 }
 
+/// Tokens per chunk of the chunked training kernels: Mamba-2's SSD as Nemotron-H trains it
+/// (config.json chunk_size 128, Megatron-Core's MambaMixer default chunk_size = 128) and
+/// flash-linear-attention's chunked gated delta rule (fla/ops/gated_delta_rule/chunk.py: BT = 64).
+inline constexpr double ssd_chunk_tokens = 128.0;
+inline constexpr double gated_delta_chunk_tokens = 64.0;
+
+/// FLOPs per token of one linear-mixer layer's recurrence as the training (and prefill) kernels
+/// compute it, by chunks of Q tokens (a token sees on average Qc = (Q + 1) / 2 tokens of its own
+/// chunk, the causal half of each block), 2 FLOP per multiply-add, plus the depthwise conv:
+///   Mamba-2's SSD (Dao & Gu 2024, arXiv:2405.21060, Sec. 6 and Listing 1 ssd_minimal): C B^T
+///     within the chunk per group (groups x Qc x N), its masked product with X per head
+///     (heads x Qc x P), the chunk states B^T X and the read-out C h (2 x heads x N x P);
+///   Gated DeltaNet's chunked delta rule with the WY representation (Yang et al. 2024,
+///     arXiv:2412.06464, Sec. 3.3; fla chunk_gated_delta_rule): per value head, K K^T and Q K^T
+///     within the chunk (2 x Qc x d_k), the WY products A (beta K) and A (beta V) (Qc x (d_k +
+///     d_v)), the masked scores times the corrected values (Qc x d_v), and per token the state's
+///     W S, K^T U and Q S products (3 x d_k x d_v);
+///   Mamba-1's selective scan (arXiv:2312.00752 Sec. 3.3): the recurrent form itself, a
+///     work-efficient parallel scan (recurrence_flops_per_layer).
+constexpr double chunked_recurrence_flops_per_layer(const transformer_spec& m) {
+  const linear_mixer_spec& x = m.linear;
+  const double conv = 2.0 * x.conv_dim() * x.conv_kernel;
+  const double heads = x.heads, n = x.state_size, p = x.head_dim;
+  switch (x.kind) {
+    case linear_mixer_kind::mamba: return recurrence_flops_per_layer(m);
+    case linear_mixer_kind::mamba2: {
+      const double qc = (ssd_chunk_tokens + 1.0) / 2.0;
+      return 2.0 * (x.groups * qc * n + heads * qc * p + 2.0 * heads * n * p) + conv;
+    }
+    case linear_mixer_kind::gated_deltanet: {
+      const double qc = (gated_delta_chunk_tokens + 1.0) / 2.0;
+      return 2.0 * heads * (2.0 * qc * n + qc * (n + p) + qc * p + 3.0 * n * p) + conv;
+    }
+  }
+  return recurrence_flops_per_layer(m);
+}
+
 constexpr void check_context(int context) {
   detail::check_input(context > 0, "flops: context (tokens) must be positive", context);
 }
@@ -187,12 +224,17 @@ constexpr forward_flops forward_flops_per_token(const transformer_spec& m, int c
 }
 
 /// Training FLOPs per token (forward + backward + recomputation) for sequences of `seq` tokens.
+/// A hybrid's linear mixers count as their chunked training kernels compute them
+/// (detail::chunked_recurrence_flops_per_layer), the backward twice the forward as for GEMMs.
 /// The default mask is `full`, the convention of the Megatron papers' formulas; pass
 /// attention_mask::causal for the work a fused causal kernel does.
 constexpr compute_per_token training_flops_per_token(const transformer_spec& m, int seq,
                                                      recompute_mode r = recompute_mode::none,
                                                      attention_mask mask = attention_mask::full) {
-  const forward_flops f = forward_flops_per_token(m, seq, mask);
+  forward_flops f = forward_flops_per_token(m, seq, mask);
+  // a hybrid's linear mixers train with the chunked kernels: their FLOPs, not the recurrent form
+  f.recurrence = m.linear_layers() * detail::chunked_recurrence_flops_per_layer(m) *
+                 units::FLOP_per_token;
   compute_per_token t = 3.0 * f.total();  // forward + backward (2x forward)
   switch (r) {
     case recompute_mode::none: break;

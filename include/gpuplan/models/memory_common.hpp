@@ -267,14 +267,36 @@ constexpr double state_elements_per_rank(const transformer_spec& m, int tp) {
   return ((x.conv_kernel - 1.0) * conv_dim + x.ssm_state_elements()) / tp;
 }
 
-/// The training memory and step models count transformer layers: attention and an FFN, with
-/// Korthikanti's activations and Megatron-LM's GEMMs. A hybrid's layers (a linear mixer's scan
-/// and its chunked kernels' saved tensors, layers of one part) are not modelled there: refused.
+/// The step-time model and the transformers memory profile count transformer layers: attention
+/// and an FFN, with Megatron-LM's GEMMs and fused kernels or eager PyTorch's ops. A hybrid's
+/// linear-mixer layers (the chunked scan's kernels, the causal conv1d) are not modelled there:
+/// refused. training_memory (the Megatron accounting) models them (check_trainable_memory).
 constexpr void check_trainable(const transformer_spec& m) {
   check_input(!m.is_hybrid(),
               "training: hybrid models (linear-attention / state-space layers beside attention) "
-              "are not modelled by the training memory and step models (the scan's activations "
-              "and kernels); fit --infer and serve model them");
+              "are not modelled by the step-time model or the transformers memory profile (the "
+              "scan's kernels); training memory with --framework megatron, fit --infer and serve "
+              "model them");
+}
+
+/// What training_memory models of a hybrid (transformer_spec::pattern): every layout, with the
+/// linear mixer's heads split over tensor parallelism as Megatron-Core's MambaMixer splits them
+/// (megatron/core/ssm/mamba_mixer.py asserts nheads % tp == 0 and ngroups % tp == 0; Mamba-1's
+/// channels likewise), and no LoRA (the adapters' targets on a linear mixer are not modelled).
+constexpr void check_trainable_memory(const transformer_spec& m, const parallel_layout& l,
+                                      const training_config& c) {
+  if (!m.is_hybrid() || m.linear_layers() == 0) return;
+  const linear_mixer_spec& x = m.linear;
+  const bool heads_split = x.kind == linear_mixer_kind::mamba
+                               ? x.inner % l.tp == 0
+                               : x.heads % l.tp == 0 && x.groups % l.tp == 0;
+  check_input(heads_split,
+              "training a hybrid: layout.tp must divide the linear mixer's heads and groups "
+              "(Mamba: its channels), as Megatron-Core's MambaMixer splits them",
+              l.tp, x.kind == linear_mixer_kind::mamba ? x.inner : x.heads,
+              x.kind == linear_mixer_kind::mamba ? x.inner : x.groups);
+  check_input(c.lora_rank == 0 && c.qlora_rank == 0,
+              "training a hybrid: LoRA / QLoRA adapters on linear-mixer layers are not modelled");
 }
 
 /// NCCL buffers: one communicator per parallel group larger than one GPU, each with

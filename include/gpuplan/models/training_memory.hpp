@@ -56,28 +56,66 @@ constexpr double nf4_bytes(const memory_assumptions& a, bool double_quant) {
   return 0.5 + constants_bits / 8.0;
 }
 
-/// Activation bytes one transformer layer keeps for one micro-batch, Korthikanti Table 2 term by
-/// term (see docs/models/memory.md for the list). For a GPT layer (MHA, FFN 4h without gating,
-/// dropout on, bf16, no FlashAttention) it is exactly sbh(34 + 5as/h) with no parallelism,
-/// sbh(10 + 24/t + 5as/(ht)) with tensor parallelism, sbh(34/t + 5as/(ht)) with sequence
-/// parallelism, without the 5as/h terms under selective recomputation, and 2sbh under full
-/// recomputation.
-constexpr double layer_activation_bytes(const transformer_spec& m, int layer,
-                                        const parallel_layout& l, const training_config& c,
-                                        recompute_mode recompute) {
+/// Chunk length of flash-linear-attention's chunked gated delta rule (fla/ops/gated_delta_rule/
+/// chunk.py: chunk_gated_delta_rule_fwd's BT = 64), whose forward saves the chunk's WY matrix A
+/// ([batch, tokens, heads, BT]) for the backward with q, k, v, g and beta.
+inline constexpr double gdn_chunk_tokens = 64.0;
+/// Tokens per chunk of Mamba-1's selective-scan CUDA kernel (mamba_ssm csrc/selective_scan:
+/// kChunkSize = 2048), which saves the fp32 running state (2 x d_state per channel) at each
+/// chunk's end for the backward.
+inline constexpr double mamba_scan_chunk_tokens = 2048.0;
+
+/// Activation bytes one linear-mixer block (its norm, in_proj, causal conv1d, chunked scan, gated
+/// norm and out_proj) keeps for one micro-batch of s x b tokens on one tensor-parallel rank, the
+/// heads split over tp as Megatron-Core's MambaMixer splits them (megatron/core/ssm/
+/// mamba_mixer.py: nheads and ngroups per partition). Per token:
+///   norm input, in_proj input                       h each (1/t under sequence parallelism)
+///   in_proj output (conv input, z, dt / gates)      linear_in_width / t   (causal_conv1d's input)
+///   conv output (x, B, C; GDN's q, k, v)            conv_dim / t          (the scan's inputs)
+///   scan output (the gated norm's input)            inner / t
+///   out_proj input                                  inner / t (fp8 under fp8 GEMMs)
+/// and by kind what the scan kernel saves beyond its inputs: Mamba-2 (mamba_ssm ssd_combined.py
+/// MambaChunkScanCombinedFn) dt and dA_cumsum in fp32 per head; Gated DeltaNet (fla chunk.py)
+/// the gate g in fp32 per head and the WY matrix A, gdn_chunk_tokens per head; Mamba-1 (mamba_ssm
+/// selective_scan_interface.py MambaInnerFn) x_proj's output (dt_rank + 2 d_state, whole on every
+/// rank), dt_proj's output (inner / t) and the fp32 chunk-end states.
+constexpr double linear_mixer_block_bytes(const transformer_spec& m, const parallel_layout& l,
+                                          const training_config& c) {
+  const linear_mixer_spec& x = m.linear;
   const double s = 1.0 * c.seq / l.cp, b = c.micro_batch, h = m.hidden, t = l.tp;
-  const bool sp = l.sequence_parallel && l.tp > 1;
-  const double np = sp ? 1.0 / t : 1.0;  // share of the non-tensor-parallel regions
+  const double np = l.sequence_parallel && l.tp > 1 ? 1.0 / t : 1.0;
+  const double e = activation_bytes(c.dtype);
+  const double lin = c.dtype == precision::fp8 ? 1.0 : e;
+  const double heads = x.heads / t, inner = x.inner / t;
+  double per_token = e * h * np + lin * h * np;
+  per_token += e * m.linear_in_width() / t + e * x.conv_dim() / t + e * inner + lin * inner;
+  switch (x.kind) {
+    case linear_mixer_kind::mamba2: per_token += 2.0 * fp32_bytes * heads; break;
+    case linear_mixer_kind::gated_deltanet:
+      per_token += fp32_bytes * heads + e * heads * gdn_chunk_tokens;
+      break;
+    case linear_mixer_kind::mamba:
+      per_token += e * (x.dt_rank + 2.0 * x.state_size) + e * inner +
+                   fp32_bytes * 2.0 * x.state_size * inner / mamba_scan_chunk_tokens;
+      break;
+  }
+  if (c.dropout) per_token += h * np;  // dropout mask after the mixer
+  return per_token * s * b;
+}
+
+/// Activation bytes of one attention block (norm, QKV, core, output projection) for one
+/// micro-batch, Korthikanti Table 2's attention terms.
+constexpr double attention_block_bytes(const transformer_spec& m, const parallel_layout& l,
+                                       const training_config& c, recompute_mode recompute) {
+  const double s = 1.0 * c.seq / l.cp, b = c.micro_batch, h = m.hidden, t = l.tp;
+  const double np = l.sequence_parallel && l.tp > 1 ? 1.0 / t : 1.0;
   const double e = activation_bytes(c.dtype);
   const double lin = c.dtype == precision::fp8 ? 1.0 : e;  // GEMM inputs saved for wgrad
   const double mask = c.dropout ? 1.0 : 0.0;
-  if (recompute == recompute_mode::full) return e * s * b * h * np;
-
   const double q = 1.0 * m.heads * m.head_dim / t;
   const double kv = 1.0 * l.kv_heads_per_rank(m) * m.head_dim;
   const double heads = m.heads / t;
   double bytes = 0.0;
-  // attention block
   bytes += e * s * b * h * np;      // input of the first norm
   bytes += lin * s * b * h * np;    // input of the QKV projection
   bytes += e * s * b * (q + kv);    // Q and K for Q K^T
@@ -91,10 +129,22 @@ constexpr double layer_activation_bytes(const transformer_spec& m, int layer,
       bytes += (c.dropout ? e : 0.0) * heads * s * s * b;  // dropout output
     }
   }
+  // Qwen3-Next's gated attention: the sigmoid gate's input, kept for its backward
+  if (m.attention_output_gate) bytes += e * s * b * q;
   bytes += lin * s * b * q;         // input of the output projection
   bytes += mask * s * b * h * np;   // dropout mask after attention
-  // FFN block
-  bytes += e * s * b * h * np;      // input of the second norm
+  return bytes;
+}
+
+/// Activation bytes of one FFN block (norm, dense FFN or MoE) for one micro-batch.
+constexpr double ffn_block_bytes(const transformer_spec& m, int layer, const parallel_layout& l,
+                                 const training_config& c) {
+  const double s = 1.0 * c.seq / l.cp, b = c.micro_batch, h = m.hidden, t = l.tp;
+  const double np = l.sequence_parallel && l.tp > 1 ? 1.0 / t : 1.0;
+  const double e = activation_bytes(c.dtype);
+  const double lin = c.dtype == precision::fp8 ? 1.0 : e;
+  const double mask = c.dropout ? 1.0 : 0.0;
+  double bytes = e * s * b * h * np;  // input of the second norm
   // One FFN over `tokens` tokens of inner size f (per rank); `input` is the share of its input
   // this rank stores (1/t under sequence parallelism, 0 when another term already holds it).
   auto ffn = [&](double f, double tokens, double input) {
@@ -121,6 +171,27 @@ constexpr double layer_activation_bytes(const transformer_spec& m, int layer,
     bytes += ffn(m.ffn / t, s * b, np);
   }
   bytes += mask * s * b * h * np;   // dropout mask after the FFN
+  return bytes;
+}
+
+/// Activation bytes one layer keeps for one micro-batch, Korthikanti Table 2 term by term (see
+/// docs/models/memory.md for the list), summed over the layer's parts: its mixer (attention or
+/// a hybrid's linear mixer, linear_mixer_block_bytes) and its FFN. For a GPT layer (MHA, FFN 4h
+/// without gating, dropout on, bf16, no FlashAttention) it is exactly sbh(34 + 5as/h) with no
+/// parallelism, sbh(10 + 24/t + 5as/(ht)) with tensor parallelism, sbh(34/t + 5as/(ht)) with
+/// sequence parallelism, without the 5as/h terms under selective recomputation, and 2sbh under
+/// full recomputation (the layer's input: the same for a hybrid's layers).
+constexpr double layer_activation_bytes(const transformer_spec& m, int layer,
+                                        const parallel_layout& l, const training_config& c,
+                                        recompute_mode recompute) {
+  const double s = 1.0 * c.seq / l.cp, b = c.micro_batch, h = m.hidden;
+  const double np = l.sequence_parallel && l.tp > 1 ? 1.0 / l.tp : 1.0;
+  const double e = activation_bytes(c.dtype);
+  if (recompute == recompute_mode::full) return e * s * b * h * np;
+  double bytes = 0.0;
+  if (m.is_attention_layer(layer)) bytes += attention_block_bytes(m, l, c, recompute);
+  if (m.is_linear_layer(layer)) bytes += linear_mixer_block_bytes(m, l, c);
+  if (m.has_ffn(layer)) bytes += ffn_block_bytes(m, layer, l, c);
   // LoRA: the low-rank intermediate x A of each adapted matrix, kept for B's gradient.
   const int r = c.lora_rank > 0 ? c.lora_rank : c.qlora_rank;
   if (r > 0) bytes += detail::lora_adapted_matrices(m, c.lora_targets) * e * s * b * r;
@@ -256,7 +327,7 @@ constexpr memory_breakdown training_memory_stage(const transformer_spec& m,
                                                  const training_config& c, int k,
                                                  const memory_assumptions& a = {}) {
   l.validate(m);
-  detail::check_trainable(m);
+  detail::check_trainable_memory(m, l, c);
   c.validate(l.dp);
   a.validate();
   detail::check_input(k >= 0 && k < l.pp, "pipeline stage must be in [0, layout.pp)", k, l.pp);
