@@ -57,7 +57,7 @@ def _():
     bad(msg, "fit", "--model", data("hf/nemotron-h-8b-base-8k"))  # a dense model: transformers
     bad(r"the step time models Megatron-LM's kernels only \(--framework megatron\)", "train",
         "--model", data("hf/nemotron-h-8b-base-8k"), "--gpu", "h100", "--gpus", "8",
-        "--framework", "torchtitan", "--tokens", "1e11")
+        "--framework", "torchtitan", "--zero", "3", "--tokens", "1e11")
 
 
 @case("hybrid.train_megatron")
