@@ -50,14 +50,24 @@ def _():
 
 @case("hybrid.training_refused")
 def _():
-    """The step-time model and the transformers memory profile refuse a hybrid in one line that
-    says what is not modelled and what is."""
+    """The transformers memory profile refuses a hybrid in one line that says what models it;
+    the step time refuses what it does not model of a hybrid (other frameworks' kernels)."""
     msg = (r"training: hybrid models \(linear-attention / state-space layers beside attention\) "
-           r"are not modelled by the step-time model or the transformers memory profile")
+           r"are not modelled by the transformers memory profile")
     bad(msg, "fit", "--model", data("hf/nemotron-h-8b-base-8k"))  # a dense model: transformers
+    bad(r"the step time models Megatron-LM's kernels only \(--framework megatron\)", "train",
+        "--model", data("hf/nemotron-h-8b-base-8k"), "--gpu", "h100", "--gpus", "8",
+        "--framework", "torchtitan", "--zero", "3", "--tokens", "1e11")
+
+
+@case("hybrid.train_megatron")
+def _():
+    """train times a hybrid under Megatron-LM: Nemotron-H (Mamba-2), Jamba (Mamba-1) and
+    Qwen3-Next (Gated DeltaNet) each print a step time."""
     for rel in ["hf/nemotron-h-8b-base-8k", "hf/jamba-1.5-mini", "hf/qwen3-next-80b-a3b-instruct"]:
-        bad(msg, "train", "--model", data(rel), "--gpu", "h100", "--gpus", "8", "--framework",
-            "megatron", "--tokens", "1e11")
+        j = ok_json("train", "--model", data(rel), "--gpu", "h100", "--gpus", "64", "--framework",
+                    "megatron", "--tokens", "1e11")
+        check(j["step_time_s"] > 0 and j["tokens_per_s"] > 0, f"{rel}: {j}")
 
 
 @case("hybrid.fit_training_megatron")

@@ -146,21 +146,128 @@ TEST_CASE("Serving a linear layer: decode reads and writes each state once", "[h
         detail::serving_attention_time(p, w, 1.0).memory);
 }
 
-TEST_CASE("Hybrids: the step-time model refuses them in one line; memory models them",
-          "[hybrid]") {
-  training_config mc{};
-  mc.framework = framework_kind::megatron;
-  try {
-    training_plan p;
-    p.model = nemotron;
-    p.config = mc;
-    (void)estimate_step(p);
-    FAIL("the step time of a hybrid was not refused");
-  } catch (const invalid_input& e) {
-    CHECK_THAT(e.what(), Catch::Matchers::Contains("hybrid models (linear-attention / "
-                                                   "state-space layers beside attention) are "
-                                                   "not modelled by the step-time model"));
+namespace {
+// One layer of a hybrid on one H100 under Megatron-LM, bf16, 8K tokens: the inputs the step
+// model times it with (estimate_step's own steps). Not copyable: `in` points into the members.
+struct layer_probe {
+  training_plan p;
+  training_config c;
+  placement pl;
+  detail::layer_inputs in;
+  detail::layer_dims d;
+  layer_probe(const transformer_spec& m, recompute_mode r, int tp = 1) {
+    p.model = m;
+    p.node = catalog::dgx_h100;
+    p.layout.tp = tp;
+    p.config.framework = framework_kind::megatron;
+    p.config.seq = 8192;
+    p.config.recompute = r;
+    c = p.config;
+    c.global_batch = plan_global_batch(p);
+    (void)detail::validate_plan(p, c);
+    const network_topology topo = topology(p.node, plan_nodes(p), p.fabric, p.assumptions.network);
+    pl = place(p.layout, topo, p.assumptions.order);
+    in = detail::make_layer_inputs(p, c, pl);
+    d = detail::dims_of(in);
   }
+  layer_probe(const layer_probe&) = delete;
+  layer_probe& operator=(const layer_probe&) = delete;
+};
+constexpr detail::layer_kind mixer_only{.attention = false, .linear = true, .ffn = false};
+constexpr detail::layer_kind attention_only{.attention = true, .linear = false, .ffn = false};
+}  // namespace
+
+TEST_CASE("Hybrid step: a linear-mixer layer is its projections, conv1d, gated norm and scan",
+          "[hybrid][step]") {
+  for (const transformer_spec* m : {&nemotron, &qwen3_next, &jamba}) {
+    CAPTURE(static_cast<int>(m->linear.kind));
+    const layer_probe none(*m, recompute_mode::none);
+    const detail::linear_seconds g = detail::linear_mixer_gemms(none.in, none.d);
+    const detail::mixer_times mx = detail::linear_mixer_kernels(none.in, none.d);
+    const detail::layer_time t = detail::one_layer(none.in, mixer_only);
+    // the parts add up: GEMMs and the scan are compute; conv1d, gated norm, the block's norm
+    // and residual add are memory-bound
+    CHECK(t.compute == Approx(g.fwd + g.bwd + mx.scan_fwd_bwd).epsilon(1e-12));
+    const detail::memory_times block =
+        detail::fused_memory(none.in, none.d, {}, {}, mixer_only);
+    CHECK(t.memory == Approx(block.fwd + block.bwd + mx.mem_fwd + mx.mem_bwd).epsilon(1e-12));
+    CHECK(mx.mem_fwd > 0.0);
+    CHECK(mx.scan_fwd_bwd == Approx(3.0 * mx.scan_fwd));
+    // the roofline is never faster than the chunked FLOPs at the 16-bit matmul rate
+    const linear_mixer_spec& x = m->linear;
+    const double scan_flops = none.d.T * (detail::chunked_recurrence_flops_per_layer(*m) -
+                                          2.0 * x.conv_dim() * x.conv_kernel);
+    CHECK(mx.scan_fwd >= scan_flops / (none.in.attn.peak * none.in.attn.frac) * (1 - 1e-12));
+    // the in_proj and out_proj GEMMs: at least their FLOPs at the tensor peak
+    const double proj = 2.0 * none.d.T * m->hidden * (m->linear_in_width() + x.inner);
+    CHECK(g.fwd >= proj / none.in.g.peak);
+    // a layer of a mixer and an FFN is the two parts (no TP at tp = 1)
+    for (const bool moe : {false, true}) {
+      if (moe != m->is_moe()) continue;
+      const detail::layer_kind both{.attention = false, .linear = true, .ffn = true, .moe = moe};
+      const detail::layer_kind ffn{.attention = false, .linear = false, .ffn = true, .moe = moe};
+      CHECK(detail::one_layer(none.in, both).compute ==
+            Approx(t.compute + detail::one_layer(none.in, ffn).compute).epsilon(1e-12));
+    }
+    // full recompute runs the mixer's forward again (projections, scan, its memory-bound
+    // kernels); selective recompute (core attention) nothing of it
+    const layer_probe full(*m, recompute_mode::full);
+    const detail::layer_time tf = detail::one_layer(full.in, mixer_only);
+    CHECK(tf.compute - t.compute == Approx(g.fwd + mx.scan_fwd).epsilon(1e-9));
+    CHECK(tf.memory - t.memory == Approx(block.fwd + mx.mem_fwd).epsilon(1e-9));
+    const layer_probe sel(*m, recompute_mode::selective);
+    CHECK(detail::one_layer(sel.in, mixer_only).compute == Approx(t.compute).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("Hybrid step: tensor parallelism of a linear mixer is an attention block's",
+          "[hybrid][step]") {
+  // Megatron-Core's MambaMixer: in_proj column-parallel, out_proj row-parallel, so one
+  // all-reduce (or all-gather + reduce-scatter under sequence parallelism) per pass
+  const layer_probe two(nemotron, recompute_mode::none, 2);
+  const double mixer = detail::one_layer(two.in, mixer_only).tp;
+  CHECK(mixer > 0.0);
+  CHECK(mixer == Approx(detail::one_layer(two.in, attention_only).tp).epsilon(1e-12));
+  CHECK(mixer == Approx(detail::one_layer(two.in, detail::layer_kind{}).tp / 2.0).epsilon(1e-12));
+}
+
+TEST_CASE("Hybrid step: fewer attention layers, a step that grows slower with the sequence",
+          "[hybrid][step]") {
+  // Nemotron-H 8B (4 attention layers of 52) against Llama-3.1-8B (32 of 32), one H100 each:
+  // the hybrid's step per token grows less from 4K to 32K tokens, and at 32K it is faster
+  auto per_token = [](const transformer_spec& m, int seq) {
+    training_plan p;
+    p.model = m;
+    p.node = catalog::dgx_h100;
+    p.config.framework = framework_kind::megatron;
+    p.config.seq = seq;
+    p.config.recompute = recompute_mode::full;
+    const step_breakdown s = estimate_step(p);
+    return s.total.value / s.tokens_per_step.value;
+  };
+  const double hybrid_growth = per_token(nemotron, 32768) / per_token(nemotron, 4096);
+  const double dense_growth =
+      per_token(catalog::llama31_8b, 32768) / per_token(catalog::llama31_8b, 4096);
+  CHECK(hybrid_growth < dense_growth);
+  CHECK(per_token(nemotron, 32768) < per_token(catalog::llama31_8b, 32768));
+}
+
+TEST_CASE("Hybrid step: what is not modelled is refused in one line", "[hybrid][step]") {
+  training_plan p;
+  p.model = nemotron;
+  p.node = catalog::dgx_h100;
+  p.config.framework = framework_kind::torchtitan;
+  CHECK_THROWS_WITH(estimate_step(p), Catch::Matchers::Contains(
+                                          "the step time models Megatron-LM's kernels only"));
+  p.config.framework = framework_kind::megatron;
+  p.layout.cp = 2;
+  CHECK_THROWS_WITH(estimate_step(p),
+                    Catch::Matchers::Contains("context parallelism over linear-mixer layers"));
+  p.layout.cp = 1;
+  CHECK(estimate_step(p).total.value > 0.0);
+}
+
+TEST_CASE("Hybrids: gpuplan's model JSON round-trips a hybrid; memory models it", "[hybrid]") {
   CHECK(training_memory(nemotron, {}, {}).total().value > 0.0);
   // gpuplan's model JSON carries the pattern and the mixer: a round trip keeps the counts
   for (const transformer_spec* m : {&nemotron, &qwen3_next, &jamba}) {

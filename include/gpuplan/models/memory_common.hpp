@@ -267,16 +267,16 @@ constexpr double state_elements_per_rank(const transformer_spec& m, int tp) {
   return ((x.conv_kernel - 1.0) * conv_dim + x.ssm_state_elements()) / tp;
 }
 
-/// The step-time model and the transformers memory profile count transformer layers: attention
-/// and an FFN, with Megatron-LM's GEMMs and fused kernels or eager PyTorch's ops. A hybrid's
-/// linear-mixer layers (the chunked scan's kernels, the causal conv1d) are not modelled there:
-/// refused. training_memory (the Megatron accounting) models them (check_trainable_memory).
+/// The transformers memory profile counts transformer layers: attention and an FFN, with eager
+/// PyTorch's ops. A hybrid's linear-mixer layers (the chunked scan's kernels,
+/// the causal conv1d) are not modelled there: refused. training_memory (the Megatron
+/// accounting) models them (check_trainable_memory), and the step time under Megatron-LM
+/// (training_step.hpp check_trainable_step).
 constexpr void check_trainable(const transformer_spec& m) {
   check_input(!m.is_hybrid(),
               "training: hybrid models (linear-attention / state-space layers beside attention) "
-              "are not modelled by the step-time model or the transformers memory profile (the "
-              "scan's kernels); training memory with --framework megatron, fit --infer and serve "
-              "model them");
+              "are not modelled by the transformers memory profile; training memory and "
+              "step time with --framework megatron, fit --infer and serve model them");
 }
 
 /// What training_memory models of a hybrid (transformer_spec::pattern): every layout, with the

@@ -586,6 +586,22 @@ constexpr linear_seconds frozen_linear(const gemm_ctx& c, double m, double n, do
   return {gemm_seconds(c, m, n, k, batch), gemm_seconds(c, m, k, n, batch)};
 }
 
+/// What one layer holds (transformer_spec::pattern): its token mixer (attention, the linear
+/// mixer, or none) and its FFN (dense, MoE, or none). A transformer's layer: attention + FFN.
+struct layer_kind {
+  bool attention = true, linear = false, ffn = true, moe = false;
+  [[nodiscard]] constexpr double parts() const {
+    return (attention || linear ? 1.0 : 0.0) + (ffn ? 1.0 : 0.0);
+  }
+  [[nodiscard]] constexpr int code() const {
+    return (attention ? 1 : 0) + (linear ? 2 : 0) + (ffn ? 4 : 0) + (moe ? 8 : 0);
+  }
+};
+
+constexpr layer_kind kind_of_layer(const transformer_spec& m, int i) {
+  return {m.is_attention_layer(i), m.is_linear_layer(i), m.has_ffn(i), m.is_moe_layer(i)};
+}
+
 /// The sizes of one layer on one GPU that every part of its cost reads.
 struct layer_dims {
   double T = 0.0;           // tokens of the micro-batch on this GPU (b s / cp)
@@ -615,6 +631,25 @@ constexpr layer_dims dims_of(const layer_inputs& in) {
   return d;
 }
 
+/// A linear mixer's projections on one tensor-parallel rank, as Megatron-Core's MambaMixer
+/// splits them (megatron/core/ssm/mamba_mixer.py: in_proj column-parallel, out_proj
+/// row-parallel) and with the shapes the parameter count uses (transformer_spec::
+/// linear_in_width, linear_mixer_weights): in_proj hidden -> linear_in_width / tp (Mamba-2: z,
+/// x, B, C, dt; Gated DeltaNet: q, k, v, z, b, a), out_proj inner / tp -> hidden; Mamba-1's
+/// x_proj (inner / tp -> dt_rank + 2 state) and dt_proj (dt_rank -> inner / tp) besides.
+constexpr linear_seconds linear_mixer_gemms(const layer_inputs& in, const layer_dims& d) {
+  const transformer_spec& m = *in.m;
+  const linear_mixer_spec& x = m.linear;
+  const double T = d.T, h = d.h, tp = d.tp, inner = x.inner / tp;
+  linear_seconds lin = linear(in.g, T, m.linear_in_width() / tp, h);  // in_proj
+  lin += linear(in.g, T, h, inner);                                     // out_proj
+  if (x.kind == linear_mixer_kind::mamba) {
+    lin += linear(in.g, T, x.dt_rank + 2.0 * x.state_size, inner);  // x_proj
+    lin += linear(in.g, T, inner, x.dt_rank);                         // dt_proj
+  }
+  return lin;
+}
+
 /// The GEMMs of one layer (forward and backward seconds) and the FFN activation elements per
 /// token on this GPU.
 struct layer_gemms {
@@ -623,7 +658,9 @@ struct layer_gemms {
   double ffn_inner = 0.0;  // elements of FFN activations per token per GPU
 };
 
-constexpr layer_gemms gemms_of_layer(const layer_inputs& in, const layer_dims& d, bool moe) {
+constexpr layer_gemms gemms_of_layer(const layer_inputs& in, const layer_dims& d,
+                                     const layer_kind& kind) {
+  const bool moe = kind.moe;
   const transformer_spec& m = *in.m;
   const parallel_layout& l = *in.l;
   const double T = d.T, h = d.h, tp = d.tp, q = d.q, kv_local = d.kv_local;
@@ -634,7 +671,9 @@ constexpr layer_gemms gemms_of_layer(const layer_inputs& in, const layer_dims& d
   };
   layer_gemms r;
   linear_seconds& lin = r.lin;
-  if (m.is_mla()) {
+  if (!kind.attention) {
+    if (kind.linear) lin += linear_mixer_gemms(in, d);
+  } else if (m.is_mla()) {
     // MLA's five projections (transformer_spec::mla; Megatron-Core MLASelfAttention): the
     // down-projections to the latents whole on every rank, the up-projections and the output
     // split by heads
@@ -653,11 +692,13 @@ constexpr layer_gemms gemms_of_layer(const layer_inputs& in, const layer_dims& d
     lin += linear(T, kv_local, h, 2.0);
     lin += linear(T, h, q / tp);  // output projection
   } else {
-    lin += linear(T, q / tp + 2.0 * kv_local, h);  // fused QKV
-    lin += linear(T, h, q / tp);                   // output projection
+    // fused QKV, and the output gate where the model has one (Qwen3-Next's attention)
+    lin += linear(T, (m.attention_output_gate ? 2.0 : 1.0) * q / tp + 2.0 * kv_local, h);
+    lin += linear(T, h, q / tp);  // output projection
   }
   r.gate = m.ffn_type == ffn_kind::gated ? 2.0 : 1.0;
   const double gate = r.gate;
+  if (!kind.ffn) return r;
   if (!moe) {
     lin += linear(T, gate * m.ffn / tp, h);
     lin += linear(T, h, m.ffn / tp);
@@ -698,7 +739,9 @@ constexpr attention_times attention_core(const layer_inputs& in, const layer_dim
   const double keys_full = s;  // a rank's queries attend over the whole sequence (all cp chunks)
   attention_times r;
   if (c.flash_attention) {
-    const double keys = detail::keys_attended(m, c.seq, attention_mask::causal) / m.layers;
+    // keys per attention layer (a hybrid's linear-mixer layers have no attention core)
+    const double keys =
+        detail::keys_attended(m, c.seq, attention_mask::causal) / m.attention_layers();
     // 2 GEMMs x 2 FLOP per MAC, over the score and the value widths (head_dim each, or MLA's)
     const double f_fwd = 2.0 * T * keys * heads_local * (m.score_head_dim() + m.value_head_dim());
     const bool fa2 = c.framework == framework_kind::torchtitan;  // PyTorch SDPA's flash: FA2
@@ -729,6 +772,59 @@ constexpr attention_times attention_core(const layer_inputs& in, const layer_dim
   return r;
 }
 
+/// A linear mixer's kernels besides its projections on one tensor-parallel rank (seconds):
+/// the causal conv1d and the gated norm, memory-bound, and the chunked scan.
+struct mixer_times {
+  double scan_fwd = 0.0, scan_fwd_bwd = 0.0, mem_fwd = 0.0, mem_bwd = 0.0;
+};
+
+/// Backward kernels' work relative to the forward's for the chunked scan: its backward
+/// computes the gradients of every product of the forward (twice the forward's FLOPs, as
+/// training_flops_per_token counts it), and reads the inputs and dy and writes the input
+/// gradients (twice the forward's bytes).
+inline constexpr double scan_backward_factor = 2.0;
+
+/// The linear mixer's non-GEMM kernels of one layer on one GPU.
+///   causal conv1d (Dao-AILab causal-conv1d, the SiLU fused): depthwise, conv_kernel taps per
+///     channel, memory-bound: forward reads and writes conv_dim / tp channels per token,
+///     backward reads x and dy and writes dx;
+///   chunked scan (Mamba-2's SSD, fla's chunked gated delta rule, Mamba-1's selective scan; its
+///     FLOPs flops.hpp's chunked count without the conv): no published absolute efficiency of
+///     these kernels on the GPUs modelled, so a roofline: the larger of its FLOPs at the GPU's
+///     16-bit matmul rate (peak x the sustained MAMF fraction, the attention core's rates) and
+///     its bytes over HBM (reads x, B and C or q and k, the time steps or gates; writes y; Mamba-1
+///     reads z and delta too); backward scan_backward_factor x the forward;
+///   gated norm (Mamba-2's RMSNormGated, Gated DeltaNet's gated RMSNorm): reads y and z, writes
+///     the output; backward reads y, z and dy and writes dy and dz (Mamba-1 gates inside its scan).
+constexpr mixer_times linear_mixer_kernels(const layer_inputs& in, const layer_dims& d) {
+  const transformer_spec& m = *in.m;
+  const linear_mixer_spec& x = m.linear;
+  const double T = d.T, tp = d.tp, e = d.e;
+  const double conv = x.conv_dim() / tp, inner = x.inner / tp;
+  mixer_times r;
+  r.mem_fwd = 2.0 * e * T * conv;
+  r.mem_bwd = 3.0 * e * T * conv;
+  if (x.kind != linear_mixer_kind::mamba) {
+    r.mem_fwd += 3.0 * e * T * inner;
+    r.mem_bwd += 5.0 * e * T * inner;
+  }
+  r.mem_fwd /= in.g.hbm;
+  r.mem_bwd /= in.g.hbm;
+  const double conv_flops = 2.0 * x.conv_dim() * x.conv_kernel;
+  const double flops = T * (chunked_recurrence_flops_per_layer(m) - conv_flops) / tp;
+  double io = 0.0;  // elements per token per rank the scan reads and writes
+  switch (x.kind) {
+    case linear_mixer_kind::mamba: io = 4.0 * inner + 2.0 * x.state_size; break;
+    case linear_mixer_kind::mamba2: io = conv + x.heads / tp + inner; break;
+    case linear_mixer_kind::gated_deltanet: io = conv + 2.0 * x.heads / tp + inner; break;
+  }
+  const double by_flops = flops / (in.attn.peak * in.attn.frac);
+  const double by_bytes = e * T * io / in.g.hbm;
+  r.scan_fwd = by_flops > by_bytes ? by_flops : by_bytes;
+  r.scan_fwd_bwd = (1.0 + scan_backward_factor) * r.scan_fwd;
+  return r;
+}
+
 /// Memory-bound seconds of one layer, forward and backward, and autocast's weight casts.
 struct memory_times {
   double fwd = 0.0, bwd = 0.0, amp_casts = 0.0;
@@ -737,23 +833,26 @@ struct memory_times {
 /// Megatron's fused kernels (Apex/TE fused layer norm, fused bias-dropout-add, fused bias-GeLU /
 /// SwiGLU): the bytes each reads and writes, over the achievable HBM bandwidth.
 constexpr memory_times fused_memory(const layer_inputs& in, const layer_dims& d,
-                                    const layer_gemms& gm, const attention_times& at) {
+                                    const layer_gemms& gm, const attention_times& at,
+                                    const layer_kind& k = {}) {
   const training_config& c = *in.c;
   const double T = d.T, h = d.h, tp = d.tp, e = d.e, q = d.q, kv_local = d.kv_local;
   const double gate = gm.gate, ffn_inner = gm.ffn_inner;
   const double th = T * h / d.seq_shard;  // sequence-sharded activation elements
   const double dm = c.dropout ? dropout_mask_bytes : 0.0;
   double fwd_b = 0.0, bwd_b = 0.0;
-  fwd_b += 2.0 * 2.0 * e * th;            // two norms: read x, write y
-  bwd_b += 2.0 * 3.0 * e * th;            //   read x and dy, write dx
-  fwd_b += 2.0 * (3.0 * e + dm) * th;     // two (bias-dropout-)adds: read x and residual, write
-  bwd_b += 2.0 * (3.0 * e + dm) * th;     //   read dy (and mask), accumulate into the residual
+  const double parts = k.parts();         // a norm and a residual add per part (2: a transformer)
+  fwd_b += parts * 2.0 * e * th;          // norms: read x, write y
+  bwd_b += parts * 3.0 * e * th;          //   read x and dy, write dx
+  fwd_b += parts * (3.0 * e + dm) * th;   // (bias-dropout-)adds: read x and residual, write
+  bwd_b += parts * (3.0 * e + dm) * th;   //   read dy (and mask), accumulate into the residual
   const double f_el = T * ffn_inner;      // FFN activation elements on this GPU
   fwd_b += (gate + 1.0) * e * f_el;       // activation: read gate (and up), write
   bwd_b += (2.0 * gate + 1.0) * e * f_el; //   read inputs and dy, write the input gradients
-  fwd_b += 2.0 * e * T * (q / tp + kv_local);  // rotary (or bias) on Q and K: read, write
-  bwd_b += 2.0 * e * T * (q / tp + kv_local);
-  if (!c.flash_attention) {
+  const double qk = k.attention ? q / tp + kv_local : 0.0;
+  fwd_b += 2.0 * e * T * qk;  // rotary (or bias) on Q and K: read, write
+  bwd_b += 2.0 * e * T * qk;
+  if (k.attention && !c.flash_attention) {
     fwd_b += at.scores_bytes;
     // softmax backward reads y and dy and writes dx; dropout backward reads dy and the mask
     const double scores = T * d.heads_local * d.s;
@@ -762,8 +861,13 @@ constexpr memory_times fused_memory(const layer_inputs& in, const layer_dims& d,
   if (c.dtype == precision::fp8) {
     // Transformer Engine casts each GEMM's 16-bit input to fp8 with its transpose for the weight
     // gradient forward, and each output gradient likewise backward
-    const double inputs = T * (h + q / tp + h + ffn_inner);              // QKV, O, FC1, FC2 inputs
-    const double outputs = T * (q / tp + 2.0 * kv_local + h + gate * ffn_inner + h);
+    // QKV, O, FC1, FC2 inputs (a linear mixer: in_proj's and out_proj's)
+    const double mixer_in = k.attention ? h + q / tp : k.linear ? h + in.m->linear.inner / tp : 0.0;
+    const double mixer_out = k.attention ? q / tp + 2.0 * kv_local + h
+                             : k.linear  ? in.m->linear_in_width() / tp + h
+                                         : 0.0;
+    const double inputs = T * (mixer_in + (k.ffn ? h + ffn_inner : 0.0));
+    const double outputs = T * (mixer_out + (k.ffn ? gate * ffn_inner + h : 0.0));
     fwd_b += fp8_cast_bytes_per_element * inputs;
     bwd_b += fp8_cast_bytes_per_element * outputs;
   }
@@ -1001,19 +1105,21 @@ constexpr double async_tp_layer(const layer_inputs& in, const layer_dims& d, dou
 }
 
 /// Tensor-, context- and expert-parallel communication of one layer (into t.tp, t.cp, t.ep).
-constexpr void layer_communication(const layer_inputs& in, const layer_dims& d, bool moe,
-                                   double attn_fwd_bwd, layer_time& t) {
+constexpr void layer_communication(const layer_inputs& in, const layer_dims& d,
+                                   const layer_kind& k, double attn_fwd_bwd, layer_time& t) {
+  const bool moe = k.moe;
   const transformer_spec& m = *in.m;
   const training_config& c = *in.c;
   const parallel_layout& l = *in.l;
   const step_assumptions& a = *in.a;
   const double T = d.T, h = d.h, e = d.e;
-  // ---- tensor parallel: 2 all-reduces (or AG + RS pairs) forward, 2 backward ----
+  // ---- tensor parallel: an all-reduce (or AG + RS pair) per part forward, one backward; a
+  // linear mixer as an attention block (in_proj column-, out_proj row-parallel: MambaMixer) ----
   if (l.tp > 1) {
-    const double act = T * h * e;
-    const double fwd_comm = d.sp ? 2.0 * (coll(collective_kind::all_gather, act, in.p->tp, a.collectives) +
-                                          coll(collective_kind::reduce_scatter, act, in.p->tp, a.collectives))
-                                 : 2.0 * coll(collective_kind::all_reduce, act, in.p->tp, a.collectives);
+    const double act = T * h * e, parts = k.parts();
+    const double fwd_comm = d.sp ? parts * (coll(collective_kind::all_gather, act, in.p->tp, a.collectives) +
+                                            coll(collective_kind::reduce_scatter, act, in.p->tp, a.collectives))
+                                 : parts * coll(collective_kind::all_reduce, act, in.p->tp, a.collectives);
     const double n_fwd = c.recompute == recompute_mode::full ? 1.0 + 1.0 / c.recompute_every : 1.0;
     t.tp = (n_fwd + 1.0) * fwd_comm;
     const bool regather = d.sp && c.recompute == recompute_mode::selective &&
@@ -1029,7 +1135,7 @@ constexpr void layer_communication(const layer_inputs& in, const layer_dims& d, 
     t.tp *= 1.0 - a.tp_overlap;
   }
   // ---- context parallel: ring attention KV exchange ----
-  if (l.cp > 1) {
+  if (l.cp > 1 && k.attention) {
     const double kv_bytes = 2.0 * T * d.kv_local * e;  // this rank's K and V chunk
     if (a.cp_kind == context_parallel_kind::ring) {
       const double step = coll(collective_kind::send_recv, kv_bytes, in.p->cp, a.collectives);
@@ -1188,13 +1294,16 @@ constexpr lora_times lora_layer(const layer_inputs& in, const layer_dims& d, boo
 }
 
 /// One layer for one micro-batch on one GPU: its GEMMs, attention core, memory-bound kernels,
-/// what recompute runs again, and its communication.
-constexpr layer_time one_layer(const layer_inputs& in, bool moe) {
+/// what recompute runs again, and its communication. A hybrid's layer (layer_kind): attention
+/// only where it has attention; a linear mixer's projections with the GEMMs, its scan with
+/// the attention core, its conv1d and gated norm with the memory-bound kernels.
+constexpr layer_time one_layer(const layer_inputs& in, const layer_kind& k) {
+  const bool moe = k.moe;
   const training_config& c = *in.c;
   const layer_dims d = dims_of(in);
-  const layer_gemms gm = gemms_of_layer(in, d, moe);
-  const attention_times at = attention_core(in, d);
-  memory_times mem = c.framework == framework_kind::megatron ? fused_memory(in, d, gm, at)
+  const layer_gemms gm = gemms_of_layer(in, d, k);
+  const attention_times at = k.attention ? attention_core(in, d) : attention_times{};
+  memory_times mem = c.framework == framework_kind::megatron ? fused_memory(in, d, gm, at, k)
                      : c.compile                            ? compiled_memory(in, d, gm, at)
                                                             : eager_memory(in, d, gm, at);
   // LoRA / QLoRA: the adapters' GEMMs and kernels, the dequantisation of the NF4 base
@@ -1203,6 +1312,11 @@ constexpr layer_time one_layer(const layer_inputs& in, bool moe) {
   lin += lora.lin;
   mem.fwd += lora.mem_fwd;
   mem.bwd += lora.mem_bwd;
+  // a linear mixer's scan, conv1d and gated norm: full recompute runs their forward again,
+  // selective recompute (core attention only) does not
+  const mixer_times mx = k.linear ? linear_mixer_kernels(in, d) : mixer_times{};
+  mem.fwd += mx.mem_fwd;
+  mem.bwd += mx.mem_bwd;
   // ---- recompute: what it recomputes, at the same rates ----
   double re_compute = 0.0, re_memory = 0.0;
   if (c.recompute == recompute_mode::selective && c.framework == framework_kind::torchtitan) {
@@ -1213,14 +1327,15 @@ constexpr layer_time one_layer(const layer_inputs& in, bool moe) {
     re_memory = at.scores_bytes / in.g.hbm;
   } else if (c.recompute == recompute_mode::full) {
     // every recompute_every-th layer (torchtitan's selective_ac_option = k), averaged
-    re_compute = (lin.fwd + at.fwd) / c.recompute_every;
+    re_compute = (lin.fwd + at.fwd + mx.scan_fwd) / c.recompute_every;
     re_memory = mem.fwd / c.recompute_every;
   }
   layer_time t;
-  t.compute = lin.fwd + lin.bwd + at.fwd_bwd + re_compute;
+  t.compute = lin.fwd + lin.bwd + at.fwd_bwd + mx.scan_fwd_bwd + re_compute;
   t.memory = mem.fwd + mem.bwd + re_memory + mem.amp_casts;
-  t.bwd_compute = lin.bwd + (at.fwd_bwd - at.fwd) + mem.bwd + re_compute + re_memory;
-  layer_communication(in, d, moe, at.fwd_bwd, t);
+  t.bwd_compute = lin.bwd + (at.fwd_bwd - at.fwd) + (mx.scan_fwd_bwd - mx.scan_fwd) + mem.bwd +
+                  re_compute + re_memory;
+  layer_communication(in, d, k, at.fwd_bwd, t);
   return t;
 }
 
@@ -1249,6 +1364,21 @@ constexpr int plan_global_batch(const training_plan& p) {
 
 namespace detail {
 
+/// What the step models of a hybrid (transformer_spec::pattern): Megatron-LM's MambaMixer
+/// path (framework megatron), without context parallelism (the linear mixer's sequence split
+/// is not modelled), and what training_memory models (check_trainable_memory: tp dividing the
+/// mixer's heads and groups, no LoRA).
+constexpr void check_trainable_step(const transformer_spec& m, const parallel_layout& l,
+                                    const training_config& c) {
+  if (!m.is_hybrid()) return;
+  check_input(c.framework == framework_kind::megatron,
+              "training a hybrid (linear-attention / state-space layers): the step time models "
+              "Megatron-LM's kernels only (--framework megatron)");
+  check_input(l.cp == 1, "training a hybrid: context parallelism over linear-mixer layers is "
+                         "not modelled (layout.cp must be 1)", l.cp);
+  check_trainable_memory(m, l, c);
+}
+
 /// How the layers split over the pipeline stages (step_assumptions::first/last_stage_layers).
 struct stage_split {
   int first_layers = 0, last_layers = 0;  // 0: the even split
@@ -1273,7 +1403,7 @@ constexpr stage_split split_stages(const transformer_spec& m, const parallel_lay
 constexpr stage_split validate_plan(const training_plan& p, const training_config& c) {
   const parallel_layout& l = p.layout;
   l.validate(p.model);
-  check_trainable(p.model);
+  check_trainable_step(p.model, l, c);
   const stage_split s = split_stages(p.model, l);
   p.node.validate();
   c.validate(l.dp);
@@ -1358,21 +1488,33 @@ struct layer_mix {
   }
 };
 
+/// The mean layer: every kind of layer the model holds (transformer_spec::pattern; a
+/// transformer's dense and MoE layers) timed once and weighted by its count.
 constexpr layer_mix average_layer(const layer_inputs& in) {
   const transformer_spec& m = *in.m;
   layer_mix s;
   s.n_moe = moe_layer_count(m);
   s.n_dense = m.layers - s.n_moe;
-  const layer_time dense = s.n_dense > 0 ? one_layer(in, false) : layer_time{};
-  const layer_time moe = s.n_moe > 0 ? one_layer(in, true) : layer_time{};
   s.share_dense = 1.0 * s.n_dense / m.layers;
   s.share_moe = 1.0 * s.n_moe / m.layers;
-  s.avg.compute = s.mix(dense.compute, moe.compute);
-  s.avg.memory = s.mix(dense.memory, moe.memory);
-  s.avg.tp = s.mix(dense.tp, moe.tp);
-  s.avg.cp = s.mix(dense.cp, moe.cp);
-  s.avg.ep = s.mix(dense.ep, moe.ep);
-  s.avg.bwd_compute = s.mix(dense.bwd_compute, moe.bwd_compute);
+  int count[16] = {};
+  layer_kind kinds[16] = {};
+  for (int i = 0; i < m.layers; ++i) {
+    const layer_kind k = kind_of_layer(m, i);
+    ++count[k.code()];
+    kinds[k.code()] = k;
+  }
+  for (int code = 0; code < 16; ++code) {
+    if (count[code] == 0) continue;
+    const layer_time t = one_layer(in, kinds[code]);
+    const double w = 1.0 * count[code] / m.layers;
+    s.avg.compute += w * t.compute;
+    s.avg.memory += w * t.memory;
+    s.avg.tp += w * t.tp;
+    s.avg.cp += w * t.cp;
+    s.avg.ep += w * t.ep;
+    s.avg.bwd_compute += w * t.bwd_compute;
+  }
   return s;
 }
 
@@ -1475,6 +1617,17 @@ constexpr step_parameters parameters_of(const transformer_spec& m, const trainin
   if (n_moe > 0) {
     r.moe_nonexpert = attn + m.router_parameters() + m.shared_expert_parameters();
     r.moe_expert = m.moe.experts * m.ffn_parameters(m.moe.expert_ffn);
+  }
+  if (m.is_hybrid()) {
+    // a hybrid's layers differ: the mean parameters of its dense layers and of its MoE layers'
+    // non-expert parts (transformer_spec::layer_parameters)
+    double dense = 0.0, moe = 0.0;
+    for (int i = 0; i < m.layers; ++i) {
+      if (m.is_moe_layer(i)) moe += m.layer_parameters(i) - r.moe_expert;
+      else dense += m.layer_parameters(i);
+    }
+    r.dense_layer = m.layers > n_moe ? dense / (m.layers - n_moe) : 0.0;
+    r.moe_nonexpert = n_moe > 0 ? moe / n_moe : 0.0;
   }
   return r;
 }
