@@ -336,6 +336,14 @@ TEST_CASE("PCIe islands: flows that cross the socket link together share it") {
   const collective_group roomy =
       make_group(catalog::pcie_8x_l40s, 2, 4, inter_node_fabric::infiniband, wide);
   CHECK(roomy.intra_hop().in(GBps) == Approx(22.0).epsilon(1e-9));
+  // Another CPU's link given by its per-flow figure alone: the aggregate follows it (NCCL's
+  // one figure per link), so a ring of eight is not held to the default CPU's 22 GB/s.
+  network_assumptions emerald;
+  emerald.socket_link_per_flow = 40.0 * GBps;  // NCCL 2.30.7 topo.h, Emerald Rapids
+  const collective_group ring = make_group(catalog::pcie_8x_l40s, 8, 1,
+                                           inter_node_fabric::infiniband, emerald);
+  CHECK(ring.socket_aggregate.in(GBps) == Approx(40.0).epsilon(1e-12));
+  CHECK(ring.intra_hop().in(GBps) > 22.0);
   // NVLink nodes have no islands to cross; a bad socket link is refused by name.
   CHECK(make_group(catalog::dgx_h100, 8).islands == 1);
   network_assumptions bad;

@@ -117,14 +117,14 @@ struct network_assumptions {
   /// Bandwidth ONE GPU-to-GPU flow reaches across the link between two CPU sockets (UPI,
   /// Infinity Fabric), per direction, on a PCIe node whose GPUs sit in several islands
   /// (node_spec::pcie_islands): NCCL's own figure for an Intel Sapphire Rapids socket link,
-  /// 22 GB/s (SRP_QPI_BW [NCCL-TOPO]), taken as the default CPU. Set it and
-  /// socket_link_aggregate for another: Emerald Rapids 40, Skylake 10, AMD 16 in NCCL 2.30.7.
+  /// 22 GB/s (SRP_QPI_BW [NCCL-TOPO]), taken as the default CPU. Set it for another: Emerald
+  /// Rapids 40, Skylake 10, AMD 16 in NCCL 2.30.7 (the aggregate below follows it).
   bandwidth socket_link_per_flow = 22.0 * units::GBps;
   /// Bandwidth of that socket link per direction, shared by every flow crossing it at once
-  /// (groups that run their collectives together): NCCL's view is one figure for the link
-  /// that each crossing channel subtracts from [NCCL-TOPO], so the default equals the per-flow
-  /// figure, 22 GB/s.
-  bandwidth socket_link_aggregate = 22.0 * units::GBps;
+  /// (groups that run their collectives together). 0 (the default): the per-flow figure, NCCL's
+  /// view, one figure for the link that each crossing channel subtracts from [NCCL-TOPO]; set
+  /// it for a link measured to carry more than one flow reaches.
+  bandwidth socket_link_aggregate{};
 };
 
 namespace detail {
@@ -224,7 +224,8 @@ constexpr network_topology topology(const node_spec& n, int nodes = 1,
   if (n.nics.count > 0) t.inter = inter_node_tier(n, f, a);
   t.pcie_islands = n.pcie_islands;
   t.socket_link_per_flow = a.socket_link_per_flow;
-  t.socket_link_aggregate = a.socket_link_aggregate;
+  t.socket_link_aggregate =
+      a.socket_link_aggregate.value > 0.0 ? a.socket_link_aggregate : a.socket_link_per_flow;
   return t;
 }
 
