@@ -353,3 +353,119 @@ TEST_CASE("PCIe islands: flows that cross the socket link together share it") {
   CHECK_THROWS_WITH(collective_time(collective_kind::all_reduce, 1.0 * units::MiB, g),
                     Catch::Contains("socket_link_per_flow"));
 }
+
+TEST_CASE("PCIe islands: an all-to-all's cross-socket pairs share the socket link") {
+  // NCCL runs an all-to-all as a send and a receive of S/n to and from every peer at once
+  // (src/enqueue.cc); the pairs on different sockets go over a PATH_SYS path whose rate is the
+  // CPU's QPI figure (src/graph/paths.cc, topo.h SRP_QPI_BW 22 GB/s), and every crossing pair
+  // takes its share of that one link. EP 8 over the 4 + 4 L40S node: 4 x 4 = 16 pairs cross in
+  // each direction, S/8 each, over the link's 22 GB/s: t = 16 x S/8 / 22 GB/s = S / 11 GB/s
+  // (busbw 9.6 GB/s), where each GPU's own PCIe link alone would allow 7/8 S / 24.9 GB/s.
+  const node_spec& n = catalog::pcie_8x_l40s;
+  REQUIRE(n.pcie_islands == 2);
+  const collective_group ep8 = make_group(n, 8);
+  CHECK(ep8.cross_pairs == 16);
+  CHECK(ep8.socket_flows == 1);
+  const data_size s = 1.0 * units::GiB;
+  const auto a2a = collective_time(collective_kind::all_to_all, s, ep8);
+  CHECK(a2a.algbw().in(GBps) == Approx(11.0).epsilon(0.001));
+  node_spec one = n;
+  one.pcie_islands = 1;
+  const auto flat = collective_time(collective_kind::all_to_all, s, make_group(one, 8));
+  CHECK(flat.busbw().in(GBps) == Approx(0.79 * 31.5).epsilon(0.001));  // the PCIe link's rate
+  CHECK(a2a.total.value > 2.5 * flat.total.value);
+  // EP 4 at stride 2 (GPUs 0 2 4 6: 2 + 2) and EP 2 at stride 4 (i with i + 4): every group of
+  // the shape runs at once, 2 x 2 x 2 and 4 x 1 flows sharing the link.
+  const collective_group ep4 = make_group(n, 4, 2), ep2 = make_group(n, 2, 4);
+  CHECK(ep4.cross_pairs == 4);
+  CHECK(ep4.socket_flows == 2);
+  CHECK(ep2.cross_pairs == 1);
+  CHECK(ep2.socket_flows == 4);
+  CHECK(collective_time(collective_kind::all_to_all, s, ep4).algbw().in(GBps) ==
+        Approx(22.0 / 8 * 4).epsilon(0.001));
+  CHECK(collective_time(collective_kind::all_to_all, s, ep2).algbw().in(GBps) ==
+        Approx(22.0 / 4 * 2).epsilon(0.001));
+  // EP 4 inside one socket: no pair crosses, the one-island timing exactly.
+  node_spec four = one;
+  four.gpus = 4;
+  CHECK(collective_time(collective_kind::all_to_all, s, make_group(n, 4)).total.value ==
+        collective_time(collective_kind::all_to_all, s, make_group(four, 4)).total.value);
+  // Uneven spread: 6 GPUs on 2 sockets (3 + 3), a group at stride 2 holds GPUs 0 2 4: 2 + 1.
+  node_spec six = n;
+  six.gpus = 6;
+  CHECK(make_group(six, 3, 2).cross_pairs == 2);
+}
+
+TEST_CASE("PCIe islands: an all-to-all is monotone in the socket link and the payload") {
+  const node_spec& n = catalog::pcie_8x_l40s;
+  const data_size s = 256.0 * units::MiB;
+  double last = 0.0;
+  for (const double gbps : {400.0, 88.0, 40.0, 22.0, 10.0, 5.0}) {
+    network_assumptions a;
+    a.socket_link_per_flow = gbps * GBps;
+    const collective_group g = make_group(n, 8, 1, inter_node_fabric::infiniband, a);
+    const double t = collective_time(collective_kind::all_to_all, s, g).total.value;
+    INFO("socket link " << gbps << " GB/s: " << t << " s");
+    CHECK(t >= last);  // a narrower link never speeds it up
+    last = t;
+  }
+  // A link no narrower than every pair at full PCIe rate leaves the PCIe bound alone.
+  network_assumptions wide;
+  wide.socket_link_per_flow = 400.0 * GBps;
+  node_spec one = n;
+  one.pcie_islands = 1;
+  CHECK(collective_time(collective_kind::all_to_all, s,
+                        make_group(n, 8, 1, inter_node_fabric::infiniband, wide))
+            .total.value ==
+        Approx(collective_time(collective_kind::all_to_all, s, make_group(one, 8)).total.value));
+  double prev = 0.0;
+  for (const double mib : {1.0, 16.0, 256.0, 4096.0}) {
+    const double t =
+        collective_time(collective_kind::all_to_all, mib * units::MiB, make_group(n, 8)).total.value;
+    CHECK(t > prev);
+    prev = t;
+  }
+}
+
+TEST_CASE("PCIe islands: all-to-all of 8 RTX 5090 on two Emerald Rapids sockets") {
+  // NVIDIA/nccl-tests issue #332 (cugbls, 2025-07-16): 8 RTX 5090 (PCIe Gen5) per server,
+  // nccl-tests alltoall_perf -b 8 -e 1g -f 2 -g 8, the largest payload: 22 GB/s on dual Intel
+  // Xeon 6530 (Emerald Rapids; NCCL's ERP_QPI_BW, 40 GB/s, set as socket_link_per_flow as
+  // `--set serving.network.socket_link_per_flow=40GB/s` would). The issue does not say which
+  // column; nccl-tests' busbw is the figure such reports quote and is read so. The model: 16
+  // pairs cross each way, S/8 each, over 40 GB/s: algbw 20, busbw 17.5 GB/s, 20% low, held to
+  // -25%..+10% as the all-reduce check above; with the socket link ignored it was 49.8 (+126%).
+  // The same issue's dual AMD EPYC 9554 and 9355 servers measured 25 and 33 GB/s, where NCCL's
+  // AMD figure (AMD_BW 16 GB/s) gives the model 7: NCCL's figure for xGMI is far below what
+  // those links carry, a known miss (docs/validation.md); set socket_link_aggregate there.
+  node_spec n = catalog::pcie_8x_l40s;
+  n.name = "8x RTX 5090";
+  n.gpu = catalog::rtx_5090;
+  n.scale_up_per_gpu = catalog::rtx_5090.pcie.per_direction();
+  network_assumptions emerald;
+  emerald.socket_link_per_flow = 40.0 * GBps;  // NVIDIA/nccl src/graph/topo.h ERP_QPI_BW
+  const data_size s = 1.0 * units::GiB;
+  const double model =
+      collective_time(collective_kind::all_to_all, s,
+                      make_group(n, 8, 1, inter_node_fabric::infiniband, emerald))
+          .busbw()
+          .in(GBps);
+  INFO("model busbw " << model << " GB/s, published 22");
+  CHECK(model == Approx(17.5).epsilon(0.001));
+  CHECK(model > 0.75 * 22.0);
+  CHECK(model < 1.10 * 22.0);
+  node_spec one = n;
+  one.pcie_islands = 1;
+  const double flat =
+      collective_time(collective_kind::all_to_all, s, make_group(one, 8)).busbw().in(GBps);
+  CHECK(flat > 2.0 * 22.0);  // without the socket link: more than twice the measurement
+  network_assumptions amd;
+  amd.socket_link_per_flow = 16.0 * GBps;  // NVIDIA/nccl src/graph/topo.h AMD_BW
+  const double epyc =
+      collective_time(collective_kind::all_to_all, s,
+                      make_group(n, 8, 1, inter_node_fabric::infiniband, amd))
+          .busbw()
+          .in(GBps);
+  CHECK(epyc == Approx(7.0).epsilon(0.001));
+  CHECK(epyc < 25.0);  // the documented miss: NCCL's AMD figure is the pessimistic side
+}

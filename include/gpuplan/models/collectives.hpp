@@ -34,7 +34,8 @@
 // members span several islands crosses the socket link, once per direction per ring; its hop
 // is min(PCIe hop, network_assumptions::socket_link_per_flow, socket_link_aggregate / the flows
 // crossing at once), collective_group::intra_hop(). Groups inside one island keep the PCIe hop.
-// All-to-all is still timed at the PCIe hop (its cross-island share is not modelled).
+// All-to-all (NCCL's send/recv to every peer) is bounded by each GPU's PCIe link and by the
+// socket link: the cross-island pairs' S/n each share its aggregate (all_to_all_node_seconds).
 //
 // The nccl-tests convention (NVIDIA/nccl-tests doc/PERFORMANCE.md): algbw = S / t;
 // busbw = algbw x 2(n-1)/n for all-reduce, x (n-1)/n for reduce-scatter, all-gather and
@@ -102,18 +103,35 @@ struct collective_group {
   /// the node (gpus_per_node / ranks_per_node of them) runs its collective at the same time.
   int islands = 1;
   int socket_flows = 1;
+  /// The member pairs of one group that exchange over the busiest socket link in one direction
+  /// (members on island i x members on island j, the largest over island pairs): an all-to-all
+  /// sends S / ranks from every member to every other, so that many flows of the group cross it.
+  int cross_pairs = 0;
   bandwidth socket_per_flow{};   ///< network_assumptions::socket_link_per_flow
   bandwidth socket_aggregate{};  ///< network_assumptions::socket_link_aggregate
+
+  /// The rate of one flow across the socket link when every group of this shape on the node
+  /// puts `flows_per_group` flows on it at once: min(the per-flow figure, the aggregate shared
+  /// by all of them), NCCL's view of a link each crossing path takes its share of.
+  [[nodiscard]] constexpr bandwidth socket_flow_rate(int flows_per_group) const {
+    const int flows = socket_flows * (flows_per_group > 1 ? flows_per_group : 1);
+    const bandwidth share = socket_aggregate / (1.0 * flows);
+    return share.value < socket_per_flow.value ? share : socket_per_flow;
+  }
+
+  /// Whether the group's members on one node reach each other over PCIe across CPU sockets.
+  [[nodiscard]] constexpr bool crosses_sockets() const {
+    return islands > 1 && intra.kind == link_technology::pcie;
+  }
 
   /// The rate of one hop inside the node: the intra tier's, and on a PCIe group over several
   /// islands the slowest hop of the ring, min(PCIe hop, the socket link's per-flow figure, its
   /// aggregate shared by the flows crossing it).
   [[nodiscard]] constexpr bandwidth intra_hop() const {
     bandwidth b = intra.effective();
-    if (islands > 1 && intra.kind == link_technology::pcie) {
-      const bandwidth share = socket_aggregate / (1.0 * socket_flows);
-      if (socket_per_flow.value < b.value) b = socket_per_flow;
-      if (share.value < b.value) b = share;
+    if (crosses_sockets()) {
+      const bandwidth socket = socket_flow_rate(1);
+      if (socket.value < b.value) b = socket;
     }
     return b;
   }
@@ -159,14 +177,21 @@ constexpr void place_on_islands(collective_group& grp, const network_topology& t
   const int g = t.gpus_per_node > 0 ? t.gpus_per_node : 1;
   if (t.pcie_islands <= 1 || grp.ranks_per_node <= 1 || g % t.pcie_islands != 0) return;
   const int per_island = g / t.pcie_islands;
-  int spanned = 0, last = -1;
-  for (int j = 0; j < grp.ranks_per_node; ++j) {  // positions increase: count island changes
-    const int island = (j * stride % g) / per_island;
-    if (island != last) ++spanned;
-    last = island;
+  int spanned = 0, most = 0, next = 0;  // islands reached; the two largest member counts
+  for (int i = 0; i < t.pcie_islands; ++i) {
+    int members = 0;
+    for (int j = 0; j < grp.ranks_per_node; ++j)
+      if ((j * stride % g) / per_island == i) ++members;
+    if (members > 0) ++spanned;
+    if (members > most) {
+      next = most;
+      most = members;
+    } else if (members > next) {
+      next = members;
+    }
   }
-  if (spanned > t.pcie_islands) spanned = t.pcie_islands;
   grp.islands = spanned;
+  grp.cross_pairs = most * next;  // the busiest link joins the two most populated islands
   grp.socket_flows = g / grp.ranks_per_node > 1 ? g / grp.ranks_per_node : 1;
   grp.socket_per_flow = t.socket_link_per_flow;
   grp.socket_aggregate = t.socket_link_aggregate;
@@ -391,6 +416,25 @@ constexpr parts hierarchical_all_reduce(const collective_group& g,
   return p;
 }
 
+/// All-to-all as NCCL runs it: a send and a receive of S/n to and from every rank at once
+/// (src/enqueue.cc: ncclFuncAlltoAll becomes one p2pTaskAppend send and recv per peer), each
+/// pair over its own path. Inside the node every GPU's own link carries its (k-1)/n S; on a PCIe
+/// node over several CPU sockets the pairs on different islands also share the socket link
+/// (src/graph/paths.cc: a PATH_SYS path, min(PCIe, the CPU's QPI figure)), cross_pairs flows of
+/// S/n each per group and direction, every group of the shape at once; the slower bounds it.
+constexpr double all_to_all_node_seconds(const collective_group& g,
+                                         const collective_assumptions& a, double s) {
+  const int n = g.ranks, k = g.ranks_per_node;
+  if (k <= 1) return 0.0;
+  // on a PCIe-only group NCCL's send/recv run its Simple protocol at the link's rate on large
+  // payloads: no NVLink-fitted ramp (collective_assumptions::pcie_protocols)
+  const double phase = pcie_only(g, a) ? 0.0 : s;
+  const double link = xfer(a, (k - 1.0) / n * s, g.intra.effective().value, phase);
+  if (!g.crosses_sockets() || g.cross_pairs < 1) return link;
+  const double socket = xfer(a, s / n, g.socket_flow_rate(g.cross_pairs).value, phase);
+  return socket > link ? socket : link;
+}
+
 constexpr parts all_to_all_parts(const collective_group& g, const collective_assumptions& a,
                                  double s) {
   parts p;
@@ -398,7 +442,7 @@ constexpr parts all_to_all_parts(const collective_group& g, const collective_ass
   p.latency = a.launch.value + (g.crosses_nodes() ? g.inter.latency.value : g.intra.latency.value);
   // each rank sends S/n to every other rank: (k-1)/n S stays in the node, (n-k)/n S leaves it
   // through this GPU's NIC share; both go at once.
-  const double ti = k > 1 ? xfer(a, (k - 1.0) / n * s, g.intra.effective().value, s) : 0.0;
+  const double ti = all_to_all_node_seconds(g, a, s);
   // between arbitrary node pairs: held to the fabric's bisection when it is oversubscribed
   const double tx =
       g.crosses_nodes()
