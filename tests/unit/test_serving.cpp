@@ -1166,3 +1166,38 @@ TEST_CASE("TP 8 over an L40S server's two CPU sockets: the socket link slows its
   four.layout.tp = four_one.layout.tp = 4;
   CHECK(serve(four).ttft.value == serve(four_one).ttft.value);
 }
+
+TEST_CASE("EP 8 over an L40S server's two CPU sockets: the dispatch crosses the socket link",
+          "[serving][pcie][moe]") {
+  // Mixtral 8x7B, TP 8 with EP 8 and the all-to-all dispatch on the 4 + 4 L40S server: 16 of the
+  // 56 GPU pairs sit on different sockets and share the socket link (NCCL's SRP_QPI_BW,
+  // 22 GB/s), so a bandwidth-bound all-to-all takes S / 11 GB/s where each GPU's PCIe link
+  // alone allows 7/8 S / 24.9 GB/s: 2.59x (models/collectives.hpp all_to_all_node_seconds).
+  // No published EP serving run on such a server was found; this checks the mechanism.
+  serving_plan p{.model = cat::mixtral_8x7b,
+                 .node = cat::pcie_8x_l40s,
+                 .layout = {.tp = 8, .ep = 8},
+                 .mix = request_mix::fixed(1024, 128),
+                 .concurrency = 8};
+  p.assumptions.moe_all_to_all = true;
+  REQUIRE(p.node.pcie_islands == 2);
+  serving_plan one = p;
+  one.node.pcie_islands = 1;
+  const double tokens = 8192;  // a prefill step: bandwidth-bound all-to-alls
+  const double two_sockets = detail::dispatch_combine_time(p, tokens).value;
+  const double one_socket = detail::dispatch_combine_time(one, tokens).value;
+  INFO("dispatch + combine of 8192 tokens: " << two_sockets * 1e3 << " ms on 2 sockets, "
+                                              << one_socket * 1e3 << " ms on 1");
+  CHECK(two_sockets / one_socket > 2.4);
+  CHECK(two_sockets / one_socket < 0.79 * 31.5 / (7.0 / 8) / 11.0 * 1.0001);
+  const serving_point a = serve(p), b = serve(one);
+  CHECK(a.ttft > b.ttft);
+  CHECK(a.tpot >= b.tpot);
+  // Without the all-to-all (EP's tokens reach the experts by the TP all-reduce) the socket
+  // link enters only through the rings, as before.
+  serving_plan reduce = p, reduce_one = one;
+  reduce.assumptions.moe_all_to_all = reduce_one.assumptions.moe_all_to_all = false;
+  CHECK(detail::dispatch_combine_time(reduce, tokens).value == Approx(two_sockets));
+  CHECK((serve(p).ttft - serve(reduce).ttft).value >
+        (serve(one).ttft - serve(reduce_one).ttft).value);
+}

@@ -1249,3 +1249,29 @@ TEST_CASE("torchtitan: FA2's backward, FSDP2's copy-out, foreach AdamW, re-gathe
                           .tensor_parallel.in(units::s);
   CHECK(sel / none == Approx(1.25).epsilon(0.02));
 }
+
+TEST_CASE("MoE on an L40S server's two CPU sockets: EP 8's all-to-all crosses the socket link") {
+  // Mixtral 8x7B, EP 8 on the 4 + 4 PCIe L40S node (catalog pcie_8x_l40s, pcie_islands 2): the
+  // dispatch and combine cross the socket link (models/collectives.hpp all_to_all_node_seconds)
+  // and are slower than on a one-socket node; EP 4 stays in one socket and keeps its time. No
+  // published MoE training run on such a server was found; this checks the mechanism.
+  training_plan p;
+  p.model = catalog::mixtral_8x7b;
+  p.node = catalog::pcie_8x_l40s;
+  p.layout = {.dp = 8, .ep = 8, .zero = 1};
+  p.config.micro_batch = 1;
+  p.config.seq = 4096;
+  p.config.global_batch = 64;
+  p.assumptions.ep_overlap = 0.0;  // the whole all-to-all exposed, to compare it
+  REQUIRE(p.node.pcie_islands == 2);
+  training_plan one = p;
+  one.node.pcie_islands = 1;
+  const step_breakdown two_sockets = estimate_step(p), one_socket = estimate_step(one);
+  INFO("expert all-to-all per step: " << two_sockets.expert_parallel.in(units::s) << " s on 2 "
+                                       << "sockets, " << one_socket.expert_parallel.in(units::s)
+                                       << " s on 1");
+  CHECK(two_sockets.expert_parallel > 2.0 * one_socket.expert_parallel);
+  CHECK(two_sockets.total > one_socket.total);
+  p.layout.ep = one.layout.ep = 4;
+  CHECK(estimate_step(p).expert_parallel.value == estimate_step(one).expert_parallel.value);
+}
