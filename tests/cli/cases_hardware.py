@@ -84,6 +84,32 @@ def _():
         "--node", plan_file(l40s_server(3)), "--tp", "8")
 
 
+@case("hardware.node_file_pcie_islands_slow_ep8_all_to_all")
+def _():
+    """Issues 24/25: expert parallelism's all-to-all on eight PCIe L40S behind two CPU sockets
+    (4 + 4): the 16 GPU pairs on different sockets share the socket link, so `serve --ep 8
+    --moe-all-to-all` and `train --ep 8` slow more on 2 sockets than on 1; EP 4 (one socket)
+    keeps its time."""
+    one, two = plan_file(l40s_server(1)), plan_file(l40s_server(2))
+    serve = ("serve", "--model", "mixtral-8x7b", "--tp", "8", "--ep", "8", "--input-len", "1024",
+             "--output-len", "128", "--concurrency", "8")
+    a1 = ok_json(*serve, "--moe-all-to-all", "--node", one)
+    a2 = ok_json(*serve, "--moe-all-to-all", "--node", two)
+    r1, r2 = ok_json(*serve, "--node", one), ok_json(*serve, "--node", two)
+    check(a2["ttft_s"] > a1["ttft_s"], f"TTFT {a2['ttft_s']} on 2 sockets vs {a1['ttft_s']} on 1")
+    check(a2["ttft_s"] / a1["ttft_s"] > r2["ttft_s"] / r1["ttft_s"],
+          f"the all-to-all's own crossing: TTFT x{a2['ttft_s'] / a1['ttft_s']:.3f} with it, "
+          f"x{r2['ttft_s'] / r1['ttft_s']:.3f} with the all-reduce alone")
+    train = ("train", "--model", "mixtral-8x7b", "--gpus", "8", "--zero", "1", "--seq", "4096",
+             "--global-batch", "64")
+    t1 = ok_json(*train, "--ep", "8", "--node", one)["breakdown"]["expert_parallel_s"]
+    t2 = ok_json(*train, "--ep", "8", "--node", two)["breakdown"]["expert_parallel_s"]
+    check(t2 > 2 * t1, f"EP 8 all-to-all {t2} s a step on 2 sockets vs {t1} on 1")
+    f1 = ok_json(*train, "--ep", "4", "--node", one)["breakdown"]["expert_parallel_s"]
+    f2 = ok_json(*train, "--ep", "4", "--node", two)["breakdown"]["expert_parallel_s"]
+    check(f1 == f2, f"EP 4 inside one socket: {f1} vs {f2}")
+
+
 @case("hardware.custom_gpu_without_node_names_node")
 def _():
     """A GPU file alone plans one GPU; 16 of them need a node, and the error says a node JSON
