@@ -108,6 +108,13 @@ def _():
     f1 = ok_json(*train, "--ep", "4", "--node", one)["breakdown"]["expert_parallel_s"]
     f2 = ok_json(*train, "--ep", "4", "--node", two)["breakdown"]["expert_parallel_s"]
     check(f1 == f2, f"EP 4 inside one socket: {f1} vs {f2}")
+    # the search's EP layouts (--dp-attention: ep = tp) on the catalog's 2-socket L40S node are
+    # timed through the same all-to-all, not refused
+    s = ok_json("search", "serve", "--model", "mixtral-8x7b", "--gpu", "l40s", "--dp-attention",
+                "--tp", "8", "--objective", "tokens_per_gpu")
+    check(s["pruned"]["invalid"] == 0 and s["results"], f"search: {s['pruned']!r}")
+    check(all(r["tp"] == 8 and r["ttft_s"] > 0 and r["tpot_s"] > 0 for r in s["results"]),
+          f"timed rows: {s['results']!r}")
 
 
 @case("hardware.custom_gpu_without_node_names_node")
