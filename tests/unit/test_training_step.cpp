@@ -754,16 +754,24 @@ TEST_CASE("LoRA: the mechanisms move the step the right way") {
   CHECK(flops_ratio < 0.70);
 }
 
+namespace {
+/// Mixtral 8x7B with EP 8 and ZeRO-1 on `node`: dp ranks, sequences of 4096, micro-batch 1.
+training_plan mixtral_ep8(const node_spec& node, int dp, int global_batch) {
+  training_plan p;
+  p.model = catalog::mixtral_8x7b;
+  p.node = node;
+  p.layout = {.dp = dp, .ep = 8, .zero = 1};
+  p.config.micro_batch = 1;
+  p.config.seq = 4096;
+  p.config.global_batch = global_batch;
+  return p;
+}
+}  // namespace
+
 TEST_CASE("MoE: the expert all-to-all is charged, and more when EP spans nodes") {
   // Mixtral 8x7B, EP 8 (expert-parallel ranks adjacent: expert_tp = 1): on 8-GPU DGX H100 nodes
   // the 8 ranks share a node; on 4-GPU nodes of the same GPUs and NICs they span two.
-  training_plan p;
-  p.model = catalog::mixtral_8x7b;
-  p.node = catalog::dgx_h100;
-  p.layout = {.dp = 32, .ep = 8, .zero = 1};
-  p.config.micro_batch = 1;
-  p.config.seq = 4096;
-  p.config.global_batch = 256;
+  training_plan p = mixtral_ep8(catalog::dgx_h100, 32, 256);
   const step_breakdown in_node = estimate_step(p);
   CHECK(in_node.expert_parallel.in(units::s) > 0.0);
   CHECK_FALSE(in_node.ep_crosses_nodes);
@@ -1255,13 +1263,7 @@ TEST_CASE("MoE on an L40S server's two CPU sockets: EP 8's all-to-all crosses th
   // dispatch and combine cross the socket link (models/collectives.hpp all_to_all_node_seconds)
   // and are slower than on a one-socket node; EP 4 stays in one socket and keeps its time. No
   // published MoE training run on such a server was found; this checks the mechanism.
-  training_plan p;
-  p.model = catalog::mixtral_8x7b;
-  p.node = catalog::pcie_8x_l40s;
-  p.layout = {.dp = 8, .ep = 8, .zero = 1};
-  p.config.micro_batch = 1;
-  p.config.seq = 4096;
-  p.config.global_batch = 64;
+  training_plan p = mixtral_ep8(catalog::pcie_8x_l40s, 8, 64);
   p.assumptions.ep_overlap = 0.0;  // the whole all-to-all exposed, to compare it
   REQUIRE(p.node.pcie_islands == 2);
   training_plan one = p;
