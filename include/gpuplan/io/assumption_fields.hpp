@@ -491,9 +491,11 @@ constexpr void visit_fields(network_assumptions& s, V&& v) {
           "Rapids 40, Skylake 10, AMD 16 in NCCL 2.30.7 (the aggregate below follows it).");
   v("socket_link_aggregate", s.socket_link_aggregate,
     "Bandwidth of that socket link per direction, shared by every flow crossing it at once "
-          "(groups that run their collectives together). 0 (the default): the per-flow figure, "
-          "NCCL's view, one figure for the link that each crossing channel subtracts from "
-          "[NCCL-TOPO]; set it for a link measured to carry more than one flow reaches.");
+          "(groups that run their collectives together, an all-to-all's pairs on different "
+          "sockets). 0 (the default): the per-flow figure, NCCL's view, one figure for the link "
+          "that each crossing channel subtracts from [NCCL-TOPO]; set it for a link measured to "
+          "carry more than one flow reaches (AMD EPYC servers carried 25-33 GB/s of all-to-all "
+          "busbw over 8 GPUs where NCCL's AMD figure gives 7: NVIDIA/nccl-tests issue #332).");
 }
 
 template <class V>
