@@ -40,6 +40,7 @@
 //               GPU); ConnectX-7 runs at most 400 Gb/s (NDR)
 #pragma once
 
+#include <gpuplan/catalog/dgx_h100.hpp>
 #include <gpuplan/catalog/gpus.hpp>
 #include <gpuplan/specs/node.hpp>
 
@@ -60,18 +61,8 @@ inline constexpr node_spec dgx_a100{
     .max_power = 6500 * units::W,       // [DGXA100-DS] 6.5 kW max
 };
 
-inline constexpr node_spec dgx_h100{
-    .name = "DGX-H100",
-    .aliases = {"dgxh100", "dgx-h100-640gb"},
-    .gpu = h100_sxm,  // [DGXH100-DS] 8x H100 SXM5 80GB
-    .gpus = 8,
-    .fabric = intra_node_fabric::nvswitch,  // [DGXH100-DS] 4x NVSwitch (third generation)
-    .scale_up_per_gpu = 450 * units::GBps,  // 900 GB/s bidirectional NVLink4 per GPU, halved
-    .nics = {.count = 8, .per_nic = 400 * units::Gbps, .model = "ConnectX-7 NDR 400G"},
-    .host_memory = 2 * units::TB,       // [DGXH100-DS] 2 TB system memory
-    .local_storage = 30 * units::TB,    // [DGXH100-DS] 30 TB (8x 3.84 TB) U.2 NVMe
-    .max_power = 10200 * units::W,      // [DGXH100-DS] ~10.2 kW max
-};
+// dgx_h100, the default server of the cost models: catalog/dgx_h100.hpp (included above).
+
 
 inline constexpr node_spec hgx_h200{
     .name = "HGX-H200",
@@ -193,14 +184,7 @@ constexpr const node_spec* node_carrying(const gpu_spec& gpu) {
   return nullptr;
 }
 
-/// The server `chassis` around `gpu`: its GPUs replaced by `gpu`, its count, fabric, NICs and host
-/// kept. A published maximum power was measured with the chassis's own GPUs, so it is dropped
-/// when `gpu` is another: the power models then use the node model's maximum
-/// (models/energy.hpp node_max_power).
-constexpr node_spec node_around(node_spec chassis, const gpu_spec& gpu) {
-  if (!(chassis.gpu.name == gpu.name)) chassis.max_power = {};
-  chassis.gpu = gpu;
-  return chassis;
-}
+/// The server `chassis` around another GPU: gpuplan::node_around (specs/node.hpp), named here too.
+using gpuplan::node_around;
 
 }  // namespace gpuplan::catalog

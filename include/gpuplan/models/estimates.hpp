@@ -19,7 +19,7 @@
 // caller's and is not listed.
 #pragma once
 
-#include <gpuplan/catalog/gpus.hpp>
+#include <gpuplan/catalog/h100_sxm.hpp>
 #include <gpuplan/models/kernels.hpp>
 #include <gpuplan/models/serving.hpp>
 #include <gpuplan/models/training_step.hpp>

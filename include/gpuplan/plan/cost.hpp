@@ -7,7 +7,7 @@
 #pragma once
 
 #include <gpuplan/specs/array_view.hpp>
-#include <gpuplan/catalog/nodes.hpp>
+#include <gpuplan/catalog/dgx_h100.hpp>
 #include <gpuplan/models/carbon.hpp>
 #include <gpuplan/models/cost.hpp>
 #include <gpuplan/models/energy.hpp>
@@ -89,7 +89,7 @@ constexpr run_cost_report price_run(const run_usage& u, const run_cost_inputs& i
     r.energy_lines.facility_overhead = (in.site.pue - 1.0) * r.energy_lines.gpus;
   } else {
     detail::check_input(in.node.gpus > 0, "run_cost_inputs.node.gpus must be positive");
-    const node_spec n = catalog::node_around(in.node, u.gpu);
+    const node_spec n = node_around(in.node, u.gpu);
     r.power_per_gpu = per_gpu_power(n, in.utilization, in.power_model);
     r.energy_lines = run_energy(n, u.gpu_time, in.utilization, in.site, in.power_model);
   }

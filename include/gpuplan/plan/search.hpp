@@ -35,7 +35,7 @@
 #include <gpuplan/models/training_step.hpp>
 #include <gpuplan/plan/candidates.hpp>
 #include <gpuplan/plan/cost.hpp>
-#include <gpuplan/plan/fit.hpp>
+#include <gpuplan/plan/fit_core.hpp>
 #include <gpuplan/plan/training_cost.hpp>
 #include <gpuplan/specs/array_view.hpp>
 #include <gpuplan/specs/enum_names.hpp>
@@ -659,7 +659,7 @@ constexpr search_evaluation evaluate(training_search_context& ctx, std::uint64_t
   set_regime(c, e.config.regime);
   c.chunked_loss = e.config.chunked_loss;
   // 2. memory, before any time
-  // the fit's verdict (plan/fit.hpp: training_verdict), on a breakdown cached across GPUs
+  // the fit's verdict (plan/fit_core.hpp: training_verdict), on a breakdown cached across GPUs
   auto verdict_of = [&](training_search_context::memory_cache& m) {
     if (!(m.known && m.layout == l && m.micro_batch == c.micro_batch &&
           m.recompute == c.recompute && m.regime == e.config.regime &&
@@ -1002,7 +1002,7 @@ constexpr serving_search_report search_serving(const serving_search_space& s, in
       ++r.invalid;
       continue;
     }
-    // the deployment's memory verdict (plan/fit.hpp serving_fit, what `gpuplan serve` reports),
+    // the deployment's memory verdict (plan/fit_core.hpp serving_fit, what `gpuplan serve` reports),
     // and a KV cache that holds a sequence of the mix
     if (!serving_fit(p).fits() || detail::kv_capacity(p).sequences < 1) {
       ++r.over_memory;

@@ -143,4 +143,14 @@ struct cluster_spec {
   }
 };
 
+/// The server `chassis` around `gpu`: its GPUs replaced by `gpu`, its count, fabric, NICs and host
+/// kept. A published maximum power was measured with the chassis's own GPUs, so it is dropped
+/// when `gpu` is another: the power models then use the node model's maximum
+/// (models/energy.hpp node_max_power).
+constexpr node_spec node_around(node_spec chassis, const gpu_spec& gpu) {
+  if (!(chassis.gpu.name == gpu.name)) chassis.max_power = {};
+  chassis.gpu = gpu;
+  return chassis;
+}
+
 }  // namespace gpuplan
