@@ -374,6 +374,41 @@ TEST_CASE("Training memory of a hybrid: the linear mixer's saved tensors", "[hyb
   CHECK_THROWS_WITH(training_memory(jamba, l, lora),
                     Catch::Matchers::Contains("LoRA / QLoRA adapters on linear-mixer layers"));
 }
+TEST_CASE("Mamba-2's SSD: five kernels, their fp32 intermediates through HBM", "[hybrid][step]") {
+  // mamba_ssm/ops/triton/ssd_combined.py _mamba_chunk_scan_combined_fwd on Nemotron-H 8B's mixer
+  // (128 heads of 64, 8 groups, N 128, chunks of 128 tokens), 16-bit activations, per token
+  const linear_mixer_spec& x = nemotron.linear;
+  const auto k = detail::ssd_forward_kernels(x, 1.0, 2.0);
+  const double h = x.heads, p = x.head_dim, n = x.state_size, q = detail::ssd_chunk_tokens;
+  const double states = h * p * n / q;
+  // chunk_cumsum: dt in 16 bits, dt and dA_cumsum out in fp32
+  CHECK(k[0].bytes == h * (2.0 + 8.0));
+  // state_passing: the fp32 chunk states chunk_state wrote, read back, passed on in 16 bits
+  CHECK(k[2].bytes == (4.0 + 2.0) * states);
+  CHECK(k[1].bytes > 4.0 * states);
+  // bmm_chunk writes C B^T per group in fp32 over the whole chunk
+  CHECK(k[3].bytes == 2.0 * x.groups * n * 2.0 + 4.0 * x.groups * q);
+  // the kernels' matmuls are at least flops.hpp's chunked count (bmm_chunk does not mask)
+  double tensor = 0.0;
+  for (const auto& w : k) tensor += w.tensor;
+  CHECK(tensor >= detail::chunked_recurrence_flops_per_layer(nemotron) -
+                      2.0 * x.conv_dim() * x.conv_kernel);
+  // only chunk_scan works on the CUDA cores: the decay of each masked C B^T element per head
+  CHECK(k[4].slots == h * (q + 1.0) / 2.0 * detail::ssd_decay_slots);
+  // tensor parallelism splits heads and groups: every kernel's work per token halves
+  const auto k2 = detail::ssd_forward_kernels(x, 2.0, 2.0);
+  for (std::size_t i = 0; i < k.size(); ++i) {
+    CHECK(k2[i].bytes == Approx(k[i].bytes / 2.0));
+    CHECK(k2[i].tensor == Approx(k[i].tensor / 2.0));
+  }
+  // a short sequence is launch-bound: five kernels' overheads at least, the backward's ten more
+  const layer_probe tiny(nemotron, recompute_mode::none, 1, catalog::dgx_h100, 16);
+  const auto t = detail::ssd_scan_seconds(tiny.in, tiny.d);
+  const double o = tiny.in.attn.overhead;
+  CHECK(t[0] >= 5.0 * o);
+  CHECK(t[0] < 5.0 * o * 1.05);
+  CHECK(t[1] - t[0] >= (4.0 + detail::ssd_backward_kernels) * o);
+}
 TEST_CASE("Mamba-2's SSD against FlashAttention-2 and Mamba's scan on an A100: published",
           "[hybrid][step]") {
   // Source: Dao & Gu, "Transformers are SSMs" (Mamba-2), arXiv:2405.21060, Sec. 9.3 and
