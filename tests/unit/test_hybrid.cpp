@@ -408,6 +408,15 @@ TEST_CASE("Mamba-2's SSD: five kernels, their fp32 intermediates through HBM", "
   CHECK(t[0] >= 5.0 * o);
   CHECK(t[0] < 5.0 * o * 1.05);
   CHECK(t[1] - t[0] >= (4.0 + detail::ssd_backward_kernels) * o);
+  // a GPU without a CUDA-core figure (a JSON file without it) is refused in one line, not timed
+  // as if its exps were free
+  node_spec bare = catalog::dgx_h100;
+  bare.gpu.peak.fp32_vector = {};
+  const layer_probe nv(nemotron, recompute_mode::none, 1, bare, 4096);
+  CHECK_THROWS_WITH(detail::linear_mixer_kernels(nv.in, nv.d),
+                    Catch::Matchers::Contains("gpu.peak.fp32_vector is unknown"));
+  const layer_probe gdn(qwen3_next, recompute_mode::none, 1, bare, 4096);
+  CHECK(detail::linear_mixer_kernels(gdn.in, gdn.d).scan_fwd > 0.0);
 }
 TEST_CASE("Mamba-2's SSD against FlashAttention-2 and Mamba's scan on an A100: published",
           "[hybrid][step]") {

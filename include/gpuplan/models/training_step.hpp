@@ -915,6 +915,9 @@ constexpr mixer_times linear_mixer_kernels(const layer_inputs& in, const layer_d
   }
   r.mem_fwd /= in.g.hbm;
   r.mem_bwd /= in.g.hbm;
+  detail::check_input(x.kind == linear_mixer_kind::gated_deltanet || in.slots > 0.0,
+                      "gpu.peak.fp32_vector is unknown: a Mamba scan runs (Mamba-2's SSD in part) "
+                      "on the CUDA cores");
   if (x.kind == linear_mixer_kind::mamba2) {
     const std::array<double, 2> ssd = ssd_scan_seconds(in, d);
     r.scan_fwd = ssd[0];
