@@ -784,7 +784,12 @@ struct mixer_times {
 /// Backward kernels' work relative to the forward's for the chunked scan: its backward
 /// computes the gradients of every product of the forward (twice the forward's FLOPs, as
 /// training_flops_per_token counts it), and reads the inputs and dy and writes the input
-/// gradients (twice the forward's bytes).
+/// gradients (twice the forward's bytes). Counted in mamba_ssm's SSD backward
+/// (ssd_combined.py _mamba_chunk_scan_combined_bwd): the chunk-state products B^T X and C h get
+/// four gradient products (dstates, dx through the states, dB, dC), the masked C B^T X two (dx,
+/// dCB) and C B^T two (bmm_chunk_bwd for dB and dC): 2x each forward product. Its decay is
+/// computed again in three of them (dx, dCB, ddA_cumsum): about 3x the forward's exps, which
+/// this factor undercounts.
 inline constexpr double scan_backward_factor = 2.0;
 
 /// Special-function and conversion work on the CUDA cores, in FP32 lane slots (one FP32 add,
