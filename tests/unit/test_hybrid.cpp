@@ -408,6 +408,28 @@ TEST_CASE("Mamba-2's SSD: five kernels, their fp32 intermediates through HBM", "
   CHECK(t[0] >= 5.0 * o);
   CHECK(t[0] < 5.0 * o * 1.05);
   CHECK(t[1] - t[0] >= (4.0 + detail::ssd_backward_kernels) * o);
+  // properties: time grows with the tokens and the state, per token it does not (the launches
+  // amortise); tensor parallelism never slows a rank down
+  double last = 0.0, last_per_token = 1.0;
+  for (const int seq : {1024, 2048, 4096, 8192}) {
+    const layer_probe pr(nemotron, recompute_mode::none, 1, catalog::dgx_h100, seq);
+    const double f = detail::ssd_scan_seconds(pr.in, pr.d)[0];
+    CHECK(f > last);
+    CHECK(f / seq <= last_per_token);
+    last = f;
+    last_per_token = f / seq;
+  }
+  last = 0.0;
+  for (const int state : {64, 128, 256}) {
+    transformer_spec s = nemotron;
+    s.linear.state_size = state;
+    const layer_probe pr(s, recompute_mode::none, 1, catalog::dgx_h100, 4096);
+    const auto f = detail::ssd_scan_seconds(pr.in, pr.d);
+    CHECK(f[0] > last);
+    last = f[0];
+    const layer_probe pr2(s, recompute_mode::none, 2, catalog::dgx_h100, 4096);
+    CHECK(detail::ssd_scan_seconds(pr2.in, pr2.d)[1] < f[1]);
+  }
   // a GPU without a CUDA-core figure (a JSON file without it) is refused in one line, not timed
   // as if its exps were free
   node_spec bare = catalog::dgx_h100;
