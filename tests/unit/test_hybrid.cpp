@@ -195,7 +195,12 @@ TEST_CASE("Hybrid step: a linear-mixer layer is its projections, conv1d, gated n
         detail::fused_memory(none.in, none.d, {}, {}, mixer_only);
     CHECK(t.memory == Approx(block.fwd + block.bwd + mx.mem_fwd + mx.mem_bwd).epsilon(1e-12));
     CHECK(mx.mem_fwd > 0.0);
-    CHECK(mx.scan_fwd_bwd == Approx(3.0 * mx.scan_fwd));
+    if (m->linear.kind == linear_mixer_kind::mamba2) {
+      // SSD's backward recomputes its four state kernels on top of twice the forward's work
+      CHECK(mx.scan_fwd_bwd > (1.0 + detail::scan_backward_factor) * mx.scan_fwd);
+    } else {
+      CHECK(mx.scan_fwd_bwd == Approx((1.0 + detail::scan_backward_factor) * mx.scan_fwd));
+    }
     // the roofline is never faster than the chunked FLOPs at the 16-bit matmul rate
     const linear_mixer_spec& x = m->linear;
     const double scan_flops = none.d.T * (detail::chunked_recurrence_flops_per_layer(*m) -
@@ -369,6 +374,72 @@ TEST_CASE("Training memory of a hybrid: the linear mixer's saved tensors", "[hyb
   CHECK_THROWS_WITH(training_memory(jamba, l, lora),
                     Catch::Matchers::Contains("LoRA / QLoRA adapters on linear-mixer layers"));
 }
+TEST_CASE("Mamba-2's SSD: five kernels, their fp32 intermediates through HBM", "[hybrid][step]") {
+  // mamba_ssm/ops/triton/ssd_combined.py _mamba_chunk_scan_combined_fwd on Nemotron-H 8B's mixer
+  // (128 heads of 64, 8 groups, N 128, chunks of 128 tokens), 16-bit activations, per token
+  const linear_mixer_spec& x = nemotron.linear;
+  const auto k = detail::ssd_forward_kernels(x, 1.0, 2.0);
+  const double h = x.heads, p = x.head_dim, n = x.state_size, q = detail::ssd_chunk_tokens;
+  const double states = h * p * n / q;
+  // chunk_cumsum: dt in 16 bits, dt and dA_cumsum out in fp32
+  CHECK(k[0].bytes == h * (2.0 + 8.0));
+  // state_passing: the fp32 chunk states chunk_state wrote, read back, passed on in 16 bits
+  CHECK(k[2].bytes == (4.0 + 2.0) * states);
+  CHECK(k[1].bytes > 4.0 * states);
+  // bmm_chunk writes C B^T per group in fp32 over the whole chunk
+  CHECK(k[3].bytes == 2.0 * x.groups * n * 2.0 + 4.0 * x.groups * q);
+  // the kernels' matmuls are at least flops.hpp's chunked count (bmm_chunk does not mask)
+  double tensor = 0.0;
+  for (const auto& w : k) tensor += w.tensor;
+  CHECK(tensor >= detail::chunked_recurrence_flops_per_layer(nemotron) -
+                      2.0 * x.conv_dim() * x.conv_kernel);
+  // only chunk_scan works on the CUDA cores: the decay of each masked C B^T element per head
+  CHECK(k[4].slots == h * (q + 1.0) / 2.0 * detail::ssd_decay_slots);
+  // tensor parallelism splits heads and groups: every kernel's work per token halves
+  const auto k2 = detail::ssd_forward_kernels(x, 2.0, 2.0);
+  for (std::size_t i = 0; i < k.size(); ++i) {
+    CHECK(k2[i].bytes == Approx(k[i].bytes / 2.0));
+    CHECK(k2[i].tensor == Approx(k[i].tensor / 2.0));
+  }
+  // a short sequence is launch-bound: five kernels' overheads at least, the backward's ten more
+  const layer_probe tiny(nemotron, recompute_mode::none, 1, catalog::dgx_h100, 16);
+  const auto t = detail::ssd_scan_seconds(tiny.in, tiny.d);
+  const double o = tiny.in.attn.overhead;
+  CHECK(t[0] >= 5.0 * o);
+  CHECK(t[0] < 5.0 * o * 1.05);
+  CHECK(t[1] - t[0] >= (4.0 + detail::ssd_backward_kernels) * o);
+  // properties: time grows with the tokens and the state, per token it does not (the launches
+  // amortise); tensor parallelism never slows a rank down
+  double last = 0.0, last_per_token = 1.0;
+  for (const int seq : {1024, 2048, 4096, 8192}) {
+    const layer_probe pr(nemotron, recompute_mode::none, 1, catalog::dgx_h100, seq);
+    const double f = detail::ssd_scan_seconds(pr.in, pr.d)[0];
+    CHECK(f > last);
+    CHECK(f / seq <= last_per_token);
+    last = f;
+    last_per_token = f / seq;
+  }
+  last = 0.0;
+  for (const int state : {64, 128, 256}) {
+    transformer_spec s = nemotron;
+    s.linear.state_size = state;
+    const layer_probe pr(s, recompute_mode::none, 1, catalog::dgx_h100, 4096);
+    const auto f = detail::ssd_scan_seconds(pr.in, pr.d);
+    CHECK(f[0] > last);
+    last = f[0];
+    const layer_probe pr2(s, recompute_mode::none, 2, catalog::dgx_h100, 4096);
+    CHECK(detail::ssd_scan_seconds(pr2.in, pr2.d)[1] < f[1]);
+  }
+  // a GPU without a CUDA-core figure (a JSON file without it) is refused in one line, not timed
+  // as if its exps were free
+  node_spec bare = catalog::dgx_h100;
+  bare.gpu.peak.fp32_vector = {};
+  const layer_probe nv(nemotron, recompute_mode::none, 1, bare, 4096);
+  CHECK_THROWS_WITH(detail::linear_mixer_kernels(nv.in, nv.d),
+                    Catch::Matchers::Contains("gpu.peak.fp32_vector is unknown"));
+  const layer_probe gdn(qwen3_next, recompute_mode::none, 1, bare, 4096);
+  CHECK(detail::linear_mixer_kernels(gdn.in, gdn.d).scan_fwd > 0.0);
+}
 TEST_CASE("Mamba-2's SSD against FlashAttention-2 and Mamba's scan on an A100: published",
           "[hybrid][step]") {
   // Source: Dao & Gu, "Transformers are SSMs" (Mamba-2), arXiv:2405.21060, Sec. 9.3 and
@@ -379,7 +450,8 @@ TEST_CASE("Mamba-2's SSD against FlashAttention-2 and Mamba's scan on an A100: p
   // check is a ratio of one layer's kernel times on the same tensors: Mamba-2 heads of head dim
   // 64 (Nemotron-H 8B's 128), one B/C group, N = 64, and as many attention heads of head dim 64.
   // Forward times (the figure does not say whether it times the backward); FA2 at the model's
-  // FA2 rate (step_assumptions::sdpa_flash2_*, torchtitan's kernel), the scan at its roofline.
+  // FA2 rate (step_assumptions::sdpa_flash2_*, torchtitan's kernel), SSD as its five Triton
+  // kernels run (detail::ssd_scan_seconds), Mamba's scan on the CUDA cores.
   transformer_spec m = nemotron;
   m.linear.state_size = 64;
   m.linear.groups = 1;
@@ -399,26 +471,44 @@ TEST_CASE("Mamba-2's SSD against FlashAttention-2 and Mamba's scan on an A100: p
   CHECK(at_2k < at_1k);
   // A known residual, not tuned: published, the ratio is about 1 at the crossover (at most 1 at
   // 2K, above 1 at 1K, so 0.5 to 1 at 2K as FA2's time grows at least 2x faster than SSD's from
-  // 1K to 2K); the model's is 0.053 at 2K and 0.091 at 1K: it puts the crossover below 512.
-  // The roofline times SSD's chunked matmuls at the sustained 16-bit matmul rate, which the
-  // paper's kernels (five kernels through HBM, 64-wide heads) do not reach; no published
-  // absolute SSD rate to set it from. Bracket: the model's 0.053 +-30%, so a change to either
-  // kernel's timing shows here.
-  CHECK(at_2k > 0.037);
-  CHECK(at_2k < 0.070);
+  // 1K to 2K). Timed as a roofline at the 16-bit matmul rate the model gave 0.053 at 2K (10-19x
+  // too fast); timed kernel by kernel (the fp32 chunk states, C B^T, dt and dA_cumsum written and
+  // read again between the five kernels, the decay's exps on the CUDA cores, five launches) it
+  // gives 0.19 at 2K and 0.37 at 1K: 2.6-5.3x too fast still, the crossover below 512 tokens. Not
+  // modelled: the heads' re-reads of C B^T, B and C through L2, the small tiles' shared-memory
+  // traffic and layout conversions, Triton's Python-side launch. FA2 here is the model's fit at
+  // head dim 128 on an H100: were FA2 at head dim 64 on the A100 faster, the gap would be wider.
+  // Bracket: the model's 0.19 +-30%, so a change to either kernel's timing shows here.
+  CHECK(at_2k > 0.19 * 0.7);
+  CHECK(at_2k < 0.19 * 1.3);
   // Mamba-1's fused scan against SSD, N = 64, the same inner width and sequence (4K, the right
-  // panel's): published 2-8x; tolerance 5% on the rounded 2 (model: 1.98, both scans bound by
-  // their bytes). The paper's right panel has Mamba's scan linear in N (about 1 ms at small N
-  // to about 6 ms at N = 256) where the model's is nearly flat: the model sits at the low end.
+  // panel's): published 2-8x. The model's Mamba scan is bound by its recurrence on the CUDA
+  // cores (detail::selective_scan_slots), SSD by its bytes. Tolerance 5% on the rounded ends.
   transformer_spec j = jamba;
-  j.linear.state_size = 64;
   j.linear.inner = m.linear.inner;
   j.hidden = m.hidden;
-  const layer_probe mamba(j, recompute_mode::none, 1, a100, 4096);
-  const layer_probe ssd(m, recompute_mode::none, 1, a100, 4096);
-  const double scan_over_ssd = detail::linear_mixer_kernels(mamba.in, mamba.d).scan_fwd /
-                               detail::linear_mixer_kernels(ssd.in, ssd.d).scan_fwd;
+  auto scan_fwd = [&](const transformer_spec& spec, int n) {
+    transformer_spec s = spec;
+    s.linear.state_size = n;
+    const layer_probe pr(s, recompute_mode::none, 1, a100, 4096);
+    return detail::linear_mixer_kernels(pr.in, pr.d).scan_fwd;
+  };
+  const double scan_over_ssd = scan_fwd(j, 64) / scan_fwd(m, 64);
   CAPTURE(scan_over_ssd);
   CHECK(scan_over_ssd > 2.0 * 0.95);
   CHECK(scan_over_ssd < 8.0 * 1.05);
+  // The right panel (sequence 4K, N = 16 to 256), its caption: "Increasing state expansion slows
+  // down the Mamba optimized scan implementation linearly. SSD can handle much larger state
+  // expansion factors without much slowdown." Linear: Mamba's scan 4x from N = 64 to 256,
+  // tolerance 10% (its bytes hardly grow with N). SSD: held, it slows down much less than
+  // Mamba's scan (at most 1.5x less); a known residual, not tuned: the model's SSD takes 2.3x
+  // longer at N = 256, not the panel's nearly flat line, its fp32 chunk states (P x N per head
+  // and chunk) outgrowing x at Nemotron-H's chunk of 128 tokens (flops.hpp ssd_chunk_tokens; the
+  // paper does not give its chunk size, mamba_ssm's Mamba2 module defaults to 256, which halves
+  // them).
+  const double mamba_n = scan_fwd(j, 256) / scan_fwd(j, 64);
+  const double ssd_n = scan_fwd(m, 256) / scan_fwd(m, 64);
+  CAPTURE(mamba_n, ssd_n);
+  CHECK(mamba_n == Approx(4.0).epsilon(0.10));
+  CHECK(ssd_n < mamba_n / 1.5);
 }

@@ -58,6 +58,8 @@
 #include <gpuplan/specs/enum_names.hpp>
 #include <gpuplan/units.hpp>
 
+#include <array>
+#include <cstddef>
 #include <string_view>
 
 namespace gpuplan {
@@ -500,6 +502,7 @@ struct layer_inputs {
   gemm_ctx attn{};      // the attention core's rates: 16-bit under fp8 GEMMs unless fp8_attention
   gemm_ctx adapter{};   // LoRA adapters' GEMMs: 16-bit under fp8 GEMMs (plain linears, not fp8)
   double act_e = 2.0;   // bytes per activation element (16-bit under fp8 GEMMs)
+  double slots = 0.0;   // FP32 lane slots a second on the CUDA cores (fp32_vector / 2)
   double tokens = 0.0;  // T = b s / cp
   // LoRA / QLoRA: the base is frozen (no weight-gradient GEMMs), adapters of this rank
   bool frozen = false;
@@ -781,19 +784,126 @@ struct mixer_times {
 /// Backward kernels' work relative to the forward's for the chunked scan: its backward
 /// computes the gradients of every product of the forward (twice the forward's FLOPs, as
 /// training_flops_per_token counts it), and reads the inputs and dy and writes the input
-/// gradients (twice the forward's bytes).
+/// gradients (twice the forward's bytes). Counted in mamba_ssm's SSD backward
+/// (ssd_combined.py _mamba_chunk_scan_combined_bwd): the chunk-state products B^T X and C h get
+/// four gradient products (dstates, dx through the states, dB, dC), the masked C B^T X two (dx,
+/// dCB) and C B^T two (bmm_chunk_bwd for dB and dC): 2x each forward product. Its decay is
+/// computed again in three of them (dx, dCB, ddA_cumsum): about 3x the forward's exps, which
+/// this factor undercounts.
 inline constexpr double scan_backward_factor = 2.0;
+
+/// Special-function and conversion work on the CUDA cores, in FP32 lane slots (one FP32 add,
+/// multiply or FMA per lane per clock; the datasheet's FP32 figure counts an FMA as 2 FLOPs, so a
+/// GPU issues fp32_vector / 2 slots a second). An exp2 (MUFU.EX2) or an FP32-to-16-bit conversion
+/// takes special_function_slots: the CUDA C++ Programming Guide's arithmetic-instruction
+/// throughput table gives compute capability 8.0 16 such results per clock per SM against 64 FP32
+/// adds and multiplies: 4. ESTIMATE on 9.0 and Ada (128 FP32 lanes, still 16 special-function
+/// results): their exps cost twice this there.
+inline constexpr double special_function_slots = 4.0;
+
+/// Mamba-1's selective scan (state-spaces/mamba csrc/selective_scan/selective_scan_fwd_kernel.cuh
+/// and selective_scan_common.h SSMScanOp<float>) per channel, state element and token, in FP32
+/// lane slots: delta x A (1), exp2f (special_function_slots), B x delta u (1), the scan operator's
+/// multiply and FMA (2), the read-out's FMA with C (1). The block scan's warp shuffles across
+/// threads are left out (a few per thread's items).
+inline constexpr double selective_scan_slots = 5.0 + special_function_slots;
+
+/// Mamba-2's SSD intra-chunk decay (state-spaces/mamba mamba_ssm/ops/triton/ssd_chunk_scan.py
+/// _chunk_scan_fwd_kernel): for every element of the masked C B^T tile, per head, the kernel
+/// computes on the CUDA cores cb x exp(min(dA_cs_m - dA_cs_k, 0)) x dt_k, masks it and converts it
+/// to 16 bits before tl.dot: subtract, minimum, the exp's scaling by log2 e, two multiplies and
+/// the select (6 slots), the exp2 and the conversion (special_function_slots each).
+inline constexpr double ssd_decay_slots = 6.0 + 2.0 * special_function_slots;
+
+/// Gradient kernels of Mamba-2's SSD backward (mamba_ssm/ops/triton/ssd_combined.py
+/// _mamba_chunk_scan_combined_bwd, without z): chunk_scan_bwd_dstates, state_passing_bwd,
+/// chunk_scan_chunk_state_bwd_dx, chunk_state_bwd_db, chunk_scan_bwd_dC, chunk_scan_bwd_dcb,
+/// bmm_chunk_bwd twice, chunk_scan_bwd_ddAcs_stable, chunk_cumsum_bwd: 10. Before them it
+/// recomputes the forward's first four kernels (cumsum, bmm, chunk_state, state_passing).
+inline constexpr double ssd_backward_kernels = 10.0;
+
+/// One Triton kernel of the SSD, per token on one rank: its tensor-core FLOPs, its CUDA-core
+/// work (FP32 lane slots) and the bytes it reads and writes in HBM.
+struct ssd_kernel_work {
+  double tensor = 0.0, slots = 0.0, bytes = 0.0;
+};
+
+/// The five forward kernels of Mamba-2's SSD as mamba_ssm runs them
+/// (ssd_combined.py _mamba_chunk_scan_combined_fwd; Megatron-Core's MambaMixer calls it with
+/// z = None, its gated norm apart), per token on one rank of h heads of P channels, g groups of
+/// B and C of N states, chunks of Q = ssd_chunk_tokens (flops.hpp), e bytes per activation:
+///   chunk_cumsum: reads dt, writes dt and its cumulative sum dA_cumsum in fp32;
+///   chunk_state: the chunk states B^T X (2 h P N FLOPs), reads x, B, dt, dA_cumsum, writes the
+///     states in fp32 (states_in_fp32=True: h P N / Q per token);
+///   state_passing: reads the fp32 states, writes the passed states in 16 bits (C's dtype);
+///   bmm_chunk: C B^T per group over the whole chunk (not masked: 2 g Q N), written in fp32;
+///   chunk_scan: C times the passed states (2 h N P) and the masked, decayed C B^T times x
+///     (2 h Qc P, Qc = (Q + 1) / 2 keys per token), the decay on the CUDA cores (ssd_decay_slots
+///     per element); reads C B^T, x, C, the states, dt and dA_cumsum, writes y.
+/// B, C and C B^T are shared by a group's heads: the heads' re-reads are taken from L2 (a group's
+/// C B^T for a micro-batch is b s Q x 4 bytes, 2 MiB at 4K tokens), HBM reads each once.
+constexpr std::array<ssd_kernel_work, 5> ssd_forward_kernels(const linear_mixer_spec& x, double tp,
+                                                              double e) {
+  const double h = x.heads / tp, g = x.groups / tp, p = x.head_dim, n = x.state_size;
+  const double q = ssd_chunk_tokens, qc = (q + 1.0) / 2.0, f = fp32_bytes;
+  const double states = h * p * n / q;  // chunk-state elements per token
+  return {{
+      {0.0, 0.0, h * (e + 2.0 * f)},
+      {2.0 * h * p * n, 0.0, h * p * e + g * n * e + 2.0 * f * h + f * states},
+      {0.0, 0.0, (f + e) * states},
+      {2.0 * g * q * n, 0.0, 2.0 * g * n * e + f * g * q},
+      {2.0 * h * n * p + 2.0 * h * qc * p, h * qc * ssd_decay_slots,
+       f * g * q + 2.0 * h * p * e + g * n * e + e * states + 2.0 * f * h},
+  }};
+}
+
+/// Seconds of `tokens` tokens' work w in one kernel: its tensor FLOPs at the attention core's
+/// sustained 16-bit rate plus its CUDA-core slots (the same warps issue both: Triton's Ampere
+/// and Hopper code does not specialise warps), or its bytes over HBM, whichever is slower; plus
+/// the kernel overhead, at least the floor (gemm_seconds' rule).
+constexpr double mixer_kernel_seconds(const layer_inputs& in, double tokens, ssd_kernel_work w,
+                                      double slots_per_s) {
+  const gemm_ctx& c = in.attn;
+  const double compute = tokens * (w.tensor / (c.peak * c.frac) +
+                                   (slots_per_s > 0.0 ? w.slots / slots_per_s : 0.0));
+  const double memory = tokens * w.bytes / in.g.hbm;
+  const double t = (compute > memory ? compute : memory) + c.overhead;
+  return t > c.floor ? t : c.floor;
+}
+
+/// Mamba-2's SSD forward and forward + backward on one rank (seconds): its five forward kernels
+/// (ssd_forward_kernels), each at mixer_kernel_seconds; the backward recomputes the first four,
+/// then runs ssd_backward_kernels gradient kernels whose work is scan_backward_factor x each
+/// forward kernel's (each product's two gradients; the inputs and dy read, the gradients
+/// written), each gradient kernel with its own overhead.
+constexpr std::array<double, 2> ssd_scan_seconds(const layer_inputs& in, const layer_dims& d) {
+  const std::array<ssd_kernel_work, 5> k = ssd_forward_kernels(in.m->linear, d.tp, d.e);
+  const double o = in.attn.overhead;
+  double fwd = 0.0, recompute = 0.0;
+  for (std::size_t i = 0; i < k.size(); ++i) {
+    const double t = mixer_kernel_seconds(in, d.T, k[i], in.slots);
+    fwd += t;
+    if (i + 1 < k.size()) recompute += t;
+  }
+  const double bwd =
+      recompute + scan_backward_factor * (fwd - static_cast<double>(k.size()) * o) + ssd_backward_kernels * o;
+  return {fwd, fwd + bwd};
+}
 
 /// The linear mixer's non-GEMM kernels of one layer on one GPU.
 ///   causal conv1d (Dao-AILab causal-conv1d, the SiLU fused): depthwise, conv_kernel taps per
 ///     channel, memory-bound: forward reads and writes conv_dim / tp channels per token,
 ///     backward reads x and dy and writes dx;
-///   chunked scan (Mamba-2's SSD, fla's chunked gated delta rule, Mamba-1's selective scan; its
-///     FLOPs flops.hpp's chunked count without the conv): no published absolute efficiency of
-///     these kernels on the GPUs modelled, so a roofline: the larger of its FLOPs at the GPU's
-///     16-bit matmul rate (peak x the sustained MAMF fraction, the attention core's rates) and
-///     its bytes over HBM (reads x, B and C or q and k, the time steps or gates; writes y; Mamba-1
-///     reads z and delta too); backward scan_backward_factor x the forward;
+///   chunked scan:
+///     Mamba-2's SSD: its five Triton kernels as they run (ssd_scan_seconds);
+///     Mamba-1's selective scan (one fused CUDA kernel, no tensor cores): its recurrence on the
+///       CUDA cores, selective_scan_slots per channel, state and token, or its bytes (reads x,
+///       delta, z, B and C, writes y), whichever is slower, plus one kernel overhead; backward
+///       scan_backward_factor x the forward;
+///     Gated DeltaNet (fla's chunked gated delta rule): no kernel-by-kernel model yet, a
+///       roofline: its FLOPs (flops.hpp's chunked count without the conv) at the GPU's 16-bit
+///       matmul rate (the attention core's) or its bytes (reads q, k, v, the gates; writes y),
+///       whichever is slower; backward scan_backward_factor x the forward;
 ///   gated norm (Mamba-2's RMSNormGated, Gated DeltaNet's gated RMSNorm): reads y and z, writes
 ///     the output; backward reads y, z and dy and writes dy and dz (Mamba-1 gates inside its scan).
 constexpr mixer_times linear_mixer_kernels(const layer_inputs& in, const layer_dims& d) {
@@ -810,17 +920,25 @@ constexpr mixer_times linear_mixer_kernels(const layer_inputs& in, const layer_d
   }
   r.mem_fwd /= in.g.hbm;
   r.mem_bwd /= in.g.hbm;
-  const double conv_flops = 2.0 * x.conv_dim() * x.conv_kernel;
-  const double flops = T * (chunked_recurrence_flops_per_layer(m) - conv_flops) / tp;
-  double io = 0.0;  // elements per token per rank the scan reads and writes
-  switch (x.kind) {
-    case linear_mixer_kind::mamba: io = 4.0 * inner + 2.0 * x.state_size; break;
-    case linear_mixer_kind::mamba2: io = conv + x.heads / tp + inner; break;
-    case linear_mixer_kind::gated_deltanet: io = conv + 2.0 * x.heads / tp + inner; break;
+  detail::check_input(x.kind == linear_mixer_kind::gated_deltanet || in.slots > 0.0,
+                      "gpu.peak.fp32_vector is unknown: a Mamba scan runs (Mamba-2's SSD in part) "
+                      "on the CUDA cores");
+  if (x.kind == linear_mixer_kind::mamba2) {
+    const std::array<double, 2> ssd = ssd_scan_seconds(in, d);
+    r.scan_fwd = ssd[0];
+    r.scan_fwd_bwd = ssd[1];
+    return r;
   }
-  const double by_flops = flops / (in.attn.peak * in.attn.frac);
-  const double by_bytes = e * T * io / in.g.hbm;
-  r.scan_fwd = by_flops > by_bytes ? by_flops : by_bytes;
+  ssd_kernel_work w{};
+  if (x.kind == linear_mixer_kind::mamba) {
+    w.slots = inner * x.state_size * selective_scan_slots;
+    w.bytes = e * (4.0 * inner + 2.0 * x.state_size);
+  } else {
+    const double conv_flops = 2.0 * x.conv_dim() * x.conv_kernel;
+    w.tensor = (chunked_recurrence_flops_per_layer(m) - conv_flops) / tp;
+    w.bytes = e * (conv + 2.0 * x.heads / tp + inner);
+  }
+  r.scan_fwd = mixer_kernel_seconds(in, T, w, in.slots);
   r.scan_fwd_bwd = (1.0 + scan_backward_factor) * r.scan_fwd;
   return r;
 }
@@ -1469,6 +1587,7 @@ constexpr layer_inputs make_layer_inputs(const training_plan& p, const training_
     in.adapter.e = half_bytes;
     if (!a.fp8_attention) in.attn = in.adapter;
   }
+  in.slots = gpu.peak.fp32_vector.value / 2.0;  // an FMA counts 2 FLOPs in the datasheet's
   in.tokens = 1.0 * c.micro_batch * c.seq / l.cp;
   in.qlora = c.qlora_rank > 0;
   in.frozen = c.lora_rank > 0 || in.qlora;
