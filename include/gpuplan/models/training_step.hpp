@@ -40,8 +40,9 @@
 // reduce-scatter with the distributed optimizer / ZeRO), bucketed and overlapped with the last
 // micro-batch's backward except for the last bucket; the distributed optimizer's parameter
 // all-gather overlapped with the next forward; ZeRO-3 gathers per micro-batch, prefetched
-// behind compute. The optimizer step: Adam's bytes per local parameter over HBM, or with CPU
-// offload the gradients and parameters over PCIe and the step at the CPU's rate. Data: the
+// behind compute (torchtitan's FSDP2 under PP: once a step, its gradients reduced after the
+// stage's last backward). The optimizer step: Adam's bytes per local parameter over HBM, or with
+// CPU offload the gradients and parameters over PCIe and the step at the CPU's rate. Data: the
 // step's tokens read from storage, prefetched behind the step.
 #pragma once
 
@@ -1658,8 +1659,9 @@ constexpr step_parameters parameters_of(const transformer_spec& m, const trainin
 
 /// torchtitan's FSDP2 with pipeline parallelism: apply_fsdp sets reshard_after_forward = False
 /// on every block and the root when PP is on ("to avoid per-microbatch all-gathers",
-/// torchtitan/parallelisms/parallelize_llama.py at 9dec370), and the pipeline stage runs every
-/// backward but the last without gradient sync or resharding, then calls each FSDP state's
+/// torchtitan/parallelisms/parallelize_llama.py at 9dec370; today the "default" policy of
+/// torchtitan/distributed/fsdp.py get_fsdp_reshard_after_forward_policy), and torch's
+/// PipelineStage runs every backward but the last without gradient sync or resharding, then calls each FSDP state's
 /// post_backward (torch/distributed/pipelining/stage.py backward_maybe_with_nosync): the stage's
 /// parameters are gathered once a step and its gradients reduce-scattered once, after its last
 /// backward (fsdp2_pipeline_exposed). ZeRO-3 (FSDP2 is torchtitan's only data parallelism),
