@@ -74,9 +74,9 @@ def _():
 # AsyncTP, full AC. torchtitan 9dec370 splits the batch into PP-degree micro-batches and the 126
 # layers 15 / 16 x 6 / 15 over the ranks (generate_split_points; Interleaved1F1B's 16 stages
 # leave ranks 0 and 7 with 7 + 8 layers too).
-TITAN_405B = ("--model", "Llama-3.1-405B", "--tp", "8", "--sp", "--pp", "8", "--ac-mode", "full", "--compile", "--dtype", "fp8", "--async-tp",
-              "--first-stage-layers", "15", "--last-stage-layers", "15",
-              "--set", "fsdp_float8_all_gather=1")
+TITAN_405B = ("--model", "Llama-3.1-405B", "--tp", "8", "--sp", "--pp", "8", "--ac-mode", "full",
+              "--compile", "--dtype", "fp8", "--async-tp", "--first-stage-layers", "15",
+              "--last-stage-layers", "15", "--set", "fsdp_float8_all_gather=1")
 
 
 @case("published.torchtitan_llama3_405b_3d")

@@ -1172,7 +1172,7 @@ TEST_CASE("torchtitan: Llama 3.1 405B 3D (FSDP 8 x TP 8 x PP 8), 1F1B and interl
   CHECK(std::abs((interleaved / one) / (128.0 / 100.0) - 1.0) <= 0.05);
 }
 
-TEST_CASE("torchtitan: context parallelism, 8B FSDP x CP and 405B 4D (a residual at long sequences)") {
+TEST_CASE("torchtitan: context parallelism, 8B FSDP x CP and 405B 4D (long-sequence residual)") {
   // benchmarks/llama3_h100_202412_torchtitan.md Table 2 (Llama 3.1 8B, 8 GPUs, FSDP x CP = 8,
   // compile, Float8, full AC, local batch 1) and Table 6 (405B on 512 GPUs, TP 8, PP 8 1F1B,
   // FSDP x CP = 8, compile, Float8, AsyncTP, full AC, local batch 8: 8 micro-batches of 1).

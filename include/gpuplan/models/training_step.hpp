@@ -1661,11 +1661,12 @@ constexpr step_parameters parameters_of(const transformer_spec& m, const trainin
 /// on every block and the root when PP is on ("to avoid per-microbatch all-gathers",
 /// torchtitan/parallelisms/parallelize_llama.py at 9dec370; today the "default" policy of
 /// torchtitan/distributed/fsdp.py get_fsdp_reshard_after_forward_policy), and torch's
-/// PipelineStage runs every backward but the last without gradient sync or resharding, then calls each FSDP state's
-/// post_backward (torch/distributed/pipelining/stage.py backward_maybe_with_nosync): the stage's
-/// parameters are gathered once a step and its gradients reduce-scattered once, after its last
-/// backward (fsdp2_pipeline_exposed). ZeRO-3 (FSDP2 is torchtitan's only data parallelism),
-/// bucketed (per tensor is DeepSpeed's), the whole model trained (not LoRA).
+/// PipelineStage runs every backward but the last without gradient sync or resharding, then
+/// calls each FSDP state's post_backward (torch/distributed/pipelining/stage.py
+/// backward_maybe_with_nosync): the stage's parameters are gathered once a step and its
+/// gradients reduce-scattered once, after its last backward (fsdp2_pipeline_exposed). ZeRO-3
+/// (FSDP2 is torchtitan's only data parallelism), bucketed (per tensor is DeepSpeed's), the whole
+/// model trained (not LoRA).
 constexpr bool fsdp2_under_pipeline(const step_parameters& sp, const parallel_layout& l,
                                     const step_assumptions& a) {
   return sp.titan && l.pp > 1 && l.zero >= 3 && !a.zero3_per_tensor && !sp.hf_bytes.lora;
