@@ -5,12 +5,13 @@
 # cases_hardware.py, ...).
 
 
-def titan_tps(gpus, *args):
+def titan_tps(gpus, *args, seq=8192):
     """TPS/GPU of a torchtitan run on Grand Teton hosts at their default 500 W (the benchmarks'
-    hardware: cases_hardware.py grand_teton_node)."""
+    hardware: cases_hardware.py grand_teton_node), sequences of `seq` tokens (8192: its llama3
+    train configs' seq_len)."""
     node = plan_file(grand_teton_node())
     j = ok_json("train", "--framework", "torchtitan", "--gpus", str(gpus), "--zero", "3",
-                "--seq", "8192", "--node", node, "--power-limit", "500", "--no-failures", *args)
+                "--seq", str(seq), "--node", node, "--power-limit", "500", "--no-failures", *args)
     return j["tokens_per_s"] / j["gpus"]
 
 
@@ -68,6 +69,62 @@ def _():
               f"70B async TP speed-up {a / v:.3f} vs {asynctp / vanilla:.3f}")
 
 
+# benchmarks/llama3_h100_202412_torchtitan.md Tables 5 and 6: Llama 3.1 405B on 512 H100s, TP 8
+# (--sp), PP 8, torch.compile, Float8 with train_configs/llama3_405b.toml's float8 all-gather,
+# AsyncTP, full AC. torchtitan 9dec370 splits the batch into PP-degree micro-batches and the 126
+# layers 15 / 16 x 6 / 15 over the ranks (generate_split_points; Interleaved1F1B's 16 stages
+# leave ranks 0 and 7 with 7 + 8 layers too).
+TITAN_405B = ("--model", "Llama-3.1-405B", "--tp", "8", "--sp", "--pp", "8", "--ac-mode", "full",
+              "--compile", "--dtype", "fp8", "--async-tp", "--first-stage-layers", "15",
+              "--last-stage-layers", "15", "--set", "fsdp_float8_all_gather=1")
+
+
+@case("published.torchtitan_llama3_405b_3d")
+def _():
+    """Table 5: 405B, FSDP 8 x TP 8 x PP 8, local batch 32 (8 micro-batches of 4), global batch
+    256: 1F1B 100, Interleaved 1F1B (--virtual-stages 2) 128 TPS/GPU. FSDP2 under PP gathers once
+    a step and reduce-scatters after the last backward (the library's fsdp2_pipeline_exposed).
+    As the library test: both within 15% (+11.1%, +13.2%: the 8B rows' known residual), the
+    interleaved schedule's speed-up within 5%."""
+    base = (*TITAN_405B, "--micro-batch", "4", "--global-batch", "256")
+    one = titan_tps(512, *base)
+    inter = titan_tps(512, *base, "--virtual-stages", "2")
+    for what, g, p in (("1F1B", one, 100.0), ("interleaved 1F1B", inter, 128.0)):
+        print(f"405B {what}: gpuplan {g:.1f}, published {p:g} ({100 * (g / p - 1):+.1f}%)")
+        check(abs(g / p - 1) <= 0.15, f"405B {what}: {g:.1f} vs {p}")
+    check(abs((inter / one) / 1.28 - 1) <= 0.05,
+          f"interleaved speed-up {inter / one:.3f} vs 1.28")
+
+
+@case("published.torchtitan_context_parallel")
+def _():
+    """Tables 2 and 6: FSDP x CP = 8 with PyTorch's all-gather ring attention (torchtitan's
+    context_parallel_rotate_method "allgather": --set cp_kind=all_gather). 8B on 8 GPUs, local
+    batch 1, compile, Float8, full AC: 3890, 2540, 1071, 548 TPS/GPU at CP 1, 2, 4, 8 (seq 32k to
+    256k); 405B 4D (1F1B, local batch 8 = 8 micro-batches of 1): 76, 47, 31, 16. As the library
+    test: 8B CP 1 and 2 in [0, +18%], 405B CP 1 within 15%; the rest are a known residual
+    (+26% to +45%, the mechanism not located: the library test's comment) held in [0, +50%]."""
+    for cp, seq, published, residual in ((1, 32768, 3890.0, False), (2, 65536, 2540.0, False),
+                                         (4, 131072, 1071.0, True), (8, 262144, 548.0, True)):
+        g = titan_tps(8, "--model", "Llama-3.1-8B", "--cp", str(cp), "--micro-batch", "1",
+                      "--global-batch", str(8 // cp), "--ac-mode", "full", "--compile",
+                      "--dtype", "fp8", "--set", "cp_kind=all_gather", seq=seq)
+        print(f"8B CP {cp}: gpuplan {g:.0f}, published {published:g} "
+              f"({100 * (g / published - 1):+.1f}%)")
+        check(published <= g <= (1.50 if residual else 1.18) * published,
+              f"8B CP {cp}: {g:.0f} vs {published}")
+    for cp, seq, published, residual in ((1, 32768, 76.0, False), (2, 65536, 47.0, True),
+                                         (4, 131072, 31.0, True), (8, 262144, 16.0, True)):
+        g = titan_tps(512, *TITAN_405B, "--cp", str(cp), "--micro-batch", "1", "--global-batch",
+                      str(8 * (8 // cp)), "--set", "cp_kind=all_gather", seq=seq)
+        print(f"405B CP {cp}: gpuplan {g:.1f}, published {published:g} "
+              f"({100 * (g / published - 1):+.1f}%)")
+        if residual:
+            check(published <= g <= 1.50 * published, f"405B CP {cp}: {g:.1f} vs {published}")
+        else:
+            check(abs(g / published - 1) <= 0.15, f"405B CP {cp}: {g:.1f} vs {published}")
+
+
 @case("train.torchtitan_flags")
 def _():
     """--ac-mode maps torchtitan's modes onto --recompute; what does not apply is refused naming
@@ -102,6 +159,9 @@ def _():
         "megatron", "--compile")
     bad(r"--async-tp needs --compile", *base, "--framework", "torchtitan", "--async-tp")
     bad(r"--async-tp is torchtitan's", *base, "--framework", "megatron", "--async-tp")
+    # torchao's float8 all-gather needs its float8 linears
+    bad(r"step_assumptions\.fsdp_float8_all_gather needs framework torchtitan and dtype fp8", *base,
+        "--framework", "torchtitan", "--set", "fsdp_float8_all_gather=1")
     # --async-tp sets step.async_tp: the same assumption by --set is refused rather than the
     # later one winning silently
     bad(r"--set async_tp=1: step\.async_tp is also set by --async-tp: give one", *base,

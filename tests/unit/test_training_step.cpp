@@ -1142,6 +1142,168 @@ TEST_CASE("torchtitan: Llama 3.1 70B FSDP 32 x TP 8 with compile, bf16 and float
   }
 }
 
+namespace {
+
+/// benchmarks/llama3_h100_202412_torchtitan.md Table 5's run: Llama 3.1 405B on 512 H100s,
+/// FSDP 8 x TP 8 x PP 8, torch.compile, Float8, AsyncTP, full AC, local batch 32 (global 256).
+/// torchtitan 9dec370: pipeline_parallel_microbatches unset -> the PP degree, 8 micro-batches
+/// of 4 (parallelisms/pipelining_utils.py build_pipeline_schedule); no split points -> the
+/// generated ones (generate_split_points): 126 layers over 8 stages, the first and last 15, the
+/// others 16; over 16 stages for Interleaved1F1B (2 per rank), 7, fourteen of 8, 7: ranks 0 and
+/// 7 again hold 15. train_configs/llama3_405b.toml: seq_len 8192, enable_fsdp_float8_all_gather.
+training_plan titan_405b_3d(int virtual_stages) {
+  training_plan p = titan_plan(catalog::llama31_405b, 8, 8, 4, true, true, recompute_mode::full,
+                               true);
+  p.layout.pp = 8;
+  p.layout.virtual_stages = virtual_stages;
+  p.layout.first_stage_layers = 15;
+  p.layout.last_stage_layers = 15;
+  p.config.global_batch = 256;
+  p.assumptions.fsdp_float8_all_gather = true;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("torchtitan: Llama 3.1 405B 3D (FSDP 8 x TP 8 x PP 8), 1F1B and interleaved 1F1B") {
+  // benchmarks/llama3_h100_202412_torchtitan.md Table 5: 1F1B 100, Interleaved 1F1B 128 TPS/GPU.
+  // Model: +11.1%, +13.2% (before FSDP2's pipeline behaviour was modelled, with ZeRO-3's
+  // per-micro-batch gathers hidden and no end-of-step reduce-scatter: +13.8%, +15.4%); the
+  // interleaved schedule's speed-up 1.304 against 1.28 (+1.9%).
+  // [Known residual: the same +10-14% the 8B rows show (docs/models/training-time.md, "The
+  // stacks"), not located.] Held within 15%, the speed-up within 5%.
+  const double one = titan_tps_per_gpu(titan_405b_3d(1));
+  const double interleaved = titan_tps_per_gpu(titan_405b_3d(2));
+  INFO("1F1B " << one << " vs 100, interleaved " << interleaved << " vs 128");
+  CHECK(std::abs(one / 100.0 - 1.0) <= 0.15);
+  CHECK(std::abs(interleaved / 128.0 - 1.0) <= 0.15);
+  CHECK(std::abs((interleaved / one) / (128.0 / 100.0) - 1.0) <= 0.05);
+}
+
+TEST_CASE("torchtitan: context parallelism, 8B FSDP x CP and 405B 4D (long-sequence residual)") {
+  // benchmarks/llama3_h100_202412_torchtitan.md Table 2 (Llama 3.1 8B, 8 GPUs, FSDP x CP = 8,
+  // compile, Float8, full AC, local batch 1) and Table 6 (405B on 512 GPUs, TP 8, PP 8 1F1B,
+  // FSDP x CP = 8, compile, Float8, AsyncTP, full AC, local batch 8: 8 micro-batches of 1).
+  // torchtitan 9dec370's context_parallel_rotate_method "allgather" (config_manager.py):
+  // PyTorch's ring attention all-gathers K and V (_AllGatherRotater): cp_kind all_gather. FSDP
+  // shards over dp x cp (its dp_shard_cp mesh), as layout.zero 3 with cp does.
+  struct row {
+    int cp, seq;
+    double published;
+    bool residual;  // [known residual] below
+  };
+  auto run_8b = [](const row& r) {
+    training_plan p = titan_plan(catalog::llama31_8b, 8 / r.cp, 1, 1, true, true,
+                                 recompute_mode::full);
+    p.layout.cp = r.cp;
+    p.config.seq = r.seq;
+    p.assumptions.cp_kind = context_parallel_kind::all_gather;
+    return titan_tps_per_gpu(p);
+  };
+  auto run_405b = [](const row& r) {
+    training_plan p = titan_405b_3d(1);
+    p.layout.dp = 8 / r.cp;
+    p.layout.cp = r.cp;
+    p.config.micro_batch = 1;
+    p.config.seq = r.seq;
+    p.config.global_batch = 8 * p.layout.dp;
+    p.assumptions.cp_kind = context_parallel_kind::all_gather;
+    return titan_tps_per_gpu(p);
+  };
+  // Model: 8B +12.0%, +4.4%, +39.0%, +44.8%; 405B +7.3%, +27.2%, +26.1%, +44.5%.
+  // [Known residual: the rows whose attention dominates the step (8B at CP 4 and 8, 128k and
+  // 256k tokens; 405B at CP 2 and more) read +26% to +45%, beyond the 8B rows' +10-14%. PyTorch's
+  // ring attention dispatch is not modelled: per ring step, an SDPA call on a round-robin half
+  // chunk, an fp32 merge of its output and log-sum-exp (_SDPAMerger), fp32 dQ/dK/dV accumulators
+  // and the dK/dV all-to-all rotation (torch/distributed/tensor/experimental/_attention.py);
+  // counted by hand those move about 2% of the 8B CP 8 step, so the mechanism behind the rest is
+  // not located.] The others are held as Tables 1 and 5 (8B within [0, +18%], 405B within 15%);
+  // the residual rows within [0, +50%].
+  const row rows_8b[] = {{1, 32768, 3890.0, false},
+                         {2, 65536, 2540.0, false},
+                         {4, 131072, 1071.0, true},
+                         {8, 262144, 548.0, true}};
+  const row rows_405b[] = {{1, 32768, 76.0, false},
+                           {2, 65536, 47.0, true},
+                           {4, 131072, 31.0, true},
+                           {8, 262144, 16.0, true}};
+  // the 8B rows as Table 1 ([0, +18%]), the 405B row as Table 5 (15% either way)
+  auto check_row = [](const char* what, const row& r, double tps, bool either_way) {
+    INFO(what << " CP " << r.cp << ": " << tps << " vs " << r.published);
+    if (either_way && !r.residual) {
+      CHECK(std::abs(tps / r.published - 1.0) <= 0.15);
+      return;
+    }
+    CHECK(tps >= r.published);
+    CHECK(tps <= (r.residual ? 1.50 : 1.18) * r.published);
+  };
+  for (const row& r : rows_8b) check_row("8B", r, run_8b(r), false);
+  for (const row& r : rows_405b) check_row("405B", r, run_405b(r), true);
+}
+
+TEST_CASE("torchtitan: FSDP2 under PP gathers and reduces once a step; float8 all-gather") {
+  // reshard_after_forward = False under PP and no gradient sync before the last backward: the
+  // data-parallel time does not grow with the micro-batches (ZeRO-3 elsewhere gathers per
+  // micro-batch)
+  auto dp_time = [](training_plan p) { return estimate_step(p).data_parallel.in(units::s); };
+  training_plan p = titan_405b_3d(1);
+  p.config.dtype = precision::bf16;
+  p.assumptions.fsdp_float8_all_gather = false;
+  p.assumptions.zero3_overlap = 0.0;  // every collective exposed: gathers, copy-out, reduce
+  training_plan twice = p;
+  twice.config.global_batch = 512;  // 16 micro-batches
+  CHECK(dp_time(twice) == Approx(dp_time(p)).epsilon(1e-12));
+  training_plan mega = p;
+  mega.config.framework = framework_kind::megatron;
+  mega.config.compile = false;
+  mega.assumptions.async_tp = false;
+  training_plan mega_twice = mega;
+  mega_twice.config.global_batch = 512;
+  CHECK(dp_time(mega_twice) > 1.5 * dp_time(mega));
+  // the copy-out once a step: the bytes of the stage's gathered parameters read and written,
+  // the part of data_parallel that scales with the HBM bandwidth (bf16: 2 B each; the heaviest
+  // stage's share of the layers, 126 / 8, and half the embedding and output, over TP 8)
+  const transformer_spec& m = catalog::llama31_405b;
+  const double root = m.embedding_parameters() + m.lm_head_parameters();
+  const double layer = (m.parameters() - root - m.norm_parameters()) / m.layers;
+  const double local = (m.layers / 8.0 * layer + root / 2.0) / 8.0;
+  auto copy_out_of = [&](training_plan q) {
+    training_plan half = q;
+    half.assumptions.memory_bandwidth_fraction = 0.45;
+    return dp_time(half) - dp_time(q);
+  };
+  const double hbm = 0.90 * 2.4e12;
+  CHECK(copy_out_of(p) == Approx(2.0 * 2.0 * local / hbm).epsilon(1e-5));
+  // float8 all-gather: the float8 linears' weights (every block parameter but the two norms)
+  // move 1 byte, the root's and the norms' 2
+  training_plan f8 = p;
+  f8.config.dtype = precision::fp8;
+  f8.assumptions.fsdp_float8_all_gather = true;
+  const double norms = 2.0 * m.norm_parameters();
+  const double blocks = local - root / 2.0 / 8.0;
+  const double f8_bytes = blocks * (1.0 - norms / layer) * 1.0 + blocks * norms / layer * 2.0 +
+                          root / 2.0 / 8.0 * 2.0;
+  CHECK(copy_out_of(f8) == Approx(2.0 * f8_bytes / hbm).epsilon(1e-5));
+  training_plan f8_off = f8;
+  f8_off.assumptions.fsdp_float8_all_gather = false;
+  CHECK(dp_time(f8) < dp_time(f8_off));
+  // interleaved 1F1B: only the last chunk's reduce-scatter is exposed
+  training_plan v2 = p;
+  v2.layout.virtual_stages = 2;
+  CHECK(dp_time(v2) < dp_time(p));
+  // without PP, float8 all-gather shrinks FSDP2's per-block gathers too (Llama 3.1 8B, FSDP 128)
+  training_plan flat = titan_plan(catalog::llama31_8b, 128, 1, 2, true, true,
+                                  recompute_mode::selective);
+  flat.assumptions.zero3_overlap = 0.0;
+  training_plan flat_f8 = flat;
+  flat_f8.assumptions.fsdp_float8_all_gather = true;
+  CHECK(dp_time(flat_f8) < dp_time(flat));
+  // it needs torchao's float8 linears: bf16 or another framework is refused naming the field
+  training_plan bad = p;
+  bad.assumptions.fsdp_float8_all_gather = true;
+  CHECK_THROWS_WITH(estimate_step(bad), Catch::Contains("fsdp_float8_all_gather"));
+}
+
 TEST_CASE("torchtitan: async TP's two-stream schedule and where it applies") {
   using detail::async_tp_step;
   // GEMM-bound steps (a pull shorter than a chunk's GEMMs): the tp chunks back to back, the

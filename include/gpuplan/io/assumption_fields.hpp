@@ -137,6 +137,15 @@ constexpr void visit_fields(step_assumptions& s, V&& v) {
           "output run decomposed into tp steps of copy-engine pulls over symmetric memory and "
           "chunk GEMMs of M / tp rows (async_tp_exposed). false: NCCL collectives, exposed (off by "
           "default, as in torchtitan).");
+  v("fsdp_float8_all_gather", s.fsdp_float8_all_gather,
+    "torchao's float8 all-gather under FSDP2 (torchtitan's "
+          "--float8.enable_fsdp_float8_all_gather, off by default; on in "
+          "train_configs/llama3_405b.toml at 9dec370, with "
+          "precompute_float8_dynamic_scale_for_fsdp): each float8 linear's weight is cast to fp8 "
+          "on its shard and all-gathered as 1 byte per element (and one fp32 scale per tensor) "
+          "instead of bf16's 2, and FSDP2's copy-out moves those bytes. The root's embedding and "
+          "output layer stay bf16 (the output is not converted). Needs dtype fp8 under torchtitan "
+          "(refused else).");
   v("overlap_grad_reduce", s.overlap_grad_reduce,
     "Gradient reduction overlapped with the backward pass (--overlap-grad-reduce, on in "
           "Megatron-LM's recommended configurations and in PyTorch DDP / FSDP by default).");

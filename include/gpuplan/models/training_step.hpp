@@ -40,8 +40,9 @@
 // reduce-scatter with the distributed optimizer / ZeRO), bucketed and overlapped with the last
 // micro-batch's backward except for the last bucket; the distributed optimizer's parameter
 // all-gather overlapped with the next forward; ZeRO-3 gathers per micro-batch, prefetched
-// behind compute. The optimizer step: Adam's bytes per local parameter over HBM, or with CPU
-// offload the gradients and parameters over PCIe and the step at the CPU's rate. Data: the
+// behind compute (torchtitan's FSDP2 under PP: once a step, its gradients reduced after the
+// stage's last backward). The optimizer step: Adam's bytes per local parameter over HBM, or with
+// CPU offload the gradients and parameters over PCIe and the step at the CPU's rate. Data: the
 // step's tokens read from storage, prefetched behind the step.
 #pragma once
 
@@ -208,6 +209,13 @@ struct step_assumptions {
   /// over symmetric memory and chunk GEMMs of M / tp rows (async_tp_exposed). false: NCCL
   /// collectives, exposed (off by default, as in torchtitan).
   bool async_tp = false;
+  /// torchao's float8 all-gather under FSDP2 (torchtitan's --float8.enable_fsdp_float8_all_gather,
+  /// off by default; on in train_configs/llama3_405b.toml at 9dec370, with
+  /// precompute_float8_dynamic_scale_for_fsdp): each float8 linear's weight is cast to fp8 on its
+  /// shard and all-gathered as 1 byte per element (and one fp32 scale per tensor) instead of
+  /// bf16's 2, and FSDP2's copy-out moves those bytes. The root's embedding and output layer
+  /// stay bf16 (the output is not converted). Needs dtype fp8 under torchtitan (refused else).
+  bool fsdp_float8_all_gather = false;
   /// Gradient reduction overlapped with the backward pass (--overlap-grad-reduce, on in
   /// Megatron-LM's recommended configurations and in PyTorch DDP / FSDP by default).
   bool overlap_grad_reduce = true;
@@ -563,6 +571,19 @@ inline constexpr double foreach_adamw_fp32_bytes = 18.0 * fp32_bytes;
 /// Passes over a gradient to accumulate it under autograd (AccumulateGrad: read both the new
 /// gradient and param.grad, write param.grad); 3.
 inline constexpr double autograd_accumulation_passes = 3.0;
+/// FSDP2 without gradient sync (torchtitan under PP: the pipeline stage sets
+/// requires_gradient_sync false until its last backward) keeps an unsharded gradient accumulator
+/// in the reduce dtype when it differs from the parameters' (FSDPParam.to_accumulated_grad_if_
+/// needed, accumulate_unsharded_grad_if_needed, torch/distributed/_composable/fsdp/
+/// _fsdp_param.py): after the first micro-batch's backward the gradient is upcast (read it, write
+/// the accumulator); after each later one it is added (read it and the accumulator, write the
+/// accumulator). Mean bytes per unsharded parameter and micro-batch over `micro` of them; with
+/// equal dtypes autograd accumulates into param.grad (autograd_accumulation_passes).
+constexpr double fsdp2_unsharded_accumulation_bytes(double param_e, double reduce_e, int micro) {
+  if (micro <= 1) return 0.0;
+  if (param_e == reduce_e) return autograd_accumulation_passes * param_e * (micro - 1.0) / micro;
+  return ((param_e + reduce_e) + (micro - 1.0) * (param_e + 2.0 * reduce_e)) / micro;
+}
 /// Linear layers of a Hugging Face attention block, each its own weight and kernel: q_proj,
 /// k_proj, v_proj, o_proj (transformers' LlamaAttention); the FFN adds gate + 1.
 inline constexpr double hf_attention_projections = 4.0;
@@ -1540,6 +1561,10 @@ constexpr stage_split validate_plan(const training_plan& p, const training_confi
               "training_plan.node has no NICs but the layout spans several nodes", nodes);
   check_input(p.node.gpu.peak.tensor(c.dtype).value > 0.0,
               "training_config.dtype has no tensor-core rate on this GPU (peak is zero)");
+  check_input(!p.assumptions.fsdp_float8_all_gather ||
+                  (c.framework == framework_kind::torchtitan && c.dtype == precision::fp8),
+              "step_assumptions.fsdp_float8_all_gather needs framework torchtitan and dtype fp8 "
+              "(torchao's float8 linears)");
   check_input(p.bisection_fraction > 0.0 && p.bisection_fraction <= 1.0,
               "training_plan.bisection_fraction must be in (0, 1]");
   return s;
@@ -1751,6 +1776,21 @@ constexpr step_parameters parameters_of(const transformer_spec& m, const trainin
   return r;
 }
 
+/// torchtitan's FSDP2 with pipeline parallelism: apply_fsdp sets reshard_after_forward = False
+/// on every block and the root when PP is on ("to avoid per-microbatch all-gathers",
+/// torchtitan/parallelisms/parallelize_llama.py at 9dec370; today the "default" policy of
+/// torchtitan/distributed/fsdp.py get_fsdp_reshard_after_forward_policy), and torch's
+/// PipelineStage runs every backward but the last without gradient sync or resharding, then
+/// calls each FSDP state's post_backward (torch/distributed/pipelining/stage.py
+/// backward_maybe_with_nosync): the stage's parameters are gathered once a step and its
+/// gradients reduce-scattered once, after its last backward (fsdp2_pipeline_exposed). ZeRO-3
+/// (FSDP2 is torchtitan's only data parallelism), bucketed (per tensor is DeepSpeed's), the whole
+/// model trained (not LoRA).
+constexpr bool fsdp2_under_pipeline(const step_parameters& sp, const parallel_layout& l,
+                                    const step_assumptions& a) {
+  return sp.titan && l.pp > 1 && l.zero >= 3 && !a.zero3_per_tensor && !sp.hf_bytes.lora;
+}
+
 /// Gradient accumulation: a memory pass over the stage's local gradients per micro-batch (after
 /// the first, under autograd), unless the weight-gradient GEMMs accumulate in place; added to
 /// the layers' memory time and the two end stages'. LoRA's trainable adapters are a negligible
@@ -1765,7 +1805,12 @@ constexpr void add_grad_accumulation(const layer_inputs& in, const step_paramete
   if (acc == grad_accumulation_kind::automatic)
     acc = sp.hf || sp.titan ? grad_accumulation_kind::autograd : grad_accumulation_kind::fused;
   double bytes_per_param = 0.0;
-  if (acc == grad_accumulation_kind::autograd && micro > 1 && !sp.hf_bytes.lora)
+  // torchtitan's FSDP2 under PP: no reduce-scatter until the last backward, every micro-batch
+  // accumulates into the unsharded reduce-dtype gradients (fsdp2_under_pipeline)
+  const bool unsharded = fsdp2_under_pipeline(sp, l, a);
+  if (unsharded && acc == grad_accumulation_kind::autograd)
+    bytes_per_param = fsdp2_unsharded_accumulation_bytes(sp.param_e, sp.grad_e, micro);
+  else if (acc == grad_accumulation_kind::autograd && micro > 1 && !sp.hf_bytes.lora)
     // averaged over the micro-batches
     bytes_per_param = autograd_accumulation_passes * sp.grad_e * (micro - 1.0) / micro;
   else if (acc == grad_accumulation_kind::deepspeed_bf16 && !sp.hf_bytes.lora)
@@ -1775,7 +1820,7 @@ constexpr void add_grad_accumulation(const layer_inputs& in, const step_paramete
   // ZeRO-3 / FSDP reduce-scatter every micro-batch's gradients (as the data-parallel part
   // charges them) and accumulate the shard; ZeRO-1/2 sum whole gradients and reduce once a step
   // (the data-parallel part's one reduction)
-  const bool sharded = l.zero >= 3;
+  const bool sharded = l.zero >= 3 && !unsharded;
   const double dense_bytes = sharded ? bytes_per_param / l.shard_degree() : bytes_per_param;
   const double expert_bytes = sharded ? bytes_per_param / l.expert_shard_degree() : bytes_per_param;
   const double moe_time =
@@ -1843,6 +1888,59 @@ constexpr local_parameters local_parameters_of(const transformer_spec& m, const 
           layers.n_moe * sp.moe_expert / l.pp / (l.ep * l.expert_tensor_parallel())};
 }
 
+/// The share of a dense block's parameters in torchao's float8 linears (wq, wk, wv, wo and the
+/// FFN's: all but the two norms); 0 when training does not gather them in fp8
+/// (step_assumptions::fsdp_float8_all_gather under torchtitan with dtype fp8, dense models).
+constexpr double float8_gathered_share(const transformer_spec& m, const training_config& c,
+                                       const step_assumptions& a, const step_parameters& sp) {
+  if (!a.fsdp_float8_all_gather || !sp.titan || c.dtype != precision::fp8 || m.is_moe() ||
+      m.is_hybrid() || !(sp.dense_layer > 0.0))
+    return 0.0;
+  return (m.attention_parameters() + m.ffn_parameters(m.ffn)) / sp.dense_layer;
+}
+
+/// Mean bytes per gathered block parameter: the 16-bit parameter, or 1 byte for the float8
+/// linears' weights (float8_gathered_share).
+constexpr double block_gather_bytes(const transformer_spec& m, const training_config& c,
+                                    const step_assumptions& a, const step_parameters& sp) {
+  const double f8 = float8_gathered_share(m, c, a, sp);
+  return f8 * bytes_per_element(precision::fp8).value + (1.0 - f8) * sp.param_e;
+}
+
+/// torchtitan's FSDP2 under PP (fsdp2_under_pipeline): once a step, each block and the root
+/// gathered ahead of the stage's first forward (prefetched one unit ahead: hidden behind about
+/// one micro-batch's forward, zero3_overlap of it; ESTIMATE, as the distributed optimizer's
+/// gather_params) and copied out on the compute stream (read and write); after the stage's last
+/// backward every unit's gradients reduce-scattered in the reduce dtype, with nothing left to
+/// run beside them on the first stage, whose last backward ends the pipeline. With v chunks per
+/// rank (interleaved 1F1B) the other chunks finish their backward earlier and reduce under the
+/// remaining backwards: only the last chunk's 1/v is exposed (ESTIMATE).
+constexpr double fsdp2_pipeline_exposed(const training_plan& p, const training_config& c,
+                                        const placement& pl, const step_parameters& sp,
+                                        const local_parameters& local, const pipeline_times& pt,
+                                        const layer_time& avg) {
+  const transformer_spec& m = p.model;
+  const step_assumptions& a = p.assumptions;
+  if (pl.dp_cp.ranks <= 1 || !(local.dense > 0.0)) return 0.0;
+  const double tp = p.layout.tp;
+  const double root =
+      (m.tied_embeddings ? m.embedding_parameters()
+                         : (m.embedding_parameters() + m.lm_head_parameters()) / 2.0) / tp;
+  const double blocks = local.dense > root ? local.dense - root : 0.0;
+  const double units = pt.layers_per_stage + 1.0;
+  const double gathered_bytes = blocks * block_gather_bytes(m, c, a, sp) + root * sp.param_e;
+  const double gathers =
+      units * coll(collective_kind::all_gather, gathered_bytes / units, pl.dp_cp, a.collectives);
+  const double window = a.zero3_overlap * pt.layers_per_stage * (avg.compute + avg.memory) /
+                        fwd_bwd_gemm_passes;
+  const double hbm = achievable_bandwidth(p.node.gpu, a.memory_bandwidth_fraction).value;
+  const double copy_out = 2.0 * gathered_bytes / hbm;
+  const double reduce = units / pt.v *
+                        coll(collective_kind::reduce_scatter, local.dense * sp.grad_e / units,
+                             pl.dp_cp, a.collectives);
+  return (gathers > window ? gathers - window : 0.0) + copy_out + reduce;
+}
+
 /// ZeRO-3 / FSDP: every micro-batch gathers the stage's parameters forward and backward (and
 /// again in the recomputed forward under full recompute: the gathered copy is freed after each
 /// module's forward), in buckets or tensor by tensor, and reduce-scatters the gradients; what runs
@@ -1854,6 +1952,8 @@ constexpr double zero3_exposed(const training_plan& p, const training_config& c,
                                const layer_time& avg, int micro) {
   const transformer_spec& m = p.model;
   const step_assumptions& a = p.assumptions;
+  if (fsdp2_under_pipeline(sp, p.layout, a))
+    return fsdp2_pipeline_exposed(p, c, pl, sp, local, pt, avg);
   auto buckets = [](double params, double per) {
     const double n = params / (per > 0.0 ? per : params);
     return n < 1.0 ? 1.0 : static_cast<double>(ceil_div(n, 1.0));
@@ -1887,6 +1987,7 @@ constexpr double zero3_exposed(const training_plan& p, const training_config& c,
   // work of the step. Those three are exposed; the blocks' are prefetched behind compute.
   double root_exposed = 0.0, units = pt.layers_per_stage + 1.0;
   double local_dense = local.dense;
+  double block_e = gathered_e;  // the blocks' gathered bytes (1 under float8 all-gather)
   if (sp.titan && !a.zero3_per_tensor && !sp.hf_bytes.lora && p.layout.pp == 1) {
     const double root =
         (m.embedding_parameters() + m.lm_head_parameters()) / p.layout.tp + 1.0 * m.hidden;
@@ -1897,11 +1998,13 @@ constexpr double zero3_exposed(const training_plan& p, const training_config& c,
     // which is not resharded after its forward (reshard_after_forward = layer_id < n_layers - 1,
     // apply_fsdp); the root twice.
     if (root < gathered) {
+      block_e = block_gather_bytes(m, c, a, sp);
       const double hbm = achievable_bandwidth(p.node.gpu, a.memory_bandwidth_fraction).value;
       const double unshards = 2.0 * pt.layers_per_stage - 1.0;
       if (pl.dp_cp.ranks > 1)
-        root_exposed = 2.0 * gathered_e *
-                       ((gathered - root) / pt.layers_per_stage * unshards + 2.0 * root) / hbm;
+        root_exposed = 2.0 *
+                       (block_e * (gathered - root) / pt.layers_per_stage * unshards +
+                        gathered_e * 2.0 * root) / hbm;
       root_exposed += 2.0 * coll(collective_kind::all_gather, root * gathered_e, pl.dp_cp,
                                  a.collectives) +
                       coll(collective_kind::reduce_scatter, root * sp.grad_e, pl.dp_cp,
@@ -1924,7 +2027,7 @@ constexpr double zero3_exposed(const training_plan& p, const training_config& c,
   // flat buffer: one copy_ per rank, each at least eager_op_floor; the all-gather's copies are
   // launched while it runs, the reduce-scatter's before it starts
   const double copies = a.zero3_list_copies ? pl.dp_cp.ranks * a.eager_op_floor.value : 0.0;
-  const double one_ag = coll(collective_kind::all_gather, gathered / n_ag * gathered_e,
+  const double one_ag = coll(collective_kind::all_gather, gathered / n_ag * block_e,
                              pl.dp_cp, a.collectives);
   const double one_rs = coll(collective_kind::reduce_scatter, local_dense / n_rs * sp.grad_e,
                              pl.dp_cp, a.collectives);
@@ -2013,6 +2116,10 @@ constexpr optimizer_times optimizer_step(const training_plan& p, const training_
     // (clip_grad_norm_ with foreach) reads every gradient for its norm, then multiplies each by
     // the clamped coefficient (read, write); zero_grad sets them to None (no pass)
     opt_bytes = foreach_adamw_fp32_bytes + 2.0 * grad_e + (a.clip_grad_norm ? 3.0 * grad_e : 0.0);
+    // float8 all-gather: precompute_float8_dynamic_scale_for_fsdp after the step reads every
+    // float8 linear's fp32 shard for its amax (torch._foreach_norm, ord inf; torchao
+    // float8/fsdp_utils.py), its all-reduce of one float per tensor latency only
+    opt_bytes += fp32_bytes * float8_gathered_share(p.model, c, a, sp);
   }
   optimizer_times r;
   if (c.offload == offload_kind::none) {
