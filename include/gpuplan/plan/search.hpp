@@ -1061,17 +1061,10 @@ constexpr bool runs_w8a8(const node_spec& n, precision w) {
   return w == precision::fp8 && n.gpu.peak.tensor(precision::fp8).value > 0.0;
 }
 
-/// Configuration i of serving space s: its GPU type (node index) and replica plan.
-constexpr serving_plan serving_configuration(const serving_search_space& s, std::uint64_t i,
-                                             std::size_t& node) {
-  std::uint64_t q = i;
-  const precision w = s.weights[static_cast<std::size_t>(q % s.weights.size())];
-  q /= s.weights.size();
-  const int pp = s.pp[static_cast<std::size_t>(q % s.pp.size())];
-  q /= s.pp.size();
-  const std::uint64_t replicas = s.replicas();
-  const serving_replica r = s.replica(q % replicas);
-  node = static_cast<std::size_t>(q / replicas);
+/// The replica plan of serving space s on GPU type `node` with replica layout r, pp stages and
+/// weights w.
+constexpr serving_plan serving_configuration(const serving_search_space& s, std::size_t node,
+                                             const serving_replica& r, int pp, precision w) {
   serving_plan p = s.base;
   p.node = s.nodes[node];
   p.layout = {.dp = 1, .tp = r.tp, .pp = pp, .ep = r.ep};
@@ -1117,6 +1110,45 @@ constexpr serving_search_result serving_result(const serving_plan& p, std::uint6
 }
 }  // namespace detail
 
+namespace detail {
+/// Configuration i of a serving search (plan p on GPU type `node` at `price`) into report r: an
+/// invalid one with its reason, over memory, missing the SLO, unpriced under a cost ranking, or
+/// timed and offered to the ranking.
+constexpr void visit_serving_configuration(const serving_search_space& s, std::uint64_t i, int node,
+                                           const serving_plan& p, money_rate price, int top_k,
+                                           serving_search_report& r) {
+  ++r.visited;
+  const precision w = p.config.weight_dtype;
+  if (const input_problem why = serving_configuration_problem(p, w, runs_w8a8(p.node, w))) {
+    (void)r.invalid_list.try_push_back(  // the first ones; the count has them all
+        {.index = i, .node = node, .layout = p.layout, .dp_attention = p.dp_attention,
+         .weights = w, .why = why});
+    ++r.invalid;
+    return;
+  }
+  // the deployment's memory verdict (plan/fit.hpp serving_fit, what `gpuplan serve` reports),
+  // and a KV cache that holds a sequence of the mix
+  if (!serving_fit(p).fits() || kv_capacity(p).sequences < 1) {
+    ++r.over_memory;
+    return;
+  }
+  const slo_result best = best_under_slo(p, s.slo);
+  if (!best.found) {
+    ++r.missed_slo;
+    return;
+  }
+  const serving_search_result x = serving_result(p, i, node, best, price);
+  if (!x.priced && s.objective == serving_objective::cost_per_million_tokens) {
+    ++r.unpriced_skipped;
+    return;
+  }
+  r.ranking.offer(x, top_k, [&s](const serving_search_result& a, const serving_search_result& b) {
+    const double va = a.value(s.objective), vb = b.value(s.objective);
+    return va < vb || (va == vb && a.index < b.index);
+  });
+}
+}  // namespace detail
+
 /// Every configuration of the serving space, the best `top_k` (<= 32) kept in order (objective,
 /// then index).
 constexpr serving_search_report search_serving(const serving_search_space& s, int top_k = 10) {
@@ -1137,42 +1169,17 @@ constexpr serving_search_report search_serving(const serving_search_space& s, in
     }
     if (!(prices[ni].value > 0.0)) (void)r.unpriced.try_push_back(static_cast<int>(ni));
   }
-  const std::uint64_t n = s.size();
-  for (std::uint64_t i = 0; i < n; ++i) {
-    ++r.visited;
-    std::size_t ni = 0;
-    const serving_plan p = detail::serving_configuration(s, i, ni);
-    const precision w = p.config.weight_dtype;
-    if (const input_problem why =
-            detail::serving_configuration_problem(p, w, detail::runs_w8a8(p.node, w))) {
-      (void)r.invalid_list.try_push_back(  // the first ones; the count has them all
-          {.index = i, .node = static_cast<int>(ni), .layout = p.layout,
-           .dp_attention = p.dp_attention, .weights = w, .why = why});
-      ++r.invalid;
-      continue;
-    }
-    // the deployment's memory verdict (plan/fit.hpp serving_fit, what `gpuplan serve` reports),
-    // and a KV cache that holds a sequence of the mix
-    if (!serving_fit(p).fits() || detail::kv_capacity(p).sequences < 1) {
-      ++r.over_memory;
-      continue;
-    }
-    const slo_result best = best_under_slo(p, s.slo);
-    if (!best.found) {
-      ++r.missed_slo;
-      continue;
-    }
-    const serving_search_result x =
-        detail::serving_result(p, i, static_cast<int>(ni), best, prices[ni]);
-    if (!x.priced && s.objective == serving_objective::cost_per_million_tokens) {
-      ++r.unpriced_skipped;
-      continue;
-    }
-    r.ranking.offer(x, top_k, [&s](const serving_search_result& a, const serving_search_result& b) {
-      const double va = a.value(s.objective), vb = b.value(s.objective);
-      return va < vb || (va == vb && a.index < b.index);
+  // configuration i: GPU type, then replica layout, pp and weights (the fastest), in order
+  std::uint64_t i = 0;
+  for (std::size_t ni = 0; ni < s.nodes.size(); ++ni)
+    s.each_replica([&](const serving_replica& x) {
+      for (const int pp : s.pp)
+        for (const precision w : s.weights)
+          detail::visit_serving_configuration(s, i++, static_cast<int>(ni),
+                                              detail::serving_configuration(s, ni, x, pp, w),
+                                              prices[ni], top_k, r);
+      return true;
     });
-  }
   return r;
 }
 
