@@ -203,6 +203,12 @@ def _():
     check(max(eps) >= 32, f"expert parallelism across the rack: ep {sorted(eps)}")
     check(any(r["ep"] == 16 and not r["dp_attention"] for r in j["results"]),
           "tensor-parallel attention with ep 16 over the NVLink domain")
+    # with an 8-GPU H200 node beside it, each node walks the replicas it holds: 26 + 80, none
+    # listed as wider than its node
+    m = ok_json(*_SEARCH_DSV3, "--gpu", "h200,gb200")
+    check(m["configurations_evaluated"] == 26 + 80, f"{m['configurations_evaluated']} configurations")
+    check(not any("exceeds the GPUs of one node" in x["reason"]
+                  for x in m["invalid_configurations"]), "no replica too wide for its node")
     r72 = ok_json(*_SEARCH_DSV3, "--gpu", "gb200", "--redundant-experts", "32", "--tp", "72",
                   "--input-len", "2000", "--output-len", "1000")
     check(any(r["ep"] == 72 and r["dp_attention"] for r in r72["results"]),

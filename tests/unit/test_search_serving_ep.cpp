@@ -171,4 +171,18 @@ TEST_CASE("serving search: expert parallelism across a GB200 NVL72's 72-GPU NVLi
   narrow.use_model_defaults();
   CHECK(narrow.tp.size() == 4);
   CHECK(narrow.replicas() == 13);
+  CHECK(narrow.size() == 13);  // fp8 only
+
+  // both: each node walks the replicas it holds (H200: up to 8 GPUs), none listed as too wide
+  const node_spec both[] = {catalog::hgx_h200, catalog::gb200_nvl72};
+  serving_search_space mixed = s;
+  mixed.nodes = both;
+  mixed.use_model_defaults();
+  CHECK(mixed.replicas_within_node);
+  CHECK(mixed.size() == 13 + 40);
+  const serving_search_report m = search_serving(mixed, 8);
+  CHECK(m.visited == mixed.size());
+  for (const serving_invalid_configuration& x : m.invalid_view()) CHECK(x.layout.tp <= 72);
+  for (const serving_invalid_configuration& x : m.invalid_view())
+    CHECK((x.node == 1 || x.layout.tp <= 8));
 }

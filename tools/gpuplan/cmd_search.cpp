@@ -792,7 +792,10 @@ std::vector<precision> read_serve_weights(const settings& s) {
 void read_serve_expert_parallelism(const settings& s, serve_search_lists& L,
                                    serving_search_space& space) {
   space.use_model_defaults();
-  if (list_text(s, "tp")) space.tp = L.tp;
+  if (list_text(s, "tp")) {  // the caller's list: a tp above a node's GPUs is listed invalid
+    space.tp = L.tp;
+    space.replicas_within_node = false;
+  }
   const std::string model(space.base.model.name.view());
   if (list_text(s, "ep")) {
     L.ep = int_list(s, "ep", search_defaults::serving_ep);

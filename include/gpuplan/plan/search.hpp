@@ -863,6 +863,10 @@ struct serving_search_space {
   /// Attention modes: false, tensor-parallel; true, data-parallel (serving_plan::dp_attention).
   /// With both, data-parallel attention starts at tp 2 (tp 1 is the same one-GPU replica).
   array_view<bool> dp_attention = search_defaults::serving_dp_attention;
+  /// Leave a tp above a node's GPUs out of that node's walk (not visited) instead of counting
+  /// it invalid: use_model_defaults sets it with the wide tp list, whose replicas of 16 to 72
+  /// GPUs only the NVL72 of a search over H200 and GB200 holds.
+  bool replicas_within_node = false;
 
   /// Sets tp, ep and dp_attention to the defaults for base.model on `nodes` (set them first):
   /// a mixture of experts searches ep search_defaults::moe_serving_ep, both attention modes
@@ -874,6 +878,7 @@ struct serving_search_space {
     for (const node_spec& n : nodes) wide = wide || candidate_bounds::for_node(n).nvlink_domain > 8;
     tp = moe && wide ? array_view<int>(search_defaults::wide_serving_tp)
                      : search_defaults::serving_tp;
+    replicas_within_node = moe && wide;
     ep = moe ? array_view<int>(search_defaults::moe_serving_ep) : search_defaults::serving_ep;
     dp_attention = moe && !base.speculation.on()
                        ? array_view<bool>(search_defaults::moe_serving_dp_attention)
@@ -881,13 +886,14 @@ struct serving_search_space {
   }
 
   /// Calls f(serving_replica) for each replica layout in index order until it returns false:
-  /// for each tp, tensor-parallel attention with each ep that divides it, then data-parallel
-  /// attention (ep = tp; from tp 2 when tensor-parallel attention is searched too).
+  /// for each tp up to `widest`, tensor-parallel attention with each ep that divides it, then
+  /// data-parallel attention (ep = tp; from tp 2 when tensor-parallel attention is searched too).
   template <class F>
-  constexpr void each_replica(F&& f) const {
+  constexpr void each_replica(F&& f, int widest = std::numeric_limits<int>::max()) const {
     bool tensor = false, data = false;
     for (bool d : dp_attention) (d ? data : tensor) = true;
     for (int t : tp) {
+      if (t > widest) continue;
       if (tensor)
         for (int e : ep)
           if (e >= 1 && t % e == 0 && !f(serving_replica{.tp = t, .ep = e})) return;
@@ -895,10 +901,14 @@ struct serving_search_space {
         return;
     }
   }
-  /// The replica layouts each_replica lists.
-  [[nodiscard]] constexpr std::uint64_t replicas() const {
+  /// The widest tp walked on GPU type `node`: its GPUs with replicas_within_node, else any.
+  [[nodiscard]] constexpr int widest_replica(std::size_t node) const {
+    return replicas_within_node ? nodes[node].gpus : std::numeric_limits<int>::max();
+  }
+  /// The replica layouts each_replica lists up to `widest` GPUs.
+  [[nodiscard]] constexpr std::uint64_t replicas(int widest = std::numeric_limits<int>::max()) const {
     std::uint64_t n = 0;
-    each_replica([&n](const serving_replica&) { return ++n, true; });
+    each_replica([&n](const serving_replica&) { return ++n, true; }, widest);
     return n;
   }
   /// The k-th replica layout of each_replica (k < replicas()).
@@ -917,7 +927,9 @@ struct serving_search_space {
   }
 
   [[nodiscard]] constexpr std::uint64_t size() const {
-    return 1ULL * nodes.size() * replicas() * pp.size() * weights.size();
+    std::uint64_t n = 0;
+    for (std::size_t ni = 0; ni < nodes.size(); ++ni) n += replicas(widest_replica(ni));
+    return n * pp.size() * weights.size();
   }
 
   /// Throws gpuplan::invalid_input naming the first field out of range.
@@ -1179,7 +1191,7 @@ constexpr serving_search_report search_serving(const serving_search_space& s, in
                                               detail::serving_configuration(s, ni, x, pp, w),
                                               prices[ni], top_k, r);
       return true;
-    });
+    }, s.widest_replica(ni));
   return r;
 }
 
