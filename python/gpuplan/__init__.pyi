@@ -1050,6 +1050,8 @@ def search_serve(
     gpu: str | int | float | bool | Sequence[str | int | float | bool] | None = ...,
     tp: str | int | float | bool | Sequence[str | int | float | bool] | None = ...,
     pp: str | int | float | bool | Sequence[str | int | float | bool] | None = ...,
+    ep: str | int | float | bool | Sequence[str | int | float | bool] | None = ...,
+    dp_attention: bool | None = ...,
     power_limit: float | None = ...,
     weight_dtype: str | int | float | bool | Sequence[str | int | float | bool] | None = ...,
     objective: str | None = ...,
@@ -1079,7 +1081,6 @@ def search_serve(
     chunked_prefill: bool | None = ...,
     decode_attention: str | None = ...,
     moe_all_to_all: bool | None = ...,
-    dp_attention: bool | None = ...,
     two_batch_overlap: bool | None = ...,
     redundant_experts: int | None = ...,
     speculative_tokens: int | None = ...,
@@ -1091,8 +1092,10 @@ def search_serve(
     Arguments (the flag each one is):
       model (--model): Catalog name, config.json path (or its folder), or params:N (e.g. params:7.5e9)
       gpu (--gpu): GPU types to try, comma-separated (default H100-SXM5-80GB); each in its catalog node
-      tp (--tp): Tensor-parallel degrees per replica (default 1,2,4,8)
+      tp (--tp): Tensor-parallel degrees per replica (default 1,2,4,8; for a mixture of experts on a node whose NVLink domain is wider than 8 GPUs, a GB200 or GB300 NVL72, 1,2,4,...,64,72)
       pp (--pp): Pipeline-parallel degrees per replica (default 1)
+      ep (--ep): Expert-parallel degrees (a mixture of experts) inside the replica's tensor-parallel group, each paired with the --tp values it divides: list or range (default 1,2,4,8,16,32,64,72 for a mixture of experts; a dense model has none). Data-parallel-attention replicas have ep = tp
+      dp_attention (--dp-attention): Only data-parallel attention (SGLang --enable-dp-attention: each tp is a replica of that many attention ranks, the experts over all of them, ep = tp); =false: only tensor-parallel attention. Default for a mixture of experts: both (without --speculative-tokens, which data-parallel attention does not run)
       power_limit (--power-limit): GPU power limit in W (nvidia-smi -pl), at most each GPU's TDP: lower sustained clocks, so lower math rates, and draw at most this (docs/models/energy.md)
       weight_dtype (--weight-dtype): Weight precisions: bf16,fp16,fp8,int8,int4 (default bf16,fp8; fp8 runs W8A8 where the GPU has fp8 tensor cores)
       objective (--objective): cost_per_million_tokens (default) or tokens_per_gpu
@@ -1122,7 +1125,6 @@ def search_serve(
       chunked_prefill (--chunked-prefill): Split prompts into chunks that ride with the decode steps (default true; false for prefill-first scheduling)
       decode_attention (--decode-attention): Decode attention kernel: grouped (default; FlashAttention/FlashInfer, TensorRT-LLM XQA) or per-query-head (TensorRT-LLM before v0.8: a GQA model's KV cache read once per query head)
       moe_all_to_all (--moe-all-to-all): With --ep: dispatch and combine tokens by all-to-all (DeepEP-style) instead of summing the experts' outputs in the layer's all-reduce (default false)
-      dp_attention (--dp-attention): Data-parallel attention with wide expert parallelism (SGLang --enable-dp-attention, vLLM --data-parallel-size with --enable-expert-parallel): needs --ep equal to --tp; each of the replica's GPUs runs attention, the dense layers and the shared experts on its own sequences with its own KV cache, the routed experts spread over all of them (all-to-all dispatch and combine, across nodes with --node)
       two_batch_overlap (--two-batch-overlap): With --dp-attention: two micro-batches per step, one's all-to-alls hidden behind the other's compute (SGLang --enable-two-batch-overlap)
       redundant_experts (--redundant-experts): Extra physical experts, replicas of busy ones (SGLang --ep-num-redundant-experts, vLLM --num-redundant-experts): --ep must divide the experts plus these (DeepSeek-V3 on 72 GPUs: 256 + 32)
       speculative_tokens (--speculative-tokens): Speculative decoding with the model's own multi-token-prediction modules (DeepSeek-V3's MTP): draft tokens per step (default: none)

@@ -112,3 +112,104 @@ def _():
     check(p["pruned"]["invalid"] == 2 and not p["results"], f"pp 2 is invalid: {p['pruned']!r}")
     check(all("pipeline stage" in x["reason"] for x in p["invalid_configurations"]),
           f"why: {p['invalid_configurations']!r}")
+
+
+_SEARCH_DSV3 = ("search", "serve", "--model", "deepseek-v3", "--objective", "tokens_per_gpu",
+                "--top", "32")
+
+
+def _served(row, *extra):
+    """`gpuplan serve` of a search row's layout at its concurrency (its GEMMs' precision: fp8
+    weights run W8A8 in the search where the GPU has fp8 tensor cores)."""
+    args = ["serve", "--model", "deepseek-v3", "--gpu", row["gpu"], "--tp", str(row["tp"]),
+            "--pp", str(row["pp"]), "--ep", str(row["ep"]), "--weight-dtype", row["weight_dtype"],
+            "--dtype", row["compute_dtype"], "--concurrency", str(round(row["concurrency"])),
+            *extra]
+    if row["dp_attention"]:
+        args.append("--dp-attention")
+    return ok_json(*args)
+
+
+@case("search_serve.expert_parallelism")
+def _():
+    """Issue 24: search serve searches expert parallelism for a mixture of experts: each tp with
+    tensor-parallel attention and every ep dividing it (1 + 2 + 3 + 4 on tp 1, 2, 4, 8), and
+    data-parallel attention (ep = tp) at tp 2, 4, 8: 13 replica layouts x 2 weight dtypes on one
+    H200 node (8 before). Each row is timed as `gpuplan serve` times its layout."""
+    j = ok_json(*_SEARCH_DSV3, "--gpu", "h200")
+    check(j["configurations_evaluated"] == 26, f"{j['configurations_evaluated']} configurations")
+    rows = j["results"]
+    tp_ep = [r for r in rows if not r["dp_attention"] and r["ep"] > 1]
+    dp = [r for r in rows if r["dp_attention"]]
+    check(tp_ep and dp, f"EP rows of both attentions: {[(r['tp'], r['ep']) for r in rows]!r}")
+    check(all(r["tp"] % r["ep"] == 0 and r["moe_all_to_all"] == r["dp_attention"] for r in rows),
+          "ep inside tp; all-to-all only under DP attention by default")
+    for r in (tp_ep[0], dp[0]):
+        s = _served(r)
+        near(s["tpot_s"], r["tpot_s"], 1e-9 * r["tpot_s"], f"TPOT as served: {r!r}")
+        near(s["ttft_s"], r["ttft_s"], 1e-9 * r["ttft_s"], f"TTFT as served: {r!r}")
+    # --moe-all-to-all: the tensor-parallel-attention EP rows dispatch by all-to-all and are
+    # timed as `serve --moe-all-to-all`; the DP-attention rows keep their times
+    a = ok_json(*_SEARCH_DSV3, "--gpu", "h200", "--moe-all-to-all")
+    before = {r["index"]: r for r in rows}
+    moved = [r for r in a["results"] if not r["dp_attention"] and r["ep"] > 1]
+    check(moved and all(r["moe_all_to_all"] for r in moved), "all-to-all rows flagged")
+    changed = [r for r in moved if r["index"] in before and r["tpot_s"] != before[r["index"]]["tpot_s"]]
+    check(changed, "the all-to-all changes the TP-attention EP rows' times")
+    s = _served(moved[0], "--moe-all-to-all")
+    near(s["tpot_s"], moved[0]["tpot_s"], 1e-9 * moved[0]["tpot_s"], "TPOT as served, all-to-all")
+    for r in a["results"]:
+        if r["dp_attention"] and r["index"] in before:
+            check(r["tpot_s"] == before[r["index"]]["tpot_s"], "DP attention unchanged")
+    # --ep restricts the tensor-parallel-attention rows; --dp-attention=false drops the DP ones
+    e = ok_json(*_SEARCH_DSV3, "--gpu", "h200", "--ep", "8", "--dp-attention=false")
+    check(e["configurations_evaluated"] == 2 and all(r["ep"] == 8 and r["tp"] == 8
+                                                    for r in e["results"]), f"{e!r}"[:300])
+    # a dense model: tp alone, as before
+    d = ok_json("search", "serve", "--model", "llama-3.1-8b", "--gpu", "h100")
+    check(d["configurations_evaluated"] == 8, f"dense: {d['configurations_evaluated']}")
+    check(all(r["ep"] == 1 and not r["dp_attention"] and not r["moe_all_to_all"]
+              for r in d["results"]), "dense rows have no expert parallelism")
+    text = ok("search", "serve", "--model", "deepseek-v3", "--gpu", "h200", "--top", "5").out
+    check(re.search(r"\bEP\b.*\battention\b", text), f"EP and attention columns: {text[:400]!r}")
+
+
+@case("search_serve.expert_parallelism_refused")
+def _():
+    """A flag that would change no configuration is refused with one line naming it."""
+    bad(r"^gpuplan: error: --moe-all-to-all: no configuration searched has tensor-parallel "
+        r"attention with ep above 1", *_SEARCH_DSV3, "--gpu", "h200", "--dp-attention",
+        "--moe-all-to-all")
+    bad(r"^gpuplan: error: --moe-all-to-all: ", "search", "serve", "--model", "llama-3.1-8b",
+        "--moe-all-to-all")
+    bad(r"^gpuplan: error: --moe-all-to-all: ", *_SEARCH_DSV3, "--ep", "1", "--moe-all-to-all")
+    bad(r"^gpuplan: error: --ep: Llama-3.1-8B is not a mixture of experts", "search", "serve",
+        "--model", "llama-3.1-8b", "--ep", "2")
+    bad(r"^gpuplan: error: --ep: with --dp-attention each replica's ep is its tp", *_SEARCH_DSV3,
+        "--ep", "8", "--dp-attention")
+    bad(r"^gpuplan: error: --ep: no degree divides a --tp value", *_SEARCH_DSV3, "--gpu", "h200",
+        "--ep", "16")
+
+
+@case("search_serve.expert_parallelism_nvl72")
+def _():
+    """On a GB200 NVL72 (one 72-GPU NVLink domain) a mixture of experts' replicas reach 72 GPUs:
+    tp 1, 2, 4, ..., 64, 72 with every ep dividing each (ep up to 64 for 256 experts) and data-
+    parallel attention at tp 2 ... 72 (40 replica layouts); with 32 redundant experts (288) the
+    DP-attention replica of all 72 GPUs, ep 72, is timed."""
+    j = ok_json(*_SEARCH_DSV3, "--gpu", "gb200", "--input-len", "2000", "--output-len", "1000")
+    check(j["configurations_evaluated"] == 80, f"{j['configurations_evaluated']} configurations")
+    eps = {r["ep"] for r in j["results"]}
+    check(max(eps) >= 32, f"expert parallelism across the rack: ep {sorted(eps)}")
+    check(any(r["ep"] == 16 and not r["dp_attention"] for r in j["results"]),
+          "tensor-parallel attention with ep 16 over the NVLink domain")
+    # with an 8-GPU H200 node beside it, each node walks the replicas it holds: 26 + 80, none
+    # listed as wider than its node
+    m = ok_json(*_SEARCH_DSV3, "--gpu", "h200,gb200")
+    check(m["configurations_evaluated"] == 26 + 80, f"{m['configurations_evaluated']} configurations")
+    check(not any("exceeds the GPUs of one node" in x["reason"]
+                  for x in m["invalid_configurations"]), "no replica too wide for its node")
+    r72 = ok_json(*_SEARCH_DSV3, "--gpu", "gb200", "--redundant-experts", "32", "--tp", "72",
+                  "--input-len", "2000", "--output-len", "1000")
+    check(any(r["ep"] == 72 and r["dp_attention"] for r in r72["results"]),
+          f"EP 72 timed: {[(r['tp'], r['ep'], r['dp_attention']) for r in r72['results']]!r}")

@@ -539,7 +539,7 @@ TEST_CASE("serving search: ranked by cost per million tokens, SLO met, determini
   serving_search_space bad = s;
   const int huge_pp[] = {1 << 28};
   bad.pp = huge_pp;
-  CHECK_THROWS_WITH(search_serving(bad, 8), Catch::Matchers::Contains("tp and pp entries"));
+  CHECK_THROWS_WITH(search_serving(bad, 8), Catch::Matchers::Contains("tp, pp and ep entries"));
   bad = s;
   const money_rate nan_price[] = {money_rate::from_base(std::nan("")), money_rate{}};
   bad.price_per_gpu_hour = nan_price;

@@ -11,8 +11,9 @@
 // and the chunked loss are searched unless --amp, --master-weights or --chunked-loss fix them.
 // And search's own:
 // --objective, --top, --threads, --deadline-days, --budget, --price-per-gpu-hour, --term,
-// --provider, --chart, --json; `gpuplan search serve` searches serving (GPU x TP x PP x weights
-// at the SLO's best concurrency, search_serving). The search runs on --threads threads (all
+// --provider, --chart, --json; `gpuplan search serve` searches serving (GPU x TP x PP x weights,
+// for a mixture of experts x EP and data-parallel attention, at the SLO's best concurrency,
+// search_serving). The search runs on --threads threads (all
 // cores by default), each taking chunks of the index space into its own collector; the
 // collectors merge into the same answer whatever the split. A progress bar goes to stderr when
 // stderr is a terminal and the search runs past a second; Ctrl-C stops it and prints the best
@@ -32,6 +33,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -120,8 +122,20 @@ constexpr field search_table[] = {
 constexpr field serve_search_table[] = {
     {"gpu", "--gpu", ft::list, "search",
      "GPU types to try, comma-separated (default H100-SXM5-80GB); each in its catalog node"},
-    {"tp", "--tp", ft::list, "search", "Tensor-parallel degrees per replica (default 1,2,4,8)"},
+    {"tp", "--tp", ft::list, "search",
+     "Tensor-parallel degrees per replica (default 1,2,4,8; for a mixture of experts on a node "
+     "whose NVLink domain is wider than 8 GPUs, a GB200 or GB300 NVL72, 1,2,4,...,64,72)"},
     {"pp", "--pp", ft::list, "search", "Pipeline-parallel degrees per replica (default 1)"},
+    {"ep", "--ep", ft::list, "search",
+     "Expert-parallel degrees (a mixture of experts) inside the replica's tensor-parallel group, "
+     "each paired with the --tp values it divides: list or range (default 1,2,4,8,16,32,64,72 "
+     "for a mixture of experts; a dense model has none). Data-parallel-attention replicas have "
+     "ep = tp"},
+    {"dp_attention", "--dp-attention", ft::flag, "search",
+     "Only data-parallel attention (SGLang --enable-dp-attention: each tp is a replica of that "
+     "many attention ranks, the experts over all of them, ep = tp); =false: only "
+     "tensor-parallel attention. Default for a mixture of experts: both (without "
+     "--speculative-tokens, which data-parallel attention does not run)"},
     {"power_limit", "--power-limit", ft::number, "search",
      "GPU power limit in W (nvidia-smi -pl), at most each GPU's TDP: lower sustained clocks, so "
      "lower math rates, and draw at most this (docs/models/energy.md)"},
@@ -729,7 +743,8 @@ struct serve_search_lists {
   serve_search_lists(const serve_search_lists&) = delete;
   serve_search_lists& operator=(const serve_search_lists&) = delete;
 
-  std::vector<int> tp, pp;
+  std::vector<int> tp, pp, ep;
+  std::array<bool, 1> attention{};  ///< --dp-attention or --dp-attention=false: the one mode
   std::vector<node_spec> nodes;
   std::vector<precision> weights;
   std::vector<money_rate> prices;
@@ -771,6 +786,47 @@ std::vector<precision> read_serve_weights(const settings& s) {
   return weights;
 }
 
+/// --tp, --ep and --dp-attention onto the space (after its base plan and nodes): the library's
+/// defaults for the model (serving_search_space::use_model_defaults) where not given. A flag that
+/// would change no configuration is refused, never ignored.
+void read_serve_expert_parallelism(const settings& s, serve_search_lists& L,
+                                   serving_search_space& space) {
+  space.use_model_defaults();
+  if (list_text(s, "tp")) {  // the caller's list: a tp above a node's GPUs is listed invalid
+    space.tp = L.tp;
+    space.replicas_within_node = false;
+  }
+  const std::string model(space.base.model.name.view());
+  if (list_text(s, "ep")) {
+    L.ep = int_list(s, "ep", search_defaults::serving_ep);
+    if (!space.base.model.is_moe() &&
+        std::any_of(L.ep.begin(), L.ep.end(), [](int e) { return e > 1; }))
+      throw usage_error(fmt::format("{}: {} is not a mixture of experts (expert parallelism "
+                                    "splits experts)",
+                                    s.name("ep"), model));
+    if (s.flag("dp_attention").value_or(false))
+      throw usage_error(fmt::format("{}: with {} each replica's ep is its tp (give the replica "
+                                    "sizes with {})",
+                                    s.name("ep"), s.name("dp_attention"), s.name("tp")));
+    space.ep = L.ep;
+  }
+  if (const std::optional<bool> dp = s.flag("dp_attention")) {
+    L.attention[0] = *dp;
+    space.dp_attention = L.attention;
+  }
+  bool paired = false;  // some tp with tensor-parallel attention takes an ep of the list
+  space.each_replica([&paired](const serving_replica& x) { return !(paired = !x.dp_attention); });
+  if (list_text(s, "ep") && !paired)
+    throw usage_error(fmt::format("{}: no degree divides a {} value (expert parallelism runs "
+                                  "inside the replica's tensor-parallel group)",
+                                  s.name("ep"), s.name("tp")));
+  if (space.base.assumptions.moe_all_to_all && !space.moe_all_to_all_applies())
+    throw usage_error(fmt::format(
+        "{}: no configuration searched has tensor-parallel attention with ep above 1 (a dense "
+        "model has no experts; {} always dispatches by all-to-all)",
+        s.name("moe_all_to_all"), s.name("dp_attention")));
+}
+
 /// The flags and plan file into a serving search space (viewing `L`); returns --top.
 int read_serve_search(settings& s, const model_choice& model, serve_search_lists& L,
                       serving_search_space& space) {
@@ -800,9 +856,9 @@ int read_serve_search(settings& s, const model_choice& model, serve_search_lists
   set_terms(s, space.cost, L.provider);
   space.price_per_gpu_hour = L.prices;
   space.nodes = L.nodes;
-  space.tp = L.tp;
   space.pp = L.pp;
   space.weights = L.weights;
+  read_serve_expert_parallelism(s, L, space);
   const int top = s.count("top").value_or(5);
   if (top > max_serving_results)
     throw usage_error(fmt::format("{} must be at most {} (got {})", s.name("top"), max_serving_results, top));
@@ -840,6 +896,7 @@ void print_unpriced_note(const serving_search_summary& r) {
 void print_serve_search_text(const serving_search_summary& r) {
   const serving_plan& p = r.space.base;
   const serving_search_report& f = r.found;
+  const bool moe = p.model.is_moe();  // the EP and attention columns
   fmt::print("{} serving {:.0f} in + {:.0f} out tokens per request{}{}: {} configurations in {:.2f} s ({} "
              "invalid, {} without room for the KV cache, {} missing the SLO)\n\n",
              p.model.name.view(), p.mix.mean_input(), p.mix.mean_output(),
@@ -850,10 +907,18 @@ void print_serve_search_text(const serving_search_summary& r) {
     table t;
     t.header = {"GPU", "TP", "PP", "weights", "invalid because"};
     t.numeric = {false, true, true, false, false};
-    for (const serving_invalid_configuration& x : f.invalid_view())
+    if (moe) {
+      t.header.insert(t.header.begin() + 3, {"EP", "attention"});
+      t.numeric.insert(t.numeric.begin() + 3, {true, false});
+    }
+    for (const serving_invalid_configuration& x : f.invalid_view()) {
       t.rows.push_back({std::string(r.space.nodes[static_cast<std::size_t>(x.node)].gpu.name.view()),
                         std::to_string(x.layout.tp), std::to_string(x.layout.pp),
                         std::string(to_string(x.weights)), io::problem_text(x.why)});
+      if (moe)
+        t.rows.back().insert(t.rows.back().begin() + 3,
+                             {std::to_string(x.layout.ep), x.dp_attention ? "dp" : "tp"});
+    }
     fmt::print("invalid configurations{}:\n{}\n",
                f.invalid > f.invalid_view().size()
                    ? fmt::format(" (the first {} of {})", f.invalid_view().size(), f.invalid)
@@ -869,6 +934,10 @@ void print_serve_search_text(const serving_search_summary& r) {
   t.header = {"#", "GPU", "TP", "PP", "weights", "concurrency", "TTFT", "TPOT", "tok/s/GPU",
               "$/M tokens", "$/M in", "$/M out"};
   t.numeric = {true, false, true, true, false, true, true, true, true, true, true, true};
+  if (moe) {
+    t.header.insert(t.header.begin() + 4, {"EP", "attention"});
+    t.numeric.insert(t.numeric.begin() + 4, {true, false});
+  }
   const bool sized = r.rate_per_s > 0;
   if (sized) {
     t.header.insert(t.header.end(), {"replicas", "GPUs", "$/hour"});
@@ -888,6 +957,10 @@ void print_serve_search_text(const serving_search_summary& r) {
                       per_million_text(x.cost_per_million_tokens),
                       per_million_text(x.cost_per_million_input_tokens),
                       per_million_text(x.cost_per_million_output_tokens)});
+    if (moe)
+      t.rows.back().insert(t.rows.back().begin() + 4,
+                           {std::to_string(x.layout.ep) + (x.moe_all_to_all ? " a2a" : ""),
+                            x.dp_attention ? "dp" : "tp"});
     if (sized) {
       const serving_sizing z = size_for_rate(x, r.rate_per_s);
       t.rows.back().insert(t.rows.back().end(),
@@ -902,6 +975,10 @@ void print_serve_search_text(const serving_search_summary& r) {
              "(what the ranking reads). $/M in, $/M out: the GPU-time split between prefill "
              "(input tokens) and decode (output tokens) by the model's prefill time, each per "
              "million of its own tokens, as providers price them.\n");
+  if (moe)
+    fmt::print("EP: the experts over ep groups of the replica's TP GPUs (a2a: dispatched and "
+               "combined by all-to-all, else summed in the all-reduce); attention tp: "
+               "tensor-parallel, dp: data-parallel over the TP GPUs (ep = tp).\n");
   if (sized)
     fmt::print("sized for {:g} requests/s: replicas = ceil(rate / one replica's requests/s at its "
                "point under the SLO); $/hour for all of their GPUs\n",
@@ -956,14 +1033,14 @@ command add_search_command(CLI::App& app) {
   // gpuplan search serve: GPU type x TP x PP x weight precision at the SLO's best concurrency
   auto serve = std::make_shared<serve_search_command>();
   CLI::App* sv = t->add_subcommand(
-      "serve", "Serving: the cheapest (or fastest per GPU) GPU, TP, PP and weight precision under an SLO");
+      "serve", "Serving: the cheapest (or fastest per GPU) GPU, TP, PP, EP and weight precision under an SLO");
   std::vector<field> serving;
   for (const field& f : serving_fields())
     if (f.key != "weight_dtype" && f.key != "batch" && f.key != "context") serving.push_back(f);
   static const std::vector<field> serving_rest = serving;
   std::vector<field> load;
-  for (const field& f : serve_load_fields())
-    if (f.key != "dtype") load.push_back(f);
+  for (const field& f : serve_load_fields())  // search's own --dp-attention (both by default)
+    if (f.key != "dtype" && f.key != "dp_attention") load.push_back(f);
   static const std::vector<field> load_rest = load;
   serve->s.add(sv, {model_fields(), serve_search_table, serving_rest, load_rest,
                     assumption_fields()});

@@ -135,7 +135,9 @@ inline nlohmann::json to_json(const training_search_report& r) {
 /// is USD per million output tokens with the whole GPU-time charged to them; the split by
 /// prefill and decode is "cost_per_million_input_tokens_usd" and
 /// "cost_per_million_output_tokens_usd",
-/// "prefill_fraction" the share of GPU-time prefilling. Costs are null without a price.
+/// "prefill_fraction" the share of GPU-time prefilling. Costs are null without a price. "ep" is
+/// the replica's expert-parallel degree, "dp_attention" whether its attention is data-parallel
+/// (ep = tp), "moe_all_to_all" whether its MoE layers dispatch tokens by all-to-all.
 /// With a rate (> 0), "sizing": {"rate_req_per_s", "replicas", "gpus", "cost_per_hour_usd"}.
 inline nlohmann::json to_json(const serving_search_space& s, const serving_search_result& x,
                               double rate_per_s = 0) {
@@ -144,6 +146,9 @@ inline nlohmann::json to_json(const serving_search_space& s, const serving_searc
           {"gpu", std::string(n.gpu.name.view())},
           {"tp", x.layout.tp},
           {"pp", x.layout.pp},
+          {"ep", x.layout.ep},
+          {"dp_attention", x.dp_attention},
+          {"moe_all_to_all", x.moe_all_to_all},
           {"gpus_per_replica", x.layout.tp * x.layout.pp},
           {"weight_dtype", std::string(gpuplan::to_string(x.weights))},
           {"compute_dtype", std::string(gpuplan::to_string(x.compute))},
@@ -185,6 +190,8 @@ inline nlohmann::json to_json(const serving_search_space& s,
           {"gpu", std::string(n.gpu.name.view())},
           {"tp", x.layout.tp},
           {"pp", x.layout.pp},
+          {"ep", x.layout.ep},
+          {"dp_attention", x.dp_attention},
           {"weight_dtype", std::string(gpuplan::to_string(x.weights))},
           {"reason", problem_text(x.why)}};
 }

@@ -290,6 +290,40 @@ struct serving_plan {
   [[nodiscard]] constexpr const gpu_spec& gpu() const { return node.gpu; }
   [[nodiscard]] constexpr int gpus_per_replica() const { return layout.tp * layout.pp; }
 
+  /// The checks of the replica's expert parallelism and attention against the model, as a chain
+  /// over `s` (detail::raise_problem throws, detail::record_problem keeps the first failure):
+  /// ep inside the tensor-parallel group, data-parallel attention's conditions.
+  template <class Sink>
+  constexpr bool each_layout_check(Sink&& s) const {
+    // The memory model sees expert_tp 0 (memory_layout): any other split of the experts would
+    // cost its GEMMs on one layout and its memory on another.
+    return s(layout.ep >= 1, "serving: layout.ep must be at least 1", layout.ep) &&
+           s(layout.expert_tp == 0 || layout.expert_tp * layout.ep == layout.tp,
+             "serving: layout.expert_tp must be 0 or layout.tp / layout.ep", layout.expert_tp) &&
+           (layout.ep == 1 ||
+            (s(model.is_moe(), "serving: layout.ep > 1 needs an MoE model", layout.ep) &&
+             s(layout.tp % layout.ep == 0 && model.moe.experts % layout.ep == 0,
+               "serving: layout.ep must divide layout.tp and model.moe.experts (experts split "
+               "over the replica's tensor-parallel ranks)",
+               layout.ep) &&
+             s(model.moe.expert_ffn % (layout.tp / layout.ep) == 0,
+               "serving: layout.tp / layout.ep must divide model.moe.expert_ffn",
+               layout.tp / layout.ep))) &&
+           s(!dp_attention || (model.is_moe() && layout.ep == layout.tp && layout.pp == 1 &&
+                               !speculation.on()),
+             "serving_plan.dp_attention needs an MoE model, layout.ep = layout.tp (the experts "
+             "over every rank), layout.pp 1 and no speculative decoding",
+             layout.ep, layout.tp) &&
+           s(!two_batch_overlap || dp_attention,
+             "serving_plan.two_batch_overlap needs dp_attention");
+  }
+  /// The first of each_layout_check's problems, without throwing (the serving search lists it).
+  [[nodiscard]] constexpr input_problem layout_problem() const {
+    detail::record_problem r;
+    each_layout_check(r);
+    return r.found;
+  }
+
   constexpr void validate() const {
     detail::memory_layout(*this).validate(model);
     node.validate();
@@ -300,32 +334,7 @@ struct serving_plan {
     detail::check_input(layout.cp == 1 && layout.zero == 0,
                         "serving: layout.cp must be 1 and layout.zero 0 (not modelled for "
                         "serving)");
-    detail::check_input(layout.ep >= 1, "serving: layout.ep must be at least 1", layout.ep);
-    // The memory model sees expert_tp 0 (memory_layout): any other split of the experts would
-    // cost its GEMMs on one layout and its memory on another.
-    detail::check_input(layout.expert_tp == 0 || layout.expert_tp * layout.ep == layout.tp,
-                        "serving: layout.expert_tp must be 0 or layout.tp / layout.ep",
-                        layout.expert_tp);
-    if (layout.ep > 1) {
-      detail::check_input(model.is_moe(), "serving: layout.ep > 1 needs an MoE model",
-                          layout.ep);
-      detail::check_input(layout.tp % layout.ep == 0 && model.moe.experts % layout.ep == 0,
-                          "serving: layout.ep must divide layout.tp and model.moe.experts "
-                          "(experts split over the replica's tensor-parallel ranks)",
-                          layout.ep);
-      detail::check_input(model.moe.expert_ffn % (layout.tp / layout.ep) == 0,
-                          "serving: layout.tp / layout.ep must divide model.moe.expert_ffn",
-                          layout.tp / layout.ep);
-    }
-    if (dp_attention)
-      detail::check_input(model.is_moe() && layout.ep == layout.tp && layout.pp == 1 &&
-                              !speculation.on(),
-                          "serving_plan.dp_attention needs an MoE model, layout.ep = layout.tp "
-                          "(the experts over every rank), layout.pp 1 and no speculative "
-                          "decoding",
-                          layout.ep, layout.tp);
-    detail::check_input(!two_batch_overlap || dp_attention,
-                        "serving_plan.two_batch_overlap needs dp_attention");
+    each_layout_check(detail::raise_problem{});
     detail::check_input(concurrency >= 1, "serving_plan.concurrency must be at least 1",
                         concurrency);
     detail::check_input(speculation.draft_tokens >= 0 &&
