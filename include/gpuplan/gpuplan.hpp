@@ -55,6 +55,7 @@
 #include <gpuplan/models/roofline.hpp>
 #include <gpuplan/models/serving.hpp>
 #include <gpuplan/models/serving_plan.hpp>
+#include <gpuplan/models/torchtitan_memory.hpp>
 #include <gpuplan/models/training_memory.hpp>
 #include <gpuplan/models/training_step.hpp>
 #include <gpuplan/models/utilization_bands.hpp>

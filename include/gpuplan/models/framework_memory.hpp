@@ -24,6 +24,7 @@
 
 #include <gpuplan/models/assumptions.hpp>
 #include <gpuplan/models/memory_common.hpp>
+#include <gpuplan/models/torchtitan_memory.hpp>
 #include <gpuplan/models/training_memory.hpp>
 #include <gpuplan/specs/generic.hpp>
 #include <gpuplan/specs/layout.hpp>
@@ -352,16 +353,18 @@ constexpr memory_breakdown transformers_training_memory(const transformer_spec& 
   return out;
 }
 
-/// Training memory of the most loaded GPU under the config's framework profile. torchtitan is
-/// closest to Megatron's (models/training_memory.hpp): compiled blocks keep fused-kernel
-/// activations, FSDP2 is ZeRO-3, its loss keeps fp32 logits as Megatron's accounting does
-/// (docs/models/training-time.md, "The stacks"). transformers with compile: its eager tensors
+/// Training memory of the most loaded GPU under the config's framework profile. torchtitan:
+/// models/torchtitan_memory.hpp for dense attention models without pipeline parallelism; under
+/// PP (reshard_after_forward = False, per-stage losses), MoE, MLA, hybrids, LoRA or offload the
+/// Megatron accounting (models/training_memory.hpp: FSDP2 as ZeRO-3), a known residual
+/// (docs/models/framework-memory.md, "torchtitan"). transformers with compile: its eager tensors
 /// still (not modelled as fewer).
 constexpr memory_breakdown framework_training_memory(const transformer_spec& m,
                                                      const parallel_layout& l,
                                                      const training_config& c,
                                                      const memory_assumptions& a = {}) {
   if (c.framework == framework_kind::transformers) return transformers_training_memory(m, l, c, a);
+  if (detail::titan_profile_applies(m, l, c)) return torchtitan_training_memory(m, l, c, a);
   return training_memory(m, l, c, a);
 }
 

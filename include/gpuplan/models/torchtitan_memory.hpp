@@ -1,0 +1,195 @@
+// gpuplan/models/torchtitan_memory.hpp: what torchtitan (pytorch/torchtitan, FSDP2, Llama blocks)
+// holds on a GPU at its memory peak, term by term from the mechanism, for dense attention models
+// without pipeline parallelism. Sources are torchtitan 9dec370 (the commit of its December 2024
+// benchmarks, benchmarks/llama3_h100_202412_torchtitan.md) and the torch of that date; the
+// published "Memory(GiB)" column is torch.cuda's reserved_bytes.all.peak (train.py logs
+// DeviceMemStats.max_reserved_gib, torchtitan/metrics.py), so the peak here is the caching
+// allocator's reservation, without the CUDA context. Docs: docs/models/framework-memory.md,
+// "torchtitan".
+#pragma once
+
+#include <gpuplan/models/assumptions.hpp>
+#include <gpuplan/models/memory_common.hpp>
+#include <gpuplan/models/training_memory.hpp>
+#include <gpuplan/specs/layout.hpp>
+#include <gpuplan/specs/training.hpp>
+#include <gpuplan/specs/transformer.hpp>
+#include <gpuplan/units.hpp>
+
+namespace gpuplan {
+
+/// The named mechanisms of the torchtitan profile, each with its default and source.
+struct torchtitan_memory_profile {
+  /// FSDP2 allocates each block's reduce-scatter output (the sharded fp32 gradients, of which
+  /// param.grad are views) on its reduce-scatter stream (torch/distributed/_composable/fsdp/
+  /// _fsdp_collectives.py foreach_reduce: `with device_handle.stream(reduce_scatter_stream):
+  /// reduce_output = reduce_scatter_input.new_empty(...)`), and the caching allocator reuses a
+  /// freed block only on the stream that allocated it (c10/cuda/CUDACachingAllocator.cpp: free
+  /// blocks are looked up by (stream, size)). zero_grad(set_to_none) frees the gradients before
+  /// the forward pass, but their segments stay reserved for the next backward: the reserved peak
+  /// holds them. false: the gradients are not counted at the forward/loss peak.
+  bool gradients_stay_reserved = true;
+  /// The caching allocator never merges separate segments: the bf16 logits' segment, freed by
+  /// `del pred` before loss.backward() (torchtitan train.py), is too small for the fp32
+  /// gradients of the cross entropy's backward and stays reserved beside them (the same
+  /// mechanism as transformers_profile::stranded_logits_segment).
+  bool stranded_logits_segment = true;
+  /// Under TP the output layer keeps the logits sharded over the vocabulary and the cross entropy
+  /// runs as DTensor's loss parallel (torchtitan 9dec370: loss_parallel_enabled unless
+  /// --training.disable_loss_parallel; torch/distributed/tensor/parallel/loss.py). Its fused
+  /// backward, _nll_loss_and_log_softmax_backward, returns (grad_input + torch.exp(x)) *
+  /// grad_output with grad_input = zeros_like(x): beside the saved log_softmax output x it holds
+  /// three fp32 logit-sized tensors at once (grad_input, exp(x), their sum, then the product),
+  /// one more than ATen's nll_loss_backward + _log_softmax_backward_data. false: ATen's two.
+  bool loss_parallel_backward = true;
+};
+
+namespace detail {
+
+/// Bytes per token one Llama block keeps under torchtitan's op-level selective checkpointing
+/// (activation_checkpoint mode 'selective', selective_ac_option 'op': parallelize_llama.py's
+/// _save_list and _custom_policy at 9dec370): the checkpoint's input, and the outputs of the
+/// saved ops: every aten.mm but the second, fourth, ... of the block (the counter restarts per
+/// block: the policy's `meta` is created per checkpointed call), SDPA's outputs (the attention
+/// output and its fp32 log-sum-exp), and the reduce_scatter outputs of sequence parallelism.
+/// The block's mms in order: wq, wk, wv, wo, w1, w3, w2 (w1 and w2 only for a plain FFN); under
+/// TP, wo's and w2's outputs are the full-width partial sums before the reduction.
+constexpr double titan_op_sac_bytes_per_token(const transformer_spec& m, const parallel_layout& l,
+                                              double e) {
+  const double t = l.tp, h = m.hidden;
+  const double np = l.sequence_parallel && l.tp > 1 ? 1.0 / t : 1.0;
+  const double q = 1.0 * m.heads * m.head_dim / t;
+  const double kv = 1.0 * l.kv_heads_per_rank(m) * m.head_dim;
+  const double f = m.ffn / t;
+  double widths[7] = {q, kv, kv, h, f, f, h};
+  int count = 7;
+  if (m.ffn_type != ffn_kind::gated) {  // wq, wk, wv, wo, w1, w2
+    widths[5] = h;
+    count = 6;
+  }
+  double bytes = e * h * np;  // the checkpointed block's input
+  for (int i = 0; i < count; i += 2) bytes += e * widths[i];  // the 1st, 3rd, ... mm
+  bytes += e * q + fp32_bytes * m.heads / t;                  // SDPA's output and log-sum-exp
+  if (l.tp > 1 && l.sequence_parallel) bytes += 2.0 * e * h / t;  // two reduce_scatter outputs
+  return bytes;
+}
+
+/// What the torchtitan profile models: dense attention layers (Llama blocks), no pipeline
+/// parallelism (its reshard_after_forward = False and per-stage loss are not modelled here).
+constexpr bool titan_profile_applies(const transformer_spec& m, const parallel_layout& l,
+                                     const training_config& c) {
+  return c.framework == framework_kind::torchtitan && l.pp == 1 && !m.is_moe() &&
+         !m.is_hybrid() && !m.is_mla() && c.lora_rank == 0 && c.qlora_rank == 0 &&
+         c.offload == offload_kind::none;
+}
+
+}  // namespace detail
+
+/// torchtitan's memory of one GPU without pipeline parallelism (see the file comment). Terms:
+///  - FSDP2's shards over dp x cp: fp32 parameters (the model is built in fp32; MixedPrecision-
+///    Policy param_dtype bf16 casts only the all-gathered copies), fp32 gradients (reduce_dtype
+///    fp32) and AdamW's two fp32 moments;
+///  - unsharded bf16 parameters held across the forward/backward boundary: the root unit
+///    (embedding, final norm, output: FSDP2 never reshards the root after forward,
+///    _fsdp_state.py _lazy_init) and the last block (apply_fsdp: reshard_after_forward =
+///    layer_id < n_layers - 1);
+///  - each block's saved activations (op-level SAC, full AC: the block input, every k-th
+///    layer, or none: models/training_memory.hpp's accounting);
+///  - the loss: bf16 logits (pred), their fp32 copy (loss_fn's .float()) and log_softmax's fp32
+///    output in the forward pass; in the cross entropy's backward the saved output, nll_loss's
+///    and log_softmax's fp32 gradients; the logits over vocab / tp under TP (loss parallel);
+///  - the backward's first block: two gathered blocks, one block's recomputed activations, its
+///    bf16 unsharded gradients and fp32 reduce-scatter input.
+/// The peak is the larger of the loss's backward and the first block's backward; total() adds
+/// the CUDA context (memory_assumptions::transformers.cuda_context, the same PyTorch process
+/// measurement) and NCCL's buffers.
+constexpr memory_breakdown torchtitan_training_memory(const transformer_spec& m,
+                                                      const parallel_layout& l,
+                                                      const training_config& c,
+                                                      const memory_assumptions& a = {},
+                                                      const torchtitan_memory_profile& pf = {}) {
+  l.validate(m);
+  detail::check_trainable_memory(m, l, c);
+  c.validate(l.dp);
+  a.validate();
+  detail::check_input(detail::titan_profile_applies(m, l, c),
+                      "the torchtitan memory profile models dense attention models without "
+                      "pipeline parallelism, LoRA or offload (training_config.framework)");
+  detail::check_input(c.seq % l.cp == 0, "layout.cp must divide training_config.seq", l.cp,
+                      c.seq);
+  const detail::rank_params p = detail::stage_params(m, l, 0, c.lora_targets, 0);
+  const double nd = l.shard_degree();
+  const double tokens = 1.0 * c.micro_batch * c.seq / l.cp;
+  const double e = 2.0;  // bf16 compute (MixedPrecisionPolicy param_dtype = bfloat16)
+  const double h = m.hidden, t = l.tp;
+  const double np = l.sequence_parallel && l.tp > 1 ? 1.0 / t : 1.0;
+
+  // ---- model states: FSDP2 shards in fp32 ------------------------------------------------------
+  const double weights = fp32_bytes * p.dense / nd;
+  const double optimizer = detail::optimizer_state_bytes(c.optimizer, a) * p.dense / nd;
+  const double grads = fp32_bytes * p.dense / nd;
+  const double grads_at_forward = pf.gradients_stay_reserved ? grads : 0.0;
+
+  // ---- unsharded bf16 parameters held from the forward pass to the backward ------------------
+  const double head = (1.0 * m.vocab * h + m.lm_head_parameters()) / t + h;
+  const double block = p.largest_layer;
+  const double held = e * (head + block);
+
+  // ---- saved activations ----------------------------------------------------------------------
+  double per_layer = 0.0;
+  if (c.recompute == recompute_mode::selective) {
+    per_layer = detail::titan_op_sac_bytes_per_token(m, l, e) * tokens;
+  } else {
+    const double full = detail::layer_activation_bytes(m, 0, l, c, recompute_mode::full);
+    const double none = detail::layer_activation_bytes(m, 0, l, c, recompute_mode::none);
+    per_layer = c.recompute == recompute_mode::none ? none
+                : c.recompute_every > 1 ? (full + none * (c.recompute_every - 1.0)) /
+                                              c.recompute_every
+                                        : full;
+  }
+  const double acts = m.layers * per_layer;
+  // final norm (eager RMSNorm: the fp32 input, the bf16 normalised tensor) and the output's input
+  const double head_acts = (fp32_bytes + e) * h * np * tokens + e * h * tokens;
+  const double logits = tokens * m.vocab / t;
+
+  // ---- the two candidate peaks ----------------------------------------------------------------
+  const double states = weights + optimizer + grads_at_forward + held;
+  const double fwd_loss = logits * (e + 2.0 * fp32_bytes);
+  // the cross entropy's backward: the saved log_softmax output and two fp32 gradients (ATen),
+  // or three under loss parallel (see torchtitan_memory_profile::loss_parallel_backward)
+  const double loss_tensors = l.tp > 1 && pf.loss_parallel_backward ? 4.0 : 3.0;
+  const double loss_bwd = logits * loss_tensors * fp32_bytes;
+  const double stranded = pf.stranded_logits_segment ? logits * e : 0.0;
+  const double at_loss = states + acts + head_acts + loss_bwd;
+  const double layer_full = detail::layer_activation_bytes(m, 0, l, c, recompute_mode::none);
+  const double first_block = states + e * block + acts + layer_full +
+                             (e + fp32_bytes) * block;  // gathered next block; its gradients
+  const double fwd = states + acts + head_acts + fwd_loss;
+
+  memory_breakdown out{};
+  out.weights = detail::bytes(weights);
+  out.optimizer = detail::bytes(optimizer);
+  out.gradients = detail::bytes(grads_at_forward);
+  out.workspace = detail::bytes(held);
+  const bool loss_peak = at_loss + stranded >= first_block;
+  const double allocated = loss_peak ? at_loss : first_block;
+  const double reserved = loss_peak ? at_loss + stranded : first_block;
+  if (loss_peak) {
+    out.activations = detail::bytes(acts + head_acts + loss_bwd);
+  } else {
+    out.activations = detail::bytes(acts + layer_full);
+    out.workspace = detail::bytes(held + (2.0 * e + fp32_bytes) * block);
+  }
+  const data_size context = a.transformers.cuda_context;
+  out.overhead = context + detail::nccl_buffers(l, a) + detail::bytes(reserved - allocated);
+  out.phases.forward_loss = detail::bytes(fwd);
+  out.phases.backward = detail::bytes(at_loss > first_block ? at_loss : first_block);
+  out.phases.optimizer = detail::bytes(weights + optimizer + grads);
+  out.phases.reserved = detail::bytes(reserved);
+  out.phases.allocator_reserve = detail::bytes(reserved - allocated);
+  out.phases.cuda_context = context;
+  out.phases.peak = training_phase::backward;
+  return out;
+}
+
+}  // namespace gpuplan
