@@ -195,8 +195,9 @@ TEST_CASE("Hybrid step: a linear-mixer layer is its projections, conv1d, gated n
         detail::fused_memory(none.in, none.d, {}, {}, mixer_only);
     CHECK(t.memory == Approx(block.fwd + block.bwd + mx.mem_fwd + mx.mem_bwd).epsilon(1e-12));
     CHECK(mx.mem_fwd > 0.0);
-    if (m->linear.kind == linear_mixer_kind::mamba2) {
-      // SSD's backward recomputes its four state kernels on top of twice the forward's work
+    if (m->linear.kind != linear_mixer_kind::mamba) {
+      // SSD's backward recomputes its four state kernels, the gated delta rule's w, u and the
+      // chunk states, on top of twice the forward's work
       CHECK(mx.scan_fwd_bwd > (1.0 + detail::scan_backward_factor) * mx.scan_fwd);
     } else {
       CHECK(mx.scan_fwd_bwd == Approx((1.0 + detail::scan_backward_factor) * mx.scan_fwd));
@@ -437,78 +438,105 @@ TEST_CASE("Mamba-2's SSD: five kernels, their fp32 intermediates through HBM", "
   const layer_probe nv(nemotron, recompute_mode::none, 1, bare, 4096);
   CHECK_THROWS_WITH(detail::linear_mixer_kernels(nv.in, nv.d),
                     Catch::Matchers::Contains("gpu.peak.fp32_vector is unknown"));
+  // nor the gated delta rule's, whose decays and triangular solve run there too
   const layer_probe gdn(qwen3_next, recompute_mode::none, 1, bare, 4096);
-  CHECK(detail::linear_mixer_kernels(gdn.in, gdn.d).scan_fwd > 0.0);
+  CHECK_THROWS_WITH(detail::linear_mixer_kernels(gdn.in, gdn.d),
+                    Catch::Matchers::Contains("gpu.peak.fp32_vector is unknown"));
 }
-TEST_CASE("Mamba-2's SSD against FlashAttention-2 and Mamba's scan on an A100: published",
+TEST_CASE("Gated DeltaNet: Megatron's and fla's kernels, their fp32 intermediates through HBM",
           "[hybrid][step]") {
-  // Source: Dao & Gu, "Transformers are SSMs" (Mamba-2), arXiv:2405.21060, Sec. 9.3 and
-  // Figure 10 (A100 80GB PCIe, state dim N = 64): "SSD is faster than FlashAttention-2
-  // starting at sequence length 2K" (the left panel's SSD line crosses below FA2's around 2K,
-  // so not faster at 1K), and SSD "is 2-8x faster than Mamba's fused associative scan".
-  // The paper gives neither batch nor heads; both kernels' times are linear in them, so the
-  // check is a ratio of one layer's kernel times on the same tensors: Mamba-2 heads of head dim
-  // 64 (Nemotron-H 8B's 128), one B/C group, N = 64, and as many attention heads of head dim 64.
-  // Forward times (the figure does not say whether it times the backward); FA2 at the model's
-  // FA2 rate (step_assumptions::sdpa_flash2_*, torchtitan's kernel), SSD as its five Triton
-  // kernels run (detail::ssd_scan_seconds), Mamba's scan on the CUDA cores.
-  transformer_spec m = nemotron;
-  m.linear.state_size = 64;
-  m.linear.groups = 1;
-  m.heads = m.kv_heads = m.linear.heads;
-  m.head_dim = m.linear.head_dim;
-  const node_spec a100 = single_gpu_node(catalog::a100_pcie_80gb);
-  auto ssd_over_fa2 = [&](int seq) {
-    layer_probe pr(m, recompute_mode::none, 1, a100, seq);
-    const double scan = detail::linear_mixer_kernels(pr.in, pr.d).scan_fwd;
-    pr.c.framework = framework_kind::torchtitan;  // the attention core at FA2's rate
-    return scan / detail::attention_core(pr.in, pr.d).fwd;
-  };
-  const double at_1k = ssd_over_fa2(1024), at_2k = ssd_over_fa2(2048);
-  CAPTURE(at_1k, at_2k);
-  // Published, and held: SSD faster than FA2 at 2K, and its lead grows with the sequence.
-  CHECK(at_2k < 1.0);
-  CHECK(at_2k < at_1k);
-  // A known residual, not tuned: published, the ratio is about 1 at the crossover (at most 1 at
-  // 2K, above 1 at 1K, so 0.5 to 1 at 2K as FA2's time grows at least 2x faster than SSD's from
-  // 1K to 2K). Timed as a roofline at the 16-bit matmul rate the model gave 0.053 at 2K (10-19x
-  // too fast); timed kernel by kernel (the fp32 chunk states, C B^T, dt and dA_cumsum written and
-  // read again between the five kernels, the decay's exps on the CUDA cores, five launches) it
-  // gives 0.19 at 2K and 0.37 at 1K: 2.6-5.3x too fast still, the crossover below 512 tokens. Not
-  // modelled: the heads' re-reads of C B^T, B and C through L2, the small tiles' shared-memory
-  // traffic and layout conversions, Triton's Python-side launch. FA2 here is the model's fit at
-  // head dim 128 on an H100: were FA2 at head dim 64 on the A100 faster, the gap would be wider.
-  // Bracket: the model's 0.19 +-30%, so a change to either kernel's timing shows here.
-  CHECK(at_2k > 0.19 * 0.7);
-  CHECK(at_2k < 0.19 * 1.3);
-  // Mamba-1's fused scan against SSD, N = 64, the same inner width and sequence (4K, the right
-  // panel's): published 2-8x. The model's Mamba scan is bound by its recurrence on the CUDA
-  // cores (detail::selective_scan_slots), SSD by its bytes. Tolerance 5% on the rounded ends.
-  transformer_spec j = jamba;
-  j.linear.inner = m.linear.inner;
-  j.hidden = m.hidden;
-  auto scan_fwd = [&](const transformer_spec& spec, int n) {
-    transformer_spec s = spec;
-    s.linear.state_size = n;
-    const layer_probe pr(s, recompute_mode::none, 1, a100, 4096);
-    return detail::linear_mixer_kernels(pr.in, pr.d).scan_fwd;
-  };
-  const double scan_over_ssd = scan_fwd(j, 64) / scan_fwd(m, 64);
-  CAPTURE(scan_over_ssd);
-  CHECK(scan_over_ssd > 2.0 * 0.95);
-  CHECK(scan_over_ssd < 8.0 * 1.05);
-  // The right panel (sequence 4K, N = 16 to 256), its caption: "Increasing state expansion slows
-  // down the Mamba optimized scan implementation linearly. SSD can handle much larger state
-  // expansion factors without much slowdown." Linear: Mamba's scan 4x from N = 64 to 256,
-  // tolerance 10% (its bytes hardly grow with N). SSD: held, it slows down much less than
-  // Mamba's scan (at most 1.5x less); a known residual, not tuned: the model's SSD takes 2.3x
-  // longer at N = 256, not the panel's nearly flat line, its fp32 chunk states (P x N per head
-  // and chunk) outgrowing x at Nemotron-H's chunk of 128 tokens (flops.hpp ssd_chunk_tokens; the
-  // paper does not give its chunk size, mamba_ssm's Mamba2 module defaults to 256, which halves
-  // them).
-  const double mamba_n = scan_fwd(j, 256) / scan_fwd(j, 64);
-  const double ssd_n = scan_fwd(m, 256) / scan_fwd(m, 64);
-  CAPTURE(mamba_n, ssd_n);
-  CHECK(mamba_n == Approx(4.0).epsilon(0.10));
-  CHECK(ssd_n < mamba_n / 1.5);
+  // Megatron-Core's GatedDeltaNet.forward (megatron/core/ssm/gated_delta_net.py: l2norm on q
+  // and k, repeat_interleave to the value heads) and fla v0.3.2's chunk_gated_delta_rule_fwd
+  // (fla/ops/gated_delta_rule/chunk.py) on Qwen3-Next's mixer: 16 key heads, 32 value heads, key
+  // and value width 128, chunks of 64 tokens, 16-bit activations, per token. Bytes and FLOPs
+  // written out by hand from the kernels.
+  const linear_mixer_spec& x = qwen3_next.linear;
+  REQUIRE(x.heads == 32);
+  REQUIRE(x.groups == 16);
+  REQUIRE(x.state_size == 128);
+  REQUIRE(x.head_dim == 128);
+  const auto k = detail::gated_delta_forward_kernels(x, 1.0, 2.0);
+  // l2norm on q (and k) at the 16 key heads: 128 read and written in 16 bits, an fp32 rstd
+  CHECK(k[0].bytes == 16.0 * (2.0 * 2.0 * 128.0 + 4.0));
+  CHECK(k[1].bytes == k[0].bytes);
+  // repeat_interleave of q (and k): 16 heads read, 32 written
+  CHECK(k[2].bytes == 2.0 * 128.0 * (16.0 + 32.0));
+  CHECK(k[3].bytes == k[2].bytes);
+  // chunk_local_cumsum: the fp32 log decay in and out
+  CHECK(k[4].bytes == 32.0 * 8.0);
+  // chunk_scaled_dot_kkt_fwd: k k^T over the 64 x 64 tile; reads k, g, beta; A out in fp32
+  CHECK(k[5].tensor == 32.0 * 2.0 * 64.0 * 128.0);
+  CHECK(k[5].bytes == 32.0 * (256.0 + 4.0 + 2.0 + 4.0 * 64.0));
+  CHECK(k[5].slots == 32.0 * 64.0 * detail::gated_delta_kkt_slots);
+  // solve_tril: zeros_like, then A read in fp32 and its inverse written in 16 bits
+  CHECK(k[6].bytes == 32.0 * 2.0 * 64.0);
+  CHECK(k[7].bytes == 32.0 * 6.0 * 64.0);
+  CHECK(k[7].tensor == 0.0);  // IEEE fp32 dots: CUDA cores
+  CHECK(k[7].slots == 32.0 * detail::gated_delta_tril_slots / 64.0);
+  // recompute_w_u_fwd: A (beta k) and A (beta v); reads k, v, beta, A, g, writes w and u
+  CHECK(k[8].tensor == 32.0 * 2.0 * 64.0 * 256.0);
+  CHECK(k[8].bytes == 32.0 * (4.0 * 256.0 + 2.0 + 2.0 * 64.0 + 4.0));
+  // chunk_gated_delta_rule_fwd_h: u - w h and k^T v_new; the 128 x 128 state per chunk out in
+  // 16 bits (256 elements per token and head)
+  CHECK(k[9].tensor == 32.0 * 4.0 * 128.0 * 128.0);
+  CHECK(k[9].bytes == 32.0 * (4.0 * 256.0 + 4.0 + 2.0 * 256.0));
+  // chunk_fwd_o: q h, q k^T, A v_new; the decayed tile on the CUDA cores
+  CHECK(k[10].tensor == 32.0 * 2.0 * (128.0 * 128.0 + 64.0 * 128.0 + 64.0 * 128.0));
+  CHECK(k[10].slots == 32.0 * 64.0 * detail::gated_delta_decay_slots);
+  CHECK(k[10].bytes == k[9].bytes);
+  // the kernels' matmuls are at least flops.hpp's chunked count (the tiles are not masked)
+  double tensor = 0.0;
+  for (const auto& w : k) tensor += w.tensor;
+  CHECK(tensor >= detail::chunked_recurrence_flops_per_layer(qwen3_next) -
+                      2.0 * x.conv_dim() * x.conv_kernel);
+  // tensor parallelism splits the heads: every kernel's work per token halves
+  const auto k2 = detail::gated_delta_forward_kernels(x, 2.0, 2.0);
+  for (std::size_t i = 0; i < k.size(); ++i) {
+    CHECK(k2[i].bytes == Approx(k[i].bytes / 2.0));
+    CHECK(k2[i].tensor == Approx(k[i].tensor / 2.0));
+    CHECK(k2[i].slots == Approx(k[i].slots / 2.0));
+  }
+  // a short sequence is launch-bound: eleven kernels' overheads; the backward's two recomputed
+  // kernels, fla's seven gradient kernels and the l2norms' and repeats' four
+  const layer_probe tiny(qwen3_next, recompute_mode::none, 1, catalog::dgx_h100, 16);
+  const auto t = detail::gated_delta_scan_seconds(tiny.in, tiny.d);
+  const double o = tiny.in.attn.overhead;
+  CHECK(t[0] >= 11.0 * o);
+  CHECK(t[0] < 11.0 * o * 1.05);
+  CHECK(t[1] - t[0] >= (2.0 + detail::gated_delta_backward_kernels + 4.0) * o);
+  CHECK(t[1] - t[0] < (2.0 + detail::gated_delta_backward_kernels + 4.0) * o * 1.1);
+  // as many key heads as value heads: no repeats launched, forward or backward
+  transformer_spec same = qwen3_next;
+  same.linear.groups = same.linear.heads;
+  const layer_probe tiny_same(same, recompute_mode::none, 1, catalog::dgx_h100, 16);
+  const auto ts = detail::gated_delta_scan_seconds(tiny_same.in, tiny_same.d);
+  CHECK(ts[0] < 9.0 * o * 1.05);
+  CHECK(ts[1] - ts[0] < (2.0 + detail::gated_delta_backward_kernels + 2.0) * o * 1.1);
+  // properties: time grows with the tokens, per token it does not (the launches amortise)
+  double last = 0.0, last_per_token = 1.0;
+  for (const int seq : {1024, 2048, 4096, 8192}) {
+    const layer_probe pr(qwen3_next, recompute_mode::none, 1, catalog::dgx_h100, seq);
+    const double f = detail::gated_delta_scan_seconds(pr.in, pr.d)[0];
+    CHECK(f > last);
+    CHECK(f / seq <= last_per_token);
+    last = f;
+    last_per_token = f / seq;
+  }
+  // grows with the value and the key head width; tensor parallelism never slows a rank down
+  for (const bool key : {false, true}) {
+    last = 0.0;
+    for (const int width : {64, 128, 256}) {
+      transformer_spec s = qwen3_next;
+      (key ? s.linear.state_size : s.linear.head_dim) = width;
+      s.linear.inner = s.linear.heads * s.linear.head_dim;
+      const layer_probe pr(s, recompute_mode::none, 1, catalog::dgx_h100, 4096);
+      const auto f = detail::gated_delta_scan_seconds(pr.in, pr.d);
+      CHECK(f[0] > last);
+      last = f[0];
+      for (const int tp : {2, 4}) {
+        const layer_probe pr2(s, recompute_mode::none, tp, catalog::dgx_h100, 4096);
+        CHECK(detail::gated_delta_scan_seconds(pr2.in, pr2.d)[1] < f[1]);
+      }
+    }
+  }
 }
