@@ -375,6 +375,44 @@ TEST_CASE("Training memory of a hybrid: the linear mixer's saved tensors", "[hyb
   CHECK_THROWS_WITH(training_memory(jamba, l, lora),
                     Catch::Matchers::Contains("LoRA / QLoRA adapters on linear-mixer layers"));
 }
+namespace {
+// tensor parallelism at tp 2: every kernel's work per token halves
+template <std::size_t N>
+void check_halved(const std::array<detail::scan_kernel_work, N>& k,
+                  const std::array<detail::scan_kernel_work, N>& k2) {
+  for (std::size_t i = 0; i < N; ++i) {
+    CHECK(k2[i].bytes == Approx(k[i].bytes / 2.0));
+    CHECK(k2[i].tensor == Approx(k[i].tensor / 2.0));
+    CHECK(k2[i].slots == Approx(k[i].slots / 2.0));
+  }
+}
+// 16 tokens on an H100: the scan is its launches, fwd_kernels forward and bwd_kernels more in the
+// backward (within 5% and 10%: the little work there is)
+template <class Scan>
+void check_launch_bound(const transformer_spec& m, Scan scan, double fwd_kernels,
+                        double bwd_kernels) {
+  const layer_probe tiny(m, recompute_mode::none, 1, catalog::dgx_h100, 16);
+  const std::array<double, 2> t = scan(tiny.in, tiny.d);
+  const double o = tiny.in.attn.overhead;
+  CHECK(t[0] >= fwd_kernels * o);
+  CHECK(t[0] < fwd_kernels * o * 1.05);
+  CHECK(t[1] - t[0] >= bwd_kernels * o);
+  CHECK(t[1] - t[0] < bwd_kernels * o * 1.1);
+}
+// the scan's time grows with the tokens, its time per token does not (the launches amortise)
+template <class Scan>
+void check_grows_with_tokens(const transformer_spec& m, Scan scan) {
+  double last = 0.0, last_per_token = 1.0;
+  for (const int seq : {1024, 2048, 4096, 8192}) {
+    const layer_probe pr(m, recompute_mode::none, 1, catalog::dgx_h100, seq);
+    const double f = scan(pr.in, pr.d)[0];
+    CHECK(f > last);
+    CHECK(f / seq <= last_per_token);
+    last = f;
+    last_per_token = f / seq;
+  }
+}
+}  // namespace
 TEST_CASE("Mamba-2's SSD: five kernels, their fp32 intermediates through HBM", "[hybrid][step]") {
   // mamba_ssm/ops/triton/ssd_combined.py _mamba_chunk_scan_combined_fwd on Nemotron-H 8B's mixer
   // (128 heads of 64, 8 groups, N 128, chunks of 128 tokens), 16-bit activations, per token
@@ -397,30 +435,14 @@ TEST_CASE("Mamba-2's SSD: five kernels, their fp32 intermediates through HBM", "
   // only chunk_scan works on the CUDA cores: the decay of each masked C B^T element per head
   CHECK(k[4].slots == h * (q + 1.0) / 2.0 * detail::ssd_decay_slots);
   // tensor parallelism splits heads and groups: every kernel's work per token halves
-  const auto k2 = detail::ssd_forward_kernels(x, 2.0, 2.0);
-  for (std::size_t i = 0; i < k.size(); ++i) {
-    CHECK(k2[i].bytes == Approx(k[i].bytes / 2.0));
-    CHECK(k2[i].tensor == Approx(k[i].tensor / 2.0));
-  }
-  // a short sequence is launch-bound: five kernels' overheads at least, the backward's ten more
-  const layer_probe tiny(nemotron, recompute_mode::none, 1, catalog::dgx_h100, 16);
-  const auto t = detail::ssd_scan_seconds(tiny.in, tiny.d);
-  const double o = tiny.in.attn.overhead;
-  CHECK(t[0] >= 5.0 * o);
-  CHECK(t[0] < 5.0 * o * 1.05);
-  CHECK(t[1] - t[0] >= (4.0 + detail::ssd_backward_kernels) * o);
+  check_halved(k, detail::ssd_forward_kernels(x, 2.0, 2.0));
+  // a short sequence is launch-bound: five kernels' overheads, the backward's four recomputed
+  // kernels and ten gradient kernels more
+  check_launch_bound(nemotron, detail::ssd_scan_seconds, 5.0, 4.0 + detail::ssd_backward_kernels);
   // properties: time grows with the tokens and the state, per token it does not (the launches
   // amortise); tensor parallelism never slows a rank down
-  double last = 0.0, last_per_token = 1.0;
-  for (const int seq : {1024, 2048, 4096, 8192}) {
-    const layer_probe pr(nemotron, recompute_mode::none, 1, catalog::dgx_h100, seq);
-    const double f = detail::ssd_scan_seconds(pr.in, pr.d)[0];
-    CHECK(f > last);
-    CHECK(f / seq <= last_per_token);
-    last = f;
-    last_per_token = f / seq;
-  }
-  last = 0.0;
+  check_grows_with_tokens(nemotron, detail::ssd_scan_seconds);
+  double last = 0.0;
   for (const int state : {64, 128, 256}) {
     transformer_spec s = nemotron;
     s.linear.state_size = state;
@@ -490,41 +512,21 @@ TEST_CASE("Gated DeltaNet: Megatron's and fla's kernels, their fp32 intermediate
   CHECK(tensor >= detail::chunked_recurrence_flops_per_layer(qwen3_next) -
                       2.0 * x.conv_dim() * x.conv_kernel);
   // tensor parallelism splits the heads: every kernel's work per token halves
-  const auto k2 = detail::gated_delta_forward_kernels(x, 2.0, 2.0);
-  for (std::size_t i = 0; i < k.size(); ++i) {
-    CHECK(k2[i].bytes == Approx(k[i].bytes / 2.0));
-    CHECK(k2[i].tensor == Approx(k[i].tensor / 2.0));
-    CHECK(k2[i].slots == Approx(k[i].slots / 2.0));
-  }
+  check_halved(k, detail::gated_delta_forward_kernels(x, 2.0, 2.0));
   // a short sequence is launch-bound: eleven kernels' overheads; the backward's two recomputed
   // kernels, fla's seven gradient kernels and the l2norms' and repeats' four
-  const layer_probe tiny(qwen3_next, recompute_mode::none, 1, catalog::dgx_h100, 16);
-  const auto t = detail::gated_delta_scan_seconds(tiny.in, tiny.d);
-  const double o = tiny.in.attn.overhead;
-  CHECK(t[0] >= 11.0 * o);
-  CHECK(t[0] < 11.0 * o * 1.05);
-  CHECK(t[1] - t[0] >= (2.0 + detail::gated_delta_backward_kernels + 4.0) * o);
-  CHECK(t[1] - t[0] < (2.0 + detail::gated_delta_backward_kernels + 4.0) * o * 1.1);
+  check_launch_bound(qwen3_next, detail::gated_delta_scan_seconds, 11.0,
+                     2.0 + detail::gated_delta_backward_kernels + 4.0);
   // as many key heads as value heads: no repeats launched, forward or backward
   transformer_spec same = qwen3_next;
   same.linear.groups = same.linear.heads;
-  const layer_probe tiny_same(same, recompute_mode::none, 1, catalog::dgx_h100, 16);
-  const auto ts = detail::gated_delta_scan_seconds(tiny_same.in, tiny_same.d);
-  CHECK(ts[0] < 9.0 * o * 1.05);
-  CHECK(ts[1] - ts[0] < (2.0 + detail::gated_delta_backward_kernels + 2.0) * o * 1.1);
+  check_launch_bound(same, detail::gated_delta_scan_seconds, 9.0,
+                     2.0 + detail::gated_delta_backward_kernels + 2.0);
   // properties: time grows with the tokens, per token it does not (the launches amortise)
-  double last = 0.0, last_per_token = 1.0;
-  for (const int seq : {1024, 2048, 4096, 8192}) {
-    const layer_probe pr(qwen3_next, recompute_mode::none, 1, catalog::dgx_h100, seq);
-    const double f = detail::gated_delta_scan_seconds(pr.in, pr.d)[0];
-    CHECK(f > last);
-    CHECK(f / seq <= last_per_token);
-    last = f;
-    last_per_token = f / seq;
-  }
+  check_grows_with_tokens(qwen3_next, detail::gated_delta_scan_seconds);
   // grows with the value and the key head width; tensor parallelism never slows a rank down
   for (const bool key : {false, true}) {
-    last = 0.0;
+    double last = 0.0;
     for (const int width : {64, 128, 256}) {
       transformer_spec s = qwen3_next;
       (key ? s.linear.state_size : s.linear.head_dim) = width;
@@ -539,4 +541,76 @@ TEST_CASE("Gated DeltaNet: Megatron's and fla's kernels, their fp32 intermediate
       }
     }
   }
+}
+TEST_CASE("Mamba-2's SSD against FlashAttention-2 and Mamba's scan on an A100: published",
+          "[hybrid][step]") {
+  // Source: Dao & Gu, "Transformers are SSMs" (Mamba-2), arXiv:2405.21060, Sec. 9.3 and
+  // Figure 10 (A100 80GB PCIe, state dim N = 64): "SSD is faster than FlashAttention-2
+  // starting at sequence length 2K" (the left panel's SSD line crosses below FA2's around 2K,
+  // so not faster at 1K), and SSD "is 2-8x faster than Mamba's fused associative scan".
+  // The paper gives neither batch nor heads; both kernels' times are linear in them, so the
+  // check is a ratio of one layer's kernel times on the same tensors: Mamba-2 heads of head dim
+  // 64 (Nemotron-H 8B's 128), one B/C group, N = 64, and as many attention heads of head dim 64.
+  // Forward times (the figure does not say whether it times the backward); FA2 at the model's
+  // FA2 rate (step_assumptions::sdpa_flash2_*, torchtitan's kernel), SSD as its five Triton
+  // kernels run (detail::ssd_scan_seconds), Mamba's scan on the CUDA cores.
+  transformer_spec m = nemotron;
+  m.linear.state_size = 64;
+  m.linear.groups = 1;
+  m.heads = m.kv_heads = m.linear.heads;
+  m.head_dim = m.linear.head_dim;
+  const node_spec a100 = single_gpu_node(catalog::a100_pcie_80gb);
+  auto ssd_over_fa2 = [&](int seq) {
+    layer_probe pr(m, recompute_mode::none, 1, a100, seq);
+    const double scan = detail::linear_mixer_kernels(pr.in, pr.d).scan_fwd;
+    pr.c.framework = framework_kind::torchtitan;  // the attention core at FA2's rate
+    return scan / detail::attention_core(pr.in, pr.d).fwd;
+  };
+  const double at_1k = ssd_over_fa2(1024), at_2k = ssd_over_fa2(2048);
+  CAPTURE(at_1k, at_2k);
+  // Published, and held: SSD faster than FA2 at 2K, and its lead grows with the sequence.
+  CHECK(at_2k < 1.0);
+  CHECK(at_2k < at_1k);
+  // A known residual, not tuned: published, the ratio is about 1 at the crossover (at most 1 at
+  // 2K, above 1 at 1K, so 0.5 to 1 at 2K as FA2's time grows at least 2x faster than SSD's from
+  // 1K to 2K). Timed as a roofline at the 16-bit matmul rate the model gave 0.053 at 2K (10-19x
+  // too fast); timed kernel by kernel (the fp32 chunk states, C B^T, dt and dA_cumsum written and
+  // read again between the five kernels, the decay's exps on the CUDA cores, five launches) it
+  // gives 0.19 at 2K and 0.37 at 1K: 2.6-5.3x too fast still, the crossover below 512 tokens. Not
+  // modelled: the heads' re-reads of C B^T, B and C through L2, the small tiles' shared-memory
+  // traffic and layout conversions, Triton's Python-side launch. FA2 here is the model's fit at
+  // head dim 128 on an H100: were FA2 at head dim 64 on the A100 faster, the gap would be wider.
+  // Bracket: the model's 0.19 +-30%, so a change to either kernel's timing shows here.
+  CHECK(at_2k > 0.19 * 0.7);
+  CHECK(at_2k < 0.19 * 1.3);
+  // Mamba-1's fused scan against SSD, N = 64, the same inner width and sequence (4K, the right
+  // panel's): published 2-8x. The model's Mamba scan is bound by its recurrence on the CUDA
+  // cores (detail::selective_scan_slots), SSD by its bytes. Tolerance 5% on the rounded ends.
+  transformer_spec j = jamba;
+  j.linear.inner = m.linear.inner;
+  j.hidden = m.hidden;
+  auto scan_fwd = [&](const transformer_spec& spec, int n) {
+    transformer_spec s = spec;
+    s.linear.state_size = n;
+    const layer_probe pr(s, recompute_mode::none, 1, a100, 4096);
+    return detail::linear_mixer_kernels(pr.in, pr.d).scan_fwd;
+  };
+  const double scan_over_ssd = scan_fwd(j, 64) / scan_fwd(m, 64);
+  CAPTURE(scan_over_ssd);
+  CHECK(scan_over_ssd > 2.0 * 0.95);
+  CHECK(scan_over_ssd < 8.0 * 1.05);
+  // The right panel (sequence 4K, N = 16 to 256), its caption: "Increasing state expansion slows
+  // down the Mamba optimized scan implementation linearly. SSD can handle much larger state
+  // expansion factors without much slowdown." Linear: Mamba's scan 4x from N = 64 to 256,
+  // tolerance 10% (its bytes hardly grow with N). SSD: held, it slows down much less than
+  // Mamba's scan (at most 1.5x less); a known residual, not tuned: the model's SSD takes 2.3x
+  // longer at N = 256, not the panel's nearly flat line, its fp32 chunk states (P x N per head
+  // and chunk) outgrowing x at Nemotron-H's chunk of 128 tokens (flops.hpp ssd_chunk_tokens; the
+  // paper does not give its chunk size, mamba_ssm's Mamba2 module defaults to 256, which halves
+  // them).
+  const double mamba_n = scan_fwd(j, 256) / scan_fwd(j, 64);
+  const double ssd_n = scan_fwd(m, 256) / scan_fwd(m, 64);
+  CAPTURE(mamba_n, ssd_n);
+  CHECK(mamba_n == Approx(4.0).epsilon(0.10));
+  CHECK(ssd_n < mamba_n / 1.5);
 }
