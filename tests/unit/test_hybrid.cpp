@@ -195,10 +195,13 @@ TEST_CASE("Hybrid step: a linear-mixer layer is its projections, conv1d, gated n
         detail::fused_memory(none.in, none.d, {}, {}, mixer_only);
     CHECK(t.memory == Approx(block.fwd + block.bwd + mx.mem_fwd + mx.mem_bwd).epsilon(1e-12));
     CHECK(mx.mem_fwd > 0.0);
-    if (m->linear.kind != linear_mixer_kind::mamba) {
-      // SSD's backward recomputes its four state kernels, the gated delta rule's w, u and the
-      // chunk states, on top of twice the forward's work
+    if (m->linear.kind == linear_mixer_kind::mamba2) {
+      // SSD's backward recomputes its four state kernels on top of twice the forward's work
       CHECK(mx.scan_fwd_bwd > (1.0 + detail::scan_backward_factor) * mx.scan_fwd);
+    } else if (m->linear.kind == linear_mixer_kind::gated_deltanet) {
+      // the gated delta rule's backward, w, u and the chunk states recomputed and 26/11 of the
+      // forward's matmuls, outlasts its forward
+      CHECK(mx.scan_fwd_bwd > 2.0 * mx.scan_fwd);
     } else {
       CHECK(mx.scan_fwd_bwd == Approx((1.0 + detail::scan_backward_factor) * mx.scan_fwd));
     }
@@ -513,15 +516,36 @@ TEST_CASE("Gated DeltaNet: Megatron's and fla's kernels, their fp32 intermediate
                       2.0 * x.conv_dim() * x.conv_kernel);
   // tensor parallelism splits the heads: every kernel's work per token halves
   check_halved(k, detail::gated_delta_forward_kernels(x, 2.0, 2.0));
+  // the backward's gradient kernels (fla v0.3.2 chunk_gated_delta_rule_bwd, then the repeats'
+  // and l2norms' backward)
+  const auto gk = detail::gated_delta_gradient_kernels(x, 1.0, 2.0);
+  // chunk_bwd_dv_local: k q^T and A^T do; reads q, k, g, do, writes dv
+  CHECK(gk[0].tensor == 32.0 * 2.0 * 64.0 * 256.0);
+  CHECK(gk[0].bytes == 32.0 * (2.0 * 512.0 + 4.0));
+  // chunk_gated_delta_rule_bwd_dhu: k dh, q^T do, w^T dv; dh per chunk out in 16 bits
+  CHECK(gk[1].tensor == 32.0 * 6.0 * 128.0 * 128.0);
+  CHECK(gk[1].bytes == 32.0 * (2.0 * 768.0 + 4.0 + 2.0 * 256.0));
+  // chunk_bwd_dqkwg reads h and dh of every chunk, writes dq, dk, dw and dg in fp32
+  CHECK(gk[2].bytes == 32.0 * (2.0 * (3.0 * 128.0 + 5.0 * 128.0) + 8.0 + 4.0 * 256.0));
+  // prepare_wy_repr_bwd: k, v, beta, A, dw, du in; dk, dv, dbeta, dg out
+  CHECK(gk[3].tensor == 32.0 * 2.0 * 64.0 * (5.0 * 128.0 + 2.0 * 128.0 + 128.0));
+  CHECK(gk[3].bytes == 32.0 * (2.0 * (768.0 + 2.0 + 64.0) + 8.0));
+  // the repeats' sums and the l2norms' backward at the key heads
+  CHECK(gk[7].bytes == 2.0 * 128.0 * (16.0 + 32.0));
+  CHECK(gk[9].bytes == 16.0 * (3.0 * 2.0 * 128.0 + 4.0));
+  // the gradient kernels' matmuls, counted in the kernels: 26/11 of the forward's at K = V = 128,
+  // more than the 2x of scan_backward_factor (the SSD's)
+  double grad_tensor = 0.0;
+  for (const auto& w : gk) grad_tensor += w.tensor;
+  CHECK(grad_tensor / tensor == Approx(26.0 / 11.0));
+  check_halved(gk, detail::gated_delta_gradient_kernels(x, 2.0, 2.0));
   // a short sequence is launch-bound: eleven kernels' overheads; the backward's two recomputed
-  // kernels, fla's seven gradient kernels and the l2norms' and repeats' four
-  check_launch_bound(qwen3_next, detail::gated_delta_scan_seconds, 11.0,
-                     2.0 + detail::gated_delta_backward_kernels + 4.0);
+  // kernels, fla's seven gradient kernels and the repeats' and l2norms' four
+  check_launch_bound(qwen3_next, detail::gated_delta_scan_seconds, 11.0, 2.0 + 7.0 + 4.0);
   // as many key heads as value heads: no repeats launched, forward or backward
   transformer_spec same = qwen3_next;
   same.linear.groups = same.linear.heads;
-  check_launch_bound(same, detail::gated_delta_scan_seconds, 9.0,
-                     2.0 + detail::gated_delta_backward_kernels + 2.0);
+  check_launch_bound(same, detail::gated_delta_scan_seconds, 9.0, 2.0 + 7.0 + 2.0);
   // properties: time grows with the tokens, per token it does not (the launches amortise)
   check_grows_with_tokens(qwen3_next, detail::gated_delta_scan_seconds);
   // grows with the value and the key head width; tensor parallelism never slows a rank down

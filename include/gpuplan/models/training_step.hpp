@@ -902,13 +902,6 @@ inline constexpr double gated_delta_decay_slots = 4.0 + 2.0 * special_function_s
 ///   slot a multiply-add).
 inline constexpr double gated_delta_tril_slots =
     4.0 * 14.0 * 16.0 * 16.0 * 3.0 + 16.0 * 16.0 * 16.0 * 16.0;
-/// Gradient kernels of fla v0.3.2's chunk_gated_delta_rule_bwd: chunk_bwd_dv_local,
-/// chunk_gated_delta_rule_bwd_dhu, chunk_bwd_dqkwg, prepare_wy_repr_bwd, dk.add_, dg.add_, the
-/// reverse chunk_local_cumsum of dg: 7. Before them it recomputes recompute_w_u_fwd and
-/// chunk_gated_delta_rule_fwd_h. Megatron's l2norm and repeat_interleave add one backward
-/// kernel each (l2norm_bwd, the repeats' sum).
-inline constexpr double gated_delta_backward_kernels = 7.0;
-
 /// The forward kernels of Megatron-Core's gated delta rule, per token on one rank of g key heads
 /// and h value heads of key width K and value width V, chunks of BT = gated_delta_chunk_tokens,
 /// e bytes per activation, the log decay g in fp32 (Megatron computes it so), beta in 16 bits:
@@ -948,6 +941,48 @@ constexpr std::array<scan_kernel_work, 11> gated_delta_forward_kernels(const lin
   }};
 }
 
+/// The backward's gradient kernels, per token on one rank (gated_delta_forward_kernels' names),
+/// as fla v0.3.2's chunk_gated_delta_rule_bwd runs them after recomputing recompute_w_u_fwd and
+/// chunk_gated_delta_rule_fwd_h, then the backward of Megatron's repeats and l2norms:
+///   chunk_bwd_dv_local: k q^T over the tile and its product with do (2 BT (K + V)); reads q, k,
+///     g, do, writes dv;
+///   chunk_gated_delta_rule_bwd_dhu: along the chunks backward, dv += k dh, dh += q^T do - w^T dv
+///     (6 K V); reads q, k, w, g, do, dv, writes each chunk's dh (16 bits) and dv;
+///   chunk_bwd_dqkwg: do v^T, do h, v dh, dv h, q k^T, ds k, ds^T q (6 K V + 2 BT V + 6 BT K);
+///     reads v_new, do, dv, q, k, g and the chunks' h and dh, writes dq, dk, dw and dg in fp32;
+///   prepare_wy_repr_bwd: dA from dw and du, dk and dv through A, dA through A twice, k beta k^T
+///     again and dk through dA (2 BT (5 K + 2 V + 2 BT)); reads k, v, beta, g, A, dw, du, writes
+///     dk, dv, dbeta and dg in fp32;
+///   dk.add_ and dg.add_ (read two, write one), the reverse chunk_local_cumsum of dg in fp32;
+///   the repeats' backward (sums h K into g K, not launched when h = g) and l2norm_bwd (reads y,
+///     rstd and dy, writes dx at the key heads), for q and for k.
+/// The three kernels with a chunk tile (dv_local, dqkwg, wy_bwd) decay and mask it on the CUDA
+/// cores, gated_delta_decay_slots a tile element.
+constexpr std::array<scan_kernel_work, 11> gated_delta_gradient_kernels(
+    const linear_mixer_spec& x, double tp, double e) {
+  const double h = x.heads / tp, g = x.groups / tp, kd = x.state_size, v = x.head_dim;
+  const double bt = gated_delta_chunk_tokens, f = fp32_bytes;
+  const double states = kd * v / bt;
+  const double tile = h * bt * gated_delta_decay_slots;
+  const scan_kernel_work repeat{0.0, 0.0, h > g ? e * kd * (g + h) : 0.0};
+  const scan_kernel_work l2norm{0.0, 0.0, g * (3.0 * e * kd + f)};
+  return {{
+      {2.0 * h * bt * (kd + v), tile, h * (e * (2.0 * kd + 2.0 * v) + f)},
+      {6.0 * h * kd * v, 0.0, h * (e * (3.0 * kd + 3.0 * v) + f + e * states)},
+      {2.0 * h * (3.0 * kd * v + bt * v + 3.0 * bt * kd), tile,
+       h * (e * (3.0 * v + 5.0 * kd) + 2.0 * f + 2.0 * e * states)},
+      {2.0 * h * bt * (5.0 * kd + 2.0 * v + 2.0 * bt), tile,
+       h * (e * (3.0 * kd + 3.0 * v + 2.0 + bt) + 2.0 * f)},
+      {0.0, 0.0, 3.0 * e * h * kd},
+      {0.0, 0.0, 3.0 * f * h},
+      {0.0, 0.0, 2.0 * f * h},
+      repeat,
+      repeat,
+      l2norm,
+      l2norm,
+  }};
+}
+
 /// Seconds of `tokens` tokens' work w in one kernel: its tensor FLOPs at the attention core's
 /// sustained 16-bit rate plus its CUDA-core slots (the same warps issue both: Triton's Ampere
 /// and Hopper code does not specialise warps), or its bytes over HBM, whichever is slower; plus
@@ -962,52 +997,53 @@ constexpr double mixer_kernel_seconds(const layer_inputs& in, double tokens, sca
   return t > c.floor ? t : c.floor;
 }
 
-/// A chunked scan's forward and forward + backward on one rank (seconds), its kernels as the
-/// implementation runs them: each forward kernel at mixer_kernel_seconds (one without work is not
-/// launched); the backward reruns the forward kernels marked `recomputed`, then runs
-/// `backward_kernels` gradient kernels whose work is scan_backward_factor x the forward kernels'
-/// (each product's two gradients; the inputs and dy read, the gradients written), each gradient
-/// kernel with its own overhead.
+/// Seconds of a chunked scan's kernels on one rank, each at mixer_kernel_seconds (one without
+/// work is not launched): all of them, those marked `marked`, and how many were launched.
+struct kernels_time {
+  double all = 0.0, marked = 0.0, launched = 0.0;
+};
 template <std::size_t N>
-constexpr std::array<double, 2> scan_kernels_seconds(const layer_inputs& in, const layer_dims& d,
-                                                     const std::array<scan_kernel_work, N>& k,
-                                                     const std::array<bool, N>& recomputed,
-                                                     double backward_kernels) {
-  const double o = in.attn.overhead;
-  double fwd = 0.0, recompute = 0.0, launched = 0.0;
+constexpr kernels_time scan_kernels_time(const layer_inputs& in, const layer_dims& d,
+                                         const std::array<scan_kernel_work, N>& k,
+                                         const std::array<bool, N>& marked) {
+  kernels_time r;
   for (std::size_t i = 0; i < N; ++i) {
     if (k[i].tensor == 0.0 && k[i].slots == 0.0 && k[i].bytes == 0.0) continue;
     const double t = mixer_kernel_seconds(in, d.T, k[i], in.slots);
-    fwd += t;
-    launched += 1.0;
-    if (recomputed[i]) recompute += t;
+    r.all += t;
+    r.launched += 1.0;
+    if (marked[i]) r.marked += t;
   }
-  const double bwd =
-      recompute + scan_backward_factor * (fwd - launched * o) + backward_kernels * o;
-  return {fwd, fwd + bwd};
+  return r;
 }
 
 /// Mamba-2's SSD forward and forward + backward on one rank (seconds): its five forward kernels
-/// (ssd_forward_kernels); the backward recomputes the first four (scan_kernels_seconds), then
-/// runs ssd_backward_kernels gradient kernels.
+/// (ssd_forward_kernels, scan_kernels_time); the backward recomputes the first four, then runs
+/// ssd_backward_kernels gradient kernels whose work is scan_backward_factor x the forward
+/// kernels' (each product's two gradients; the inputs and dy read, the gradients written), each
+/// gradient kernel with its own overhead.
 constexpr std::array<double, 2> ssd_scan_seconds(const layer_inputs& in, const layer_dims& d) {
-  return scan_kernels_seconds<5>(in, d, ssd_forward_kernels(in.m->linear, d.tp, d.e),
-                                 {true, true, true, true, false}, ssd_backward_kernels);
+  const kernels_time f = scan_kernels_time<5>(in, d, ssd_forward_kernels(in.m->linear, d.tp, d.e),
+                                              {true, true, true, true, false});
+  const double o = in.attn.overhead;
+  const double bwd =
+      f.marked + scan_backward_factor * (f.all - f.launched * o) + ssd_backward_kernels * o;
+  return {f.all, f.all + bwd};
 }
 
 /// Gated DeltaNet's chunked gated delta rule forward and forward + backward on one rank
 /// (seconds): Megatron-Core's and fla's forward kernels (gated_delta_forward_kernels); the
-/// backward recomputes recompute_w_u_fwd and chunk_gated_delta_rule_fwd_h, then runs fla's
-/// gated_delta_backward_kernels gradient kernels and one for each l2norm and repeat
-/// (scan_kernels_seconds).
+/// backward recomputes recompute_w_u_fwd and chunk_gated_delta_rule_fwd_h, then runs its
+/// gradient kernels (gated_delta_gradient_kernels), each timed as it is (scan_kernels_time).
 constexpr std::array<double, 2> gated_delta_scan_seconds(const layer_inputs& in,
                                                          const layer_dims& d) {
   const linear_mixer_spec& x = in.m->linear;
-  const double outside = x.heads > x.groups ? 4.0 : 2.0;  // l2norm on q, k; their repeats
-  return scan_kernels_seconds<11>(
+  const kernels_time f = scan_kernels_time<11>(
       in, d, gated_delta_forward_kernels(x, d.tp, d.e),
-      {false, false, false, false, false, false, false, false, true, true, false},
-      gated_delta_backward_kernels + outside);
+      {false, false, false, false, false, false, false, false, true, true, false});
+  const kernels_time b =
+      scan_kernels_time<11>(in, d, gated_delta_gradient_kernels(x, d.tp, d.e), {});
+  return {f.all, f.all + f.marked + b.all};
 }
 
 /// The linear mixer's non-GEMM kernels of one layer on one GPU.
