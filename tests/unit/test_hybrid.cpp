@@ -198,6 +198,10 @@ TEST_CASE("Hybrid step: a linear-mixer layer is its projections, conv1d, gated n
     if (m->linear.kind == linear_mixer_kind::mamba2) {
       // SSD's backward recomputes its four state kernels on top of twice the forward's work
       CHECK(mx.scan_fwd_bwd > (1.0 + detail::scan_backward_factor) * mx.scan_fwd);
+    } else if (m->linear.kind == linear_mixer_kind::gated_deltanet) {
+      // the gated delta rule's backward, w, u and the chunk states recomputed and 26/11 of the
+      // forward's matmuls, outlasts its forward
+      CHECK(mx.scan_fwd_bwd > 2.0 * mx.scan_fwd);
     } else {
       CHECK(mx.scan_fwd_bwd == Approx((1.0 + detail::scan_backward_factor) * mx.scan_fwd));
     }
@@ -374,6 +378,44 @@ TEST_CASE("Training memory of a hybrid: the linear mixer's saved tensors", "[hyb
   CHECK_THROWS_WITH(training_memory(jamba, l, lora),
                     Catch::Matchers::Contains("LoRA / QLoRA adapters on linear-mixer layers"));
 }
+namespace {
+// tensor parallelism at tp 2: every kernel's work per token halves
+template <std::size_t N>
+void check_halved(const std::array<detail::scan_kernel_work, N>& k,
+                  const std::array<detail::scan_kernel_work, N>& k2) {
+  for (std::size_t i = 0; i < N; ++i) {
+    CHECK(k2[i].bytes == Approx(k[i].bytes / 2.0));
+    CHECK(k2[i].tensor == Approx(k[i].tensor / 2.0));
+    CHECK(k2[i].slots == Approx(k[i].slots / 2.0));
+  }
+}
+// 16 tokens on an H100: the scan is its launches, fwd_kernels forward and bwd_kernels more in the
+// backward (within 5% and 10%: the little work there is)
+template <class Scan>
+void check_launch_bound(const transformer_spec& m, Scan scan, double fwd_kernels,
+                        double bwd_kernels) {
+  const layer_probe tiny(m, recompute_mode::none, 1, catalog::dgx_h100, 16);
+  const std::array<double, 2> t = scan(tiny.in, tiny.d);
+  const double o = tiny.in.attn.overhead;
+  CHECK(t[0] >= fwd_kernels * o);
+  CHECK(t[0] < fwd_kernels * o * 1.05);
+  CHECK(t[1] - t[0] >= bwd_kernels * o);
+  CHECK(t[1] - t[0] < bwd_kernels * o * 1.1);
+}
+// the scan's time grows with the tokens, its time per token does not (the launches amortise)
+template <class Scan>
+void check_grows_with_tokens(const transformer_spec& m, Scan scan) {
+  double last = 0.0, last_per_token = 1.0;
+  for (const int seq : {1024, 2048, 4096, 8192}) {
+    const layer_probe pr(m, recompute_mode::none, 1, catalog::dgx_h100, seq);
+    const double f = scan(pr.in, pr.d)[0];
+    CHECK(f > last);
+    CHECK(f / seq <= last_per_token);
+    last = f;
+    last_per_token = f / seq;
+  }
+}
+}  // namespace
 TEST_CASE("Mamba-2's SSD: five kernels, their fp32 intermediates through HBM", "[hybrid][step]") {
   // mamba_ssm/ops/triton/ssd_combined.py _mamba_chunk_scan_combined_fwd on Nemotron-H 8B's mixer
   // (128 heads of 64, 8 groups, N 128, chunks of 128 tokens), 16-bit activations, per token
@@ -396,30 +438,14 @@ TEST_CASE("Mamba-2's SSD: five kernels, their fp32 intermediates through HBM", "
   // only chunk_scan works on the CUDA cores: the decay of each masked C B^T element per head
   CHECK(k[4].slots == h * (q + 1.0) / 2.0 * detail::ssd_decay_slots);
   // tensor parallelism splits heads and groups: every kernel's work per token halves
-  const auto k2 = detail::ssd_forward_kernels(x, 2.0, 2.0);
-  for (std::size_t i = 0; i < k.size(); ++i) {
-    CHECK(k2[i].bytes == Approx(k[i].bytes / 2.0));
-    CHECK(k2[i].tensor == Approx(k[i].tensor / 2.0));
-  }
-  // a short sequence is launch-bound: five kernels' overheads at least, the backward's ten more
-  const layer_probe tiny(nemotron, recompute_mode::none, 1, catalog::dgx_h100, 16);
-  const auto t = detail::ssd_scan_seconds(tiny.in, tiny.d);
-  const double o = tiny.in.attn.overhead;
-  CHECK(t[0] >= 5.0 * o);
-  CHECK(t[0] < 5.0 * o * 1.05);
-  CHECK(t[1] - t[0] >= (4.0 + detail::ssd_backward_kernels) * o);
+  check_halved(k, detail::ssd_forward_kernels(x, 2.0, 2.0));
+  // a short sequence is launch-bound: five kernels' overheads, the backward's four recomputed
+  // kernels and ten gradient kernels more
+  check_launch_bound(nemotron, detail::ssd_scan_seconds, 5.0, 4.0 + detail::ssd_backward_kernels);
   // properties: time grows with the tokens and the state, per token it does not (the launches
   // amortise); tensor parallelism never slows a rank down
-  double last = 0.0, last_per_token = 1.0;
-  for (const int seq : {1024, 2048, 4096, 8192}) {
-    const layer_probe pr(nemotron, recompute_mode::none, 1, catalog::dgx_h100, seq);
-    const double f = detail::ssd_scan_seconds(pr.in, pr.d)[0];
-    CHECK(f > last);
-    CHECK(f / seq <= last_per_token);
-    last = f;
-    last_per_token = f / seq;
-  }
-  last = 0.0;
+  check_grows_with_tokens(nemotron, detail::ssd_scan_seconds);
+  double last = 0.0;
   for (const int state : {64, 128, 256}) {
     transformer_spec s = nemotron;
     s.linear.state_size = state;
@@ -437,8 +463,108 @@ TEST_CASE("Mamba-2's SSD: five kernels, their fp32 intermediates through HBM", "
   const layer_probe nv(nemotron, recompute_mode::none, 1, bare, 4096);
   CHECK_THROWS_WITH(detail::linear_mixer_kernels(nv.in, nv.d),
                     Catch::Matchers::Contains("gpu.peak.fp32_vector is unknown"));
+  // nor the gated delta rule's, whose decays and triangular solve run there too
   const layer_probe gdn(qwen3_next, recompute_mode::none, 1, bare, 4096);
-  CHECK(detail::linear_mixer_kernels(gdn.in, gdn.d).scan_fwd > 0.0);
+  CHECK_THROWS_WITH(detail::linear_mixer_kernels(gdn.in, gdn.d),
+                    Catch::Matchers::Contains("gpu.peak.fp32_vector is unknown"));
+}
+TEST_CASE("Gated DeltaNet: Megatron's and fla's kernels, their fp32 intermediates through HBM",
+          "[hybrid][step]") {
+  // Megatron-Core's GatedDeltaNet.forward (megatron/core/ssm/gated_delta_net.py: l2norm on q
+  // and k, repeat_interleave to the value heads) and fla v0.3.2's chunk_gated_delta_rule_fwd
+  // (fla/ops/gated_delta_rule/chunk.py) on Qwen3-Next's mixer: 16 key heads, 32 value heads, key
+  // and value width 128, chunks of 64 tokens, 16-bit activations, per token. Bytes and FLOPs
+  // written out by hand from the kernels.
+  const linear_mixer_spec& x = qwen3_next.linear;
+  REQUIRE(x.heads == 32);
+  REQUIRE(x.groups == 16);
+  REQUIRE(x.state_size == 128);
+  REQUIRE(x.head_dim == 128);
+  const auto k = detail::gated_delta_forward_kernels(x, 1.0, 2.0);
+  // l2norm on q (and k) at the 16 key heads: 128 read and written in 16 bits, an fp32 rstd
+  CHECK(k[0].bytes == 16.0 * (2.0 * 2.0 * 128.0 + 4.0));
+  CHECK(k[1].bytes == k[0].bytes);
+  // repeat_interleave of q (and k): 16 heads read, 32 written
+  CHECK(k[2].bytes == 2.0 * 128.0 * (16.0 + 32.0));
+  CHECK(k[3].bytes == k[2].bytes);
+  // chunk_local_cumsum: the fp32 log decay in and out
+  CHECK(k[4].bytes == 32.0 * 8.0);
+  // chunk_scaled_dot_kkt_fwd: k k^T over the 64 x 64 tile; reads k, g, beta; A out in fp32
+  CHECK(k[5].tensor == 32.0 * 2.0 * 64.0 * 128.0);
+  CHECK(k[5].bytes == 32.0 * (256.0 + 4.0 + 2.0 + 4.0 * 64.0));
+  CHECK(k[5].slots == 32.0 * 64.0 * detail::gated_delta_kkt_slots);
+  // solve_tril: zeros_like, then A read in fp32 and its inverse written in 16 bits
+  CHECK(k[6].bytes == 32.0 * 2.0 * 64.0);
+  CHECK(k[7].bytes == 32.0 * 6.0 * 64.0);
+  CHECK(k[7].tensor == 0.0);  // IEEE fp32 dots: CUDA cores
+  CHECK(k[7].slots == 32.0 * detail::gated_delta_tril_slots / 64.0);
+  // recompute_w_u_fwd: A (beta k) and A (beta v); reads k, v, beta, A, g, writes w and u
+  CHECK(k[8].tensor == 32.0 * 2.0 * 64.0 * 256.0);
+  CHECK(k[8].bytes == 32.0 * (4.0 * 256.0 + 2.0 + 2.0 * 64.0 + 4.0));
+  // chunk_gated_delta_rule_fwd_h: u - w h and k^T v_new; the 128 x 128 state per chunk out in
+  // 16 bits (256 elements per token and head)
+  CHECK(k[9].tensor == 32.0 * 4.0 * 128.0 * 128.0);
+  CHECK(k[9].bytes == 32.0 * (4.0 * 256.0 + 4.0 + 2.0 * 256.0));
+  // chunk_fwd_o: q h, q k^T, A v_new; the decayed tile on the CUDA cores
+  CHECK(k[10].tensor == 32.0 * 2.0 * (128.0 * 128.0 + 64.0 * 128.0 + 64.0 * 128.0));
+  CHECK(k[10].slots == 32.0 * 64.0 * detail::gated_delta_decay_slots);
+  CHECK(k[10].bytes == k[9].bytes);
+  // the kernels' matmuls are at least flops.hpp's chunked count (the tiles are not masked)
+  double tensor = 0.0;
+  for (const auto& w : k) tensor += w.tensor;
+  CHECK(tensor >= detail::chunked_recurrence_flops_per_layer(qwen3_next) -
+                      2.0 * x.conv_dim() * x.conv_kernel);
+  // tensor parallelism splits the heads: every kernel's work per token halves
+  check_halved(k, detail::gated_delta_forward_kernels(x, 2.0, 2.0));
+  // the backward's gradient kernels (fla v0.3.2 chunk_gated_delta_rule_bwd, then the repeats'
+  // and l2norms' backward)
+  const auto gk = detail::gated_delta_gradient_kernels(x, 1.0, 2.0);
+  // chunk_bwd_dv_local: k q^T and A^T do; reads q, k, g, do, writes dv
+  CHECK(gk[0].tensor == 32.0 * 2.0 * 64.0 * 256.0);
+  CHECK(gk[0].bytes == 32.0 * (2.0 * 512.0 + 4.0));
+  // chunk_gated_delta_rule_bwd_dhu: k dh, q^T do, w^T dv; dh per chunk out in 16 bits
+  CHECK(gk[1].tensor == 32.0 * 6.0 * 128.0 * 128.0);
+  CHECK(gk[1].bytes == 32.0 * (2.0 * 768.0 + 4.0 + 2.0 * 256.0));
+  // chunk_bwd_dqkwg reads h and dh of every chunk, writes dq, dk, dw and dg in fp32
+  CHECK(gk[2].bytes == 32.0 * (2.0 * (3.0 * 128.0 + 5.0 * 128.0) + 8.0 + 4.0 * 256.0));
+  // prepare_wy_repr_bwd: k, v, beta, A, dw, du in; dk, dv, dbeta, dg out
+  CHECK(gk[3].tensor == 32.0 * 2.0 * 64.0 * (5.0 * 128.0 + 2.0 * 128.0 + 128.0));
+  CHECK(gk[3].bytes == 32.0 * (2.0 * (768.0 + 2.0 + 64.0) + 8.0));
+  // the repeats' sums and the l2norms' backward at the key heads
+  CHECK(gk[7].bytes == 2.0 * 128.0 * (16.0 + 32.0));
+  CHECK(gk[9].bytes == 16.0 * (3.0 * 2.0 * 128.0 + 4.0));
+  // the gradient kernels' matmuls, counted in the kernels: 26/11 of the forward's at K = V = 128,
+  // more than the 2x of scan_backward_factor (the SSD's)
+  double grad_tensor = 0.0;
+  for (const auto& w : gk) grad_tensor += w.tensor;
+  CHECK(grad_tensor / tensor == Approx(26.0 / 11.0));
+  check_halved(gk, detail::gated_delta_gradient_kernels(x, 2.0, 2.0));
+  // a short sequence is launch-bound: eleven kernels' overheads; the backward's two recomputed
+  // kernels, fla's seven gradient kernels and the repeats' and l2norms' four
+  check_launch_bound(qwen3_next, detail::gated_delta_scan_seconds, 11.0, 2.0 + 7.0 + 4.0);
+  // as many key heads as value heads: no repeats launched, forward or backward
+  transformer_spec same = qwen3_next;
+  same.linear.groups = same.linear.heads;
+  check_launch_bound(same, detail::gated_delta_scan_seconds, 9.0, 2.0 + 7.0 + 2.0);
+  // properties: time grows with the tokens, per token it does not (the launches amortise)
+  check_grows_with_tokens(qwen3_next, detail::gated_delta_scan_seconds);
+  // grows with the value and the key head width; tensor parallelism never slows a rank down
+  for (const bool key : {false, true}) {
+    double last = 0.0;
+    for (const int width : {64, 128, 256}) {
+      transformer_spec s = qwen3_next;
+      (key ? s.linear.state_size : s.linear.head_dim) = width;
+      s.linear.inner = s.linear.heads * s.linear.head_dim;
+      const layer_probe pr(s, recompute_mode::none, 1, catalog::dgx_h100, 4096);
+      const auto f = detail::gated_delta_scan_seconds(pr.in, pr.d);
+      CHECK(f[0] > last);
+      last = f[0];
+      for (const int tp : {2, 4}) {
+        const layer_probe pr2(s, recompute_mode::none, tp, catalog::dgx_h100, 4096);
+        CHECK(detail::gated_delta_scan_seconds(pr2.in, pr2.d)[1] < f[1]);
+      }
+    }
+  }
 }
 TEST_CASE("Mamba-2's SSD against FlashAttention-2 and Mamba's scan on an A100: published",
           "[hybrid][step]") {

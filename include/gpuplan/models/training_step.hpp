@@ -843,9 +843,10 @@ inline constexpr double ssd_decay_slots = 6.0 + 2.0 * special_function_slots;
 /// recomputes the forward's first four kernels (cumsum, bmm, chunk_state, state_passing).
 inline constexpr double ssd_backward_kernels = 10.0;
 
-/// One Triton kernel of the SSD, per token on one rank: its tensor-core FLOPs, its CUDA-core
-/// work (FP32 lane slots) and the bytes it reads and writes in HBM.
-struct ssd_kernel_work {
+/// One kernel of a chunked scan (Mamba-2's SSD, fla's gated delta rule), per token on one rank:
+/// its tensor-core FLOPs, its CUDA-core work (FP32 lane slots) and the bytes it reads and writes
+/// in HBM.
+struct scan_kernel_work {
   double tensor = 0.0, slots = 0.0, bytes = 0.0;
 };
 
@@ -863,7 +864,7 @@ struct ssd_kernel_work {
 ///     per element); reads C B^T, x, C, the states, dt and dA_cumsum, writes y.
 /// B, C and C B^T are shared by a group's heads: the heads' re-reads are taken from L2 (a group's
 /// C B^T for a micro-batch is b s Q x 4 bytes, 2 MiB at 4K tokens), HBM reads each once.
-constexpr std::array<ssd_kernel_work, 5> ssd_forward_kernels(const linear_mixer_spec& x, double tp,
+constexpr std::array<scan_kernel_work, 5> ssd_forward_kernels(const linear_mixer_spec& x, double tp,
                                                               double e) {
   const double h = x.heads / tp, g = x.groups / tp, p = x.head_dim, n = x.state_size;
   const double q = ssd_chunk_tokens, qc = (q + 1.0) / 2.0, f = fp32_bytes;
@@ -878,11 +879,115 @@ constexpr std::array<ssd_kernel_work, 5> ssd_forward_kernels(const linear_mixer_
   }};
 }
 
+/// The chunked gated delta rule as Megatron-Core's GatedDeltaNet (megatron/core/ssm/
+/// gated_delta_net.py) runs it: fla.modules.l2norm on q and k at the key heads, q and k
+/// repeat_interleave'd to the value heads, then flash-linear-attention's chunk_gated_delta_rule
+/// (use_qk_l2norm_in_kernel=False). fla version: v0.3.2 (fla-org, 2025-09-10), the release of
+/// Qwen3-Next's launch, which transformers' Qwen3NextGatedDeltaNet calls; vLLM's copy
+/// (vllm/model_executor/layers/fla/ops/chunk.py) runs the same forward kernels. Chunks of
+/// gated_delta_chunk_tokens (64). CUDA-core work in FP32 lane slots (special_function_slots as
+/// for the SSD; fla's exp is tl.exp, an exp2 after a multiply by log2 e):
+///   chunk_scaled_dot_kkt_fwd_kernel, per element of the k k^T tile: g_i - g_j, the log2 e
+///   scaling, the multiplies by the decay and by beta, the mask's select (5) and the exp2 (A is
+///   stored in fp32, no conversion).
+inline constexpr double gated_delta_kkt_slots = 5.0 + special_function_slots;
+///   chunk_fwd_kernel_o (fla/ops/common/chunk_o.py), per element of the q k^T tile: g_i - g_j,
+///   the log2 e scaling, the multiply, the select (4), the exp2 and the conversion to 16 bits
+///   before tl.dot (special_function_slots each): ssd_decay_slots without its minimum and dt.
+inline constexpr double gated_delta_decay_slots = 4.0 + 2.0 * special_function_slots;
+///   merge_16x16_to_64x64_inverse_kernel (fla/ops/utils/solve_tril.py), per chunk and head: the
+///   four diagonal 16 x 16 blocks inverted by forward substitution, 14 rows each, every row a
+///   16 x 16 multiply, its reduction's add and the select (3 slots an element), then 16 tl.dot
+///   of 16 x 16 x 16 in fp32 at FLA_TRIL_PRECISION's default 'ieee' (no tensor cores: one FMA
+///   slot a multiply-add).
+inline constexpr double gated_delta_tril_slots =
+    4.0 * 14.0 * 16.0 * 16.0 * 3.0 + 16.0 * 16.0 * 16.0 * 16.0;
+/// The forward kernels of Megatron-Core's gated delta rule, per token on one rank of g key heads
+/// and h value heads of key width K and value width V, chunks of BT = gated_delta_chunk_tokens,
+/// e bytes per activation, the log decay g in fp32 (Megatron computes it so), beta in 16 bits:
+///   l2norm on q, then on k (fla.modules.l2norm): reads and writes K per key head, an fp32 rstd;
+///   repeat_interleave of q, then of k: reads g K, writes h K (not launched when h = g);
+///   chunk_local_cumsum: the fp32 log decay in and out;
+///   chunk_scaled_dot_kkt_fwd: k k^T over the whole chunk tile (2 BT K), decayed and scaled by
+///     beta (gated_delta_kkt_slots a tile element); reads k, g, beta, writes A (BT) in fp32;
+///   solve_tril: torch.zeros_like fills the inverse (BT in 16 bits), then the merge kernel reads
+///     A in fp32 and writes (I + A)^-1 in 16 bits (gated_delta_tril_slots per chunk);
+///   recompute_w_u_fwd: w = A (beta k exp g), u = A (beta v) (2 BT (K + V)); reads k, v, beta,
+///     A, g, writes w and u;
+///   chunk_gated_delta_rule_fwd_h: along the chunks, v_new = u - w h and h += k^T v_new (4 K V);
+///     reads k, w, u, g, writes each chunk's state (K V per chunk, in k's 16 bits) and v_new;
+///   chunk_fwd_o: q h (2 K V), q k^T over the chunk tile (2 BT K) decayed (gated_delta_decay_slots
+///     a tile element), times v_new (2 BT V); reads q, k, v_new, the states, g, writes o.
+constexpr std::array<scan_kernel_work, 11> gated_delta_forward_kernels(const linear_mixer_spec& x,
+                                                                       double tp, double e) {
+  const double h = x.heads / tp, g = x.groups / tp, kd = x.state_size, v = x.head_dim;
+  const double bt = gated_delta_chunk_tokens, f = fp32_bytes;
+  const double states = kd * v / bt;  // chunk-state elements per token and head
+  const scan_kernel_work l2norm{0.0, 0.0, g * (2.0 * e * kd + f)};
+  const scan_kernel_work repeat{0.0, 0.0, h > g ? e * kd * (g + h) : 0.0};
+  return {{
+      l2norm,
+      l2norm,
+      repeat,
+      repeat,
+      {0.0, 0.0, 2.0 * f * h},
+      {2.0 * h * bt * kd, h * bt * gated_delta_kkt_slots, h * (e * kd + f + e + f * bt)},
+      {0.0, 0.0, h * e * bt},
+      {0.0, h * gated_delta_tril_slots / bt, h * (f + e) * bt},
+      {2.0 * h * bt * (kd + v), 0.0, h * (2.0 * e * (kd + v) + e + e * bt + f)},
+      {4.0 * h * kd * v, 0.0, h * (2.0 * e * (kd + v) + f + e * states)},
+      {2.0 * h * (kd * v + bt * kd + bt * v), h * bt * gated_delta_decay_slots,
+       h * (2.0 * e * (kd + v) + f + e * states)},
+  }};
+}
+
+/// The backward's gradient kernels, per token on one rank (gated_delta_forward_kernels' names),
+/// as fla v0.3.2's chunk_gated_delta_rule_bwd runs them after recomputing recompute_w_u_fwd and
+/// chunk_gated_delta_rule_fwd_h, then the backward of Megatron's repeats and l2norms:
+///   chunk_bwd_dv_local: k q^T over the tile and its product with do (2 BT (K + V)); reads q, k,
+///     g, do, writes dv;
+///   chunk_gated_delta_rule_bwd_dhu: along the chunks backward, dv += k dh, dh += q^T do - w^T dv
+///     (6 K V); reads q, k, w, g, do, dv, writes each chunk's dh (16 bits) and dv;
+///   chunk_bwd_dqkwg: do v^T, do h, v dh, dv h, q k^T, ds k, ds^T q (6 K V + 2 BT V + 6 BT K);
+///     reads v_new, do, dv, q, k, g and the chunks' h and dh, writes dq, dk, dw and dg in fp32;
+///   prepare_wy_repr_bwd: dA from dw and du, dk and dv through A, dA through A twice, k beta k^T
+///     again and dk through dA (2 BT (5 K + 2 V + 2 BT)); reads k, v, beta, g, A, dw, du, writes
+///     dk, dv, dbeta and dg in fp32;
+///   dk.add_ and dg.add_ (read two, write one), the reverse chunk_local_cumsum of dg in fp32;
+///   the repeats' backward (sums h K into g K, not launched when h = g) and l2norm_bwd (reads y,
+///     rstd and dy, writes dx at the key heads), for q and for k.
+/// The three kernels with a chunk tile (dv_local, dqkwg, wy_bwd) decay and mask it on the CUDA
+/// cores, gated_delta_decay_slots a tile element.
+constexpr std::array<scan_kernel_work, 11> gated_delta_gradient_kernels(
+    const linear_mixer_spec& x, double tp, double e) {
+  const double h = x.heads / tp, g = x.groups / tp, kd = x.state_size, v = x.head_dim;
+  const double bt = gated_delta_chunk_tokens, f = fp32_bytes;
+  const double states = kd * v / bt;
+  const double tile = h * bt * gated_delta_decay_slots;
+  const scan_kernel_work repeat{0.0, 0.0, h > g ? e * kd * (g + h) : 0.0};
+  const scan_kernel_work l2norm{0.0, 0.0, g * (3.0 * e * kd + f)};
+  return {{
+      {2.0 * h * bt * (kd + v), tile, h * (e * (2.0 * kd + 2.0 * v) + f)},
+      {6.0 * h * kd * v, 0.0, h * (e * (3.0 * kd + 3.0 * v) + f + e * states)},
+      {2.0 * h * (3.0 * kd * v + bt * v + 3.0 * bt * kd), tile,
+       h * (e * (3.0 * v + 5.0 * kd) + 2.0 * f + 2.0 * e * states)},
+      {2.0 * h * bt * (5.0 * kd + 2.0 * v + 2.0 * bt), tile,
+       h * (e * (3.0 * kd + 3.0 * v + 2.0 + bt) + 2.0 * f)},
+      {0.0, 0.0, 3.0 * e * h * kd},
+      {0.0, 0.0, 3.0 * f * h},
+      {0.0, 0.0, 2.0 * f * h},
+      repeat,
+      repeat,
+      l2norm,
+      l2norm,
+  }};
+}
+
 /// Seconds of `tokens` tokens' work w in one kernel: its tensor FLOPs at the attention core's
 /// sustained 16-bit rate plus its CUDA-core slots (the same warps issue both: Triton's Ampere
 /// and Hopper code does not specialise warps), or its bytes over HBM, whichever is slower; plus
 /// the kernel overhead, at least the floor (gemm_seconds' rule).
-constexpr double mixer_kernel_seconds(const layer_inputs& in, double tokens, ssd_kernel_work w,
+constexpr double mixer_kernel_seconds(const layer_inputs& in, double tokens, scan_kernel_work w,
                                       double slots_per_s) {
   const gemm_ctx& c = in.attn;
   const double compute = tokens * (w.tensor / (c.peak * c.frac) +
@@ -892,23 +997,53 @@ constexpr double mixer_kernel_seconds(const layer_inputs& in, double tokens, ssd
   return t > c.floor ? t : c.floor;
 }
 
-/// Mamba-2's SSD forward and forward + backward on one rank (seconds): its five forward kernels
-/// (ssd_forward_kernels), each at mixer_kernel_seconds; the backward recomputes the first four,
-/// then runs ssd_backward_kernels gradient kernels whose work is scan_backward_factor x each
-/// forward kernel's (each product's two gradients; the inputs and dy read, the gradients
-/// written), each gradient kernel with its own overhead.
-constexpr std::array<double, 2> ssd_scan_seconds(const layer_inputs& in, const layer_dims& d) {
-  const std::array<ssd_kernel_work, 5> k = ssd_forward_kernels(in.m->linear, d.tp, d.e);
-  const double o = in.attn.overhead;
-  double fwd = 0.0, recompute = 0.0;
-  for (std::size_t i = 0; i < k.size(); ++i) {
+/// Seconds of a chunked scan's kernels on one rank, each at mixer_kernel_seconds (one without
+/// work is not launched): all of them, those marked `marked`, and how many were launched.
+struct kernels_time {
+  double all = 0.0, marked = 0.0, launched = 0.0;
+};
+template <std::size_t N>
+constexpr kernels_time scan_kernels_time(const layer_inputs& in, const layer_dims& d,
+                                         const std::array<scan_kernel_work, N>& k,
+                                         const std::array<bool, N>& marked) {
+  kernels_time r;
+  for (std::size_t i = 0; i < N; ++i) {
+    if (k[i].tensor == 0.0 && k[i].slots == 0.0 && k[i].bytes == 0.0) continue;
     const double t = mixer_kernel_seconds(in, d.T, k[i], in.slots);
-    fwd += t;
-    if (i + 1 < k.size()) recompute += t;
+    r.all += t;
+    r.launched += 1.0;
+    if (marked[i]) r.marked += t;
   }
+  return r;
+}
+
+/// Mamba-2's SSD forward and forward + backward on one rank (seconds): its five forward kernels
+/// (ssd_forward_kernels, scan_kernels_time); the backward recomputes the first four, then runs
+/// ssd_backward_kernels gradient kernels whose work is scan_backward_factor x the forward
+/// kernels' (each product's two gradients; the inputs and dy read, the gradients written), each
+/// gradient kernel with its own overhead.
+constexpr std::array<double, 2> ssd_scan_seconds(const layer_inputs& in, const layer_dims& d) {
+  const kernels_time f = scan_kernels_time<5>(in, d, ssd_forward_kernels(in.m->linear, d.tp, d.e),
+                                              {true, true, true, true, false});
+  const double o = in.attn.overhead;
   const double bwd =
-      recompute + scan_backward_factor * (fwd - static_cast<double>(k.size()) * o) + ssd_backward_kernels * o;
-  return {fwd, fwd + bwd};
+      f.marked + scan_backward_factor * (f.all - f.launched * o) + ssd_backward_kernels * o;
+  return {f.all, f.all + bwd};
+}
+
+/// Gated DeltaNet's chunked gated delta rule forward and forward + backward on one rank
+/// (seconds): Megatron-Core's and fla's forward kernels (gated_delta_forward_kernels); the
+/// backward recomputes recompute_w_u_fwd and chunk_gated_delta_rule_fwd_h, then runs its
+/// gradient kernels (gated_delta_gradient_kernels), each timed as it is (scan_kernels_time).
+constexpr std::array<double, 2> gated_delta_scan_seconds(const layer_inputs& in,
+                                                         const layer_dims& d) {
+  const linear_mixer_spec& x = in.m->linear;
+  const kernels_time f = scan_kernels_time<11>(
+      in, d, gated_delta_forward_kernels(x, d.tp, d.e),
+      {false, false, false, false, false, false, false, false, true, true, false});
+  const kernels_time b =
+      scan_kernels_time<11>(in, d, gated_delta_gradient_kernels(x, d.tp, d.e), {});
+  return {f.all, f.all + f.marked + b.all};
 }
 
 /// The linear mixer's non-GEMM kernels of one layer on one GPU.
@@ -921,10 +1056,8 @@ constexpr std::array<double, 2> ssd_scan_seconds(const layer_inputs& in, const l
 ///       CUDA cores, selective_scan_slots per channel, state and token, or its bytes (reads x,
 ///       delta, z, B and C, writes y), whichever is slower, plus one kernel overhead; backward
 ///       scan_backward_factor x the forward;
-///     Gated DeltaNet (fla's chunked gated delta rule): no kernel-by-kernel model yet, a
-///       roofline: its FLOPs (flops.hpp's chunked count without the conv) at the GPU's 16-bit
-///       matmul rate (the attention core's) or its bytes (reads q, k, v, the gates; writes y),
-///       whichever is slower; backward scan_backward_factor x the forward;
+///     Gated DeltaNet: fla's chunked gated delta rule as its nine kernels run
+///       (gated_delta_scan_seconds);
 ///   gated norm (Mamba-2's RMSNormGated, Gated DeltaNet's gated RMSNorm): reads y and z, writes
 ///     the output; backward reads y, z and dy and writes dy and dz (Mamba-1 gates inside its scan).
 constexpr mixer_times linear_mixer_kernels(const layer_inputs& in, const layer_dims& d) {
@@ -941,24 +1074,19 @@ constexpr mixer_times linear_mixer_kernels(const layer_inputs& in, const layer_d
   }
   r.mem_fwd /= in.g.hbm;
   r.mem_bwd /= in.g.hbm;
-  detail::check_input(x.kind == linear_mixer_kind::gated_deltanet || in.slots > 0.0,
-                      "gpu.peak.fp32_vector is unknown: a Mamba scan runs (Mamba-2's SSD in part) "
-                      "on the CUDA cores");
-  if (x.kind == linear_mixer_kind::mamba2) {
-    const std::array<double, 2> ssd = ssd_scan_seconds(in, d);
-    r.scan_fwd = ssd[0];
-    r.scan_fwd_bwd = ssd[1];
+  detail::check_input(in.slots > 0.0,
+                      "gpu.peak.fp32_vector is unknown: a linear mixer's scan runs on the CUDA "
+                      "cores (Mamba's recurrence, the SSD's and the gated delta rule's decays)");
+  if (x.kind != linear_mixer_kind::mamba) {
+    const std::array<double, 2> scan = x.kind == linear_mixer_kind::mamba2
+                                           ? ssd_scan_seconds(in, d)
+                                           : gated_delta_scan_seconds(in, d);
+    r.scan_fwd = scan[0];
+    r.scan_fwd_bwd = scan[1];
     return r;
   }
-  ssd_kernel_work w{};
-  if (x.kind == linear_mixer_kind::mamba) {
-    w.slots = inner * x.state_size * selective_scan_slots;
-    w.bytes = e * (4.0 * inner + 2.0 * x.state_size);
-  } else {
-    const double conv_flops = 2.0 * x.conv_dim() * x.conv_kernel;
-    w.tensor = (chunked_recurrence_flops_per_layer(m) - conv_flops) / tp;
-    w.bytes = e * (conv + 2.0 * x.heads / tp + inner);
-  }
+  const scan_kernel_work w{0.0, inner * x.state_size * selective_scan_slots,
+                           e * (4.0 * inner + 2.0 * x.state_size)};
   r.scan_fwd = mixer_kernel_seconds(in, T, w, in.slots);
   r.scan_fwd_bwd = (1.0 + scan_backward_factor) * r.scan_fwd;
   return r;
