@@ -28,6 +28,7 @@ STRUCTS = {
     "network_assumptions": "gpuplan/specs/network.hpp",
     "memory_assumptions": "gpuplan/models/assumptions.hpp",
     "transformers_profile": "gpuplan/models/framework_profile.hpp",
+    "torchtitan_memory_profile": "gpuplan/models/framework_profile.hpp",
     "reliability_assumptions": "gpuplan/models/reliability.hpp",
     "node_power_assumptions": "gpuplan/models/energy.hpp",
     "gpu_power_assumptions": "gpuplan/models/energy.hpp",

@@ -147,6 +147,54 @@ def _():
               "total = allocator peak + context (+ NCCL buffers)")
 
 
+TITAN_8B_FIT = ("fit", "--model", "Llama-3.1-8B", "--gpu", "h100", "--gpus", "8", "--zero", "3",
+                "--seq", "8192", "--micro-batch", "2", "--global-batch", "16", "--framework",
+                "torchtitan", "--ac-mode", "selective-op", "--compile")
+
+
+@case("assumptions.torchtitan_profile")
+def _():
+    """The torchtitan profile's switches (memory_assumptions::torchtitan,
+    models/framework_profile.hpp) are assumptions like any other: `gpuplan assumptions` lists them,
+    --set and a plan's "assumptions" reach `fit --framework torchtitan`, the report echoes them,
+    and a bad value is refused naming the field. gradients_stay_reserved=false takes the fp32
+    gradient shards out of the 8B FSDP 8 reserved peak: 4 B x 8,030,261,248 / 8 (the library
+    test's bytes, tests/unit/test_torchtitan_memory.cpp, within its 0.1%)."""
+    listed = {a["name"]: a for a in ok_json("assumptions", "torchtitan")}
+    for field in ("gradients_stay_reserved", "stranded_logits_segment", "loss_parallel_backward"):
+        a = listed.get("memory.torchtitan." + field)
+        check(a is not None, f"memory.torchtitan.{field} listed: {sorted(listed)}")
+        check(a["default"] == "true" and a["kind"] == "flag" and a["doc"], f"{field}: {a}")
+    check("reduce-scatter stream" in listed["memory.torchtitan.gradients_stay_reserved"]["doc"],
+          "the field's source is listed")
+    base = ok_json(*TITAN_8B_FIT)
+    off = ok_json(*TITAN_8B_FIT, "--set", "gradients_stay_reserved=false")
+    drop = base["per_gpu"]["phases"]["reserved_bytes"] - off["per_gpu"]["phases"]["reserved_bytes"]
+    grads = 4.0 * 8030261248 / 8
+    print(f"gradients_stay_reserved=false: reserved peak -{drop / GiB:.3f} GiB "
+          f"(fp32 gradient shards {grads / GiB:.3f} GiB)")
+    near(drop, grads, 0.001 * grads, "the reserved peak drops by the gradient shards")
+    check(base["assumptions"] == {}, f"nothing changed: {base['assumptions']}")
+    check(off["assumptions"] == {"memory.torchtitan.gradients_stay_reserved": "false"},
+          off["assumptions"])
+    text = ok(*TITAN_8B_FIT, "--set", "memory.torchtitan.gradients_stay_reserved=false").out
+    check("memory.torchtitan.gradients_stay_reserved false (default true)" in text, text)
+    planned = ok_json(*TITAN_8B_FIT, "--plan", plan_file(
+        {"assumptions": {"memory": {"torchtitan": {"gradients_stay_reserved": False}}}}))
+    check(planned["per_gpu"]["phases"]["reserved_bytes"] ==
+          off["per_gpu"]["phases"]["reserved_bytes"], "a plan's assumptions say what --set says")
+    strand = ok_json(*TITAN_8B_FIT, "--set", "memory.torchtitan.stranded_logits_segment=false")
+    logits = 16384.0 * 128256 * 2  # the bf16 logits' segment, as the library test
+    near(base["per_gpu"]["phases"]["reserved_bytes"] - strand["per_gpu"]["phases"]["reserved_bytes"],
+         logits, 1.0, "the stranded logits segment")
+    bad(r"--set gradients_stay_reserved=maybe: assumption memory\.torchtitan\."
+        r"gradients_stay_reserved = 'maybe' must be true or false", *TITAN_8B_FIT, "--set",
+        "gradients_stay_reserved=maybe")
+    bad(r"assumption 'stranded_logits_segment' is ambiguous: give one of "
+        r"memory\.transformers\.stranded_logits_segment, memory\.torchtitan\.stranded_logits_segment",
+        *TITAN_8B_FIT, "--set", "stranded_logits_segment=false")
+
+
 @case("train.torchtitan_flags")
 def _():
     """--ac-mode maps torchtitan's modes onto --recompute; what does not apply is refused naming

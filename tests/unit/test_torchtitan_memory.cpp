@@ -170,16 +170,28 @@ TEST_CASE("torchtitan memory: the named mechanisms move the peak they name",
   const titan_run r =
       titan(catalog::llama31_8b, 8, 1, 1, 2, 8192, recompute_mode::selective, true, false);
   const memory_assumptions a{};
+  // the assumptions with one switch of memory_assumptions::torchtitan turned off
+  const auto off = [&a](bool torchtitan_memory_profile::*field) {
+    memory_assumptions o = a;
+    o.torchtitan.*field = false;
+    return o;
+  };
   const memory_breakdown base = torchtitan_training_memory(r.model, r.layout, r.config, a);
   const double params = 8030261248.0;  // Llama 3.1 8B
   // gradients_stay_reserved: the 4 B/param fp32 gradient shards
   const memory_breakdown no_grads =
-      torchtitan_training_memory(r.model, r.layout, r.config, a, {.gradients_stay_reserved = false});
+      torchtitan_training_memory(r.model, r.layout, r.config,
+                                 off(&torchtitan_memory_profile::gradients_stay_reserved));
   CHECK(gib(base.phases.reserved - no_grads.phases.reserved) ==
         Approx(4.0 * params / 8 / GiB).epsilon(0.001));
+  // the switches live in memory_assumptions::torchtitan: the dispatching call honours them
+  CHECK(framework_training_memory(r.model, r.layout, r.config,
+                                  off(&torchtitan_memory_profile::gradients_stay_reserved))
+            .phases.reserved.value == no_grads.phases.reserved.value);
   // stranded_logits_segment: the bf16 logits, 16384 x 128256 x 2 bytes
   const memory_breakdown no_strand =
-      torchtitan_training_memory(r.model, r.layout, r.config, a, {.stranded_logits_segment = false});
+      torchtitan_training_memory(r.model, r.layout, r.config,
+                                 off(&torchtitan_memory_profile::stranded_logits_segment));
   CHECK(gib(base.phases.reserved - no_strand.phases.reserved) ==
         Approx(16384.0 * 128256 * 2 / GiB).epsilon(1e-9));
   CHECK(gib(base.phases.allocator_reserve) == Approx(16384.0 * 128256 * 2 / GiB).epsilon(1e-9));
@@ -189,7 +201,8 @@ TEST_CASE("torchtitan memory: the named mechanisms move the peak they name",
   titan_run t = titan(catalog::llama31_70b, 32, 8, 1, 16, 8192, recompute_mode::full, true, false);
   const memory_breakdown lp = torchtitan_training_memory(t.model, t.layout, t.config, a);
   const memory_breakdown aten =
-      torchtitan_training_memory(t.model, t.layout, t.config, a, {.loss_parallel_backward = false});
+      torchtitan_training_memory(t.model, t.layout, t.config,
+                                 off(&torchtitan_memory_profile::loss_parallel_backward));
   CHECK(gib(lp.phases.reserved - aten.phases.reserved) ==
         Approx(131072.0 * 128256 / 8 * 4 / GiB).epsilon(1e-9));
   // op SAC between none and full

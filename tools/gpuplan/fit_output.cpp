@@ -1,6 +1,8 @@
 // tools/gpuplan/fit_output.cpp: the fit report as text and as JSON.
 #include "fit_output.hpp"
 
+#include "options.hpp"
+
 #include <gpuplan/io/fit_json.hpp>
 #include <gpuplan/models/estimates.hpp>
 #include <gpuplan/specs/format.hpp>
@@ -144,6 +146,18 @@ void add_require_fit_flag(CLI::App* app, bool& require_fit) {
                 "`gpuplan fit`)");
 }
 
+namespace {
+
+/// The assumptions fit used (the memory model's: --set memory.NAME=VALUE), to echo those that
+/// differ from the defaults.
+assumption_set fit_assumptions(const fit_description& d) {
+  assumption_set a;
+  a.memory = d.memory;
+  return a;
+}
+
+}  // namespace
+
 nlohmann::json fit_json(const fit_description& d, const fit_report& r) {
   nlohmann::json j;
   j["mode"] = d.infer ? "infer" : "train";
@@ -164,6 +178,7 @@ nlohmann::json fit_json(const fit_description& d, const fit_report& r) {
   nlohmann::json stages = nlohmann::json::array();
   for (const memory_breakdown& m : d.stages) stages.push_back(io::to_json(m, r.capacity));
   j["stages"] = stages;
+  j["assumptions"] = assumptions_json(fit_assumptions(d));
   add_warnings(j, memory_estimates(d.gpu.spec));
   return j;
 }
@@ -310,7 +325,9 @@ std::string fit_advice(const fit_report& r) {
 }  // namespace
 
 std::string fit_text(const fit_description& d, const fit_report& r) {
-  return fit_headline(d, r) + fit_memory_table(d, r) + fit_details(d, r) + fit_advice(r);
+  const std::string a = assumptions_text(fit_assumptions(d));
+  return fit_headline(d, r) + fit_memory_table(d, r) + fit_details(d, r) +
+         (a.empty() ? "" : "\n  " + a + "\n") + fit_advice(r);
 }
 
 }  // namespace gpuplan::cli

@@ -565,6 +565,10 @@ constexpr void visit_fields(memory_assumptions& s, V&& v) {
   v("transformers", s.transformers,
     "What the Hugging Face transformers + PyTorch stack does (training_config::framework = "
           "transformers): models/framework_profile.hpp.");
+  v("torchtitan", s.torchtitan,
+    "What torchtitan (FSDP2) does (training_config::framework = torchtitan, dense attention "
+          "models without pipeline parallelism): models/framework_profile.hpp, used by "
+          "models/torchtitan_memory.hpp.");
 }
 
 template <class V>
@@ -607,6 +611,34 @@ constexpr void visit_fields(transformers_profile& s, V&& v) {
           "default False keeps both; True \"can reduce peak memory usage, where the saved memory "
           "size will be equal to the total gradients size\"). Applies with dp > 1 and no ZeRO/FSDP "
           "sharding.");
+}
+
+template <class V>
+constexpr void visit_fields(torchtitan_memory_profile& s, V&& v) {
+  v("gradients_stay_reserved", s.gradients_stay_reserved,
+    "FSDP2 allocates each block's reduce-scatter output (the sharded fp32 gradients, of "
+          "which param.grad are views) on its reduce-scatter stream "
+          "(torch/distributed/_composable/fsdp/ _fsdp_collectives.py foreach_reduce: `with "
+          "device_handle.stream(reduce_scatter_stream): reduce_output = "
+          "reduce_scatter_input.new_empty(...)`), and the caching allocator reuses a freed block "
+          "only on the stream that allocated it (c10/cuda/CUDACachingAllocator.cpp: free blocks "
+          "are looked up by (stream, size)). zero_grad(set_to_none) frees the gradients before the "
+          "forward pass, but their segments stay reserved for the next backward: the reserved peak "
+          "holds them. false: the gradients are not counted at the forward/loss peak.");
+  v("stranded_logits_segment", s.stranded_logits_segment,
+    "The caching allocator never merges separate segments: the bf16 logits' segment, freed "
+          "by `del pred` before loss.backward() (torchtitan train.py), is too small for the fp32 "
+          "gradients of the cross entropy's backward and stays reserved beside them (the same "
+          "mechanism as transformers_profile::stranded_logits_segment).");
+  v("loss_parallel_backward", s.loss_parallel_backward,
+    "Under TP the output layer keeps the logits sharded over the vocabulary and the cross "
+          "entropy runs as DTensor's loss parallel (torchtitan 9dec370: loss_parallel_enabled "
+          "unless --training.disable_loss_parallel; torch/distributed/tensor/parallel/loss.py). "
+          "Its fused backward, _nll_loss_and_log_softmax_backward, returns (grad_input + "
+          "torch.exp(x)) * grad_output with grad_input = zeros_like(x): beside the saved "
+          "log_softmax output x it holds three fp32 logit-sized tensors at once (grad_input, "
+          "exp(x), their sum, then the product), one more than ATen's nll_loss_backward + "
+          "_log_softmax_backward_data. false: ATen's two.");
 }
 
 template <class V>

@@ -79,6 +79,11 @@ struct memory_assumptions {
   /// transformers): models/framework_profile.hpp.
   transformers_profile transformers{};
 
+  /// What torchtitan (FSDP2) does (training_config::framework = torchtitan, dense attention
+  /// models without pipeline parallelism): models/framework_profile.hpp, used by
+  /// models/torchtitan_memory.hpp.
+  torchtitan_memory_profile torchtitan{};
+
   /// Throws gpuplan::invalid_input naming the field (a compile error in a constant expression).
   constexpr void validate() const {
     detail::check_input(detail::finite_nonnegative(cuda_context.value),

@@ -1,8 +1,12 @@
 // gpuplan/models/framework_profile.hpp: the named, overridable parameters of the Hugging Face
-// transformers + PyTorch profile (framework_kind::transformers): what the stack does that decides
-// its memory, each with its default and where that default comes from. The mechanism that uses
-// them is models/framework_memory.hpp; docs/models/framework-memory.md explains each term.
-// Override any of them: memory_assumptions{.transformers = {.chunk_tokens = 1024}}.
+// transformers + PyTorch profile (framework_kind::transformers) and of the torchtitan profile
+// (framework_kind::torchtitan): what each stack does that decides its memory, each with its
+// default and where that default comes from. The mechanisms that use them are
+// models/framework_memory.hpp and models/torchtitan_memory.hpp; docs/models/framework-memory.md
+// explains each term. Override any of them:
+// memory_assumptions{.transformers = {.chunk_tokens = 1024}},
+// memory_assumptions{.torchtitan = {.gradients_stay_reserved = false}}, or by name from the CLI
+// (`--set memory.torchtitan.gradients_stay_reserved=false`).
 #pragma once
 
 #include <gpuplan/specs/layout.hpp>
@@ -61,6 +65,33 @@ struct transformers_profile {
                         "memory_assumptions.transformers.chunk_tokens must not be negative",
                         chunk_tokens);
   }
+};
+
+/// The named mechanisms of the torchtitan profile (training_config::framework = torchtitan,
+/// models/torchtitan_memory.hpp), each with its default and source.
+struct torchtitan_memory_profile {
+  /// FSDP2 allocates each block's reduce-scatter output (the sharded fp32 gradients, of which
+  /// param.grad are views) on its reduce-scatter stream (torch/distributed/_composable/fsdp/
+  /// _fsdp_collectives.py foreach_reduce: `with device_handle.stream(reduce_scatter_stream):
+  /// reduce_output = reduce_scatter_input.new_empty(...)`), and the caching allocator reuses a
+  /// freed block only on the stream that allocated it (c10/cuda/CUDACachingAllocator.cpp: free
+  /// blocks are looked up by (stream, size)). zero_grad(set_to_none) frees the gradients before
+  /// the forward pass, but their segments stay reserved for the next backward: the reserved peak
+  /// holds them. false: the gradients are not counted at the forward/loss peak.
+  bool gradients_stay_reserved = true;
+  /// The caching allocator never merges separate segments: the bf16 logits' segment, freed by
+  /// `del pred` before loss.backward() (torchtitan train.py), is too small for the fp32
+  /// gradients of the cross entropy's backward and stays reserved beside them (the same
+  /// mechanism as transformers_profile::stranded_logits_segment).
+  bool stranded_logits_segment = true;
+  /// Under TP the output layer keeps the logits sharded over the vocabulary and the cross entropy
+  /// runs as DTensor's loss parallel (torchtitan 9dec370: loss_parallel_enabled unless
+  /// --training.disable_loss_parallel; torch/distributed/tensor/parallel/loss.py). Its fused
+  /// backward, _nll_loss_and_log_softmax_backward, returns (grad_input + torch.exp(x)) *
+  /// grad_output with grad_input = zeros_like(x): beside the saved log_softmax output x it holds
+  /// three fp32 logit-sized tensors at once (grad_input, exp(x), their sum, then the product),
+  /// one more than ATen's nll_loss_backward + _log_softmax_backward_data. false: ATen's two.
+  bool loss_parallel_backward = true;
 };
 
 }  // namespace gpuplan

@@ -18,32 +18,6 @@
 
 namespace gpuplan {
 
-/// The named mechanisms of the torchtitan profile, each with its default and source.
-struct torchtitan_memory_profile {
-  /// FSDP2 allocates each block's reduce-scatter output (the sharded fp32 gradients, of which
-  /// param.grad are views) on its reduce-scatter stream (torch/distributed/_composable/fsdp/
-  /// _fsdp_collectives.py foreach_reduce: `with device_handle.stream(reduce_scatter_stream):
-  /// reduce_output = reduce_scatter_input.new_empty(...)`), and the caching allocator reuses a
-  /// freed block only on the stream that allocated it (c10/cuda/CUDACachingAllocator.cpp: free
-  /// blocks are looked up by (stream, size)). zero_grad(set_to_none) frees the gradients before
-  /// the forward pass, but their segments stay reserved for the next backward: the reserved peak
-  /// holds them. false: the gradients are not counted at the forward/loss peak.
-  bool gradients_stay_reserved = true;
-  /// The caching allocator never merges separate segments: the bf16 logits' segment, freed by
-  /// `del pred` before loss.backward() (torchtitan train.py), is too small for the fp32
-  /// gradients of the cross entropy's backward and stays reserved beside them (the same
-  /// mechanism as transformers_profile::stranded_logits_segment).
-  bool stranded_logits_segment = true;
-  /// Under TP the output layer keeps the logits sharded over the vocabulary and the cross entropy
-  /// runs as DTensor's loss parallel (torchtitan 9dec370: loss_parallel_enabled unless
-  /// --training.disable_loss_parallel; torch/distributed/tensor/parallel/loss.py). Its fused
-  /// backward, _nll_loss_and_log_softmax_backward, returns (grad_input + torch.exp(x)) *
-  /// grad_output with grad_input = zeros_like(x): beside the saved log_softmax output x it holds
-  /// three fp32 logit-sized tensors at once (grad_input, exp(x), their sum, then the product),
-  /// one more than ATen's nll_loss_backward + _log_softmax_backward_data. false: ATen's two.
-  bool loss_parallel_backward = true;
-};
-
 namespace detail {
 
 /// Bytes per token one Llama block keeps under torchtitan's op-level selective checkpointing
@@ -106,8 +80,7 @@ constexpr bool titan_profile_applies(const transformer_spec& m, const parallel_l
 constexpr memory_breakdown torchtitan_training_memory(const transformer_spec& m,
                                                       const parallel_layout& l,
                                                       const training_config& c,
-                                                      const memory_assumptions& a = {},
-                                                      const torchtitan_memory_profile& pf = {}) {
+                                                      const memory_assumptions& a = {}) {
   l.validate(m);
   detail::check_trainable_memory(m, l, c);
   c.validate(l.dp);
@@ -117,6 +90,7 @@ constexpr memory_breakdown torchtitan_training_memory(const transformer_spec& m,
                       "pipeline parallelism, LoRA or offload (training_config.framework)");
   detail::check_input(c.seq % l.cp == 0, "layout.cp must divide training_config.seq", l.cp,
                       c.seq);
+  const torchtitan_memory_profile& pf = a.torchtitan;
   const detail::rank_params p = detail::stage_params(m, l, 0, c.lora_targets, 0);
   const double nd = l.shard_degree();
   const double tokens = 1.0 * c.micro_batch * c.seq / l.cp;
