@@ -18,6 +18,7 @@ class Report(Mapping[str, Any]):
 class FitReport(Report):
     """Does a model fit? `gpuplan fit`: per-GPU memory, the verdict and advice. (the fields of its --json report)"""
     advice: list[Any]
+    assumptions: Report
     config: Report
     fits: bool
     gpu: Report
