@@ -1,6 +1,9 @@
 // gpuplan/gpuplan.hpp: the umbrella header. Pulls in the core layers (units, specs, the hardware
-// and model catalogs, the MIG profiles, models, plan); never the edges (formatting, Boost bridge,
-// JSON, probe), which are included by name. Nor, by name too:
+// and model catalogs, models, plan); never the edges (formatting, Boost bridge, JSON, probe),
+// which are included by name. Nor, by name too:
+//  - MIG sharing, <gpuplan/plan/sharing.hpp> (mig_inference_fit, mig_inference_options) with its
+//    profiles <gpuplan/catalog/mig.hpp>: 46M of the umbrella's instructions (docs/performance.md,
+//    "Plan headers without the whole catalog"), for the one question of slicing a GPU;
 //  - the heavy plan compositions, <gpuplan/plan/search.hpp> (search_training,
 //    search_serving), <gpuplan/plan/capacity.hpp> (plan_capacity and its alternatives) and
 //    <gpuplan/plan/training_capacity.hpp> (plan_training_gpus, plan_training_capacity): each
@@ -18,7 +21,6 @@
 #include <gpuplan/units.hpp>
 
 #include <gpuplan/catalog.hpp>
-#include <gpuplan/catalog/mig.hpp>
 
 #include <gpuplan/specs/generic.hpp>
 #include <gpuplan/specs/gpu.hpp>
@@ -66,6 +68,5 @@
 #include <gpuplan/plan/serving_cost.hpp>
 #include <gpuplan/plan/training_cost.hpp>
 #include <gpuplan/plan/fit.hpp>
-#include <gpuplan/plan/sharing.hpp>
 // Not here, by name (see above): plan/search.hpp, plan/capacity.hpp, catalog/prices.hpp,
 // catalog/sites.hpp, and the run-time reports.

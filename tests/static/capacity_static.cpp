@@ -3,6 +3,7 @@
 #include <gpuplan/gpuplan.hpp>
 #include <gpuplan/plan/capacity.hpp>  // not in the umbrella (heavy)
 #include <gpuplan/plan/training_capacity.hpp>  // not in the umbrella (heavy)
+#include <gpuplan/plan/sharing.hpp>  // not in the umbrella (MIG sharing)
 
 namespace {
 
