@@ -94,7 +94,8 @@ constexpr memory_breakdown torchtitan_training_memory(const transformer_spec& m,
   const detail::rank_params p = detail::stage_params(m, l, 0, c.lora_targets, 0);
   const double nd = l.shard_degree();
   const double tokens = 1.0 * c.micro_batch * c.seq / l.cp;
-  const double e = 2.0;  // bf16 compute (MixedPrecisionPolicy param_dtype = bfloat16)
+  // bf16 compute (MixedPrecisionPolicy param_dtype = bfloat16)
+  const double e = bytes_per_element(precision::bf16).in(units::B);
   const double h = m.hidden, t = l.tp;
   const double np = l.sequence_parallel && l.tp > 1 ? 1.0 / t : 1.0;
 
@@ -117,8 +118,7 @@ constexpr memory_breakdown torchtitan_training_memory(const transformer_spec& m,
     const double full = detail::layer_activation_bytes(m, 0, l, c, recompute_mode::full);
     const double none = detail::layer_activation_bytes(m, 0, l, c, recompute_mode::none);
     per_layer = c.recompute == recompute_mode::none ? none
-                : c.recompute_every > 1 ? (full + none * (c.recompute_every - 1.0)) /
-                                              c.recompute_every
+                : c.recompute_every > 1 ? detail::every_kth_checkpointed(full, none, c.recompute_every)
                                         : full;
   }
   const double acts = m.layers * per_layer;

@@ -319,6 +319,13 @@ constexpr state_bytes model_state_bytes(const rank_params& p, const parallel_lay
   return out;
 }
 
+/// Activations of a layer when one layer in `every` is fully checkpointed and the others keep
+/// every activation (torchtitan's selective_ac_option = k), on average: `full` and `none` are the
+/// layer's activations under full and no recomputation.
+constexpr double every_kth_checkpointed(double full, double none, int every) {
+  return (full + none * (every - 1.0)) / every;
+}
+
 }  // namespace detail
 
 /// Memory of pipeline stage k's GPUs (every GPU of a stage holds the same; 0-based k).
@@ -357,10 +364,10 @@ constexpr memory_breakdown training_memory_stage(const transformer_spec& m,
   if (c.recompute == recompute_mode::full && c.recompute_every > 1) {
     // one layer in recompute_every checkpointed (torchtitan's selective_ac_option = k), the
     // others keep every activation
-    const double every = c.recompute_every;
-    act = in_flight * (detail::stage_layer_activations(m, p, l, c, recompute_mode::full) / every +
-                       detail::stage_layer_activations(m, p, l, c, recompute_mode::none) *
-                           (every - 1.0) / every);
+    act = in_flight * detail::every_kth_checkpointed(
+                          detail::stage_layer_activations(m, p, l, c, recompute_mode::full),
+                          detail::stage_layer_activations(m, p, l, c, recompute_mode::none),
+                          c.recompute_every);
   }
   const double s = 1.0 * c.seq / l.cp, b = c.micro_batch, h = m.hidden, t = l.tp;
   const double np = l.sequence_parallel && l.tp > 1 ? 1.0 / t : 1.0;
