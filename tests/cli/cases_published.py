@@ -5,12 +5,12 @@
 # assumptions lists the names). Exec'd in cli_tests.py's namespace (case, check, ok_json, ...).
 
 
-def gpt(name, layers, hidden, heads, vocab=51200, positions=2048):
+def gpt(name, layers, hidden, heads, vocab=51200, positions=2048, tied=True):
     """A GPT decoder as Megatron-LM trains it (learned positions, LayerNorm, GeLU MLP of 4h, biases,
-    tied embeddings): the library's catalog::gpt_decoder, as gpuplan's model JSON."""
+    tied embeddings unless told): the library's catalog::gpt_decoder, as gpuplan's model JSON."""
     return {"name": name, "layers": layers, "hidden": hidden, "heads": heads, "kv_heads": heads,
             "head_dim": hidden // heads, "ffn": 4 * hidden, "ffn_type": "mlp", "vocab": vocab,
-            "tied_embeddings": True, "max_positions": positions, "positions": "learned",
+            "tied_embeddings": tied, "max_positions": positions, "positions": "learned",
             "norm": "layernorm", "qkv_bias": True, "out_bias": True, "mlp_bias": True,
             "native_dtype": "fp16"}
 
@@ -109,6 +109,52 @@ def _():
     check(sum(abs(e) for e in errors) / len(errors) < 0.16, "ZeRO-3 rows' mean error over 16%")
 
 
+def megatron_flops(batch, seq, layers, hidden, vocab):
+    """Megatron-LM's num_floating_point_operations (megatron/training/training.py, 2024-07) for a
+    GPT of MHA and a GeLU MLP of 4h: 12 B s L h^2 (2 + s / h + 4 + V / (2 L h))."""
+    return 12 * batch * seq * layers * hidden ** 2 * (2 + seq / hidden + 4 +
+                                                      vocab / (2 * layers * hidden))
+
+
+@case("published.megatron_h100_weak_scaling")
+def _():
+    """Megatron-LM README, "Performance Benchmarking" (NVIDIA/Megatron-LM images/model_table.png,
+    commits f2e5db402c and 937571cfd4, 2024-07-15): GPT models of 1.7B-462B on DGX H100, vocabulary
+    131,072, sequence 4,096, bf16, --overlap-grad-reduce --overlap-param-gather --tp-comm-overlap,
+    per-GPU teraFLOP/s of Megatron's formula (which gpuplan's model FLOPs equal exactly: checked).
+    From the table: heads, hidden, layers, TP, PP, DP 48, GPUs, batch. Assumed (not published):
+    untied embeddings (the parameter counts need them: 1.7B = 24 x 12 x 2048^2 + 2 x 131072 x
+    2048), learned positions and a GeLU MLP of 4h (Megatron's GPT defaults), micro-batch 1, the
+    distributed optimizer, sequence parallelism with TP, 1F1B without interleaving, gradients
+    reduced in fp32 (Megatron-LM's bf16 default: accumulate_allreduce_grads_in_fp32), the unfused
+    cross entropy (Megatron-LM's default). Rows of 16B and more: 25% each, mean within 10%. The
+    1.7B and 7.1B rows (data parallelism only / TP 2) are a known residual, held in [0, +40%]: too
+    fast, cause not located (docs/models/training-time.md)."""
+    rows = [("1.7B", 16, 2048, 24, 1, 1, 48, 192, 408.8), ("7.1B", 32, 4096, 30, 2, 1, 96, 192, 465.9),
+            ("16B", 48, 6144, 32, 4, 1, 192, 192, 489.1), ("32B", 56, 7168, 48, 8, 1, 384, 192, 459.6),
+            ("70B", 64, 8192, 84, 8, 2, 768, 384, 419.7), ("119B", 80, 10240, 92, 8, 4, 1536, 768, 420.5),
+            ("177B", 96, 12288, 96, 8, 6, 2304, 1152, 432.8),
+            ("314B", 128, 16384, 96, 8, 8, 3072, 1536, 474.4),
+            ("462B", 144, 18432, 112, 8, 16, 6144, 3072, 459.9)]
+    errors = []
+    for name, heads, hidden, layers, tp, pp, gpus, batch, tflops in rows:
+        model = gpt(f"gpt-{name}", layers, hidden, heads, vocab=131072, positions=4096, tied=False)
+        j = train_json(model, "--node", "dgx-h100", "--gpus", str(gpus), "--tp", str(tp), "--pp",
+                       str(pp), "--framework", "megatron", "--zero", "1", "--dtype", "bf16",
+                       "--grad-dtype", "fp32", "--micro-batch", "1", "--seq", "4096",
+                       "--global-batch", str(batch),
+                       *(("--sp", "--tp-comm-overlap") if tp > 1 else ()))
+        flops = megatron_flops(batch, 4096, layers, hidden, 131072)
+        check(abs(j["flops_per_step"]["model"] / flops - 1) < 1e-9,
+              f"{name}: model FLOPs {j['flops_per_step']['model']:.6g}, Megatron's {flops:.6g}")
+        if layers * hidden < 32 * 6144:  # 1.7B and 7.1B: the residual
+            err = within(model_tflops(j), tflops, 0.40, f"Megatron README {name} (known residual)")
+            check(err > 0, f"{name}: the residual reads too fast; now {100 * err:+.1f}%")
+            continue
+        errors.append(within(model_tflops(j), tflops, 0.25, f"Megatron README {name}, {gpus} GPUs"))
+    check(sum(abs(e) for e in errors) / len(errors) < 0.10, "weak-scaling rows' mean error over 10%")
+
+
 @case("published.llama3_405b_table4")
 def _():
     """Llama 3 paper (arXiv:2407.21783) Table 4, BF16 on H100 (8 x 400 Gb/s RoCE per node), TP 8,
@@ -162,7 +208,9 @@ def _():
     within(achieved_tflops(j), 149.77, 0.15, "BLOOM 176B TFLOP/s per GPU")
 
 
-NEMO_FP8 = ("--node", "dgx-h100", "--dtype", "fp8", "--micro-batch", "1", "--seq", "8192")
+# NeMo's GPTConfig sets cross_entropy_loss_fusion = True (nemo/collections/llm/gpt/model/base.py)
+NEMO_FP8 = ("--node", "dgx-h100", "--dtype", "fp8", "--micro-batch", "1", "--seq", "8192",
+            "--cross-entropy-loss-fusion")
 
 
 @case("published.nemo_h100_fp8")
@@ -203,5 +251,6 @@ def _():
     # pipeline's critical path, which the bubble scales with)
     check(off["step_time_s"] - on["step_time_s"] >= (tp_off - tp_on) * (1 - 1e-9),
           f"step {off['step_time_s']} -> {on['step_time_s']}, TP {tp_off} -> {tp_on}")
-    check(on["assumptions"] == {"step.tp_overlap": "1"}, f"echoed: {on['assumptions']}")
+    check(on["assumptions"] == {"step.tp_overlap": "1", "step.cross_entropy_fusion": "true"},
+          f"echoed: {on['assumptions']}")
     check(same["step_time_s"] == on["step_time_s"], "--tp-comm-overlap and --set tp_overlap=1")

@@ -541,6 +541,8 @@ std::vector<published_row> nemo_h100_rows() {
   p70.config.micro_batch = 1;
   p70.config.seq = 8192;
   p70.config.global_batch = 128;
+  // NeMo's GPTConfig: cross_entropy_loss_fusion = True (nemo/collections/llm/gpt/model/base.py)
+  p70.assumptions.cross_entropy_fusion = true;
   training_plan p405 = p70;
   p405.model = catalog::llama31_405b;
   p405.layout = {.dp = 8, .tp = 8, .pp = 8, .cp = 2, .zero = 1, .sequence_parallel = true,

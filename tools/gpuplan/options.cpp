@@ -212,6 +212,11 @@ constexpr field step_assumption_table[] = {
      "Distributed-optimizer parameter all-gather overlapped with the next forward (Megatron-LM "
      "--overlap-param-gather; default on)",
      field_use::train},
+    {"cross_entropy_loss_fusion", "--cross-entropy-loss-fusion", ft::flag, "train",
+     "Megatron-LM's fused cross entropy (--cross-entropy-loss-fusion; NeMo's recipes set it): "
+     "32 instead of 52 bytes moved per bf16 logit: step.cross_entropy_fusion = true (default "
+     "off, as Megatron-LM)",
+     field_use::train},
     {"overlap_p2p_comm", "--overlap-p2p-comm", ft::flag, "train",
      "Pipeline sends and receives hidden behind compute (Megatron-LM --overlap-p2p-comm with the "
      "interleaved schedule): step.p2p_overlap = 1 (default off)",
@@ -230,6 +235,7 @@ constexpr step_flag step_flags[] = {
     {"async_tp", "step.async_tp", "true", "false"},
     {"overlap_grad_reduce", "step.overlap_grad_reduce", "true", "false"},
     {"overlap_param_gather", "step.overlap_param_gather", "true", "false"},
+    {"cross_entropy_loss_fusion", "step.cross_entropy_fusion", "true", "false"},
     {"overlap_p2p_comm", "step.p2p_overlap", "1", "0"},
 };
 

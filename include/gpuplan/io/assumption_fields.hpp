@@ -146,6 +146,11 @@ constexpr void visit_fields(step_assumptions& s, V&& v) {
           "instead of bf16's 2, and FSDP2's copy-out moves those bytes. The root's embedding and "
           "output layer stay bf16 (the output is not converted). Needs dtype fp8 under torchtitan "
           "(refused else).");
+  v("cross_entropy_fusion", s.cross_entropy_fusion,
+    "Megatron's fused cross entropy (--cross-entropy-loss-fusion; megatron_loss_bytes_fused "
+          "instead of megatron_loss_bytes_unfused). Off: Megatron-LM's default (a store_true flag "
+          "in megatron/training/arguments.py); NeMo's GPTConfig sets cross_entropy_loss_fusion = "
+          "True.");
   v("overlap_grad_reduce", s.overlap_grad_reduce,
     "Gradient reduction overlapped with the backward pass (--overlap-grad-reduce, on in "
           "Megatron-LM's recommended configurations and in PyTorch DDP / FSDP by default).");

@@ -216,6 +216,10 @@ struct step_assumptions {
   /// bf16's 2, and FSDP2's copy-out moves those bytes. The root's embedding and output layer
   /// stay bf16 (the output is not converted). Needs dtype fp8 under torchtitan (refused else).
   bool fsdp_float8_all_gather = false;
+  /// Megatron's fused cross entropy (--cross-entropy-loss-fusion; megatron_loss_bytes_fused
+  /// instead of megatron_loss_bytes_unfused). Off: Megatron-LM's default (a store_true flag in
+  /// megatron/training/arguments.py); NeMo's GPTConfig sets cross_entropy_loss_fusion = True.
+  bool cross_entropy_fusion = false;
   /// Gradient reduction overlapped with the backward pass (--overlap-grad-reduce, on in
   /// Megatron-LM's recommended configurations and in PyTorch DDP / FSDP by default).
   bool overlap_grad_reduce = true;
@@ -540,9 +544,20 @@ inline constexpr double fwd_bwd_gemm_passes = 3.0;
 /// (FlashAttention-2, Dao 2023, Sec. 4: "the backward pass has 2.5x the FLOPs of the forward
 /// pass"); 1 + 2.5 = 3.5. The flash fraction of step_assumptions was fitted with this count.
 inline constexpr double flash_fwd_bwd_work = 3.5;
-/// Passes over the fp32 logits of the loss: the LM head writes them, softmax reads and writes,
-/// its backward reads and writes (Megatron's fused vocab-parallel cross-entropy); 5.
-inline constexpr double loss_logit_passes = 5.0;
+/// Bytes Megatron-LM's vocab-parallel cross entropy moves per logit element, beyond the LM head
+/// GEMM that writes the logits in `act_e` bytes, counted from megatron/core/tensor_parallel/
+/// cross_entropy.py (_VocabParallelCrossEntropy, one kernel per line, 2024-07 and since).
+/// Forward: .float() (read act_e, write 4), max (read 4), the in-place subtraction of the max
+/// (read 4, write 4), exp (read 4, write 4), sum (read 4), the in-place division by the sum
+/// (read 4, write 4). Backward: grad_input.mul_(grad_output) (read 4, write 4) and autograd's
+/// cast of the fp32 gradient back to the logits' type (read 4, write act_e). 48 + 2 act_e.
+constexpr double megatron_loss_bytes_unfused(double act_e) { return 48.0 + 2.0 * act_e; }
+/// The same with --cross-entropy-loss-fusion (megatron/core/fusions/fused_cross_entropy.py: the
+/// four steps under jit_fuser, torch.compile since PyTorch 2.2): the cast fused with the max
+/// (read act_e, write 4); subtraction, exp and sum in one kernel (read 4, write 4); the division
+/// (read 4, write 4); the backward's multiply writing back the mutated fp32 softmax and the cast
+/// (read 4, write 4 + act_e). 28 + 2 act_e.
+constexpr double megatron_loss_bytes_fused(double act_e) { return 28.0 + 2.0 * act_e; }
 /// Passes of the embedding over its activations: read the rows, write the activations, and the
 /// backward's scatter of the gradient rows; 3.
 inline constexpr double embedding_passes = 3.0;
@@ -1814,7 +1829,9 @@ constexpr stage_ends head_and_embedding(const layer_inputs& in) {
       in.frozen ? frozen_linear(hg, T, m.vocab / tp, h) : linear(hg, T, m.vocab / tp, h);
   r.head_compute = head.fwd + head.bwd;
   const double logits = T * m.vocab / tp;
-  r.head_memory = loss_logit_passes * logits * fp32_bytes / g.hbm;
+  r.head_memory = (in.a->cross_entropy_fusion ? megatron_loss_bytes_fused(act_e)
+                                              : megatron_loss_bytes_unfused(act_e)) *
+                  logits / g.hbm;
   if (in.c->framework != framework_kind::megatron) {
     // logits.float(), log_softmax, nll_loss (torchtitan's cross_entropy_loss too:
     // F.cross_entropy(pred.float(), labels), torchtitan/components/loss.py, outside the
@@ -1829,6 +1846,12 @@ constexpr stage_ends head_and_embedding(const layer_inputs& in) {
   // first stage: the embedding lookup (read rows, write activations; backward scatters, unless
   // the embedding is frozen: LoRA)
   r.embed_memory = (in.frozen ? embedding_passes - 1.0 : embedding_passes) * T * h * act_e / g.hbm;
+  if (in.c->framework == framework_kind::megatron && !in.frozen)
+    // the word embedding's gradient is a dense vocab x h tensor (PyTorch's embedding backward
+    // zero-fills it, then scatters the rows), which Megatron's DDP hook adds into the fp32
+    // main_grad (param.main_grad.add_(param.grad), megatron/core/distributed/
+    // distributed_data_parallel.py): write act_e, then read act_e and 4, write 4, every micro-batch
+    r.embed_memory += (2.0 * act_e + 2.0 * fp32_bytes) * m.vocab / tp * h / g.hbm;
   if (l.tp > 1)  // vocab-parallel loss: all-reduces of T floats (max, sum, target logit)
     r.tp_head = vocab_parallel_loss_all_reduces *
                 coll(collective_kind::all_reduce, T * fp32_bytes, in.p->tp, in.a->collectives);
