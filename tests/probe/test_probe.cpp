@@ -227,13 +227,16 @@ TEST_CASE("fake H100 SXM maps to the catalog's H100-SXM5-80GB", "[probe][fake][s
   CHECK(s.source.sm_count == provenance::measured);
   CHECK(s.spec.sm_count == 132);
   CHECK(s.spec.boost_clock.in(units::MHz) == Approx(1980.0));
+  // the compute capability the device reports (9.0), as the catalog has it
+  CHECK(s.source.compute_capability == provenance::measured);
+  CHECK(s.spec.compute_capability == cuda_capability{9, 0});
   int fields = 0;
   int unavailable = 0;
   visit_fields(s.source, [&](std::string_view, provenance p) {
     ++fields;
     if (p == provenance::unavailable) ++unavailable;
   });
-  CHECK(fields == 13);
+  CHECK(fields == 14);
   CHECK(unavailable == 0);
 }
 

@@ -139,6 +139,7 @@ TEST_CASE("a GPU round-trips through JSON in base units", "[json]") {
   g.tdp = 300_W;
   g.gpu_link = link_spec::from_bidirectional(link_kind::nvlink, 4, 200_GBps, 2);
   g.pcie = {4, 16};
+  g.compute_capability = {8, 9};
   const nlohmann::json j = io::to_json(g);
   CHECK(j["memory_bytes"] == 24.0 * 1073741824.0);
   CHECK(j["link"]["unidirectional_bytes_per_s"] == 100e9);
@@ -150,6 +151,17 @@ TEST_CASE("a GPU round-trips through JSON in base units", "[json]") {
   CHECK(back.peak.bf16_tensor == g.peak.bf16_tensor);
   CHECK(back.gpu_link.unidirectional() == g.gpu_link.unidirectional());
   CHECK(back.pcie.lanes == 16);
+  CHECK(back.compute_capability == cuda_capability{8, 9});
+  // a file without the compute capability (written before it existed) reads as unknown
+  nlohmann::json old = j;
+  old.erase("compute_capability_major");
+  old.erase("compute_capability_minor");
+  CHECK(!io::gpu_from_json(old, {"g.json", ""}).compute_capability.known());
+  // and a minor above 9 is refused, naming the field
+  nlohmann::json odd = j;
+  odd["compute_capability_minor"] = 10;
+  CHECK_THROWS_WITH(io::gpu_from_json(odd, {"g.json", ""}).validate(),
+                    Catch::Matchers::Contains("gpu_spec.compute_capability"));
   CHECK_THROWS_WITH(io::gpu_from_json({{"name", "x"}, {"memory_bytes", -1}}, {"g.json", ""}),
                     "g.json: key 'memory_bytes' must be positive");
   CHECK_THROWS_WITH(io::gpu_from_json({{"name", "x"}}, {"g.json", ""}),

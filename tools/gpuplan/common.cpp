@@ -90,6 +90,7 @@ constexpr std::pair<std::string_view, std::string_view> gpu_file_keys[] = {
     {"gpu_spec.memory_bandwidth", "memory_bandwidth_bytes_per_s"},
     {"gpu_spec.memory_usable", "memory_usable_bytes"},
     {"gpu_spec.peak.sparsity_factor", "sparsity_factor"},
+    {"gpu_spec.compute_capability", "compute_capability_major/_minor"},
     {"gpu_spec.boost_clock", "boost_clock_hz"},
     {"gpu_spec.sm_count", "sm_count"},
     {"gpu_spec.memory", "memory_bytes"},

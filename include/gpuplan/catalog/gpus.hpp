@@ -28,6 +28,10 @@
 //  [A10-DS]    NVIDIA A10 Tensor Core GPU datasheet
 //  [T4-DS]     NVIDIA T4 Tensor Core GPU datasheet
 //  [V100-DS]   NVIDIA Tesla V100 GPU datasheet (SXM2 and PCIe columns)
+//  [CUDA-GPUS] NVIDIA's CUDA GPU compute capability list (developer.nvidia.com/cuda-gpus): 7.0
+//              V100, 7.5 T4, 8.0 A100 / A800, 8.6 A10 / RTX 3090, 8.9 Ada (L4, L40S, L20, RTX 6000
+//              Ada, RTX 4090), 9.0 Hopper (H100, H200, H800, H20), 10.0 B200 / GB200, 10.3 B300 /
+//              GB300 (sm_103), 12.0 RTX PRO 6000 Blackwell / RTX 5090
 //  [GA102-WP]  NVIDIA Ampere GA102 GPU Architecture whitepaper, Table 9 (GeForce RTX 3090)
 //  [AD102-WP]  NVIDIA Ada GPU Architecture whitepaper, Appendix A Table 2 (GeForce RTX 4090)
 //  [RTX6KADA-DS] NVIDIA RTX 6000 Ada Generation datasheet
@@ -146,6 +150,7 @@ inline constexpr gpu_spec a100_sxm_40gb{
     .pcie = {.generation = 4, .lanes = 16},  // [A100-DS] PCIe Gen4: 64 GB/s
     .sm_count = 108,                         // [GA100-WP] Table 1
     .boost_clock = 1410 * units::MHz,        // [GA100-WP] Table 1
+    .compute_capability = {8, 0},  // [CUDA-GPUS]
     // [MLE] MAMF table (specs/kernel_efficiency.hpp): A100 SXM measured
     .kernels =
         {
@@ -182,6 +187,7 @@ inline constexpr gpu_spec a100_sxm_80gb{
     .pcie = {.generation = 4, .lanes = 16},
     .sm_count = 108,
     .boost_clock = 1410 * units::MHz,
+    .compute_capability = {8, 0},  // [CUDA-GPUS]
     // [MLE] MAMF table (specs/kernel_efficiency.hpp): A100 SXM measured
     .kernels =
         {
@@ -218,6 +224,7 @@ inline constexpr gpu_spec a100_pcie_40gb{
     .pcie = {.generation = 4, .lanes = 16},  // [A100-DS] PCIe Gen4: 64 GB/s
     .sm_count = 108,
     .boost_clock = 1410 * units::MHz,  // [GA100-WP]
+    .compute_capability = {8, 0},  // [CUDA-GPUS]
     // [MLE] MAMF table: A100 PCIe measured
     .kernels =
         {
@@ -253,6 +260,7 @@ inline constexpr gpu_spec a100_pcie_80gb{
     .pcie = {.generation = 4, .lanes = 16},
     .sm_count = 108,
     .boost_clock = 1410 * units::MHz,
+    .compute_capability = {8, 0},  // [CUDA-GPUS]
     // [MLE] MAMF table: A100 PCIe measured
     .kernels =
         {
@@ -292,6 +300,7 @@ inline constexpr gpu_spec a800_sxm_80gb{
     .pcie = {.generation = 4, .lanes = 16},  // [A800-DS] PCIe Gen4: 64 GB/s
     .sm_count = 108,                         // the A100's GA100 configuration, as the rates are
     .boost_clock = 1410 * units::MHz,        // [GA100-WP]
+    .compute_capability = {8, 0},  // [CUDA-GPUS]
     .kernels =
         {
             .matmul_16bit = efficiency_figure::borrowed(mamf::a100_sxm_bf16, "bf16 MAMF of the A100 SXM"),
@@ -332,6 +341,7 @@ inline constexpr gpu_spec h100_pcie{
     .pcie = {.generation = 5, .lanes = 16},  // [H100-DS] PCIe Gen5: 128 GB/s
     .sm_count = 114,                         // [GH100-WP] Table 3, H100 PCIe
     .boost_clock = 1755 * units::MHz,        // [GH100-WP] Table 3
+    .compute_capability = {9, 0},  // [CUDA-GPUS]
     // no measurement of its own: the H100 SXM's figures (same GH100 die)
     .kernels =
         {
@@ -371,6 +381,7 @@ inline constexpr gpu_spec h100_nvl{
     .pcie = {.generation = 5, .lanes = 16},  // [H100-DS] PCIe Gen5: 128 GB/s
     .sm_count = 132,    // the H100 SXM5 configuration ([GH100-WP]) on a PCIe card
     .boost_clock = {},  // not on the datasheet
+    .compute_capability = {9, 0},  // [CUDA-GPUS]
     // no measurement of its own: the H100 SXM's figures, bf16 and fp8 (the same GH100 die, 132
     // SMs [GH100-WP], with HBM3 as on the SXM; the H200's fp8 figure, which an earlier rule on
     // memory size gave it, was measured on another memory system, HBM3e)
@@ -412,6 +423,7 @@ inline constexpr gpu_spec h200_sxm{
     .pcie = {.generation = 5, .lanes = 16},  // [H200-DS] PCIe Gen5: 128 GB/s
     .sm_count = 132,
     .boost_clock = 1980 * units::MHz,
+    .compute_capability = {9, 0},  // [CUDA-GPUS]
     // [MLE] MAMF table: H200 fp8 measured; bf16 borrowed from the H100 SXM (same die)
     .kernels =
         {
@@ -452,6 +464,7 @@ inline constexpr gpu_spec h200_nvl{
     .pcie = {.generation = 5, .lanes = 16},  // [H200-DS] PCIe Gen5: 128 GB/s
     .sm_count = 132,
     .boost_clock = {},
+    .compute_capability = {9, 0},  // [CUDA-GPUS]
     // no measurement of its own: the H100 SXM's bf16 and the H200 SXM's fp8 figures
     .kernels =
         {
@@ -493,6 +506,7 @@ inline constexpr gpu_spec h800_sxm{
     .pcie = {.generation = 5, .lanes = 16},  // [H800-DS] PCIe Gen5: 128 GB/s
     .sm_count = 132,  // the H100 SXM5's: same GH100 configuration (philisun.com; FP32 67 TFLOPS)
     .boost_clock = 1980 * units::MHz,  // the H100 SXM5's ([GH100-WP]), as the rates are
+    .compute_capability = {9, 0},  // [CUDA-GPUS]
     .kernels =
         {
             .matmul_16bit = efficiency_figure::borrowed(mamf::h100_sxm_bf16, "bf16 MAMF of the H100 SXM"),
@@ -535,6 +549,7 @@ inline constexpr gpu_spec h20{
     .pcie = {.generation = 5, .lanes = 16},  // [H20-SPEC] PCIe Gen5 x16
     .sm_count = 78,                          // [H20-SPEC] Geekbench 6 listing: 78 SMs
     .boost_clock = {},                       // not in the sources read
+    .compute_capability = {9, 0},  // [CUDA-GPUS]
     // no measurement of its own: the H100 SXM's fractions (the same Hopper SMs, fewer of them)
     .kernels =
         {
@@ -576,6 +591,7 @@ inline constexpr gpu_spec b200{
     .pcie = {.generation = 6, .lanes = 16},  // [BW-TB] PCIe Gen6 host interface
     .sm_count = 148,                         // [DRV] multi_processor_count=148
     .boost_clock = {},
+    .compute_capability = {10, 0},  // [CUDA-GPUS]
     // [MLE] MAMF table: B200 measured (bf16, fp8)
     .kernels =
         {
@@ -624,6 +640,7 @@ inline constexpr gpu_spec b300{
     .pcie = {.generation = 6, .lanes = 16},  // [B300-GK] PCIe Gen6
     .sm_count = 148,                         // [PUBLOG] "B300 SXM6 AC (sm_103a, 148 SMs)"
     .boost_clock = 2032 * units::MHz,        // [PUBLOG] nvidia-smi max SM clock 2,032 MHz
+    .compute_capability = {10, 3},  // [CUDA-GPUS]
     // no measurement of its own: the B200's figures (Blackwell tensor cores of the same kind)
     .kernels =
         {
@@ -666,6 +683,7 @@ inline constexpr gpu_spec gb200{
     .pcie = {.generation = 6, .lanes = 16},  // [BW-TB] PCIe Gen6 (the CPU link is NVLink-C2C)
     .sm_count = 152,                         // [PUBLOG] "NVIDIA GB200, 152 SMs"
     .boost_clock = {},                       // not in the sources read
+    .compute_capability = {10, 0},  // [CUDA-GPUS]
     .kernels =
         {
             .matmul_16bit = efficiency_figure::borrowed(mamf::b200_bf16, "bf16 MAMF of the B200"),
@@ -705,6 +723,7 @@ inline constexpr gpu_spec gb300{
     .pcie = {.generation = 6, .lanes = 16},  // [B300-GK] PCIe Gen6
     .sm_count = 0,                           // not in the sources read
     .boost_clock = {},
+    .compute_capability = {10, 3},  // [CUDA-GPUS]
     .kernels =
         {
             .matmul_16bit = efficiency_figure::borrowed(mamf::b200_bf16, "bf16 MAMF of the B200"),
@@ -742,6 +761,7 @@ inline constexpr gpu_spec l4{
     .pcie = {.generation = 4, .lanes = 16},  // [L4-DS] PCIe Gen4 x16: 64 GB/s
     .sm_count = 58,                          // [AD102-WP]-family AD104 in the L4 configuration
     .boost_clock = 2040 * units::MHz,        // [L4-DS] max boost (product brief)
+    .compute_capability = {8, 9},  // [CUDA-GPUS]
 };
 
 inline constexpr gpu_spec l40s{
@@ -772,6 +792,7 @@ inline constexpr gpu_spec l40s{
     .pcie = {.generation = 4, .lanes = 16},  // [L40S-DS] PCIe Gen4 x16: 64 GB/s bidirectional
     .sm_count = 142,                         // [DRV] multi_processor_count=142
     .boost_clock = 2520 * units::MHz,        // [L40S-DS]
+    .compute_capability = {8, 9},  // [CUDA-GPUS]
 };
 
 /// L20: the L40S-class AD102 card for the Chinese market (2023); its tensor rates are unknown
@@ -806,6 +827,7 @@ inline constexpr gpu_spec l20{
     .pcie = {.generation = 4, .lanes = 16},  // [L20-SPEC] PCIe 4.0 x16
     .sm_count = 92,                          // [L20-SPEC]
     .boost_clock = 2520 * units::MHz,        // [L20-SPEC]
+    .compute_capability = {8, 9},  // [CUDA-GPUS]
 };
 
 inline constexpr gpu_spec rtx_6000_ada{
@@ -839,6 +861,7 @@ inline constexpr gpu_spec rtx_6000_ada{
     .pcie = {.generation = 4, .lanes = 16},  // [RTX6KADA-DS] PCIe 4.0 x16
     .sm_count = 142,                         // [RTX6KADA-DS] 18,176 CUDA cores / 128 per SM
     .boost_clock = 2505 * units::MHz,        // [RTX6KADA-DS]
+    .compute_capability = {8, 9},  // [CUDA-GPUS]
 };
 
 inline constexpr gpu_spec rtx_4090{
@@ -869,6 +892,7 @@ inline constexpr gpu_spec rtx_4090{
     .pcie = {.generation = 4, .lanes = 16},
     .sm_count = 128,                   // [AD102-WP]
     .boost_clock = 2520 * units::MHz,  // [AD102-WP]
+    .compute_capability = {8, 9},  // [CUDA-GPUS]
 };
 
 // ------------------------------------------------------------------------ Blackwell (PCIe) --
@@ -907,6 +931,7 @@ inline constexpr gpu_spec rtx_pro_6000_blackwell{
     .pcie = {.generation = 5, .lanes = 16},  // [RTXPRO-DB] PCIe 5.0 x16
     .sm_count = 188,                         // [PUBLOG] multi_processor_count 188
     .boost_clock = 2617 * units::MHz,        // [RTXPRO-DB]
+    .compute_capability = {12, 0},  // [CUDA-GPUS]
 };
 
 inline constexpr gpu_spec rtx_5090{
@@ -939,6 +964,7 @@ inline constexpr gpu_spec rtx_5090{
     .pcie = {.generation = 5, .lanes = 16},  // [RTX50] PCIe 5.0 x16
     .sm_count = 170,                         // [RTX50]
     .boost_clock = 2407 * units::MHz,        // [RTX50]
+    .compute_capability = {12, 0},  // [CUDA-GPUS]
 };
 
 // --------------------------------------------------------------------------- Ampere (PCIe) --
@@ -971,6 +997,7 @@ inline constexpr gpu_spec a10{
     .pcie = {.generation = 4, .lanes = 16},  // [A10-DS] PCIe Gen4: 64 GB/s
     .sm_count = 72,                          // [GA102-WP] GA102 in the A10 configuration
     .boost_clock = 1695 * units::MHz,        // [A10-DS] / NVIDIA A10 product brief
+    .compute_capability = {8, 6},  // [CUDA-GPUS]
     // no measurement of its own: the A100 PCIe's bf16 figure (an Ampere PCIe card)
     .kernels =
         {
@@ -1007,6 +1034,7 @@ inline constexpr gpu_spec rtx_3090{
     .pcie = {.generation = 4, .lanes = 16},
     .sm_count = 82,                    // [GA102-WP]
     .boost_clock = 1695 * units::MHz,  // [GA102-WP]
+    .compute_capability = {8, 6},  // [CUDA-GPUS]
     // no measurement of its own: the A100 PCIe's bf16 figure (an Ampere PCIe card)
     .kernels =
         {
@@ -1044,6 +1072,7 @@ inline constexpr gpu_spec t4{
     .pcie = {.generation = 3, .lanes = 16},  // [T4-DS] PCIe Gen3 x16
     .sm_count = 40,                          // [DRV] multi_processor_count=40
     .boost_clock = 1590 * units::MHz,        // [T4-DS] / Turing whitepaper Appendix
+    .compute_capability = {7, 5},  // [CUDA-GPUS]
 };
 
 /// One V100 in SXM2 or PCIe form with 16 or 32 GiB; the rates depend only on the form.
@@ -1079,6 +1108,7 @@ constexpr gpu_spec v100(bool sxm2, int gib, name_string name,
       .pcie = {.generation = 3, .lanes = 16},  // [V100-DS] PCIe Gen3: 32 GB/s
       .sm_count = 80,                          // Volta whitepaper, Tesla V100
       .boost_clock = (sxm2 ? 1530 : 1380) * units::MHz,  // Volta whitepaper, Table 1
+      .compute_capability = {7, 0},                      // [CUDA-GPUS]
   };
 }
 

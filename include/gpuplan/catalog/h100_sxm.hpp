@@ -52,6 +52,7 @@ inline constexpr gpu_spec h100_sxm{
     .pcie = {.generation = 5, .lanes = 16},  // [H100-DS] PCIe Gen5: 128 GB/s
     .sm_count = 132,                         // [GH100-WP] Table 3, H100 SXM5
     .boost_clock = 1980 * units::MHz,        // [GH100-WP] Table 3 (max boost, non-tensor)
+    .compute_capability = {9, 0},            // NVIDIA's CUDA GPU list (developer.nvidia.com/cuda-gpus)
     // [MLE] MAMF table: H100 SXM measured (bf16, fp8); HBM: this project's copies
     .kernels =
         {

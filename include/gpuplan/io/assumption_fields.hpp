@@ -67,6 +67,19 @@ constexpr void visit_fields(step_assumptions& s, V&& v) {
   v("kernel_overhead", s.kernel_overhead,
     "Fixed cost per GEMM kernel (launch, prologue, epilogue): kernel_launch_time, 4 us "
           "(models/kernels.hpp).");
+  v("triton_launch_time", s.triton_launch_time,
+    "Host (CPU) time to launch one Triton kernel from Python, as mamba_ssm's SSD and fla's "
+          "gated delta rule launch theirs (JITFunction.run and the autotuner: binding the "
+          "arguments, the cache key, the C launcher). The host enqueues while the GPU runs earlier "
+          "kernels, so a chunked scan's kernel sequence takes the longer of its GPU time and its "
+          "launches (detail::launch_bound), never their sum. Default: Triton 3.5.0's JIT path, "
+          "13.2 us wall time a launch of a kernel of 19 arguments (meta-pytorch/tritonbench pull "
+          "request #669, 2025-11-25, nop_triton_kernel at x_val 19; 5.7 us without arguments). "
+          "mamba_ssm's kernels take more (_state_passing_fwd_kernel about 20, "
+          "_chunk_scan_fwd_kernel over 50: pointers, sizes and every stride), so this is a low "
+          "figure. Triton 2.2, shipped with PyTorch 2.2 (the spring-2024 stack), took 40 us a "
+          "launch for a kernel of a few arguments and 62 us for one of many (triton-lang/triton "
+          "pull request #3503, 2024-03-29).");
   v("memory_bandwidth_fraction", s.memory_bandwidth_fraction,
     "Fraction of the HBM datasheet bandwidth a streaming kernel reaches. 0: the GPU's own "
           "figure (gpu_spec::kernels.hbm: the H100 SXM's copies, 0.90, "

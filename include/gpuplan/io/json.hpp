@@ -177,6 +177,8 @@ inline nlohmann::json to_json(const gpu_spec& g) {
           {"pcie", {{"generation", g.pcie.generation}, {"lanes", g.pcie.lanes}}},
           {"sm_count", g.sm_count},
           {"boost_clock_hz", number(g.boost_clock.in(units::Hz))},
+          {"compute_capability_major", g.compute_capability.major},
+          {"compute_capability_minor", g.compute_capability.minor},
           {"kernel_efficiency",
            {{"matmul_16bit", detail::figure_json(g.kernels.matmul_16bit)},
             {"matmul_8bit", detail::figure_json(g.kernels.matmul_8bit)},
@@ -449,6 +451,8 @@ inline gpu_spec gpu_from_json(const nlohmann::json& j, const json_source& src) {
   }
   g.sm_count = get_count_or(j, "sm_count", src, 0, true);
   g.boost_clock = detail::non_negative(j, "boost_clock_hz", src) * units::Hz;
+  g.compute_capability.major = get_count_or(j, "compute_capability_major", src, 0, true);
+  g.compute_capability.minor = get_count_or(j, "compute_capability_minor", src, 0, true);
   if (has(j, "kernel_efficiency")) {
     const auto& k = j.at("kernel_efficiency");
     const json_source ks{src.file, src.key_prefix + "kernel_efficiency."};

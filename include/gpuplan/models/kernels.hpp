@@ -141,6 +141,42 @@ constexpr duration memory_time(data_size bytes, const gpu_spec& g, double assume
   return bytes / achievable_bandwidth(g, assumed);
 }
 
+// ---- the CUDA cores' special functions, by compute capability -----------------------------------
+
+/// Native arithmetic results per clock per SM (multiprocessor) of one compute capability, from
+/// the CUDA C++ Programming Guide's "Arithmetic Instructions" throughput table: `fp32` 32-bit
+/// floating-point add, multiply and multiply-add; `special` 32-bit reciprocal, reciprocal square
+/// root, base-2 logarithm and exponential (exp2f), sine and cosine, the multi-function unit
+/// (MUFU) that also converts between 32-bit floats and the 16-bit types ("all other type
+/// conversions", the same 16 on every row here).
+struct sm_arithmetic_rate {
+  int major = 0, minor = 0;
+  double fp32 = 0.0, special = 0.0;
+};
+/// The guide's columns 7.x, 8.0, 8.6, 8.9 and 9.0 (Volta and Turing 64 FP32 lanes an SM, GA100
+/// 64, GA10x and Ada 128, Hopper 128; 16 special-function results on all of them). Hopper's row
+/// agrees with FlashAttention-3 (Shah et al., arXiv:2407.08608, Sec. 3.1): "the H100 SXM5 GPU
+/// has 989 TFLOPS of FP16 matmul but only 3.9 TFLOPS of special functions", 16 an SM per clock
+/// at 132 SMs and 1.83 GHz. Blackwell (10.x, 12.x) and AMD parts are not listed: no row read.
+inline constexpr sm_arithmetic_rate sm_arithmetic_rates[] = {
+    {7, 0, 64.0, 16.0},  {7, 5, 64.0, 16.0},  {8, 0, 64.0, 16.0},
+    {8, 6, 128.0, 16.0}, {8, 9, 128.0, 16.0}, {9, 0, 128.0, 16.0},
+};
+/// FP32 lane slots one special-function result takes on a GPU whose compute capability has no
+/// row above (or is unknown): compute capability 8.0's 64 / 16, the figure the step model took for
+/// every GPU before the table. ESTIMATE for Blackwell and AMD.
+inline constexpr double unlisted_special_function_slots = 64.0 / 16.0;
+
+/// FP32 lane slots (one FP32 add, multiply or FMA a lane a clock) an exp2 or a 32-to-16-bit
+/// conversion takes on GPU g: its compute capability's FP32 results per clock per SM over its
+/// special-function results (sm_arithmetic_rates), else unlisted_special_function_slots.
+constexpr double special_function_slots(const gpu_spec& g) {
+  for (const sm_arithmetic_rate& r : sm_arithmetic_rates)
+    if (r.major == g.compute_capability.major && r.minor == g.compute_capability.minor)
+      return r.fp32 / r.special;
+  return unlisted_special_function_slots;
+}
+
 /// max_fraction x x / (x + half): a fraction of peak that saturates with the size x of the work
 /// (attention's keys per query, or its sequence), half of it at x = half; 0 for no work.
 constexpr double saturating_fraction(double x, double max_fraction, double half) {

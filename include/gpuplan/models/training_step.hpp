@@ -155,6 +155,18 @@ struct step_assumptions {
   /// Fixed cost per GEMM kernel (launch, prologue, epilogue): kernel_launch_time, 4 us
   /// (models/kernels.hpp).
   duration kernel_overhead = kernel_launch_time;
+  /// Host (CPU) time to launch one Triton kernel from Python, as mamba_ssm's SSD and fla's gated
+  /// delta rule launch theirs (JITFunction.run and the autotuner: binding the arguments, the cache
+  /// key, the C launcher). The host enqueues while the GPU runs earlier kernels, so a chunked
+  /// scan's kernel sequence takes the longer of its GPU time and its launches
+  /// (detail::launch_bound), never their sum. Default: Triton 3.5.0's JIT path, 13.2 us wall time
+  /// a launch of a kernel of 19 arguments (meta-pytorch/tritonbench pull request #669,
+  /// 2025-11-25, nop_triton_kernel at x_val 19; 5.7 us without arguments). mamba_ssm's kernels
+  /// take more (_state_passing_fwd_kernel about 20, _chunk_scan_fwd_kernel over 50: pointers,
+  /// sizes and every stride), so this is a low figure. Triton 2.2, shipped with PyTorch 2.2 (the
+  /// spring-2024 stack), took 40 us a launch for a kernel of a few arguments and 62 us for one of
+  /// many (triton-lang/triton pull request #3503, 2024-03-29).
+  duration triton_launch_time = 13.2 * units::us;
   /// Fraction of the HBM datasheet bandwidth a streaming kernel reaches. 0: the GPU's own figure
   /// (gpu_spec::kernels.hbm: the H100 SXM's copies, 0.90, specs/kernel_efficiency.hpp), else the
   /// named default unmeasured_hbm_fraction (0.90, the same measurement) (hbm_fraction in
@@ -349,6 +361,9 @@ struct step_assumptions {
     detail::check_input(detail::finite_nonnegative(kernel_overhead.value) &&
                             detail::finite_nonnegative(eager_op_floor.value),
                         "step_assumptions.kernel_overhead and eager_op_floor must not be negative");
+    detail::check_input(detail::finite_nonnegative(triton_launch_time.value),
+                        "step_assumptions.triton_launch_time must not be negative",
+                        triton_launch_time.value);
     detail::check_input(detail::finite_nonnegative(compiled_layer_kernels),
                         "step_assumptions.compiled_layer_kernels must not be negative");
     detail::check_input(detail::finite_nonnegative(eager_backward_factor),
@@ -515,6 +530,7 @@ struct layer_inputs {
   gemm_ctx adapter{};   // LoRA adapters' GEMMs: 16-bit under fp8 GEMMs (plain linears, not fp8)
   double act_e = 2.0;   // bytes per activation element (16-bit under fp8 GEMMs)
   double slots = 0.0;   // FP32 lane slots a second on the CUDA cores (fp32_vector / 2)
+  double sfu = 0.0;     // FP32 lane slots a special function takes (special_function_slots)
   double tokens = 0.0;  // T = b s / cp
   // LoRA / QLoRA: the base is frozen (no weight-gradient GEMMs), adapters of this rank
   bool frozen = false;
@@ -828,28 +844,25 @@ struct mixer_times {
 /// this factor undercounts.
 inline constexpr double scan_backward_factor = 2.0;
 
-/// Special-function and conversion work on the CUDA cores, in FP32 lane slots (one FP32 add,
-/// multiply or FMA per lane per clock; the datasheet's FP32 figure counts an FMA as 2 FLOPs, so a
-/// GPU issues fp32_vector / 2 slots a second). An exp2 (MUFU.EX2) or an FP32-to-16-bit conversion
-/// takes special_function_slots: the CUDA C++ Programming Guide's arithmetic-instruction
-/// throughput table gives compute capability 8.0 16 such results per clock per SM against 64 FP32
-/// adds and multiplies: 4. ESTIMATE on 9.0 and Ada (128 FP32 lanes, still 16 special-function
-/// results): their exps cost twice this there.
-inline constexpr double special_function_slots = 4.0;
+// Special-function and conversion work on the CUDA cores, in FP32 lane slots (one FP32 add,
+// multiply or FMA per lane per clock; the datasheet's FP32 figure counts an FMA as 2 FLOPs, so a
+// GPU issues fp32_vector / 2 slots a second). An exp2 (MUFU.EX2) or an FP32-to-16-bit conversion
+// takes `sfu` slots: the GPU's special_function_slots (models/kernels.hpp, the CUDA C++
+// Programming Guide's throughput table by compute capability: 4 on 8.0, 8 on 8.6, 8.9 and 9.0).
 
 /// Mamba-1's selective scan (state-spaces/mamba csrc/selective_scan/selective_scan_fwd_kernel.cuh
 /// and selective_scan_common.h SSMScanOp<float>) per channel, state element and token, in FP32
-/// lane slots: delta x A (1), exp2f (special_function_slots), B x delta u (1), the scan operator's
-/// multiply and FMA (2), the read-out's FMA with C (1). The block scan's warp shuffles across
-/// threads are left out (a few per thread's items).
-inline constexpr double selective_scan_slots = 5.0 + special_function_slots;
+/// lane slots: delta x A (1), exp2f (sfu), B x delta u (1), the scan operator's multiply and FMA
+/// (2), the read-out's FMA with C (1). The block scan's warp shuffles across threads are left out
+/// (a few per thread's items).
+constexpr double selective_scan_slots(double sfu) { return 5.0 + sfu; }
 
 /// Mamba-2's SSD intra-chunk decay (state-spaces/mamba mamba_ssm/ops/triton/ssd_chunk_scan.py
 /// _chunk_scan_fwd_kernel): for every element of the masked C B^T tile, per head, the kernel
 /// computes on the CUDA cores cb x exp(min(dA_cs_m - dA_cs_k, 0)) x dt_k, masks it and converts it
 /// to 16 bits before tl.dot: subtract, minimum, the exp's scaling by log2 e, two multiplies and
-/// the select (6 slots), the exp2 and the conversion (special_function_slots each).
-inline constexpr double ssd_decay_slots = 6.0 + 2.0 * special_function_slots;
+/// the select (6 slots), the exp2 and the conversion (sfu each).
+constexpr double ssd_decay_slots(double sfu) { return 6.0 + 2.0 * sfu; }
 
 /// Gradient kernels of Mamba-2's SSD backward (mamba_ssm/ops/triton/ssd_combined.py
 /// _mamba_chunk_scan_combined_bwd, without z): chunk_scan_bwd_dstates, state_passing_bwd,
@@ -860,9 +873,11 @@ inline constexpr double ssd_backward_kernels = 10.0;
 
 /// One kernel of a chunked scan (Mamba-2's SSD, fla's gated delta rule), per token on one rank:
 /// its tensor-core FLOPs, its CUDA-core work (FP32 lane slots) and the bytes it reads and writes
-/// in HBM.
+/// in HBM; `triton`: a Triton kernel, launched from Python at step_assumptions::
+/// triton_launch_time (false: a PyTorch op, whose dispatcher's host cost is not counted).
 struct scan_kernel_work {
   double tensor = 0.0, slots = 0.0, bytes = 0.0;
+  bool triton = true;
 };
 
 /// The five forward kernels of Mamba-2's SSD as mamba_ssm runs them
@@ -876,11 +891,12 @@ struct scan_kernel_work {
 ///   bmm_chunk: C B^T per group over the whole chunk (not masked: 2 g Q N), written in fp32;
 ///   chunk_scan: C times the passed states (2 h N P) and the masked, decayed C B^T times x
 ///     (2 h Qc P, Qc = (Q + 1) / 2 keys per token), the decay on the CUDA cores (ssd_decay_slots
-///     per element); reads C B^T, x, C, the states, dt and dA_cumsum, writes y.
+///     per element, sfu slots a special function); reads C B^T, x, C, the states, dt and
+///     dA_cumsum, writes y.
 /// B, C and C B^T are shared by a group's heads: the heads' re-reads are taken from L2 (a group's
 /// C B^T for a micro-batch is b s Q x 4 bytes, 2 MiB at 4K tokens), HBM reads each once.
 constexpr std::array<scan_kernel_work, 5> ssd_forward_kernels(const linear_mixer_spec& x, double tp,
-                                                              double e) {
+                                                              double e, double sfu) {
   const double h = x.heads / tp, g = x.groups / tp, p = x.head_dim, n = x.state_size;
   const double q = ssd_chunk_tokens, qc = (q + 1.0) / 2.0, f = fp32_bytes;
   const double states = h * p * n / q;  // chunk-state elements per token
@@ -889,7 +905,7 @@ constexpr std::array<scan_kernel_work, 5> ssd_forward_kernels(const linear_mixer
       {2.0 * h * p * n, 0.0, h * p * e + g * n * e + 2.0 * f * h + f * states},
       {0.0, 0.0, (f + e) * states},
       {2.0 * g * q * n, 0.0, 2.0 * g * n * e + f * g * q},
-      {2.0 * h * n * p + 2.0 * h * qc * p, h * qc * ssd_decay_slots,
+      {2.0 * h * n * p + 2.0 * h * qc * p, h * qc * ssd_decay_slots(sfu),
        f * g * q + 2.0 * h * p * e + g * n * e + e * states + 2.0 * f * h},
   }};
 }
@@ -900,16 +916,16 @@ constexpr std::array<scan_kernel_work, 5> ssd_forward_kernels(const linear_mixer
 /// (use_qk_l2norm_in_kernel=False). fla version: v0.3.2 (fla-org, 2025-09-10), the release of
 /// Qwen3-Next's launch, which transformers' Qwen3NextGatedDeltaNet calls; vLLM's copy
 /// (vllm/model_executor/layers/fla/ops/chunk.py) runs the same forward kernels. Chunks of
-/// gated_delta_chunk_tokens (64). CUDA-core work in FP32 lane slots (special_function_slots as
+/// gated_delta_chunk_tokens (64). CUDA-core work in FP32 lane slots (sfu a special function, as
 /// for the SSD; fla's exp is tl.exp, an exp2 after a multiply by log2 e):
 ///   chunk_scaled_dot_kkt_fwd_kernel, per element of the k k^T tile: g_i - g_j, the log2 e
 ///   scaling, the multiplies by the decay and by beta, the mask's select (5) and the exp2 (A is
 ///   stored in fp32, no conversion).
-inline constexpr double gated_delta_kkt_slots = 5.0 + special_function_slots;
+constexpr double gated_delta_kkt_slots(double sfu) { return 5.0 + sfu; }
 ///   chunk_fwd_kernel_o (fla/ops/common/chunk_o.py), per element of the q k^T tile: g_i - g_j,
 ///   the log2 e scaling, the multiply, the select (4), the exp2 and the conversion to 16 bits
-///   before tl.dot (special_function_slots each): ssd_decay_slots without its minimum and dt.
-inline constexpr double gated_delta_decay_slots = 4.0 + 2.0 * special_function_slots;
+///   before tl.dot (sfu each): ssd_decay_slots without its minimum and dt.
+constexpr double gated_delta_decay_slots(double sfu) { return 4.0 + 2.0 * sfu; }
 ///   merge_16x16_to_64x64_inverse_kernel (fla/ops/utils/solve_tril.py), per chunk and head: the
 ///   four diagonal 16 x 16 blocks inverted by forward substitution, 14 rows each, every row a
 ///   16 x 16 multiply, its reduction's add and the select (3 slots an element), then 16 tl.dot
@@ -934,24 +950,25 @@ inline constexpr double gated_delta_tril_slots =
 ///   chunk_fwd_o: q h (2 K V), q k^T over the chunk tile (2 BT K) decayed (gated_delta_decay_slots
 ///     a tile element), times v_new (2 BT V); reads q, k, v_new, the states, g, writes o.
 constexpr std::array<scan_kernel_work, 11> gated_delta_forward_kernels(const linear_mixer_spec& x,
-                                                                       double tp, double e) {
+                                                                       double tp, double e,
+                                                                       double sfu) {
   const double h = x.heads / tp, g = x.groups / tp, kd = x.state_size, v = x.head_dim;
   const double bt = gated_delta_chunk_tokens, f = fp32_bytes;
   const double states = kd * v / bt;  // chunk-state elements per token and head
   const scan_kernel_work l2norm{0.0, 0.0, g * (2.0 * e * kd + f)};
-  const scan_kernel_work repeat{0.0, 0.0, h > g ? e * kd * (g + h) : 0.0};
+  const scan_kernel_work repeat{0.0, 0.0, h > g ? e * kd * (g + h) : 0.0, false};
   return {{
       l2norm,
       l2norm,
       repeat,
       repeat,
       {0.0, 0.0, 2.0 * f * h},
-      {2.0 * h * bt * kd, h * bt * gated_delta_kkt_slots, h * (e * kd + f + e + f * bt)},
-      {0.0, 0.0, h * e * bt},
+      {2.0 * h * bt * kd, h * bt * gated_delta_kkt_slots(sfu), h * (e * kd + f + e + f * bt)},
+      {0.0, 0.0, h * e * bt, false},
       {0.0, h * gated_delta_tril_slots / bt, h * (f + e) * bt},
       {2.0 * h * bt * (kd + v), 0.0, h * (2.0 * e * (kd + v) + e + e * bt + f)},
       {4.0 * h * kd * v, 0.0, h * (2.0 * e * (kd + v) + f + e * states)},
-      {2.0 * h * (kd * v + bt * kd + bt * v), h * bt * gated_delta_decay_slots,
+      {2.0 * h * (kd * v + bt * kd + bt * v), h * bt * gated_delta_decay_slots(sfu),
        h * (2.0 * e * (kd + v) + f + e * states)},
   }};
 }
@@ -974,12 +991,12 @@ constexpr std::array<scan_kernel_work, 11> gated_delta_forward_kernels(const lin
 /// The three kernels with a chunk tile (dv_local, dqkwg, wy_bwd) decay and mask it on the CUDA
 /// cores, gated_delta_decay_slots a tile element.
 constexpr std::array<scan_kernel_work, 11> gated_delta_gradient_kernels(
-    const linear_mixer_spec& x, double tp, double e) {
+    const linear_mixer_spec& x, double tp, double e, double sfu) {
   const double h = x.heads / tp, g = x.groups / tp, kd = x.state_size, v = x.head_dim;
   const double bt = gated_delta_chunk_tokens, f = fp32_bytes;
   const double states = kd * v / bt;
-  const double tile = h * bt * gated_delta_decay_slots;
-  const scan_kernel_work repeat{0.0, 0.0, h > g ? e * kd * (g + h) : 0.0};
+  const double tile = h * bt * gated_delta_decay_slots(sfu);
+  const scan_kernel_work repeat{0.0, 0.0, h > g ? e * kd * (g + h) : 0.0, false};
   const scan_kernel_work l2norm{0.0, 0.0, g * (3.0 * e * kd + f)};
   return {{
       {2.0 * h * bt * (kd + v), tile, h * (e * (2.0 * kd + 2.0 * v) + f)},
@@ -988,8 +1005,8 @@ constexpr std::array<scan_kernel_work, 11> gated_delta_gradient_kernels(
        h * (e * (3.0 * v + 5.0 * kd) + 2.0 * f + 2.0 * e * states)},
       {2.0 * h * bt * (5.0 * kd + 2.0 * v + 2.0 * bt), tile,
        h * (e * (3.0 * kd + 3.0 * v + 2.0 + bt) + 2.0 * f)},
-      {0.0, 0.0, 3.0 * e * h * kd},
-      {0.0, 0.0, 3.0 * f * h},
+      {0.0, 0.0, 3.0 * e * h * kd, false},
+      {0.0, 0.0, 3.0 * f * h, false},
       {0.0, 0.0, 2.0 * f * h},
       repeat,
       repeat,
@@ -1013,9 +1030,10 @@ constexpr double mixer_kernel_seconds(const layer_inputs& in, double tokens, sca
 }
 
 /// Seconds of a chunked scan's kernels on one rank, each at mixer_kernel_seconds (one without
-/// work is not launched): all of them, those marked `marked`, and how many were launched.
+/// work is not launched): all of them, those marked `marked`, how many were launched, and how
+/// many of those (and of the marked ones) are Triton kernels.
 struct kernels_time {
-  double all = 0.0, marked = 0.0, launched = 0.0;
+  double all = 0.0, marked = 0.0, launched = 0.0, triton = 0.0, marked_triton = 0.0;
 };
 template <std::size_t N>
 constexpr kernels_time scan_kernels_time(const layer_inputs& in, const layer_dims& d,
@@ -1027,38 +1045,57 @@ constexpr kernels_time scan_kernels_time(const layer_inputs& in, const layer_dim
     const double t = mixer_kernel_seconds(in, d.T, k[i], in.slots);
     r.all += t;
     r.launched += 1.0;
-    if (marked[i]) r.marked += t;
+    r.triton += k[i].triton ? 1.0 : 0.0;
+    if (marked[i]) {
+      r.marked += t;
+      r.marked_triton += k[i].triton ? 1.0 : 0.0;
+    }
   }
   return r;
+}
+
+/// Seconds of a kernel sequence of `gpu` seconds on the GPU whose `triton` Triton kernels the
+/// host launches from Python (step_assumptions::triton_launch_time each): the host enqueues a
+/// kernel while the GPU runs the ones before it, so the sequence takes the longer of the two,
+/// not their sum. Launch-bound when the GPU's kernels are shorter than their launches (short
+/// sequences, few tokens a rank).
+constexpr double launch_bound(const layer_inputs& in, double gpu, double triton) {
+  const double host = triton * in.a->triton_launch_time.value;
+  return gpu > host ? gpu : host;
 }
 
 /// Mamba-2's SSD forward and forward + backward on one rank (seconds): its five forward kernels
 /// (ssd_forward_kernels, scan_kernels_time); the backward recomputes the first four, then runs
 /// ssd_backward_kernels gradient kernels whose work is scan_backward_factor x the forward
 /// kernels' (each product's two gradients; the inputs and dy read, the gradients written), each
-/// gradient kernel with its own overhead.
+/// gradient kernel with its own overhead. Forward and backward each at least their Triton
+/// kernels' launches from the host (launch_bound).
 constexpr std::array<double, 2> ssd_scan_seconds(const layer_inputs& in, const layer_dims& d) {
-  const kernels_time f = scan_kernels_time<5>(in, d, ssd_forward_kernels(in.m->linear, d.tp, d.e),
+  const kernels_time f = scan_kernels_time<5>(in, d, ssd_forward_kernels(in.m->linear, d.tp, d.e, in.sfu),
                                               {true, true, true, true, false});
   const double o = in.attn.overhead;
-  const double bwd =
-      f.marked + scan_backward_factor * (f.all - f.launched * o) + ssd_backward_kernels * o;
-  return {f.all, f.all + bwd};
+  const double fwd = launch_bound(in, f.all, f.triton);
+  const double bwd = launch_bound(
+      in, f.marked + scan_backward_factor * (f.all - f.launched * o) + ssd_backward_kernels * o,
+      f.marked_triton + ssd_backward_kernels);
+  return {fwd, fwd + bwd};
 }
 
 /// Gated DeltaNet's chunked gated delta rule forward and forward + backward on one rank
 /// (seconds): Megatron-Core's and fla's forward kernels (gated_delta_forward_kernels); the
 /// backward recomputes recompute_w_u_fwd and chunk_gated_delta_rule_fwd_h, then runs its
 /// gradient kernels (gated_delta_gradient_kernels), each timed as it is (scan_kernels_time).
+/// Forward and backward each at least their Triton kernels' launches (launch_bound).
 constexpr std::array<double, 2> gated_delta_scan_seconds(const layer_inputs& in,
                                                          const layer_dims& d) {
   const linear_mixer_spec& x = in.m->linear;
   const kernels_time f = scan_kernels_time<11>(
-      in, d, gated_delta_forward_kernels(x, d.tp, d.e),
+      in, d, gated_delta_forward_kernels(x, d.tp, d.e, in.sfu),
       {false, false, false, false, false, false, false, false, true, true, false});
   const kernels_time b =
-      scan_kernels_time<11>(in, d, gated_delta_gradient_kernels(x, d.tp, d.e), {});
-  return {f.all, f.all + f.marked + b.all};
+      scan_kernels_time<11>(in, d, gated_delta_gradient_kernels(x, d.tp, d.e, in.sfu), {});
+  const double fwd = launch_bound(in, f.all, f.triton);
+  return {fwd, fwd + launch_bound(in, f.marked + b.all, f.marked_triton + b.triton)};
 }
 
 /// The linear mixer's non-GEMM kernels of one layer on one GPU.
@@ -1066,12 +1103,13 @@ constexpr std::array<double, 2> gated_delta_scan_seconds(const layer_inputs& in,
 ///     channel, memory-bound: forward reads and writes conv_dim / tp channels per token,
 ///     backward reads x and dy and writes dx;
 ///   chunked scan:
-///     Mamba-2's SSD: its five Triton kernels as they run (ssd_scan_seconds);
+///     Mamba-2's SSD: its five Triton kernels as they run, or their launches from the host
+///       when longer (ssd_scan_seconds);
 ///     Mamba-1's selective scan (one fused CUDA kernel, no tensor cores): its recurrence on the
 ///       CUDA cores, selective_scan_slots per channel, state and token, or its bytes (reads x,
 ///       delta, z, B and C, writes y), whichever is slower, plus one kernel overhead; backward
 ///       scan_backward_factor x the forward;
-///     Gated DeltaNet: fla's chunked gated delta rule as its nine kernels run
+///     Gated DeltaNet: fla's chunked gated delta rule as its kernels run, or their launches
 ///       (gated_delta_scan_seconds);
 ///   gated norm (Mamba-2's RMSNormGated, Gated DeltaNet's gated RMSNorm): reads y and z, writes
 ///     the output; backward reads y, z and dy and writes dy and dz (Mamba-1 gates inside its scan).
@@ -1100,7 +1138,7 @@ constexpr mixer_times linear_mixer_kernels(const layer_inputs& in, const layer_d
     r.scan_fwd_bwd = scan[1];
     return r;
   }
-  const scan_kernel_work w{0.0, inner * x.state_size * selective_scan_slots,
+  const scan_kernel_work w{0.0, inner * x.state_size * selective_scan_slots(in.sfu),
                            e * (4.0 * inner + 2.0 * x.state_size)};
   r.scan_fwd = mixer_kernel_seconds(in, T, w, in.slots);
   r.scan_fwd_bwd = (1.0 + scan_backward_factor) * r.scan_fwd;
@@ -1756,6 +1794,7 @@ constexpr layer_inputs make_layer_inputs(const training_plan& p, const training_
     if (!a.fp8_attention) in.attn = in.adapter;
   }
   in.slots = gpu.peak.fp32_vector.value / 2.0;  // an FMA counts 2 FLOPs in the datasheet's
+  in.sfu = special_function_slots(gpu);
   in.tokens = 1.0 * c.micro_batch * c.seq / l.cp;
   in.qlora = c.qlora_rank > 0;
   in.frozen = c.lora_rank > 0 || in.qlora;

@@ -147,7 +147,7 @@ struct spec_options {
 /// The gpu_spec fields the probe fills: X(name), as gpu_spec names them.
 #define GPUPLAN_DETAIL_SPEC_FIELDS(X)                                                             \
   X(name) X(architecture) X(form) X(memory) X(memory_usable) X(memory_type) X(memory_bandwidth) \
-  X(peak) X(tdp) X(gpu_link) X(pcie) X(sm_count) X(boost_clock)
+  X(peak) X(tdp) X(gpu_link) X(pcie) X(sm_count) X(boost_clock) X(compute_capability)
 
 /// Where each gpu_spec field came from.
 struct spec_provenance {
@@ -425,6 +425,10 @@ inline void apply_measured(const device_info& d, gpu_spec_with_provenance& r) {
     s.boost_clock = d.sm_clock_max.value;
     p.boost_clock = provenance::measured;
   }
+  if (d.compute_capability_major.known() && d.compute_capability_minor.known()) {
+    s.compute_capability = {d.compute_capability_major.value, d.compute_capability_minor.value};
+    p.compute_capability = provenance::measured;
+  }
 }
 
 }  // namespace detail
@@ -444,7 +448,8 @@ inline gpu_spec_with_provenance to_gpu_spec(const device_info& d, const spec_opt
   if (const gpu_spec* e = r.catalog_entry) {
     s = *e;
     p.name = p.architecture = p.form = p.memory = p.memory_type = p.memory_bandwidth = p.peak =
-        p.tdp = p.gpu_link = p.pcie = p.sm_count = p.boost_clock = provenance::catalog;
+        p.tdp = p.gpu_link = p.pcie = p.sm_count = p.boost_clock = p.compute_capability =
+            provenance::catalog;
     p.memory_usable = e->memory_usable.value > 0 ? provenance::catalog : provenance::unavailable;
     r.notes.push_back("matched catalog entry " + std::string(e->name.view()) +
                       ": peak rates, TDP and links from the catalog");

@@ -170,6 +170,22 @@ struct peak_rates {
   }
 };
 
+/// An NVIDIA GPU's CUDA compute capability, major.minor (9.0 for Hopper); 0.0: unknown, or not an
+/// NVIDIA part. The per-SM instruction rates the CUDA C++ Programming Guide tabulates are by
+/// compute capability (models/kernels.hpp special_function_slots reads it).
+struct cuda_capability {
+  int major = 0;
+  int minor = 0;
+  [[nodiscard]] constexpr bool known() const { return major > 0; }
+  friend constexpr bool operator==(const cuda_capability&, const cuda_capability&) = default;
+  constexpr void validate() const {
+    detail::check_input(major >= 0 && minor >= 0 && minor <= 9,
+                        "gpu_spec.compute_capability must be major.minor, major not negative and "
+                        "minor 0-9 (0.0: unknown)",
+                        major, minor);
+  }
+};
+
 struct gpu_spec {
   name_string name;                          ///< canonical catalog name, "H100-SXM5-80GB"
   std::array<name_string, 6> aliases{};      ///< other accepted names ("h100", "h100-sxm")
@@ -186,6 +202,7 @@ struct gpu_spec {
   pcie_spec pcie{};
   int sm_count = 0;                          ///< SMs (NVIDIA) or CUs (AMD); zero if unknown
   frequency boost_clock{};                   ///< max SM clock; zero if unknown
+  cuda_capability compute_capability{};      ///< NVIDIA's compute capability; 0.0 if unknown
   /// Fractions of the peaks its kernels reach (largest GEMMs, streaming copies) and whose
   /// measurement each is (specs/kernel_efficiency.hpp); zero: unknown, the kernel model's
   /// named defaults (models/kernels.hpp).
@@ -233,6 +250,7 @@ struct gpu_spec {
     detail::check_input(sm_count >= 0, "gpu_spec.sm_count must not be negative", sm_count);
     detail::check_input(detail::finite_nonnegative(boost_clock.value),
                         "gpu_spec.boost_clock must be finite and not negative", boost_clock.value);
+    compute_capability.validate();
     kernels.validate();
   }
 };
