@@ -185,6 +185,38 @@ constexpr detail::layer_kind mixer_only{.attention = false, .linear = true, .ffn
 constexpr detail::layer_kind attention_only{.attention = true, .linear = false, .ffn = false};
 }  // namespace
 
+TEST_CASE("Serving a linear layer: a prefill runs the training step's forward kernels",
+          "[hybrid][serving]") {
+  // models/scan_kernels.hpp describes the chunked kernels once; serving times a prefill's
+  // forward kernels (conv1d, the scan's kernels, the gated norm) by its kernel rule, the training
+  // step by its own (max + 4 us a kernel, against serving's smooth maximum at least the floor).
+  // On one H100 at 8K tokens, where no kernel is launch-bound, the two agree within 15%; the
+  // prompt's final state write is serving's alone.
+  for (const transformer_spec* m : {&nemotron, &qwen3_next, &jamba}) {
+    const serving_plan p{.model = *m, .node = single_gpu_node(catalog::h100_sxm)};
+    const double state = detail::state_elements_per_rank(*m, 1) *
+                         bytes_per_element(p.config.state_dtype).in(units::B);
+    const detail::accumulator a = detail::prefill_mixer_time(p, 8192.0, 1.0, 0.0, 1.0);
+    const layer_probe pr(*m, recompute_mode::none, 1, catalog::dgx_h100, 8192);
+    const detail::mixer_times t = detail::linear_mixer_kernels(pr.in, pr.d);
+    const double training_fwd = t.scan_fwd + t.mem_fwd;
+    INFO(m->name.view() << ": serving " << a.total.in(units::s) << " s, training " << training_fwd);
+    // the final state adds one memory-bound kernel (its bytes; the floor when fewer)
+    CHECK(a.total.in(units::s) == Approx(training_fwd).epsilon(0.15));
+    const detail::accumulator with_state = detail::prefill_mixer_time(p, 8192.0, 1.0, state, 1.0);
+    CHECK(with_state.memory.in(units::s) ==
+          Approx(a.memory.in(units::s) +
+                 memory_time(state * units::B, catalog::h100_sxm, 0.0).in(units::s))
+              .epsilon(1e-9));
+    // a steady-state step that finishes a tenth of a prompt runs a whole prompt's kernels in a
+    // tenth of the steps: the same per-token work, each kernel's floor a tenth as often
+    step_work tenth{.prefill_tokens = 819.2, .prefill_keys = 410.0, .prefill_sequences = 0.1};
+    const detail::accumulator share = detail::serving_recurrence_time(p, tenth, 1.0);
+    const detail::accumulator whole = detail::prefill_mixer_time(p, 8192.0, 1.0, state, 1.0);
+    CHECK(share.total.in(units::s) == Approx(0.1 * whole.total.in(units::s)).epsilon(1e-9));
+  }
+}
+
 TEST_CASE("Hybrid step: a linear-mixer layer is its projections, conv1d, gated norm and scan",
           "[hybrid][step]") {
   for (const transformer_spec* m : {&nemotron, &qwen3_next, &jamba}) {

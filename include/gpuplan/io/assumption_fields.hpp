@@ -282,11 +282,11 @@ constexpr void visit_fields(serving_assumptions& s, V&& v) {
           "tests check, so the arithmetic rate does not set its time there.");
   v("state_update_vector_fraction", s.state_update_vector_fraction,
     "A hybrid's linear-mixer layers (transformer_spec::pattern): the fraction of the GPU's "
-          "fp32 CUDA-core peak that the recurrence's state update reaches (vLLM's "
-          "selective_state_update and fused_recurrent_gated_delta_rule: Triton kernels in fp32). "
-          "1: an upper bound, not a measurement (none was found): decode's update is bound by "
-          "reading and writing each sequence's state (2 MiB a layer for Nemotron-H-8B), at 1.5 "
-          "FLOP per state byte.");
+          "fp32 CUDA-core peak that the recurrence's state update reaches in decode (a prefill "
+          "runs the chunked kernels of models/scan_kernels.hpp) (vLLM's selective_state_update and "
+          "fused_recurrent_gated_delta_rule: Triton kernels in fp32). 1: an upper bound, not a "
+          "measurement (none was found): decode's update is bound by reading and writing each "
+          "sequence's state (2 MiB a layer for Nemotron-H-8B), at 1.5 FLOP per state byte.");
   v("elementwise_kernels_per_layer", s.elementwise_kernels_per_layer,
     "Element-wise kernels per transformer layer that read and write the hidden state: input "
           "norm, rotary embedding with the KV-cache write, residual add with the second norm, the "

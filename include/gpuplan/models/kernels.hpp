@@ -397,15 +397,23 @@ constexpr double gemm_fraction(precision p, const gpu_spec& gpu, const roofline_
   return matmul_fraction(gpu, p, gemm_fraction_assumed(p, a)) * a.gemm_sustained_fraction;
 }
 
-/// A kernel's time from its FLOPs at `rate` (already the achievable rate) and its bytes.
-constexpr kernel_time roofline(compute_amount flops, compute_rate rate, data_size bytes,
-                               const gpu_spec& gpu, const roofline_assumptions& a) {
+/// A kernel's time from its math's time and its bytes: their smooth maximum, at least the floor.
+/// roofline() below for one rate; directly for a kernel whose math runs on two units (a chunked
+/// scan's tensor-core products and its CUDA-core decays, the same warps issuing both).
+constexpr kernel_time roofline_time(duration compute, data_size bytes, const gpu_spec& gpu,
+                                    const roofline_assumptions& a) {
   kernel_time k{};
-  k.compute = rate.value > 0.0 ? flops / rate : duration{};
+  k.compute = compute;
   k.memory = memory_time(bytes, gpu, a.hbm_fraction);
   k.total = smooth_max(k.compute, k.memory, a.roofline_sharpness);
   if (k.total < a.kernel_floor) k.total = a.kernel_floor;
   return k;
+}
+
+/// A kernel's time from its FLOPs at `rate` (already the achievable rate) and its bytes.
+constexpr kernel_time roofline(compute_amount flops, compute_rate rate, data_size bytes,
+                               const gpu_spec& gpu, const roofline_assumptions& a) {
+  return roofline_time(rate.value > 0.0 ? flops / rate : duration{}, bytes, gpu, a);
 }
 
 /// A GEMM of m x k activations by k x n weights, `weight_bytes` per weight element and

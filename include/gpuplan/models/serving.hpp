@@ -28,6 +28,7 @@
 #include <gpuplan/models/inference_memory.hpp>
 #include <gpuplan/models/kernels.hpp>
 #include <gpuplan/models/queueing.hpp>
+#include <gpuplan/models/scan_kernels.hpp>
 #include <gpuplan/models/serving_plan.hpp>
 #include <gpuplan/specs/gpu.hpp>
 #include <gpuplan/specs/inplace_vector.hpp>
@@ -222,14 +223,51 @@ constexpr accumulator serving_attention_time(const serving_plan& p, const step_w
   return c;
 }
 
-/// One linear-mixer layer's recurrence on one GPU for the step: the convolution and the state
-/// update of every token, at the fp32 CUDA-core rate (serving_assumptions::
-/// state_update_vector_fraction), and its memory: each sequence's state read and written once
-/// per step (decode; a prompt's at the end of its chunk), and the mixer's input (x, B, C: the
-/// conv channels) and output (inner) per token. The chunked prefill kernels (Mamba-2's SSD,
-/// the chunked delta rule) run on tensor cores with more FLOPs; their time is counted at the
-/// recurrent form's FLOPs and the vector rate (under 5% of a prefill step's GEMM FLOPs for the
-/// hybrids the readers know).
+/// The forward kernels of a chunked prefill of `tokens` tokens (`prompts` prompts) on one rank,
+/// as the engines run them: vLLM's and SGLang's Mamba-2 prefill calls mamba_ssm's
+/// mamba_chunk_scan_combined (their copies of its Triton kernels), their gated delta rule fla's
+/// chunk_gated_delta_rule, their Mamba-1 selective_scan_fn. Timed kernel by kernel as the
+/// training step's forward (models/scan_kernels.hpp, one description of the kernels for both):
+/// the causal conv1d, the scan's kernels (tensor-core products at the 16-bit GEMM rate plus the
+/// CUDA-core decays at the fp32 lanes' rate, against their bytes), the gated norm, and each
+/// prompt's final state written into the cache (`state` bytes). `runs`: the share of the steps
+/// that run these kernels (below 1 where a steady-state step carries a fraction of a prompt).
+constexpr accumulator prefill_mixer_time(const serving_plan& p, double tokens, double prompts,
+                                         double state, double runs) {
+  const linear_mixer_spec& x = p.model.linear;
+  const gpu_spec& gpu = p.node.gpu;
+  const roofline_assumptions& ka = p.assumptions.kernels;
+  const double tp = p.layout.tp, e = p.assumptions.activation_bytes;
+  const double sfu = special_function_slots(gpu);
+  const double tensor =
+      gemm_fraction(precision::bf16, gpu, ka) * gpu.peak.tensor(precision::bf16).value;
+  detail::check_input(tensor > 0.0 || x.kind == linear_mixer_kind::mamba,
+                      "gpu.peak.tensor(bf16) is unknown: a chunked scan's prefill runs its "
+                      "products on the tensor cores");
+  const double slots = gpu.peak.fp32_vector.value / 2.0;  // an FMA counts 2 FLOPs
+  accumulator c{};
+  auto kernel = [&](const scan_kernel_work& k) {
+    if (!launched(k)) return;
+    const double math = (k.tensor > 0.0 ? k.tensor / tensor : 0.0) + k.slots / slots;
+    c.add(roofline_time(tokens * math * units::s, tokens * k.bytes * units::B, gpu, ka), runs);
+  };
+  kernel({0.0, 0.0, conv1d_forward_bytes(x, tp, e), false});
+  if (x.kind == linear_mixer_kind::mamba2)
+    for (const scan_kernel_work& k : ssd_forward_kernels(x, tp, e, sfu)) kernel(k);
+  else if (x.kind == linear_mixer_kind::mamba)
+    kernel(selective_scan_work(x, tp, e, sfu));
+  else
+    for (const scan_kernel_work& k : gated_delta_forward_kernels(x, tp, e, sfu)) kernel(k);
+  kernel({0.0, 0.0, gated_norm_forward_bytes(x, tp, e), false});
+  c.add(roofline(compute_amount{}, compute_rate{}, prompts * state * units::B, gpu, ka), runs);
+  return c;
+}
+
+/// One linear-mixer layer's scan on one GPU for the step. Prefill: its chunked kernels
+/// (prefill_mixer_time). Decode: the recurrent update of every token at the fp32 CUDA-core rate
+/// (serving_assumptions::state_update_vector_fraction), and its memory: each sequence's state
+/// read and written once per step, and the mixer's input (x, B, C: the conv channels) and output
+/// (inner) per token.
 constexpr accumulator serving_recurrence_time(const serving_plan& p, const step_work& w,
                                               double queries) {
   const transformer_spec& m = p.model;
@@ -245,10 +283,13 @@ constexpr accumulator serving_recurrence_time(const serving_plan& p, const step_
   const compute_rate r = p.assumptions.state_update_vector_fraction * gpu.peak.fp32_vector;
   accumulator c{};
   if (w.prefill_tokens > 0.0) {
+    // A steady-state step carries the prefills' mean share: where it finishes less than one
+    // prompt, the kernels of one prompt's prefill run in that share of the steps (each kernel's
+    // launch floor once a prompt, not once a step); else every step runs them over its prompts.
+    const double runs =
+        w.prefill_sequences > 0.0 && w.prefill_sequences < 1.0 ? w.prefill_sequences : 1.0;
     const double prompts = w.prefill_sequences > 1.0 ? w.prefill_sequences : 1.0;
-    c.add(roofline(per_token * w.prefill_tokens * units::FLOP, r,
-                   (w.prefill_tokens * io + 2.0 * prompts * state) * units::B, gpu,
-                   p.assumptions.kernels));
+    c = prefill_mixer_time(p, w.prefill_tokens / runs, prompts, state, runs);
   }
   if (w.decode_sequences > 0.0) {
     const double tokens = w.decode_sequences * queries;

@@ -63,7 +63,8 @@ struct serving_assumptions {
   /// the arithmetic rate does not set its time there.
   double per_query_head_vector_fraction = 1.0;
   /// A hybrid's linear-mixer layers (transformer_spec::pattern): the fraction of the GPU's fp32
-  /// CUDA-core peak that the recurrence's state update reaches (vLLM's selective_state_update
+  /// CUDA-core peak that the recurrence's state update reaches in decode (a prefill runs the
+  /// chunked kernels of models/scan_kernels.hpp) (vLLM's selective_state_update
   /// and fused_recurrent_gated_delta_rule: Triton kernels in fp32). 1: an upper bound, not a
   /// measurement (none was found): decode's update is bound by reading and writing each
   /// sequence's state (2 MiB a layer for Nemotron-H-8B), at 1.5 FLOP per state byte.
