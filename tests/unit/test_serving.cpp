@@ -1184,8 +1184,8 @@ TEST_CASE("EP 8 over an L40S server's two CPU sockets: the dispatch crosses the 
   serving_plan one = p;
   one.node.pcie_islands = 1;
   const double tokens = 8192;  // a prefill step: bandwidth-bound all-to-alls
-  const double two_sockets = detail::dispatch_combine_time(p, tokens).value;
-  const double one_socket = detail::dispatch_combine_time(one, tokens).value;
+  const double two_sockets = detail::dispatch_combine_time(p, tokens, true).value;
+  const double one_socket = detail::dispatch_combine_time(one, tokens, true).value;
   INFO("dispatch + combine of 8192 tokens: " << two_sockets * 1e3 << " ms on 2 sockets, "
                                               << one_socket * 1e3 << " ms on 1");
   CHECK(two_sockets / one_socket > 2.4);
@@ -1197,7 +1197,7 @@ TEST_CASE("EP 8 over an L40S server's two CPU sockets: the dispatch crosses the 
   // link enters only through the rings, as before.
   serving_plan reduce = p, reduce_one = one;
   reduce.assumptions.moe_all_to_all = reduce_one.assumptions.moe_all_to_all = false;
-  CHECK(detail::dispatch_combine_time(reduce, tokens).value == Approx(two_sockets));
+  CHECK(detail::dispatch_combine_time(reduce, tokens, true).value == Approx(two_sockets));
   CHECK((serve(p).ttft - serve(reduce).ttft).value >
         (serve(one).ttft - serve(reduce_one).ttft).value);
 }
