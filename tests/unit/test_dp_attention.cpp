@@ -325,7 +325,7 @@ TEST_CASE("DP attention: SGLang's GB200 NVL72 decode, a known gap",
   // is not), and a skew slows it.
   serving_plan p = deepseek(cat::gb200_nvl72, 48, 32);
   p.config.max_num_seqs = 4096;
-  const double per_gpu = 916;
+  const int per_gpu = 916;
   const double tok = per_gpu / decode_step(p, per_gpu * 48, 2000).in(units::s);
   WARN("SGLang GB200 NVL72 DP attention decode: " << tok << " tokens/s per GPU against 9,087 ("
                                                   << 100 * (tok / 9087 - 1) << "%)");

@@ -376,9 +376,9 @@ constexpr serving_layer_cost serving_layer_time(const serving_plan& p, step_work
     double local = touched / ep;
     if (ep > 1.0 && touched > 0.0 && local < 1.0) local = 1.0;
     if (touched > 0.0) {
-      const double busiest = ep_busiest_rank_factor(tokens, k, e, serving_ep(p),
-                                                    p.assumptions.ep_load_skew) *
-                             tokens * k / ep;
+      const double busiest =
+          ep_busiest_rank_factor(tokens, k, e, serving_ep(p), p.assumptions.ep_load_skew) *
+          tokens * k / ep;
       const double floor = tokens * k / touched * local;
       grouped_expert_gemms(c.gemm, p, (busiest > floor ? busiest : floor) / local, fe, local,
                            tokens * k / e);
@@ -500,7 +500,7 @@ constexpr duration deepep_all_to_all_time(const serving_plan& p, const collectiv
 /// An MoE layer's dispatch and combine over the replica's ep ranks for `tokens` tokens: each
 /// rank sends its tokens' k copies to the ranks of their experts and takes the results back,
 /// two all-to-alls, each as long as the busiest rank's share: the copies the busiest rank
-/// receives (ep_busiest_rank_factor times the mean) or the k copies of the `sent` tokens the
+/// receives (ep_busiest_rank_factor times the mean) or the k copies of the `sent_tokens` the
 /// busiest sender holds (0: an even share, tokens / ep), the larger (nccl-tests' size: the
 /// buffer each rank sends); over the transport a2a_transport picks (`prefills`: whether the
 /// step prefills).
