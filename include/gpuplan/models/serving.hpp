@@ -42,6 +42,7 @@
 #include <array>
 #include <cstddef>
 #include <string_view>
+#include <type_traits>
 
 namespace gpuplan {
 
@@ -128,7 +129,7 @@ constexpr double experts_touched(double experts, double k, double tokens) {
 /// The expected largest of n independent standard normal variables,
 /// E[max] = integral of x n phi(x) Phi(x)^(n-1) dx: the trapezoid rule on a grid of 1/64 over
 /// [-8, 8], Phi accumulated along the grid from phi by Simpson's rule (0 for n <= 1).
-constexpr double expected_max_standard_normal(int n) {
+constexpr double expected_max_standard_normal_quadrature(int n) {
   if (n <= 1) return 0.0;
   constexpr double h = 1.0 / 64.0, inv_sqrt_2pi = 0.39894228040143267794;
   auto phi = [](double x) { return inv_sqrt_2pi * cexp(-0.5 * x * x); };
@@ -145,6 +146,22 @@ constexpr double expected_max_standard_normal(int n) {
     last = fn;
   }
   return sum;
+}
+
+/// At run time each n up to 1024 is integrated once per thread: a search times thousands of steps
+/// of the same few ep degrees, and the quadrature (3,000 exponentials) doubled its time.
+inline double expected_max_standard_normal_memo(int n) {
+  static thread_local double memo[1025] = {};  // 0: not integrated yet
+  if (n < 2 || n > 1024) return expected_max_standard_normal_quadrature(n);
+  double& v = memo[n];
+  if (!(v > 0.0)) v = expected_max_standard_normal_quadrature(n);
+  return v;
+}
+
+/// expected_max_standard_normal_quadrature, memoised at run time.
+constexpr double expected_max_standard_normal(int n) {
+  if (std::is_constant_evaluated()) return expected_max_standard_normal_quadrature(n);
+  return expected_max_standard_normal_memo(n);
 }
 
 /// The expected load of the busiest of `ranks` expert-parallel ranks over their mean load,
