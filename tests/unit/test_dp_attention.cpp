@@ -1,7 +1,9 @@
 // Data-parallel attention with wide expert parallelism (serving_plan::dp_attention): its memory
 // (non-expert weights whole on every rank, experts split, each rank its own KV cache), its step
 // (attention at tensor parallelism 1 on a rank's own sequences, the routed experts over every
-// rank with two all-to-alls per MoE layer) and SGLang's published 72-GPU DeepSeek decode.
+// rank with two all-to-alls per MoE layer), the all-to-alls' transport (NCCL or DeepEP's kernels,
+// against DeepEP's published rows), the busiest EP rank's load (against a Monte Carlo of the
+// routing), and SGLang's published 72-H100, 32-H100 and GB200 DeepSeek runs.
 #include "../catch.hpp"
 
 #include <gpuplan/gpuplan.hpp>
