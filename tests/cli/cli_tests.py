@@ -1089,7 +1089,9 @@ def _():
 def _():
     # --ep splits Mixtral's experts over the replica's tensor-parallel ranks: the same GPUs and
     # KV budget; a lone request's token waits for the GPU holding a whole expert (slower than
-    # 1/8 of two experts on every GPU), a large batch's GEMMs are larger (no slower).
+    # 1/8 of two experts on every GPU), a large batch's GEMMs are larger, but wait for the GPU of
+    # the busiest expert: at 256 tokens its 512 routed rows put 64 + 1.4236 sigma (sigma^2 = 48)
+    # on it, 1.154x the mean (detail::ep_busiest_rank_factor), where TP splits every expert.
     base = ("serve", "--model", "mixtral-8x7b", "--node", "hgx-h200", "--tp", "8")
     tp1 = ok_json(*base)
     ep1 = ok_json(*base, "--ep", "8")
@@ -1098,7 +1100,8 @@ def _():
     check(ep1["tpot_s"] > tp1["tpot_s"], "batch 1: the busiest GPU reads a whole expert")
     tp256 = ok_json(*base, "--concurrency", "256")
     ep256 = ok_json(*base, "--ep", "8", "--concurrency", "256")
-    check(ep256["tpot_s"] <= tp256["tpot_s"] * 1.001, "batch 256: larger expert GEMMs")
+    check(tp256["tpot_s"] < ep256["tpot_s"] <= tp256["tpot_s"] * 1.154,
+          "batch 256: larger expert GEMMs, on the busiest expert's rows")
     r = ok(*base, "--ep", "8")
     check("experts: ep 8" in r.out, "the layout line names ep")
     # All-to-all dispatch: echoed, and at batch 256 it changes the step's communication.

@@ -1,13 +1,19 @@
 // Data-parallel attention with wide expert parallelism (serving_plan::dp_attention): its memory
 // (non-expert weights whole on every rank, experts split, each rank its own KV cache), its step
 // (attention at tensor parallelism 1 on a rank's own sequences, the routed experts over every
-// rank with two all-to-alls per MoE layer) and SGLang's published 72-GPU DeepSeek decode.
+// rank with two all-to-alls per MoE layer), the all-to-alls' transport (NCCL or DeepEP's kernels,
+// against DeepEP's published rows), the busiest EP rank's load (against a Monte Carlo of the
+// routing), and SGLang's published 72-H100, 32-H100 and GB200 DeepSeek runs.
 #include "../catch.hpp"
 
 #include <gpuplan/gpuplan.hpp>
 #include <gpuplan/models/serving.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
 
 using namespace gpuplan;
 namespace cat = gpuplan::catalog;
@@ -78,7 +84,7 @@ TEST_CASE("DP attention: the step's parts", "[serving][dp_attention]") {
   // same as TP 8 with all-to-all dispatch less its 2 x 61 all-reduces.
   CHECK(a.communication < b.communication);
   const double moe_layers = 58;  // DeepSeek-V3: 61 layers, the first 3 dense
-  const duration a2a = detail::dispatch_combine_time(dp, w.decode_sequences);
+  const duration a2a = detail::dispatch_combine_time(dp, w.decode_sequences, false);
   CHECK(a.communication.in(units::s) == Approx((moe_layers * a2a).in(units::s)).epsilon(1e-9));
   // The routed experts run on the replica's 512 tokens over 8 ranks in both: the same GEMM time
   // for them; DP reads every non-expert weight whole, TP 1/8 of them.
@@ -121,14 +127,16 @@ TEST_CASE("DP attention: SGLang's 96-H100 DeepSeek deployment, decode half",
   // --dp-size 72 --enable-dp-attention --enable-deepep-moe --deepep-mode low_latency
   // --moe-dense-tp-size 1 --ep-num-redundant-experts 32 --enable-two-batch-overlap
   // --cuda-graph-bs 256 --context-length 4096.
-  // Modelled: the fp8 dispatch and 16-bit combine (DeepEP with an fp8 checkpoint) and two-batch
-  // overlap. Tolerance 35%, not fitted: the model is 33% under (138 ms per step against the
-  // published 92 ms). The gap is the all-to-alls: the collective model moves them across the
-  // 9 nodes at about 17 GB/s per GPU (NCCL's all-to-all), where DeepEP's low-latency kernels
-  // reach 43 GB/s (dispatch) and 46 GB/s (combine) of a 50 GB/s CX7 NIC at EP 64
-  // (deepseek-ai/DeepEP README): exposed, that is about 45 ms of the step that overlap does not
-  // hide. Left out the other way: EPLB's residual imbalance between ranks (the model splits
-  // evenly: faster than measured).
+  // Modelled: the fp8 dispatch and 16-bit combine, timed as DeepEP's low-latency kernels (the
+  // transport SGLang's --deepep-mode auto picks for a decode step: moe_a2a_transport automatic)
+  // at 0.81 of the 50 GB/s NIC (deepseek-ai/DeepEP README at 1a0c8f64, 2025-04-27: 40-41 GB/s
+  // at EP 64), the busiest rank's expected load under uniform routing (+5% over the mean:
+  // ep_busiest_rank_factor) and two-batch overlap. Tolerance 30%, not fitted: the model is 27%
+  // over (72 ms per step against the published 92 ms). Before the DeepEP transport (NCCL's
+  // all-to-all at ~17 GB/s per GPU with its per-message ramp) it was 33% under (138 ms).
+  // Left out: the overlap taken as perfect (the step is the kernels or the all-to-alls, the
+  // longer, where SGLang's two micro-batches wait for each other stage by stage) and the
+  // kernels' slowdown beside the communication's SMs.
   serving_plan p = deepseek(cat::dgx_h100, 72, 32);
   p.two_batch_overlap = true;
   const int per_gpu = 256;
@@ -139,13 +147,13 @@ TEST_CASE("DP attention: SGLang's 96-H100 DeepSeek deployment, decode half",
                                                 << tok_per_gpu << " tokens/s per GPU against "
                                                 << published << " ("
                                                 << 100 * (tok_per_gpu / published - 1) << "%)");
-  CHECK(std::fabs(tok_per_gpu / published - 1.0) < 0.35);
+  CHECK(std::fabs(tok_per_gpu / published - 1.0) < 0.30);
   // The post's two-batch-overlap ablation (decode, same deployment): +25.5% at 256 sequences
   // per GPU, -27% at 32 (small micro-batches: the weights read twice, little to hide). The model
-  // has the loss at 32 (-14%) and the gain growing with the batch, but only +1% at 256: its
-  // all-to-alls outlast the kernels (above), and two half-size all-to-alls take longer than one
-  // (the collective model's per-message ramp), so overlap hides little. Checked: the signs and
-  // the trend, not the size.
+  // has +51% at 256 (DeepEP's all-to-alls, 68 ms a step unhidden, now hide behind the other
+  // micro-batch's 45 ms of kernels; no per-message ramp, so two half-size all-to-alls take as
+  // long as one) and -6% at 32 (with NCCL's: +2% and -14%). Checked: the signs and the trend,
+  // not the size.
   serving_plan plain = p;
   plain.two_batch_overlap = false;
   auto gain = [&](int per) {
@@ -154,6 +162,7 @@ TEST_CASE("DP attention: SGLang's 96-H100 DeepSeek deployment, decode half",
   WARN("two-batch overlap: " << 100 * gain(256) << "% at 256 per GPU (published +25.5%), "
                              << 100 * gain(32) << "% at 32 (published -27%)");
   CHECK(gain(32) < 0.0);
+  CHECK(gain(256) > 0.0);
   CHECK(gain(256) > gain(32));
   // 256 sequences of 2,000 tokens fit a rank's KV cache beside the weights (the deployment ran)
   p.mix = request_mix::fixed(2000, 100);
@@ -167,10 +176,10 @@ TEST_CASE("DP attention: SGLang's 96-H100 DeepSeek deployment, prefill half",
   // tokens/s per node; 16,384 tokens per device per batch with two-batch overlap (its TBO
   // ablation); DeepEP's normal dispatch. One batch of 16,384 x 32 prompt tokens (each prompt
   // attending to (2000 + 1) / 2 keys on average) per step.
-  // Tolerance 25%, not fitted: the model is 15% under, for the same mechanism as the decode
-  // half: the all-to-alls at the collective model's NCCL rate (about a third of the NIC) where
-  // DeepEP's normal kernels reach 43-58 GB/s RDMA at EP 16-64 (deepseek-ai/DeepEP README); most
-  // of the step's all-to-all stays exposed beyond the overlap.
+  // Tolerance 10%, not fitted: the model is 2% under, the all-to-alls timed as DeepEP's normal
+  // kernels (the transport --deepep-mode auto picks for a prefill step) at 1.02 of the NIC on
+  // the bytes leaving the node (the README's EP-64 row, 51 / 50 GB/s; its EP-32 row is 58 /
+  // 57); before, at NCCL's all-to-all rate (about a third of the NIC), 15% under.
   serving_plan p = deepseek(cat::dgx_h100, 32);
   p.two_batch_overlap = true;
   const double per_gpu = 16384;
@@ -181,5 +190,149 @@ TEST_CASE("DP attention: SGLang's 96-H100 DeepSeek deployment, prefill half",
   WARN("SGLang 32 x H100 DP attention prefill: " << per_node << " input tokens/s per node against "
                                                  << "54,543 (" << 100 * (per_node / 54543 - 1)
                                                  << "%)");
-  CHECK(std::fabs(per_node / 54543 - 1) < 0.25);
+  CHECK(std::fabs(per_node / 54543 - 1) < 0.10);
+}
+
+namespace {
+
+/// The busiest of `ranks` ranks' expected count of routed picks, by Monte Carlo: `tokens` tokens
+/// each pick k distinct experts of `experts` uniformly (a partial Fisher-Yates shuffle), rank r
+/// holding experts [r E / R, (r + 1) E / R); averaged over `trials` with a fixed seed.
+double monte_carlo_busiest(int tokens, int k, int experts, int ranks, int trials) {
+  std::mt19937_64 rng(20250505);
+  std::vector<int> ids(static_cast<std::size_t>(experts)), load(static_cast<std::size_t>(ranks));
+  double sum = 0.0;
+  for (int t = 0; t < trials; ++t) {
+    std::fill(load.begin(), load.end(), 0);
+    for (int i = 0; i < tokens; ++i) {
+      for (int e = 0; e < experts; ++e) ids[static_cast<std::size_t>(e)] = e;
+      for (int j = 0; j < k; ++j) {
+        std::uniform_int_distribution<int> pick(j, experts - 1);
+        std::swap(ids[static_cast<std::size_t>(j)], ids[static_cast<std::size_t>(pick(rng))]);
+        ++load[static_cast<std::size_t>(ids[static_cast<std::size_t>(j)] / (experts / ranks))];
+      }
+    }
+    sum += *std::max_element(load.begin(), load.end());
+  }
+  return sum / trials;
+}
+
+}  // namespace
+
+TEST_CASE("EP: the busiest rank's expected load under uniform routing", "[serving][moe][ep]") {
+  // The expected largest of n standard normals, against the closed forms for n = 2 and 3
+  // (1 / sqrt(pi), 3 / (2 sqrt(pi))) and the tabulated 1.16296 for n = 5 (Harter 1961).
+  const double pi = 3.14159265358979323846;
+  CHECK(detail::expected_max_standard_normal(1) == 0.0);
+  CHECK(detail::expected_max_standard_normal(2) == Approx(1.0 / std::sqrt(pi)).epsilon(1e-6));
+  CHECK(detail::expected_max_standard_normal(3) == Approx(1.5 / std::sqrt(pi)).epsilon(1e-6));
+  CHECK(detail::expected_max_standard_normal(5) == Approx(1.16296).epsilon(1e-4));
+  // The busiest rank against a direct simulation of the routing (fixed seed): DeepSeek-V3's
+  // top-8 of 288 physical experts over 72 ranks, of 256 over 8 ranks and over 32, and
+  // Mixtral's top-2 of 8 over 8 ranks. Tolerance: 3% of the load (the normal approximation,
+  // the ranks taken as independent, and the simulation's own error of about 0.3%).
+  struct row {
+    int tokens, k, experts, ranks;
+  };
+  for (const row r : {row{2048, 8, 288, 72}, row{512, 8, 256, 8}, row{1024, 8, 256, 32},
+                      row{256, 2, 8, 8}}) {
+    const double mean = 1.0 * r.tokens * r.k / r.ranks;
+    const double model = detail::ep_busiest_rank_factor(r.tokens, r.k, r.experts, r.ranks, 1.0);
+    const double simulated = monte_carlo_busiest(r.tokens, r.k, r.experts, r.ranks, 200) / mean;
+    INFO(r.tokens << " tokens, top-" << r.k << " of " << r.experts << " over " << r.ranks
+                  << " ranks: model " << model << ", simulated " << simulated);
+    CHECK(model > 1.0);
+    CHECK(model == Approx(simulated).epsilon(0.03));
+  }
+  // One rank, no tokens: no imbalance; the skew multiplies; a lone token's picks are capped by
+  // the experts a rank holds (4 of 288 on 72 ranks: the normal tail would put more on it).
+  CHECK(detail::ep_busiest_rank_factor(1000, 8, 256, 1, 1.0) == 1.0);
+  CHECK(detail::ep_busiest_rank_factor(0, 8, 256, 8, 1.0) == 1.0);
+  CHECK(detail::ep_busiest_rank_factor(1000, 8, 256, 8, 1.2) ==
+        Approx(1.2 * detail::ep_busiest_rank_factor(1000, 8, 256, 8, 1.0)));
+  CHECK(detail::ep_busiest_rank_factor(1, 8, 288, 72, 1.0) <= 4.0 * 72 / 8 + 1e-9);
+  // It times the busiest rank's routed experts: a skew of 1.2 lengthens the expert GEMMs of a
+  // compute-bound prefill step over 8 ranks, and a bad skew names the field.
+  serving_plan p = deepseek(cat::hgx_h200, 8);
+  const step_work w{.prefill_tokens = 8 * 8192.0, .prefill_keys = 1000, .prefill_sequences = 32};
+  serving_plan skewed = p;
+  skewed.assumptions.ep_load_skew = 1.2;
+  CHECK(detail::routed_expert_gemms(skewed, w).total >
+        1.1 * detail::routed_expert_gemms(p, w).total);
+  skewed.assumptions.ep_load_skew = 0.9;
+  CHECK_THROWS_WITH(serve(skewed), Catch::Contains("ep_load_skew"));
+}
+
+TEST_CASE("DP attention: DeepEP's all-to-all kernels", "[serving][dp_attention][accuracy]") {
+  // deepseek-ai/DeepEP README at commit 1a0c8f64 (2025-04-27), low-latency kernels on H800 with
+  // a CX7 400 Gb/s NIC each, 128 tokens per rank, hidden 7,168, top-8, fp8 dispatch (7,168 B and
+  // 56 fp32 scales per copy) and bf16 combine: dispatch 173 / 182 / 186 us, combine 329 / 350 /
+  // 353 us at EP 16 / 32 / 64. The model takes one bandwidth (deepep_low_latency_rdma_fraction,
+  // 0.81: the EP-64 row's 40 and 41 GB/s) and the collective model's fixed latency: the other
+  // rows' times follow within 15% (the model +12% at EP 16, where the kernels ran faster).
+  const double published[3][2] = {{173, 329}, {182, 350}, {186, 353}};
+  const int eps[3] = {16, 32, 64};
+  for (int i = 0; i < 3; ++i) {
+    serving_plan p = deepseek(cat::hgx_h800, eps[i]);
+    const collective_group g =
+        make_group(p.node, eps[i], 1, inter_node_fabric::infiniband, p.assumptions.network);
+    const double copies = 128.0 * 8 * 7168;
+    const double dispatch =
+        detail::deepep_all_to_all_time(p, g, copies * (1.0 + 4.0 / 128), true).in(units::us);
+    const double combine = detail::deepep_all_to_all_time(p, g, copies * 2.0, true).in(units::us);
+    INFO("EP " << eps[i] << ": dispatch " << dispatch << " us, combine " << combine << " us");
+    CHECK(std::fabs(dispatch / published[i][0] - 1.0) < 0.15);
+    CHECK(std::fabs(combine / published[i][1] - 1.0) < 0.15);
+  }
+  // The transport: automatic resolves as SGLang's --deepep-mode auto under DP attention
+  // (low_latency for a decode step, normal for one that prefills) and NCCL's all-to-all under
+  // tensor-parallel attention; each named choice is what it says.
+  serving_plan dp = deepseek(cat::dgx_h100, 72, 32);
+  CHECK(detail::a2a_transport(dp, false) == moe_a2a_transport::deepep_low_latency);
+  CHECK(detail::a2a_transport(dp, true) == moe_a2a_transport::deepep_normal);
+  serving_plan tp = dp;
+  tp.dp_attention = false;
+  CHECK(detail::a2a_transport(tp, false) == moe_a2a_transport::nccl);
+  serving_plan ll = dp, normal = dp, nccl = dp;
+  ll.assumptions.moe_a2a = moe_a2a_transport::deepep_low_latency;
+  normal.assumptions.moe_a2a = moe_a2a_transport::deepep_normal;
+  nccl.assumptions.moe_a2a = moe_a2a_transport::nccl;
+  const double tokens = 256.0 * 72;
+  CHECK(detail::dispatch_combine_time(dp, tokens, false) ==
+        detail::dispatch_combine_time(ll, tokens, true));
+  CHECK(detail::dispatch_combine_time(dp, tokens, true) ==
+        detail::dispatch_combine_time(normal, tokens, false));
+  // Across 9 nodes: NCCL's all-to-all (its ~17 GB/s per GPU) is the slowest; the normal kernels
+  // send only the 64/72 bound for other nodes over RDMA, the low-latency ones all of it.
+  CHECK(detail::dispatch_combine_time(nccl, tokens, false) >
+        detail::dispatch_combine_time(ll, tokens, false));
+  CHECK(detail::dispatch_combine_time(ll, tokens, false) >
+        detail::dispatch_combine_time(normal, tokens, false));
+  serving_plan bad = dp;
+  bad.assumptions.deepep_low_latency_rdma_fraction = 0.0;
+  CHECK_THROWS_WITH(serve(bad), Catch::Contains("deepep_low_latency_rdma_fraction"));
+}
+
+TEST_CASE("DP attention: SGLang's GB200 NVL72 decode, a known gap",
+          "[serving][dp_attention][accuracy][2026]") {
+  // LMSYS, "Deploying DeepSeek on GB200 NVL72 with PD and Large Scale EP (Part II)" (2025-09-25;
+  // BF16 attention and FP8 MoE): 48 decode ranks, 2,000-token inputs, the batch filling the KV
+  // cache: 9,087 output tokens/s per GPU. The model on gb200_nvl72, EP 48 with 288 experts, no
+  // two-batch overlap, at its own KV capacity (916 sequences per GPU): 14,047, +55%, too fast
+  // (13,193, +45%, before the DeepEP transport and the busiest rank's load: the low-latency
+  // kernels on NVLink at 0.78 of 900 GB/s outpace NCCL's all-to-all; uniform routing's busiest
+  // rank is only +2.6% over the mean at 44,000 tokens). Not a passing figure: the routed experts
+  // run at an H800 grouped-GEMM fraction on the B200; the residual skew after EPLB
+  // (ep_load_skew) is unknown. Checked: the model stays too fast (a test to revisit when it
+  // is not), and a skew slows it.
+  serving_plan p = deepseek(cat::gb200_nvl72, 48, 32);
+  p.config.max_num_seqs = 4096;
+  const int per_gpu = 916;
+  const double tok = per_gpu / decode_step(p, per_gpu * 48, 2000).in(units::s);
+  WARN("SGLang GB200 NVL72 DP attention decode: " << tok << " tokens/s per GPU against 9,087 ("
+                                                  << 100 * (tok / 9087 - 1) << "%)");
+  CHECK(tok > 9087);
+  serving_plan skewed = p;
+  skewed.assumptions.ep_load_skew = 1.3;
+  CHECK(decode_step(skewed, per_gpu * 48, 2000) > decode_step(p, per_gpu * 48, 2000));
 }

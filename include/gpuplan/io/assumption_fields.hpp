@@ -314,6 +314,43 @@ constexpr void visit_fields(serving_assumptions& s, V&& v) {
           "TensorRT-LLM's wide EP): each token goes to the ranks of its k experts and comes back, "
           "two all-to-alls of tokens x k x hidden / ep per rank in place of the MoE layer's "
           "all-reduce.");
+  v("moe_a2a", s.moe_a2a,
+    "The transport of the dispatch and combine all-to-alls (data-parallel attention, or "
+          "moe_all_to_all): moe_a2a_transport; automatic by default (SGLang's DeepEP auto mode "
+          "under data-parallel attention, NCCL otherwise).");
+  v("deepep_normal_rdma_fraction", s.deepep_normal_rdma_fraction,
+    "DeepEP's normal kernels between nodes: the RDMA \"bottleneck bandwidth\" they reach as "
+          "a fraction of the NIC's line rate, on the bytes that leave the node. deepseek-ai/DeepEP "
+          "README (commit 1a0c8f64, 2025-04-27; docs/legacy.md at dd758caf the same), H800 with a "
+          "CX7 400 Gb/s NIC (~50 GB/s), 4,096 tokens, hidden 7,168, top-8, fp8 dispatch and bf16 "
+          "combine: 43 / 58 / 51 GB/s dispatch at EP 16 / 32 / 64, 43 / 57 / 50 combine; the EP-64 "
+          "row (the largest published): 51 / 50 = 1.02. Logical bandwidth: the kernels send a "
+          "token once per node and forward it over NVLink, so it can pass the line rate (EP 32).");
+  v("deepep_low_latency_rdma_fraction", s.deepep_low_latency_rdma_fraction,
+    "DeepEP's low-latency kernels between nodes: the RDMA bandwidth they reach as a fraction "
+          "of the NIC's line rate, on every byte a rank sends (the kernels of April 2025 send all "
+          "of it, the node's own peers included, over RDMA). deepseek-ai/DeepEP README (commit "
+          "1a0c8f64, 2025-04-27, the version SGLang's May 2025 deployment ran), H800, CX7 400 Gb/s "
+          "(~50 GB/s), 128 tokens per rank, hidden 7,168, top-8, fp8 dispatch: dispatch 46 / 43 / "
+          "41 / 40 GB/s at EP 8 / 16 / 32 / 64 (163 / 173 / 182 / 186 us), combine (bf16) 46 / 44 "
+          "/ 41 / 41 GB/s (318 / 329 / 350 / 353 us); the EP-64 row: dispatch 40 / 50 = 0.80, "
+          "combine 41 / 50 = 0.82, here their mean, 0.81. (The README of 2025-06-05, de8cfca, "
+          "after the kernels began using NVLink inside the node: 43 and 46 GB/s at EP 64.)");
+  v("deepep_nvlink_fraction", s.deepep_nvlink_fraction,
+    "DeepEP's kernels inside an NVLink domain (a node, an NVL72 rack): the bandwidth they "
+          "reach as a fraction of the GPU's NVLink line rate per direction. deepseek-ai/DeepEP "
+          "README (commit 1a0c8f64), intranode normal kernels at EP 8 on H800 (NVLink 200 GB/s per "
+          "direction; \"~160 GB/s maximum\" measured): 153 GB/s dispatch, 158 combine, 0.765 and "
+          "0.79: their mean, 0.78. The README's V2 kernels on SM100 (dd758caf: 726 / 740 GB/s of "
+          "900 at EP 8) reach 0.81-0.82; the low-latency kernels publish no NVLink figure and are "
+          "given the same.");
+  v("ep_load_skew", s.ep_load_skew,
+    "The expected load of the busiest expert-parallel rank over uniform routing's (the "
+          "expected maximum of the ranks' counts, detail::ep_busiest_rank_factor): 1 takes EPLB's "
+          "placement as balancing the experts to uniform routing. NOT MEASURED: no published "
+          "residual imbalance after EPLB was found as a figure (the LMSYS posts of 2025-05-05 and "
+          "2025-09-25 plot EPLB's \"balancedness\" without tabulating it), so uniform is the "
+          "default; set it above 1 for a skewed workload.");
   v("prefill_queue_max_load", s.prefill_queue_max_load,
     "The highest load the prefill path's M/G/1 queue is evaluated at. An M/G/1 queue has no "
           "steady state at load 1 (Pollaczek-Khinchine's wait diverges); the closed-loop model can "

@@ -43,6 +43,7 @@
 #include <array>
 #include <cstddef>
 #include <string_view>
+#include <type_traits>
 
 namespace gpuplan {
 
@@ -124,6 +125,63 @@ constexpr double experts_touched(double experts, double k, double tokens) {
   if (!(tokens > 0.0) || !(experts > 0.0)) return 0.0;
   const double miss = 1.0 - k / experts;
   return experts * (1.0 - (miss > 0.0 ? cpow(miss, tokens) : 0.0));
+}
+
+/// The expected largest of n independent standard normal variables,
+/// E[max] = integral of x n phi(x) Phi(x)^(n-1) dx: the trapezoid rule on a grid of 1/64 over
+/// [-8, 8], Phi accumulated along the grid from phi by Simpson's rule (0 for n <= 1).
+constexpr double expected_max_standard_normal_quadrature(int n) {
+  if (n <= 1) return 0.0;
+  constexpr double h = 1.0 / 64.0, inv_sqrt_2pi = 0.39894228040143267794;
+  auto phi = [](double x) { return inv_sqrt_2pi * cexp(-0.5 * x * x); };
+  auto f = [n](double x, double p, double c) { return x * n * p * cpow(c, n - 1.0); };
+  double x = -8.0, p = phi(x), c = 0.0, sum = 0.0;  // Phi(-8) = 6e-16: 0
+  double last = f(x, p, c);
+  for (int i = 0; i < 1024; ++i) {
+    const double next = x + h, pn = phi(next);
+    c += h / 6.0 * (p + 4.0 * phi(x + h / 2.0) + pn);
+    const double fn = f(next, pn, c > 1.0 ? 1.0 : c);
+    sum += h / 2.0 * (last + fn);
+    x = next;
+    p = pn;
+    last = fn;
+  }
+  return sum;
+}
+
+/// At run time each n up to 1024 is integrated once per thread: a search times thousands of steps
+/// of the same few ep degrees, and the quadrature (3,000 exponentials) doubled its time.
+inline double expected_max_standard_normal_memo(int n) {
+  static thread_local double memo[1025] = {};  // 0: not integrated yet
+  if (n < 2 || n > 1024) return expected_max_standard_normal_quadrature(n);
+  double& v = memo[n];
+  if (!(v > 0.0)) v = expected_max_standard_normal_quadrature(n);
+  return v;
+}
+
+/// expected_max_standard_normal_quadrature, memoised at run time.
+constexpr double expected_max_standard_normal(int n) {
+  if (std::is_constant_evaluated()) return expected_max_standard_normal_quadrature(n);
+  return expected_max_standard_normal_memo(n);
+}
+
+/// The expected load of the busiest of `ranks` expert-parallel ranks over their mean load,
+/// when each of `tokens` tokens picks k distinct experts of `experts` at random and a rank holds
+/// experts / ranks of them (uniform routing: EPLB's aim). A rank's count is a sum over the tokens
+/// of hypergeometric draws, mean k / R and variance k (1/R)(1 - 1/R)(E - k)/(E - 1), about
+/// normal over many tokens; the busiest rank's is the mean plus sigma times the expected largest
+/// of R standard normals (the ranks taken as independent), and at most tokens x min(k, E / R)
+/// (every token's picks on one rank). Times `skew`, serving_assumptions::ep_load_skew (the
+/// residual beyond uniform). 1 on one rank or with no tokens.
+constexpr double ep_busiest_rank_factor(double tokens, double k, double experts, int ranks,
+                                        double skew) {
+  if (ranks <= 1 || !(tokens > 0.0) || !(k > 0.0) || !(experts > k)) return 1.0;
+  const double r = ranks, mean = tokens * k / r;
+  const double var = tokens * k * (1.0 / r) * (1.0 - 1.0 / r) * (experts - k) / (experts - 1.0);
+  double busiest = mean + csqrt(var) * expected_max_standard_normal(ranks);
+  const double per_rank = experts / r < k ? experts / r : k;
+  if (busiest > tokens * per_rank) busiest = tokens * per_rank;
+  return skew * busiest / mean;
 }
 
 /// The experts a step touches on one GPU (`groups` of them, `rows` routed rows each, a mean of
@@ -370,11 +428,19 @@ constexpr serving_layer_cost serving_layer_time(const serving_plan& p, step_work
     // Expert parallelism: a GPU holds e / ep experts and runs those of them the step touches,
     // in expectation touched / ep; the step waits for the most loaded GPU, which runs at least
     // one whenever any is touched.
+    // Its routed rows: the busiest rank's expected load (ep_busiest_rank_factor over the mean
+    // tokens x k / ep), and at least a whole touched expert's rows on each group it runs.
     const double ep = serving_ep(p);
     double local = touched / ep;
     if (ep > 1.0 && touched > 0.0 && local < 1.0) local = 1.0;
-    if (touched > 0.0)
-      grouped_expert_gemms(c.gemm, p, tokens * k / touched, fe, local, tokens * k / e);
+    if (touched > 0.0) {
+      const double busiest =
+          ep_busiest_rank_factor(tokens, k, e, serving_ep(p), p.assumptions.ep_load_skew) *
+          tokens * k / ep;
+      const double floor = tokens * k / touched * local;
+      grouped_expert_gemms(c.gemm, p, (busiest > floor ? busiest : floor) / local, fe, local,
+                           tokens * k / e);
+    }
     const int fs = m.moe.shared_expert_ffn > 0 ? m.moe.shared_expert_ffn : m.moe.expert_ffn;
     if (m.moe.shared_experts > 0) ffn(tokens, m.moe.shared_experts * fs / t, 1.0);
     // router: replicated, 16-bit
@@ -455,24 +521,70 @@ constexpr void add_draft(const serving_plan& p, const step_work& w, stage_cost& 
 /// block size of DeepSeek-V3's fp8 activations (arXiv:2412.19437 Sec. 3.3.2, 1 x 128 tiles).
 inline constexpr double dispatch_fp8_scale_group = 128.0;
 
+/// The transport of a step's dispatch and combine (serving_assumptions::moe_a2a): the caller's,
+/// or automatic's: under data-parallel attention DeepEP as SGLang's `--deepep-mode auto` resolves
+/// it (normal when the step prefills, low_latency when it only decodes), else NCCL.
+constexpr moe_a2a_transport a2a_transport(const serving_plan& p, bool prefills) {
+  const moe_a2a_transport t = p.assumptions.moe_a2a;
+  if (t != moe_a2a_transport::automatic) return t;
+  if (!p.dp_attention) return moe_a2a_transport::nccl;
+  return prefills ? moe_a2a_transport::deepep_normal : moe_a2a_transport::deepep_low_latency;
+}
+
+/// One DeepEP all-to-all of `bytes` per rank (what it sends; the busiest rank receives as
+/// much) over group g: the collective model's fixed cost (its launch and the tier's latency:
+/// DeepEP's README publishes only whole-call times) and the bytes at the kernel's share of the
+/// line rates (serving_assumptions::deepep_*_fraction), no per-message ramp (the kernels write
+/// token by token). Inside an NVLink domain the (k - 1)/n S for the other ranks over NVLink;
+/// across nodes the low-latency kernels send all of it over RDMA, the normal kernels the
+/// (n - k)/n S bound for other nodes over RDMA and the rest over NVLink at once.
+constexpr duration deepep_all_to_all_time(const serving_plan& p, const collective_group& g,
+                                          double bytes, bool low_latency) {
+  const serving_assumptions& a = p.assumptions;
+  const double n = g.ranks, k = g.ranks_per_node;
+  const bool across = g.crosses_nodes();
+  const double fixed =
+      a.collectives.launch.value + (across ? g.inter.latency.value : g.intra.latency.value);
+  const double nvlink = k > 1.0 ? (k - 1.0) / n * bytes /
+                                      (a.deepep_nvlink_fraction * g.intra.per_gpu.value)
+                                : 0.0;
+  if (!across) return (fixed + nvlink) * units::s;
+  const double nic = g.bisection_fraction * g.inter.per_gpu.value;
+  if (low_latency) return (fixed + bytes / (a.deepep_low_latency_rdma_fraction * nic)) * units::s;
+  const double rdma = (n - k) / n * bytes / (a.deepep_normal_rdma_fraction * nic);
+  return (fixed + (rdma > nvlink ? rdma : nvlink)) * units::s;
+}
+
 /// An MoE layer's dispatch and combine over the replica's ep ranks for `tokens` tokens: each
-/// rank sends its share of the tokens' k copies to the ranks of their experts and takes the
-/// results back, two all-to-alls (nccl-tests' size: the buffer each rank sends).
-constexpr duration dispatch_combine_time(const serving_plan& p, double tokens) {
+/// rank sends its tokens' k copies to the ranks of their experts and takes the results back,
+/// two all-to-alls, each as long as the busiest rank's share: the copies the busiest rank
+/// receives (ep_busiest_rank_factor times the mean) or the k copies of the `sent_tokens` the
+/// busiest sender holds (0: an even share, tokens / ep), the larger (nccl-tests' size: the
+/// buffer each rank sends); over the transport a2a_transport picks (`prefills`: whether the
+/// step prefills).
+constexpr duration dispatch_combine_time(const serving_plan& p, double tokens, bool prefills,
+                                         double sent_tokens = 0.0) {
   const transformer_spec& m = p.model;
   const int ep = serving_ep(p);
-  const double act = p.assumptions.activation_bytes;
+  const double act = p.assumptions.activation_bytes, k = m.moe.experts_per_token;
   // fp8 experts take fp8 tokens: the dispatch sends them quantised, one fp32 scale per
   // dispatch_fp8_scale_group elements (DeepEP's low-latency and normal dispatch with FP8, as
   // SGLang and vLLM run fp8 checkpoints); the combine returns 16-bit outputs
   const double sent = p.compute_dtype == precision::fp8
                           ? 1.0 + fp32_bytes / dispatch_fp8_scale_group
                           : act;
-  const double copies = tokens * m.moe.experts_per_token * m.hidden / ep;
+  const double busiest =
+      ep_busiest_rank_factor(tokens, k, m.moe.experts, ep, p.assumptions.ep_load_skew);
+  const double received = busiest * tokens / ep;
+  const double copies = (sent_tokens > received ? sent_tokens : received) * k * m.hidden;
   // the ep ranks holding different experts lie serving_expert_tp apart in the tp group
   const collective_group g = make_group(p.node, ep, serving_expert_tp(p),
                                         inter_node_fabric::infiniband, p.assumptions.network);
+  const moe_a2a_transport t = a2a_transport(p, prefills);
   auto a2a = [&](double bytes) {
+    if (t != moe_a2a_transport::nccl)
+      return deepep_all_to_all_time(p, g, copies * bytes,
+                                    t == moe_a2a_transport::deepep_low_latency);
     return collective_time(collective_kind::all_to_all, copies * bytes * units::B, g,
                            p.assumptions.collectives)
         .total;
@@ -514,7 +626,9 @@ constexpr stage_cost stage_time(const serving_plan& p, const step_work& w, int k
         collective_time(collective_kind::all_reduce, payload, tp_group(p), p.assumptions.collectives);
     s.communication = s.communication + reduces * ar.total;
     if (moe > 0 && detail::serving_ep(p) > 1 && p.assumptions.moe_all_to_all)
-      s.communication = s.communication + moe * (dispatch_combine_time(p, tokens) - ar.total);
+      s.communication =
+          s.communication +
+          moe * (dispatch_combine_time(p, tokens, w.prefill_tokens > 0.0) - ar.total);
   }
   if (k == p.layout.pp - 1) {
     const double rows = w.prefill_sequences + w.decode_sequences * queries;
@@ -603,7 +717,9 @@ constexpr stage_cost dp_attention_batch_time(const serving_plan& p, const step_w
   const accumulator wide = routed_expert_gemms(deepep, w), local = routed_expert_gemms(rank, rw);
   s.gemm.add({wide.compute, wide.memory, wide.total, wide.math}, moe);
   s.gemm.add({local.compute, local.memory, local.total, local.math}, -1.0 * moe);
-  s.communication = s.communication + moe * dispatch_combine_time(p, tokens);
+  const double own = rw.prefill_tokens + rw.decode_sequences * p.speculation.queries_per_step();
+  s.communication =
+      s.communication + moe * dispatch_combine_time(p, tokens, w.prefill_tokens > 0.0, own);
   return s;
 }
 

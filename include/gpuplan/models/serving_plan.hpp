@@ -47,6 +47,29 @@ inline constexpr enumerator<decode_attention_kernel> decode_attention_kernel_nam
 };
 constexpr const auto& enumerators(decode_attention_kernel) { return decode_attention_kernel_names; }
 
+/// How an all-to-all-dispatch MoE layer moves its tokens (serving_assumptions::moe_a2a): NCCL's
+/// all-to-all (collectives.hpp, its per-message ramp) or one of DeepEP's kernels, which write
+/// each token straight into its expert's rank over NVSHMEM / RDMA (deepseek-ai/DeepEP).
+enum class moe_a2a_transport : unsigned char {
+  /// The engine's choice: under data-parallel attention DeepEP in SGLang's `--deepep-mode auto`
+  /// (python/sglang/srt/layers/moe/utils.py DeepEPMode.resolve: normal when any rank's batch
+  /// prefills, else low_latency), the transport of SGLang's wide-EP deployments
+  /// (`--moe-a2a-backend deepep`); with tensor-parallel attention NCCL's all-to-all.
+  automatic,
+  nccl,                ///< NCCL's all-to-all (collective_time, collective_kind::all_to_all)
+  deepep_normal,       ///< DeepEP's normal (high-throughput) kernels: NVLink + RDMA forwarding
+  deepep_low_latency,  ///< DeepEP's low-latency kernels: pure RDMA between nodes
+};
+
+/// The names of moe_a2a_transport, as the CLI and JSON spell them (specs/enum_names.hpp).
+inline constexpr enumerator<moe_a2a_transport> moe_a2a_transport_names[] = {
+    {moe_a2a_transport::automatic, "auto"},
+    {moe_a2a_transport::nccl, "nccl"},
+    {moe_a2a_transport::deepep_normal, "deepep-normal"},
+    {moe_a2a_transport::deepep_low_latency, "deepep-low-latency"},
+};
+constexpr const auto& enumerators(moe_a2a_transport) { return moe_a2a_transport_names; }
+
 /// Engine-level costs of serving, beyond the kernels (roofline_assumptions).
 struct serving_assumptions {
   /// The kernels' rates: GEMMs, attention, streaming (models/kernels.hpp roofline_assumptions).
@@ -94,6 +117,43 @@ struct serving_assumptions {
   /// wide EP): each token goes to the ranks of its k experts and comes back, two all-to-alls of
   /// tokens x k x hidden / ep per rank in place of the MoE layer's all-reduce.
   bool moe_all_to_all = false;
+  /// The transport of the dispatch and combine all-to-alls (data-parallel attention, or
+  /// moe_all_to_all): moe_a2a_transport; automatic by default (SGLang's DeepEP auto mode under
+  /// data-parallel attention, NCCL otherwise).
+  moe_a2a_transport moe_a2a = moe_a2a_transport::automatic;
+  /// DeepEP's normal kernels between nodes: the RDMA "bottleneck bandwidth" they reach as a
+  /// fraction of the NIC's line rate, on the bytes that leave the node. deepseek-ai/DeepEP
+  /// README (commit 1a0c8f64, 2025-04-27; docs/legacy.md at dd758caf the same), H800 with a
+  /// CX7 400 Gb/s NIC (~50 GB/s), 4,096 tokens, hidden 7,168, top-8, fp8 dispatch and bf16
+  /// combine: 43 / 58 / 51 GB/s dispatch at EP 16 / 32 / 64, 43 / 57 / 50 combine; the EP-64 row
+  /// (the largest published): 51 / 50 = 1.02. Logical bandwidth: the kernels send a token once
+  /// per node and forward it over NVLink, so it can pass the line rate (EP 32).
+  double deepep_normal_rdma_fraction = 1.02;
+  /// DeepEP's low-latency kernels between nodes: the RDMA bandwidth they reach as a fraction of
+  /// the NIC's line rate, on every byte a rank sends (the kernels of April 2025 send all of it,
+  /// the node's own peers included, over RDMA). deepseek-ai/DeepEP README (commit 1a0c8f64,
+  /// 2025-04-27, the version SGLang's May 2025 deployment ran), H800, CX7 400 Gb/s (~50 GB/s),
+  /// 128 tokens per rank, hidden 7,168, top-8, fp8 dispatch: dispatch 46 / 43 / 41 / 40 GB/s at
+  /// EP 8 / 16 / 32 / 64 (163 / 173 / 182 / 186 us), combine (bf16) 46 / 44 / 41 / 41 GB/s
+  /// (318 / 329 / 350 / 353 us); the EP-64 row: dispatch 40 / 50 = 0.80, combine 41 / 50 = 0.82,
+  /// here their mean, 0.81. (The README of 2025-06-05, de8cfca, after the kernels began using
+  /// NVLink inside the node: 43 and 46 GB/s at EP 64.)
+  double deepep_low_latency_rdma_fraction = 0.81;
+  /// DeepEP's kernels inside an NVLink domain (a node, an NVL72 rack): the bandwidth they reach
+  /// as a fraction of the GPU's NVLink line rate per direction. deepseek-ai/DeepEP README
+  /// (commit 1a0c8f64), intranode normal kernels at EP 8 on H800 (NVLink 200 GB/s per
+  /// direction; "~160 GB/s maximum" measured): 153 GB/s dispatch, 158 combine, 0.765 and 0.79:
+  /// their mean, 0.78. The README's V2 kernels on SM100 (dd758caf: 726 / 740 GB/s of 900 at
+  /// EP 8) reach 0.81-0.82; the low-latency kernels publish no NVLink figure and are given the
+  /// same.
+  double deepep_nvlink_fraction = 0.78;
+  /// The expected load of the busiest expert-parallel rank over uniform routing's (the
+  /// expected maximum of the ranks' counts, detail::ep_busiest_rank_factor): 1 takes EPLB's
+  /// placement as balancing the experts to uniform routing. NOT MEASURED: no published
+  /// residual imbalance after EPLB was found as a figure (the LMSYS posts of 2025-05-05 and
+  /// 2025-09-25 plot EPLB's "balancedness" without tabulating it), so uniform is the default;
+  /// set it above 1 for a skewed workload.
+  double ep_load_skew = 1.0;
   /// The highest load the prefill path's M/G/1 queue is evaluated at. An M/G/1 queue has no
   /// steady state at load 1 (Pollaczek-Khinchine's wait diverges); the closed-loop model can put
   /// the prefill path there at high concurrency, where the decode batch, not the prefill queue,
@@ -127,6 +187,19 @@ struct serving_assumptions {
     detail::check_input(prefill_queue_max_load > 0.0 && prefill_queue_max_load < 1.0,
                         "serving_assumptions.prefill_queue_max_load must be in (0, 1)",
                         prefill_queue_max_load);
+    detail::check_input(detail::finite_positive(deepep_normal_rdma_fraction),
+                        "serving_assumptions.deepep_normal_rdma_fraction must be positive and finite",
+                        deepep_normal_rdma_fraction);
+    detail::check_input(detail::finite_positive(deepep_low_latency_rdma_fraction),
+                        "serving_assumptions.deepep_low_latency_rdma_fraction must be positive and "
+                        "finite",
+                        deepep_low_latency_rdma_fraction);
+    detail::check_input(detail::finite_positive(deepep_nvlink_fraction),
+                        "serving_assumptions.deepep_nvlink_fraction must be positive and finite",
+                        deepep_nvlink_fraction);
+    detail::check_input(ep_load_skew >= 1.0 && detail::finite(ep_load_skew),
+                        "serving_assumptions.ep_load_skew must be at least 1 and finite",
+                        ep_load_skew);
   }
 };
 
