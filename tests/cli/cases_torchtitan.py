@@ -102,8 +102,10 @@ def _():
     context_parallel_rotate_method "allgather": --set cp_kind=all_gather). 8B on 8 GPUs, local
     batch 1, compile, Float8, full AC: 3890, 2540, 1071, 548 TPS/GPU at CP 1, 2, 4, 8 (seq 32k to
     256k); 405B 4D (1F1B, local batch 8 = 8 micro-batches of 1): 76, 47, 31, 16. As the library
-    test: 8B CP 1 and 2 in [0, +18%], 405B CP 1 within 15%; the rest are a known residual
-    (+26% to +45%, the mechanism not located: the library test's comment) held in [0, +50%]."""
+    test: 8B CP 1 in [0, +18%], CP 2 in [-5%, +18%], the 405B rows within 15% (its CP groups cross
+    hosts: PyTorch's ring-attention exchanges, exposed under compile, run over the NICs); the
+    8B at CP 4 and 8 are a known residual (+32%, +37%, the mechanism not located: the library
+    test's comment) held in [0, +40%]."""
     for cp, seq, published, residual in ((1, 32768, 3890.0, False), (2, 65536, 2540.0, False),
                                          (4, 131072, 1071.0, True), (8, 262144, 548.0, True)):
         g = titan_tps(8, "--model", "Llama-3.1-8B", "--cp", str(cp), "--micro-batch", "1",
@@ -111,18 +113,16 @@ def _():
                       "--dtype", "fp8", "--set", "cp_kind=all_gather", seq=seq)
         print(f"8B CP {cp}: gpuplan {g:.0f}, published {published:g} "
               f"({100 * (g / published - 1):+.1f}%)")
-        check(published <= g <= (1.50 if residual else 1.18) * published,
+        low = 0.95 if cp == 2 else 1.0
+        check(low * published <= g <= (1.40 if residual else 1.18) * published,
               f"8B CP {cp}: {g:.0f} vs {published}")
-    for cp, seq, published, residual in ((1, 32768, 76.0, False), (2, 65536, 47.0, True),
-                                         (4, 131072, 31.0, True), (8, 262144, 16.0, True)):
+    for cp, seq, published in ((1, 32768, 76.0), (2, 65536, 47.0), (4, 131072, 31.0),
+                               (8, 262144, 16.0)):
         g = titan_tps(512, *TITAN_405B, "--cp", str(cp), "--micro-batch", "1", "--global-batch",
                       str(8 * (8 // cp)), "--set", "cp_kind=all_gather", seq=seq)
         print(f"405B CP {cp}: gpuplan {g:.1f}, published {published:g} "
               f"({100 * (g / published - 1):+.1f}%)")
-        if residual:
-            check(published <= g <= 1.50 * published, f"405B CP {cp}: {g:.1f} vs {published}")
-        else:
-            check(abs(g / published - 1) <= 0.15, f"405B CP {cp}: {g:.1f} vs {published}")
+        check(abs(g / published - 1) <= 0.15, f"405B CP {cp}: {g:.1f} vs {published}")
 
 
 @case("published.torchtitan_memory")

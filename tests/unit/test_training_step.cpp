@@ -1212,35 +1212,81 @@ TEST_CASE("torchtitan: context parallelism, 8B FSDP x CP and 405B 4D (long-seque
     p.assumptions.cp_kind = context_parallel_kind::all_gather;
     return titan_tps_per_gpu(p);
   };
-  // Model: 8B +12.0%, +4.4%, +39.0%, +44.8%; 405B +7.3%, +27.2%, +26.1%, +44.5%.
-  // [Known residual: the rows whose attention dominates the step (8B at CP 4 and 8, 128k and
-  // 256k tokens; 405B at CP 2 and more) read +26% to +45%, beyond the 8B rows' +10-14%. PyTorch's
-  // ring attention dispatch is not modelled: per ring step, an SDPA call on a round-robin half
-  // chunk, an fp32 merge of its output and log-sum-exp (_SDPAMerger), fp32 dQ/dK/dV accumulators
-  // and the dK/dV all-to-all rotation (torch/distributed/tensor/experimental/_attention.py);
-  // counted by hand those move about 2% of the 8B CP 8 step, so the mechanism behind the rest is
-  // not located.] The others are held as Tables 1 and 5 (8B within [0, +18%], 405B within 15%);
-  // the residual rows within [0, +50%].
+  // Model: 8B +12.0%, -0.1%, +32.0%, +36.7%; 405B +7.3%, +9.8%, +1.5%, +10.6%. PyTorch's ring
+  // attention (detail::torch_ring_attention_comm and _bytes): K and V with the query heads
+  // (torchtitan repeats the KV heads before SDPA), all-gathered in the forward, its rerun and
+  // the backward, dK and dV passed on in fp32 at every step, all exposed under torch.compile
+  // (a traced functional collective waits at once; Inductor does not reorder it by default),
+  // and the fp32 merge and accumulators. The 405B's CP groups cross hosts (TP 8 fills one), so
+  // its exchanges run over the 400 Gb/s NICs: before they were counted (GQA-sized K/V, an
+  // all-gather and a reduce-scatter) the rows read +27.2%, +26.1%, +44.5%, the 8B rows +4.4%,
+  // +39.0%, +44.8%.
+  // [Known residual: the 8B at CP 4 and 8 (128k and 256k tokens, attention 87-93% of the step)
+  // still read +32% and +37%; its CP group stays in one host, where the exchanges are short
+  // (1.9 s of 43.7 at CP 8). Each ring call has the same shape at CP 2, 4 and 8 (a 32k-token
+  // chunk against a 16k half), so neither the calls' lengths nor their count explains CP 4 and
+  // 8 against CP 2's -0.1%: the mechanism is not located (docs/models/training-time.md, note
+  // (5)).] The 8B CP 1 row is held as Table 1 ([0, +18%]); CP 2 in [-5%, +18%] (it reads
+  // -0.1%: on the published figure, the 8B rows' common +10-14% not showing there); the 405B
+  // rows within 15% as Table 5; the residual rows in [0, +40%].
   const row rows_8b[] = {{1, 32768, 3890.0, false},
                          {2, 65536, 2540.0, false},
                          {4, 131072, 1071.0, true},
                          {8, 262144, 548.0, true}};
   const row rows_405b[] = {{1, 32768, 76.0, false},
-                           {2, 65536, 47.0, true},
-                           {4, 131072, 31.0, true},
-                           {8, 262144, 16.0, true}};
-  // the 8B rows as Table 1 ([0, +18%]), the 405B row as Table 5 (15% either way)
+                           {2, 65536, 47.0, false},
+                           {4, 131072, 31.0, false},
+                           {8, 262144, 16.0, false}};
   auto check_row = [](const char* what, const row& r, double tps, bool either_way) {
     INFO(what << " CP " << r.cp << ": " << tps << " vs " << r.published);
-    if (either_way && !r.residual) {
+    if (either_way) {
       CHECK(std::abs(tps / r.published - 1.0) <= 0.15);
       return;
     }
-    CHECK(tps >= r.published);
-    CHECK(tps <= (r.residual ? 1.50 : 1.18) * r.published);
+    CHECK(tps >= (r.cp == 2 ? 0.95 : 1.0) * r.published);
+    CHECK(tps <= (r.residual ? 1.40 : 1.18) * r.published);
   };
   for (const row& r : rows_8b) check_row("8B", r, run_8b(r), false);
   for (const row& r : rows_405b) check_row("405B", r, run_405b(r), true);
+}
+
+TEST_CASE("torchtitan: PyTorch's ring attention, K/V at the query heads, exposed under compile") {
+  // detail::torch_ring_attention_comm: torchtitan repeats the KV heads before SDPA, so the chunk
+  // the ring moves has the query heads whatever the KV heads are; a traced collective waits at
+  // once (compile), an eager one behind the next SDPA call. Llama 3.1 8B, FSDP 1 x CP 8, 256k.
+  auto plan = [](bool compile, int kv_heads, framework_kind fw) {
+    training_plan p = titan_plan(catalog::llama31_8b, 1, 1, 1, compile, true, recompute_mode::full);
+    p.layout.cp = 8;
+    p.config.seq = 262144;
+    p.config.global_batch = 1;
+    p.config.framework = fw;
+    p.model.kv_heads = kv_heads;
+    p.assumptions.cp_kind = context_parallel_kind::all_gather;
+    return p;
+  };
+  auto cp_s = [](const training_plan& p) { return estimate_step(p).context_parallel.in(units::s); };
+  const double gqa = cp_s(plan(true, 8, framework_kind::torchtitan));
+  const double mha = cp_s(plan(true, 32, framework_kind::torchtitan));
+  CHECK(gqa > 0.0);
+  CHECK(gqa == Approx(mha).epsilon(1e-12));  // the query heads travel either way
+  // Megatron's all-gather CP (Llama 3's) moves the KV heads: 4x more with 32 of them
+  training_plan mg = plan(true, 8, framework_kind::megatron);
+  mg.config.compile = false;
+  training_plan mg_mha = mg;
+  mg_mha.model.kv_heads = 32;
+  CHECK(cp_s(mg_mha) > 3.0 * cp_s(mg));
+  // eager: the exchanges wait behind the ring's SDPA calls, only the last dK/dV is exposed
+  const double eager = cp_s(plan(false, 8, framework_kind::torchtitan));
+  CHECK(eager > 0.0);
+  CHECK(eager < 0.25 * gqa);
+  // the merge and the fp32 accumulators are memory-bound time that grows with the ring's steps
+  training_plan cp1 = plan(true, 8, framework_kind::torchtitan);
+  cp1.layout.cp = 1;
+  cp1.layout.dp = 8;
+  cp1.config.seq = 32768;
+  cp1.config.global_batch = 8;
+  CHECK(estimate_step(plan(true, 8, framework_kind::torchtitan)).memory_bound >
+        estimate_step(cp1).memory_bound * 2.0);
 }
 
 TEST_CASE("torchtitan: FSDP2 under PP gathers and reduces once a step; float8 all-gather") {

@@ -139,7 +139,9 @@ constexpr void visit_fields(step_assumptions& s, V&& v) {
   v("cp_kind", s.cp_kind,
     "Context parallelism's attention exchange: ring (Megatron-Core's default, point-to-point "
           "K/V passing overlapped with attention) or all_gather (Llama 3's, arXiv:2407.21783 Sec. "
-          "3.3.2).");
+          "3.3.2). Under torchtitan, PyTorch's ring attention's rotate method: all_gather is "
+          "\"allgather\" (torchtitan's default), ring \"alltoall\" "
+          "(detail::torch_ring_attention_comm).");
   v("tp_overlap", s.tp_overlap,
     "Fraction of tensor-parallel communication hidden behind GEMMs (Megatron's "
           "--tp-comm-overlap with Transformer Engine userbuffers). 0: off, Megatron-LM's default.");

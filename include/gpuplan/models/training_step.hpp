@@ -22,7 +22,9 @@
 //                elements; with it all-gathers and reduce-scatters of the same volume
 //                (Korthikanti et al. 2022, Sec. 4.2.2), minus the `tp_overlap` fraction hidden.
 //   context-par. ring attention: cp - 1 KV exchanges forward, 2x backward, overlapped with the
-//                attention kernels; only what exceeds them is exposed.
+//                attention kernels; only what exceeds them is exposed. torchtitan: PyTorch's
+//                ring attention (torch_ring_attention_comm / _bytes): K/V at the query heads,
+//                dK/dV in fp32, exposed under compile, the fp32 merge as memory-bound bytes.
 //   expert-par.  dispatch and combine all-to-all forward and backward.
 //   recompute    selective: the attention core forward again; full: the whole layer forward
 //                again, including its tensor-parallel communication.
@@ -212,6 +214,8 @@ struct step_assumptions {
   rank_order order = rank_order::megatron;
   /// Context parallelism's attention exchange: ring (Megatron-Core's default, point-to-point K/V
   /// passing overlapped with attention) or all_gather (Llama 3's, arXiv:2407.21783 Sec. 3.3.2).
+  /// Under torchtitan, PyTorch's ring attention's rotate method: all_gather is "allgather"
+  /// (torchtitan's default), ring "alltoall" (detail::torch_ring_attention_comm).
   context_parallel_kind cp_kind = context_parallel_kind::ring;
   /// Fraction of tensor-parallel communication hidden behind GEMMs (Megatron's
   /// --tp-comm-overlap with Transformer Engine userbuffers). 0: off, Megatron-LM's default.
@@ -1256,9 +1260,87 @@ constexpr double async_tp_layer(const layer_inputs& in, const layer_dims& d, dou
   return n_fwd * fwd + bwd + regathers * (async_tp_exposed(in, d, wk, true) + again);
 }
 
+// PyTorch's ring attention, what torchtitan's context parallelism runs
+// (torch.distributed.tensor.experimental.context_parallel; _attention.py at the torch of
+// torchtitan's December 2024 benchmarks, 1963fc8): every SDPA call on the rank's sequence chunk
+// becomes cp calls, one per K/V chunk, with load balancing (two round-robin half chunks per rank,
+// each call on a half of the queries or of the keys), merged by _SDPAMerger in fp32.
+//  - K and V as SDPA sees them: torchtitan's Attention repeats the KV heads to the query heads
+//    before F.scaled_dot_product_attention (models/llama/model.py repeat_kv), so the chunk that
+//    travels has the local query width, not the KV heads'.
+//  - Forward (and the recomputed forward): K and V concatenated into one buffer, then all-gathered
+//    once (_AllGatherRotater, rotate_method "allgather") or passed to the next rank at each of the
+//    cp - 1 steps (_AllToAllRotater: ft_c.permute_tensor, a point-to-point exchange).
+//  - Backward (_templated_ring_attention_backward): K and V again through a fresh rotater of the
+//    same kind, and dK, dV in fp32 accumulators (convert_to_f32) passed to the next rank at every
+//    one of the cp steps by an _AllToAllRotater whatever rotate_method says.
+//  - When they wait: eager, the functional collectives return an AsyncCollectiveTensor that waits
+//    at first use, behind the SDPA of one step (the all-gather behind the first step's, the dK/dV
+//    of step i behind step i + 1's, the last exposed). Under torch.compile (torchtitan compiles
+//    every block, fullgraph, the ring traced into it) a traced collective is followed at once by
+//    wait_tensor (_functional_collectives.py _maybe_wrap_tensor: "if _are_we_tracing(): return
+//    wait_tensor(self)"), and Inductor leaves it there unless reorder_for_compute_comm_overlap is
+//    set (torch/_inductor/config.py, False by default): every exchange is exposed.
+//  - The merge and the accumulators (torch_ring_attention_bytes below) are memory-bound kernels.
+/// Elements of one rank's K and V chunk as torchtitan's SDPA sees them (the local query width).
+constexpr double torch_ring_kv_elements(const layer_dims& d) { return 2.0 * d.T * d.q / d.tp; }
+
+/// HBM bytes of one layer's ring-attention bookkeeping (see above), one forward pass and the
+/// backward, counted as Inductor fuses them (read every input once, write every output once;
+/// eager runs each op of the merge as a kernel of its own, more passes, not counted apart). Per
+/// element of the rank's attention output, n = T x the local query width: the merge of each
+/// step after the first reads the running fp32 output and the call's 16-bit output and writes
+/// the fp32 output (a partial step's _partial_update concatenates the whole tensor again), and
+/// the result is cast back; backward, dQ and (2n elements) dK, dV are accumulated the same way,
+/// from the first call's gradients into fp32 and, every later step, from the buffer received and
+/// the call's gradients into the buffer sent on; cast back at the end. The K, V concatenation
+/// feeding the exchange: once per pass with the all-gather, every exchanging step with the
+/// point-to-point rotater. The log-sum-exp (T x heads, 1/head_dim of these) is left out.
+struct ring_bytes {
+  double fwd = 0.0, bwd = 0.0;
+};
+constexpr ring_bytes torch_ring_attention_bytes(const layer_inputs& in, const layer_dims& d) {
+  const double cp = in.l->cp, e = d.e, n = d.T * d.q / d.tp;
+  const double cats = in.a->cp_kind == context_parallel_kind::all_gather ? 1.0 : cp - 1.0;
+  const double kv_cat = cats * torch_ring_kv_elements(d) * 2.0 * e;
+  const double merge = 2.0 * fp32_bytes + e, first = e + fp32_bytes, cast_back = fp32_bytes + e;
+  ring_bytes r;
+  r.fwd = kv_cat + n * ((cp - 1.0) * merge + cast_back);
+  r.bwd = kv_cat + 3.0 * n * (first + (cp - 1.0) * merge + cast_back);  // dQ, dK, dV
+  return r;
+}
+
+/// Exposed seconds of one layer's PyTorch ring-attention exchanges (see above).
+constexpr double torch_ring_attention_comm(const layer_inputs& in, const layer_dims& d,
+                                           const attention_times& at) {
+  const training_config& c = *in.c;
+  const step_assumptions& a = *in.a;
+  const collective_group& g = in.p->cp;
+  const double cp = in.l->cp;
+  const double kv = torch_ring_kv_elements(d) * d.e;
+  const double dkv_step = coll(collective_kind::send_recv, torch_ring_kv_elements(d) * fp32_bytes,
+                               g, a.collectives);
+  const bool gather = a.cp_kind == context_parallel_kind::all_gather;
+  const double kv_step = gather ? 0.0 : coll(collective_kind::send_recv, kv, g, a.collectives);
+  const double kv_once = gather ? coll(collective_kind::all_gather, kv * cp, g, a.collectives) : 0.0;
+  // forward passes: the forward and, under full recompute, its rerun (every recompute_every-th)
+  const double passes = c.recompute == recompute_mode::full ? 1.0 + 1.0 / c.recompute_every : 1.0;
+  if (c.compile) {
+    const double one_pass = kv_once + (cp - 1.0) * kv_step;
+    return passes * one_pass + one_pass + cp * dkv_step;
+  }
+  const double fwd_call = at.fwd / cp, bwd_call = (at.fwd_bwd - at.fwd) / cp;
+  auto exposed = [](double comm, double under) { return comm > under ? comm - under : 0.0; };
+  const double fwd = exposed(kv_once, fwd_call) + (cp - 1.0) * exposed(kv_step, fwd_call);
+  const double bwd = exposed(kv_once, bwd_call) +
+                     (cp - 1.0) * exposed(kv_step + dkv_step, bwd_call) + dkv_step;
+  return passes * fwd + bwd;
+}
+
 /// Tensor-, context- and expert-parallel communication of one layer (into t.tp, t.cp, t.ep).
 constexpr void layer_communication(const layer_inputs& in, const layer_dims& d,
-                                   const layer_kind& k, double attn_fwd_bwd, layer_time& t) {
+                                   const layer_kind& k, const attention_times& at, layer_time& t) {
+  const double attn_fwd_bwd = at.fwd_bwd;
   const bool moe = k.moe;
   const transformer_spec& m = *in.m;
   const training_config& c = *in.c;
@@ -1289,7 +1371,9 @@ constexpr void layer_communication(const layer_inputs& in, const layer_dims& d,
   // ---- context parallel: ring attention KV exchange ----
   if (l.cp > 1 && k.attention) {
     const double kv_bytes = 2.0 * T * d.kv_local * e;  // this rank's K and V chunk
-    if (a.cp_kind == context_parallel_kind::ring) {
+    if (c.framework == framework_kind::torchtitan) {
+      t.cp = torch_ring_attention_comm(in, d, at);
+    } else if (a.cp_kind == context_parallel_kind::ring) {
       const double step = coll(collective_kind::send_recv, kv_bytes, in.p->cp, a.collectives);
       const double comm = (l.cp - 1.0) * step * 3.0;  // forward, and 2x backward (KV and dKV)
       const double hidden = attn_fwd_bwd;
@@ -1469,6 +1553,11 @@ constexpr layer_time one_layer(const layer_inputs& in, const layer_kind& k) {
   const mixer_times mx = k.linear ? linear_mixer_kernels(in, d) : mixer_times{};
   mem.fwd += mx.mem_fwd;
   mem.bwd += mx.mem_bwd;
+  if (k.attention && in.l->cp > 1 && c.framework == framework_kind::torchtitan) {
+    const ring_bytes ring = torch_ring_attention_bytes(in, d);  // PyTorch's ring attention
+    mem.fwd += ring.fwd / in.g.hbm;
+    mem.bwd += ring.bwd / in.g.hbm;
+  }
   // ---- recompute: what it recomputes, at the same rates ----
   double re_compute = 0.0, re_memory = 0.0;
   if (c.recompute == recompute_mode::selective && c.framework == framework_kind::torchtitan) {
@@ -1487,7 +1576,7 @@ constexpr layer_time one_layer(const layer_inputs& in, const layer_kind& k) {
   t.memory = mem.fwd + mem.bwd + re_memory + mem.amp_casts;
   t.bwd_compute = lin.bwd + (at.fwd_bwd - at.fwd) + (mx.scan_fwd_bwd - mx.scan_fwd) + mem.bwd +
                   re_compute + re_memory;
-  layer_communication(in, d, k, at.fwd_bwd, t);
+  layer_communication(in, d, k, at, t);
   return t;
 }
 
