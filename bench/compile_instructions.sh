@@ -9,7 +9,8 @@
 #
 # --common-std: every TU starts with the standard headers of bench/compile_cost/common_std.hpp
 # (issue 23's "TU of common standard headers"). HEADERs (paths under include/, e.g.
-# gpuplan/plan/fit.hpp): also count a TU holding just that header (after the prelude, if any).
+# gpuplan/plan/fit.hpp): also count a TU holding just that header (after the prelude, if any);
+# HEADER may join several with '+' (a.hpp+b.hpp: one TU including both, in that order).
 # Prints millions of instructions per variant and what each adds to the raw variant (or to the
 # prelude alone, for headers).
 set -euo pipefail
@@ -49,7 +50,8 @@ if (($# > 0)); then
   hbase=$(count "${out}/empty.cpp")
   printf '%-40s %12d %+12d\n' "(empty TU)" "${hbase}" 0
   for h in "$@"; do
-    printf '#include <%s>\nint main() {}\n' "${h}" >"${out}/h.cpp"
+    IFS=+ read -ra parts <<<"${h}"
+    { printf '#include <%s>\n' "${parts[@]}"; printf 'int main() {}\n'; } >"${out}/h.cpp"
     n=$(count "${out}/h.cpp")
     printf '%-40s %12d %+12d\n' "<${h}>" "${n}" "$((n - hbase))"
   done
