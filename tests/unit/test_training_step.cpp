@@ -713,13 +713,13 @@ TEST_CASE("torchtune's published A100 table: full, LoRA and QLoRA of Llama 3.2 3
   // compiled) with compile, master_weights false, recompute full, bf16 adapters
   // (lora_adapters_fp32 false: torchtune builds the whole model, adapters included, in bf16 with
   // no autocast), all_linear targets (k_proj's rank-64 adapter, which torchtune's config leaves
-  // out, counted too). QLoRA as one dequantisation kernel per matrix (qlora_double_quant false):
-  // torchao's NF4Tensor.get_original_weight (torchao/dtypes/nf4tensor.py, v0.6) is pointwise work
-  // and a 16-entry table lookup, which Inductor fuses inside the compiled block into one kernel
-  // reading 4 bits, the int8 scaler per 64 weights and writing bf16 (2.52 B a weight against
-  // bitsandbytes' 2.56 counted). Not modelled: activation offloading (-0.11% in the same table)
-  // and torchtune's chunked output projection (+1.96%). gpuplan reads 6826 / 7536 / 7455:
-  // -5.3%, -8.2%, -7.2%; held within 10% each.
+  // out, counted too). QLoRA's dequantisation as torchao's (nf4_dequant_fused):
+  // NF4Tensor.get_original_weight (torchao/dtypes/nf4tensor.py, v0.5.0 and v0.6.1) is pointwise
+  // work and a 16-entry table lookup, which Inductor fuses inside the compiled block into one
+  // kernel per matrix reading the stored weight (4 bits, an int8 scaler per 64 weights, a factor
+  // per 256 scalers: double quantisation's layout) and writing bf16. Not modelled: activation
+  // offloading (-0.11% in the same table) and torchtune's chunked output projection (+1.96%).
+  // gpuplan reads 6826 / 7536 / 7456: -5.3%, -8.2%, -7.2%; held within 10% each.
   const struct {
     const char* row;
     int lora_rank, qlora_rank;
@@ -741,8 +741,8 @@ TEST_CASE("torchtune's published A100 table: full, LoRA and QLoRA of Llama 3.2 3
     p.config.recompute = recompute_mode::full;
     p.config.lora_rank = rows[i].lora_rank;
     p.config.qlora_rank = rows[i].qlora_rank;
-    p.config.qlora_double_quant = false;
     p.assumptions.lora_adapters_fp32 = false;
+    p.assumptions.nf4_dequant_fused = true;
     const double tokens_per_s = 2.0 * 4096.0 / estimate_step(p).total.in(units::s);
     read[i] = tokens_per_s;
     const double err = tokens_per_s / rows[i].tokens_per_s - 1.0;
@@ -754,6 +754,20 @@ TEST_CASE("torchtune's published A100 table: full, LoRA and QLoRA of Llama 3.2 3
   // fine-tune, QLoRA (the dequantisation) a little slower than LoRA
   CHECK(read[1] > read[0]);
   CHECK(read[2] < read[1]);
+  // torchao's fused kernel is quicker than bitsandbytes' dequantize_4bit with double
+  // quantisation's two absmax kernels, and slower than no dequantisation
+  training_plan q;
+  q.model = catalog::llama32_3b;
+  q.node = catalog::dgx_a100;
+  q.config.framework = framework_kind::transformers;
+  q.config.qlora_rank = 64;
+  const duration bnb = estimate_step(q).total;
+  q.assumptions.nf4_dequant_fused = true;
+  const duration fused = estimate_step(q).total;
+  CHECK(fused < bnb);
+  q.config.qlora_rank = 0;
+  q.config.lora_rank = 64;
+  CHECK(estimate_step(q).total < fused);
 }
 
 TEST_CASE("LoRA: the mechanisms move the step the right way") {
