@@ -245,6 +245,15 @@ constexpr void visit_fields(step_assumptions& s, V&& v) {
     "PEFT's LoraConfig.lora_dropout > 0: an nn.Dropout on each adapter's input (forward: "
           "read, write and a 1-byte mask; backward likewise). false: PEFT's default 0.0, an "
           "nn.Identity (no kernel).");
+  v("nf4_dequant_fused", s.nf4_dequant_fused,
+    "QLoRA's dequantisation as one kernel per matrix that reads the NF4 weight as stored "
+          "(codes and constants, memory_assumptions::nf4_block) and writes the 16-bit weight: "
+          "torchao's NF4Tensor inside a torch.compile'd block (torchtune's QLoRA with compile: "
+          "LinearNF4 runs `weight.to(input.dtype)`, NF4Tensor.get_original_weight's shifts, NF4 "
+          "table lookup and scaler dequantisation are pointwise, and Inductor fuses them; "
+          "torchao/dtypes/nf4tensor.py v0.5.0, v0.6.1). false: bitsandbytes' dequantize_4bit, and "
+          "with double quantisation its two kernels restoring the fp32 absmax first "
+          "(bitsandbytes/functional.py).");
   v("clip_grad_norm", s.clip_grad_norm,
     "Global gradient-norm clipping reads every gradient once more (Megatron-LM --clip-grad "
           "1.0, its default).");

@@ -311,5 +311,14 @@ constexpr data_size nccl_buffers(const parallel_layout& l, const memory_assumpti
   return groups * 2.0 * a.nccl_channels * a.nccl_buffsize;
 }
 
+/// NF4 storage per parameter (the memory models; QLoRA's fused dequantisation reads it too): 4 bits plus the quantisation constants (QLoRA sec. 3), with or
+/// without double quantisation (training_config::qlora_double_quant).
+constexpr double nf4_bytes(const memory_assumptions& a, bool double_quant) {
+  const double constants_bits =
+      double_quant ? 8.0 / a.nf4_block + 32.0 / (1.0 * a.nf4_block * a.nf4_second_block)
+                   : 32.0 / a.nf4_block;
+  return 0.5 + constants_bits / 8.0;
+}
+
 }  // namespace detail
 }  // namespace gpuplan

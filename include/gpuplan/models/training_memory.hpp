@@ -47,15 +47,6 @@ constexpr double optimizer_state_bytes(optimizer_kind o, const memory_assumption
   return 0.0;
 }
 
-/// NF4 storage per parameter: 4 bits plus the quantisation constants (QLoRA sec. 3), with or
-/// without double quantisation (training_config::qlora_double_quant).
-constexpr double nf4_bytes(const memory_assumptions& a, bool double_quant) {
-  const double constants_bits =
-      double_quant ? 8.0 / a.nf4_block + 32.0 / (1.0 * a.nf4_block * a.nf4_second_block)
-                   : 32.0 / a.nf4_block;
-  return 0.5 + constants_bits / 8.0;
-}
-
 /// Chunk length of flash-linear-attention's chunked gated delta rule (fla/ops/gated_delta_rule/
 /// chunk.py: chunk_gated_delta_rule_fwd's BT = 64), whose forward saves the chunk's WY matrix A
 /// ([batch, tokens, heads, BT]) for the backward with q, k, v, g and beta.

@@ -310,6 +310,14 @@ struct step_assumptions {
   /// write and a 1-byte mask; backward likewise). false: PEFT's default 0.0, an nn.Identity
   /// (no kernel).
   bool lora_dropout = false;
+  /// QLoRA's dequantisation as one kernel per matrix that reads the NF4 weight as stored (codes
+  /// and constants, memory_assumptions::nf4_block) and writes the 16-bit weight: torchao's
+  /// NF4Tensor inside a torch.compile'd block (torchtune's QLoRA with compile: LinearNF4 runs
+  /// `weight.to(input.dtype)`, NF4Tensor.get_original_weight's shifts, NF4 table lookup and
+  /// scaler dequantisation are pointwise, and Inductor fuses them; torchao/dtypes/nf4tensor.py
+  /// v0.5.0, v0.6.1). false: bitsandbytes' dequantize_4bit, and with double quantisation its two
+  /// kernels restoring the fp32 absmax first (bitsandbytes/functional.py).
+  bool nf4_dequant_fused = false;
 
   // ---- optimizer, offload, data --------------------------------------------------------------
   /// Global gradient-norm clipping reads every gradient once more (Megatron-LM --clip-grad 1.0,
@@ -1450,6 +1458,11 @@ constexpr void add_adapter(const layer_inputs& in, double rows, double k, double
 constexpr double nf4_dequantize_seconds(const layer_inputs& in, double elements, double matrices) {
   if (!(elements > 0.0 && matrices > 0.0)) return 0.0;
   const double per = elements / matrices;
+  // torchao's NF4Tensor under torch.compile (step_assumptions::nf4_dequant_fused): the weight as
+  // stored read once, the 16-bit weight written, one kernel
+  if (in.a->nf4_dequant_fused)
+    return eager_ops_seconds(
+        in.g, matrices, (nf4_bytes(memory_assumptions{}, in.c->qlora_double_quant) + half_bytes) * per);
   double t = eager_ops_seconds(in.g, matrices, nf4_dequantize_bytes * per);
   // double quantisation (training_config::qlora_double_quant): bitsandbytes' dequantize_4bit
   // first dequantises the 8-bit absmax (dequantize_blockwise, then `absmax += offset`: two more
