@@ -139,30 +139,100 @@ TEST_CASE("torchtitan memory: Llama 3.1 70B FSDP 32 x TP 8, Table 4 (known resid
   CHECK(got <= 0.90 * 71.9);
 }
 
-TEST_CASE("torchtitan memory: Llama 3.1 405B 3D with PP, Table 5 (not modelled: known residual)",
+TEST_CASE("torchtitan memory: Llama 3.1 405B 3D with PP, Table 5 (known residual)",
           "[torchtitan][published]") {
-  // FSDP 8 x TP 8 x PP 8, local batch 32 as 8 micro-batches of 4, full AC, compile, Float8,
-  // AsyncTP: 1F1B 82.5, Interleaved 1F1B 72.7 GiB (the maximum over the PP ranks). Under PP the
-  // profile falls back to the Megatron accounting (FSDP2 as ZeRO-3), which reads about 45%:
-  // [Known residual: not modelled are FSDP2's reshard_after_forward = False under PP (every
-  // block of the stage held unsharded for the whole step; float8 all-gather), the fp32
-  // unsharded gradient accumulation across micro-batches (training_step.hpp
-  // fsdp2_unsharded_accumulation_bytes), the last stage's per-micro-batch loss, and why the
-  // interleaved schedule peaks 9.8 GiB lower. Held in [35%, 55%] of the published figure.]
+  // FSDP 8 x TP 8 x PP 8, local batch 32 as 8 micro-batches of 4 (pipeline_parallel_
+  // microbatches defaults to the PP degree at 9dec370), full AC, compile, Float8, AsyncTP:
+  // 1F1B 82.5, Interleaved 1F1B 72.7 GiB (the maximum over the PP ranks). 126 layers as
+  // 15 / 16 x 6 / 15 (generate_split_points). Under PP the profile holds every parameter of the
+  // stage unsharded in bf16 (reshard_after_forward = False: 11.9 GiB on a 16-layer stage), its
+  // unsharded fp32 gradient accumulators (23.7 GiB) and the in-flight micro-batches' block
+  // inputs with PipelineStage's buffers. Model: 1F1B 65.84 (-20.2%, stage 1: 7 in flight x 16
+  // layers; stage 0 65.83), interleaved 55.97 (-23.0%). Before, the Megatron accounting's
+  // total read 36.61 and 38.06 (44% and 52%, the interleaved schedule higher).
+  // The schedules' difference is the mechanism the profile names: with one round of
+  // micro-batches the interleaved rank frees its last chunk's fp32 gradients (8 of its 16
+  // layers) before its first chunk's backward allocates them: model -9.87, published -9.8 GiB.
+  // Held within 10% of the published difference.
+  // [Known residual: ~16.7 GiB on both schedules, not located (the 70B 2D row's ~9 GiB is the
+  // same kind). Candidates: float8's per-linear casts and amax buffers, async TP's and SP's
+  // collective buffers on the compute stream, the caching allocator's fragmentation between the
+  // 134 MB block inputs freed in backward and the fp32 accumulators; torchao's float8
+  // all-gather (llama3_405b.toml) would hold the linears unsharded in 1 byte, not 2, which the
+  // profile does not model (it would widen the gap by ~6 GiB). Held in [-25%, -15%].]
   titan_run r = titan(catalog::llama31_405b, 8, 8, 1, 4, 8192, recompute_mode::full, true, true);
   r.layout.pp = 8;
   r.layout.first_stage_layers = 15;
   r.layout.last_stage_layers = 15;
   r.config.global_batch = 256;
-  for (const auto& [virtual_stages, published] : {std::pair{1, 82.5}, std::pair{2, 72.7}}) {
-    r.layout.virtual_stages = virtual_stages;
+  double got[2] = {};
+  const double published[2] = {82.5, 72.7};
+  for (int v = 1; v <= 2; ++v) {
+    r.layout.virtual_stages = v;
     const memory_breakdown b = framework_training_memory(r.model, r.layout, r.config);
-    CHECK(b.phases.reserved.value == 0.0);  // the Megatron accounting: no allocator phases
-    const double got = gib(b.total());
-    INFO("405B v " << virtual_stages << ": " << got << " vs " << published);
-    CHECK(got >= 0.35 * published);
-    CHECK(got <= 0.55 * published);
+    got[v - 1] = gib(b.phases.reserved);
+    INFO("405B v " << v << ": " << got[v - 1] << " vs " << published[v - 1] << " (stage "
+                   << b.pipeline_stage << ")");
+    CHECK(got[v - 1] >= 0.75 * published[v - 1]);
+    CHECK(got[v - 1] <= 0.85 * published[v - 1]);
+    // the profile's own terms: every stage's parameters unsharded, fp32 accumulators
+    CHECK(b.gradients > b.weights);
   }
+  INFO("1F1B - interleaved: " << got[0] - got[1] << " vs 9.8");
+  CHECK(std::abs((got[0] - got[1]) / 9.8 - 1.0) <= 0.10);
+}
+
+TEST_CASE("torchtitan memory: Llama 3.1 405B 4D with PP and CP, Table 6 (known residual)",
+          "[torchtitan][published]") {
+  // FSDP x CP = 8, TP 8, PP 8, 1F1B, local batch 8 as 8 micro-batches of 1 sequence of 32768 x
+  // CP tokens, full AC, compile, Float8, AsyncTP: CP 1, 2, 4, 8: 75.3, 75.9, 77.1, 84.9 GiB.
+  // Every GPU holds 32768 tokens a micro-batch (as in Table 5's 4 x 8192) and shards over 8:
+  // the model reads 65.84 for all four (-12.6%, -13.3%, -14.6%, -22.4%); the Megatron
+  // accounting's phases were empty (no reserved figure).
+  // [Known residual: as Table 5's, smaller (9.5 GiB at CP 1 against 16.7 there at the same
+  // tokens per micro-batch: what differs between 1 x 32768 and 4 x 8192 is not located), and
+  // CP's ring-attention buffers are not modelled (the CP 8 row's extra 7.8 GiB). Held in
+  // [-25%, -10%].]
+  const double published[] = {75.3, 75.9, 77.1, 84.9};
+  for (int i = 0; i < 4; ++i) {
+    const int cp = 1 << i;
+    titan_run r = titan(catalog::llama31_405b, 8 / cp, 8, cp, 1, 32768 * cp,
+                        recompute_mode::full, true, true);
+    r.layout.pp = 8;
+    r.layout.first_stage_layers = 15;
+    r.layout.last_stage_layers = 15;
+    r.config.global_batch = 8 * (8 / cp);
+    const double got = reserved_gib(r);
+    INFO("405B 4D CP " << cp << ": " << got << " vs " << published[i]);
+    CHECK(got >= 0.75 * published[i]);
+    CHECK(got <= 0.90 * published[i]);
+  }
+}
+
+TEST_CASE("torchtitan memory: under PP the stages hold what their schedule keeps",
+          "[torchtitan][pipeline]") {
+  // Llama 3.1 8B (32 layers), FSDP 8 x PP 4, 1F1B, full AC, micro-batch 1 of 8192 tokens,
+  // 8 micro-batches (global batch 64). Stage k holds pp - k micro-batches' block inputs
+  // (Schedule1F1B's warm-up); every stage 8 layers, so stages 1 and 2 differ by one micro-batch:
+  // 7 block inputs (the first block's is a receive buffer, held for every micro-batch) and the
+  // cached stage output (bf16, 8192 x 4096 x 2 B each).
+  titan_run r = titan(catalog::llama31_8b, 8, 1, 1, 1, 8192, recompute_mode::full, true, false);
+  r.layout.pp = 4;
+  r.config.global_batch = 64;
+  const memory_breakdown s1 = torchtitan_training_memory_stage(r.model, r.layout, r.config, 1);
+  const memory_breakdown s2 = torchtitan_training_memory_stage(r.model, r.layout, r.config, 2);
+  const double input = 8192.0 * 4096 * 2;
+  CHECK(s1.phases.reserved.value - s2.phases.reserved.value == Approx(8.0 * input));
+  // the unsharded fp32 accumulators of the stage: 4 B per parameter of its 8 layers
+  const double layer = catalog::llama31_8b.layer_parameters(0);
+  CHECK(s1.gradients.value - 4.0 * 8 * layer / 8 == Approx(4.0 * 8 * layer).epsilon(1e-9));
+  // the dispatching per-stage call (gpuplan fit's stage table) gives the profile's stage
+  CHECK(framework_training_memory_stage(r.model, r.layout, r.config, 1).phases.reserved.value ==
+        s1.phases.reserved.value);
+  // the most loaded stage is reported, and the Megatron accounting is not used
+  const memory_breakdown most = framework_training_memory(r.model, r.layout, r.config);
+  CHECK(most.phases.reserved.value >= s1.phases.reserved.value);
+  CHECK(most.phases.reserved.value > 0.0);
 }
 
 TEST_CASE("torchtitan memory: the named mechanisms move the peak they name",
@@ -218,6 +288,9 @@ TEST_CASE("torchtitan memory: what the profile does not model is refused or fall
   titan_run r = titan(catalog::llama31_8b, 8, 1, 1, 2, 8192, recompute_mode::selective, true, false);
   r.layout.pp = 2;
   r.config.global_batch = 2 * 8 * 2;
+  CHECK_NOTHROW(torchtitan_training_memory(r.model, r.layout, r.config));  // FSDP2 under PP
+  CHECK_THROWS_AS(torchtitan_training_memory_stage(r.model, r.layout, r.config, 2), invalid_input);
+  r.layout.zero = 1;  // torchtitan's only data parallelism is FSDP2
   CHECK_THROWS_AS(torchtitan_training_memory(r.model, r.layout, r.config), invalid_input);
   CHECK_NOTHROW(framework_training_memory(r.model, r.layout, r.config));  // Megatron's
   titan_run bad = titan(catalog::llama31_8b, 8, 1, 1, 2, 8192, recompute_mode::selective, true,

@@ -80,13 +80,13 @@ std::vector<memory_breakdown> stage_memory(const fit_description& d) {
     out.push_back(framework_training_memory(*d.model.transformer, d.layout, d.train, d.memory));
     return out;
   }
+  // each stage under the framework's profile (torchtitan's under PP), as the verdict's
   for (int k = 0; k < d.layout.pp; ++k)
-    out.push_back(
-        d.infer
-            ? inference_memory_stage(*d.model.transformer, d.gpu.spec, d.layout, d.serve, k,
-                                     d.memory)
-                  .per_gpu
-            : training_memory_stage(*d.model.transformer, d.layout, d.train, k, d.memory));
+    out.push_back(d.infer ? inference_memory_stage(*d.model.transformer, d.gpu.spec, d.layout,
+                                                   d.serve, k, d.memory)
+                                .per_gpu
+                          : framework_training_memory_stage(*d.model.transformer, d.layout,
+                                                            d.train, k, d.memory));
   return out;
 }
 

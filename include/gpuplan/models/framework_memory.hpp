@@ -354,9 +354,9 @@ constexpr memory_breakdown transformers_training_memory(const transformer_spec& 
 }
 
 /// Training memory of the most loaded GPU under the config's framework profile. torchtitan:
-/// models/torchtitan_memory.hpp for dense attention models without pipeline parallelism; under
-/// PP (reshard_after_forward = False, per-stage losses), MoE, MLA, hybrids, LoRA or offload the
-/// Megatron accounting (models/training_memory.hpp: FSDP2 as ZeRO-3), a known residual
+/// models/torchtitan_memory.hpp for dense attention models (under PP with FSDP2: the most loaded
+/// stage); for MoE, MLA, hybrids, LoRA or offload the Megatron accounting
+/// (models/training_memory.hpp: FSDP2 as ZeRO-3), a known residual
 /// (docs/models/framework-memory.md, "torchtitan"). transformers with compile: its eager tensors
 /// still (not modelled as fewer).
 constexpr memory_breakdown framework_training_memory(const transformer_spec& m,
@@ -366,6 +366,21 @@ constexpr memory_breakdown framework_training_memory(const transformer_spec& m,
   if (c.framework == framework_kind::transformers) return transformers_training_memory(m, l, c, a);
   if (detail::titan_profile_applies(m, l, c)) return torchtitan_training_memory(m, l, c, a);
   return training_memory(m, l, c, a);
+}
+
+/// Memory of pipeline stage k's GPUs under the config's framework profile: torchtitan's stage
+/// where its profile applies, else the Megatron accounting's (models/training_memory.hpp). The
+/// transformers profile runs no pipeline: framework_training_memory is its one GPU.
+constexpr memory_breakdown framework_training_memory_stage(const transformer_spec& m,
+                                                           const parallel_layout& l,
+                                                           const training_config& c, int k,
+                                                           const memory_assumptions& a = {}) {
+  detail::check_input(c.framework != framework_kind::transformers || k == 0,
+                      "the transformers profile models one pipeline stage (stage 0)", k);
+  if (c.framework == framework_kind::transformers) return transformers_training_memory(m, l, c, a);
+  if (detail::titan_profile_applies(m, l, c))
+    return torchtitan_training_memory_stage(m, l, c, k, a);
+  return training_memory_stage(m, l, c, k, a);
 }
 
 /// A generic workload has no layer structure: the Megatron/ZeRO accounting of model states with

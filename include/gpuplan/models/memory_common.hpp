@@ -320,5 +320,28 @@ constexpr double nf4_bytes(const memory_assumptions& a, bool double_quant) {
   return 0.5 + constants_bits / 8.0;
 }
 
+/// torchtitan's FSDP2 with pipeline parallelism: apply_fsdp sets reshard_after_forward = False
+/// on every block and the root when PP is on ("to avoid per-microbatch all-gathers",
+/// torchtitan/parallelisms/parallelize_llama.py at 9dec370; today the "default" policy of
+/// torchtitan/distributed/fsdp.py get_fsdp_reshard_after_forward_policy), and torch's
+/// PipelineStage runs every backward but the last without gradient sync or resharding, then
+/// calls each FSDP state's post_backward (torch/distributed/pipelining/stage.py
+/// backward_maybe_with_nosync): the stage's parameters stay unsharded from its first forward to
+/// its last backward, and its gradients accumulate unsharded until then (fsdp2_unsharded_grad_
+/// bytes). FSDP2 (ZeRO-3) over a pipeline, the whole model trained (not LoRA). The step model
+/// (training_step.hpp fsdp2_under_pipeline) times it, torchtitan_memory.hpp holds it.
+constexpr bool fsdp2_pipelined(const parallel_layout& l, const training_config& c) {
+  return c.framework == framework_kind::torchtitan && l.pp > 1 && l.zero >= 3 &&
+         c.lora_rank == 0 && c.qlora_rank == 0;
+}
+/// Bytes per unsharded parameter of FSDP2's gradient accumulator without gradient sync: in the
+/// reduce dtype when it differs from the parameters' (FSDPParam.to_accumulated_grad_if_needed
+/// upcasts the first micro-batch's gradient into unsharded_accumulated_grad,
+/// accumulate_unsharded_grad_if_needed adds the later ones: torch/distributed/_composable/fsdp/
+/// _fsdp_param.py), else autograd's param.grad in the parameters' dtype.
+constexpr double fsdp2_unsharded_grad_bytes(double param_e, double reduce_e) {
+  return param_e == reduce_e ? param_e : reduce_e;
+}
+
 }  // namespace detail
 }  // namespace gpuplan

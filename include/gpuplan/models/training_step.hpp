@@ -1900,19 +1900,13 @@ constexpr step_parameters parameters_of(const transformer_spec& m, const trainin
   return r;
 }
 
-/// torchtitan's FSDP2 with pipeline parallelism: apply_fsdp sets reshard_after_forward = False
-/// on every block and the root when PP is on ("to avoid per-microbatch all-gathers",
-/// torchtitan/parallelisms/parallelize_llama.py at 9dec370; today the "default" policy of
-/// torchtitan/distributed/fsdp.py get_fsdp_reshard_after_forward_policy), and torch's
-/// PipelineStage runs every backward but the last without gradient sync or resharding, then
-/// calls each FSDP state's post_backward (torch/distributed/pipelining/stage.py
-/// backward_maybe_with_nosync): the stage's parameters are gathered once a step and its
-/// gradients reduce-scattered once, after its last backward (fsdp2_pipeline_exposed). ZeRO-3
-/// (FSDP2 is torchtitan's only data parallelism), bucketed (per tensor is DeepSpeed's), the whole
-/// model trained (not LoRA).
-constexpr bool fsdp2_under_pipeline(const step_parameters& sp, const parallel_layout& l,
+/// torchtitan's FSDP2 with pipeline parallelism (memory_common.hpp fsdp2_pipelined: parameters
+/// unsharded from the stage's first forward to its last backward): the stage's parameters are
+/// gathered once a step and its gradients reduce-scattered once, after its last backward
+/// (fsdp2_pipeline_exposed). Bucketed (per tensor is DeepSpeed's).
+constexpr bool fsdp2_under_pipeline(const training_config& c, const parallel_layout& l,
                                     const step_assumptions& a) {
-  return sp.titan && l.pp > 1 && l.zero >= 3 && !a.zero3_per_tensor && !sp.hf_bytes.lora;
+  return fsdp2_pipelined(l, c) && !a.zero3_per_tensor;
 }
 
 /// Gradient accumulation: a memory pass over the stage's local gradients per micro-batch (after
@@ -1931,7 +1925,7 @@ constexpr void add_grad_accumulation(const layer_inputs& in, const step_paramete
   double bytes_per_param = 0.0;
   // torchtitan's FSDP2 under PP: no reduce-scatter until the last backward, every micro-batch
   // accumulates into the unsharded reduce-dtype gradients (fsdp2_under_pipeline)
-  const bool unsharded = fsdp2_under_pipeline(sp, l, a);
+  const bool unsharded = fsdp2_under_pipeline(*in.c, l, a);
   if (unsharded && acc == grad_accumulation_kind::autograd)
     bytes_per_param = fsdp2_unsharded_accumulation_bytes(sp.param_e, sp.grad_e, micro);
   else if (acc == grad_accumulation_kind::autograd && micro > 1 && !sp.hf_bytes.lora)
@@ -2076,7 +2070,7 @@ constexpr double zero3_exposed(const training_plan& p, const training_config& c,
                                const layer_time& avg, int micro) {
   const transformer_spec& m = p.model;
   const step_assumptions& a = p.assumptions;
-  if (fsdp2_under_pipeline(sp, p.layout, a))
+  if (fsdp2_under_pipeline(c, p.layout, a))
     return fsdp2_pipeline_exposed(p, c, pl, sp, local, pt, avg);
   auto buckets = [](double params, double per) {
     const double n = params / (per > 0.0 ? per : params);
