@@ -812,21 +812,40 @@ constexpr double tbo_layers_time(const char* schedule, int delta, const tbo_laye
   return gpu;
 }
 
-/// tbo_layer_work of one MoE layer for micro-batch `half` of data-parallel-attention plan p:
-/// each part as dp_attention_batch_time times it (the rank's layer at tensor parallelism 1, the
-/// routed experts of the replica's tokens over the ep ranks, the dispatch and combine).
-constexpr tbo_layer_work tbo_layer(const serving_plan& p, const step_work& half) {
-  const transformer_spec& m = p.model;
+/// The first MoE layer of model m (the layer whose kind the MoE layers are timed by).
+constexpr int first_moe_layer(const transformer_spec& m) {
   int i = 0;
   while (i + 1 < m.layers && !m.is_moe_layer(i)) ++i;
+  return i;
+}
+
+/// One MoE layer of a data-parallel-attention step for work w as dp_attention_batch_time times
+/// it: the most loaded rank's layer at tensor parallelism 1, its routed experts replaced by the
+/// replica's over the ep ranks.
+constexpr serving_layer_cost dp_attention_moe_layer(const serving_plan& p, const step_work& w) {
+  const transformer_spec& m = p.model;
+  const int i = first_moe_layer(m);
+  const serving_plan rank = dp_attention_rank_plan(p);
+  const step_work rw = dp_attention_rank_work(w, p.layout.tp);
+  serving_layer_cost c =
+      serving_layer_time(rank, rw, true, m.is_windowed_layer(i), false, m.layer_code(i));
+  const accumulator wide = routed_expert_gemms(deepep_expert_plan(p), w),
+                    local = routed_expert_gemms(rank, rw);
+  c.gemm.add({wide.compute, wide.memory, wide.total, wide.math});
+  c.gemm.add({local.compute, local.memory, local.total, local.math}, -1.0);
+  return c;
+}
+
+/// tbo_layer_work of one MoE layer for micro-batch `half` of data-parallel-attention plan p:
+/// each part as dp_attention_moe_layer times it, the dispatch and combine as
+/// dp_attention_batch_time does.
+constexpr tbo_layer_work tbo_layer(const serving_plan& p, const step_work& half) {
+  const transformer_spec& m = p.model;
+  serving_plan unshared = p;
+  unshared.model.moe.shared_experts = 0;
+  const serving_layer_cost all = dp_attention_moe_layer(p, half);
   const serving_plan rank = dp_attention_rank_plan(p);
   const step_work rw = dp_attention_rank_work(half, p.layout.tp);
-  auto layer = [&](const serving_plan& q) {
-    return serving_layer_time(q, rw, true, m.is_windowed_layer(i), false, m.layer_code(i));
-  };
-  serving_plan unshared = rank;
-  unshared.model.moe.shared_experts = 0;
-  const serving_layer_cost all = layer(rank);
   const double q = p.speculation.queries_per_step();
   const double tokens = rw.prefill_tokens + rw.decode_sequences * q;
   const double whole = half.prefill_tokens + half.decode_sequences * q;
@@ -835,7 +854,7 @@ constexpr tbo_layer_work tbo_layer(const serving_plan& p, const step_work& half)
   const double act = p.assumptions.activation_bytes, h = m.hidden;
   const double out = m.is_mla() ? m.heads * m.mla.v_head_dim : m.heads * m.head_dim;
   tbo_layer_work l{};
-  l.shared = (all.gemm.total - layer(unshared).gemm.total).in(units::s);
+  l.shared = (all.gemm.total - dp_attention_moe_layer(unshared, half).gemm.total).in(units::s);
   l.core = all.attention.total.in(units::s);
   if (tokens > 0.0)
     l.core += (gemm_time(tokens, out, h, path.math, path.weight_bytes, act, path.dequant,
@@ -846,8 +865,7 @@ constexpr tbo_layer_work tbo_layer(const serving_plan& p, const step_work& half)
                    .total)
                   .in(units::s);
   l.experts = routed_expert_gemms(deepep_expert_plan(p), half).total.in(units::s);
-  l.prep = (all.gemm.total + all.elementwise.total).in(units::s) -
-           routed_expert_gemms(rank, rw).total.in(units::s) - l.shared -
+  l.prep = (all.gemm.total + all.elementwise.total).in(units::s) - l.experts - l.shared -
            (l.core - all.attention.total.in(units::s));
   const dispatch_combine_cost a2a =
       dispatch_combine_times(p, whole, half.prefill_tokens > 0.0, tokens);
@@ -856,30 +874,30 @@ constexpr tbo_layer_work tbo_layer(const serving_plan& p, const step_work& half)
   return l;
 }
 
-/// The step of a data-parallel-attention replica: one batch, or with two_batch_overlap two
-/// micro-batches of half the work, each with its own kernels (the weights read twice), their
-/// MoE layers run as SGLang schedules them (tbo_layers_time: decode's order when the step only
-/// decodes, prefill's when it prefills); the communication is what that schedule adds to the
-/// kernels.
+/// The step of a data-parallel-attention replica: one batch, or with two_batch_overlap the dense
+/// layers and the LM head on the whole batch and the MoE layers as two micro-batches of half the
+/// work (SGLang's DeepSeek forward runs two-batch overlap from the first sparse layer, the head
+/// on the merged output), each with its own kernels (the weights read twice), run as SGLang
+/// schedules them (tbo_layers_time: decode's order when the step only decodes, prefill's when it
+/// prefills); the communication is what that schedule adds to their kernels.
 constexpr stage_cost dp_attention_stage_time(const serving_plan& p, const step_work& w) {
-  if (!p.two_batch_overlap) return dp_attention_batch_time(p, w);
+  stage_cost s = dp_attention_batch_time(p, w);
+  int moe = 0;
+  for (int i = 0; i < p.model.layers; ++i) moe += p.model.is_moe_layer(i) ? 1 : 0;
+  const double tokens = w.prefill_tokens + w.decode_sequences;
+  if (!p.two_batch_overlap || moe == 0 || !(tokens > 0.0)) return s;
   step_work half = w;
   half.prefill_tokens /= 2.0;
   half.prefill_sequences /= 2.0;
   half.decode_sequences /= 2.0;
-  const stage_cost h = dp_attention_batch_time(p, half);
-  auto twice = [](const accumulator& a) {
-    accumulator d{};
-    d.add({a.compute, a.memory, a.total, a.math}, 2.0);
-    return d;
+  const serving_layer_cost one = dp_attention_moe_layer(p, w), two = dp_attention_moe_layer(p, half);
+  auto swap = [&](accumulator& a, const accumulator& whole, const accumulator& part) {
+    a.add({whole.compute, whole.memory, whole.total, whole.math}, -1.0 * moe);
+    a.add({part.compute, part.memory, part.total, part.math}, 2.0 * moe);
   };
-  stage_cost s{.gemm = twice(h.gemm),
-               .attention = twice(h.attention),
-               .elementwise = twice(h.elementwise),
-               .lm_head = twice(h.lm_head)};
-  int moe = 0;
-  for (int i = 0; i < p.model.layers; ++i) moe += p.model.is_moe_layer(i) ? 1 : 0;
-  if (moe == 0 || !(h.communication > duration{})) return s;
+  swap(s.gemm, one.gemm, two.gemm);
+  swap(s.attention, one.attention, two.attention);
+  swap(s.elementwise, one.elementwise, two.elementwise);
   const tbo_layer_work l = tbo_layer(p, half);
   const bool prefills = w.prefill_tokens > 0.0;
   const double layers =
