@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <tuple>
 #include <vector>
 
 using namespace gpuplan;
@@ -131,12 +132,13 @@ TEST_CASE("DP attention: SGLang's 96-H100 DeepSeek deployment, decode half",
   // transport SGLang's --deepep-mode auto picks for a decode step: moe_a2a_transport automatic)
   // at 0.81 of the 50 GB/s NIC (deepseek-ai/DeepEP README at 1a0c8f64, 2025-04-27: 40-41 GB/s
   // at EP 64), the busiest rank's expected load under uniform routing (+5% over the mean:
-  // ep_busiest_rank_factor) and two-batch overlap. Tolerance 30%, not fitted: the model is 27%
-  // over (72 ms per step against the published 92 ms). Before the DeepEP transport (NCCL's
-  // all-to-all at ~17 GB/s per GPU with its per-message ramp) it was 33% under (138 ms).
-  // Left out: the overlap taken as perfect (the step is the kernels or the all-to-alls, the
-  // longer, where SGLang's two micro-batches wait for each other stage by stage) and the
-  // kernels' slowdown beside the communication's SMs.
+  // ep_busiest_rank_factor) and two-batch overlap as SGLang schedules it, stage by stage
+  // (detail::tbo_layers_time; the dense layers and the LM head on the whole batch). Tolerance 10%,
+  // not fitted: the model is 5% over (87 ms per step
+  // against the published 92 ms). With the overlap taken as perfect over the step (the kernels
+  // or the all-to-alls, the longer) it was 27% over (72 ms); before the DeepEP transport (NCCL's
+  // all-to-all at ~17 GB/s per GPU with its per-message ramp) 33% under (138 ms).
+  // Left out: the kernels' slowdown beside the communication's SMs.
   serving_plan p = deepseek(cat::dgx_h100, 72, 32);
   p.two_batch_overlap = true;
   const int per_gpu = 256;
@@ -147,13 +149,15 @@ TEST_CASE("DP attention: SGLang's 96-H100 DeepSeek deployment, decode half",
                                                 << tok_per_gpu << " tokens/s per GPU against "
                                                 << published << " ("
                                                 << 100 * (tok_per_gpu / published - 1) << "%)");
-  CHECK(std::fabs(tok_per_gpu / published - 1.0) < 0.30);
+  CHECK(std::fabs(tok_per_gpu / published - 1.0) < 0.10);
   // The post's two-batch-overlap ablation (decode, same deployment): +25.5% at 256 sequences
   // per GPU, -27% at 32 (small micro-batches: the weights read twice, little to hide). The model
-  // has +51% at 256 (DeepEP's all-to-alls, 68 ms a step unhidden, now hide behind the other
-  // micro-batch's 45 ms of kernels; no per-message ramp, so two half-size all-to-alls take as
-  // long as one) and -6% at 32 (with NCCL's: +2% and -14%). Checked: the signs and the trend,
-  // not the size.
+  // has +25% at 256 (DeepEP's all-to-alls, 68 ms a step unhidden, hide where SGLang's order
+  // puts the other micro-batch's kernels, the two micro-batches' all-to-alls taking the NIC in
+  // turn) and -1% at 32 (with the overlap perfect over the step: +51% and -6%; with NCCL's
+  // all-to-all: +2% and -14%). Checked: the signs and the trend; the size at 256 within 10
+  // points; not at 32 (the model's small-batch kernels are too fast to lose 27%: the second
+  // reading of the MoE layers' weights costs it little).
   serving_plan plain = p;
   plain.two_batch_overlap = false;
   auto gain = [&](int per) {
@@ -164,6 +168,7 @@ TEST_CASE("DP attention: SGLang's 96-H100 DeepSeek deployment, decode half",
   CHECK(gain(32) < 0.0);
   CHECK(gain(256) > 0.0);
   CHECK(gain(256) > gain(32));
+  CHECK(std::fabs(gain(256) - 0.255) < 0.10);
   // 256 sequences of 2,000 tokens fit a rank's KV cache beside the weights (the deployment ran)
   p.mix = request_mix::fixed(2000, 100);
   CHECK(kv_capacity_sequences(p) >= per_gpu * 72);
@@ -176,10 +181,12 @@ TEST_CASE("DP attention: SGLang's 96-H100 DeepSeek deployment, prefill half",
   // tokens/s per node; 16,384 tokens per device per batch with two-batch overlap (its TBO
   // ablation); DeepEP's normal dispatch. One batch of 16,384 x 32 prompt tokens (each prompt
   // attending to (2000 + 1) / 2 keys on average) per step.
-  // Tolerance 10%, not fitted: the model is 2% under, the all-to-alls timed as DeepEP's normal
+  // Tolerance 10%, not fitted: the model is 4% under, the all-to-alls timed as DeepEP's normal
   // kernels (the transport --deepep-mode auto picks for a prefill step) at 1.02 of the NIC on
   // the bytes leaving the node (the README's EP-64 row, 51 / 50 GB/s; its EP-32 row is 58 /
-  // 57); before, at NCCL's all-to-all rate (about a third of the NIC), 15% under.
+  // 57), the two micro-batches in SGLang's prefill order (detail::tbo_layers_time; 2% under
+  // with the overlap taken as perfect); before, at NCCL's all-to-all rate (about a third of the
+  // NIC), 15% under. Left out: DeepGEMM's SMs given up to DeepEP's normal kernels.
   serving_plan p = deepseek(cat::dgx_h100, 32);
   p.two_batch_overlap = true;
   const double per_gpu = 16384;
@@ -191,6 +198,47 @@ TEST_CASE("DP attention: SGLang's 96-H100 DeepSeek deployment, prefill half",
                                                  << "54,543 (" << 100 * (per_node / 54543 - 1)
                                                  << "%)");
   CHECK(std::fabs(per_node / 54543 - 1) < 0.10);
+}
+
+TEST_CASE("DP attention: two-batch overlap as SGLang schedules it",
+          "[serving][dp_attention][two_batch_overlap]") {
+  // One layer in the decode order, by hand: prep, core, shared and routed experts 1 s each,
+  // dispatch 3 s, combine 0.5 s. A runs p, c; A issues D (NIC to 5) and runs s (3); B runs p
+  // (4); A waits D (5), runs e (6), issues C (NIC to 6.5); B runs c (7); A waits C; B issues D
+  // (NIC 7 to 10), runs s (8); B waits D (10), runs e (11), issues C (11.5); B waits C: 11.5 s,
+  // between the perfect overlap (8 s of kernels) and the serial sum (15 s).
+  const detail::tbo_layer_work l{.prep = 1, .core = 1, .shared = 1, .experts = 1,
+                                 .dispatch = 3, .combine = 0.5};
+  using detail::tbo_decode_delta_stages, detail::tbo_decode_schedule;
+  using detail::tbo_prefill_delta_stages, detail::tbo_prefill_schedule;
+  CHECK(detail::tbo_layers_time(tbo_decode_schedule, tbo_decode_delta_stages, l, 1) ==
+        Approx(11.5).epsilon(1e-12));
+  // nothing to hide: the kernels; nothing to hide behind: the all-to-alls one after another
+  detail::tbo_layer_work kernels = l, comm{.dispatch = 3, .combine = 0.5};
+  kernels.dispatch = kernels.combine = 0.0;
+  CHECK(detail::tbo_layers_time(tbo_decode_schedule, tbo_decode_delta_stages, kernels, 5) ==
+        Approx(40.0).epsilon(1e-12));
+  CHECK(detail::tbo_layers_time(tbo_prefill_schedule, tbo_prefill_delta_stages, comm, 5) ==
+        Approx(35.0).epsilon(1e-12));
+  // SGLang's decode and prefill rows (the accuracy cases above): the stage sum lies between the
+  // perfect overlap and the serial sum, strictly
+  serving_plan dec = deepseek(cat::dgx_h100, 72, 32), pre = deepseek(cat::dgx_h100, 32);
+  dec.two_batch_overlap = pre.two_batch_overlap = true;
+  const step_work d{.decode_sequences = 128 * 72, .decode_context = 2000};
+  const step_work f{.prefill_tokens = 8192 * 32, .prefill_keys = 1000.5,
+                    .prefill_sequences = 8192 * 32 / 2000.0};
+  for (const auto& [p, half, order, delta] :
+       {std::tuple{dec, d, tbo_decode_schedule, tbo_decode_delta_stages},
+        std::tuple{pre, f, tbo_prefill_schedule, tbo_prefill_delta_stages}}) {
+    const detail::tbo_layer_work w = detail::tbo_layer(p, half);
+    const double k = 2.0 * 58 * (w.prep + w.core + w.shared + w.experts);
+    const double c = 2.0 * 58 * (w.dispatch + w.combine);
+    const double t = detail::tbo_layers_time(order, delta, w, 58);
+    WARN("two-batch overlap, 58 MoE layers: " << t * 1e3 << " ms; perfect " << std::max(k, c) * 1e3
+                                              << " ms, serial " << (k + c) * 1e3 << " ms");
+    CHECK(t > std::max(k, c));
+    CHECK(t < k + c);
+  }
 }
 
 namespace {

@@ -555,6 +555,12 @@ constexpr duration deepep_all_to_all_time(const serving_plan& p, const collectiv
   return (fixed + (rdma > nvlink ? rdma : nvlink)) * units::s;
 }
 
+/// An MoE layer's two all-to-alls, each on its own (dispatch_combine_time's terms).
+struct dispatch_combine_cost {
+  duration dispatch{};
+  duration combine{};
+};
+
 /// An MoE layer's dispatch and combine over the replica's ep ranks for `tokens` tokens: each
 /// rank sends its tokens' k copies to the ranks of their experts and takes the results back,
 /// two all-to-alls, each as long as the busiest rank's share: the copies the busiest rank
@@ -562,8 +568,8 @@ constexpr duration deepep_all_to_all_time(const serving_plan& p, const collectiv
 /// busiest sender holds (0: an even share, tokens / ep), the larger (nccl-tests' size: the
 /// buffer each rank sends); over the transport a2a_transport picks (`prefills`: whether the
 /// step prefills).
-constexpr duration dispatch_combine_time(const serving_plan& p, double tokens, bool prefills,
-                                         double sent_tokens = 0.0) {
+constexpr dispatch_combine_cost dispatch_combine_times(const serving_plan& p, double tokens,
+                                                       bool prefills, double sent_tokens = 0.0) {
   const transformer_spec& m = p.model;
   const int ep = serving_ep(p);
   const double act = p.assumptions.activation_bytes, k = m.moe.experts_per_token;
@@ -589,7 +595,14 @@ constexpr duration dispatch_combine_time(const serving_plan& p, double tokens, b
                            p.assumptions.collectives)
         .total;
   };
-  return a2a(sent) + a2a(act);
+  return {a2a(sent), a2a(act)};
+}
+
+/// Their sum: the layer's all-to-all time when nothing hides it.
+constexpr duration dispatch_combine_time(const serving_plan& p, double tokens, bool prefills,
+                                         double sent_tokens = 0.0) {
+  const dispatch_combine_cost c = dispatch_combine_times(p, tokens, prefills, sent_tokens);
+  return c.dispatch + c.combine;
 }
 
 constexpr stage_cost stage_time(const serving_plan& p, const step_work& w, int k) {
@@ -693,6 +706,14 @@ constexpr accumulator routed_expert_gemms(const serving_plan& p, const step_work
           all.math - rest.math};
 }
 
+/// Plan p with its routed experts behind DeepEP on DeepGEMM's grouped kernel
+/// (deepep_moe_fraction_8bit) unless the caller set the fp8 figure.
+constexpr serving_plan deepep_expert_plan(serving_plan p) {
+  roofline_assumptions& k = p.assumptions.kernels;
+  if (!(k.moe_fraction_8bit > 0.0)) k.moe_fraction_8bit = k.deepep_moe_fraction_8bit;
+  return p;
+}
+
 /// One step of a data-parallel-attention replica (pp 1): the most loaded rank's own sequences
 /// through attention, the dense layers, the shared experts, the router and the LM head at
 /// tensor parallelism 1 (stage_time of dp_attention_rank_plan: no tensor-parallel
@@ -709,12 +730,9 @@ constexpr stage_cost dp_attention_batch_time(const serving_plan& p, const step_w
   const double tokens = w.prefill_tokens + w.decode_sequences * p.speculation.queries_per_step();
   if (moe == 0 || !(tokens > 0.0)) return s;
   // the rank-side stage timed the routed experts as one GPU holding them all for its own
-  // tokens: replace them with the replica's tokens over the ep ranks, behind DeepEP on DeepGEMM's
-  // grouped kernel (deepep_moe_fraction_8bit) unless the caller set the fp8 figure
-  serving_plan deepep = p;
-  roofline_assumptions& k = deepep.assumptions.kernels;
-  if (!(k.moe_fraction_8bit > 0.0)) k.moe_fraction_8bit = k.deepep_moe_fraction_8bit;
-  const accumulator wide = routed_expert_gemms(deepep, w), local = routed_expert_gemms(rank, rw);
+  // tokens: replace them with the replica's tokens over the ep ranks (deepep_expert_plan)
+  const accumulator wide = routed_expert_gemms(deepep_expert_plan(p), w),
+                    local = routed_expert_gemms(rank, rw);
   s.gemm.add({wide.compute, wide.memory, wide.total, wide.math}, moe);
   s.gemm.add({local.compute, local.memory, local.total, local.math}, -1.0 * moe);
   const double own = rw.prefill_tokens + rw.decode_sequences * p.speculation.queries_per_step();
@@ -723,29 +741,170 @@ constexpr stage_cost dp_attention_batch_time(const serving_plan& p, const step_w
   return s;
 }
 
-/// The step of a data-parallel-attention replica: one batch, or with two_batch_overlap two
-/// micro-batches of half the work, each with its own kernels (the weights read twice), whose
-/// all-to-alls hide behind the other's layers: only the communication beyond the kernels'
-/// time shows.
+/// One micro-batch's share of one MoE layer under two-batch overlap (seconds), by the
+/// operations of SGLang's DeepSeek layer (python/sglang/srt/operations_strategy.py, May 2025).
+struct tbo_layer_work {
+  double prep = 0.0;      ///< op_comm_prepare_attn, self_attn.op_prepare: the attention's input
+                          ///< projections, and here the layer's element-wise kernels
+  double core = 0.0;      ///< self_attn.op_core, mlp.op_gate: the attention kernel, the output
+                          ///< projection, the router
+  double shared = 0.0;    ///< mlp.op_shared_experts
+  double experts = 0.0;   ///< mlp.op_experts: the routed experts over the ep ranks
+  double dispatch = 0.0;  ///< in flight from op_dispatch_a to op_dispatch_b, no kernel running
+  double combine = 0.0;   ///< in flight from op_combine_a to op_combine_b
+};
+
+/// SGLang's per-layer operation order under --enable-two-batch-overlap, one letter per
+/// operation of tbo_layer_work: p prep, c core, s shared experts, e routed experts; D and C
+/// issue the dispatch and the combine (op_*_a: DeepEP sends and returns), d and x wait for them
+/// (op_*_b: the receive hook); '|' a YieldOperation, where the executor runs a stage of the other
+/// micro-batch. Decode: _compute_moe_deepseek_blog_decode (tbo_delta_stages 2, op_output and
+/// op_comm_postprocess_layer after the last yield, element-wise: in the next layer's p).
+inline constexpr char tbo_decode_schedule[] = "p|c|Ds|deC|x|";
+inline constexpr int tbo_decode_delta_stages = 2;
+/// Prefill: _compute_moe_deepseek_blog_prefill (tbo_delta_stages 0).
+inline constexpr char tbo_prefill_schedule[] = "pcD|deC|sx";
+inline constexpr int tbo_prefill_delta_stages = 0;
+
+/// `layers` MoE layers of two equal micro-batches as SGLang's executor runs them
+/// (two_batch_overlap.py, _execute_two_batch_raw): `delta` stages of the first, then a stage of
+/// each in turn, then the second's last `delta`. The GPU runs the kernels one after another in
+/// that order; an all-to-all starts when issued once the NIC is free (the micro-batches' all-to-
+/// alls share it, one at a time) and its wait stalls the GPU until it is done. Seconds: never
+/// less than all kernels or all all-to-alls, the longer; the serial sum when nothing overlaps.
+constexpr double tbo_layers_time(const char* schedule, int delta, const tbo_layer_work& l,
+                                 int layers) {
+  long len = 0;
+  while (schedule[len] != '\0') ++len;
+  const long total = len * layers;
+  struct batch {
+    long pos = 0;
+    double dispatch = 0.0, combine = 0.0;  // when its all-to-alls in flight finish
+  };
+  batch b[2];
+  double gpu = 0.0, nic = 0.0;
+  auto issue = [&](double t) {
+    nic = (gpu > nic ? gpu : nic) + t;
+    return nic;
+  };
+  auto next = [&](batch& x) {  // one stage: its operations up to the next yield
+    while (x.pos < total) {
+      switch (schedule[x.pos++ % len]) {
+        case '|': return;
+        case 'p': gpu += l.prep; break;
+        case 'c': gpu += l.core; break;
+        case 's': gpu += l.shared; break;
+        case 'e': gpu += l.experts; break;
+        case 'D': x.dispatch = issue(l.dispatch); break;
+        case 'C': x.combine = issue(l.combine); break;
+        case 'd': gpu = gpu > x.dispatch ? gpu : x.dispatch; break;
+        case 'x': gpu = gpu > x.combine ? gpu : x.combine; break;
+        default: break;
+      }
+    }
+  };
+  for (int i = 0; i < delta; ++i) next(b[0]);
+  while (b[0].pos < total) {
+    next(b[0]);
+    next(b[1]);
+  }
+  while (b[1].pos < total) next(b[1]);
+  return gpu;
+}
+
+/// The first MoE layer of model m (the layer whose kind the MoE layers are timed by).
+constexpr int first_moe_layer(const transformer_spec& m) {
+  int i = 0;
+  while (i + 1 < m.layers && !m.is_moe_layer(i)) ++i;
+  return i;
+}
+
+/// One MoE layer of a data-parallel-attention step for work w as dp_attention_batch_time times
+/// it: the most loaded rank's layer at tensor parallelism 1, its routed experts replaced by the
+/// replica's over the ep ranks.
+constexpr serving_layer_cost dp_attention_moe_layer(const serving_plan& p, const step_work& w) {
+  const transformer_spec& m = p.model;
+  const int i = first_moe_layer(m);
+  const serving_plan rank = dp_attention_rank_plan(p);
+  const step_work rw = dp_attention_rank_work(w, p.layout.tp);
+  serving_layer_cost c =
+      serving_layer_time(rank, rw, true, m.is_windowed_layer(i), false, m.layer_code(i));
+  const accumulator wide = routed_expert_gemms(deepep_expert_plan(p), w),
+                    local = routed_expert_gemms(rank, rw);
+  c.gemm.add({wide.compute, wide.memory, wide.total, wide.math});
+  c.gemm.add({local.compute, local.memory, local.total, local.math}, -1.0);
+  return c;
+}
+
+/// tbo_layer_work of one MoE layer for micro-batch `half` of data-parallel-attention plan p:
+/// each part as dp_attention_moe_layer times it, the dispatch and combine as
+/// dp_attention_batch_time does.
+constexpr tbo_layer_work tbo_layer(const serving_plan& p, const step_work& half) {
+  const transformer_spec& m = p.model;
+  serving_plan unshared = p;
+  unshared.model.moe.shared_experts = 0;
+  const serving_layer_cost all = dp_attention_moe_layer(p, half);
+  const serving_plan rank = dp_attention_rank_plan(p);
+  const step_work rw = dp_attention_rank_work(half, p.layout.tp);
+  const double q = p.speculation.queries_per_step();
+  const double tokens = rw.prefill_tokens + rw.decode_sequences * q;
+  const double whole = half.prefill_tokens + half.decode_sequences * q;
+  const gemm_path path = linear_path(rank, false);
+  const roofline_assumptions& ka = p.assumptions.kernels;
+  const double act = p.assumptions.activation_bytes, h = m.hidden;
+  const double out = m.is_mla() ? m.heads * m.mla.v_head_dim : m.heads * m.head_dim;
+  tbo_layer_work l{};
+  l.shared = (all.gemm.total - dp_attention_moe_layer(unshared, half).gemm.total).in(units::s);
+  l.core = all.attention.total.in(units::s);
+  if (tokens > 0.0)
+    l.core += (gemm_time(tokens, out, h, path.math, path.weight_bytes, act, path.dequant,
+                         p.node.gpu, ka)
+                   .total +
+               gemm_time(tokens, h, m.moe.experts, precision::bf16, 2.0, act, false, p.node.gpu,
+                         ka)
+                   .total)
+                  .in(units::s);
+  l.experts = routed_expert_gemms(deepep_expert_plan(p), half).total.in(units::s);
+  l.prep = (all.gemm.total + all.elementwise.total).in(units::s) - l.experts - l.shared -
+           (l.core - all.attention.total.in(units::s));
+  const dispatch_combine_cost a2a =
+      dispatch_combine_times(p, whole, half.prefill_tokens > 0.0, tokens);
+  l.dispatch = a2a.dispatch.in(units::s);
+  l.combine = a2a.combine.in(units::s);
+  return l;
+}
+
+/// The step of a data-parallel-attention replica: one batch, or with two_batch_overlap the dense
+/// layers and the LM head on the whole batch and the MoE layers as two micro-batches of half the
+/// work (SGLang's DeepSeek forward runs two-batch overlap from the first sparse layer, the head
+/// on the merged output), each with its own kernels (the weights read twice), run as SGLang
+/// schedules them (tbo_layers_time: decode's order when the step only decodes, prefill's when it
+/// prefills); the communication is what that schedule adds to their kernels.
 constexpr stage_cost dp_attention_stage_time(const serving_plan& p, const step_work& w) {
-  if (!p.two_batch_overlap) return dp_attention_batch_time(p, w);
+  stage_cost s = dp_attention_batch_time(p, w);
+  int moe = 0;
+  for (int i = 0; i < p.model.layers; ++i) moe += p.model.is_moe_layer(i) ? 1 : 0;
+  const double tokens = w.prefill_tokens + w.decode_sequences;
+  if (!p.two_batch_overlap || moe == 0 || !(tokens > 0.0)) return s;
   step_work half = w;
   half.prefill_tokens /= 2.0;
   half.prefill_sequences /= 2.0;
   half.decode_sequences /= 2.0;
-  const stage_cost h = dp_attention_batch_time(p, half);
-  auto twice = [](const accumulator& a) {
-    accumulator d{};
-    d.add({a.compute, a.memory, a.total, a.math}, 2.0);
-    return d;
+  const serving_layer_cost one = dp_attention_moe_layer(p, w), two = dp_attention_moe_layer(p, half);
+  auto swap = [&](accumulator& a, const accumulator& whole, const accumulator& part) {
+    a.add({whole.compute, whole.memory, whole.total, whole.math}, -1.0 * moe);
+    a.add({part.compute, part.memory, part.total, part.math}, 2.0 * moe);
   };
-  stage_cost s{.gemm = twice(h.gemm),
-               .attention = twice(h.attention),
-               .elementwise = twice(h.elementwise),
-               .lm_head = twice(h.lm_head)};
-  const duration kernels = s.gemm.total + s.attention.total + s.elementwise.total;
-  const duration exposed = 2.0 * h.communication - kernels;
-  s.communication = exposed > duration{} ? exposed : duration{};
+  swap(s.gemm, one.gemm, two.gemm);
+  swap(s.attention, one.attention, two.attention);
+  swap(s.elementwise, one.elementwise, two.elementwise);
+  const tbo_layer_work l = tbo_layer(p, half);
+  const bool prefills = w.prefill_tokens > 0.0;
+  const double layers =
+      tbo_layers_time(prefills ? tbo_prefill_schedule : tbo_decode_schedule,
+                      prefills ? tbo_prefill_delta_stages : tbo_decode_delta_stages, l, moe);
+  const double exposed = layers - 2.0 * moe * (l.prep + l.core + l.shared + l.experts);
+  s.communication = (exposed > 0.0 ? exposed : 0.0) * units::s;
   return s;
 }
 

@@ -355,8 +355,9 @@ struct serving_plan {
   bool dp_attention = false;
   /// With dp_attention: two-batch overlap (SGLang --enable-two-batch-overlap; DeepSeek's
   /// inference system, "dual micro-batch overlap"): each rank's step runs as two micro-batches
-  /// of half the sequences, one's dispatch and combine while the other computes, so only the
-  /// all-to-all time beyond the compute shows; each micro-batch reads the weights again.
+  /// of half the sequences, one's dispatch and combine while the other computes, stage by stage
+  /// in SGLang's order (detail::tbo_layers_time): an all-to-all hides behind the kernels run
+  /// between its issue and its wait; each micro-batch reads the weights again.
   bool two_batch_overlap = false;
   serving_assumptions assumptions{};
   memory_assumptions memory{};
