@@ -14,8 +14,11 @@
 //    every citation they carry is text the compiler copies character by character in every
 //    translation unit, 154M of the umbrella's instructions (g++ 12, docs/performance.md, "std::span
 //    and std::optional out, dated prices by name"), for data only a cost calculation reads;
+//    The grid type <gpuplan/specs/grid.hpp> comes with the sites (7M on its own);
 //  - the run-time reports over std::vector and std::string: plan/capacity_report.hpp,
-//    plan/utilization.hpp, plan/cost_report.hpp and models/cost_horizon.hpp (cost_over_horizon).
+//    plan/utilization.hpp (with the utilisation bands, <gpuplan/models/utilization_bands.hpp>,
+//    which plan/capacity.hpp also includes), plan/cost_report.hpp and models/cost_horizon.hpp
+//    (cost_over_horizon).
 #pragma once
 
 #include <gpuplan/units.hpp>
@@ -24,7 +27,6 @@
 
 #include <gpuplan/specs/generic.hpp>
 #include <gpuplan/specs/gpu.hpp>
-#include <gpuplan/specs/grid.hpp>
 #include <gpuplan/specs/layout.hpp>
 #include <gpuplan/specs/network.hpp>
 #include <gpuplan/specs/name.hpp>
@@ -60,7 +62,6 @@
 #include <gpuplan/models/torchtitan_memory.hpp>
 #include <gpuplan/models/training_memory.hpp>
 #include <gpuplan/models/training_step.hpp>
-#include <gpuplan/models/utilization_bands.hpp>
 
 #include <gpuplan/plan/advice.hpp>
 #include <gpuplan/plan/candidates.hpp>

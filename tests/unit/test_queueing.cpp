@@ -5,6 +5,7 @@
 #include "../queue_sim.hpp"
 
 #include <gpuplan/gpuplan.hpp>
+#include <gpuplan/models/utilization_bands.hpp>
 
 #include <cmath>
 
