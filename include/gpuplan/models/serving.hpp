@@ -117,6 +117,10 @@ struct accumulator {
     memory = memory + times * k.memory;
     math = math + times * k.math;
   }
+  /// Another accumulator's kernels, `times` over (negative: taken out).
+  constexpr void add_all(const accumulator& a, double times = 1.0) {
+    add(kernel_time{a.compute, a.memory, a.total, a.math}, times);
+  }
 };
 
 /// Expected distinct experts that `tokens` tokens touch when each picks k of E at random:
@@ -725,16 +729,15 @@ constexpr stage_cost dp_attention_batch_time(const serving_plan& p, const step_w
   const serving_plan rank = dp_attention_rank_plan(p);
   const step_work rw = dp_attention_rank_work(w, p.layout.tp);
   stage_cost s = stage_time(rank, rw, 0);
-  int moe = 0;
-  for (int i = 0; i < m.layers; ++i) moe += m.is_moe_layer(i) ? 1 : 0;
+  const int moe = m.moe_layers();
   const double tokens = w.prefill_tokens + w.decode_sequences * p.speculation.queries_per_step();
   if (moe == 0 || !(tokens > 0.0)) return s;
   // the rank-side stage timed the routed experts as one GPU holding them all for its own
   // tokens: replace them with the replica's tokens over the ep ranks (deepep_expert_plan)
   const accumulator wide = routed_expert_gemms(deepep_expert_plan(p), w),
                     local = routed_expert_gemms(rank, rw);
-  s.gemm.add({wide.compute, wide.memory, wide.total, wide.math}, moe);
-  s.gemm.add({local.compute, local.memory, local.total, local.math}, -1.0 * moe);
+  s.gemm.add_all(wide, moe);
+  s.gemm.add_all(local, -1.0 * moe);
   const double own = rw.prefill_tokens + rw.decode_sequences * p.speculation.queries_per_step();
   s.communication =
       s.communication + moe * dispatch_combine_time(p, tokens, w.prefill_tokens > 0.0, own);
@@ -831,8 +834,8 @@ constexpr serving_layer_cost dp_attention_moe_layer(const serving_plan& p, const
       serving_layer_time(rank, rw, true, m.is_windowed_layer(i), false, m.layer_code(i));
   const accumulator wide = routed_expert_gemms(deepep_expert_plan(p), w),
                     local = routed_expert_gemms(rank, rw);
-  c.gemm.add({wide.compute, wide.memory, wide.total, wide.math});
-  c.gemm.add({local.compute, local.memory, local.total, local.math}, -1.0);
+  c.gemm.add_all(wide);
+  c.gemm.add_all(local, -1.0);
   return c;
 }
 
@@ -882,8 +885,7 @@ constexpr tbo_layer_work tbo_layer(const serving_plan& p, const step_work& half)
 /// prefills); the communication is what that schedule adds to their kernels.
 constexpr stage_cost dp_attention_stage_time(const serving_plan& p, const step_work& w) {
   stage_cost s = dp_attention_batch_time(p, w);
-  int moe = 0;
-  for (int i = 0; i < p.model.layers; ++i) moe += p.model.is_moe_layer(i) ? 1 : 0;
+  const int moe = p.model.moe_layers();
   const double tokens = w.prefill_tokens + w.decode_sequences;
   if (!p.two_batch_overlap || moe == 0 || !(tokens > 0.0)) return s;
   step_work half = w;
@@ -892,8 +894,8 @@ constexpr stage_cost dp_attention_stage_time(const serving_plan& p, const step_w
   half.decode_sequences /= 2.0;
   const serving_layer_cost one = dp_attention_moe_layer(p, w), two = dp_attention_moe_layer(p, half);
   auto swap = [&](accumulator& a, const accumulator& whole, const accumulator& part) {
-    a.add({whole.compute, whole.memory, whole.total, whole.math}, -1.0 * moe);
-    a.add({part.compute, part.memory, part.total, part.math}, 2.0 * moe);
+    a.add_all(whole, -1.0 * moe);
+    a.add_all(part, 2.0 * moe);
   };
   swap(s.gemm, one.gemm, two.gemm);
   swap(s.attention, one.attention, two.attention);
