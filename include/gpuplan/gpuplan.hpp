@@ -4,8 +4,9 @@
 //  - MIG sharing, <gpuplan/plan/sharing.hpp> (mig_inference_fit, mig_inference_options) with its
 //    profiles <gpuplan/catalog/mig.hpp>: 46M of the umbrella's instructions (docs/performance.md,
 //    "Plan headers without the whole catalog"), for the one question of slicing a GPU;
-//  - the heavy plan compositions, <gpuplan/plan/search.hpp> (search_training,
-//    search_serving), <gpuplan/plan/capacity.hpp> (plan_capacity and its alternatives) and
+//  - the heavy plan compositions, the searches <gpuplan/plan/search_training.hpp>
+//    (search_training) and <gpuplan/plan/search_serving.hpp> (search_serving), both in
+//    <gpuplan/plan/search.hpp>, <gpuplan/plan/capacity.hpp> (plan_capacity and its alternatives) and
 //    <gpuplan/plan/training_capacity.hpp> (plan_training_gpus, plan_training_capacity): each
 //    composes most of the models and adds its own code on top; together they were about a third
 //    of the umbrella's compile time (docs/performance.md, "Compile cost back down");

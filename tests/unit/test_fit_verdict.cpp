@@ -5,7 +5,7 @@
 #include "../catch.hpp"
 
 #include <gpuplan/gpuplan.hpp>
-#include <gpuplan/plan/search.hpp>  // not in the umbrella (heavy)
+#include <gpuplan/plan/search_training.hpp>  // not in the umbrella (heavy)
 
 #include <array>
 #include <cstdint>

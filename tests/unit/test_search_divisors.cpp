@@ -5,7 +5,7 @@
 #include "../catch.hpp"
 
 #include <gpuplan/catalog.hpp>
-#include <gpuplan/plan/search.hpp>
+#include <gpuplan/plan/search_training.hpp>
 
 #include <vector>
 

@@ -1,9 +1,9 @@
-// The serving search's expert parallelism (plan/search.hpp, issue 24): for a mixture of experts
+// The serving search's expert parallelism (plan/search_serving.hpp, issue 24): for a mixture of experts
 // the space pairs each tp with the ep degrees that divide it (tensor-parallel attention) and
 // adds data-parallel attention (ep = tp); a dense model keeps tp alone. Each timed row is the
 // plan `gpuplan serve` times for the same layout; the all-to-all dispatch is honoured.
 #include <gpuplan/catalog.hpp>
-#include <gpuplan/plan/search.hpp>
+#include <gpuplan/plan/search_serving.hpp>
 
 #include "../catch.hpp"
 

@@ -5,7 +5,8 @@
 #pragma once
 
 #include <gpuplan/io/json.hpp>
-#include <gpuplan/plan/fit_core.hpp>
+#include <gpuplan/plan/serving_fit.hpp>
+#include <gpuplan/plan/training_verdict.hpp>
 
 #include <cmath>
 #include <string>
@@ -71,7 +72,7 @@ inline void add_memory_verdict(nlohmann::json& j, data_size per_gpu, data_size c
   j["per_gpu_bytes"] = bytes_value(per_gpu);
   j["capacity_bytes"] = bytes_value(capacity);
 }
-/// A training plan's verdict (plan/fit_core.hpp training_verdict).
+/// A training plan's verdict (plan/training_verdict.hpp training_verdict).
 inline void add_memory_verdict(nlohmann::json& j, const training_memory_verdict& v) {
   add_memory_verdict(j, v.per_gpu.total(), v.capacity, v.fits());
 }

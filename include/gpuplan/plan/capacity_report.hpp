@@ -18,7 +18,7 @@
 #include <gpuplan/models/cost.hpp>
 #include <gpuplan/models/serving.hpp>
 #include <gpuplan/plan/capacity.hpp>
-#include <gpuplan/plan/fit_core.hpp>
+#include <gpuplan/plan/serving_fit.hpp>
 
 #include <optional>
 #include <string>
@@ -36,7 +36,7 @@ struct capacity_serving {
   /// The server the plan runs on when one was named (--node): the same GPU on another node
   /// keeps it when the plan is compared across GPUs; other GPUs go in single_gpu_node.
   std::optional<node_spec> node;
-  fit_report memory{};        ///< plan/fit_core.hpp serving_fit
+  fit_report memory{};        ///< plan/serving_fit.hpp serving_fit
   slo_result best{};          ///< best_under_slo; best.found false: no concurrency meets the SLO
   const cloud_price* price = nullptr;  ///< catalog::default_prices' entry; null: none for the GPU
 
@@ -117,7 +117,7 @@ inline money_rate book_replica_price(const gpu_spec& gpu, int gpus, int sharing)
 }
 
 /// The replica of plan `p` at its best point under `slo`; none when the plan does not fit
-/// (plan/fit_core.hpp serving_fit, as serve --require-fit judges it) or no concurrency meets the SLO.
+/// (plan/serving_fit.hpp serving_fit, as serve --require-fit judges it) or no concurrency meets the SLO.
 inline std::optional<replica_capacity> serving_option(const serving_plan& p,
                                                       const serving_slo& slo) {
   if (!serving_fit(p).fits()) return std::nullopt;

@@ -8,9 +8,9 @@
 // The workload is one of three:
 //   - GPU time given (cost_report_inputs::usage), as a model card reports it;
 //   - a training run (cost_report_inputs::training): the step-time and reliability models give its
-//     GPU time, GPUs and nodes (plan/training_cost.hpp), plan/fit_core.hpp its memory verdict;
+//     GPU time, GPUs and nodes (plan/training_cost.hpp), plan/training_verdict.hpp its memory verdict;
 //   - a serving deployment (cost_report_inputs::serving): a month of its GPUs at its operating
-//     point (plan/serving_cost.hpp), plan/fit_core.hpp its memory verdict (serving_fit).
+//     point (plan/serving_cost.hpp), plan/serving_fit.hpp its memory verdict (serving_fit).
 // report_cost prices it (plan/cost.hpp: price, power, energy, carbon), compares renting it with
 // owning the servers (models/cost.hpp: break-even utilization and month, cumulative costs), sizes
 // an owned base with cloud burst for an hourly demand (hybrid), and places the run's nodes in racks
@@ -26,7 +26,8 @@
 #include <gpuplan/models/cost_horizon.hpp>
 #include <gpuplan/models/power.hpp>
 #include <gpuplan/plan/cost.hpp>
-#include <gpuplan/plan/fit_core.hpp>
+#include <gpuplan/plan/serving_fit.hpp>
+#include <gpuplan/plan/training_verdict.hpp>
 #include <gpuplan/plan/serving_cost.hpp>
 #include <gpuplan/plan/training_cost.hpp>
 #include <gpuplan/specs/enum_names.hpp>

@@ -5,12 +5,16 @@
 //   constexpr auto r = gpuplan::training_fit(model, gpu, layout, {.micro_batch = 1, .seq = 8192});
 //   static_assert(r.fits());
 //
-// This header holds the fit without the GPU catalog (serving_fit, the generic workloads' fits,
-// and the transformer fits with their advice's GPUs given): plan/fit.hpp adds training_fit and
-// inference_fit whose advice looks through catalog::all_gpus by default. The plan headers that
-// compose a fit include this one, so they do not compile the whole catalog.
+// This header holds the transformer and generic fits with their advice's GPUs given, without the
+// GPU catalog: plan/fit.hpp adds training_fit and inference_fit whose advice looks through
+// catalog::all_gpus by default. It is the two halves a search needs apart, plus the advice: the
+// training verdict (plan/training_verdict.hpp) and the fit report with the serving fit
+// (plan/serving_fit.hpp). The plan headers that compose a fit include this one, so they do not
+// compile the whole catalog.
 #pragma once
 
+#include <gpuplan/plan/serving_fit.hpp>
+#include <gpuplan/plan/training_verdict.hpp>
 #include <gpuplan/specs/array_view.hpp>
 #include <gpuplan/plan/advice.hpp>
 #include <gpuplan/plan/candidates.hpp>
@@ -34,99 +38,6 @@
 #include <string_view>
 
 namespace gpuplan {
-
-/// Memory `need` within `capacity`: the comparison behind every fit verdict.
-constexpr bool within_capacity(data_size need, data_size capacity) { return need <= capacity; }
-
-/// The memory verdict of a training plan: the most loaded GPU's memory (framework_training_memory)
-/// against the GPU's plannable memory. The one rule `training_fit`, the training search's pruning
-/// and every command that takes a training plan (`gpuplan fit`, `train`, `cost`) apply.
-struct training_memory_verdict {
-  memory_breakdown per_gpu{};  ///< the most loaded GPU
-  data_size capacity{};        ///< the GPU's plannable memory
-  [[nodiscard]] constexpr bool fits() const { return within_capacity(per_gpu.total(), capacity); }
-};
-
-namespace detail {
-/// Each input is checked against its own range, but not their sums: memory assumptions far out
-/// of the ordinary (an NCCL buffer of 1e308 bytes, valid alone) overflow the total. Refused
-/// rather than reported as inf.
-constexpr void check_finite_memory(const memory_breakdown& m) {
-  check_input(finite(m.total().value),
-              "memory: the per-GPU total is not finite: an input or memory_assumptions field far "
-              "out of range overflowed it");
-}
-}  // namespace detail
-
-/// The verdict on a per-GPU breakdown already computed (the search caches it across GPUs).
-constexpr training_memory_verdict training_verdict(const memory_breakdown& per_gpu,
-                                                   const gpu_spec& gpu) {
-  detail::check_finite_memory(per_gpu);
-  return {per_gpu, gpu.plannable_memory()};
-}
-
-/// The verdict of training a transformer on `gpu` GPUs laid out as `l`.
-constexpr training_memory_verdict training_verdict(const transformer_spec& m, const gpu_spec& gpu,
-                                                   const parallel_layout& l,
-                                                   const training_config& c,
-                                                   const memory_assumptions& a = {}) {
-  return training_verdict(framework_training_memory(m, l, c, a), gpu);
-}
-
-/// The verdict of training a generic workload (data parallelism and ZeRO/FSDP only).
-constexpr training_memory_verdict training_verdict(const generic_workload& g, const gpu_spec& gpu,
-                                                   const parallel_layout& l,
-                                                   const training_config& c,
-                                                   const memory_assumptions& a = {}) {
-  return training_verdict(framework_training_memory(g, l, c, a), gpu);
-}
-
-/// What a serving plan's paged KV cache must hold for the engine to serve the plan as asked:
-/// `batch` sequences of `context` tokens, and at least one sequence of `model_len` tokens (vLLM
-/// refuses to start when max_model_len tokens do not fit its KV cache: "ValueError: The model's
-/// max seq len (...) is larger than the maximum number of tokens that can be stored in KV cache";
-/// SGLang likewise refuses a KV pool below one request). All 0 when no KV cache is modelled
-/// (training, a generic workload).
-struct kv_demand {
-  int batch = 0;
-  int context = 0;
-  int model_len = 0;
-  [[nodiscard]] constexpr bool none() const { return batch == 0; }
-};
-
-struct fit_report {
-  memory_breakdown per_gpu{};  ///< the most loaded GPU
-  /// Memory the plan may use per GPU: the GPU's plannable memory for training; times
-  /// gpu_memory_utilization for inference (vLLM's budget).
-  data_size capacity{};
-  data_size gpu_memory{};      ///< the GPU's plannable memory
-  int gpus = 0;                ///< GPUs in the layout
-  bool inference = false;
-  kv_cache_info kv{};          ///< inference only: the paged KV cache
-  kv_demand kv_needed{};       ///< inference of a transformer: what the KV cache must hold
-  /// ranked: fitting first, least disruptive first
-  inplace_vector<advice, max_advice> options{};
-
-  /// The most loaded GPU's memory within capacity (training: training_memory_verdict::fits).
-  [[nodiscard]] constexpr bool memory_fits() const {
-    return within_capacity(per_gpu.total(), capacity);
-  }
-  /// Sequences of kv_needed.context tokens the paged KV cache holds (kv_cache_info::max_batch).
-  [[nodiscard]] constexpr int kv_batch() const { return kv.max_batch(kv_needed.context); }
-  /// The KV cache holds the batch asked for and one sequence of the longest length allowed;
-  /// true when no KV cache is modelled.
-  [[nodiscard]] constexpr bool kv_fits() const {
-    return kv_needed.none() ||
-           (kv_batch() >= kv_needed.batch && kv.max_batch(kv_needed.model_len) >= 1);
-  }
-  /// The verdict: the memory within capacity and, serving, the KV cache holding the batch.
-  [[nodiscard]] constexpr bool fits() const { return memory_fits() && kv_fits(); }
-  /// Capacity minus the per-GPU total; negative when it does not fit.
-  [[nodiscard]] constexpr data_size headroom() const { return capacity - per_gpu.total(); }
-  [[nodiscard]] constexpr array_view<advice> advice_list() const {
-    return {options.data(), options.size()};
-  }
-};
 
 namespace detail {
 
@@ -424,18 +335,6 @@ constexpr void training_advice(const Memory& memory, const parallel_layout& l,
 
 namespace detail {
 
-/// Whether the planner may offer layout l: parallel_layout::check against the model (no throw).
-/// A generic workload has no matrix shapes, so it takes data parallelism only (the advice keeps
-/// to data parallelism, ZeRO/FSDP, offload and other GPUs).
-constexpr bool layout_ok(const transformer_spec& m, const parallel_layout& l) {
-  return l.check(m).ok();
-}
-constexpr bool layout_ok(const generic_workload&, const parallel_layout& l) {
-  return l.check().ok() && l.tp == 1 && l.pp == 1 && l.cp == 1 && l.ep == 1;
-}
-constexpr bool has_matrix_shapes(const transformer_spec&) { return true; }
-constexpr bool has_matrix_shapes(const generic_workload&) { return false; }
-
 /// The one body of training_fit, for a transformer or a generic workload.
 template <class Workload>
 constexpr fit_report training_fit_of(const Workload& w, const gpu_spec& gpu,
@@ -470,137 +369,5 @@ constexpr fit_report training_fit_of(const Workload& w, const gpu_spec& gpu,
 }
 
 }  // namespace detail
-
-namespace detail {
-
-/// `kv`: whether the workload has a KV cache (a transformer), so kv_needed applies.
-constexpr fit_report make_inference_report(const inference_memory_result& r, const gpu_spec& gpu,
-                                           const parallel_layout& l, const inference_config& c,
-                                           bool kv) {
-  detail::check_finite_memory(r.per_gpu);
-  fit_report out{};
-  out.inference = true;
-  out.per_gpu = r.per_gpu;
-  out.kv = r.kv;
-  if (kv) out.kv_needed = {c.batch, c.context, c.model_len()};
-  out.gpu_memory = gpu.plannable_memory();
-  out.capacity = c.gpu_memory_utilization * out.gpu_memory;
-  out.gpus = l.gpus();
-  return out;
-}
-
-/// The transformer's serving report (with its KV cache demand).
-constexpr fit_report inference_report(const transformer_spec& m, const gpu_spec& gpu,
-                                      const parallel_layout& l, const inference_config& c,
-                                      const memory_assumptions& a) {
-  return make_inference_report(inference_memory(m, gpu, l, c, a), gpu, l, c, true);
-}
-
-}  // namespace detail
-
-namespace detail {
-
-/// inference_fit (plan/fit.hpp) with the GPUs its advice may suggest given: the fit without
-/// the catalog, for the plan headers that compose it.
-constexpr fit_report inference_fit_of(const transformer_spec& m, const gpu_spec& gpu,
-                                      const parallel_layout& l, const inference_config& c,
-                                      const memory_assumptions& a,
-                                      array_view<gpu_spec> candidate_gpus,
-                                      const candidate_bounds& b) {
-  fit_report r = detail::inference_report(m, gpu, l, c, a);
-  if (r.fits()) return r;
-  detail::advice_list list{};
-  auto consider = [&](name_string what, const gpu_spec& g, const parallel_layout& nl,
-                      const inference_config& nc, advice_kind kind) {
-    const fit_report x = detail::inference_report(m, g, nl, nc, a);
-    list.add({what, x.per_gpu.total(), x.capacity, nl.gpus(), x.fits(), kind, nl,
-              kind == advice_kind::other_gpu ? g.name : name_string{}});
-  };
-  // Quantisation of weights and of the KV cache.
-  constexpr precision weight_options[] = {precision::fp8, precision::int8, precision::int4};
-  for (precision p : weight_options) {
-    if (!(bytes_per_element(p) < bytes_per_element(c.weight_dtype))) continue;
-    inference_config nc = c;
-    nc.weight_dtype = p;
-    consider((detail::name_builder{} << to_string(p) << " weights").out, gpu, l, nc,
-             advice_kind::configuration);
-  }
-  if (bytes_per_element(c.kv_dtype) > bytes_per_element(precision::fp8)) {
-    inference_config nc = c;
-    nc.kv_dtype = precision::fp8;
-    consider("fp8 KV cache", gpu, l, nc, advice_kind::configuration);
-  }
-  // Fewer sequences at once.
-  if (r.kv.max_batch(c.context) >= 1 && r.kv.max_batch(c.context) < c.batch) {
-    inference_config nc = c;
-    nc.batch = r.kv.max_batch(c.context);
-    consider((detail::name_builder{} << "batch " << nc.batch << " at context " << c.context).out,
-             gpu, l, nc, advice_kind::configuration);
-  }
-  // Tensor or pipeline parallelism over more GPUs, grown until the plan fits.
-  for (const parallel_dim dim : {parallel_dim::tp, parallel_dim::pp}) {
-    advice last{};
-    bool any = false;
-    for_each_growth(l, dim, b.serving_growth, [&](const parallel_layout& nl) {
-      if (nl.tp > b.max_tp) return true;
-      if (!detail::layout_ok(m, nl)) return false;
-      const fit_report x = detail::inference_report(m, gpu, nl, c, a);
-      const bool tp = dim == parallel_dim::tp;
-      last = {(detail::name_builder{} << (tp ? "tensor parallel " : "pipeline parallel ")
-                                      << (tp ? nl.tp : nl.pp) << " (" << nl.gpus() << " GPUs)")
-                  .out,
-              x.per_gpu.total(), x.capacity, nl.gpus(), x.fits(), advice_kind::more_gpus, nl};
-      any = true;
-      return last.fits;
-    });
-    if (any) list.add(last);
-  }
-  // Another GPU.
-  const gpu_spec* best = nullptr;
-  for (const gpu_spec& g : candidate_gpus) {
-    if (!(g.plannable_memory() > gpu.plannable_memory())) continue;
-    const fit_report x = detail::inference_report(m, g, l, c, a);
-    if (!x.fits()) continue;
-    if (best == nullptr || g.plannable_memory() < best->plannable_memory()) best = &g;
-  }
-  if (best != nullptr) consider(best->name, *best, l, c, advice_kind::other_gpu);
-  list.rank();
-  r.options = list.items;
-  return r;
-}
-
-}  // namespace detail
-
-/// The longest sequence serving_fit takes (inference_config::context is an int).
-inline constexpr long long max_sequence_tokens = 2147483647;
-
-/// The memory verdict of a serving deployment (`gpuplan serve`, `capacity`, `cost`): the serving
-/// fit of one replica's GPUs holding one sequence of the mix's longest request (prompt + output
-/// tokens), and one of max_model_len when it is set: what the engine needs to start. The load is
-/// no part of it: concurrency beyond what the KV cache holds queues (serve() caps it at
-/// kv_capacity_sequences). No advice is computed (`gpuplan fit --infer` gives it).
-constexpr fit_report serving_fit(const serving_plan& p) {
-  p.validate();
-  inference_config c = p.config;
-  c.batch = 1;
-  long long longest = 0;  // int + int can overflow
-  for (int i = 0; i < p.mix.size(); ++i) {
-    const long long n = 1LL * p.mix.at(i).input_tokens + p.mix.at(i).output_tokens;
-    if (n > longest) longest = n;
-  }
-  detail::check_input(longest <= max_sequence_tokens,
-                      "serving_fit: a request's prompt + output tokens must be at most 2^31 - 1",
-                      static_cast<double>(longest));
-  c.context = static_cast<int>(longest);
-  const parallel_layout l = detail::memory_layout(p);
-  return detail::inference_report(p.model, p.node.gpu, l, c, p.memory);
-}
-
-/// Serving fit of a generic workload.
-constexpr fit_report inference_fit(const generic_workload& g, const gpu_spec& gpu,
-                                   const parallel_layout& l, const inference_config& c,
-                                   const memory_assumptions& a = {}) {
-  return detail::make_inference_report(inference_memory(g, gpu, l, c, a), gpu, l, c, false);
-}
 
 }  // namespace gpuplan

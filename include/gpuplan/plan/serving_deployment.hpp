@@ -3,7 +3,7 @@
 //
 // A serving deployment is a serving plan (model, node, layout, engine, request mix and load;
 // models/serving.hpp). plan_serving_deployment composes what the library says about it:
-//   - the memory verdict: the fit's rule for serving (plan/fit_core.hpp serving_fit: one sequence of
+//   - the memory verdict: the fit's rule for serving (plan/serving_fit.hpp serving_fit: one sequence of
 //     the longest request in the KV cache);
 //   - the operating point at the plan's load (serve): TTFT, TPOT, throughput, the KV cache's
 //     admission limit, and the decode batch where the linear layers turn compute-bound
@@ -23,7 +23,7 @@
 #include <gpuplan/models/estimates.hpp>
 #include <gpuplan/models/serving.hpp>
 #include <gpuplan/plan/cost.hpp>
-#include <gpuplan/plan/fit_core.hpp>
+#include <gpuplan/plan/serving_fit.hpp>
 #include <gpuplan/plan/serving_cost.hpp>
 
 #include <cmath>
