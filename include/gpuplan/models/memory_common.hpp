@@ -313,6 +313,17 @@ constexpr void check_trainable_memory(const transformer_spec& m, const parallel_
               "training a hybrid: LoRA / QLoRA adapters on linear-mixer layers are not modelled");
 }
 
+/// The checks every per-stage memory model runs first (training_memory_stage and
+/// torchtitan_training_memory_stage): the layout against the model, what training memory
+/// models of a hybrid, the config against the data-parallel ranks, the assumptions.
+constexpr void check_stage_memory_inputs(const transformer_spec& m, const parallel_layout& l,
+                                         const training_config& c, const memory_assumptions& a) {
+  l.validate(m);
+  check_trainable_memory(m, l, c);
+  c.validate(l.dp);
+  a.validate();
+}
+
 /// NCCL buffers: one communicator per parallel group larger than one GPU, each with
 /// nccl_channels channels of 2 x NCCL_BUFFSIZE (send and receive).
 constexpr data_size nccl_buffers(const parallel_layout& l, const memory_assumptions& a) {

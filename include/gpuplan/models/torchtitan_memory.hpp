@@ -132,10 +132,7 @@ constexpr memory_breakdown torchtitan_training_memory_stage(const transformer_sp
                                                             const parallel_layout& l,
                                                             const training_config& c, int k,
                                                             const memory_assumptions& a = {}) {
-  l.validate(m);
-  detail::check_trainable_memory(m, l, c);
-  c.validate(l.dp);
-  a.validate();
+  detail::check_stage_memory_inputs(m, l, c, a);
   detail::check_input(detail::titan_profile_applies(m, l, c),
                       "the torchtitan memory profile models dense attention models (under "
                       "pipeline parallelism with FSDP2: layout.zero = 3) without LoRA or offload "

@@ -324,10 +324,7 @@ constexpr memory_breakdown training_memory_stage(const transformer_spec& m,
                                                  const parallel_layout& l,
                                                  const training_config& c, int k,
                                                  const memory_assumptions& a = {}) {
-  l.validate(m);
-  detail::check_trainable_memory(m, l, c);
-  c.validate(l.dp);
-  a.validate();
+  detail::check_stage_memory_inputs(m, l, c, a);
   detail::check_input(k >= 0 && k < l.pp, "pipeline stage must be in [0, layout.pp)", k, l.pp);
   detail::check_input(c.seq % l.cp == 0, "layout.cp must divide training_config.seq", l.cp,
                       c.seq);
