@@ -1,11 +1,13 @@
 // gpuplan/plan/search_ranking.hpp: what the training and the serving searches share: a bounded
-// sorted list (the k best of all offered) and the limits of a search's lists.
+// sorted list (the k best of all offered), the limits of a search's lists, and the clock their
+// reports time a search by.
 #pragma once
 
 #include <gpuplan/specs/array_view.hpp>
 #include <gpuplan/specs/inplace_vector.hpp>
 
 #include <cstddef>
+#include <ctime>
 
 namespace gpuplan {
 
@@ -34,5 +36,21 @@ struct bounded_ranking {
   }
   [[nodiscard]] constexpr array_view<T> view() const { return {items.data(), items.size()}; }
 };
+
+namespace detail {
+/// Seconds on the C library's clock, for the wall time a search report gives (`seconds`):
+/// TIME_MONOTONIC where the C library has it (C23), else TIME_UTC (std::timespec_get, C++17).
+/// Not std::chrono: <chrono> adds about 600M compiler instructions (0.1 s at g++ -O0) to every
+/// translation unit that includes a report (g++ 12, bench/compile_instructions.sh; <ctime> 5M).
+inline double wall_seconds() {
+  std::timespec ts{};
+#ifdef TIME_MONOTONIC
+  std::timespec_get(&ts, TIME_MONOTONIC);
+#else
+  std::timespec_get(&ts, TIME_UTC);
+#endif
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+}  // namespace detail
 
 }  // namespace gpuplan

@@ -11,20 +11,19 @@
 // search_report_of (the CLI does: tools/gpuplan/cmd_search.cpp). Either way the front and the top
 // list are evaluated in full (evaluate_configuration: layout, memory, step breakdown, reliability,
 // money, energy), and the winner's margin is taken over the first runner-up of another shape.
-// report_serving_search does the same for `gpuplan search serve`. io/search_json.hpp writes both
-// as `gpuplan search --json` and `gpuplan search serve --json`.
+// report_serving_search (plan/serving_search_report.hpp, which this header includes) does the same
+// for `gpuplan search serve`. io/search_json.hpp writes both as `gpuplan search --json` and
+// `gpuplan search serve --json`.
 //
-// Like plan/search.hpp it is heavy to compile: include it by name (the umbrella
+// Like plan/search.hpp (both searches) it is heavy to compile: include it by name (the umbrella
 // <gpuplan/gpuplan.hpp> leaves it out).
 #pragma once
 
-#include <gpuplan/plan/search.hpp>
+#include <gpuplan/plan/search_training.hpp>
+#include <gpuplan/plan/serving_search_report.hpp>
 
-#include <chrono>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <limits>
 #include <optional>
 #include <span>
 #include <vector>
@@ -100,67 +99,12 @@ inline training_search_report search_report_of(const training_search_space& s,
 inline training_search_report report_search(const training_search_space& s,
                                             search_objective o = search_objective::time,
                                             int top_k = 5) {
-  const auto t0 = std::chrono::steady_clock::now();
+  const double t0 = detail::wall_seconds();
   const training_search_collector found = search_training(s, top_k);
-  const auto t1 = std::chrono::steady_clock::now();
+  const double t1 = detail::wall_seconds();
   training_search_report r = search_report_of(s, found, o);
-  r.seconds = std::chrono::duration<double>(t1 - t0).count();
+  r.seconds = t1 - t0;
   r.threads = 1;
-  return r;
-}
-
-/// A configuration sized for a request rate: replicas = ceil(rate / the requests per second one
-/// replica serves at its point under the SLO), so each replica runs at most at that point.
-struct serving_sizing {
-  double rate_per_s = 0;     ///< the rate sized for (requests/s)
-  long long replicas = 0;
-  long long gpus = 0;        ///< replicas x GPUs per replica
-  double cost_per_hour_usd = 0;  ///< gpus x the price per GPU-hour; NaN when the GPU has no price
-};
-
-/// `x` sized for `rate_per_s` requests per second (> 0). Throws invalid_input on a bad rate or a
-/// configuration that serves nothing.
-inline serving_sizing size_for_rate(const serving_search_result& x, double rate_per_s) {
-  detail::check_input(rate_per_s > 0.0 && rate_per_s < 1e12,
-                      "size_for_rate: the rate must be positive and below 1e12 requests/s",
-                      rate_per_s);
-  const double per_replica = x.point.requests_per_s.value;
-  detail::check_input(per_replica > 0.0,
-                      "size_for_rate: the configuration serves no requests at its point",
-                      per_replica);
-  serving_sizing z;
-  z.rate_per_s = rate_per_s;
-  z.replicas = static_cast<long long>(std::ceil(rate_per_s / per_replica - 1e-9));
-  if (z.replicas < 1) z.replicas = 1;
-  z.gpus = z.replicas * x.layout.tp * x.layout.pp;
-  z.cost_per_hour_usd = x.priced ? static_cast<double>(z.gpus) * x.price.in(units::usd_per_h)
-                            : std::numeric_limits<double>::quiet_NaN();
-  return z;
-}
-
-/// A serving search's answer: the space searched and its ranking (best first).
-struct serving_search_summary {
-  /// The space searched. Its lists are spans: what they view must outlive the summary.
-  serving_search_space space{};
-  serving_search_report found{};
-  double seconds = 0;  ///< wall time of the search
-  /// The request rate (requests/s) each result is sized for (serving_sizing); 0: not sized.
-  double rate_per_s = 0;
-
-  /// The node (GPU type) a result runs on.
-  [[nodiscard]] const node_spec& node_of(const serving_search_result& x) const {
-    return space.nodes[static_cast<std::size_t>(x.node)];
-  }
-};
-
-/// search_serving over space s, its best `top_k` (1-32) kept and timed: the report `gpuplan
-/// search serve` prints.
-inline serving_search_summary report_serving_search(const serving_search_space& s, int top_k = 5) {
-  serving_search_summary r;
-  r.space = s;
-  const auto t0 = std::chrono::steady_clock::now();
-  r.found = search_serving(s, top_k);
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }
 
