@@ -6,8 +6,8 @@
 //    "Plan headers without the whole catalog"), for the one question of slicing a GPU;
 //  - the heavy plan compositions, the searches <gpuplan/plan/search_training.hpp>
 //    (search_training) and <gpuplan/plan/search_serving.hpp> (search_serving), both in
-//    <gpuplan/plan/search.hpp>, <gpuplan/plan/capacity.hpp> (plan_capacity and its alternatives) and
-//    <gpuplan/plan/training_capacity.hpp> (plan_training_gpus, plan_training_capacity): each
+//    <gpuplan/plan/search.hpp>, <gpuplan/plan/capacity.hpp> (plan_capacity and its
+//    alternatives) and <gpuplan/plan/training_capacity.hpp> (plan_training_gpus, plan_training_capacity): each
 //    composes most of the models and adds its own code on top; together they were about a third
 //    of the umbrella's compile time (docs/performance.md, "Compile cost back down");
 //  - the dated market data, <gpuplan/catalog/prices.hpp> (the cloud price book and server

@@ -104,6 +104,9 @@ std::vector<std::uint64_t> indices(const std::vector<search_evaluation>& v) {
 TEST_CASE("search report: the JSON contract of gpuplan search, transformers and megatron") {
   search_8b hf;
   const training_search_report r = report_search(hf.space, search_objective::time, 5);
+  // timed on a monotonic clock (detail::wall_seconds): a duration, never negative
+  CHECK(r.seconds >= 0.0);
+  CHECK(r.seconds < 600.0);
   const nlohmann::json j = io::to_json(r);
   check_search_json(j);
   CHECK(j["framework"] == "transformers");
@@ -184,6 +187,8 @@ TEST_CASE("search report: gpuplan search serve's ranking and JSON") {
   s.slo = {.ttft = 2.0 * units::s, .tpot = 0.05 * units::s};
   s.nodes = nodes;
   const serving_search_summary r = report_serving_search(s, 6);
+  CHECK(r.seconds >= 0.0);
+  CHECK(r.seconds < 600.0);
   const nlohmann::json j = io::to_json(r);
   for (const char* key : {"results", "configurations_evaluated", "pruned", "seconds", "objective", "model"})
     CHECK(j.contains(key));

@@ -72,7 +72,11 @@ struct memory_breakdown {
   [[nodiscard]] constexpr data_size tensors() const { return total() - overhead; }
 };
 
+/// Memory `need` within `capacity`: the comparison behind every fit verdict.
+constexpr bool within_capacity(data_size need, data_size capacity) { return need <= capacity; }
+
 namespace detail {
+
 /// Each input is checked against its own range, but not their sums: memory assumptions far out
 /// of the ordinary (an NCCL buffer of 1e308 bytes, valid alone) overflow the total. Refused
 /// rather than reported as inf.
@@ -81,12 +85,6 @@ constexpr void check_finite_memory(const memory_breakdown& m) {
               "memory: the per-GPU total is not finite: an input or memory_assumptions field far "
               "out of range overflowed it");
 }
-}  // namespace detail
-
-/// Memory `need` within `capacity`: the comparison behind every fit verdict.
-constexpr bool within_capacity(data_size need, data_size capacity) { return need <= capacity; }
-
-namespace detail {
 
 /// Parameters of one GPU's share of a transformer, by kind. All counts are elements.
 struct rank_params {

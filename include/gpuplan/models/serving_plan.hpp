@@ -3,8 +3,8 @@
 // speculative decoding: serving_plan, with the layout its memory is sized on (memory_layout),
 // the precision an engine multiplies a checkpoint in (checkpoint_compute_dtype) and the node
 // around a lone GPU (single_gpu_node). The serving model that times a plan is models/serving.hpp;
-// this header is its input alone, so that a memory verdict of a plan (plan/serving_fit.hpp serving_fit)
-// does not read the model.
+// this header is its input alone, so that a memory verdict of a plan (plan/serving_fit.hpp
+// serving_fit) does not read the model.
 #pragma once
 
 #include <gpuplan/models/collectives.hpp>

@@ -117,7 +117,8 @@ inline money_rate book_replica_price(const gpu_spec& gpu, int gpus, int sharing)
 }
 
 /// The replica of plan `p` at its best point under `slo`; none when the plan does not fit
-/// (plan/serving_fit.hpp serving_fit, as serve --require-fit judges it) or no concurrency meets the SLO.
+/// (plan/serving_fit.hpp serving_fit, as serve --require-fit judges it) or no concurrency meets
+/// the SLO.
 inline std::optional<replica_capacity> serving_option(const serving_plan& p,
                                                       const serving_slo& slo) {
   if (!serving_fit(p).fits()) return std::nullopt;

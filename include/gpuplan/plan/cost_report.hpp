@@ -8,7 +8,8 @@
 // The workload is one of three:
 //   - GPU time given (cost_report_inputs::usage), as a model card reports it;
 //   - a training run (cost_report_inputs::training): the step-time and reliability models give its
-//     GPU time, GPUs and nodes (plan/training_cost.hpp), plan/training_verdict.hpp its memory verdict;
+//     GPU time, GPUs and nodes (plan/training_cost.hpp), plan/training_verdict.hpp its memory
+//     verdict;
 //   - a serving deployment (cost_report_inputs::serving): a month of its GPUs at its operating
 //     point (plan/serving_cost.hpp), plan/serving_fit.hpp its memory verdict (serving_fit).
 // report_cost prices it (plan/cost.hpp: price, power, energy, carbon), compares renting it with

@@ -38,14 +38,18 @@ struct bounded_ranking {
 };
 
 namespace detail {
-/// Seconds on the C library's clock, for the wall time a search report gives (`seconds`):
-/// TIME_MONOTONIC where the C library has it (C23), else TIME_UTC (std::timespec_get, C++17).
-/// Not std::chrono: <chrono> adds about 600M compiler instructions (0.1 s at g++ -O0) to every
-/// translation unit that includes a report (g++ 12, bench/compile_instructions.sh; <ctime> 5M).
+/// Seconds on a monotonic clock, for the wall time a search report gives (`seconds`): C23's
+/// TIME_MONOTONIC where the C library has it, else POSIX clock_gettime(CLOCK_MONOTONIC) (glibc
+/// 2.36 has no TIME_MONOTONIC), else TIME_UTC (std::timespec_get, C++17; a realtime clock, which
+/// a clock step can move). Not std::chrono: <chrono> adds 599M compiler instructions to a TU of
+/// common standard headers, <ctime> 5M (g++ 12, bench/compile_instructions.sh;
+/// docs/performance.md, "The searches apart").
 inline double wall_seconds() {
   std::timespec ts{};
-#ifdef TIME_MONOTONIC
+#if defined(TIME_MONOTONIC)
   std::timespec_get(&ts, TIME_MONOTONIC);
+#elif defined(CLOCK_MONOTONIC)
+  ::clock_gettime(CLOCK_MONOTONIC, &ts);
 #else
   std::timespec_get(&ts, TIME_UTC);
 #endif

@@ -370,8 +370,8 @@ constexpr void visit_serving_configuration(const serving_search_space& s, std::u
     ++r.invalid;
     return;
   }
-  // the deployment's memory verdict (plan/serving_fit.hpp serving_fit, what `gpuplan serve` reports),
-  // and a KV cache that holds a sequence of the mix
+  // the deployment's memory verdict (plan/serving_fit.hpp serving_fit, what `gpuplan serve`
+  // reports), and a KV cache that holds a sequence of the mix
   if (!serving_fit(p).fits() || kv_capacity(p).sequences < 1) {
     ++r.over_memory;
     return;

@@ -634,7 +634,8 @@ constexpr search_evaluation evaluate(training_search_context& ctx, std::uint64_t
   set_regime(c, e.config.regime);
   c.chunked_loss = e.config.chunked_loss;
   // 2. memory, before any time
-  // the fit's verdict (plan/training_verdict.hpp: training_verdict), on a breakdown cached across GPUs
+  // the fit's verdict (plan/training_verdict.hpp: training_verdict), on a breakdown cached
+  // across GPUs
   auto verdict_of = [&](training_search_context::memory_cache& m) {
     if (!(m.known && m.layout == l && m.micro_batch == c.micro_batch &&
           m.recompute == c.recompute && m.regime == e.config.regime &&

@@ -3,8 +3,8 @@
 //
 // A serving deployment is a serving plan (model, node, layout, engine, request mix and load;
 // models/serving.hpp). plan_serving_deployment composes what the library says about it:
-//   - the memory verdict: the fit's rule for serving (plan/serving_fit.hpp serving_fit: one sequence of
-//     the longest request in the KV cache);
+//   - the memory verdict: the fit's rule for serving (plan/serving_fit.hpp serving_fit: one
+//     sequence of the longest request in the KV cache);
 //   - the operating point at the plan's load (serve): TTFT, TPOT, throughput, the KV cache's
 //     admission limit, and the decode batch where the linear layers turn compute-bound
 //     (ridge_batch);

@@ -83,10 +83,6 @@ constexpr bool layout_ok(const generic_workload&, const parallel_layout& l) {
 constexpr bool has_matrix_shapes(const transformer_spec&) { return true; }
 constexpr bool has_matrix_shapes(const generic_workload&) { return false; }
 
-}  // namespace detail
-
-namespace detail {
-
 /// `kv`: whether the workload has a KV cache (a transformer), so kv_needed applies.
 constexpr fit_report make_inference_report(const inference_memory_result& r, const gpu_spec& gpu,
                                            const parallel_layout& l, const inference_config& c,
@@ -109,10 +105,6 @@ constexpr fit_report inference_report(const transformer_spec& m, const gpu_spec&
                                       const memory_assumptions& a) {
   return make_inference_report(inference_memory(m, gpu, l, c, a), gpu, l, c, true);
 }
-
-}  // namespace detail
-
-namespace detail {
 
 /// inference_fit (plan/fit.hpp) with the GPUs its advice may suggest given: the fit without
 /// the catalog, for the plan headers that compose it.

@@ -3,7 +3,8 @@
 // A training run is a plan (model, node, layout, configuration; models/training_step.hpp) and,
 // optionally, a token budget. plan_training_run composes what the library says about it:
 //   - the step: the step-time model's breakdown (estimate_step), MFU, bottleneck;
-//   - the memory verdict: the fit's rule (plan/training_verdict.hpp training_verdict) on the plan's GPU;
+//   - the memory verdict: the fit's rule (plan/training_verdict.hpp training_verdict) on the
+//     plan's GPU;
 //   - with a budget: the steady-state time and GPU-time to train it, its FLOPs, and the reserved
 //     time with failures and checkpoints (models/reliability.hpp, plan/training_cost.hpp);
 //   - with prices: the run priced over its reserved time (plan/training_cost.hpp
@@ -156,8 +157,8 @@ class infeasible_training_run : public invalid_input {
   int gpus = 0;
 };
 
-/// The memory verdict of a training plan: the fit's rule (plan/training_verdict.hpp training_verdict) on
-/// its node's GPU, as `gpuplan fit` and the search apply it.
+/// The memory verdict of a training plan: the fit's rule (plan/training_verdict.hpp
+/// training_verdict) on its node's GPU, as `gpuplan fit` and the search apply it.
 constexpr training_memory_verdict training_verdict(const training_plan& p,
                                                    const memory_assumptions& a = {}) {
   return training_verdict(p.model, p.node.gpu, p.layout, p.config, a);
